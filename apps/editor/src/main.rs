@@ -1,0 +1,2 @@
+//! editor
+fn main() {}

@@ -1,0 +1,119 @@
+//! The level format: one JSON document naming its rule set.
+//!
+//! Every level is a JSON object with a `"rule_set"` field (`"slide"`, …) and that rule set's
+//! fields, documented on its level type ([`SlideLevel`]). Unknown fields are errors, so a typo
+//! is caught rather than ignored. [`Level::from_json`] parses and checks a level, naming what is
+//! wrong; [`Level::start`] builds the game. The apps add the file name to the error.
+
+use crate::any::{AnyRules, AnyState, Game};
+use crate::slide::SlideLevel;
+use serde::{Deserialize, Serialize};
+
+/// The seed a game starts from when neither the level nor the player gives one.
+pub const DEFAULT_SEED: u64 = 0;
+
+/// A level of any rule set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "rule_set", rename_all = "snake_case")]
+pub enum Level {
+    /// 2048.
+    Slide(SlideLevel),
+}
+
+/// A level that cannot be read or played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LevelError {
+    /// Not valid JSON, or fields of the wrong type or name.
+    #[error("line {line}, column {column}: {message}")]
+    Syntax {
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Well-formed but not a playable level (a bad board, size or setting).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl Level {
+    /// Parses and checks a level.
+    pub fn from_json(text: &str) -> Result<Level, LevelError> {
+        let level: Level = serde_json::from_str(text).map_err(|e| LevelError::Syntax {
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+        })?;
+        level.start(None)?;
+        Ok(level)
+    }
+
+    /// The level as pretty JSON (what the apps save).
+    pub fn to_json(&self) -> String {
+        // Levels hold only strings, numbers, lists and structs: serialization cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The built-in default: classic 4×4 2048.
+    pub fn classic() -> Level {
+        Level::Slide(SlideLevel::classic())
+    }
+
+    /// The level's own seed, if it has one.
+    pub fn seed(&self) -> Option<u64> {
+        match self {
+            Level::Slide(l) => l.seed,
+        }
+    }
+
+    /// Starts the level with `seed`, else its own seed, else [`DEFAULT_SEED`].
+    pub fn start(&self, seed: Option<u64>) -> Result<Game, LevelError> {
+        let seed = seed.or(self.seed()).unwrap_or(DEFAULT_SEED);
+        match self {
+            Level::Slide(l) => {
+                let (r, s) = l.start(seed).map_err(LevelError::Invalid)?;
+                Ok(Game { rules: AnyRules::Slide(r), state: AnyState::Slide(s) })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classic_round_trips_through_json() {
+        let level = Level::classic();
+        assert_eq!(Level::from_json(&level.to_json()).unwrap(), level);
+    }
+
+    #[test]
+    fn unknown_fields_and_rule_sets_are_named() {
+        let e = Level::from_json(r#"{"rule_set": "slide", "widht": 4}"#).unwrap_err();
+        assert!(e.to_string().contains("widht"), "{e}");
+        let e = Level::from_json(r#"{"rule_set": "chess"}"#).unwrap_err();
+        assert!(e.to_string().contains("chess"), "{e}");
+    }
+
+    #[test]
+    fn bad_boards_say_what_and_where() {
+        let e = Level::from_json(r#"{"rule_set": "slide", "board": [[0,2],[2,0,0]]}"#).unwrap_err();
+        assert_eq!(e.to_string(), "board row 1 has 3 cells, expected 2");
+        let e = Level::from_json(r#"{"rule_set": "slide", "board": [[0,6],[2,0]]}"#).unwrap_err();
+        assert_eq!(e.to_string(), "board cell (1, 0): 6 is not a power of two of at least 2");
+        let e = Level::from_json("{\n\"rule_set\": \"slide\",\n\"board\": [[0,2],[2,0]\n}").unwrap_err();
+        assert!(matches!(e, LevelError::Syntax { line: 4, .. }), "{e:?}");
+        let e = Level::from_json(r#"{"rule_set": "slide", "config": {"target": 100}}"#).unwrap_err();
+        assert!(e.to_string().contains("target 100"), "{e}");
+    }
+
+    #[test]
+    fn a_board_starts_exactly_as_given() {
+        let level = Level::from_json(r#"{"rule_set": "slide", "board": [[2,0],[0,4]]}"#).unwrap();
+        let game = level.start(Some(5)).unwrap();
+        assert_eq!(game.state.board_json(), serde_json::json!([[2, 0], [0, 4]]));
+    }
+}
