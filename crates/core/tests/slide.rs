@@ -1,0 +1,132 @@
+//! Invariants of `slide` (2048) over random boards and command sequences.
+
+use proptest::prelude::*;
+use tessera_core::slide::{SlideCommand, SlideConfig, SlideEvent, SlideRules, SlideState};
+use tessera_core::{Dir, Pos, Rules, Size, state_hash};
+
+fn dir() -> impl Strategy<Value = Dir> {
+    prop::sample::select(Dir::ALL.to_vec())
+}
+
+/// A random board: 1×1 to 6×6, each cell empty or 2^1..2^6.
+fn board() -> impl Strategy<Value = SlideState> {
+    (1usize..=6, 1usize..=6, any::<u64>()).prop_flat_map(|(w, h, seed)| {
+        prop::collection::vec(prop::option::weighted(0.6, 1u32..=6), w * h).prop_map(move |cells| {
+            let values: Vec<u32> = cells.iter().map(|c| c.map_or(0, |k| 1 << k)).collect();
+            SlideState::from_values(Size::new(w, h, 256).unwrap(), &values, seed).unwrap()
+        })
+    })
+}
+
+fn sum(s: &SlideState) -> u64 {
+    s.board().cells().iter().flatten().map(|t| u64::from(t.value)).sum()
+}
+
+proptest! {
+    #[test]
+    fn undo_after_apply_restores_the_exact_state(mut s in board(), dirs in prop::collection::vec(dir(), 1..20)) {
+        let rules = SlideRules::default();
+        let mut events = Vec::new();
+        for d in dirs {
+            let before = s.clone();
+            events.clear();
+            match rules.apply(&mut s, &SlideCommand::Slide(d), &mut events) {
+                Ok(()) => {
+                    let after = s.clone();
+                    rules.undo(&mut s, &events);
+                    prop_assert_eq!(&s, &before);
+                    prop_assert_eq!(s.rng(), before.rng());
+                    rules.redo(&mut s, &events);
+                    prop_assert_eq!(&s, &after);
+                }
+                Err(_) => {
+                    prop_assert!(events.is_empty());
+                    prop_assert_eq!(&s, &before);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn redo_from_events_equals_re_execution(s in board(), dirs in prop::collection::vec(dir(), 1..30)) {
+        let rules = SlideRules::default();
+        let mut executed = s.clone();
+        let mut redone = s;
+        let mut events = Vec::new();
+        for d in dirs {
+            events.clear();
+            if rules.apply(&mut executed, &SlideCommand::Slide(d), &mut events).is_ok() {
+                rules.redo(&mut redone, &events);
+                prop_assert_eq!(&redone, &executed);
+            }
+        }
+    }
+
+    #[test]
+    fn tile_sum_is_conserved_plus_the_spawn(mut s in board(), d in dir()) {
+        let rules = SlideRules::default();
+        let before = sum(&s);
+        let mut events = Vec::new();
+        if rules.apply(&mut s, &SlideCommand::Slide(d), &mut events).is_ok() {
+            let spawned: Vec<u32> = events.iter().filter_map(|e| match e {
+                SlideEvent::Spawned { value, .. } => Some(*value),
+                _ => None,
+            }).collect();
+            prop_assert_eq!(spawned.len(), 1);
+            prop_assert_eq!(sum(&s), before + u64::from(spawned[0]));
+        }
+    }
+
+    #[test]
+    fn no_tile_merges_twice_in_one_move(mut s in board(), d in dir()) {
+        let rules = SlideRules::default();
+        let mut events = Vec::new();
+        if rules.apply(&mut s, &SlideCommand::Slide(d), &mut events).is_ok() {
+            let mut ids = Vec::new();
+            let mut cells: Vec<Pos> = Vec::new();
+            for e in &events {
+                if let SlideEvent::Merged { tile, absorbed, to, .. } = e {
+                    ids.push(*tile);
+                    ids.push(*absorbed);
+                    cells.push(*to);
+                }
+            }
+            let n = ids.len();
+            ids.sort();
+            ids.dedup();
+            prop_assert_eq!(ids.len(), n, "a tile took part in two merges");
+            let m = cells.len();
+            cells.sort();
+            cells.dedup();
+            prop_assert_eq!(cells.len(), m, "two merges landed on one cell");
+        }
+    }
+
+    #[test]
+    fn rejected_exactly_when_no_tile_can_move(s in board(), d in dir()) {
+        let rules = SlideRules::default();
+        let mut t = s.clone();
+        let ok = rules.apply(&mut t, &SlideCommand::Slide(d), &mut Vec::new()).is_ok();
+        prop_assert_eq!(ok, s.can_slide(d));
+        prop_assert_eq!(rules.legal_commands(&s).contains(&SlideCommand::Slide(d)), ok);
+    }
+
+    #[test]
+    fn same_seed_and_commands_give_identical_events_and_hashes(
+        seed in any::<u64>(), dirs in prop::collection::vec(dir(), 1..40)
+    ) {
+        let rules = SlideRules::default();
+        let size = Size::new(4, 4, 256).unwrap();
+        let run = || {
+            let mut s = SlideState::new_game(size, &SlideConfig::default(), seed);
+            let mut log = Vec::new();
+            for &d in &dirs {
+                let mut events = Vec::new();
+                let ok = rules.apply(&mut s, &SlideCommand::Slide(d), &mut events).is_ok();
+                log.push((ok, events, state_hash(&s)));
+            }
+            log
+        };
+        prop_assert_eq!(run(), run());
+    }
+}

@@ -1,0 +1,3 @@
+//! Property tests for the rule sets: one integration-test binary, one module per rule set.
+
+mod slide;
