@@ -1,2 +1,41 @@
-//! cli
-fn main() {}
+//! `tessera`: the command-line tool for QA and CI.
+//!
+//! `main` only parses arguments and maps failures to exit codes: 0 ok, 1 a check failed (a
+//! divergence, a refused command under `--strict`), 2 bad input (file, argument, command line).
+//! Each subcommand lives in its own module.
+
+mod error;
+mod play;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Play, replay and check tessera's grid puzzle games.
+#[derive(Parser, Debug)]
+#[command(name = "tessera", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play a level: commands from a file or stdin, or interactively in the terminal.
+    Play(play::PlayArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Play(args)) => play::run(&args),
+        // No subcommand: the main job on its built-in default, a classic 4x4 game.
+        None => play::run(&play::PlayArgs::default()),
+    };
+    match result {
+        Ok(()) | Err(error::CliError::OutputClosed) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tessera: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

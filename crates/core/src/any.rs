@@ -202,6 +202,7 @@ impl Rules for AnyRules {
         }
     }
 
+    #[allow(clippy::single_match)] // one arm per rule set; more join as they land
     fn undo_event(&self, state: &mut AnyState, event: &AnyEvent) {
         match (self, state, event) {
             (AnyRules::Slide(r), AnyState::Slide(s), AnyEvent::Slide(e)) => r.undo_event(s, e),
@@ -210,6 +211,7 @@ impl Rules for AnyRules {
         }
     }
 
+    #[allow(clippy::single_match)] // one arm per rule set; more join as they land
     fn redo_event(&self, state: &mut AnyState, event: &AnyEvent) {
         match (self, state, event) {
             (AnyRules::Slide(r), AnyState::Slide(s), AnyEvent::Slide(e)) => r.redo_event(s, e),

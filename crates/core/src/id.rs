@@ -28,6 +28,7 @@ impl IdGen {
 
     /// Allocates the next id.
     #[inline]
+    #[allow(clippy::should_implement_trait)] // a counter, not an iterator: it never ends
     pub fn next(&mut self) -> Id {
         let id = Id(self.next);
         self.next += 1;

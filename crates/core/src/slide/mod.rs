@@ -109,8 +109,9 @@ impl SlideState {
             rng: GameRng::new(seed),
         };
         for _ in 0..2 {
-            if state.empty_count() > 0 {
-                state.spawn(config);
+            let empty = state.empty_count();
+            if empty > 0 {
+                state.spawn(config, empty);
             }
         }
         state
@@ -181,9 +182,10 @@ impl SlideState {
         self.board.cells().iter().filter(|c| c.is_none()).count() as u32
     }
 
-    /// Spawns one tile on a random empty cell (there must be one); returns where and what.
-    fn spawn(&mut self, config: &SlideConfig) -> (Pos, Tile) {
-        let mut nth = self.rng.below(self.empty_count());
+    /// Spawns one tile on a random one of the `empty` empty cells (at least one); returns where
+    /// and what.
+    fn spawn(&mut self, config: &SlideConfig, empty: u32) -> (Pos, Tile) {
+        let mut nth = self.rng.below(empty);
         let value = if self.rng.chance(config.four_chance.num, config.four_chance.den) { 4 } else { 2 };
         let tile = Tile { id: self.ids.next(), value };
         let size = self.board.size();
@@ -338,26 +340,45 @@ struct Lines {
     first: isize,     // index of line 0's first cell
     line_step: isize, // from line l's first cell to line l+1's
     cell_step: isize, // from one cell to the next along a line
+    dir: Dir,
+    last: u16, // len - 1
 }
 
 impl Lines {
     fn new(size: Size, dir: Dir) -> Lines {
         let (w, h) = (size.width as isize, size.height as isize);
-        match dir {
-            Dir::Left => Lines { count: h as usize, len: w as usize, first: 0, line_step: w, cell_step: 1 },
-            Dir::Right => {
-                Lines { count: h as usize, len: w as usize, first: w - 1, line_step: w, cell_step: -1 }
-            }
-            Dir::Up => Lines { count: w as usize, len: h as usize, first: 0, line_step: 1, cell_step: w },
-            Dir::Down => {
-                Lines { count: w as usize, len: h as usize, first: (h - 1) * w, line_step: 1, cell_step: -w }
-            }
+        let (count, len, first, line_step, cell_step) = match dir {
+            Dir::Left => (h, w, 0, w, 1),
+            Dir::Right => (h, w, w - 1, w, -1),
+            Dir::Up => (w, h, 0, 1, w),
+            Dir::Down => (w, h, (h - 1) * w, 1, -w),
+        };
+        Lines {
+            count: count as usize,
+            len: len as usize,
+            first,
+            line_step,
+            cell_step,
+            dir,
+            last: (len - 1) as u16,
         }
     }
 
     #[inline]
     fn index(&self, line: usize, k: usize) -> usize {
         (self.first + line as isize * self.line_step + k as isize * self.cell_step) as usize
+    }
+
+    /// The cell of `k` along `line`, without dividing by the width.
+    #[inline]
+    fn pos(&self, line: usize, k: usize) -> Pos {
+        let (l, k) = (line as u16, k as u16);
+        match self.dir {
+            Dir::Left => Pos::new(k, l),
+            Dir::Right => Pos::new(self.last - k, l),
+            Dir::Up => Pos::new(l, k),
+            Dir::Down => Pos::new(l, self.last - k),
+        }
     }
 }
 
@@ -382,6 +403,7 @@ impl SlideRules {
         let mut changed = false;
         let mut points: u64 = 0;
         let mut best: u32 = 0;
+        let mut empty: u32 = 0; // empty cells after the slide, counted line by line
 
         for l in 0..lines.count {
             // The tile last placed at `dest - 1` that has not merged yet, with its source index
@@ -403,10 +425,10 @@ impl SlideRules {
                     let combine = if p_src == dest - 1 { Combine::Single } else { Combine::Double };
                     events.push(E::from(SlideEvent::Merged {
                         tile: p.id,
-                        from: size.pos(lines.index(l, p_src)),
+                        from: lines.pos(l, p_src),
                         absorbed: tile.id,
-                        absorbed_from: size.pos(src_i),
-                        to: size.pos(to_i),
+                        absorbed_from: lines.pos(l, k),
+                        to: lines.pos(l, dest - 1),
                         value,
                         combine,
                     }));
@@ -417,7 +439,7 @@ impl SlideRules {
                     continue;
                 }
                 if let Some((p, p_src)) = pending.take() {
-                    report_move(&mut *events, &lines, size, l, p, p_src, dest - 1);
+                    report_move(&mut *events, &lines, l, p, p_src, dest - 1);
                 }
                 if k != dest {
                     let dest_i = lines.index(l, dest);
@@ -429,8 +451,9 @@ impl SlideRules {
                 dest += 1;
             }
             if let Some((p, p_src)) = pending {
-                report_move(&mut *events, &lines, size, l, p, p_src, dest - 1);
+                report_move(&mut *events, &lines, l, p, p_src, dest - 1);
             }
+            empty += (lines.len - dest) as u32;
         }
 
         if !changed {
@@ -441,7 +464,7 @@ impl SlideRules {
             events.push(E::from(SlideEvent::Scored { points }));
         }
         let before = state.rng.position();
-        let (at, tile) = state.spawn(&self.config);
+        let (at, tile) = state.spawn(&self.config, empty);
         let after = state.rng.position();
         events.push(E::from(SlideEvent::Spawned {
             tile: tile.id,
@@ -454,7 +477,7 @@ impl SlideRules {
             state.won = true;
             events.push(E::from(SlideEvent::Won { value: best }));
         }
-        if state.empty_count() == 0 && !state.can_move() {
+        if empty == 1 && !state.can_move() {
             events.push(E::from(SlideEvent::GameOver));
         }
         Ok(())
@@ -465,7 +488,6 @@ impl SlideRules {
 fn report_move<E: From<SlideEvent>>(
     events: &mut Vec<E>,
     lines: &Lines,
-    size: Size,
     line: usize,
     tile: Tile,
     src_k: usize,
@@ -474,8 +496,8 @@ fn report_move<E: From<SlideEvent>>(
     if src_k != dest_k {
         events.push(E::from(SlideEvent::Moved {
             tile: tile.id,
-            from: size.pos(lines.index(line, src_k)),
-            to: size.pos(lines.index(line, dest_k)),
+            from: lines.pos(line, src_k),
+            to: lines.pos(line, dest_k),
         }));
     }
 }
