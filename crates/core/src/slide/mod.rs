@@ -88,10 +88,14 @@ pub struct Tile {
     pub value: u32,
 }
 
+/// How the board stores an empty cell: value 0 (and always id 0, so that equal boards are
+/// equal). A plain value rather than `Option` lets the hot loop read a cell without branching.
+const EMPTY: Tile = Tile { id: Id(0), value: 0 };
+
 /// A 2048 game: board, score, the win flag, the id counter and the generator.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SlideState {
-    board: Grid<Option<Tile>>,
+    board: Grid<Tile>, // value 0 = empty (see EMPTY)
     score: u64,
     won: bool,
     ids: IdGen,
@@ -102,7 +106,7 @@ impl SlideState {
     /// A new game on an empty `size` board: two tiles spawned from `seed`.
     pub fn new_game(size: Size, config: &SlideConfig, seed: u64) -> Self {
         let mut state = SlideState {
-            board: Grid::filled(size, None),
+            board: Grid::filled(size, EMPTY),
             score: 0,
             won: false,
             ids: IdGen::default(),
@@ -124,7 +128,8 @@ impl SlideState {
             return None;
         }
         let mut ids = IdGen::default();
-        let cells = values.iter().map(|&v| (v != 0).then(|| Tile { id: ids.next(), value: v })).collect();
+        let cells =
+            values.iter().map(|&v| if v == 0 { EMPTY } else { Tile { id: ids.next(), value: v } }).collect();
         Some(SlideState {
             board: Grid::from_cells(size, cells)?,
             score: 0,
@@ -134,9 +139,19 @@ impl SlideState {
         })
     }
 
-    /// The board.
-    pub fn board(&self) -> &Grid<Option<Tile>> {
-        &self.board
+    /// The board's size.
+    pub fn size(&self) -> Size {
+        self.board.size()
+    }
+
+    /// The tile at `pos`, if any (`None` for an empty cell or a cell off the board).
+    pub fn tile(&self, pos: Pos) -> Option<Tile> {
+        self.board.get(pos).copied().filter(|t| t.value != 0)
+    }
+
+    /// Every tile with its cell, row by row from the top.
+    pub fn tiles(&self) -> impl Iterator<Item = (Pos, Tile)> + '_ {
+        self.board.iter().filter(|(_, t)| t.value != 0).map(|(p, t)| (p, *t))
     }
 
     /// The score so far.
@@ -156,20 +171,19 @@ impl SlideState {
 
     /// The board's values, row by row, 0 for empty (the level format's `board`).
     pub fn values(&self) -> Vec<Vec<u32>> {
-        self.board.rows().map(|r| r.iter().map(|t| t.map_or(0, |t| t.value)).collect()).collect()
+        self.board.rows().map(|r| r.iter().map(|t| t.value).collect()).collect()
     }
 
     /// The board as text: one line per row, `.` for empty.
     pub fn render(&self) -> String {
-        let widest =
-            self.board.cells().iter().flatten().map(|t| t.value.to_string().len()).max().unwrap_or(1);
+        let widest = self.tiles().map(|(_, t)| t.value.to_string().len()).max().unwrap_or(1);
         let mut out = String::new();
         for row in self.board.rows() {
             let cells: Vec<String> = row
                 .iter()
-                .map(|t| match t {
-                    Some(t) => format!("{:>widest$}", t.value),
-                    None => format!("{:>widest$}", "."),
+                .map(|t| match t.value {
+                    0 => format!("{:>widest$}", "."),
+                    v => format!("{v:>widest$}"),
                 })
                 .collect();
             out.push_str(&cells.join(" "));
@@ -179,7 +193,7 @@ impl SlideState {
     }
 
     fn empty_count(&self) -> u32 {
-        self.board.cells().iter().filter(|c| c.is_none()).count() as u32
+        self.board.cells().iter().filter(|c| c.value == 0).count() as u32
     }
 
     /// Spawns one tile on a random one of the `empty` empty cells (at least one); returns where
@@ -191,9 +205,9 @@ impl SlideState {
         let size = self.board.size();
         let mut at = Pos::new(0, 0);
         for (i, cell) in self.board.cells_mut().iter_mut().enumerate() {
-            if cell.is_none() {
+            if cell.value == 0 {
                 if nth == 0 {
-                    *cell = Some(tile);
+                    *cell = tile;
                     at = size.pos(i);
                     break;
                 }
@@ -206,35 +220,36 @@ impl SlideState {
     /// Whether any slide would change the board.
     pub fn can_move(&self) -> bool {
         let size = self.board.size();
-        self.board.iter().any(|(p, t)| match t {
-            None => true,
-            Some(t) => [Dir::Right, Dir::Down]
-                .into_iter()
-                .any(|d| p.step(d, size).is_some_and(|q| self.board[q].is_some_and(|u| u.value == t.value))),
+        self.board.iter().any(|(p, t)| {
+            t.value == 0
+                || [Dir::Right, Dir::Down]
+                    .into_iter()
+                    .any(|d| p.step(d, size).is_some_and(|q| self.board[q].value == t.value))
         })
     }
 
     /// Whether sliding toward `dir` would change the board.
     pub fn can_slide(&self, dir: Dir) -> bool {
         let lines = Lines::new(self.board.size(), dir);
-        let cells = self.board.cells();
-        (0..lines.count).any(|l| {
-            let mut prev: Option<u32> = None; // value of the previous tile, None before any
-            let mut seen_gap = false;
-            for k in 0..lines.len {
-                match cells[lines.index(l, k)] {
-                    None => seen_gap = true,
-                    Some(t) => {
-                        if seen_gap || prev == Some(t.value) {
-                            return true;
-                        }
-                        prev = Some(t.value);
-                    }
-                }
-            }
-            false
-        })
+        (0..lines.count).any(|l| line_changes(self.board.cells(), &lines, l).0)
     }
+}
+
+/// Whether line `l` changes when slid, and how many tiles it holds. Branch-free per cell: a tile
+/// after a gap, or two equal tiles in a row, means the line changes.
+#[inline]
+fn line_changes(cells: &[Tile], lines: &Lines, l: usize) -> (bool, usize) {
+    let (mut gap, mut prev, mut changes, mut count) = (false, 0u32, false, 0usize);
+    let mut i = lines.start(l);
+    for _ in 0..lines.len {
+        let v = cells[i as usize].value;
+        changes |= (v != 0) & (gap | (v == prev));
+        gap |= v == 0;
+        count += usize::from(v != 0);
+        prev = v;
+        i += lines.cell_step;
+    }
+    (changes, count)
 }
 
 /// How a merge happened (the seed's single and double combine move orders).
@@ -332,26 +347,30 @@ pub struct SlideRules {
     pub config: SlideConfig,
 }
 
-/// The lines of a board for one direction, each walked from the edge the tiles move toward.
+/// The lines of a board for one direction, each walked from the edge the tiles move toward:
+/// cell `k` of line `l` has index `first + l * line_step + k * cell_step` and position
+/// `(x0 + l * xl + k * xk, y0 + l * yl + k * yk)`.
 #[derive(Clone, Copy)]
 struct Lines {
     count: usize,
     len: usize,
-    first: isize,     // index of line 0's first cell
-    line_step: isize, // from line l's first cell to line l+1's
-    cell_step: isize, // from one cell to the next along a line
-    dir: Dir,
-    last: u16, // len - 1
+    first: isize,
+    line_step: isize,
+    cell_step: isize,
+    origin: (i32, i32),
+    along_line: (i32, i32),
+    across_lines: (i32, i32),
 }
 
 impl Lines {
     fn new(size: Size, dir: Dir) -> Lines {
         let (w, h) = (size.width as isize, size.height as isize);
-        let (count, len, first, line_step, cell_step) = match dir {
-            Dir::Left => (h, w, 0, w, 1),
-            Dir::Right => (h, w, w - 1, w, -1),
-            Dir::Up => (w, h, 0, 1, w),
-            Dir::Down => (w, h, (h - 1) * w, 1, -w),
+        let (wl, hl) = (w as i32 - 1, h as i32 - 1);
+        let (count, len, first, line_step, cell_step, origin, along_line, across_lines) = match dir {
+            Dir::Left => (h, w, 0, w, 1, (0, 0), (1, 0), (0, 1)),
+            Dir::Right => (h, w, w - 1, w, -1, (wl, 0), (-1, 0), (0, 1)),
+            Dir::Up => (w, h, 0, 1, w, (0, 0), (0, 1), (1, 0)),
+            Dir::Down => (w, h, (h - 1) * w, 1, -w, (0, hl), (0, -1), (1, 0)),
         };
         Lines {
             count: count as usize,
@@ -359,26 +378,25 @@ impl Lines {
             first,
             line_step,
             cell_step,
-            dir,
-            last: (len - 1) as u16,
+            origin,
+            along_line,
+            across_lines,
         }
     }
 
+    /// Index of the first cell of `line`.
     #[inline]
-    fn index(&self, line: usize, k: usize) -> usize {
-        (self.first + line as isize * self.line_step + k as isize * self.cell_step) as usize
+    fn start(&self, line: usize) -> isize {
+        self.first + line as isize * self.line_step
     }
 
-    /// The cell of `k` along `line`, without dividing by the width.
+    /// The cell of `k` along `line`.
     #[inline]
     fn pos(&self, line: usize, k: usize) -> Pos {
-        let (l, k) = (line as u16, k as u16);
-        match self.dir {
-            Dir::Left => Pos::new(k, l),
-            Dir::Right => Pos::new(self.last - k, l),
-            Dir::Up => Pos::new(l, k),
-            Dir::Down => Pos::new(l, self.last - k),
-        }
+        let (l, k) = (line as i32, k as i32);
+        let x = self.origin.0 + l * self.across_lines.0 + k * self.along_line.0;
+        let y = self.origin.1 + l * self.across_lines.1 + k * self.along_line.1;
+        Pos::new(x as u16, y as u16)
     }
 }
 
@@ -404,56 +422,73 @@ impl SlideRules {
         let mut points: u64 = 0;
         let mut best: u32 = 0;
         let mut empty: u32 = 0; // empty cells after the slide, counted line by line
+        // Source cell (k along the line) of each condensed tile. Lines are at most MAX_SIDE long;
+        // the usual small board gets a small array, so that zeroing it costs next to nothing.
+        let (mut small, mut large);
+        let src: &mut [u16] = if lines.len <= 16 {
+            small = [0u16; 16];
+            &mut small
+        } else {
+            large = [0u16; MAX_SIDE as usize];
+            &mut large
+        };
 
         for l in 0..lines.count {
-            // The tile last placed at `dest - 1` that has not merged yet, with its source index
-            // k. Its event waits until we know whether the next tile
-            // merges into it (single or double combine) or not (a plain move).
-            let mut pending: Option<(Tile, usize)> = None;
-            let mut dest = 0usize;
+            let (line_changes, count) = line_changes(cells, &lines, l);
+            empty += (lines.len - count) as u32;
+            if !line_changes {
+                continue;
+            }
+            changed = true;
+            let start = lines.start(l);
+            let at = |k: usize| (start + k as isize * lines.cell_step) as usize;
+            // 1. Condense in place, remembering where each tile came from.
+            let mut n = 0;
             for k in 0..lines.len {
-                let src_i = lines.index(l, k);
-                let Some(tile) = cells[src_i] else { continue };
-                if let Some((p, p_src)) = pending
-                    && p.value == tile.value
-                {
-                    // Merge into the pending tile at dest - 1.
-                    let to_i = lines.index(l, dest - 1);
-                    let value = p.value * 2;
-                    cells[to_i] = Some(Tile { id: p.id, value });
-                    cells[src_i] = None;
-                    let combine = if p_src == dest - 1 { Combine::Single } else { Combine::Double };
+                let t = cells[at(k)];
+                cells[at(n)] = t;
+                src[n] = k as u16;
+                n += usize::from(t.value != 0);
+            }
+            // 2. Merge from the edge: each tile merges at most once. `out` never passes `i`, so
+            //    writing cell `out` never clobbers a tile still to be read.
+            let (mut i, mut out) = (0, 0);
+            while i < n {
+                let t = cells[at(i)];
+                let from = usize::from(src[i]);
+                if i + 1 < n && cells[at(i + 1)].value == t.value {
+                    let next = cells[at(i + 1)];
+                    let value = t.value * 2;
+                    cells[at(out)] = Tile { id: t.id, value };
                     events.push(E::from(SlideEvent::Merged {
-                        tile: p.id,
-                        from: lines.pos(l, p_src),
-                        absorbed: tile.id,
-                        absorbed_from: lines.pos(l, k),
-                        to: lines.pos(l, dest - 1),
+                        tile: t.id,
+                        from: lines.pos(l, from),
+                        absorbed: next.id,
+                        absorbed_from: lines.pos(l, usize::from(src[i + 1])),
+                        to: lines.pos(l, out),
                         value,
-                        combine,
+                        combine: if from == out { Combine::Single } else { Combine::Double },
                     }));
                     points += u64::from(value);
                     best = best.max(value);
-                    changed = true;
-                    pending = None;
-                    continue;
+                    i += 2;
+                } else {
+                    cells[at(out)] = t;
+                    if from != out {
+                        events.push(E::from(SlideEvent::Moved {
+                            tile: t.id,
+                            from: lines.pos(l, from),
+                            to: lines.pos(l, out),
+                        }));
+                    }
+                    i += 1;
                 }
-                if let Some((p, p_src)) = pending.take() {
-                    report_move(&mut *events, &lines, l, p, p_src, dest - 1);
-                }
-                if k != dest {
-                    let dest_i = lines.index(l, dest);
-                    cells[dest_i] = Some(tile);
-                    cells[src_i] = None;
-                    changed = true;
-                }
-                pending = Some((tile, k));
-                dest += 1;
+                out += 1;
             }
-            if let Some((p, p_src)) = pending {
-                report_move(&mut *events, &lines, l, p, p_src, dest - 1);
+            for k in out..lines.len {
+                cells[at(k)] = EMPTY;
             }
-            empty += (lines.len - dest) as u32;
+            empty += (n - out) as u32;
         }
 
         if !changed {
@@ -484,24 +519,6 @@ impl SlideRules {
     }
 }
 
-#[inline]
-fn report_move<E: From<SlideEvent>>(
-    events: &mut Vec<E>,
-    lines: &Lines,
-    line: usize,
-    tile: Tile,
-    src_k: usize,
-    dest_k: usize,
-) {
-    if src_k != dest_k {
-        events.push(E::from(SlideEvent::Moved {
-            tile: tile.id,
-            from: lines.pos(line, src_k),
-            to: lines.pos(line, dest_k),
-        }));
-    }
-}
-
 impl Rules for SlideRules {
     type State = SlideState;
     type Command = SlideCommand;
@@ -520,16 +537,16 @@ impl Rules for SlideRules {
         let b = &mut state.board;
         match *event {
             SlideEvent::Moved { tile: _, from, to } => {
-                b[from] = b[to].take();
+                b[from] = std::mem::replace(&mut b[to], EMPTY);
             }
             SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value, .. } => {
-                b[to] = None;
-                b[from] = Some(Tile { id: tile, value: value / 2 });
-                b[absorbed_from] = Some(Tile { id: absorbed, value: value / 2 });
+                b[to] = EMPTY;
+                b[from] = Tile { id: tile, value: value / 2 };
+                b[absorbed_from] = Tile { id: absorbed, value: value / 2 };
             }
             SlideEvent::Scored { points } => state.score -= points,
             SlideEvent::Spawned { tile, at, rng, .. } => {
-                b[at] = None;
+                b[at] = EMPTY;
                 state.ids.reset(tile.0);
                 state.rng.set_position(rng.before);
             }
@@ -542,16 +559,16 @@ impl Rules for SlideRules {
         let b = &mut state.board;
         match *event {
             SlideEvent::Moved { tile: _, from, to } => {
-                b[to] = b[from].take();
+                b[to] = std::mem::replace(&mut b[from], EMPTY);
             }
             SlideEvent::Merged { tile, from, absorbed_from, to, value, .. } => {
-                b[from] = None;
-                b[absorbed_from] = None;
-                b[to] = Some(Tile { id: tile, value });
+                b[from] = EMPTY;
+                b[absorbed_from] = EMPTY;
+                b[to] = Tile { id: tile, value };
             }
             SlideEvent::Scored { points } => state.score += points,
             SlideEvent::Spawned { tile, at, value, rng } => {
-                b[at] = Some(Tile { id: tile, value });
+                b[at] = Tile { id: tile, value };
                 state.ids.reset(tile.0 + 1);
                 state.rng.set_position(rng.after);
             }

@@ -82,13 +82,13 @@ fn single_combine_when_the_first_tile_rests() {
 #[test]
 fn merged_tile_keeps_the_id_nearer_the_edge() {
     let mut s = game(&[&[2, 2, 0]]);
-    let left_id = s.board()[Pos::new(0, 0)].unwrap().id;
+    let left_id = s.tile(Pos::new(0, 0)).unwrap().id;
     slide_no_spawn(&mut s, Dir::Left);
-    assert_eq!(s.board()[Pos::new(0, 0)].unwrap().id, left_id);
+    assert_eq!(s.tile(Pos::new(0, 0)).unwrap().id, left_id);
     let mut s = game(&[&[0, 2, 2]]);
-    let right_id = s.board()[Pos::new(2, 0)].unwrap().id;
+    let right_id = s.tile(Pos::new(2, 0)).unwrap().id;
     slide_no_spawn(&mut s, Dir::Right);
-    assert_eq!(s.board()[Pos::new(2, 0)].unwrap().id, right_id);
+    assert_eq!(s.tile(Pos::new(2, 0)).unwrap().id, right_id);
 }
 
 #[test]
@@ -125,7 +125,7 @@ fn one_tile_spawns_on_an_empty_cell_after_a_slide() {
         let SlideEvent::Spawned { at, value, .. } = spawned[0] else { unreachable!() };
         assert!(*at != Pos::new(3, 0), "spawned on the moved tile");
         assert!(*value == 2 || *value == 4);
-        assert_eq!(s.board().cells().iter().flatten().count(), 2);
+        assert_eq!(s.tiles().count(), 2);
     }
 }
 
@@ -134,7 +134,7 @@ fn spawn_odds_are_configurable() {
     for (chance, expected) in [(Chance { num: 1, den: 1 }, 4), (Chance { num: 0, den: 1 }, 2)] {
         let config = SlideConfig { four_chance: chance, ..SlideConfig::default() };
         let s = SlideState::new_game(Size::new(4, 4, MAX_SIDE).unwrap(), &config, 9);
-        let values: Vec<u32> = s.board().cells().iter().flatten().map(|t| t.value).collect();
+        let values: Vec<u32> = s.tiles().map(|(_, t)| t.value).collect();
         assert_eq!(values, vec![expected; 2]);
     }
 }
@@ -146,7 +146,7 @@ fn spawn_values_follow_the_default_odds() {
     let fours: usize = (0..2000)
         .map(|seed| {
             let s = SlideState::new_game(size, &SlideConfig::default(), seed);
-            s.board().cells().iter().flatten().filter(|t| t.value == 4).count()
+            s.tiles().filter(|(_, t)| t.value == 4).count()
         })
         .sum();
     assert!((300..500).contains(&fours), "{fours} fours in 4000 spawns");
@@ -201,9 +201,9 @@ fn undo_restores_seed_example_exactly() {
 fn every_size_from_one_by_one_to_256_is_accepted() {
     assert!(Size::new(1, 1, MAX_SIDE).is_ok());
     let s = SlideState::new_game(Size::new(256, 256, MAX_SIDE).unwrap(), &SlideConfig::default(), 3);
-    assert_eq!(s.board().cells().iter().flatten().count(), 2);
+    assert_eq!(s.tiles().count(), 2);
     let one = SlideState::new_game(Size::new(1, 1, MAX_SIDE).unwrap(), &SlideConfig::default(), 3);
-    assert_eq!(one.board().cells().iter().flatten().count(), 1);
+    assert_eq!(one.tiles().count(), 1);
     assert!(Size::new(257, 4, MAX_SIDE).is_err());
 }
 
