@@ -43,6 +43,8 @@ fn slide_apply_undo_redo_allocate_nothing_once_warm() {
     let size = Size::new(4, 4, 256).unwrap();
     let mut s = SlideState::new_game(size, &SlideConfig::default(), 5);
     let mut events = Vec::with_capacity(64);
+    // Warm up: the first slide builds the line-plan table once per process.
+    let _ = rules.apply(&mut s.clone(), &SlideCommand::Slide(Dir::Left), &mut events);
     let (mut applied, mut counted, mut games) = (0, 0, 0);
     for i in 0..20_000usize {
         events.clear();
@@ -68,6 +70,7 @@ fn any_rules_apply_allocates_nothing_once_warm() {
     let mut game = Level::classic().start(Some(9)).unwrap();
     let mut events = Vec::with_capacity(64);
     let cmds: Vec<AnyCommand> = Dir::ALL.iter().map(|&d| AnyCommand::Slide(SlideCommand::Slide(d))).collect();
+    let _ = game.rules.apply(&mut game.state.clone(), &cmds[0], &mut events);
     let (mut applied, mut counted) = (0, 0);
     for i in 0..10_000usize {
         events.clear();

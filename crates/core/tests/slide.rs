@@ -10,13 +10,13 @@ fn dir() -> impl Strategy<Value = Dir> {
 
 /// A random board: 1×1 to 6×6, each cell empty or 2^1..2^6.
 fn board() -> impl Strategy<Value = SlideState> {
-    sized_board(6)
+    sized_board(6, 6)
 }
 
-/// A random board up to `max × max`.
-fn sized_board(max: usize) -> impl Strategy<Value = SlideState> {
-    (1usize..=max, 1usize..=max, any::<u64>()).prop_flat_map(|(w, h, seed)| {
-        prop::collection::vec(prop::option::weighted(0.6, 1u32..=6), w * h).prop_map(move |cells| {
+/// A random board up to `max × max`, tiles up to 2^`max_exp`.
+fn sized_board(max: usize, max_exp: u32) -> impl Strategy<Value = SlideState> {
+    (1usize..=max, 1usize..=max, any::<u64>()).prop_flat_map(move |(w, h, seed)| {
+        prop::collection::vec(prop::option::weighted(0.6, 1u32..=max_exp), w * h).prop_map(move |cells| {
             let values: Vec<u32> = cells.iter().map(|c| c.map_or(0, |k| 1 << k)).collect();
             SlideState::from_values(Size::new(w, h, 256).unwrap(), &values, seed).unwrap()
         })
@@ -85,7 +85,9 @@ fn reference_slide(values: &[Vec<u32>], d: Dir) -> Vec<Vec<u32>> {
 
 proptest! {
     #[test]
-    fn slides_match_the_reference_rule(mut s in sized_board(20), d in dir()) {
+    /// Boards up to 20×20, and tiles up to 2^17 so that four-cell lines take both the planned
+    /// path (tiles up to 2^15) and the general one.
+    fn slides_match_the_reference_rule(mut s in prop_oneof![sized_board(20, 6), sized_board(5, 17)], d in dir()) {
         let rules = SlideRules::default();
         let before = s.values();
         let mut events = Vec::new();

@@ -199,21 +199,18 @@ impl SlideState {
     /// Spawns one tile on a random one of the `empty` empty cells (at least one); returns where
     /// and what.
     fn spawn(&mut self, config: &SlideConfig, empty: u32) -> (Pos, Tile) {
-        let mut nth = self.rng.below(empty);
+        let nth = self.rng.below(empty);
         let value = if self.rng.chance(config.four_chance.num, config.four_chance.den) { 4 } else { 2 };
         let tile = Tile { id: self.ids.next(), value };
-        let size = self.board.size();
-        let mut at = Pos::new(0, 0);
-        for (i, cell) in self.board.cells_mut().iter_mut().enumerate() {
-            if cell.value == 0 {
-                if nth == 0 {
-                    *cell = tile;
-                    at = size.pos(i);
-                    break;
-                }
-                nth -= 1;
-            }
+        // The nth empty cell, found without a branch per cell.
+        let (mut seen, mut index) = (0u32, 0usize);
+        for (i, cell) in self.board.cells().iter().enumerate() {
+            let is_empty = cell.value == 0;
+            index = if is_empty && seen == nth { i } else { index };
+            seen += u32::from(is_empty);
         }
+        self.board.cells_mut()[index] = tile;
+        let at = self.board.size().pos(index);
         (at, tile)
     }
 
@@ -434,13 +431,58 @@ impl SlideRules {
         };
 
         for l in 0..lines.count {
+            let start = lines.start(l);
+            // Lines of four cells holding tiles up to 2^15 (every classic 4×4 game until its
+            // 65536 tile) follow a precomputed plan; other lines take the general path.
+            if lines.len == 4 {
+                let at = |k: isize| (start + k * lines.cell_step) as usize;
+                let idx = [at(0), at(1), at(2), at(3)];
+                let t = idx.map(|i| cells[i]);
+                let e = t.map(|t| t.value.trailing_zeros() & 31); // 0 for an empty cell
+                if (e[0] | e[1] | e[2] | e[3]) < 16 {
+                    let plan = line_plans()[(e[0] | e[1] << 4 | e[2] << 8 | e[3] << 12) as usize];
+                    if plan & PLAN_CHANGES == 0 {
+                        empty += t.iter().filter(|t| t.value == 0).count() as u32;
+                        continue;
+                    }
+                    changed = true;
+                    let mut out = 0;
+                    while out < 4 && (plan >> (6 * out)) & SLOT_USED != 0 {
+                        let slot = plan >> (6 * out);
+                        let a = (slot >> 2 & 3) as usize;
+                        if slot & SLOT_MERGED != 0 {
+                            let b = (slot >> 4 & 3) as usize;
+                            let value = t[a].value * 2;
+                            cells[idx[out]] = Tile { id: t[a].id, value };
+                            events.push(E::from(merged(&lines, l, t[a].id, a, t[b].id, b, out, value)));
+                            points += u64::from(value);
+                            best = best.max(value);
+                        } else {
+                            cells[idx[out]] = t[a];
+                            if a != out {
+                                events.push(E::from(SlideEvent::Moved {
+                                    tile: t[a].id,
+                                    from: lines.pos(l, a),
+                                    to: lines.pos(l, out),
+                                }));
+                            }
+                        }
+                        out += 1;
+                    }
+                    for &i in &idx[out..] {
+                        cells[i] = EMPTY;
+                    }
+                    empty += (4 - out) as u32;
+                    continue;
+                }
+            }
+
             let (line_changes, count) = line_changes(cells, &lines, l);
             empty += (lines.len - count) as u32;
             if !line_changes {
                 continue;
             }
             changed = true;
-            let start = lines.start(l);
             let at = |k: usize| (start + k as isize * lines.cell_step) as usize;
             // 1. Condense in place, remembering where each tile came from.
             let mut n = 0;
@@ -460,15 +502,8 @@ impl SlideRules {
                     let next = cells[at(i + 1)];
                     let value = t.value * 2;
                     cells[at(out)] = Tile { id: t.id, value };
-                    events.push(E::from(SlideEvent::Merged {
-                        tile: t.id,
-                        from: lines.pos(l, from),
-                        absorbed: next.id,
-                        absorbed_from: lines.pos(l, usize::from(src[i + 1])),
-                        to: lines.pos(l, out),
-                        value,
-                        combine: if from == out { Combine::Single } else { Combine::Double },
-                    }));
+                    let next_from = usize::from(src[i + 1]);
+                    events.push(E::from(merged(&lines, l, t.id, from, next.id, next_from, out, value)));
                     points += u64::from(value);
                     best = best.max(value);
                     i += 2;
@@ -517,6 +552,76 @@ impl SlideRules {
         }
         Ok(())
     }
+}
+
+/// The `Merged` event of tiles `tile` (from `k` along `line`) and `absorbed` (from
+/// `absorbed_k`) meeting at `out`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn merged(
+    lines: &Lines,
+    line: usize,
+    tile: Id,
+    k: usize,
+    absorbed: Id,
+    absorbed_k: usize,
+    out: usize,
+    value: u32,
+) -> SlideEvent {
+    SlideEvent::Merged {
+        tile,
+        from: lines.pos(line, k),
+        absorbed,
+        absorbed_from: lines.pos(line, absorbed_k),
+        to: lines.pos(line, out),
+        value,
+        combine: if k == out { Combine::Single } else { Combine::Double },
+    }
+}
+
+/// Set in a line plan when the line changes.
+const PLAN_CHANGES: u32 = 1 << 31;
+/// In each 6-bit slot of a plan (slot `j` = output cell `j`): a tile lands here ...
+const SLOT_USED: u32 = 1;
+/// ... made by merging two tiles; bits 2–3 give the (first) source cell, bits 4–5 the second.
+const SLOT_MERGED: u32 = 2;
+
+/// What sliding a line of four cells does, for every line whose tiles are at most 2^15: indexed
+/// by the four exponents (cell k's in bits 4k..4k+4, 0 for empty). Built once, from the same
+/// condense-then-merge rule as the general path, and checked against it by the property tests.
+fn line_plans() -> &'static [u32] {
+    static PLANS: std::sync::OnceLock<Box<[u32]>> = std::sync::OnceLock::new();
+    PLANS.get_or_init(|| {
+        (0..1u32 << 16).map(|key| line_plan(std::array::from_fn(|k| key >> (4 * k) & 15))).collect()
+    })
+}
+
+fn line_plan(e: [u32; 4]) -> u32 {
+    let (mut tiles, mut n) = ([0u32; 4], 0);
+    for k in 0..4 {
+        if e[k as usize] != 0 {
+            tiles[n] = k;
+            n += 1;
+        }
+    }
+    let (mut plan, mut i, mut out) = (0u32, 0usize, 0u32);
+    while i < n {
+        let a = tiles[i];
+        let slot = if i + 1 < n && e[tiles[i + 1] as usize] == e[a as usize] {
+            plan |= PLAN_CHANGES;
+            i += 2;
+            SLOT_USED | SLOT_MERGED | a << 2 | tiles[i - 1] << 4
+        } else {
+            if a != out {
+                plan |= PLAN_CHANGES;
+            }
+            i += 1;
+            SLOT_USED | a << 2
+        };
+        plan |= slot << (6 * out);
+        out += 1;
+    }
+    plan
 }
 
 impl Rules for SlideRules {
