@@ -5,6 +5,7 @@
 //! rejected (apply) or ignored (undo, redo). Adding a rule set means one variant in each enum and
 //! one arm in each `match` below.
 
+use crate::collapse::{CollapseCommand, CollapseEvent, CollapseRules, CollapseState};
 use crate::hash::state_hash;
 use crate::rules::{Rejected, Rules, Status};
 use crate::slide::{SlideCommand, SlideEvent, SlideRules, SlideState};
@@ -17,16 +18,19 @@ use std::fmt;
 pub enum RuleSet {
     /// 2048.
     Slide,
+    /// SameGame.
+    Collapse,
 }
 
 impl RuleSet {
     /// Every rule set, in a fixed order.
-    pub const ALL: &'static [RuleSet] = &[RuleSet::Slide];
+    pub const ALL: &'static [RuleSet] = &[RuleSet::Slide, RuleSet::Collapse];
 
     /// The name used in levels, logs and command lines.
     pub const fn name(self) -> &'static str {
         match self {
             RuleSet::Slide => "slide",
+            RuleSet::Collapse => "collapse",
         }
     }
 
@@ -40,6 +44,7 @@ impl RuleSet {
     pub const fn version(self) -> u32 {
         match self {
             RuleSet::Slide => 1,
+            RuleSet::Collapse => 1,
         }
     }
 
@@ -47,6 +52,7 @@ impl RuleSet {
     pub const fn command_help(self) -> &'static str {
         match self {
             RuleSet::Slide => "up | down | left | right",
+            RuleSet::Collapse => "tap X Y",
         }
     }
 }
@@ -62,6 +68,8 @@ impl fmt::Display for RuleSet {
 pub enum AnyRules {
     /// 2048.
     Slide(SlideRules),
+    /// SameGame.
+    Collapse(CollapseRules),
 }
 
 /// The state of a game of any rule set.
@@ -69,6 +77,8 @@ pub enum AnyRules {
 pub enum AnyState {
     /// 2048.
     Slide(SlideState),
+    /// SameGame.
+    Collapse(CollapseState),
 }
 
 /// A command of any rule set.
@@ -76,6 +86,8 @@ pub enum AnyState {
 pub enum AnyCommand {
     /// 2048.
     Slide(SlideCommand),
+    /// SameGame.
+    Collapse(CollapseCommand),
 }
 
 /// An event of any rule set.
@@ -83,11 +95,19 @@ pub enum AnyCommand {
 pub enum AnyEvent {
     /// 2048.
     Slide(SlideEvent),
+    /// SameGame.
+    Collapse(CollapseEvent),
 }
 
 impl From<SlideEvent> for AnyEvent {
     fn from(e: SlideEvent) -> Self {
         AnyEvent::Slide(e)
+    }
+}
+
+impl From<CollapseEvent> for AnyEvent {
+    fn from(e: CollapseEvent) -> Self {
+        AnyEvent::Collapse(e)
     }
 }
 
@@ -105,6 +125,7 @@ impl AnyRules {
     pub fn rule_set(&self) -> RuleSet {
         match self {
             AnyRules::Slide(_) => RuleSet::Slide,
+            AnyRules::Collapse(_) => RuleSet::Collapse,
         }
     }
 }
@@ -114,6 +135,7 @@ impl AnyState {
     pub fn rule_set(&self) -> RuleSet {
         match self {
             AnyState::Slide(_) => RuleSet::Slide,
+            AnyState::Collapse(_) => RuleSet::Collapse,
         }
     }
 
@@ -121,6 +143,7 @@ impl AnyState {
     pub fn hash(&self) -> u64 {
         match self {
             AnyState::Slide(s) => state_hash(s),
+            AnyState::Collapse(s) => state_hash(s),
         }
     }
 
@@ -128,6 +151,7 @@ impl AnyState {
     pub fn board_json(&self) -> serde_json::Value {
         match self {
             AnyState::Slide(s) => serde_json::json!(s.values()),
+            AnyState::Collapse(s) => serde_json::json!(s.rows()),
         }
     }
 
@@ -135,6 +159,7 @@ impl AnyState {
     pub fn score(&self) -> Option<u64> {
         match self {
             AnyState::Slide(s) => Some(s.score()),
+            AnyState::Collapse(s) => Some(s.score()),
         }
     }
 
@@ -142,6 +167,7 @@ impl AnyState {
     pub fn render(&self) -> String {
         match self {
             AnyState::Slide(s) => s.render(),
+            AnyState::Collapse(s) => s.render(),
         }
     }
 }
@@ -151,6 +177,7 @@ impl AnyCommand {
     pub fn parse(rule_set: RuleSet, text: &str) -> Result<AnyCommand, String> {
         match rule_set {
             RuleSet::Slide => text.parse().map(AnyCommand::Slide),
+            RuleSet::Collapse => text.parse().map(AnyCommand::Collapse),
         }
     }
 
@@ -158,6 +185,7 @@ impl AnyCommand {
     pub fn rule_set(&self) -> RuleSet {
         match self {
             AnyCommand::Slide(_) => RuleSet::Slide,
+            AnyCommand::Collapse(_) => RuleSet::Collapse,
         }
     }
 }
@@ -166,6 +194,7 @@ impl fmt::Display for AnyCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnyCommand::Slide(c) => c.fmt(f),
+            AnyCommand::Collapse(c) => c.fmt(f),
         }
     }
 }
@@ -175,6 +204,7 @@ impl AnyEvent {
     pub fn to_json(&self) -> serde_json::Value {
         let v = match self {
             AnyEvent::Slide(e) => serde_json::to_value(e),
+            AnyEvent::Collapse(e) => serde_json::to_value(e),
         };
         // Events are plain data: serialization to a JSON value cannot fail.
         v.unwrap_or(serde_json::Value::Null)
@@ -197,6 +227,9 @@ impl Rules for AnyRules {
     ) -> Result<(), Rejected> {
         match (self, state, cmd) {
             (AnyRules::Slide(r), AnyState::Slide(s), AnyCommand::Slide(c)) => r.apply_into(s, c, events),
+            (AnyRules::Collapse(r), AnyState::Collapse(s), AnyCommand::Collapse(c)) => {
+                r.apply_into(s, c, events)
+            }
             #[allow(unreachable_patterns)]
             _ => Err(WRONG_RULE_SET),
         }
@@ -206,6 +239,7 @@ impl Rules for AnyRules {
     fn undo_event(&self, state: &mut AnyState, event: &AnyEvent) {
         match (self, state, event) {
             (AnyRules::Slide(r), AnyState::Slide(s), AnyEvent::Slide(e)) => r.undo_event(s, e),
+            (AnyRules::Collapse(r), AnyState::Collapse(s), AnyEvent::Collapse(e)) => r.undo_event(s, e),
             #[allow(unreachable_patterns)]
             _ => {}
         }
@@ -215,6 +249,7 @@ impl Rules for AnyRules {
     fn redo_event(&self, state: &mut AnyState, event: &AnyEvent) {
         match (self, state, event) {
             (AnyRules::Slide(r), AnyState::Slide(s), AnyEvent::Slide(e)) => r.redo_event(s, e),
+            (AnyRules::Collapse(r), AnyState::Collapse(s), AnyEvent::Collapse(e)) => r.redo_event(s, e),
             #[allow(unreachable_patterns)]
             _ => {}
         }
@@ -225,6 +260,9 @@ impl Rules for AnyRules {
             (AnyRules::Slide(r), AnyState::Slide(s)) => {
                 r.legal_commands(s).into_iter().map(AnyCommand::Slide).collect()
             }
+            (AnyRules::Collapse(r), AnyState::Collapse(s)) => {
+                r.legal_commands(s).into_iter().map(AnyCommand::Collapse).collect()
+            }
             #[allow(unreachable_patterns)]
             _ => Vec::new(),
         }
@@ -233,6 +271,7 @@ impl Rules for AnyRules {
     fn status(&self, state: &AnyState) -> Status {
         match (self, state) {
             (AnyRules::Slide(r), AnyState::Slide(s)) => r.status(s),
+            (AnyRules::Collapse(r), AnyState::Collapse(s)) => r.status(s),
             #[allow(unreachable_patterns)]
             _ => Status::Over,
         }

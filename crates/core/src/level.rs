@@ -1,11 +1,12 @@
 //! The level format: one JSON document naming its rule set.
 //!
 //! Every level is a JSON object with a `"rule_set"` field (`"slide"`, …) and that rule set's
-//! fields, documented on its level type ([`SlideLevel`]). Unknown fields are errors, so a typo
+//! fields, documented on its level type ([`SlideLevel`], [`CollapseLevel`]). Unknown fields are errors, so a typo
 //! is caught rather than ignored. [`Level::from_json`] parses and checks a level, naming what is
 //! wrong; [`Level::start`] builds the game. The apps add the file name to the error.
 
 use crate::any::{AnyRules, AnyState, Game};
+use crate::collapse::CollapseLevel;
 use crate::slide::SlideLevel;
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +19,8 @@ pub const DEFAULT_SEED: u64 = 0;
 pub enum Level {
     /// 2048.
     Slide(SlideLevel),
+    /// SameGame.
+    Collapse(CollapseLevel),
 }
 
 /// A level that cannot be read or played.
@@ -65,6 +68,7 @@ impl Level {
     pub fn seed(&self) -> Option<u64> {
         match self {
             Level::Slide(l) => l.seed,
+            Level::Collapse(l) => l.seed,
         }
     }
 
@@ -75,6 +79,10 @@ impl Level {
             Level::Slide(l) => {
                 let (r, s) = l.start(seed).map_err(LevelError::Invalid)?;
                 Ok(Game { rules: AnyRules::Slide(r), state: AnyState::Slide(s) })
+            }
+            Level::Collapse(l) => {
+                let (r, s) = l.start(seed).map_err(LevelError::Invalid)?;
+                Ok(Game { rules: AnyRules::Collapse(r), state: AnyState::Collapse(s) })
             }
         }
     }

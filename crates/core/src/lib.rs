@@ -6,7 +6,7 @@
 //! - [`Rules`]: the trait every rule set implements. `apply` runs a command and pushes events
 //!   into a buffer the caller owns; `undo` and `redo` replay those events backward and forward,
 //!   exactly, without the generator.
-//! - The rule sets: [`slide`] (2048). Others join as they land.
+//! - The rule sets: [`slide`] (2048), [`collapse`] (SameGame). Others join as they land.
 //! - [`AnyRules`], [`AnyState`], [`AnyCommand`], [`AnyEvent`]: one enum over the rule sets, for
 //!   the apps and the log.
 //! - [`Level`]: the JSON level format, checked on load.
@@ -32,6 +32,7 @@
 //! ```
 
 mod any;
+pub mod collapse;
 mod geom;
 mod hash;
 mod id;

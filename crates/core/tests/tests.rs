@@ -1,4 +1,5 @@
 //! Property tests for the rule sets: one integration-test binary, one module per rule set.
 
+mod collapse;
 mod determinism;
 mod slide;

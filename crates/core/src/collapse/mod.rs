@@ -1,0 +1,827 @@
+//! `collapse`: SameGame (seed 001).
+//!
+//! The board is `width × height` cells, each empty or holding a tile of one of up to 16 colours.
+//! One command, [`CollapseCommand::Tap`]:
+//! 1. Tapping an empty cell, or a cell off the board, is rejected (`empty_cell`, `off_board`).
+//! 2. The group is the 4-connected region of the tapped tile's colour. A group smaller than
+//!    [`CollapseConfig::min_group`] (default 2, as the seed) is rejected (`group_too_small`).
+//! 3. The group is cleared ([`CollapseEvent::Cleared`], tiles in row-major order).
+//! 4. Gravity: in every column the group touched, the tiles above a gap fall to rest on the
+//!    bottom row or on another tile ([`CollapseEvent::Fell`], column by column from the left,
+//!    each column from the bottom up).
+//! 5. Column compaction ([`Compaction`]), only when a column became empty:
+//!    - `Center` (the seed): with `c = width / 2`, the non-empty columns among `0..=c` pack to
+//!      the right end of that part (toward column `c`), and those among `c+1..width` pack to its
+//!      left end (toward column `c + 1`), each side keeping its order. Events: the left part
+//!      first, walking from `c` down to 0, then the right part from `c + 1` up.
+//!    - `Left` (classic SameGame): every non-empty column packs to the left, in order.
+//!    - `None`: empty columns stay.
+//!
+//!    Each moved column is one [`CollapseEvent::ColumnShifted`]; shifts are to be replayed in
+//!    order (each moves a column into a column that is empty at that moment).
+//! 6. Score ([`Scoring`]): `Tiered` (the seed) pays, for each cleared tile, the value of the
+//!    highest tier whose threshold ≤ the group size (see [`TIERS`]): a group of n scores
+//!    `value × n`. `Standard` (the published SameGame benchmark) scores `(n − 2)²` per group
+//!    (0 when n < 2, possible only with `min_group` 1) and [`CLEAR_BONUS`] (1000) when the
+//!    board ends empty. [`CollapseEvent::Scored`] is pushed when either part is non-zero.
+//! 7. When no group of at least `min_group` tiles remains: [`CollapseEvent::GameOver`] with
+//!    `cleared_all` telling whether the board is empty. [`CollapseRules::status`] is then
+//!    `Over` (both for a cleared board and for one with tiles left; the event tells them apart);
+//!    otherwise `Playing`.
+//!
+//! Events of one step come in the order `Cleared`, `Fell`…, `ColumnShifted`…, `Scored`,
+//! `GameOver`.
+//!
+//! **The seed's scoring bug.** The seed walks its table `[(0, 5), (5, 8), (10, 10), (13, 12),
+//! (15, 13), (100, 15)]` upward and breaks at the first tier with `count >= threshold`. Tier 0
+//! always matches first, so the seed always pays 5 per tile. We implement the evident intent:
+//! the *highest* tier whose threshold ≤ the group size (a group of 12 pays 10 per tile).
+//!
+//! **Boards.** A new game draws every cell's colour with `below(colours)` (row by row from the
+//! top left; default 4 colours as the seed, 2 to 16 allowed) and gives the tiles ids 0, 1, …
+//! in the same order. Loaded boards must be settled: no tile above an empty cell
+//! ([`CollapseState::from_cells`] refuses, naming the cell). Ids are only allocated when a board
+//! is made; the generator is not drawn from after that, so taps need no [`crate::RngSpan`].
+//! The seed does not say its board size; our default new game is 10×10.
+//!
+//! **`legal_commands`** lists one tap per group of at least `min_group` tiles, at the group's
+//! first cell in row-major order (the top row first, left to right), in that order.
+//! [`CollapseRules::groups_into`] gives the same list, with sizes and colours, into buffers the
+//! caller reuses (what bots and benchmarks use).
+//!
+//! **Allocation.** `undo` and `redo` allocate nothing. `apply` allocates exactly one `Vec`
+//! per accepted tap: the `tiles` of the [`CollapseEvent::Cleared`] it pushes (events are plain
+//! data and own their tiles); that vector also serves as the flood fill's work list, so nothing
+//! else is allocated. A tap rejected because its tile has no neighbour of its colour allocates
+//! nothing. With `min_group` ≥ 3 the game-over check after a tap labels groups with a fresh
+//! scratch buffer (one allocation more); with `min_group` ≤ 2 it is a neighbour scan.
+//!
+//! **Test sets.** [`parse_testset`] reads the text format of the standard SameGame test set
+//! (boards of space-separated colour numbers, blank lines between) into levels with the
+//! benchmark's rules ([`CollapseConfig::standard`]).
+
+mod level;
+mod testset;
+
+pub use level::{CollapseLevel, DEFAULT_SIDE};
+pub use testset::{TestsetBoard, TestsetError, parse_testset};
+
+use crate::geom::{Grid, Pos, Size};
+use crate::id::{Id, IdGen};
+use crate::rng::GameRng;
+use crate::rules::{Rejected, Rules, Status};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The largest board side `collapse` accepts.
+pub const MAX_SIDE: u16 = 256;
+
+/// The most colours a board may use (colour digits `0`–`9`, then `a`–`f`).
+pub const MAX_COLOURS: u8 = 16;
+
+/// Colours of a new random board when the level does not say (the seed's four).
+pub const DEFAULT_COLOURS: u8 = 4;
+
+/// The seed's score table: `(threshold, value per tile)`, thresholds ascending. A group of n
+/// tiles pays `value × n` with the value of the highest tier whose threshold ≤ n.
+pub const TIERS: [(u32, u32); 6] = [(0, 5), (5, 8), (10, 10), (13, 12), (15, 13), (100, 15)];
+
+/// What `Standard` scoring adds when a tap leaves the board empty.
+pub const CLEAR_BONUS: u64 = 1000;
+
+/// How empty columns close up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compaction {
+    /// The seed: both halves close toward the middle (`c = width / 2`; columns `0..=c` pack
+    /// toward `c`, columns `c+1..` toward `c + 1`).
+    #[default]
+    Center,
+    /// Classic SameGame: all non-empty columns pack to the left.
+    Left,
+    /// Empty columns stay where they are.
+    None,
+}
+
+/// How a cleared group scores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scoring {
+    /// The seed's table ([`TIERS`]), as intended: the highest tier whose threshold ≤ n.
+    #[default]
+    Tiered,
+    /// `(n − 2)²` per group, plus [`CLEAR_BONUS`] when the board ends empty.
+    Standard,
+}
+
+impl Scoring {
+    /// Points for clearing a group of `n` tiles.
+    pub const fn points(self, n: u32) -> u64 {
+        match self {
+            Scoring::Tiered => tier_value(n) as u64 * n as u64,
+            Scoring::Standard => {
+                let k = n.saturating_sub(2) as u64;
+                k * k
+            }
+        }
+    }
+
+    /// Points added when a tap leaves the board empty.
+    pub const fn clear_bonus(self) -> u64 {
+        match self {
+            Scoring::Tiered => 0,
+            Scoring::Standard => CLEAR_BONUS,
+        }
+    }
+}
+
+/// The per-tile value of a group of `n` under [`Scoring::Tiered`]: the value of the highest tier
+/// in [`TIERS`] whose threshold ≤ `n`.
+pub const fn tier_value(n: u32) -> u32 {
+    let mut i = TIERS.len();
+    while i > 0 {
+        i -= 1;
+        if TIERS[i].0 <= n {
+            return TIERS[i].1;
+        }
+    }
+    0
+}
+
+/// Settings of a SameGame game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CollapseConfig {
+    /// The smallest group a tap may clear, at least 1. Default 2.
+    pub min_group: u32,
+    /// How empty columns close up. Default `center` (the seed).
+    pub compaction: Compaction,
+    /// How groups score. Default `tiered` (the seed).
+    pub scoring: Scoring,
+}
+
+impl Default for CollapseConfig {
+    fn default() -> Self {
+        CollapseConfig { min_group: 2, compaction: Compaction::Center, scoring: Scoring::Tiered }
+    }
+}
+
+impl CollapseConfig {
+    /// The published SameGame benchmark rules: groups of 2 or more, `Left`, `Standard`.
+    pub fn standard() -> Self {
+        CollapseConfig { min_group: 2, compaction: Compaction::Left, scoring: Scoring::Standard }
+    }
+
+    /// Checks the settings, naming the first bad one.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.min_group == 0 {
+            return Err("min_group 0 is not at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// A tile: its stable id and its colour (`0..16`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tile {
+    /// Stable id.
+    pub id: Id,
+    /// Colour, below [`MAX_COLOURS`].
+    pub colour: u8,
+}
+
+/// The character a colour is written as in levels and renders: `0`–`9`, then `a`–`f`.
+pub fn colour_char(colour: u8) -> char {
+    char::from_digit(u32::from(colour), u32::from(MAX_COLOURS)).unwrap_or('?')
+}
+
+/// The colour written as `c` (`0`–`9`, `a`–`f`; lower case only), if any.
+pub fn colour_from_char(c: char) -> Option<u8> {
+    if c.is_ascii_uppercase() {
+        return None;
+    }
+    c.to_digit(u32::from(MAX_COLOURS)).map(|d| d as u8)
+}
+
+/// A SameGame game: the board, the score, the id counter and the generator.
+///
+/// Invariant (enforced by the constructors and kept by every tap): no tile sits above an empty
+/// cell in its column.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CollapseState {
+    board: Grid<Option<Tile>>,
+    score: u64,
+    ids: IdGen,
+    rng: GameRng,
+}
+
+impl CollapseState {
+    /// A new full board of `size` with colours drawn from `seed`: each cell `below(colours)`,
+    /// row by row from the top left. `colours` is clamped to `1..=16` (levels check `2..=16`).
+    pub fn new_game(size: Size, colours: u8, seed: u64) -> Self {
+        let k = u32::from(colours.clamp(1, MAX_COLOURS));
+        let mut rng = GameRng::new(seed);
+        let mut ids = IdGen::default();
+        let cells =
+            (0..size.area()).map(|_| Some(Tile { id: ids.next(), colour: rng.below(k) as u8 })).collect();
+        // `cells` has exactly `size.area()` items, so `from_cells` cannot refuse it.
+        let board = Grid::from_cells(size, cells).unwrap_or_else(|| Grid::filled(size, None));
+        CollapseState { board, score: 0, ids, rng }
+    }
+
+    /// A game starting from exactly `cells` (row-major from the top left, `None` for empty).
+    /// Tiles get ids 0, 1, … in that order. Refuses (naming the cell) a wrong cell count, a
+    /// colour of 16 or more, and a tile above an empty cell.
+    pub fn from_cells(size: Size, cells: &[Option<u8>], seed: u64) -> Result<Self, String> {
+        if cells.len() != size.area() {
+            return Err(format!("board has {} cells, expected {} for {size}", cells.len(), size.area()));
+        }
+        let w = usize::from(size.width);
+        for (i, &c) in cells.iter().enumerate() {
+            let at = size.pos(i);
+            if let Some(c) = c {
+                if c >= MAX_COLOURS {
+                    return Err(format!("board cell {at}: colour {c} is not below {MAX_COLOURS}"));
+                }
+                if i + w < cells.len() && cells[i + w].is_none() {
+                    return Err(format!(
+                        "board cell {at} holds a tile above the empty cell {}: tiles must rest on the \
+                         bottom row or on another tile",
+                        size.pos(i + w)
+                    ));
+                }
+            }
+        }
+        let mut ids = IdGen::default();
+        let tiles = cells.iter().map(|c| c.map(|colour| Tile { id: ids.next(), colour })).collect();
+        let board = Grid::from_cells(size, tiles).ok_or("board cell count does not match its size")?;
+        Ok(CollapseState { board, score: 0, ids, rng: GameRng::new(seed) })
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Grid<Option<Tile>> {
+        &self.board
+    }
+
+    /// The score so far.
+    pub fn score(&self) -> u64 {
+        self.score
+    }
+
+    /// The generator (drawn from only when the board was made).
+    pub fn rng(&self) -> &GameRng {
+        &self.rng
+    }
+
+    /// The id counter.
+    pub fn ids(&self) -> IdGen {
+        self.ids
+    }
+
+    /// Number of tiles on the board.
+    pub fn tile_count(&self) -> usize {
+        self.board.cells().iter().flatten().count()
+    }
+
+    /// Whether no tile is left.
+    pub fn is_cleared(&self) -> bool {
+        // Tiles rest on the bottom row or on other tiles: the board is empty iff its bottom row is.
+        self.board.row(self.board.height() - 1).iter().all(Option::is_none)
+    }
+
+    /// Whether column `x` holds no tile.
+    pub fn column_is_empty(&self, x: u16) -> bool {
+        self.board.get(Pos::new(x, self.board.height() - 1)).is_none_or(Option::is_none)
+    }
+
+    /// The board as the level format writes it: one string per row from the top, colour
+    /// characters ([`colour_char`]) and `.` for empty.
+    pub fn rows(&self) -> Vec<String> {
+        self.board
+            .rows()
+            .map(|r| r.iter().map(|t| t.map_or('.', |t| colour_char(t.colour))).collect())
+            .collect()
+    }
+
+    /// The board as text: [`CollapseState::rows`], one per line.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for row in self.rows() {
+            out.push_str(&row);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The cells of the group at `at` (4-connected, same colour), in row-major order; empty
+    /// for an empty cell or a cell off the board.
+    pub fn group_at(&self, at: Pos) -> Vec<Pos> {
+        let size = self.board.size();
+        let Some(Some(tile)) = self.board.get(at) else { return Vec::new() };
+        let mut seen = vec![false; size.area()];
+        let mut group = vec![at];
+        seen[size.index(at)] = true;
+        let mut i = 0;
+        while i < group.len() {
+            let p = group[i];
+            i += 1;
+            for q in size.neighbours4(p) {
+                let j = size.index(q);
+                if !seen[j] && self.board.cells()[j].is_some_and(|t| t.colour == tile.colour) {
+                    seen[j] = true;
+                    group.push(q);
+                }
+            }
+        }
+        group.sort_unstable_by_key(|p| (p.y, p.x));
+        group
+    }
+
+    /// Whether some group of at least `min` tiles exists.
+    pub fn has_group(&self, min: u32) -> bool {
+        let (w, h) = (usize::from(self.board.width()), usize::from(self.board.height()));
+        let cells = self.board.cells();
+        match min {
+            0 | 1 => !self.is_cleared(),
+            2 => has_pair(cells, w, h),
+            _ => {
+                let mut scratch = GroupScratch::default();
+                let mut found = false;
+                scan_groups(cells, self.board.size(), min, &mut scratch, |_| {
+                    found = true;
+                    false
+                });
+                found
+            }
+        }
+    }
+}
+
+/// A tile a tap cleared: its id and where it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClearedTile {
+    /// The tile.
+    pub id: Id,
+    /// Its cell.
+    pub at: Pos,
+}
+
+/// What happened in a tap.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CollapseEvent {
+    /// The tapped group was removed.
+    Cleared {
+        /// Every tile of the group with its cell, in row-major order.
+        tiles: Vec<ClearedTile>,
+        /// The group's colour.
+        colour: u8,
+    },
+    /// A tile fell down its column.
+    Fell {
+        /// The tile.
+        tile: Id,
+        /// Where it was.
+        from: Pos,
+        /// Where it rests (same column, lower).
+        to: Pos,
+    },
+    /// A whole column moved sideways into an empty column.
+    ColumnShifted {
+        /// The column it was.
+        from: u16,
+        /// The column it is.
+        to: u16,
+    },
+    /// The score rose by `points + bonus`.
+    Scored {
+        /// Points for the cleared group.
+        points: u64,
+        /// The bonus for clearing the board (`Standard`: 1000), else 0.
+        bonus: u64,
+    },
+    /// No group of at least `min_group` tiles is left.
+    GameOver {
+        /// Whether the board is empty.
+        cleared_all: bool,
+    },
+}
+
+/// A SameGame command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CollapseCommand {
+    /// Clear the group at this cell.
+    Tap(Pos),
+}
+
+impl fmt::Display for CollapseCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CollapseCommand::Tap(p) => write!(f, "tap {} {}", p.x, p.y),
+        }
+    }
+}
+
+impl FromStr for CollapseCommand {
+    type Err = String;
+    /// `tap X Y`: column X, row Y (0 is the top row).
+    fn from_str(s: &str) -> Result<Self, String> {
+        let usage = || format!("unknown collapse command '{}' (expected: tap X Y)", s.trim());
+        let mut words = s.split_whitespace();
+        if words.next() != Some("tap") {
+            return Err(usage());
+        }
+        let mut coord = |name: &str| -> Result<u16, String> {
+            let w = words.next().ok_or_else(usage)?;
+            w.parse::<u16>().map_err(|_| format!("tap: {name} '{w}' is not a number from 0 to 65535"))
+        };
+        let x = coord("X")?;
+        let y = coord("Y")?;
+        if words.next().is_some() {
+            return Err(usage());
+        }
+        Ok(CollapseCommand::Tap(Pos::new(x, y)))
+    }
+}
+
+/// One group, as [`CollapseRules::groups_into`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Group {
+    /// The group's first cell in row-major order (where `legal_commands` taps).
+    pub at: Pos,
+    /// Number of tiles.
+    pub size: u32,
+    /// Colour.
+    pub colour: u8,
+}
+
+/// Reusable buffers for labelling groups without allocating once warm.
+#[derive(Clone, Debug, Default)]
+pub struct GroupScratch {
+    mark: Vec<u32>,
+    epoch: u32,
+    stack: Vec<u32>,
+}
+
+impl GroupScratch {
+    fn start(&mut self, area: usize) {
+        if self.mark.len() != area || self.epoch == u32::MAX {
+            self.mark.clear();
+            self.mark.resize(area, 0);
+            self.epoch = 0;
+        }
+        self.epoch += 1;
+    }
+}
+
+/// Calls `found` for every group of at least `min` tiles, in row-major order of the groups'
+/// first cells, until `found` returns false.
+fn scan_groups(
+    cells: &[Option<Tile>],
+    size: Size,
+    min: u32,
+    scratch: &mut GroupScratch,
+    mut found: impl FnMut(Group) -> bool,
+) {
+    let (w, h) = (usize::from(size.width), usize::from(size.height));
+    scratch.start(cells.len());
+    let epoch = scratch.epoch;
+    let GroupScratch { mark, stack, .. } = scratch;
+    for start in 0..cells.len() {
+        let Some(tile) = cells[start] else { continue };
+        if mark[start] == epoch {
+            continue;
+        }
+        mark[start] = epoch;
+        stack.clear();
+        stack.push(start as u32);
+        let mut n = 0u32;
+        while let Some(i) = stack.pop() {
+            n += 1;
+            let i = i as usize;
+            let (x, y) = (i % w, i / w);
+            let mut visit = |j: usize| {
+                if mark[j] != epoch && cells[j].is_some_and(|t| t.colour == tile.colour) {
+                    mark[j] = epoch;
+                    stack.push(j as u32);
+                }
+            };
+            if x > 0 {
+                visit(i - 1);
+            }
+            if x + 1 < w {
+                visit(i + 1);
+            }
+            if y > 0 {
+                visit(i - w);
+            }
+            if y + 1 < h {
+                visit(i + w);
+            }
+        }
+        if n >= min && !found(Group { at: size.pos(start), size: n, colour: tile.colour }) {
+            return;
+        }
+    }
+}
+
+/// Whether two orthogonal neighbours share a colour. Walks each column from the bottom up to
+/// its top tile (tiles are settled), comparing with the cells above and to the right.
+fn has_pair(cells: &[Option<Tile>], w: usize, h: usize) -> bool {
+    for x in 0..w {
+        for y in (0..h).rev() {
+            let i = y * w + x;
+            let Some(t) = cells[i] else { break };
+            if y > 0 && cells[i - w].is_some_and(|u| u.colour == t.colour) {
+                return true;
+            }
+            if x + 1 < w && cells[i + 1].is_some_and(|u| u.colour == t.colour) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Moves the settled tiles of column `from` into the empty column `to`.
+#[inline]
+fn move_column(cells: &mut [Option<Tile>], w: usize, h: usize, from: usize, to: usize) {
+    for y in (0..h).rev() {
+        let Some(t) = cells[y * w + from].take() else { break };
+        cells[y * w + to] = Some(t);
+    }
+}
+
+/// The SameGame rules with their settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CollapseRules {
+    /// The settings.
+    pub config: CollapseConfig,
+}
+
+fn too_small(at: Pos, n: usize, min: u32) -> Rejected {
+    let tiles = if n == 1 { "tile" } else { "tiles" };
+    Rejected::detailed(
+        "group_too_small",
+        format!("the group at {at} has {n} {tiles}; at least {min} are needed"),
+    )
+}
+
+impl CollapseRules {
+    /// Rules with `config`.
+    pub fn new(config: CollapseConfig) -> Self {
+        CollapseRules { config }
+    }
+
+    /// Pushes every group of at least `min_group` tiles into `out` (which is not cleared), in
+    /// row-major order of their first cells. Allocates nothing once `scratch` and `out` have
+    /// grown to the board.
+    pub fn groups_into(&self, state: &CollapseState, scratch: &mut GroupScratch, out: &mut Vec<Group>) {
+        scan_groups(state.board.cells(), state.board.size(), self.config.min_group.max(1), scratch, |g| {
+            out.push(g);
+            true
+        });
+    }
+
+    /// [`Rules::apply`], pushing into any buffer whose items can be made from a
+    /// [`CollapseEvent`] (the `AnyEvent` buffer of the apps, with no copy).
+    pub fn apply_into<E: From<CollapseEvent>>(
+        &self,
+        state: &mut CollapseState,
+        cmd: &CollapseCommand,
+        events: &mut Vec<E>,
+    ) -> Result<(), Rejected> {
+        let CollapseCommand::Tap(at) = *cmd;
+        let size = state.board.size();
+        if !size.contains(at) {
+            return Err(Rejected::detailed("off_board", format!("{at} is off the {size} board")));
+        }
+        let (w, h) = (usize::from(size.width), usize::from(size.height));
+        let min = self.config.min_group.max(1);
+        let cells = state.board.cells_mut();
+        let start = size.index(at);
+        let Some(first) = cells[start] else {
+            return Err(Rejected::detailed("empty_cell", format!("cell {at} is empty")));
+        };
+        let colour = first.colour;
+        let same = |c: &Option<Tile>| c.is_some_and(|t| t.colour == colour);
+        if min >= 2 {
+            let (x, y) = (start % w, start / w);
+            let alone = !((x > 0 && same(&cells[start - 1]))
+                || (x + 1 < w && same(&cells[start + 1]))
+                || (y > 0 && same(&cells[start - w]))
+                || (y + 1 < h && same(&cells[start + w])));
+            if alone {
+                return Err(too_small(at, 1, min));
+            }
+        }
+
+        // Flood fill, taking tiles off the board as they are found; `tiles` is the work list.
+        let mut tiles = Vec::with_capacity(16);
+        cells[start] = None;
+        tiles.push(ClearedTile { id: first.id, at });
+        let mut k = 0;
+        while k < tiles.len() {
+            let p = tiles[k].at;
+            k += 1;
+            let (x, y) = (usize::from(p.x), usize::from(p.y));
+            let i = y * w + x;
+            let mut take = |j: usize, tiles: &mut Vec<ClearedTile>| {
+                if let Some(t) = cells[j]
+                    && t.colour == colour
+                {
+                    cells[j] = None;
+                    tiles.push(ClearedTile { id: t.id, at: Pos::new((j % w) as u16, (j / w) as u16) });
+                }
+            };
+            if x > 0 {
+                take(i - 1, &mut tiles);
+            }
+            if x + 1 < w {
+                take(i + 1, &mut tiles);
+            }
+            if y > 0 {
+                take(i - w, &mut tiles);
+            }
+            if y + 1 < h {
+                take(i + w, &mut tiles);
+            }
+        }
+        if tiles.len() < min as usize {
+            for t in &tiles {
+                cells[size.index(t.at)] = Some(Tile { id: t.id, colour });
+            }
+            return Err(too_small(at, tiles.len(), min));
+        }
+        let (mut min_x, mut max_x) = (w, 0);
+        for t in &tiles {
+            min_x = min_x.min(usize::from(t.at.x));
+            max_x = max_x.max(usize::from(t.at.x));
+        }
+        tiles.sort_unstable_by_key(|t| (t.at.y, t.at.x));
+        let n = tiles.len() as u32;
+        events.push(E::from(CollapseEvent::Cleared { tiles, colour }));
+
+        // Gravity, in the columns the group touched.
+        for x in min_x..=max_x {
+            let mut dest = h;
+            for y in (0..h).rev() {
+                let i = y * w + x;
+                let Some(t) = cells[i] else { continue };
+                dest -= 1;
+                if dest != y {
+                    cells[dest * w + x] = Some(t);
+                    cells[i] = None;
+                    events.push(E::from(CollapseEvent::Fell {
+                        tile: t.id,
+                        from: Pos::new(x as u16, y as u16),
+                        to: Pos::new(x as u16, dest as u16),
+                    }));
+                }
+            }
+        }
+
+        // Compaction, when one of those columns became empty.
+        let bottom = (h - 1) * w;
+        let emptied = (min_x..=max_x).any(|x| cells[bottom + x].is_none());
+        if emptied {
+            let shift = |cells: &mut [Option<Tile>], from: usize, to: usize, events: &mut Vec<E>| {
+                move_column(cells, w, h, from, to);
+                events.push(E::from(CollapseEvent::ColumnShifted { from: from as u16, to: to as u16 }));
+            };
+            match self.config.compaction {
+                Compaction::None => {}
+                Compaction::Left => {
+                    let mut dest = 0;
+                    for x in 0..w {
+                        if cells[bottom + x].is_some() {
+                            if x != dest {
+                                shift(cells, x, dest, events);
+                            }
+                            dest += 1;
+                        }
+                    }
+                }
+                Compaction::Center => {
+                    let c = w / 2;
+                    let mut dest = c + 1; // one past the next free column, walking left
+                    for x in (0..=c).rev() {
+                        if cells[bottom + x].is_some() {
+                            dest -= 1;
+                            if x != dest {
+                                shift(cells, x, dest, events);
+                            }
+                        }
+                    }
+                    let mut dest = c + 1;
+                    for x in c + 1..w {
+                        if cells[bottom + x].is_some() {
+                            if x != dest {
+                                shift(cells, x, dest, events);
+                            }
+                            dest += 1;
+                        }
+                    }
+                }
+            }
+        }
+
+        let cleared_all = state.is_cleared();
+        let points = self.config.scoring.points(n);
+        let bonus = if cleared_all { self.config.scoring.clear_bonus() } else { 0 };
+        if points + bonus > 0 {
+            state.score += points + bonus;
+            events.push(E::from(CollapseEvent::Scored { points, bonus }));
+        }
+        if cleared_all || !state.has_group(min) {
+            events.push(E::from(CollapseEvent::GameOver { cleared_all }));
+        }
+        Ok(())
+    }
+}
+
+impl Rules for CollapseRules {
+    type State = CollapseState;
+    type Command = CollapseCommand;
+    type Event = CollapseEvent;
+
+    fn apply(
+        &self,
+        state: &mut CollapseState,
+        cmd: &CollapseCommand,
+        events: &mut Vec<CollapseEvent>,
+    ) -> Result<(), Rejected> {
+        self.apply_into(state, cmd, events)
+    }
+
+    fn undo_event(&self, state: &mut CollapseState, event: &CollapseEvent) {
+        let (w, h) = (usize::from(state.board.width()), usize::from(state.board.height()));
+        let b = &mut state.board;
+        match event {
+            CollapseEvent::Cleared { tiles, colour } => {
+                for t in tiles {
+                    if let Some(c) = b.get_mut(t.at) {
+                        *c = Some(Tile { id: t.id, colour: *colour });
+                    }
+                }
+            }
+            &CollapseEvent::Fell { from, to, .. } => {
+                if b.size().contains(from) && b.size().contains(to) {
+                    b[from] = b[to].take();
+                }
+            }
+            &CollapseEvent::ColumnShifted { from, to } => {
+                if usize::from(from) < w && usize::from(to) < w {
+                    move_column(b.cells_mut(), w, h, usize::from(to), usize::from(from));
+                }
+            }
+            CollapseEvent::Scored { points, bonus } => {
+                state.score = state.score.saturating_sub(points + bonus)
+            }
+            CollapseEvent::GameOver { .. } => {}
+        }
+    }
+
+    fn redo_event(&self, state: &mut CollapseState, event: &CollapseEvent) {
+        let (w, h) = (usize::from(state.board.width()), usize::from(state.board.height()));
+        let b = &mut state.board;
+        match event {
+            CollapseEvent::Cleared { tiles, .. } => {
+                for t in tiles {
+                    if let Some(c) = b.get_mut(t.at) {
+                        *c = None;
+                    }
+                }
+            }
+            &CollapseEvent::Fell { from, to, .. } => {
+                if b.size().contains(from) && b.size().contains(to) {
+                    b[to] = b[from].take();
+                }
+            }
+            &CollapseEvent::ColumnShifted { from, to } => {
+                if usize::from(from) < w && usize::from(to) < w {
+                    move_column(b.cells_mut(), w, h, usize::from(from), usize::from(to));
+                }
+            }
+            CollapseEvent::Scored { points, bonus } => {
+                state.score = state.score.saturating_add(points + bonus)
+            }
+            CollapseEvent::GameOver { .. } => {}
+        }
+    }
+
+    /// One tap per group of at least `min_group` tiles, at the group's first cell in row-major
+    /// order, listed in that order.
+    fn legal_commands(&self, state: &CollapseState) -> Vec<CollapseCommand> {
+        let mut groups = Vec::new();
+        self.groups_into(state, &mut GroupScratch::default(), &mut groups);
+        groups.into_iter().map(|g| CollapseCommand::Tap(g.at)).collect()
+    }
+
+    fn status(&self, state: &CollapseState) -> Status {
+        if state.has_group(self.config.min_group.max(1)) { Status::Playing } else { Status::Over }
+    }
+}
+
+#[cfg(test)]
+mod tests;
