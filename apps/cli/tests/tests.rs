@@ -1,5 +1,6 @@
 //! End-to-end tests of the `tessera` binary, run as a user would run it.
 
+mod collapse;
 mod play;
 
 use std::io::Write;
