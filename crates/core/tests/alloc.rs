@@ -89,3 +89,51 @@ fn any_rules_apply_allocates_nothing_once_warm() {
     assert!(applied > 1000);
     assert_eq!(counted, 0, "allocations in {applied} steps");
 }
+
+/// `collapse` allocates exactly the `tiles` vector of each accepted tap's `Cleared` event
+/// (capacity 32, doubled for larger groups); undo, redo, status and hashing allocate nothing.
+/// A tap refused because its tile stands alone allocates only the refusal's message.
+#[test]
+fn collapse_allocates_only_the_cleared_tiles() {
+    use tessera_core::collapse::{
+        CollapseCommand, CollapseConfig, CollapseEvent, CollapseRules, CollapseState, Group, GroupScratch,
+    };
+    let rules = CollapseRules::new(CollapseConfig::standard());
+    let size = Size::new(15, 15, 256).unwrap();
+    let mut events: Vec<CollapseEvent> = Vec::with_capacity(1024);
+    let mut scratch = GroupScratch::default();
+    let mut groups: Vec<Group> = Vec::with_capacity(256);
+    let (mut taps, mut expected, mut counted) = (0u64, 0u64, 0u64);
+    for seed in 0..20 {
+        let mut s = CollapseState::new_game(size, 5, seed);
+        let mut pick = seed as usize;
+        loop {
+            groups.clear();
+            rules.groups_into(&s, &mut scratch, &mut groups);
+            let Some(&g) = groups.get(pick % groups.len().max(1)) else { break };
+            pick = pick.wrapping_mul(31).wrapping_add(7) % 1_000_003;
+            events.clear();
+            let before = allocations();
+            rules.apply(&mut s, &CollapseCommand::Tap(g.at), &mut events).unwrap();
+            rules.undo(&mut s, &events);
+            rules.redo(&mut s, &events);
+            let _ = (rules.status(&s), tessera_core::state_hash(&s));
+            counted += allocations() - before;
+            taps += 1;
+            let mut cap = 32;
+            expected += 1;
+            while cap < g.size {
+                cap *= 2;
+                expected += 1;
+            }
+        }
+    }
+    assert!(taps > 500, "{taps} taps");
+    assert_eq!(counted, expected, "allocations in {taps} taps");
+    // A lone tile is refused without a flood fill: one allocation, the message naming the cell.
+    let mut s = CollapseState::from_cells(Size::new(2, 1, 256).unwrap(), &[Some(0), Some(1)], 0).unwrap();
+    let before = allocations();
+    let refused = rules.apply(&mut s, &CollapseCommand::Tap(tessera_core::Pos::new(0, 0)), &mut events);
+    assert_eq!(allocations() - before, 1);
+    assert_eq!(refused.unwrap_err().message, "the group at (0, 0) has 1 tile; at least 2 are needed");
+}

@@ -38,3 +38,33 @@ const PINNED_WORD_MAX_SEED: u32 = 3819388078;
 const PINNED_EVENTS_HASH: u64 = 12146274607796063260;
 const PINNED_STATE_HASH: u64 = 17065654626947851367;
 const PINNED_STATE_BYTES: usize = 43;
+
+/// A whole `collapse` game: the seed's 10×10 level from seed 42, the `i`-th tap picking legal
+/// command `(7 i) mod n`, until game over.
+#[test]
+fn a_collapse_game_is_pinned() {
+    let level = Level::Collapse(tessera_core::collapse::CollapseLevel::seed_game());
+    let mut game = level.start(Some(42)).unwrap();
+    let start = game.state.hash();
+    let mut events = Vec::new();
+    let mut all = Vec::new();
+    let mut taps = 0usize;
+    loop {
+        let legal = game.rules.legal_commands(&game.state);
+        if legal.is_empty() {
+            break;
+        }
+        events.clear();
+        game.rules.apply(&mut game.state, &legal[(taps * 7) % legal.len()], &mut events).unwrap();
+        all.extend(events.iter().cloned());
+        taps += 1;
+    }
+    assert_eq!(
+        (start, taps, game.state.score(), state_hash(&all), game.state.hash()),
+        PINNED_COLLAPSE,
+        "start board, taps, score, events or final state changed"
+    );
+}
+
+const PINNED_COLLAPSE: (u64, usize, Option<u64>, u64, u64) =
+    (11819936915756764101, 30, Some(616), 18349147014451889785, 10423654841117702165);

@@ -51,10 +51,11 @@
 //!
 //! **Allocation.** `undo` and `redo` allocate nothing. `apply` allocates exactly one `Vec`
 //! per accepted tap: the `tiles` of the [`CollapseEvent::Cleared`] it pushes (events are plain
-//! data and own their tiles); that vector also serves as the flood fill's work list, so nothing
-//! else is allocated. A tap rejected because its tile has no neighbour of its colour allocates
-//! nothing. With `min_group` ≥ 3 the game-over check after a tap labels groups with a fresh
-//! scratch buffer (one allocation more); with `min_group` ≤ 2 it is a neighbour scan.
+//! data and own their tiles; capacity 32, grown by doubling for larger groups); that vector also
+//! serves as the flood fill's work list, so nothing else is allocated (`tests/alloc.rs` counts).
+//! Rejections allocate their message, which names the cell. With `min_group` ≥ 3 the game-over
+//! check after a tap labels groups with a fresh scratch buffer (allocations more); with
+//! `min_group` ≤ 2 it is a neighbour scan.
 //!
 //! **Test sets.** [`parse_testset`] reads the text format of the standard SameGame test set
 //! (boards of space-separated colour numbers, blank lines between) into levels with the
@@ -617,7 +618,7 @@ impl CollapseRules {
         }
 
         // Flood fill, taking tiles off the board as they are found; `tiles` is the work list.
-        let mut tiles = Vec::with_capacity(16);
+        let mut tiles = Vec::with_capacity(32);
         cells[start] = None;
         tiles.push(ClearedTile { id: first.id, at });
         let mut k = 0;
