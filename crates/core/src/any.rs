@@ -9,6 +9,7 @@ use crate::collapse::{CollapseCommand, CollapseEvent, CollapseRules, CollapseSta
 use crate::hash::state_hash;
 use crate::rules::{Rejected, Rules, Status};
 use crate::slide::{SlideCommand, SlideEvent, SlideRules, SlideState};
+use crate::tactics::{TacticsCommand, TacticsEvent, TacticsRules, TacticsState};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -20,17 +21,20 @@ pub enum RuleSet {
     Slide,
     /// SameGame.
     Collapse,
+    /// Turn-based tactics grid.
+    Tactics,
 }
 
 impl RuleSet {
     /// Every rule set, in a fixed order.
-    pub const ALL: &'static [RuleSet] = &[RuleSet::Slide, RuleSet::Collapse];
+    pub const ALL: &'static [RuleSet] = &[RuleSet::Slide, RuleSet::Collapse, RuleSet::Tactics];
 
     /// The name used in levels, logs and command lines.
     pub const fn name(self) -> &'static str {
         match self {
             RuleSet::Slide => "slide",
             RuleSet::Collapse => "collapse",
+            RuleSet::Tactics => "tactics",
         }
     }
 
@@ -45,6 +49,7 @@ impl RuleSet {
         match self {
             RuleSet::Slide => 1,
             RuleSet::Collapse => 1,
+            RuleSet::Tactics => 1,
         }
     }
 
@@ -53,6 +58,7 @@ impl RuleSet {
         match self {
             RuleSet::Slide => "up | down | left | right",
             RuleSet::Collapse => "tap X Y",
+            RuleSet::Tactics => "move UNIT X Y | move-along UNIT X Y X Y ... | end-turn",
         }
     }
 }
@@ -70,6 +76,8 @@ pub enum AnyRules {
     Slide(SlideRules),
     /// SameGame.
     Collapse(CollapseRules),
+    /// Turn-based tactics grid.
+    Tactics(TacticsRules),
 }
 
 /// The state of a game of any rule set.
@@ -79,6 +87,8 @@ pub enum AnyState {
     Slide(SlideState),
     /// SameGame.
     Collapse(CollapseState),
+    /// Turn-based tactics grid.
+    Tactics(TacticsState),
 }
 
 /// A command of any rule set.
@@ -88,6 +98,8 @@ pub enum AnyCommand {
     Slide(SlideCommand),
     /// SameGame.
     Collapse(CollapseCommand),
+    /// Turn-based tactics grid.
+    Tactics(TacticsCommand),
 }
 
 /// An event of any rule set.
@@ -97,6 +109,8 @@ pub enum AnyEvent {
     Slide(SlideEvent),
     /// SameGame.
     Collapse(CollapseEvent),
+    /// Turn-based tactics grid.
+    Tactics(TacticsEvent),
 }
 
 impl From<SlideEvent> for AnyEvent {
@@ -108,6 +122,9 @@ impl From<SlideEvent> for AnyEvent {
 impl From<CollapseEvent> for AnyEvent {
     fn from(e: CollapseEvent) -> Self {
         AnyEvent::Collapse(e)
+impl From<TacticsEvent> for AnyEvent {
+    fn from(e: TacticsEvent) -> Self {
+        AnyEvent::Tactics(e)
     }
 }
 
@@ -126,6 +143,7 @@ impl AnyRules {
         match self {
             AnyRules::Slide(_) => RuleSet::Slide,
             AnyRules::Collapse(_) => RuleSet::Collapse,
+            AnyRules::Tactics(_) => RuleSet::Tactics,
         }
     }
 }
@@ -136,6 +154,7 @@ impl AnyState {
         match self {
             AnyState::Slide(_) => RuleSet::Slide,
             AnyState::Collapse(_) => RuleSet::Collapse,
+            AnyState::Tactics(_) => RuleSet::Tactics,
         }
     }
 
@@ -144,6 +163,7 @@ impl AnyState {
         match self {
             AnyState::Slide(s) => state_hash(s),
             AnyState::Collapse(s) => state_hash(s),
+            AnyState::Tactics(s) => state_hash(s),
         }
     }
 
@@ -152,6 +172,7 @@ impl AnyState {
         match self {
             AnyState::Slide(s) => serde_json::json!(s.values()),
             AnyState::Collapse(s) => serde_json::json!(s.rows()),
+            AnyState::Tactics(s) => serde_json::json!({ "map": s.terrain().rows(), "units": s.units() }),
         }
     }
 
@@ -160,6 +181,7 @@ impl AnyState {
         match self {
             AnyState::Slide(s) => Some(s.score()),
             AnyState::Collapse(s) => Some(s.score()),
+            AnyState::Tactics(_) => None,
         }
     }
 
@@ -168,6 +190,7 @@ impl AnyState {
         match self {
             AnyState::Slide(s) => s.render(),
             AnyState::Collapse(s) => s.render(),
+            AnyState::Tactics(s) => s.render(),
         }
     }
 }
@@ -178,6 +201,7 @@ impl AnyCommand {
         match rule_set {
             RuleSet::Slide => text.parse().map(AnyCommand::Slide),
             RuleSet::Collapse => text.parse().map(AnyCommand::Collapse),
+            RuleSet::Tactics => text.parse().map(AnyCommand::Tactics),
         }
     }
 
@@ -186,6 +210,7 @@ impl AnyCommand {
         match self {
             AnyCommand::Slide(_) => RuleSet::Slide,
             AnyCommand::Collapse(_) => RuleSet::Collapse,
+            AnyCommand::Tactics(_) => RuleSet::Tactics,
         }
     }
 }
@@ -195,6 +220,7 @@ impl fmt::Display for AnyCommand {
         match self {
             AnyCommand::Slide(c) => c.fmt(f),
             AnyCommand::Collapse(c) => c.fmt(f),
+            AnyCommand::Tactics(c) => c.fmt(f),
         }
     }
 }
@@ -205,6 +231,7 @@ impl AnyEvent {
         let v = match self {
             AnyEvent::Slide(e) => serde_json::to_value(e),
             AnyEvent::Collapse(e) => serde_json::to_value(e),
+            AnyEvent::Tactics(e) => serde_json::to_value(e),
         };
         // Events are plain data: serialization to a JSON value cannot fail.
         v.unwrap_or(serde_json::Value::Null)
@@ -230,6 +257,9 @@ impl Rules for AnyRules {
             (AnyRules::Collapse(r), AnyState::Collapse(s), AnyCommand::Collapse(c)) => {
                 r.apply_into(s, c, events)
             }
+            (AnyRules::Tactics(r), AnyState::Tactics(s), AnyCommand::Tactics(c)) => {
+                r.apply_into(s, c, events)
+            }
             #[allow(unreachable_patterns)]
             _ => Err(WRONG_RULE_SET),
         }
@@ -240,6 +270,7 @@ impl Rules for AnyRules {
         match (self, state, event) {
             (AnyRules::Slide(r), AnyState::Slide(s), AnyEvent::Slide(e)) => r.undo_event(s, e),
             (AnyRules::Collapse(r), AnyState::Collapse(s), AnyEvent::Collapse(e)) => r.undo_event(s, e),
+            (AnyRules::Tactics(r), AnyState::Tactics(s), AnyEvent::Tactics(e)) => r.undo_event(s, e),
             #[allow(unreachable_patterns)]
             _ => {}
         }
@@ -250,6 +281,7 @@ impl Rules for AnyRules {
         match (self, state, event) {
             (AnyRules::Slide(r), AnyState::Slide(s), AnyEvent::Slide(e)) => r.redo_event(s, e),
             (AnyRules::Collapse(r), AnyState::Collapse(s), AnyEvent::Collapse(e)) => r.redo_event(s, e),
+            (AnyRules::Tactics(r), AnyState::Tactics(s), AnyEvent::Tactics(e)) => r.redo_event(s, e),
             #[allow(unreachable_patterns)]
             _ => {}
         }
@@ -263,6 +295,9 @@ impl Rules for AnyRules {
             (AnyRules::Collapse(r), AnyState::Collapse(s)) => {
                 r.legal_commands(s).into_iter().map(AnyCommand::Collapse).collect()
             }
+            (AnyRules::Tactics(r), AnyState::Tactics(s)) => {
+                r.legal_commands(s).into_iter().map(AnyCommand::Tactics).collect()
+            }
             #[allow(unreachable_patterns)]
             _ => Vec::new(),
         }
@@ -272,6 +307,7 @@ impl Rules for AnyRules {
         match (self, state) {
             (AnyRules::Slide(r), AnyState::Slide(s)) => r.status(s),
             (AnyRules::Collapse(r), AnyState::Collapse(s)) => r.status(s),
+            (AnyRules::Tactics(r), AnyState::Tactics(s)) => r.status(s),
             #[allow(unreachable_patterns)]
             _ => Status::Over,
         }

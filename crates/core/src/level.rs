@@ -1,13 +1,15 @@
 //! The level format: one JSON document naming its rule set.
 //!
 //! Every level is a JSON object with a `"rule_set"` field (`"slide"`, …) and that rule set's
-//! fields, documented on its level type ([`SlideLevel`], [`CollapseLevel`]). Unknown fields are errors, so a typo
+//! fields, documented on its level type ([`SlideLevel`], [`CollapseLevel`], [`TacticsLevel`]). Unknown fields
+//! are errors, so a typo
 //! is caught rather than ignored. [`Level::from_json`] parses and checks a level, naming what is
 //! wrong; [`Level::start`] builds the game. The apps add the file name to the error.
 
 use crate::any::{AnyRules, AnyState, Game};
 use crate::collapse::CollapseLevel;
 use crate::slide::SlideLevel;
+use crate::tactics::TacticsLevel;
 use serde::{Deserialize, Serialize};
 
 /// The seed a game starts from when neither the level nor the player gives one.
@@ -21,6 +23,8 @@ pub enum Level {
     Slide(SlideLevel),
     /// SameGame.
     Collapse(CollapseLevel),
+    /// Turn-based tactics grid.
+    Tactics(TacticsLevel),
 }
 
 /// A level that cannot be read or played.
@@ -69,6 +73,7 @@ impl Level {
         match self {
             Level::Slide(l) => l.seed,
             Level::Collapse(l) => l.seed,
+            Level::Tactics(_) => None,
         }
     }
 
@@ -83,6 +88,10 @@ impl Level {
             Level::Collapse(l) => {
                 let (r, s) = l.start(seed).map_err(LevelError::Invalid)?;
                 Ok(Game { rules: AnyRules::Collapse(r), state: AnyState::Collapse(s) })
+            }
+            Level::Tactics(l) => {
+                let (r, s) = l.start().map_err(LevelError::Invalid)?;
+                Ok(Game { rules: AnyRules::Tactics(r), state: AnyState::Tactics(s) })
             }
         }
     }

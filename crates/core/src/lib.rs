@@ -6,7 +6,8 @@
 //! - [`Rules`]: the trait every rule set implements. `apply` runs a command and pushes events
 //!   into a buffer the caller owns; `undo` and `redo` replay those events backward and forward,
 //!   exactly, without the generator.
-//! - The rule sets: [`slide`] (2048), [`collapse`] (SameGame). Others join as they land.
+//! - The rule sets: [`slide`] (2048), [`collapse`] (SameGame), [`tactics`] (terrain, movement
+//!   range, A*, path arrows). Others join as they land.
 //! - [`AnyRules`], [`AnyState`], [`AnyCommand`], [`AnyEvent`]: one enum over the rule sets, for
 //!   the apps and the log.
 //! - [`Level`]: the JSON level format, checked on load.
@@ -40,6 +41,7 @@ mod level;
 mod rng;
 mod rules;
 pub mod slide;
+pub mod tactics;
 
 pub use any::{AnyCommand, AnyEvent, AnyRules, AnyState, Game, RuleSet};
 pub use geom::{Dir, Grid, MAX_SIDE, Pos, Size, SizeError};
