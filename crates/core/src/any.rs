@@ -81,6 +81,8 @@ pub enum AnyRules {
 }
 
 /// The state of a game of any rule set.
+// A game holds one state at a time; boxing the larger variants would only add indirection.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AnyState {
     /// 2048.

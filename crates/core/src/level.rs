@@ -73,7 +73,7 @@ impl Level {
         match self {
             Level::Slide(l) => l.seed,
             Level::Collapse(l) => l.seed,
-            Level::Tactics(_) => None,
+            Level::Tactics(l) => l.seed,
         }
     }
 

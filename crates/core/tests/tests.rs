@@ -3,3 +3,4 @@
 mod collapse;
 mod determinism;
 mod slide;
+mod tactics;

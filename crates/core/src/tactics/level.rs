@@ -64,6 +64,9 @@ pub struct TacticsLevel {
     /// The units, in id order.
     #[serde(default)]
     pub units: Vec<UnitSpec>,
+    /// A seed, accepted like every level's; tactics draws nothing random.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 impl TacticsLevel {
@@ -76,6 +79,7 @@ impl TacticsLevel {
             legend: Some(terrain.legend().to_vec()),
             map: terrain.rows(),
             units: Vec::new(),
+            seed: None,
         })
     }
 

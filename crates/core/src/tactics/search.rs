@@ -152,13 +152,14 @@ impl PathFinder {
         self.begin(size.area());
         let start = size.index(from);
         let goal = size.index(to);
+        let cur = self.generation;
+        self.nodes[start] = Node { g: 0, parent: NO_PARENT, stamp: cur + 1 };
         if start == goal {
             return Some(0);
         }
         if graph.multiplier(goal) == 0 {
             return None;
         }
-        let cur = self.generation;
         let (gx, gy) = (i64::from(to.x), i64::from(to.y));
         let heuristic = |x: i64, y: i64| -> Cost {
             let dx = (x - gx).unsigned_abs();

@@ -341,7 +341,6 @@ fn refused_moves_say_why_and_change_nothing() {
     assert_eq!(code(along(&[(1, 0), (1, 1)])), "bad_path"); // does not start at the unit
     assert_eq!(code(along(&[(0, 0), (1, 0), (0, 0)])), "bad_path"); // ends where it started
     assert_eq!(code(along(&[(0, 0), (1, 0), (1, 1), (2, 1)])), "out_of_range");
-    drop(code);
     assert!(events.is_empty());
     assert_eq!(state, before);
     // A walled-in goal is unreachable.

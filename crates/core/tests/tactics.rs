@@ -1,0 +1,243 @@
+//! Invariants of `tactics` over random small maps: exact range, optimal A*, valid paths, undo;
+//! and the Moving AI arena benchmark when `../shared/benchmarks` is present.
+
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+use tessera_core::tactics::movingai::{parse_map, parse_scen};
+use tessera_core::tactics::{
+    Connectivity, Cost, DIAGONAL, PathFinder, STEP, TacticsCommand, TacticsConfig, TacticsLevel, TacticsRules,
+    TacticsState, UnitSpec, Weight,
+};
+use tessera_core::{Id, Pos, Rules};
+
+/// A random map of up to 6×6 (plain, forest, hills, wall), 4- or 8-connected, with up to three
+/// units on distinct passable cells.
+fn world() -> impl Strategy<Value = (TacticsRules, TacticsState)> {
+    (1usize..=6, 1usize..=6, any::<bool>()).prop_flat_map(|(w, h, eight)| {
+        let cells = prop::collection::vec(prop::sample::select(vec!['.', '.', '.', 'f', 'h', '#']), w * h);
+        let units = prop::collection::vec((0u8..3, 0..w as u16, 0..h as u16, 0u32..=if eight { 4 } else { 6 }), 0..=3);
+        (cells, units).prop_map(move |(cells, units)| {
+            let map: Vec<String> = cells.chunks(w).map(|r| r.iter().collect()).collect();
+            let mut taken = Vec::new();
+            let units = units
+                .into_iter()
+                .filter(|&(_, x, y, _)| {
+                    let free = map[y as usize].as_bytes()[x as usize] != b'#' && !taken.contains(&(x, y));
+                    taken.push((x, y));
+                    free
+                })
+                .map(|(team, x, y, movement)| UnitSpec { team, x, y, movement })
+                .collect();
+            let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
+            let level = TacticsLevel { map, units, config: TacticsConfig { connectivity }, ..TacticsLevel::default() };
+            level.start().expect("generated levels are valid")
+        })
+    })
+}
+
+/// Whether `unit` may enter `p` (on the map, passable, no other unit there).
+fn enterable(state: &TacticsState, unit: Option<Id>, p: Pos) -> bool {
+    state.size().contains(p)
+        && state.terrain().passable(p)
+        && state.unit_at(p).is_none_or(|u| Some(u.id) == unit)
+}
+
+/// The cost of the step `a → b` for `unit`, or `None` when the step is not allowed.
+fn step_cost(rules: &TacticsRules, state: &TacticsState, unit: Option<Id>, a: Pos, b: Pos) -> Option<Cost> {
+    let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+    let diagonal = match (dx, dy) {
+        (0, 1) | (1, 0) => false,
+        (1, 1) if rules.config.connectivity == Connectivity::Eight => true,
+        _ => return None,
+    };
+    if !enterable(state, unit, b) {
+        return None;
+    }
+    if diagonal && !(enterable(state, unit, Pos::new(b.x, a.y)) && enterable(state, unit, Pos::new(a.x, b.y))) {
+        return None;
+    }
+    let base = if diagonal { DIAGONAL } else { STEP };
+    Some(base * Cost::from(1 + state.terrain().at(b).extra))
+}
+
+fn neighbours(state: &TacticsState, p: Pos) -> Vec<Pos> {
+    let mut out = Vec::new();
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            if let Some(q) = p.offset(dx, dy, state.size())
+                && q != p
+            {
+                out.push(q);
+            }
+        }
+    }
+    out
+}
+
+/// Brute force: the cheapest cost to every cell over every simple path within `budget`.
+fn brute_range(rules: &TacticsRules, state: &TacticsState, unit: Id) -> BTreeMap<Pos, Cost> {
+    fn dfs(
+        rules: &TacticsRules,
+        state: &TacticsState,
+        unit: Id,
+        at: Pos,
+        cost: Cost,
+        budget: Cost,
+        on_path: &mut Vec<Pos>,
+        best: &mut BTreeMap<Pos, Cost>,
+    ) {
+        for q in neighbours(state, at) {
+            if on_path.contains(&q) {
+                continue;
+            }
+            let Some(c) = step_cost(rules, state, Some(unit), at, q) else { continue };
+            if cost + c > budget {
+                continue;
+            }
+            let e = best.entry(q).or_insert(Cost::MAX);
+            *e = (*e).min(cost + c);
+            on_path.push(q);
+            dfs(rules, state, unit, q, cost + c, budget, on_path, best);
+            on_path.pop();
+        }
+    }
+    let u = state.unit(unit).unwrap();
+    let mut best = BTreeMap::new();
+    dfs(rules, state, unit, u.pos, 0, u.left, &mut vec![u.pos], &mut best);
+    best
+}
+
+/// Checks that `cells` is a valid walk for whoever stands on its first cell, returning its cost.
+fn check_path(rules: &TacticsRules, state: &TacticsState, cells: &[Pos]) -> Result<Cost, String> {
+    let mover = state.unit_at(cells[0]).map(|u| u.id);
+    let mut cost = 0;
+    for w in cells.windows(2) {
+        cost += step_cost(rules, state, mover, w[0], w[1])
+            .ok_or_else(|| format!("step {} -> {} is not allowed", w[0], w[1]))?;
+    }
+    Ok(cost)
+}
+
+fn cells_of(state: &TacticsState) -> Vec<Pos> {
+    state.size().cells().collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn reachable_equals_brute_force((rules, state) in world()) {
+        for u in state.units() {
+            let ours: BTreeMap<Pos, Cost> = rules.reachable(&state, u.id).into_iter().collect();
+            let brute = brute_range(&rules, &state, u.id);
+            prop_assert_eq!(&ours, &brute, "unit {} at {}\n{}", u.id, u.pos, state.render());
+            // Each reachable cell's path exists and costs exactly that.
+            for (&to, &cost) in &ours {
+                let path = rules.path_for(&state, u.id, to, Weight::OPTIMAL).unwrap();
+                prop_assert_eq!(path.cost, cost);
+            }
+        }
+    }
+
+    #[test]
+    fn astar_w1_costs_what_dijkstra_costs_and_paths_are_valid(
+        (rules, state) in world(), picks in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..8),
+        weight in prop::sample::select(vec![0u32, 500, 1000, 1500, 3000]),
+    ) {
+        let cells = cells_of(&state);
+        let mut finder = PathFinder::new();
+        for (a, b) in picks {
+            let (from, to) = (cells[a.index(cells.len())], cells[b.index(cells.len())]);
+            let exact = rules.path(&state, from, to, Weight::OPTIMAL);
+            let dijkstra = rules.path(&state, from, to, Weight::DIJKSTRA);
+            prop_assert_eq!(exact.as_ref().map(|p| p.cost), dijkstra.as_ref().map(|p| p.cost));
+            // A budget-free Dijkstra range agrees too (when `to` is not the start).
+            let mover = state.unit_at(from).map(|u| u.id);
+            let mut range = Vec::new();
+            finder.reachable(&state.graph_for(mover), rules.config.connectivity, from, Cost::MAX / 2, &mut range);
+            let ranged = if from == to { Some(0) } else { range.iter().find(|(p, _)| *p == to).map(|&(_, c)| c) };
+            prop_assert_eq!(exact.as_ref().map(|p| p.cost), ranged);
+            let weighted = rules.path(&state, from, to, Weight(weight));
+            prop_assert_eq!(weighted.is_some(), exact.is_some());
+            for path in [exact, dijkstra, weighted].into_iter().flatten() {
+                prop_assert_eq!(path.cells.first(), Some(&from));
+                prop_assert_eq!(path.cells.last(), Some(&to));
+                let walked = check_path(&rules, &state, &path.cells);
+                prop_assert_eq!(walked, Ok(path.cost), "{:?}\n{}", path.cells, state.render());
+            }
+        }
+    }
+
+    #[test]
+    fn move_then_undo_restores_the_exact_state(
+        (rules, mut state) in world(),
+        script in prop::collection::vec((0u8..10, any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..25),
+    ) {
+        let cells = cells_of(&state);
+        let mut events = Vec::new();
+        for (kind, a, b) in script {
+            let cmd = if state.units().is_empty() || kind == 0 {
+                TacticsCommand::EndTurn
+            } else {
+                let unit = state.units()[a.index(state.units().len())];
+                let to = cells[b.index(cells.len())];
+                if kind == 1 {
+                    // An explicit path: the cheapest one, or a straight guess that may be invalid.
+                    let path = rules.path_for(&state, unit.id, to, Weight::OPTIMAL)
+                        .map_or_else(|| vec![unit.pos, to], |p| p.cells);
+                    TacticsCommand::MoveAlong { unit: unit.id, path }
+                } else {
+                    TacticsCommand::Move { unit: unit.id, to }
+                }
+            };
+            let before = state.clone();
+            events.clear();
+            match rules.apply(&mut state, &cmd, &mut events) {
+                Ok(()) => {
+                    let after = state.clone();
+                    rules.undo(&mut state, &events);
+                    prop_assert_eq!(&state, &before);
+                    prop_assert_eq!(tessera_core::state_hash(&state), tessera_core::state_hash(&before));
+                    rules.redo(&mut state, &events);
+                    prop_assert_eq!(&state, &after);
+                    for u in state.units() {
+                        prop_assert!(u.left <= u.movement);
+                    }
+                }
+                Err(_) => {
+                    prop_assert!(events.is_empty());
+                    prop_assert_eq!(&state, &before);
+                }
+            }
+        }
+    }
+}
+
+/// All 160 problems of the Moving AI arena map match their optimal lengths.
+#[test]
+fn movingai_arena_problems_match_their_optimal_lengths() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/movingai");
+    let (Ok(map), Ok(scen)) =
+        (std::fs::read_to_string(dir.join("arena.map")), std::fs::read_to_string(dir.join("arena.map.scen")))
+    else {
+        println!("note: {} not found; skipping the Moving AI arena check", dir.display());
+        return;
+    };
+    let terrain = parse_map(&map).unwrap();
+    let problems = parse_scen(&scen).unwrap();
+    assert_eq!(problems.len(), 160);
+    let mut finder = PathFinder::new();
+    let mut cells = Vec::new();
+    for p in &problems {
+        let cost = finder.path(&terrain, Connectivity::Eight, p.start, p.goal, Weight::OPTIMAL);
+        let cost = cost.unwrap_or_else(|| panic!("line {}: no path", p.line));
+        finder.path_to(terrain.size(), p.goal, &mut cells);
+        let diagonal = cells.windows(2).filter(|w| w[0].x != w[1].x && w[0].y != w[1].y).count() as u64;
+        let straight = cells.len() as u64 - 1 - diagonal;
+        assert_eq!(cost, straight * STEP + diagonal * DIAGONAL, "line {}", p.line);
+        assert!(p.matches(straight, diagonal), "line {}: {straight} + {diagonal}√2 vs {}e-8", p.line, p.optimal_e8);
+        // And the fixed-point cost is optimal × 1000 less the rounding of √2 to 1.414.
+        let scaled = p.optimal_e8 / 100_000; // optimal × 1000
+        assert!(cost <= scaled + 1 && scaled - cost <= diagonal / 4 + 1, "line {}", p.line);
+    }
+}
