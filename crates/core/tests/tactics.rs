@@ -5,8 +5,8 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use tessera_core::tactics::movingai::{parse_map, parse_scen};
 use tessera_core::tactics::{
-    Connectivity, Cost, DIAGONAL, PathFinder, STEP, TacticsCommand, TacticsConfig, TacticsLevel, TacticsRules,
-    TacticsState, UnitSpec, Weight,
+    Connectivity, Cost, DIAGONAL, PathFinder, STEP, TacticsCommand, TacticsConfig, TacticsLevel,
+    TacticsRules, TacticsState, UnitSpec, Weight,
 };
 use tessera_core::{Id, Pos, Rules};
 
@@ -15,7 +15,10 @@ use tessera_core::{Id, Pos, Rules};
 fn world() -> impl Strategy<Value = (TacticsRules, TacticsState)> {
     (1usize..=6, 1usize..=6, any::<bool>()).prop_flat_map(|(w, h, eight)| {
         let cells = prop::collection::vec(prop::sample::select(vec!['.', '.', '.', 'f', 'h', '#']), w * h);
-        let units = prop::collection::vec((0u8..3, 0..w as u16, 0..h as u16, 0u32..=if eight { 4 } else { 6 }), 0..=3);
+        let units = prop::collection::vec(
+            (0u8..3, 0..w as u16, 0..h as u16, 0u32..=if eight { 4 } else { 6 }),
+            0..=3,
+        );
         (cells, units).prop_map(move |(cells, units)| {
             let map: Vec<String> = cells.chunks(w).map(|r| r.iter().collect()).collect();
             let mut taken = Vec::new();
@@ -29,7 +32,12 @@ fn world() -> impl Strategy<Value = (TacticsRules, TacticsState)> {
                 .map(|(team, x, y, movement)| UnitSpec { team, x, y, movement })
                 .collect();
             let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
-            let level = TacticsLevel { map, units, config: TacticsConfig { connectivity }, ..TacticsLevel::default() };
+            let level = TacticsLevel {
+                map,
+                units,
+                config: TacticsConfig { connectivity },
+                ..TacticsLevel::default()
+            };
             level.start().expect("generated levels are valid")
         })
     })
@@ -53,7 +61,8 @@ fn step_cost(rules: &TacticsRules, state: &TacticsState, unit: Option<Id>, a: Po
     if !enterable(state, unit, b) {
         return None;
     }
-    if diagonal && !(enterable(state, unit, Pos::new(b.x, a.y)) && enterable(state, unit, Pos::new(a.x, b.y))) {
+    if diagonal && !(enterable(state, unit, Pos::new(b.x, a.y)) && enterable(state, unit, Pos::new(a.x, b.y)))
+    {
         return None;
     }
     let base = if diagonal { DIAGONAL } else { STEP };
@@ -76,6 +85,7 @@ fn neighbours(state: &TacticsState, p: Pos) -> Vec<Pos> {
 
 /// Brute force: the cheapest cost to every cell over every simple path within `budget`.
 fn brute_range(rules: &TacticsRules, state: &TacticsState, unit: Id) -> BTreeMap<Pos, Cost> {
+    #[allow(clippy::too_many_arguments)] // a recursive helper: the state of the walk
     fn dfs(
         rules: &TacticsRules,
         state: &TacticsState,
@@ -235,7 +245,12 @@ fn movingai_arena_problems_match_their_optimal_lengths() {
         let diagonal = cells.windows(2).filter(|w| w[0].x != w[1].x && w[0].y != w[1].y).count() as u64;
         let straight = cells.len() as u64 - 1 - diagonal;
         assert_eq!(cost, straight * STEP + diagonal * DIAGONAL, "line {}", p.line);
-        assert!(p.matches(straight, diagonal), "line {}: {straight} + {diagonal}√2 vs {}e-8", p.line, p.optimal_e8);
+        assert!(
+            p.matches(straight, diagonal),
+            "line {}: {straight} + {diagonal}√2 vs {}e-8",
+            p.line,
+            p.optimal_e8
+        );
         // And the fixed-point cost is optimal × 1000 less the rounding of √2 to 1.414.
         let scaled = p.optimal_e8 / 100_000; // optimal × 1000
         assert!(cost <= scaled + 1 && scaled - cost <= diagonal / 4 + 1, "line {}", p.line);
