@@ -124,6 +124,9 @@ impl From<SlideEvent> for AnyEvent {
 impl From<CollapseEvent> for AnyEvent {
     fn from(e: CollapseEvent) -> Self {
         AnyEvent::Collapse(e)
+    }
+}
+
 impl From<TacticsEvent> for AnyEvent {
     fn from(e: TacticsEvent) -> Self {
         AnyEvent::Tactics(e)
