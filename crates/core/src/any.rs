@@ -7,6 +7,7 @@
 
 use crate::collapse::{CollapseCommand, CollapseEvent, CollapseRules, CollapseState};
 use crate::hash::state_hash;
+use crate::match3::{Match3Command, Match3Event, Match3Rules, Match3State};
 use crate::rules::{Rejected, Rules, Status};
 use crate::slide::{SlideCommand, SlideEvent, SlideRules, SlideState};
 use crate::tactics::{TacticsCommand, TacticsEvent, TacticsRules, TacticsState};
@@ -23,11 +24,14 @@ pub enum RuleSet {
     Collapse,
     /// Turn-based tactics grid.
     Tactics,
+    /// Match-3: swap, cascades, shuffle.
+    Match3,
 }
 
 impl RuleSet {
     /// Every rule set, in a fixed order.
-    pub const ALL: &'static [RuleSet] = &[RuleSet::Slide, RuleSet::Collapse, RuleSet::Tactics];
+    pub const ALL: &'static [RuleSet] =
+        &[RuleSet::Slide, RuleSet::Collapse, RuleSet::Tactics, RuleSet::Match3];
 
     /// The name used in levels, logs and command lines.
     pub const fn name(self) -> &'static str {
@@ -35,6 +39,7 @@ impl RuleSet {
             RuleSet::Slide => "slide",
             RuleSet::Collapse => "collapse",
             RuleSet::Tactics => "tactics",
+            RuleSet::Match3 => "match3",
         }
     }
 
@@ -50,6 +55,7 @@ impl RuleSet {
             RuleSet::Slide => 1,
             RuleSet::Collapse => 1,
             RuleSet::Tactics => 1,
+            RuleSet::Match3 => 1,
         }
     }
 
@@ -59,6 +65,7 @@ impl RuleSet {
             RuleSet::Slide => "up | down | left | right",
             RuleSet::Collapse => "tap X Y",
             RuleSet::Tactics => "move UNIT X Y | move-along UNIT X Y X Y ... | end-turn",
+            RuleSet::Match3 => "swap X1 Y1 X2 Y2",
         }
     }
 }
@@ -78,6 +85,8 @@ pub enum AnyRules {
     Collapse(CollapseRules),
     /// Turn-based tactics grid.
     Tactics(TacticsRules),
+    /// Match-3.
+    Match3(Match3Rules),
 }
 
 /// The state of a game of any rule set.
@@ -91,6 +100,8 @@ pub enum AnyState {
     Collapse(CollapseState),
     /// Turn-based tactics grid.
     Tactics(TacticsState),
+    /// Match-3.
+    Match3(Match3State),
 }
 
 /// A command of any rule set.
@@ -102,6 +113,8 @@ pub enum AnyCommand {
     Collapse(CollapseCommand),
     /// Turn-based tactics grid.
     Tactics(TacticsCommand),
+    /// Match-3.
+    Match3(Match3Command),
 }
 
 /// An event of any rule set.
@@ -113,6 +126,8 @@ pub enum AnyEvent {
     Collapse(CollapseEvent),
     /// Turn-based tactics grid.
     Tactics(TacticsEvent),
+    /// Match-3.
+    Match3(Match3Event),
 }
 
 impl From<SlideEvent> for AnyEvent {
@@ -133,6 +148,12 @@ impl From<TacticsEvent> for AnyEvent {
     }
 }
 
+impl From<Match3Event> for AnyEvent {
+    fn from(e: Match3Event) -> Self {
+        AnyEvent::Match3(e)
+    }
+}
+
 /// Rules and state together: a game of any rule set.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Game {
@@ -149,6 +170,16 @@ impl AnyRules {
             AnyRules::Slide(_) => RuleSet::Slide,
             AnyRules::Collapse(_) => RuleSet::Collapse,
             AnyRules::Tactics(_) => RuleSet::Tactics,
+            AnyRules::Match3(_) => RuleSet::Match3,
+        }
+    }
+
+    /// A command worth trying now, changing nothing: for match3 a swap that makes a run (found by
+    /// trying every swap), for other rule sets the first legal command. `None` when there is none.
+    pub fn hint(&self, state: &AnyState) -> Option<AnyCommand> {
+        match (self, state) {
+            (AnyRules::Match3(r), AnyState::Match3(s)) => r.hint(s).map(AnyCommand::Match3),
+            _ => self.legal_commands(state).into_iter().next(),
         }
     }
 }
@@ -160,6 +191,7 @@ impl AnyState {
             AnyState::Slide(_) => RuleSet::Slide,
             AnyState::Collapse(_) => RuleSet::Collapse,
             AnyState::Tactics(_) => RuleSet::Tactics,
+            AnyState::Match3(_) => RuleSet::Match3,
         }
     }
 
@@ -169,6 +201,7 @@ impl AnyState {
             AnyState::Slide(s) => state_hash(s),
             AnyState::Collapse(s) => state_hash(s),
             AnyState::Tactics(s) => state_hash(s),
+            AnyState::Match3(s) => state_hash(s),
         }
     }
 
@@ -178,6 +211,7 @@ impl AnyState {
             AnyState::Slide(s) => serde_json::json!(s.values()),
             AnyState::Collapse(s) => serde_json::json!(s.rows()),
             AnyState::Tactics(s) => serde_json::json!({ "map": s.terrain().rows(), "units": s.units() }),
+            AnyState::Match3(s) => serde_json::json!(s.rows()),
         }
     }
 
@@ -187,6 +221,7 @@ impl AnyState {
             AnyState::Slide(s) => Some(s.score()),
             AnyState::Collapse(s) => Some(s.score()),
             AnyState::Tactics(_) => None,
+            AnyState::Match3(s) => Some(s.score()),
         }
     }
 
@@ -196,6 +231,7 @@ impl AnyState {
             AnyState::Slide(s) => s.render(),
             AnyState::Collapse(s) => s.render(),
             AnyState::Tactics(s) => s.render(),
+            AnyState::Match3(s) => s.render(),
         }
     }
 }
@@ -207,6 +243,7 @@ impl AnyCommand {
             RuleSet::Slide => text.parse().map(AnyCommand::Slide),
             RuleSet::Collapse => text.parse().map(AnyCommand::Collapse),
             RuleSet::Tactics => text.parse().map(AnyCommand::Tactics),
+            RuleSet::Match3 => text.parse().map(AnyCommand::Match3),
         }
     }
 
@@ -216,6 +253,7 @@ impl AnyCommand {
             AnyCommand::Slide(_) => RuleSet::Slide,
             AnyCommand::Collapse(_) => RuleSet::Collapse,
             AnyCommand::Tactics(_) => RuleSet::Tactics,
+            AnyCommand::Match3(_) => RuleSet::Match3,
         }
     }
 }
@@ -226,6 +264,7 @@ impl fmt::Display for AnyCommand {
             AnyCommand::Slide(c) => c.fmt(f),
             AnyCommand::Collapse(c) => c.fmt(f),
             AnyCommand::Tactics(c) => c.fmt(f),
+            AnyCommand::Match3(c) => c.fmt(f),
         }
     }
 }
@@ -237,6 +276,7 @@ impl AnyEvent {
             AnyEvent::Slide(e) => serde_json::to_value(e),
             AnyEvent::Collapse(e) => serde_json::to_value(e),
             AnyEvent::Tactics(e) => serde_json::to_value(e),
+            AnyEvent::Match3(e) => serde_json::to_value(e),
         };
         // Events are plain data: serialization to a JSON value cannot fail.
         v.unwrap_or(serde_json::Value::Null)
@@ -265,6 +305,7 @@ impl Rules for AnyRules {
             (AnyRules::Tactics(r), AnyState::Tactics(s), AnyCommand::Tactics(c)) => {
                 r.apply_into(s, c, events)
             }
+            (AnyRules::Match3(r), AnyState::Match3(s), AnyCommand::Match3(c)) => r.apply_into(s, c, events),
             #[allow(unreachable_patterns)]
             _ => Err(WRONG_RULE_SET),
         }
@@ -276,6 +317,7 @@ impl Rules for AnyRules {
             (AnyRules::Slide(r), AnyState::Slide(s), AnyEvent::Slide(e)) => r.undo_event(s, e),
             (AnyRules::Collapse(r), AnyState::Collapse(s), AnyEvent::Collapse(e)) => r.undo_event(s, e),
             (AnyRules::Tactics(r), AnyState::Tactics(s), AnyEvent::Tactics(e)) => r.undo_event(s, e),
+            (AnyRules::Match3(r), AnyState::Match3(s), AnyEvent::Match3(e)) => r.undo_event(s, e),
             #[allow(unreachable_patterns)]
             _ => {}
         }
@@ -287,6 +329,7 @@ impl Rules for AnyRules {
             (AnyRules::Slide(r), AnyState::Slide(s), AnyEvent::Slide(e)) => r.redo_event(s, e),
             (AnyRules::Collapse(r), AnyState::Collapse(s), AnyEvent::Collapse(e)) => r.redo_event(s, e),
             (AnyRules::Tactics(r), AnyState::Tactics(s), AnyEvent::Tactics(e)) => r.redo_event(s, e),
+            (AnyRules::Match3(r), AnyState::Match3(s), AnyEvent::Match3(e)) => r.redo_event(s, e),
             #[allow(unreachable_patterns)]
             _ => {}
         }
@@ -303,6 +346,9 @@ impl Rules for AnyRules {
             (AnyRules::Tactics(r), AnyState::Tactics(s)) => {
                 r.legal_commands(s).into_iter().map(AnyCommand::Tactics).collect()
             }
+            (AnyRules::Match3(r), AnyState::Match3(s)) => {
+                r.legal_commands(s).into_iter().map(AnyCommand::Match3).collect()
+            }
             #[allow(unreachable_patterns)]
             _ => Vec::new(),
         }
@@ -313,6 +359,7 @@ impl Rules for AnyRules {
             (AnyRules::Slide(r), AnyState::Slide(s)) => r.status(s),
             (AnyRules::Collapse(r), AnyState::Collapse(s)) => r.status(s),
             (AnyRules::Tactics(r), AnyState::Tactics(s)) => r.status(s),
+            (AnyRules::Match3(r), AnyState::Match3(s)) => r.status(s),
             #[allow(unreachable_patterns)]
             _ => Status::Over,
         }

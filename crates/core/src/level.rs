@@ -1,13 +1,14 @@
 //! The level format: one JSON document naming its rule set.
 //!
 //! Every level is a JSON object with a `"rule_set"` field (`"slide"`, …) and that rule set's
-//! fields, documented on its level type ([`SlideLevel`], [`CollapseLevel`], [`TacticsLevel`]). Unknown fields
-//! are errors, so a typo
-//! is caught rather than ignored. [`Level::from_json`] parses and checks a level, naming what is
-//! wrong; [`Level::start`] builds the game. The apps add the file name to the error.
+//! fields, documented on its level type ([`SlideLevel`], [`CollapseLevel`], [`TacticsLevel`],
+//! [`Match3Level`]). Unknown fields are errors, so a typo is caught rather than ignored.
+//! [`Level::from_json`] parses and checks a level, naming what is wrong; [`Level::start`] builds
+//! the game. The apps add the file name to the error.
 
 use crate::any::{AnyRules, AnyState, Game};
 use crate::collapse::CollapseLevel;
+use crate::match3::Match3Level;
 use crate::slide::SlideLevel;
 use crate::tactics::TacticsLevel;
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,8 @@ pub enum Level {
     Collapse(CollapseLevel),
     /// Turn-based tactics grid.
     Tactics(TacticsLevel),
+    /// Match-3.
+    Match3(Match3Level),
 }
 
 /// A level that cannot be read or played.
@@ -74,6 +77,7 @@ impl Level {
             Level::Slide(l) => l.seed,
             Level::Collapse(l) => l.seed,
             Level::Tactics(l) => l.seed,
+            Level::Match3(l) => l.seed,
         }
     }
 
@@ -92,6 +96,10 @@ impl Level {
             Level::Tactics(l) => {
                 let (r, s) = l.start().map_err(LevelError::Invalid)?;
                 Ok(Game { rules: AnyRules::Tactics(r), state: AnyState::Tactics(s) })
+            }
+            Level::Match3(l) => {
+                let (r, s) = l.start(seed).map_err(LevelError::Invalid)?;
+                Ok(Game { rules: AnyRules::Match3(r), state: AnyState::Match3(s) })
             }
         }
     }

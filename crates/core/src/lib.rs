@@ -7,7 +7,7 @@
 //!   into a buffer the caller owns; `undo` and `redo` replay those events backward and forward,
 //!   exactly, without the generator.
 //! - The rule sets: [`slide`] (2048), [`collapse`] (SameGame), [`tactics`] (terrain, movement
-//!   range, A*, path arrows). Others join as they land.
+//!   range, A*, path arrows), [`match3`] (swap, cascades, locked blocks, shuffle).
 //! - [`AnyRules`], [`AnyState`], [`AnyCommand`], [`AnyEvent`]: one enum over the rule sets, for
 //!   the apps and the log.
 //! - [`Level`]: the JSON level format, checked on load.
@@ -38,6 +38,7 @@ mod geom;
 mod hash;
 mod id;
 mod level;
+pub mod match3;
 mod rng;
 mod rules;
 pub mod slide;

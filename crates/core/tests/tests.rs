@@ -2,5 +2,6 @@
 
 mod collapse;
 mod determinism;
+mod match3;
 mod slide;
 mod tactics;

@@ -1,0 +1,1106 @@
+//! `match3`: swap two neighbouring blocks to line up three or more of a breed (seeds 000 and 004).
+//!
+//! # The board
+//! Cells are [`Cell::Playable`] or [`Cell::Void`]. A Void cell never holds a block and blocks fall
+//! past it. Every playable cell holds a [`Block`] between steps: a breed (`0..breeds`, default 6
+//! breeds, 3 to 16 allowed, written `a`–`p`) and a `locked` flag. A locked block (the seed's rope
+//! or ice) cannot be swapped or shuffled and does not fall, but it matches like any block; a
+//! match that includes it removes the lock instead of the block. Every block has a stable [`Id`]
+//! from the state's counter.
+//!
+//! # A step: `swap X1 Y1 X2 Y2`
+//! [`Match3Command::Swap`] names two orthogonally adjacent playable cells holding unlocked blocks;
+//! anything else is rejected (`off_board`, `not_adjacent`, `void_cell`, `locked`), as is any
+//! command once the game is won or over (`finished`). The blocks swap ([`Match3Event::Swapped`]).
+//! If no run of three or more equal breeds passes through either cell, they swap back
+//! ([`Match3Event::SwappedBack`]) and the state is exactly as before. **Decision:** such a step is
+//! accepted (`Ok`, with those two events) so that a view can animate the failed swap, and it does
+//! **not** consume a move of the move limit: `Swapped` counts a move and `SwappedBack` gives it
+//! back, so the state, move count included, is unchanged.
+//!
+//! Otherwise the board resolves until stable, one cascade level per round (the first round is
+//! level 1):
+//! 1. every horizontal and vertical run of at least three blocks of one breed is found; runs that
+//!    share a block form one match (L, T and cross shapes), runs that merely touch do not. One
+//!    [`Match3Event::Matched`] per match, ordered by the match's first cell in row-major order,
+//!    its blocks in row-major order;
+//! 2. all matched blocks are removed at once, except locked ones, which lose their lock instead
+//!    ([`Match3Event::Unlocked`], right after their match);
+//! 3. [`Match3Event::Scored`]: `points_per_block` (default 10) × removed blocks × cascade level.
+//!    Unlocking a block removes nothing and scores nothing (**decision**, literal to the rule);
+//! 4. gravity, column by column from the left: a column is split into segments by locked blocks;
+//!    in each segment the blocks fall to its lowest playable cells, passing Void cells, keeping
+//!    their order ([`Match3Event::Fell`], bottom-up within a column);
+//! 5. refill: every empty playable cell gets a new block of a uniformly random breed
+//!    (`below(breeds)`), column by column from the left, bottom-up within a column, so each
+//!    segment fills from its top ([`Match3Event::Spawned`]). A segment under a locked block is
+//!    refilled in place: nothing can fall through the lock.
+//!
+//! # After resolving
+//! In this order, at most one of:
+//! - the target score is reached: [`Match3Event::Won`]; the game ends (status `Won`);
+//! - the move limit is used up: [`Match3Event::GameOver`] with [`GameOverReason::OutOfMoves`];
+//! - no swap would make a run (the dead board, seed 000's "is bad"): shuffle, see below.
+//!
+//! [`Match3Rules::hint`] returns a valid swap whenever one exists: it tries every swap of
+//! neighbouring movable blocks (not the seed's neighbour-counting shortcut).
+//!
+//! # Shuffle (seed 004) and new boards
+//! A shuffle permutes the unlocked blocks among their own cells so that no run exists and a valid
+//! swap does; locked blocks and Void cells stay. [`Match3Event::Shuffled`] lists the blocks that
+//! moved. The multiset of breeds is kept whenever the search finds it possible; otherwise the
+//! fewest blocks are recoloured ([`Match3Event::Recoloured`]) and the shuffle is still a single
+//! step. How "possible" and "fewest" are established (module `arrange`): a depth-first search
+//! over the movable cells that tries every breed at every cell and checks runs incrementally and
+//! the valid swap at full boards. First [`RESTARTS`](arrange::RESTARTS) randomized searches with
+//! small budgets and no recolours; then complete searches allowing 0, 1, 2, … recolours. A
+//! complete search that finishes without finding proves that no arrangement with that many
+//! recolours exists, so the first arrangement found this way is minimal. All searches of one
+//! shuffle share a budget of [`TOTAL_BUDGET`](arrange::TOTAL_BUDGET) nodes; when it runs out
+//! first (large boards with few breeds and many locks), a final search with unlimited recolours
+//! (pool breeds tried first) is used, which is valid but **not proven minimal**. If the search
+//! proves that no valid board exists (for example no two neighbouring movable blocks, or too few
+//! cells in line), the game ends with [`GameOverReason::NoMovesPossible`]; if even the final
+//! search runs out of budget, with [`GameOverReason::ShuffleFailed`]. No loop is unbounded.
+//!
+//! New boards (levels) use the same search with a free choice of breeds for the cells the level
+//! leaves open (`.` and `*`), around the blocks it fixes: no run of three and at least one valid
+//! swap, or a level error saying that no such board exists (or none was found in the budget).
+//! The seed's exclusion loop, which never ends when every breed is excluded, is not used.
+//!
+//! # Randomness and undo
+//! Every random outcome is in the events: each `Spawned` carries its breed and the generator's
+//! position around its draw, `Shuffled` the resulting positions and the generator's span, and
+//! `Recoloured` the new breeds; redo never draws and undo restores the generator and the id
+//! counter exactly. Events of one step: `Swapped`, then either `SwappedBack`, or for each cascade
+//! level `Matched`/`Unlocked`…, `Scored`, `Fell`…, `Spawned`…, then `Won`, `GameOver` or
+//! `Shuffled` + `Recoloured`… (or `GameOver` when no shuffle can succeed).
+//!
+//! Apply allocates nothing once warm except the block list each `Matched` (and a `Shuffled`)
+//! event owns; scratch buffers live in a thread-local.
+
+mod arrange;
+mod board;
+mod level;
+
+pub use level::{Match3Level, StageError};
+
+use crate::geom::{Grid, Pos, Size};
+use crate::id::{Id, IdGen};
+use crate::rng::{GameRng, RngSpan};
+use crate::rules::{Rejected, Rules, Status};
+use arrange::{Arranger, Plan};
+use board::NONE;
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::fmt;
+use std::str::FromStr;
+
+/// The largest board side `match3` accepts.
+pub const MAX_SIDE: u16 = 256;
+/// The fewest breeds a game may have.
+pub const MIN_BREEDS: u8 = 3;
+/// The most breeds a game may have (written `a` to `p`).
+pub const MAX_BREEDS: u8 = 16;
+
+/// Settings of a match-3 game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Match3Config {
+    /// Number of breeds, 3 to 16. Default 6.
+    pub breeds: u8,
+    /// Points per removed block, multiplied by the cascade level. Default 10.
+    pub points_per_block: u32,
+    /// The number of resolved swaps allowed; reaching it without winning ends the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_limit: Option<u32>,
+    /// The score that wins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_score: Option<u64>,
+}
+
+impl Default for Match3Config {
+    fn default() -> Self {
+        Match3Config { breeds: 6, points_per_block: 10, move_limit: None, target_score: None }
+    }
+}
+
+impl Match3Config {
+    /// Checks the settings, naming the first bad one.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(MIN_BREEDS..=MAX_BREEDS).contains(&self.breeds) {
+            return Err(format!("breeds {} is outside {MIN_BREEDS}..={MAX_BREEDS}", self.breeds));
+        }
+        if self.move_limit == Some(0) {
+            return Err("move_limit 0 leaves no move; omit it for no limit".into());
+        }
+        if self.target_score == Some(0) {
+            return Err("target_score 0 is won before the first move; omit it for no target".into());
+        }
+        Ok(())
+    }
+}
+
+/// What a cell is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cell {
+    /// Holds a block.
+    Playable,
+    /// Never holds a block; blocks fall past it (the seed's EMPTY cell type).
+    Void,
+}
+
+/// A block: stable id, breed and lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Block {
+    /// Stable id.
+    pub id: Id,
+    /// Breed (colour), `0..breeds`.
+    pub breed: u8,
+    /// Cannot be swapped, shuffled or fall; a match removes the lock instead of the block.
+    pub locked: bool,
+}
+
+/// Why a game ended without a win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameOverReason {
+    /// The move limit is used up.
+    OutOfMoves,
+    /// No arrangement of the movable blocks (even recoloured) can offer a valid swap.
+    NoMovesPossible,
+    /// The shuffle search ran out of budget before finding or ruling out a board (large boards
+    /// with few breeds and many locks only; see the module docs).
+    ShuffleFailed,
+}
+
+/// A match-3 game: cells, blocks, score, moves, outcome, ids and the generator.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Match3State {
+    cells: Grid<Cell>,
+    blocks: Grid<Option<Block>>,
+    score: u64,
+    moves: u32,
+    won: bool,
+    over: Option<GameOverReason>,
+    ids: IdGen,
+    rng: GameRng,
+}
+
+/// The letter of a breed: `a` for 0 … `p` for 15 (upper case when locked).
+pub fn breed_char(breed: u8, locked: bool) -> char {
+    let c = char::from(b'a' + breed.min(25));
+    if locked { c.to_ascii_uppercase() } else { c }
+}
+
+impl Match3State {
+    /// A state holding exactly the board written in `rows` (from the top): `#` Void, `a`–`p` an
+    /// unlocked block of breed 0–15, `A`–`P` a locked one. Ids are given row by row. Nothing is
+    /// checked beyond the characters and the shape: for tests and tools that need a precise board
+    /// (a level goes through [`Match3Level`]).
+    pub fn from_rows(rows: &[&str], seed: u64) -> Result<Match3State, String> {
+        let height = rows.len();
+        let width = rows.first().map_or(0, |r| r.chars().count());
+        let size = Size::new(width, height, MAX_SIDE).map_err(|e| e.to_string())?;
+        let mut cells = Vec::with_capacity(size.area());
+        let mut blocks = Vec::with_capacity(size.area());
+        let mut ids = IdGen::default();
+        for (y, row) in rows.iter().enumerate() {
+            if row.chars().count() != width {
+                return Err(format!("row {y} has {} cells, expected {width}", row.chars().count()));
+            }
+            for (x, ch) in row.chars().enumerate() {
+                match ch {
+                    '#' => {
+                        cells.push(Cell::Void);
+                        blocks.push(None);
+                    }
+                    'a'..='p' | 'A'..='P' => {
+                        cells.push(Cell::Playable);
+                        let breed = ch.to_ascii_lowercase() as u8 - b'a';
+                        blocks.push(Some(Block { id: ids.next(), breed, locked: ch.is_ascii_uppercase() }));
+                    }
+                    _ => return Err(format!("cell ({x}, {y}): '{ch}' is not '#', a-p or A-P")),
+                }
+            }
+        }
+        Ok(Match3State {
+            cells: Grid::from_cells(size, cells).ok_or("bad shape")?,
+            blocks: Grid::from_cells(size, blocks).ok_or("bad shape")?,
+            score: 0,
+            moves: 0,
+            won: false,
+            over: None,
+            ids,
+            rng: GameRng::new(seed),
+        })
+    }
+
+    /// The cells.
+    pub fn cells(&self) -> &Grid<Cell> {
+        &self.cells
+    }
+
+    /// The blocks (`None` only on Void cells between steps).
+    pub fn blocks(&self) -> &Grid<Option<Block>> {
+        &self.blocks
+    }
+
+    /// The board size.
+    pub fn size(&self) -> Size {
+        self.cells.size()
+    }
+
+    /// The score so far.
+    pub fn score(&self) -> u64 {
+        self.score
+    }
+
+    /// Resolved swaps so far (what the move limit counts).
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    /// Whether the target score was reached.
+    pub fn won(&self) -> bool {
+        self.won
+    }
+
+    /// Why the game ended, if it did without a win.
+    pub fn over(&self) -> Option<GameOverReason> {
+        self.over
+    }
+
+    /// The generator.
+    pub fn rng(&self) -> &GameRng {
+        &self.rng
+    }
+
+    /// The id counter.
+    pub fn ids(&self) -> IdGen {
+        self.ids
+    }
+
+    /// The board as rows of the level format: `#` Void, `a`–`p` blocks, `A`–`P` locked blocks
+    /// (`.` for an empty playable cell, which exists only mid-step).
+    pub fn rows(&self) -> Vec<String> {
+        let w = usize::from(self.size().width);
+        (0..self.blocks.cells().len())
+            .collect::<Vec<_>>()
+            .chunks(w)
+            .map(|r| r.iter().map(|&i| self.cell_char(i)).collect())
+            .collect()
+    }
+
+    fn cell_char(&self, i: usize) -> char {
+        match (self.cells.cells()[i], self.blocks.cells()[i]) {
+            (Cell::Void, _) => '#',
+            (Cell::Playable, None) => '.',
+            (Cell::Playable, Some(b)) => breed_char(b.breed, b.locked),
+        }
+    }
+
+    /// The board as text: one line per row, cells separated by spaces (see [`Match3State::rows`]).
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for row in self.rows() {
+            let cells: Vec<String> = row.chars().map(String::from).collect();
+            out.push_str(&cells.join(" "));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The breed at row-major index `i`, [`NONE`] without a block.
+    #[inline]
+    fn breed(&self, i: usize) -> u8 {
+        match self.blocks.cells()[i] {
+            Some(b) => b.breed,
+            None => NONE,
+        }
+    }
+
+    #[inline]
+    fn movable(&self, i: usize) -> bool {
+        matches!(self.blocks.cells()[i], Some(b) if !b.locked)
+    }
+
+    fn wh(&self) -> (usize, usize) {
+        (usize::from(self.size().width), usize::from(self.size().height))
+    }
+
+    /// A cell of some run of three or more, if the board has one.
+    pub fn find_run(&self) -> Option<Pos> {
+        let (w, h) = self.wh();
+        board::find_run(w, h, &|i| self.breed(i)).map(|i| self.size().pos(i))
+    }
+
+    /// The first valid swap in row-major order (see [`Match3Rules::hint`]).
+    pub fn find_valid_swap(&self) -> Option<(Pos, Pos)> {
+        let (w, h) = self.wh();
+        let size = self.size();
+        board::find_valid_swap(w, h, &|i| self.breed(i), &|i| self.movable(i))
+            .map(|(i, j)| (size.pos(i), size.pos(j)))
+    }
+}
+
+/// A match-3 command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Match3Command {
+    /// Swap the blocks of two orthogonally adjacent cells.
+    Swap(Pos, Pos),
+}
+
+impl fmt::Display for Match3Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Match3Command::Swap(a, b) = self;
+        write!(f, "swap {} {} {} {}", a.x, a.y, b.x, b.y)
+    }
+}
+
+impl FromStr for Match3Command {
+    type Err = String;
+    /// `swap X1 Y1 X2 Y2`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let usage = "expected 'swap X1 Y1 X2 Y2'";
+        match words.as_slice() {
+            ["swap", rest @ ..] if rest.len() == 4 => {
+                let mut n = [0u16; 4];
+                for (k, w) in rest.iter().enumerate() {
+                    n[k] = w.parse().map_err(|_| format!("'{w}' is not a cell coordinate ({usage})"))?;
+                }
+                Ok(Match3Command::Swap(Pos::new(n[0], n[1]), Pos::new(n[2], n[3])))
+            }
+            ["swap", ..] => Err(format!("swap takes four numbers ({usage})")),
+            _ => Err(format!("unknown match3 command '{}' ({usage})", s.trim())),
+        }
+    }
+}
+
+/// A block of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchedBlock {
+    /// The block.
+    pub block: Id,
+    /// Its cell.
+    pub at: Pos,
+    /// Whether it was locked: it loses its lock ([`Match3Event::Unlocked`]) instead of going.
+    pub locked: bool,
+}
+
+/// A block a shuffle moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShuffledBlock {
+    /// The block.
+    pub block: Id,
+    /// Its breed (before any [`Match3Event::Recoloured`] of the same step).
+    pub breed: u8,
+    /// Where it was.
+    pub from: Pos,
+    /// Where it is.
+    pub to: Pos,
+}
+
+/// What happened in a match-3 step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Match3Event {
+    /// Two blocks swapped: `a_block` moved from `a` to `b`, `b_block` from `b` to `a`. Counts a
+    /// move.
+    Swapped {
+        /// The first cell.
+        a: Pos,
+        /// The second cell.
+        b: Pos,
+        /// The block that was at `a`.
+        a_block: Id,
+        /// The block that was at `b`.
+        b_block: Id,
+    },
+    /// The swap made no run: the blocks went back (`a_block` is at `a` again). Gives the move
+    /// back.
+    SwappedBack {
+        /// The first cell.
+        a: Pos,
+        /// The second cell.
+        b: Pos,
+        /// The block back at `a`.
+        a_block: Id,
+        /// The block back at `b`.
+        b_block: Id,
+    },
+    /// One match (runs sharing blocks) of one breed; its unlocked blocks are removed.
+    Matched {
+        /// Every block of the match, row-major.
+        blocks: Vec<MatchedBlock>,
+        /// The breed.
+        breed: u8,
+        /// The cascade level, 1 for the swap's own matches.
+        cascade: u32,
+    },
+    /// A locked block in a match lost its lock and stays.
+    Unlocked {
+        /// The block.
+        block: Id,
+        /// Its cell.
+        at: Pos,
+    },
+    /// A block fell within its column segment.
+    Fell {
+        /// The block.
+        block: Id,
+        /// Where it was.
+        from: Pos,
+        /// Where it landed.
+        to: Pos,
+    },
+    /// A new block filled an empty cell.
+    Spawned {
+        /// The new block's id.
+        block: Id,
+        /// Its cell.
+        at: Pos,
+        /// Its breed.
+        breed: u8,
+        /// The generator's position around the draw.
+        rng: RngSpan,
+    },
+    /// The score rose.
+    Scored {
+        /// Points gained.
+        points: u64,
+        /// The cascade level they were gained at.
+        cascade: u32,
+    },
+    /// The board was dead: the movable blocks were permuted among their cells.
+    Shuffled {
+        /// The blocks that moved.
+        blocks: Vec<ShuffledBlock>,
+        /// The generator's position before and after the shuffle's search.
+        rng: RngSpan,
+    },
+    /// A shuffle had to change a block's breed (no arrangement keeps the multiset).
+    Recoloured {
+        /// The block.
+        block: Id,
+        /// Its cell (after the shuffle).
+        at: Pos,
+        /// The old breed.
+        from: u8,
+        /// The new breed.
+        to: u8,
+    },
+    /// The target score was reached; the game ends.
+    Won {
+        /// The score.
+        score: u64,
+    },
+    /// The game ended without a win.
+    GameOver {
+        /// Why.
+        reason: GameOverReason,
+    },
+}
+
+/// The match-3 rules with their settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Match3Rules {
+    /// The settings.
+    pub config: Match3Config,
+}
+
+/// Buffers reused by every step on a thread.
+#[derive(Default)]
+struct Scratch {
+    marked: Vec<bool>,
+    parent: Vec<u32>,
+    slot: Vec<u32>,
+    matches: Vec<(u8, Vec<MatchedBlock>)>,
+    arranger: Arranger,
+    counts_cells: Vec<u32>,
+    source: Vec<u32>,
+    used: Vec<bool>,
+}
+
+impl Scratch {
+    fn fit(&mut self, area: usize) {
+        if self.parent.len() != area {
+            self.marked.clear();
+            self.marked.resize(area, false);
+            self.parent.clear();
+            self.parent.extend(0..area as u32);
+            self.slot.clear();
+            self.slot.resize(area, u32::MAX);
+        }
+    }
+
+    fn find(&mut self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            let p = self.parent[i as usize];
+            self.parent[i as usize] = self.parent[p as usize];
+            i = p;
+        }
+        i
+    }
+
+    fn union(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+            self.parent[hi as usize] = lo;
+        }
+    }
+}
+
+/// Marks a `source` entry whose block is recoloured.
+const RECOLOUR: u32 = 1 << 31;
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl Match3Rules {
+    /// Rules with `config`.
+    pub fn new(config: Match3Config) -> Self {
+        Match3Rules { config }
+    }
+
+    /// A valid swap (one that makes a run) when any exists, found by trying every swap of
+    /// neighbouring movable blocks; the first in row-major order of its first cell, the right
+    /// neighbour before the lower one. Changes nothing.
+    pub fn hint(&self, state: &Match3State) -> Option<Match3Command> {
+        if state.won || state.over.is_some() {
+            return None;
+        }
+        state.find_valid_swap().map(|(a, b)| Match3Command::Swap(a, b))
+    }
+
+    fn check_swap(&self, state: &Match3State, a: Pos, b: Pos) -> Result<(), Rejected> {
+        if state.won || state.over.is_some() {
+            return Err(Rejected::new("finished", "the game has ended"));
+        }
+        let size = state.size();
+        for p in [a, b] {
+            if !size.contains(p) {
+                return Err(Rejected::detailed("off_board", format!("cell {p} is off the {size} board")));
+            }
+        }
+        if !a.is_orthogonal_neighbour(b) {
+            return Err(Rejected::detailed(
+                "not_adjacent",
+                format!("cells {a} and {b} are not orthogonal neighbours"),
+            ));
+        }
+        for p in [a, b] {
+            match (state.cells[p], state.blocks[p]) {
+                (Cell::Void, _) => {
+                    return Err(Rejected::detailed("void_cell", format!("cell {p} is void")));
+                }
+                (Cell::Playable, None) => {
+                    return Err(Rejected::detailed("empty_cell", format!("cell {p} holds no block")));
+                }
+                (Cell::Playable, Some(bl)) if bl.locked => {
+                    return Err(Rejected::detailed("locked", format!("the block at {p} is locked")));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Rules::apply`], pushing into any buffer whose items can be made from a [`Match3Event`].
+    pub fn apply_into<E: From<Match3Event>>(
+        &self,
+        state: &mut Match3State,
+        cmd: &Match3Command,
+        events: &mut Vec<E>,
+    ) -> Result<(), Rejected> {
+        let Match3Command::Swap(a, b) = *cmd;
+        self.check_swap(state, a, b)?;
+        let size = state.size();
+        let (ia, ib) = (size.index(a), size.index(b));
+        let (Some(ba), Some(bb)) = (state.blocks.cells()[ia], state.blocks.cells()[ib]) else {
+            return Err(Rejected::new("empty_cell", "a cell holds no block"));
+        };
+        state.blocks.cells_mut().swap(ia, ib);
+        state.moves += 1;
+        events.push(E::from(Match3Event::Swapped { a, b, a_block: ba.id, b_block: bb.id }));
+        let (w, h) = state.wh();
+        let breed = |i: usize| state.breed(i);
+        let made = board::run_through(w, h, &breed, ia, bb.breed, usize::MAX)
+            || board::run_through(w, h, &breed, ib, ba.breed, usize::MAX);
+        if !made || ba.breed == bb.breed {
+            state.blocks.cells_mut().swap(ia, ib);
+            state.moves -= 1;
+            events.push(E::from(Match3Event::SwappedBack { a, b, a_block: ba.id, b_block: bb.id }));
+            return Ok(());
+        }
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            self.resolve(state, &mut s, events);
+            self.finish_step(state, &mut s, events);
+        });
+        Ok(())
+    }
+
+    /// Rounds of match, remove, score, fall and refill until no run is left.
+    fn resolve<E: From<Match3Event>>(&self, state: &mut Match3State, s: &mut Scratch, events: &mut Vec<E>) {
+        let size = state.size();
+        let (w, h) = state.wh();
+        s.fit(w * h);
+        let mut cascade = 0u32;
+        loop {
+            // 1. runs, joined into matches by shared blocks (union-find over cells).
+            let mut any = false;
+            for y in 0..h {
+                let row = y * w;
+                let mut x = 0;
+                while x < w {
+                    let c = state.breed(row + x);
+                    let mut e = x + 1;
+                    while e < w && state.breed(row + e) == c {
+                        e += 1;
+                    }
+                    if c != NONE && e - x >= 3 {
+                        any = true;
+                        for k in x..e {
+                            s.marked[row + k] = true;
+                            if k > x {
+                                s.union((row + x) as u32, (row + k) as u32);
+                            }
+                        }
+                    }
+                    x = e;
+                }
+            }
+            for x in 0..w {
+                let mut y = 0;
+                while y < h {
+                    let c = state.breed(y * w + x);
+                    let mut e = y + 1;
+                    while e < h && state.breed(e * w + x) == c {
+                        e += 1;
+                    }
+                    if c != NONE && e - y >= 3 {
+                        any = true;
+                        for k in y..e {
+                            s.marked[k * w + x] = true;
+                            if k > y {
+                                s.union((y * w + x) as u32, (k * w + x) as u32);
+                            }
+                        }
+                    }
+                    y = e;
+                }
+            }
+            if !any {
+                break;
+            }
+            cascade += 1;
+            s.matches.clear();
+            for i in 0..w * h {
+                if !s.marked[i] {
+                    continue;
+                }
+                let r = s.find(i as u32) as usize;
+                if s.slot[r] == u32::MAX {
+                    s.slot[r] = s.matches.len() as u32;
+                    s.matches.push((state.breed(i), Vec::new()));
+                }
+                let Some(bl) = state.blocks.cells()[i] else { continue };
+                let slot = s.slot[r] as usize;
+                s.matches[slot].1.push(MatchedBlock { block: bl.id, at: size.pos(i), locked: bl.locked });
+            }
+            for i in 0..w * h {
+                if s.marked[i] {
+                    s.marked[i] = false;
+                    s.parent[i] = i as u32;
+                    s.slot[i] = u32::MAX;
+                }
+            }
+            // 2. remove (or unlock) and report, match by match.
+            let mut removed: u64 = 0;
+            for (breed, blocks) in s.matches.drain(..) {
+                for mb in &blocks {
+                    let cell = &mut state.blocks[mb.at];
+                    if mb.locked {
+                        if let Some(bl) = cell {
+                            bl.locked = false;
+                        }
+                    } else {
+                        *cell = None;
+                        removed += 1;
+                    }
+                }
+                let unlocked = blocks.iter().filter(|mb| mb.locked).copied();
+                let unlocked: Vec<MatchedBlock> =
+                    if blocks.iter().any(|mb| mb.locked) { unlocked.collect() } else { Vec::new() };
+                events.push(E::from(Match3Event::Matched { blocks, breed, cascade }));
+                for mb in unlocked {
+                    events.push(E::from(Match3Event::Unlocked { block: mb.block, at: mb.at }));
+                }
+            }
+            // 3. score.
+            let points = removed * u64::from(self.config.points_per_block) * u64::from(cascade);
+            if points > 0 {
+                state.score += points;
+                events.push(E::from(Match3Event::Scored { points, cascade }));
+            }
+            // 4. gravity per column segment.
+            for x in 0..w {
+                gravity_column(state, x, w, h, events);
+            }
+            // 5. refill, column by column, bottom-up.
+            let breeds = u32::from(self.config.breeds);
+            for x in 0..w {
+                for y in (0..h).rev() {
+                    let i = y * w + x;
+                    if state.cells.cells()[i] == Cell::Playable && state.blocks.cells()[i].is_none() {
+                        let before = state.rng.position();
+                        let breed = state.rng.below(breeds) as u8;
+                        let after = state.rng.position();
+                        let id = state.ids.next();
+                        state.blocks.cells_mut()[i] = Some(Block { id, breed, locked: false });
+                        events.push(E::from(Match3Event::Spawned {
+                            block: id,
+                            at: size.pos(i),
+                            breed,
+                            rng: RngSpan { before, after },
+                        }));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Objectives, then the dead-board check and shuffle.
+    fn finish_step<E: From<Match3Event>>(
+        &self,
+        state: &mut Match3State,
+        s: &mut Scratch,
+        events: &mut Vec<E>,
+    ) {
+        if let Some(t) = self.config.target_score
+            && state.score >= t
+        {
+            state.won = true;
+            events.push(E::from(Match3Event::Won { score: state.score }));
+            return;
+        }
+        if let Some(l) = self.config.move_limit
+            && state.moves >= l
+        {
+            state.over = Some(GameOverReason::OutOfMoves);
+            events.push(E::from(Match3Event::GameOver { reason: GameOverReason::OutOfMoves }));
+            return;
+        }
+        if state.find_valid_swap().is_none() {
+            self.shuffle(state, s, events);
+        }
+    }
+
+    /// Shuffles the board now, exactly as a dead board is shuffled at the end of a step (see the
+    /// module docs), pushing `Shuffled` and `Recoloured` events, or `GameOver` when no board can
+    /// work. Not a command (a log cannot record it): for property tests and tools.
+    #[doc(hidden)]
+    pub fn shuffle_into<E: From<Match3Event>>(&self, state: &mut Match3State, events: &mut Vec<E>) {
+        SCRATCH.with(|s| self.shuffle(state, &mut s.borrow_mut(), events));
+    }
+
+    /// Shuffles a dead board (see the module docs), or ends the game when no shuffle can help.
+    fn shuffle<E: From<Match3Event>>(&self, state: &mut Match3State, s: &mut Scratch, events: &mut Vec<E>) {
+        let size = state.size();
+        let (w, h) = state.wh();
+        let before = state.rng.position();
+        let mut counts = [0u32; 16];
+        let ar = &mut s.arranger;
+        ar.reset(w, h, self.config.breeds);
+        s.counts_cells.clear();
+        for i in 0..w * h {
+            match state.blocks.cells()[i] {
+                Some(b) if b.locked => ar.set_fixed(i, b.breed, false),
+                Some(b) => {
+                    ar.set_open(i, true);
+                    counts[usize::from(b.breed.min(15))] += 1;
+                    s.counts_cells.push(i as u32);
+                }
+                None => {}
+            }
+        }
+        let plan = ar.arrange(&mut state.rng, &mut counts);
+        let reason = match plan {
+            Plan::Found { .. } => None,
+            Plan::Impossible => Some(GameOverReason::NoMovesPossible),
+            Plan::GaveUp => Some(GameOverReason::ShuffleFailed),
+        };
+        if let Some(reason) = reason {
+            state.rng.set_position(before);
+            state.over = Some(reason);
+            events.push(E::from(Match3Event::GameOver { reason }));
+            return;
+        }
+        let after = state.rng.position();
+        // Give blocks to cells: a block whose breed its cell wants stays; then each cell takes
+        // the first unused block (row-major) of its breed; cells left over take the blocks left
+        // over, recoloured. `source[k]` is the index (into the movable cells) of the block cell
+        // k receives.
+        let cells = &s.counts_cells;
+        let m = cells.len();
+        let target = |k: usize| s.arranger.known[cells[k] as usize];
+        let breed_at = |k: usize| state.breed(cells[k] as usize);
+        s.source.clear();
+        s.source.resize(m, u32::MAX);
+        s.used.clear();
+        s.used.resize(m, false);
+        for k in 0..m {
+            if breed_at(k) == target(k) {
+                s.source[k] = k as u32;
+                s.used[k] = true;
+            }
+        }
+        let mut cursor = [0usize; 16];
+        for k in 0..m {
+            if s.source[k] != u32::MAX {
+                continue;
+            }
+            let t = target(k);
+            let cur = &mut cursor[usize::from(t.min(15))];
+            while *cur < m && (s.used[*cur] || breed_at(*cur) != t) {
+                *cur += 1;
+            }
+            if *cur < m {
+                s.used[*cur] = true;
+                s.source[k] = *cur as u32;
+            }
+        }
+        let mut spare = 0usize;
+        for k in 0..m {
+            if s.source[k] == u32::MAX {
+                while spare < m && s.used[spare] {
+                    spare += 1;
+                }
+                // The plan places exactly m blocks, so a spare block exists for every cell left.
+                if spare < m {
+                    s.used[spare] = true;
+                    s.source[k] = spare as u32 | RECOLOUR;
+                }
+            }
+        }
+        let mut moved = Vec::new();
+        for k in 0..m {
+            let src = (s.source[k] & !RECOLOUR) as usize;
+            if src < m && src != k {
+                let Some(b) = state.blocks.cells()[cells[src] as usize] else { continue };
+                moved.push(ShuffledBlock {
+                    block: b.id,
+                    breed: b.breed,
+                    from: size.pos(cells[src] as usize),
+                    to: size.pos(cells[k] as usize),
+                });
+            }
+        }
+        for sb in &moved {
+            state.blocks[sb.to] = Some(Block { id: sb.block, breed: sb.breed, locked: false });
+        }
+        events.push(E::from(Match3Event::Shuffled { blocks: moved, rng: RngSpan { before, after } }));
+        for (k, &cell) in cells.iter().enumerate() {
+            if s.source[k] & RECOLOUR != 0
+                && let Some(b) = &mut state.blocks.cells_mut()[cell as usize]
+            {
+                let (from, to) = (b.breed, target(k));
+                b.breed = to;
+                let at = size.pos(cell as usize);
+                events.push(E::from(Match3Event::Recoloured { block: b.id, at, from, to }));
+            }
+        }
+    }
+}
+
+/// Gravity in column `x`: blocks fall to the lowest empty playable cells of their segment.
+fn gravity_column<E: From<Match3Event>>(
+    state: &mut Match3State,
+    x: usize,
+    w: usize,
+    h: usize,
+    events: &mut Vec<E>,
+) {
+    // Empty playable cells of the current segment, bottom-up, as a ring of row numbers: at most
+    // h of them. A fixed array keeps this allocation-free for boards up to MAX_SIDE rows.
+    let mut empties = [0u16; MAX_SIDE as usize];
+    let (mut head, mut tail) = (0usize, 0usize);
+    let size = state.size();
+    for y in (0..h).rev() {
+        let i = y * w + x;
+        if state.cells.cells()[i] == Cell::Void {
+            continue;
+        }
+        match state.blocks.cells()[i] {
+            None => {
+                empties[tail] = y as u16;
+                tail += 1;
+            }
+            Some(b) if b.locked => {
+                head = 0;
+                tail = 0;
+            }
+            Some(b) => {
+                if head < tail {
+                    let to = usize::from(empties[head]) * w + x;
+                    head += 1;
+                    state.blocks.cells_mut()[to] = Some(b);
+                    state.blocks.cells_mut()[i] = None;
+                    events.push(E::from(Match3Event::Fell {
+                        block: b.id,
+                        from: size.pos(i),
+                        to: size.pos(to),
+                    }));
+                    empties[tail] = y as u16;
+                    tail += 1;
+                }
+            }
+        }
+    }
+}
+
+impl Rules for Match3Rules {
+    type State = Match3State;
+    type Command = Match3Command;
+    type Event = Match3Event;
+
+    fn apply(
+        &self,
+        state: &mut Match3State,
+        cmd: &Match3Command,
+        events: &mut Vec<Match3Event>,
+    ) -> Result<(), Rejected> {
+        self.apply_into(state, cmd, events)
+    }
+
+    fn undo_event(&self, state: &mut Match3State, event: &Match3Event) {
+        let b = &mut state.blocks;
+        match event {
+            Match3Event::Swapped { a, b: q, .. } => {
+                let (ia, iq) = (b.size().index(*a), b.size().index(*q));
+                b.cells_mut().swap(ia, iq);
+                state.moves -= 1;
+            }
+            Match3Event::SwappedBack { a, b: q, .. } => {
+                let (ia, iq) = (b.size().index(*a), b.size().index(*q));
+                b.cells_mut().swap(ia, iq);
+                state.moves += 1;
+            }
+            Match3Event::Matched { blocks, breed, .. } => {
+                for mb in blocks.iter().filter(|mb| !mb.locked) {
+                    b[mb.at] = Some(Block { id: mb.block, breed: *breed, locked: false });
+                }
+            }
+            Match3Event::Unlocked { at, .. } => {
+                if let Some(bl) = &mut b[*at] {
+                    bl.locked = true;
+                }
+            }
+            Match3Event::Fell { from, to, .. } => b[*from] = b[*to].take(),
+            Match3Event::Spawned { block, at, rng, .. } => {
+                b[*at] = None;
+                state.ids.reset(block.0);
+                state.rng.set_position(rng.before);
+            }
+            Match3Event::Scored { points, .. } => state.score -= points,
+            Match3Event::Shuffled { blocks, rng } => {
+                for sb in blocks {
+                    b[sb.from] = Some(Block { id: sb.block, breed: sb.breed, locked: false });
+                }
+                state.rng.set_position(rng.before);
+            }
+            Match3Event::Recoloured { at, from, .. } => {
+                if let Some(bl) = &mut b[*at] {
+                    bl.breed = *from;
+                }
+            }
+            Match3Event::Won { .. } => state.won = false,
+            Match3Event::GameOver { .. } => state.over = None,
+        }
+    }
+
+    fn redo_event(&self, state: &mut Match3State, event: &Match3Event) {
+        let b = &mut state.blocks;
+        match event {
+            Match3Event::Swapped { a, b: q, .. } => {
+                let (ia, iq) = (b.size().index(*a), b.size().index(*q));
+                b.cells_mut().swap(ia, iq);
+                state.moves += 1;
+            }
+            Match3Event::SwappedBack { a, b: q, .. } => {
+                let (ia, iq) = (b.size().index(*a), b.size().index(*q));
+                b.cells_mut().swap(ia, iq);
+                state.moves -= 1;
+            }
+            Match3Event::Matched { blocks, .. } => {
+                for mb in blocks.iter().filter(|mb| !mb.locked) {
+                    b[mb.at] = None;
+                }
+            }
+            Match3Event::Unlocked { at, .. } => {
+                if let Some(bl) = &mut b[*at] {
+                    bl.locked = false;
+                }
+            }
+            Match3Event::Fell { from, to, .. } => b[*to] = b[*from].take(),
+            Match3Event::Spawned { block, at, breed, rng } => {
+                b[*at] = Some(Block { id: *block, breed: *breed, locked: false });
+                state.ids.reset(block.0 + 1);
+                state.rng.set_position(rng.after);
+            }
+            Match3Event::Scored { points, .. } => state.score += points,
+            Match3Event::Shuffled { blocks, rng } => {
+                for sb in blocks {
+                    b[sb.to] = Some(Block { id: sb.block, breed: sb.breed, locked: false });
+                }
+                state.rng.set_position(rng.after);
+            }
+            Match3Event::Recoloured { at, to, .. } => {
+                if let Some(bl) = &mut b[*at] {
+                    bl.breed = *to;
+                }
+            }
+            Match3Event::Won { .. } => state.won = true,
+            Match3Event::GameOver { reason } => state.over = Some(*reason),
+        }
+    }
+
+    /// The swaps that make a run (a swap that would swap back is accepted by `apply` but changes
+    /// nothing, so it is not listed).
+    fn legal_commands(&self, state: &Match3State) -> Vec<Match3Command> {
+        if state.won || state.over.is_some() {
+            return Vec::new();
+        }
+        let (w, h) = state.wh();
+        let size = state.size();
+        let breed = |i: usize| state.breed(i);
+        let mut out = Vec::new();
+        for i in 0..w * h {
+            if !state.movable(i) {
+                continue;
+            }
+            let (x, y) = (i % w, i / w);
+            for j in [(x + 1 < w).then_some(i + 1), (y + 1 < h).then_some(i + w)].into_iter().flatten() {
+                if state.movable(j) && board::swap_makes_run(w, h, &breed, i, j) {
+                    out.push(Match3Command::Swap(size.pos(i), size.pos(j)));
+                }
+            }
+        }
+        out
+    }
+
+    fn status(&self, state: &Match3State) -> Status {
+        if state.over.is_some() {
+            Status::Over
+        } else if state.won {
+            Status::Won
+        } else {
+            Status::Playing
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
