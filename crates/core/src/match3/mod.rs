@@ -334,6 +334,18 @@ impl Match3State {
         board::find_run(w, h, &|i| self.breed(i)).map(|i| self.size().pos(i))
     }
 
+    /// Whether swapping the blocks at `a` and `b` is allowed and makes a run (what a view
+    /// highlights; `apply` would resolve it rather than swap back).
+    pub fn swap_makes_run(&self, a: Pos, b: Pos) -> bool {
+        let size = self.size();
+        if !size.contains(a) || !size.contains(b) || !a.is_orthogonal_neighbour(b) {
+            return false;
+        }
+        let (i, j) = (size.index(a), size.index(b));
+        let (w, h) = self.wh();
+        self.movable(i) && self.movable(j) && board::swap_makes_run(w, h, &|k| self.breed(k), i, j)
+    }
+
     /// The first valid swap in row-major order (see [`Match3Rules::hint`]).
     pub fn find_valid_swap(&self) -> Option<(Pos, Pos)> {
         let (w, h) = self.wh();
