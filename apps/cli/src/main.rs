@@ -4,6 +4,7 @@
 //! divergence, a refused command under `--strict`), 2 bad input (file, argument, command line).
 //! Each subcommand lives in its own module.
 
+mod convert;
 mod error;
 mod play;
 
@@ -22,12 +23,15 @@ struct Cli {
 enum Command {
     /// Play a level: commands from a file or stdin, or interactively in the terminal.
     Play(play::PlayArgs),
+    /// Convert other formats into levels.
+    Convert(convert::ConvertArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Play(args)) => play::run(&args),
+        Some(Command::Convert(args)) => convert::run(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };

@@ -32,6 +32,8 @@ enum Line {
     Command(AnyCommand),
     Undo,
     Redo,
+    /// Print a command worth trying (`AnyRules::hint`); changes nothing.
+    Hint,
 }
 
 /// A game with the undo and redo stacks of `play`.
@@ -48,6 +50,7 @@ enum Outcome {
     Undone(Vec<AnyEvent>),
     Redone(Vec<AnyEvent>),
     Refused { code: &'static str, message: String },
+    Hint(Option<AnyCommand>),
 }
 
 impl Session {
@@ -65,6 +68,7 @@ impl Session {
                     Err(r) => Outcome::Refused { code: r.code, message: r.message.into_owned() },
                 }
             }
+            Line::Hint => Outcome::Hint(self.game.rules.hint(&self.game.state)),
             Line::Undo => match self.done.pop() {
                 Some(events) => {
                     self.game.rules.undo(&mut self.game.state, &events);
@@ -91,6 +95,7 @@ fn parse_line(game: &Game, text: &str) -> Result<Option<Line>, String> {
         "" => Ok(None),
         "undo" => Ok(Some(Line::Undo)),
         "redo" => Ok(Some(Line::Redo)),
+        "hint" => Ok(Some(Line::Hint)),
         _ => AnyCommand::parse(game.state.rule_set(), text).map(|c| Some(Line::Command(c))),
     }
 }
@@ -157,8 +162,12 @@ fn interactive(
     let rule_set = session.game.state.rule_set();
     print_start(session, args, label, seed, out)?;
     if tty && !args.json {
-        writeln!(out, "commands: {} | undo | redo | quit  (w a s d also slide)", rule_set.command_help())
-            .map_err(io_err)?;
+        writeln!(
+            out,
+            "commands: {} | undo | redo | hint | quit  (w a s d also slide)",
+            rule_set.command_help()
+        )
+        .map_err(io_err)?;
     }
     let stdin = std::io::stdin();
     loop {
@@ -252,17 +261,25 @@ fn print_step(
             Outcome::Undone(e) => ("undone", Some(e)),
             Outcome::Redone(e) => ("redone", Some(e)),
             Outcome::Refused { .. } => ("refused", None),
+            Outcome::Hint(_) => ("hint", None),
         };
         v["outcome"] = json!(kind);
         v["events"] = json!(events.map_or_else(Vec::new, |e| e.iter().map(AnyEvent::to_json).collect()));
         if let Outcome::Refused { code, message } = outcome {
             v["rejected"] = json!({ "code": code, "message": message });
         }
+        if let Outcome::Hint(hint) = outcome {
+            v["hint"] = json!(hint.as_ref().map(AnyCommand::to_string));
+        }
         return writeln!(out, "{v}").map_err(io_err);
     }
     match outcome {
         Outcome::Refused { message, .. } => {
             writeln!(out, "step {}: {text}: refused: {message}", session.step)
+        }
+        Outcome::Hint(hint) => {
+            let hint = hint.as_ref().map_or_else(|| "no command to suggest".to_string(), |c| c.to_string());
+            writeln!(out, "step {}: hint: {hint}", session.step)
         }
         Outcome::Applied(events) | Outcome::Undone(events) | Outcome::Redone(events) => {
             let verb = match outcome {

@@ -1,6 +1,7 @@
 //! End-to-end tests of the `tessera` binary, run as a user would run it.
 
 mod collapse;
+mod match3;
 mod play;
 
 use std::io::Write;
