@@ -1,3 +1,97 @@
-//! tessera-replay: the event store (log format, recorder, reader, history, verify, diff).
+//! tessera-replay: the event store. Log files, the recorder, the reader, the history (undo,
+//! redo, seek, branches), and the QA checks `verify` and `diff`.
 //!
-//! Not built yet: the log format and history arrive with their own issue.
+//! - [`Recorder`] writes a log as a game is played, frame by frame; [`LogWriter`] writes one to
+//!   any `Write`. [`atomic_write`] saves any file through a temporary file and a rename.
+//! - [`Log`] opens a log, checking every length and crc, and gives its steps
+//!   ([`Log::read_step`]), notes and the state at any step ([`Log::state_at`], from the nearest
+//!   keyframe). A log whose last frame was cut short by a crash opens with every whole frame and
+//!   says how many bytes it dropped ([`Log::dropped_bytes`]).
+//! - [`History`] is the command pattern over a game: `execute`, `undo`, `redo`, `seek`, and
+//!   branches that survive a new command after an undo.
+//! - [`verify`] re-executes a log with today's rules and reports the first divergence;
+//!   [`diff`] finds the first step where two logs part; [`export_json`] writes JSON lines.
+//!
+//! Everything is written against the `Any*` types of `tessera-core`, so a log opens any game
+//! without generics; this crate knows nothing of hecs, egui or the terminal.
+//!
+//! # The log format (version 1)
+//!
+//! All integers outside payloads are little-endian. A log is a 12-byte preamble followed by
+//! frames, back to back, to the end of the file:
+//!
+//! ```text
+//! preamble: magic "TESSLOG\0" (8 bytes: 54 45 53 53 4c 4f 47 00), format version u32 (= 1)
+//! frame:    length u32 | crc32 u32 | kind u8 | payload (length bytes)
+//! ```
+//!
+//! - `length` counts the payload only (not the 9 bytes before it) and is at most
+//!   [`MAX_PAYLOAD`] (64 MiB); a reader refuses a larger value before reading or allocating.
+//! - `crc32` is CRC-32/ISO-HDLC (the zlib/PNG crc, as `crc32fast` computes it) over the kind
+//!   byte followed by the payload.
+//! - `kind`: 0 header, 1 step, 2 keyframe, 3 note. Frame 0 is the header, and there is no
+//!   other header.
+//!
+//! Payloads are bincode 2.0.1 with `bincode::config::standard()` (little-endian, variable-length
+//! integers: values below 251 take one byte, else a marker byte 251/252/253 followed by a
+//! u16/u32/u64), over the serde form of the types named below, exactly as
+//! [`tessera_core::canonical_config`] encodes them. Strings and sequences are a varint length
+//! then the items; enums are a varint variant index then the fields; structs are their fields in
+//! order.
+//!
+//! | kind | payload (fields in order) |
+//! |---|---|
+//! | 0 header | `rule_set: String` (`"slide"`, …), `rules_version: u32`, `seed: u64`, `keyframe_interval: u32`, `level: String` (the level's JSON text, as `tessera_core::Level::to_json` writes it) |
+//! | 1 step | `command: AnyCommand`, `events: Vec<AnyEvent>`, `hash: u64` (`AnyState::hash` of the state after the step) |
+//! | 2 keyframe | `step: u64`, `state: AnyState` (the whole state after `step` steps) |
+//! | 3 note | `step: u64`, `text: String` |
+//!
+//! Steps are numbered from 1 in file order; step `n` is the `n`-th step frame. A keyframe or
+//! note frame carries the number of step frames before it (a keyframe is the state after that
+//! many steps; a note is about that state). The recorder writes a keyframe of the start state
+//! right after the header, and one after every step whose number is a multiple of
+//! `keyframe_interval` (0: only the start). The game is `Level::start(Some(seed))` of the
+//! header's level; replaying the steps' commands with the rules of `rules_version` reproduces
+//! every event and hash.
+//!
+//! A file that ends inside a frame is a log cut short: readers may keep every whole frame
+//! before it. A file that ends inside the preamble or the header frame is not a log.
+//!
+//! # Example
+//!
+//! ```
+//! use tessera_core::{Level, Rules};
+//! use tessera_replay::{Header, Log, LogWriter, TailPolicy, verify};
+//!
+//! let level = Level::classic();
+//! let mut game = level.start(Some(7)).unwrap();
+//! let header = Header::new(&level, 7, 4).unwrap();
+//! let mut log = LogWriter::new(Vec::new(), &header, &game.state).unwrap();
+//! let mut events = Vec::new();
+//! for _ in 0..10 {
+//!     let Some(cmd) = game.rules.legal_commands(&game.state).first().cloned() else { break };
+//!     events.clear();
+//!     game.rules.apply(&mut game.state, &cmd, &mut events).unwrap();
+//!     log.record(&cmd, &events, &game.state).unwrap();
+//! }
+//! let log = Log::from_bytes(log.into_inner(), TailPolicy::Strict).unwrap();
+//! assert_eq!(log.state_at(log.steps()).unwrap(), game.state);
+//! assert!(verify(&log).unwrap().ok());
+//! ```
+
+mod check;
+mod error;
+mod format;
+mod history;
+mod reader;
+mod writer;
+
+pub use check::{DiffReport, Divergence, Mismatch, StepSide, VerifyReport, diff, export_json, verify};
+pub use error::LogError;
+pub use format::{
+    DEFAULT_KEYFRAME_INTERVAL, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, MAGIC, MAX_PAYLOAD, Note,
+    PREAMBLE_LEN, StepRecord,
+};
+pub use history::{Branch, History, NodeId, SeekError};
+pub use reader::{FrameRef, Log, TailPolicy};
+pub use writer::{Flush, LogWriter, Recorder, RecorderConfig, atomic_write};

@@ -1,0 +1,174 @@
+//! Log benchmarks on a 1,000,000-step `slide` game: record, open, verify, seek, bytes per step.
+//!
+//! The game: 2048 on a 12×12 board, seed 1, every command chosen by a fixed priority (down, else
+//! left, else right, else up: the first that the rules accept). A 4×4 game ends after a few
+//! hundred moves; on 12×12 this simple corner strategy keeps going past a million steps, while
+//! the state stays small enough (144 cells, ~950 bytes encoded) that a step costs what a real
+//! game's step costs. The commands are worked out once, before any measurement.
+//!
+//! Run: `cargo bench -p tessera-replay --bench log`. Figures go to stdout; the log's size and
+//! bytes per step are printed first.
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::sync::OnceLock;
+use tessera_core::slide::{SlideCommand, SlideLevel};
+use tessera_core::{AnyCommand, AnyEvent, Dir, Level, Rules};
+use tessera_replay::{
+    Flush, Header, History, Log, LogWriter, Recorder, RecorderConfig, StepRecord, TailPolicy, verify,
+};
+
+const STEPS: usize = 1_000_000;
+const SEED: u64 = 1;
+
+struct Setup {
+    level: Level,
+    commands: Vec<AnyCommand>,
+    /// Every step's events and hash, for the append-only measurement.
+    steps: Vec<(Vec<AnyEvent>, u64)>,
+    log: Vec<u8>,
+}
+
+fn setup() -> &'static Setup {
+    static SETUP: OnceLock<Setup> = OnceLock::new();
+    SETUP.get_or_init(|| {
+        let level = Level::Slide(SlideLevel { width: Some(12), height: Some(12), ..SlideLevel::default() });
+        let mut game = level.start(Some(SEED)).expect("the level starts");
+        let mut events = Vec::new();
+        let mut commands = Vec::with_capacity(STEPS);
+        let mut steps = Vec::with_capacity(STEPS);
+        let order =
+            [Dir::Down, Dir::Left, Dir::Right, Dir::Up].map(|d| AnyCommand::Slide(SlideCommand::Slide(d)));
+        'steps: while commands.len() < STEPS {
+            for c in &order {
+                events.clear();
+                if game.rules.apply(&mut game.state, c, &mut events).is_ok() {
+                    commands.push(c.clone());
+                    steps.push((events.clone(), game.state.hash()));
+                    continue 'steps;
+                }
+            }
+            panic!("the game ended after {} steps", commands.len());
+        }
+        let log = record(&level, &commands);
+        println!(
+            "log: {STEPS} steps, {} bytes ({:.1} MB), {:.1} bytes per step, {} events per step on average",
+            log.len(),
+            log.len() as f64 / 1e6,
+            log.len() as f64 / STEPS as f64,
+            steps.iter().map(|s| s.0.len()).sum::<usize>() as f64 / STEPS as f64,
+        );
+        Setup { level, commands, steps, log }
+    })
+}
+
+/// Plays `commands` and records them into memory: what `tessera play --record` does per step.
+fn record(level: &Level, commands: &[AnyCommand]) -> Vec<u8> {
+    let mut game = level.start(Some(SEED)).expect("the level starts");
+    let header = Header::new(level, SEED, tessera_replay::DEFAULT_KEYFRAME_INTERVAL).expect("header");
+    let mut w = LogWriter::new(Vec::with_capacity(200 << 20), &header, &game.state).expect("writes");
+    let mut events = Vec::new();
+    for c in commands {
+        events.clear();
+        game.rules.apply(&mut game.state, c, &mut events).expect("recorded commands replay");
+        w.record(c, &events, &game.state).expect("writes");
+    }
+    w.into_inner()
+}
+
+fn benches(c: &mut Criterion) {
+    let s = setup();
+    let mut g = c.benchmark_group("log");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(STEPS as u64));
+
+    g.bench_function("record: play + hash + encode, in memory", |b| {
+        b.iter(|| black_box(record(&s.level, &s.commands).len()))
+    });
+    g.bench_function("record: append precomputed steps, in memory", |b| {
+        let header = Header::new(&s.level, SEED, 256).expect("header");
+        let start = s.level.start(Some(SEED)).expect("starts").state;
+        b.iter(|| {
+            let mut w = LogWriter::new(Vec::with_capacity(200 << 20), &header, &start).expect("writes");
+            for (c, (events, hash)) in s.commands.iter().zip(&s.steps) {
+                w.step(c, events, *hash).expect("writes");
+            }
+            black_box(w.len())
+        })
+    });
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/bench-logs");
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    for (name, flush) in [("buffered", Flush::Buffered), ("flush every frame", Flush::EveryFrame)] {
+        g.bench_function(format!("record: play + record to a file, {name}"), |b| {
+            let header = Header::new(&s.level, SEED, 256).expect("header");
+            b.iter(|| {
+                let mut game = s.level.start(Some(SEED)).expect("starts");
+                let config = RecorderConfig { keyframe_interval: 256, flush };
+                let mut r =
+                    Recorder::create(dir.join("bench.tlog"), &header, &game.state, config).expect("creates");
+                let mut events = Vec::new();
+                for c in &s.commands {
+                    events.clear();
+                    game.rules.apply(&mut game.state, c, &mut events).expect("replays");
+                    r.record(c, &events, &game.state).expect("writes");
+                }
+                r.finish().expect("syncs");
+            })
+        });
+    }
+    g.bench_function("open (check every length and crc)", |b| {
+        b.iter_batched(
+            || s.log.clone(),
+            |bytes| black_box(Log::from_bytes(bytes, TailPolicy::Strict).expect("opens").steps()),
+            BatchSize::LargeInput,
+        )
+    });
+    let log = Log::from_bytes(s.log.clone(), TailPolicy::Strict).expect("opens");
+    g.bench_function("verify (re-execute, compare events and hashes)", |b| {
+        b.iter(|| {
+            let r = verify(&log).expect("reads");
+            assert!(r.ok());
+            black_box(r.steps_ok)
+        })
+    });
+    g.bench_function("read every step (decode only)", |b| {
+        let mut rec = StepRecord::default();
+        b.iter(|| {
+            for n in 1..=log.steps() {
+                log.read_step(n, &mut rec).expect("decodes");
+            }
+            black_box(rec.hash)
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("seek");
+    // A fixed pseudo-random walk over the steps (xorshift), the same every run.
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % (STEPS as u64 + 1)
+    };
+    g.bench_function("log.state_at(random step) in the 1M-step log", |b| {
+        b.iter(|| black_box(log.state_at(next()).expect("seeks").hash()))
+    });
+    // A history keeps every step's events in memory: 100,000 steps of the same game.
+    const HISTORY: u64 = 100_000;
+    let mut h = History::new(s.level.start(Some(SEED)).expect("starts"));
+    for c in &s.commands[..HISTORY as usize] {
+        h.execute(c).expect("replays");
+    }
+    g.bench_function("history.seek(random step) over 100k steps", |b| {
+        b.iter(|| {
+            let n = next() % (HISTORY + 1);
+            h.seek(n).expect("seeks");
+            black_box(h.step())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(log_benches, benches);
+criterion_main!(log_benches);

@@ -1,0 +1,388 @@
+//! Reading logs: [`Log`] checks every frame on open and gives steps, keyframes, notes and the
+//! state at any step.
+
+use crate::error::LogError;
+use crate::format::{
+    At, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, HeaderPayload, KeyframePayload, MAGIC,
+    MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step, decode_step_number,
+    frame_crc,
+};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use tessera_core::{AnyRules, AnyState, Game, Rules};
+
+/// Where a frame is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameRef {
+    /// Byte offset of the frame's first byte.
+    pub offset: u64,
+    /// Its kind.
+    pub kind: FrameKind,
+}
+
+/// How a log that ends inside a frame was opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TailPolicy {
+    /// Keep every whole frame and report the bytes dropped (the log of a crashed recording).
+    Lenient,
+    /// Refuse it with [`LogError::Truncated`].
+    Strict,
+}
+
+/// An opened log: its header and an index of its frames, every length and crc checked.
+///
+/// Opening reads the whole file into memory, walks every frame checking its length against
+/// [`crate::MAX_PAYLOAD`] (before reading it) and its crc, decodes the header, and checks the
+/// step numbers of keyframes and notes. Step payloads are decoded when asked for
+/// ([`Log::read_step`]), so a log of a million steps opens in the time it takes to crc it.
+#[derive(Debug)]
+pub struct Log {
+    header: Header,
+    rules: AnyRules,
+    bytes: Vec<u8>,
+    frames: Vec<FrameRef>,
+    /// `steps[n - 1]`: index in `frames` of step `n`'s frame.
+    steps: Vec<u32>,
+    /// `(step, frame index)` of every keyframe, in order.
+    keyframes: Vec<(u64, u32)>,
+    notes: Vec<Note>,
+    /// Bytes after the last whole frame (a cut tail), dropped.
+    dropped: u64,
+}
+
+impl Log {
+    /// Opens the log at `path`, keeping every whole frame of a log whose last frame is cut
+    /// short (see [`Log::dropped_bytes`]).
+    pub fn open(path: impl AsRef<Path>) -> Result<Log, LogError> {
+        Log::from_bytes(std::fs::read(path)?, TailPolicy::Lenient)
+    }
+
+    /// Reads a log from its bytes.
+    pub fn from_bytes(bytes: Vec<u8>, tail: TailPolicy) -> Result<Log, LogError> {
+        let (header, at) = read_header(&bytes)?;
+        let rules = header
+            .level
+            .start(Some(header.seed))
+            .map_err(|e| LogError::BadLevel { offset: at.offset, message: e.to_string() })?
+            .rules;
+        let mut log = Log {
+            header,
+            rules,
+            bytes: Vec::new(),
+            frames: vec![FrameRef { offset: PREAMBLE_LEN as u64, kind: FrameKind::Header }],
+            steps: Vec::new(),
+            keyframes: Vec::new(),
+            notes: Vec::new(),
+            dropped: 0,
+        };
+        let mut pos = at.end;
+        while pos < bytes.len() {
+            let frame = log.frames.len() as u64;
+            let at = At { offset: pos as u64, frame };
+            let (kind, payload, end) = match read_frame(&bytes, pos, frame) {
+                Ok(f) => f,
+                Err(e @ LogError::Truncated { .. }) => match tail {
+                    TailPolicy::Strict => return Err(e),
+                    TailPolicy::Lenient => {
+                        log.dropped = (bytes.len() - pos) as u64;
+                        break;
+                    }
+                },
+                Err(e) => return Err(e),
+            };
+            let steps = log.steps.len() as u64;
+            let index = u32::try_from(log.frames.len()).map_err(|_| LogError::Malformed {
+                offset: at.offset,
+                frame,
+                message: "more than 2^32 frames".into(),
+            })?;
+            match kind {
+                FrameKind::Header => {
+                    return Err(LogError::Malformed {
+                        offset: at.offset,
+                        frame,
+                        message: "a second header frame".into(),
+                    });
+                }
+                FrameKind::Step => log.steps.push(index),
+                FrameKind::Keyframe => {
+                    let n = decode_step_number(payload, at, kind)?;
+                    check_step_number(n, steps, at, kind)?;
+                    log.keyframes.push((n, index));
+                }
+                FrameKind::Note => {
+                    let note: Note = decode_all(payload, at, kind)?;
+                    check_step_number(note.step, steps, at, kind)?;
+                    log.notes.push(note);
+                }
+            }
+            log.frames.push(FrameRef { offset: at.offset, kind });
+            pos = end;
+        }
+        let mut bytes = bytes;
+        bytes.truncate(bytes.len() - log.dropped as usize);
+        log.bytes = bytes;
+        Ok(log)
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The rules the header's level starts with today.
+    pub fn rules(&self) -> &AnyRules {
+        &self.rules
+    }
+
+    /// The game the log starts from: the header's level started with the header's seed, by
+    /// today's code.
+    pub fn start(&self) -> Result<Game, LogError> {
+        self.header
+            .level
+            .start(Some(self.header.seed))
+            .map_err(|e| LogError::BadLevel { offset: PREAMBLE_LEN as u64, message: e.to_string() })
+    }
+
+    /// How many steps the log holds.
+    pub fn steps(&self) -> u64 {
+        self.steps.len() as u64
+    }
+
+    /// Every frame, in file order (frame 0 is the header).
+    pub fn frames(&self) -> &[FrameRef] {
+        &self.frames
+    }
+
+    /// The steps that have a keyframe, in order.
+    pub fn keyframe_steps(&self) -> impl Iterator<Item = u64> + '_ {
+        self.keyframes.iter().map(|&(s, _)| s)
+    }
+
+    /// The notes, in order.
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// Bytes after the last whole frame that were dropped on open (0 for a clean log).
+    pub fn dropped_bytes(&self) -> u64 {
+        self.dropped
+    }
+
+    /// The bytes of every whole frame: what `tessera replay repair` writes back.
+    pub fn whole_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Offset of the frame `index` and its payload.
+    fn payload(&self, index: usize) -> (At, &[u8]) {
+        let offset = self.frames[index].offset as usize;
+        let len = u32_at(&self.bytes, offset) as usize;
+        let start = offset + FRAME_HEADER_LEN;
+        (At { offset: offset as u64, frame: index as u64 }, &self.bytes[start..start + len])
+    }
+
+    /// The frame index and offset of step `step` (1-based).
+    pub fn step_frame(&self, step: u64) -> Option<FrameRef> {
+        let i = *self.steps.get(usize::try_from(step.checked_sub(1)?).ok()?)?;
+        Some(self.frames[i as usize])
+    }
+
+    /// Decodes step `step` (1 for the first command) into `out`, reusing its buffers.
+    pub fn read_step(&self, step: u64, out: &mut StepRecord) -> Result<(), LogError> {
+        let i = step
+            .checked_sub(1)
+            .and_then(|i| self.steps.get(i as usize))
+            .ok_or(LogError::NoSuchStep { step, steps: self.steps() })?;
+        let (at, payload) = self.payload(*i as usize);
+        decode_step(payload, at, out)
+    }
+
+    /// Decodes the payload of frame `index` as the kind it is, for export.
+    pub(crate) fn decode_frame(&self, index: usize) -> Result<Decoded, LogError> {
+        let (at, payload) = self.payload(index);
+        let kind = self.frames[index].kind;
+        Ok(match kind {
+            FrameKind::Header => Decoded::Header,
+            FrameKind::Step => {
+                let mut rec = StepRecord::default();
+                decode_step(payload, at, &mut rec)?;
+                Decoded::Step(rec)
+            }
+            FrameKind::Keyframe => {
+                let k: KeyframePayload = decode_all(payload, at, kind)?;
+                Decoded::Keyframe(k.step, Box::new(k.state))
+            }
+            FrameKind::Note => Decoded::Note(decode_all(payload, at, kind)?),
+        })
+    }
+
+    /// The keyframe of step `step`, if the log has one.
+    pub fn keyframe(&self, step: u64) -> Result<Option<AnyState>, LogError> {
+        let Ok(k) = self.keyframes.binary_search_by_key(&step, |&(s, _)| s) else { return Ok(None) };
+        self.decode_keyframe(k).map(Some)
+    }
+
+    fn decode_keyframe(&self, k: usize) -> Result<AnyState, LogError> {
+        let (at, payload) = self.payload(self.keyframes[k].1 as usize);
+        let p: KeyframePayload = decode_all(payload, at, FrameKind::Keyframe)?;
+        if p.state.rule_set() != self.header.rule_set {
+            return Err(LogError::Malformed {
+                offset: at.offset,
+                frame: at.frame,
+                message: format!("a {} keyframe in a {} log", p.state.rule_set(), self.header.rule_set),
+            });
+        }
+        Ok(p.state)
+    }
+
+    /// The state after `step` steps, as the log recorded it: from the nearest keyframe at or
+    /// before `step` (or the level's start), redoing the recorded events of the steps between.
+    /// The result's hash is checked against the hash recorded for `step`.
+    pub fn state_at(&self, step: u64) -> Result<AnyState, LogError> {
+        if step > self.steps() {
+            return Err(LogError::NoSuchStep { step, steps: self.steps() });
+        }
+        let k = self.keyframes.partition_point(|&(s, _)| s <= step);
+        let (mut state, from) = match k.checked_sub(1) {
+            Some(k) => (self.decode_keyframe(k)?, self.keyframes[k].0),
+            None => (self.start()?.state, 0),
+        };
+        let mut rec = StepRecord::default();
+        for n in from + 1..=step {
+            self.read_step(n, &mut rec)?;
+            let rules = &self.rules;
+            let events = &rec.events;
+            // Events of a log that was not written by tessera may not fit the board; the rule
+            // sets index the board directly, so such a step is caught here and reported.
+            catch_unwind(AssertUnwindSafe(|| rules.redo(&mut state, events))).map_err(|_| {
+                self.inconsistent(n, "an event does not fit the state it is replayed on".into())
+            })?;
+        }
+        if step > from {
+            let hash = state.hash();
+            if hash != rec.hash {
+                return Err(self.inconsistent(
+                    step,
+                    format!("the state hash is {hash:016x}, the log recorded {:016x}", rec.hash),
+                ));
+            }
+        }
+        Ok(state)
+    }
+
+    fn inconsistent(&self, step: u64, message: String) -> LogError {
+        let offset = self.step_frame(step).map_or(0, |f| f.offset);
+        LogError::Inconsistent { offset, step, message }
+    }
+}
+
+/// A decoded frame.
+pub(crate) enum Decoded {
+    Header,
+    Step(StepRecord),
+    Keyframe(u64, Box<AnyState>),
+    Note(Note),
+}
+
+fn check_step_number(n: u64, steps: u64, at: At, kind: FrameKind) -> Result<(), LogError> {
+    if n != steps {
+        return Err(LogError::Malformed {
+            offset: at.offset,
+            frame: at.frame,
+            message: format!("a {} for step {n} after {steps} steps", kind.name()),
+        });
+    }
+    Ok(())
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+/// Where the header frame ends.
+struct HeaderAt {
+    offset: u64,
+    end: usize,
+}
+
+/// Checks the preamble and reads the header frame (which a cut tail never excuses).
+fn read_header(bytes: &[u8]) -> Result<(Header, HeaderAt), LogError> {
+    if bytes.is_empty() {
+        return Err(LogError::Empty);
+    }
+    let n = bytes.len().min(MAGIC.len());
+    if bytes[..n] != MAGIC[..n] {
+        return Err(LogError::BadMagic { found: bytes[..n].to_vec() });
+    }
+    if bytes.len() < PREAMBLE_LEN {
+        return Err(LogError::Truncated {
+            offset: 0,
+            frame: 0,
+            needed: PREAMBLE_LEN as u64,
+            available: bytes.len() as u64,
+        });
+    }
+    let version = u32_at(bytes, MAGIC.len());
+    if version != FORMAT_VERSION {
+        return Err(LogError::UnsupportedVersion {
+            offset: MAGIC.len() as u64,
+            version,
+            supported: FORMAT_VERSION,
+        });
+    }
+    let pos = PREAMBLE_LEN;
+    let (kind, payload, end) = read_frame(bytes, pos, 0)?;
+    let at = At { offset: pos as u64, frame: 0 };
+    if kind != FrameKind::Header {
+        return Err(LogError::Malformed {
+            offset: at.offset,
+            frame: 0,
+            message: format!("the first frame is a {}, not the header", kind.name()),
+        });
+    }
+    let p: HeaderPayload = decode_all(payload, at, kind)?;
+    Ok((check_header(p, at)?, HeaderAt { offset: at.offset, end }))
+}
+
+/// Reads the frame at `pos`: its kind, payload and end, with the length checked against the
+/// limit before anything else and the crc checked.
+fn read_frame(bytes: &[u8], pos: usize, frame: u64) -> Result<(FrameKind, &[u8], usize), LogError> {
+    let offset = pos as u64;
+    let available = (bytes.len() - pos) as u64;
+    if available < FRAME_HEADER_LEN as u64 {
+        return Err(LogError::Truncated { offset, frame, needed: FRAME_HEADER_LEN as u64, available });
+    }
+    let length = u32_at(bytes, pos);
+    if length > MAX_PAYLOAD {
+        return Err(LogError::Oversized { offset, frame, length, limit: MAX_PAYLOAD });
+    }
+    let needed = FRAME_HEADER_LEN as u64 + u64::from(length);
+    if available < needed {
+        return Err(LogError::Truncated { offset, frame, needed, available });
+    }
+    let stored = u32_at(bytes, pos + 4);
+    let kind_byte = bytes[pos + 8];
+    let start = pos + FRAME_HEADER_LEN;
+    let payload = &bytes[start..start + length as usize];
+    let computed = frame_crc(kind_byte, payload);
+    if stored != computed {
+        return Err(LogError::CrcMismatch { offset, frame, stored, computed });
+    }
+    let kind =
+        FrameKind::from_byte(kind_byte).ok_or(LogError::UnknownKind { offset, frame, kind: kind_byte })?;
+    Ok((kind, payload, start + length as usize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_at_offset_is_after_the_preamble() {
+        let bytes = crate::format::MAGIC.to_vec();
+        assert!(matches!(read_header(&bytes), Err(LogError::Truncated { offset: 0, needed: 12, .. })));
+    }
+}

@@ -1,0 +1,308 @@
+//! Writing logs: [`LogWriter`] over any `Write`, [`Recorder`] over a file, and [`atomic_write`].
+
+use crate::format::{
+    FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, KeyframeRef, MAGIC, MAX_PAYLOAD, Note, StepRef,
+    encode_into, frame_crc,
+};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use tessera_core::{AnyCommand, AnyEvent, AnyState};
+
+/// Writes a log to any byte sink: the preamble and header on creation, then one frame per call.
+///
+/// [`LogWriter::record`] is the usual entry point: it writes the step and, when the step
+/// number is a multiple of the keyframe interval, a keyframe after it. The writer does not
+/// flush; [`Recorder`] does, frame by frame.
+#[derive(Debug)]
+pub struct LogWriter<W: Write> {
+    out: W,
+    buf: Vec<u8>,
+    len: u64,
+    frames: u64,
+    steps: u64,
+    keyframe_interval: u32,
+}
+
+impl<W: Write> LogWriter<W> {
+    /// Writes the preamble and `header`, then a keyframe of `start` (the state at step 0).
+    pub fn new(out: W, header: &Header, start: &AnyState) -> io::Result<Self> {
+        let mut w = LogWriter::bare(out, header)?;
+        w.keyframe(start)?;
+        Ok(w)
+    }
+
+    /// Writes the preamble and `header` only (for copying a log frame by frame).
+    pub fn bare(mut out: W, header: &Header) -> io::Result<Self> {
+        out.write_all(&MAGIC)?;
+        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        let mut w = LogWriter {
+            out,
+            buf: Vec::with_capacity(256),
+            len: (MAGIC.len() + 4) as u64,
+            frames: 0,
+            steps: 0,
+            keyframe_interval: header.keyframe_interval,
+        };
+        encode_into(&header.to_payload(), &mut w.buf);
+        w.emit(FrameKind::Header)?;
+        Ok(w)
+    }
+
+    /// Records one accepted command: its events, the hash of `after` (the state it left) and,
+    /// when due, a keyframe of `after`.
+    pub fn record(&mut self, command: &AnyCommand, events: &[AnyEvent], after: &AnyState) -> io::Result<()> {
+        self.step(command, events, after.hash())?;
+        let k = u64::from(self.keyframe_interval);
+        if k > 0 && self.steps.is_multiple_of(k) {
+            self.keyframe(after)?;
+        }
+        Ok(())
+    }
+
+    /// Writes a step frame with a hash the caller computed.
+    pub fn step(&mut self, command: &AnyCommand, events: &[AnyEvent], hash: u64) -> io::Result<()> {
+        encode_into(&StepRef { command, events, hash }, &mut self.buf);
+        self.emit(FrameKind::Step)?;
+        self.steps += 1;
+        Ok(())
+    }
+
+    /// Writes a keyframe of `state` as the state after the steps written so far.
+    pub fn keyframe(&mut self, state: &AnyState) -> io::Result<()> {
+        encode_into(&KeyframeRef { step: self.steps, state }, &mut self.buf);
+        self.emit(FrameKind::Keyframe)
+    }
+
+    /// Writes a note at the current step.
+    pub fn note(&mut self, text: &str) -> io::Result<()> {
+        encode_into(&Note { step: self.steps, text: text.to_string() }, &mut self.buf);
+        self.emit(FrameKind::Note)
+    }
+
+    /// Writes the payload in `self.buf` as one frame and empties the buffer.
+    fn emit(&mut self, kind: FrameKind) -> io::Result<()> {
+        let payload = &self.buf;
+        if payload.len() > MAX_PAYLOAD as usize {
+            let n = payload.len();
+            self.buf.clear();
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("a {} frame of {n} bytes exceeds the limit of {MAX_PAYLOAD}", kind.name()),
+            ));
+        }
+        let mut head = [0u8; FRAME_HEADER_LEN];
+        head[0..4].copy_from_slice(&(payload.len() as u32).to_le_bytes());
+        head[4..8].copy_from_slice(&frame_crc(kind.byte(), payload).to_le_bytes());
+        head[8] = kind.byte();
+        self.out.write_all(&head)?;
+        self.out.write_all(payload)?;
+        self.len += (FRAME_HEADER_LEN + payload.len()) as u64;
+        self.frames += 1;
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// Bytes written so far.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether nothing has been written (never true: the preamble is written on creation).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Step frames written so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Frames written so far (the header included).
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// The sink.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    /// Gives the sink back.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+/// When a [`Recorder`] hands its bytes to the operating system.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Flush {
+    /// After every frame: a crash of the process loses nothing already recorded. (Default.)
+    #[default]
+    EveryFrame,
+    /// When the 64 KiB buffer fills and on [`Recorder::finish`]: for bulk recording, where a crash
+    /// may cut the log back to the last full buffer (the reader still opens what is whole).
+    Buffered,
+}
+
+/// Settings of a [`Recorder`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecorderConfig {
+    /// A keyframe after every step whose number is a multiple of this; 0 for only step 0.
+    pub keyframe_interval: u32,
+    /// When bytes go to the operating system.
+    pub flush: Flush,
+}
+
+impl Default for RecorderConfig {
+    fn default() -> Self {
+        RecorderConfig { keyframe_interval: crate::DEFAULT_KEYFRAME_INTERVAL, flush: Flush::EveryFrame }
+    }
+}
+
+/// Records a game to a log file as it is played.
+///
+/// The file appears whole: the header and the step-0 keyframe are written to a temporary file
+/// that is synced and renamed into place. From then on frames are appended and (by default)
+/// flushed one by one, so a crash leaves a log whose last frame at worst is cut short, which
+/// [`crate::Log::open`] opens anyway and `tessera replay repair` cleans.
+///
+/// The file holds the line of play that leads to the current state: [`Recorder::truncate_to`]
+/// (for undo) cuts the file back to the end of an earlier step, and a redone step is simply
+/// recorded again. Notes on the undone steps go with them.
+#[derive(Debug)]
+pub struct Recorder {
+    path: PathBuf,
+    writer: LogWriter<BufWriter<File>>,
+    flush: Flush,
+    /// `ends[n]`: file length once step `n` and what follows it (keyframe, notes) was written.
+    ends: Vec<u64>,
+}
+
+impl Recorder {
+    /// Creates (or replaces) the log at `path` for a game of `header` starting at `start`.
+    pub fn create(
+        path: impl AsRef<Path>,
+        header: &Header,
+        start: &AnyState,
+        config: RecorderConfig,
+    ) -> io::Result<Recorder> {
+        let path = path.as_ref().to_path_buf();
+        let mut header = header.clone();
+        header.keyframe_interval = config.keyframe_interval;
+        let mut first = Vec::new();
+        LogWriter::new(&mut first, &header, start)?;
+        atomic_write(&path, &first)?;
+        let mut file = OpenOptions::new().write(true).open(&path)?;
+        file.seek(SeekFrom::End(0))?;
+        let out = BufWriter::with_capacity(64 << 10, file);
+        let writer = LogWriter {
+            out,
+            buf: Vec::with_capacity(256),
+            len: first.len() as u64,
+            frames: 2,
+            steps: 0,
+            keyframe_interval: config.keyframe_interval,
+        };
+        Ok(Recorder { path, writer, flush: config.flush, ends: vec![first.len() as u64] })
+    }
+
+    /// Records one accepted command (see [`LogWriter::record`]).
+    pub fn record(&mut self, command: &AnyCommand, events: &[AnyEvent], after: &AnyState) -> io::Result<()> {
+        self.writer.record(command, events, after)?;
+        self.ends.push(self.writer.len());
+        self.flush_if_due()
+    }
+
+    /// Records a note at the current step.
+    pub fn note(&mut self, text: &str) -> io::Result<()> {
+        self.writer.note(text)?;
+        if let Some(end) = self.ends.last_mut() {
+            *end = self.writer.len();
+        }
+        self.flush_if_due()
+    }
+
+    /// Cuts the log back to the end of step `step` (undo). Steps after it, and their keyframes
+    /// and notes, are removed from the file.
+    pub fn truncate_to(&mut self, step: u64) -> io::Result<()> {
+        let Some(&end) = self.ends.get(step as usize) else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("cannot cut the log to step {step}: it has {} steps", self.writer.steps()),
+            ));
+        };
+        self.writer.out.flush()?;
+        let file = self.writer.out.get_mut();
+        file.set_len(end)?;
+        file.seek(SeekFrom::Start(end))?;
+        self.ends.truncate(step as usize + 1);
+        self.writer.steps = step;
+        self.writer.len = end;
+        Ok(())
+    }
+
+    fn flush_if_due(&mut self) -> io::Result<()> {
+        match self.flush {
+            Flush::EveryFrame => self.writer.out.flush(),
+            Flush::Buffered => Ok(()),
+        }
+    }
+
+    /// Steps recorded.
+    pub fn steps(&self) -> u64 {
+        self.writer.steps()
+    }
+
+    /// Bytes in the log.
+    pub fn len(&self) -> u64 {
+        self.writer.len()
+    }
+
+    /// Whether the log is empty (never: it has at least its header).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Where the log is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Flushes and syncs the file to disk.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.writer.out.flush()?;
+        self.writer.out.get_ref().sync_all()
+    }
+}
+
+/// Writes `bytes` to `path` so that a crash never leaves a half-written file there: into a
+/// temporary file next to it, synced, then renamed over `path` (atomic on POSIX file systems).
+/// Every file tessera saves (levels, logs, settings) goes through this.
+pub fn atomic_write(path: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
+    let path = path.as_ref();
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(io::ErrorKind::InvalidInput, format!("{}: not a file path", path.display()))
+    })?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp{}", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result?;
+    // Make the rename itself durable where the platform allows opening a directory.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Ok(d) = File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! The fixtures: golden logs in `fixtures/logs` (every one must verify) and the catalogue of
+//! broken logs and levels in `fixtures/bad` (each must fail the way it says).
+//!
+//! The broken files are made by [`generate_bad`]; to write them again run
+//! `TESSERA_BLESS=1 cargo test -p tessera-replay --test tests fixtures` and commit the result.
+
+use crate::common::{fixtures, level, record, reencode};
+use std::path::Path;
+use tessera_core::{Level, LevelError, RuleSet, canonical_bytes};
+use tessera_replay::{FRAME_HEADER_LEN, Log, PREAMBLE_LEN, TailPolicy, verify};
+
+#[test]
+fn every_golden_log_verifies_and_re_encodes_bit_for_bit() {
+    let dir = fixtures().join("logs");
+    let mut seen = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "tlog"))
+        .collect();
+    paths.sort();
+    for path in &paths {
+        let name = path.display();
+        let bytes = std::fs::read(path).unwrap();
+        let log =
+            Log::from_bytes(bytes.clone(), TailPolicy::Strict).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let report = verify(&log).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Some(d) = &report.divergence {
+            panic!("{name}: today's rules diverge from the golden log:\n{d}");
+        }
+        assert!(
+            !report.version_differs(),
+            "{name}: recorded with {} rules version {}, today's is {}: re-record it (fixtures/logs/README.md)",
+            log.header().rule_set,
+            report.recorded_rules_version,
+            report.current_rules_version
+        );
+        assert!(log.steps() > 0, "{name}: a golden log needs steps");
+        assert_eq!(reencode(&log), bytes, "{name}: the encoding changed");
+        log.state_at(log.steps()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        seen.push(log.header().rule_set);
+    }
+    for rs in RuleSet::ALL {
+        assert!(
+            seen.contains(rs),
+            "no golden log for rule set '{rs}' in fixtures/logs: record one as fixtures/logs/README.md says"
+        );
+    }
+}
+
+/// A broken file and how it must fail.
+struct Bad {
+    name: &'static str,
+    kind: &'static str,
+    offset: Option<u64>,
+    frame: Option<u64>,
+}
+
+const fn bad(name: &'static str, kind: &'static str, offset: u64, frame: Option<u64>) -> Bad {
+    Bad { name, kind, offset: Some(offset), frame }
+}
+
+/// The catalogue. In the base log the preamble is bytes 0..12, the header frame 12..179, the
+/// step-0 keyframe 179..218; frame 4 (step 3) starts at 299 and the log ends at 829 (15 frames).
+const BAD_LOGS: &[Bad] = &[
+    bad("empty.tlog", "empty", 0, None),
+    bad("bad_magic.tlog", "bad_magic", 0, None),
+    bad("future_version.tlog", "unsupported_version", 8, None),
+    bad("truncated_header.tlog", "truncated", 12, Some(0)),
+    bad("truncated_tail.tlog", "truncated", 756, Some(13)),
+    bad("flipped_byte.tlog", "crc_mismatch", 299, Some(4)),
+    bad("huge_length.tlog", "oversized", 218, Some(2)),
+    bad("unknown_rule_set.tlog", "unknown_rule_set", 12, Some(0)),
+    bad("unknown_kind.tlog", "unknown_kind", 829, Some(14)),
+    bad("undecodable_step.tlog", "undecodable", 829, Some(14)),
+];
+
+/// The base log the broken ones are made from: classic 4×4, seed 1, ten steps, keyframes
+/// every 4 steps.
+fn base() -> Vec<u8> {
+    record(&Level::classic(), 1, 4, &[1, 2, 1, 3, 0, 2, 1, 1, 2, 3], &[]).bytes
+}
+
+fn frame(kind: u8, payload: &[u8]) -> Vec<u8> {
+    let mut h = crc32fast::Hasher::new();
+    h.update(&[kind]);
+    h.update(payload);
+    let mut f = (payload.len() as u32).to_le_bytes().to_vec();
+    f.extend_from_slice(&h.finalize().to_le_bytes());
+    f.push(kind);
+    f.extend_from_slice(payload);
+    f
+}
+
+/// Makes every broken log and level of the catalogue.
+fn generate_bad() -> Vec<(String, Vec<u8>)> {
+    let base = base();
+    let log = Log::from_bytes(base.clone(), TailPolicy::Strict).unwrap();
+    let off = |i: usize| log.frames()[i].offset as usize;
+    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut put = |name: &str, bytes: Vec<u8>| out.push((name.to_string(), bytes));
+    put("empty.tlog", Vec::new());
+    let mut b = base.clone();
+    b[..8].copy_from_slice(b"NOTALOG\0");
+    put("bad_magic.tlog", b);
+    let mut b = base.clone();
+    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+    put("future_version.tlog", b);
+    put("truncated_header.tlog", base[..40].to_vec());
+    put("truncated_tail.tlog", base[..base.len() - 5].to_vec());
+    let mut b = base.clone();
+    let step3 = log.step_frame(3).unwrap().offset as usize;
+    b[step3 + FRAME_HEADER_LEN + 1] ^= 0x10;
+    put("flipped_byte.tlog", b);
+    let mut b = base.clone();
+    b[off(2)..off(2) + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    put("huge_length.tlog", b);
+    let h = log.header();
+    let payload =
+        canonical_bytes(&("chess", h.rules_version, h.seed, h.keyframe_interval, h.level_json.as_str()));
+    let mut b = base[..PREAMBLE_LEN].to_vec();
+    b.extend(frame(0, &payload));
+    b.extend_from_slice(&base[off(1)..]);
+    put("unknown_rule_set.tlog", b);
+    let mut b = base.clone();
+    b.extend(frame(7, b"what is this"));
+    put("unknown_kind.tlog", b);
+    let mut b = base.clone();
+    b.extend(frame(1, &[0xff; 6]));
+    put("undecodable_step.tlog", b);
+    for (name, text) in BAD_LEVELS_TEXT {
+        put(&format!("levels/{name}"), text.as_bytes().to_vec());
+    }
+    out
+}
+
+const BAD_LEVELS_TEXT: &[(&str, &str)] = &[
+    ("empty.json", ""),
+    ("truncated.json", "{\n  \"rule_set\": \"slide\",\n  \"width\": 4,\n  \"hei"),
+    ("unknown_rule_set.json", "{\n  \"rule_set\": \"chess\"\n}\n"),
+    ("ragged_board.json", "{\n  \"rule_set\": \"slide\",\n  \"board\": [[0, 2], [2, 0, 0]]\n}\n"),
+    ("not_a_power_of_two.json", "{\n  \"rule_set\": \"slide\",\n  \"board\": [[0, 6], [2, 0]]\n}\n"),
+    ("too_big.json", "{\n  \"rule_set\": \"slide\",\n  \"width\": 4096,\n  \"height\": 4\n}\n"),
+    ("misspelt_field.json", "{\n  \"rule_set\": \"slide\",\n  \"widht\": 4\n}\n"),
+];
+
+fn bad_dir() -> std::path::PathBuf {
+    fixtures().join("bad")
+}
+
+fn bless_if_asked() {
+    if std::env::var_os("TESSERA_BLESS").is_some() {
+        for (name, bytes) in generate_bad() {
+            let path = bad_dir().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            tessera_replay::atomic_write(&path, &bytes).unwrap();
+        }
+    }
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path)
+        .unwrap_or_else(|e| panic!("{}: {e} (generate it: see tests/fixtures.rs)", path.display()))
+}
+
+#[test]
+fn every_broken_log_fails_with_its_kind_and_offset() {
+    bless_if_asked();
+    let mut wrong = Vec::new();
+    for b in BAD_LOGS {
+        let bytes = read(&bad_dir().join(b.name));
+        // Opened strictly; frames whose payload is only decoded on use (steps) fail in verify.
+        let e = match Log::from_bytes(bytes.clone(), TailPolicy::Strict) {
+            Err(e) => e,
+            Ok(log) => match verify(&log) {
+                Err(e) => e,
+                Ok(_) => panic!("{}: opens and verifies", b.name),
+            },
+        };
+        if (e.kind(), e.offset(), e.frame()) != (b.kind, b.offset, b.frame) {
+            wrong.push(format!("{}: {:?} {:?} {:?}: {e}", b.name, e.kind(), e.offset(), e.frame()));
+        }
+        if e.kind() != "empty" && !e.to_string().contains(&format!("byte {}", b.offset.unwrap_or(0))) {
+            wrong.push(format!("{}: the message does not name the offset: {e}", b.name));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The cut tail opens leniently with the whole frames, saying what it dropped.
+    let log = Log::from_bytes(read(&bad_dir().join("truncated_tail.tlog")), TailPolicy::Lenient).unwrap();
+    assert_eq!((log.steps(), log.dropped_bytes()), (9, 68));
+}
+
+#[test]
+fn every_broken_level_fails_naming_where() {
+    bless_if_asked();
+    let expect: &[(&str, &str)] = &[
+        ("empty.json", "line 1, column 0"),
+        ("truncated.json", "line 4, column"),
+        ("unknown_rule_set.json", "unknown variant `chess`"),
+        ("ragged_board.json", "board row 1 has 3 cells, expected 2"),
+        ("not_a_power_of_two.json", "board cell (1, 0): 6 is not a power of two"),
+        ("too_big.json", "4096"),
+        ("misspelt_field.json", "unknown field `widht`"),
+    ];
+    for (name, says) in expect {
+        let text = String::from_utf8(read(&bad_dir().join("levels").join(name))).unwrap();
+        let e = Level::from_json(&text).unwrap_err();
+        assert!(e.to_string().contains(says), "{name}: {e}");
+        if name.starts_with("empty") || name.starts_with("truncated") {
+            assert!(matches!(e, LevelError::Syntax { .. }), "{name}: {e:?}");
+        }
+    }
+    assert_eq!(expect.len(), BAD_LEVELS_TEXT.len());
+}
+
+#[test]
+fn the_catalogue_is_what_the_generator_makes() {
+    // Every generated file is in the catalogue and on disk (a rule change may alter the bytes of
+    // the logs made from the base game; the kinds and offsets above must then be re-checked).
+    let generated = generate_bad();
+    for (name, _) in &generated {
+        assert!(bad_dir().join(name).exists(), "{name} is missing: TESSERA_BLESS=1 to generate");
+        assert!(name.starts_with("levels/") || BAD_LOGS.iter().any(|b| b.name == name), "{name}");
+    }
+    let _ = level;
+}

@@ -1,0 +1,174 @@
+//! The log format: round trips, corruption, truncation, arbitrary bytes.
+
+use crate::common::{level, open, record, reencode};
+use proptest::prelude::*;
+use tessera_replay::{
+    FRAME_HEADER_LEN, FrameKind, Log, LogError, MAX_PAYLOAD, PREAMBLE_LEN, StepRecord, TailPolicy, verify,
+};
+
+fn picks() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(0usize..4, 0..60)
+}
+
+/// A valid log to corrupt: small, with keyframes and notes.
+fn sample() -> Vec<u8> {
+    record(&level(4), 3, 4, &[0, 2, 1, 3, 0, 0, 2, 1, 1, 3, 2, 0], &[2, 7]).bytes
+}
+
+/// Whatever a reader makes of `bytes`, it does not panic; when it opens, so do the checks.
+fn survive(bytes: Vec<u8>) {
+    for tail in [TailPolicy::Strict, TailPolicy::Lenient] {
+        if let Ok(log) = Log::from_bytes(bytes.clone(), tail) {
+            let _ = verify(&log);
+            let _ = tessera_replay::export_json(&log, &mut std::io::sink());
+            let mut rec = StepRecord::default();
+            for s in 0..=log.steps() {
+                let _ = log.state_at(s);
+                let _ = log.read_step(s, &mut rec);
+            }
+            let _ = tessera_replay::History::from_log(&log);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn decode_of_encode_is_the_identity(seed in any::<u64>(), side in 2usize..6, k in 0u32..6,
+                                        p in picks(), notes in prop::collection::vec(0usize..60, 0..4)) {
+        let r = record(&level(side), seed, k, &p, &notes);
+        let log = open(&r.bytes);
+        prop_assert_eq!(log.steps() as usize, r.commands.len());
+        prop_assert_eq!(log.dropped_bytes(), 0);
+        prop_assert_eq!(log.header().seed, seed);
+        let mut rec = StepRecord::default();
+        for (i, cmd) in r.commands.iter().enumerate() {
+            log.read_step(i as u64 + 1, &mut rec).unwrap();
+            prop_assert_eq!(rec.command.as_ref(), Some(cmd));
+            prop_assert_eq!(rec.hash, r.states[i + 1].hash());
+        }
+        for s in log.keyframe_steps().collect::<Vec<_>>() {
+            prop_assert_eq!(log.keyframe(s).unwrap().unwrap(), r.states[s as usize].clone());
+            prop_assert!(s == 0 || (k > 0 && s % u64::from(k) == 0));
+        }
+        for (n, state) in r.states.iter().enumerate() {
+            prop_assert_eq!(&log.state_at(n as u64).unwrap(), state);
+        }
+        prop_assert_eq!(log.notes().len(), notes.iter().filter(|&&n| n < p.len()).collect::<std::collections::BTreeSet<_>>().len());
+        prop_assert_eq!(reencode(&log), r.bytes.clone());
+        prop_assert!(verify(&log).unwrap().ok());
+    }
+
+    #[test]
+    fn any_changed_byte_is_an_error_never_a_panic(i in any::<prop::sample::Index>(), x in 1u8..=255) {
+        let mut bytes = sample();
+        let i = i.index(bytes.len());
+        bytes[i] ^= x;
+        // Strictly opened, every single-byte change is caught (magic, version, a length that no
+        // longer fits, or a crc).
+        let strict = Log::from_bytes(bytes.clone(), TailPolicy::Strict);
+        prop_assert!(strict.is_err(), "byte {} ^ {:#x} went unnoticed", i, x);
+        // Leniently, a changed length of the last frame reads as a cut tail: it opens, but says so.
+        if let Ok(log) = Log::from_bytes(bytes.clone(), TailPolicy::Lenient) {
+            prop_assert!(log.dropped_bytes() > 0);
+        }
+        survive(bytes);
+    }
+
+    #[test]
+    fn a_cut_log_opens_with_every_whole_frame(cut in any::<prop::sample::Index>()) {
+        let full = sample();
+        let whole = open(&full);
+        let cut = cut.index(full.len());
+        let bytes = full[..cut].to_vec();
+        let ends: Vec<usize> = whole.frames().iter().map(|f| f.offset as usize).skip(1).chain([full.len()]).collect();
+        match Log::from_bytes(bytes.clone(), TailPolicy::Lenient) {
+            Ok(log) => {
+                let last_end = *ends.iter().filter(|&&e| e <= cut).max().unwrap();
+                prop_assert_eq!(log.dropped_bytes() as usize, cut - last_end);
+                prop_assert_eq!(log.whole_bytes(), &full[..last_end]);
+                prop_assert_eq!(log.frames(), &whole.frames()[..log.frames().len()]);
+                // Repair: the whole frames open strictly.
+                prop_assert!(Log::from_bytes(log.whole_bytes().to_vec(), TailPolicy::Strict).is_ok());
+            }
+            Err(e) => prop_assert!(cut < ends[0], "cut at {} after the header: {}", cut, e),
+        }
+        let strict = Log::from_bytes(bytes.clone(), TailPolicy::Strict);
+        prop_assert_eq!(strict.is_ok(), ends.contains(&cut));
+        survive(bytes);
+    }
+
+    #[test]
+    fn arbitrary_bytes_give_errors_not_panics(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        survive(bytes.clone());
+        // The same after a valid preamble and header.
+        let mut log = sample();
+        let header_end = open(&log).frames()[1].offset as usize;
+        log.truncate(header_end);
+        log.extend_from_slice(&bytes);
+        survive(log);
+    }
+
+    #[test]
+    fn frames_with_valid_crcs_and_random_payloads_do_not_panic(
+        frames in prop::collection::vec((0u8..6, prop::collection::vec(any::<u8>(), 0..80)), 1..6),
+    ) {
+        let mut log = sample();
+        for (kind, payload) in frames {
+            let mut h = crc32fast::Hasher::new();
+            h.update(&[kind]);
+            h.update(&payload);
+            log.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            log.extend_from_slice(&h.finalize().to_le_bytes());
+            log.push(kind);
+            log.extend_from_slice(&payload);
+        }
+        survive(log);
+    }
+}
+
+#[test]
+fn a_huge_length_is_refused_before_anything_is_read() {
+    let mut bytes = sample();
+    let log = open(&bytes);
+    let f = log.frames()[3];
+    bytes[f.offset as usize..f.offset as usize + 4].copy_from_slice(&(MAX_PAYLOAD + 1).to_le_bytes());
+    let e = Log::from_bytes(bytes, TailPolicy::Lenient).unwrap_err();
+    assert_eq!(
+        e,
+        LogError::Oversized { offset: f.offset, frame: 3, length: MAX_PAYLOAD + 1, limit: MAX_PAYLOAD }
+    );
+}
+
+#[test]
+fn frames_follow_the_documented_layout() {
+    let bytes = sample();
+    assert_eq!(&bytes[..8], b"TESSLOG\0");
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 1);
+    let log = open(&bytes);
+    let mut pos = PREAMBLE_LEN;
+    for f in log.frames() {
+        assert_eq!(f.offset as usize, pos);
+        let len = u32::from_le_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
+        let crc = u32::from_le_bytes(bytes[pos + 4..pos + 8].try_into().unwrap());
+        let kind = bytes[pos + 8];
+        assert_eq!(FrameKind::from_byte(kind), Some(f.kind));
+        let payload = &bytes[pos + FRAME_HEADER_LEN..pos + FRAME_HEADER_LEN + len];
+        let mut h = crc32fast::Hasher::new();
+        h.update(&[kind]);
+        h.update(payload);
+        assert_eq!(crc, h.finalize());
+        pos += FRAME_HEADER_LEN + len;
+    }
+    assert_eq!(pos, bytes.len());
+    assert_eq!(log.frames()[1].kind, FrameKind::Keyframe, "the start keyframe follows the header");
+    // A step payload is the canonical encoding of (command, events, hash).
+    let mut rec = StepRecord::default();
+    log.read_step(1, &mut rec).unwrap();
+    let f = log.step_frame(1).unwrap().offset as usize;
+    let len = u32::from_le_bytes(bytes[f..f + 4].try_into().unwrap()) as usize;
+    let expected =
+        tessera_core::canonical_bytes(&(rec.command.clone().unwrap(), rec.events.clone(), rec.hash));
+    assert_eq!(&bytes[f + FRAME_HEADER_LEN..f + FRAME_HEADER_LEN + len], &expected[..]);
+}

@@ -1,0 +1,147 @@
+//! History: undo, redo, seek and branches against re-execution from the start.
+
+use crate::common::{level, slide};
+use proptest::prelude::*;
+use tessera_core::{AnyCommand, AnyState, Level, Rules};
+use tessera_replay::{History, NodeId, SeekError};
+
+#[derive(Clone, Debug)]
+enum Op {
+    Execute(usize),
+    Undo,
+    Redo,
+    Seek(prop::sample::Index),
+    Switch(prop::sample::Index),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (0usize..4).prop_map(Op::Execute),
+        2 => Just(Op::Undo),
+        1 => Just(Op::Redo),
+        1 => any::<prop::sample::Index>().prop_map(Op::Seek),
+        1 => any::<prop::sample::Index>().prop_map(Op::Switch),
+    ]
+}
+
+/// The state reached by executing `commands` from the start.
+fn replay(level: &Level, seed: u64, commands: &[AnyCommand]) -> AnyState {
+    let mut g = level.start(Some(seed)).unwrap();
+    let mut events = Vec::new();
+    for c in commands {
+        g.rules.apply(&mut g.state, c, &mut events).unwrap();
+    }
+    g.state
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn history_equals_re_execution_after_every_operation(
+        seed in any::<u64>(), k in 0u32..5, ops in prop::collection::vec(op(), 1..80),
+    ) {
+        let lv = level(3);
+        let mut h = History::with_keyframe_interval(lv.start(Some(seed)).unwrap(), k);
+        for op in &ops {
+            match op {
+                Op::Execute(d) => {
+                    let before = h.state().clone();
+                    let (step, len) = (h.step(), h.len());
+                    if h.execute(&slide(*d)).is_err() {
+                        prop_assert_eq!(h.state(), &before);
+                        prop_assert_eq!((h.step(), h.len()), (step, len));
+                    } else {
+                        prop_assert_eq!(h.step(), step + 1);
+                    }
+                }
+                Op::Undo => {
+                    let could = h.can_undo();
+                    prop_assert_eq!(h.undo().is_some(), could);
+                }
+                Op::Redo => {
+                    let could = h.can_redo();
+                    prop_assert_eq!(h.redo().is_some(), could);
+                }
+                Op::Seek(i) => {
+                    let n = i.index(h.len() as usize + 1) as u64;
+                    let len = h.len();
+                    h.seek(n).unwrap();
+                    prop_assert_eq!(h.step(), n);
+                    prop_assert_eq!(h.len(), len, "seek keeps the line");
+                    prop_assert_eq!(h.seek(len + 1), Err(SeekError::BeyondEnd { step: len + 1, len }));
+                }
+                Op::Switch(i) => {
+                    let branches = h.branches();
+                    let b = &branches[i.index(branches.len())];
+                    h.switch_to(b.tip).unwrap();
+                    prop_assert_eq!(h.current(), b.tip);
+                    prop_assert_eq!(h.step(), b.steps);
+                    prop_assert!(h.branches().iter().any(|x| x.tip == b.tip && x.current));
+                }
+            }
+            let expected = replay(&lv, seed, &h.commands());
+            prop_assert_eq!(h.state(), &expected);
+            prop_assert_eq!(h.hash(), expected.hash());
+            prop_assert_eq!(h.can_undo(), h.step() > 0);
+            prop_assert_eq!(h.can_redo(), h.step() < h.len());
+        }
+        // Every branch survives: each tip is reachable and holds the state its commands give.
+        let branches = h.branches();
+        prop_assert_eq!(branches.iter().filter(|b| b.current).count(), 1);
+        for b in &branches {
+            h.switch_to(b.tip).unwrap();
+            let expected = replay(&lv, seed, &h.commands());
+            prop_assert_eq!(h.state(), &expected);
+            prop_assert_eq!(h.step(), b.steps);
+        }
+    }
+}
+
+#[test]
+fn a_command_after_undo_starts_a_branch_and_keeps_the_old_one() {
+    let lv = level(4);
+    let mut h = History::new(lv.start(Some(9)).unwrap());
+    let cmds: Vec<AnyCommand> = (0..4).map(slide).collect();
+    let first: Vec<&AnyCommand> =
+        cmds.iter().filter(|c| h.rules().legal_commands(h.state()).contains(c)).take(2).collect();
+    h.execute(first[0]).unwrap();
+    let old_tip = h.current();
+    let old_state = h.state().clone();
+    h.undo().unwrap();
+    h.execute(first[1]).unwrap();
+    let new_tip = h.current();
+    assert!(!h.can_redo());
+    let branches = h.branches();
+    assert_eq!(branches.len(), 2);
+    assert!(branches.iter().any(|b| b.tip == old_tip && !b.current && b.fork == 0 && b.steps == 1));
+    assert!(branches.iter().any(|b| b.tip == new_tip && b.current));
+    h.switch_to(old_tip).unwrap();
+    assert_eq!(h.state(), &old_state);
+    // Executing the command an existing branch continues with follows it.
+    h.undo().unwrap();
+    h.execute(first[1]).unwrap();
+    assert_eq!(h.current(), new_tip);
+    assert_eq!(h.branches().len(), 2);
+    assert_eq!(h.switch_to(NodeId::START), Ok(()));
+    assert_eq!(h.step(), 0);
+}
+
+#[test]
+fn seek_uses_keyframes_on_a_long_line() {
+    let lv = level(6);
+    let mut h = History::with_keyframe_interval(lv.start(Some(2)).unwrap(), 16);
+    let mut i = 0;
+    while h.len() < 300 {
+        let legal = h.rules().legal_commands(h.state());
+        let Some(c) = legal.get(i % legal.len().max(1)) else { break };
+        h.execute(&c.clone()).unwrap();
+        i += 1;
+    }
+    let commands = h.commands();
+    for n in [0u64, 1, 17, 150, 299, 33, 255, 256, 5] {
+        let n = n.min(h.len());
+        h.seek(n).unwrap();
+        assert_eq!(h.state(), &replay(&lv, 2, &commands[..n as usize]), "step {n}");
+    }
+}

@@ -1,0 +1,208 @@
+//! QA: verify, diff, export, the recorder on disk, repair.
+
+use crate::common::{level, open, record, slide};
+use tessera_core::{AnyCommand, Rules};
+use tessera_replay::{
+    Flush, Header, History, Log, LogWriter, Mismatch, Recorder, RecorderConfig, TailPolicy, atomic_write,
+    diff, export_json, verify,
+};
+
+const PICKS: [usize; 16] = [1, 2, 1, 3, 0, 2, 1, 1, 2, 3, 0, 1, 2, 2, 3, 1];
+
+/// The sample game rewritten with `tamper` applied to step `at`'s (command, events, hash).
+fn tampered(at: u64, tamper: impl Fn(&mut AnyCommand, &mut Vec<tessera_core::AnyEvent>, &mut u64)) -> Log {
+    let lv = level(4);
+    let log = open(&record(&lv, 5, 4, &PICKS, &[]).bytes);
+    let game = log.start().unwrap();
+    let mut w = LogWriter::new(Vec::new(), log.header(), &game.state).unwrap();
+    let mut rec = tessera_replay::StepRecord::default();
+    for s in 1..=log.steps() {
+        log.read_step(s, &mut rec).unwrap();
+        let mut cmd = rec.command.clone().unwrap();
+        if s == at {
+            tamper(&mut cmd, &mut rec.events, &mut rec.hash);
+        }
+        w.step(&cmd, &rec.events, rec.hash).unwrap();
+    }
+    open(&w.into_inner())
+}
+
+#[test]
+fn verify_passes_a_faithful_log_and_names_the_rules_version() {
+    let log = open(&record(&level(4), 5, 4, &PICKS, &[3]).bytes);
+    let r = verify(&log).unwrap();
+    assert!(r.ok(), "{:?}", r.divergence);
+    assert_eq!(r.steps_ok, log.steps());
+    assert_eq!(r.recorded_rules_version, tessera_core::RuleSet::Slide.version());
+    assert!(!r.version_differs());
+}
+
+#[test]
+fn verify_reports_the_first_divergence_with_both_sides() {
+    // A wrong hash at step 6.
+    let log = tampered(6, |_, _, h| *h ^= 1);
+    let d = verify(&log).unwrap().divergence.unwrap();
+    assert_eq!((d.step, d.what.clone()), (6, Mismatch::Hash));
+    assert_eq!(d.offset, log.step_frame(6).unwrap().offset);
+    assert_eq!(d.expected_hash ^ 1, d.actual_hash);
+    assert_eq!(d.expected_events, d.actual_events);
+    // Different events at step 4.
+    let log = tampered(4, |_, e, _| {
+        e.pop();
+    });
+    let d = verify(&log).unwrap().divergence.unwrap();
+    assert_eq!((d.step, d.what.clone()), (4, Mismatch::Events));
+    assert_eq!(d.expected_events.len() + 1, d.actual_events.len());
+    assert!(d.to_string().contains("step 4"), "{d}");
+    // A command today's rules refuse: the first step whose start state has an illegal slide.
+    let lv = level(4);
+    let r = record(&lv, 5, 4, &PICKS, &[]);
+    let g = lv.start(Some(5)).unwrap();
+    let (at, refused) = (1..=r.commands.len())
+        .find_map(|s| {
+            let legal = g.rules.legal_commands(&r.states[s - 1]);
+            (0..4).map(slide).find(|c| !legal.contains(c)).map(|c| (s as u64, c))
+        })
+        .unwrap();
+    let log = tampered(at, move |c, _, _| *c = refused.clone());
+    let d = verify(&log).unwrap().divergence.unwrap();
+    assert_eq!(d.step, at);
+    assert!(matches!(d.what, Mismatch::Rejected(ref r) if r.code == "no_change"), "{:?}", d.what);
+}
+
+#[test]
+fn verify_says_when_the_rules_version_differs() {
+    let lv = level(4);
+    let mut header = Header::new(&lv, 5, 4).unwrap();
+    header.rules_version += 7;
+    let g = lv.start(Some(5)).unwrap();
+    let log = open(&LogWriter::new(Vec::new(), &header, &g.state).unwrap().into_inner());
+    let r = verify(&log).unwrap();
+    assert!(r.ok() && r.version_differs());
+    assert_eq!(r.recorded_rules_version, r.current_rules_version + 7);
+}
+
+#[test]
+fn verify_catches_a_level_that_starts_differently() {
+    let lv = level(4);
+    let header = Header::new(&lv, 5, 4).unwrap();
+    let other = lv.start(Some(6)).unwrap();
+    let log = open(&LogWriter::new(Vec::new(), &header, &other.state).unwrap().into_inner());
+    let d = verify(&log).unwrap().divergence.unwrap();
+    assert_eq!((d.step, d.what), (0, Mismatch::Start));
+}
+
+#[test]
+fn diff_finds_where_two_logs_part() {
+    let lv = level(4);
+    let a = open(&record(&lv, 5, 4, &PICKS, &[]).bytes);
+    let same = diff(&a, &open(&record(&lv, 5, 8, &PICKS, &[1]).bytes)).unwrap();
+    assert!(same.same(), "{same:?}");
+    let mut other = PICKS.to_vec();
+    other[9] = (other[9] + 1) % 4;
+    let b = open(&record(&lv, 5, 4, &other, &[]).bytes);
+    let d = diff(&a, &b).unwrap();
+    let (step, sa, sb) = d.first_difference.unwrap();
+    assert!(step <= 10);
+    assert_ne!(sa, sb);
+    let shorter = open(&record(&lv, 5, 4, &PICKS[..8], &[]).bytes);
+    let d = diff(&a, &shorter).unwrap();
+    let (step, sa, sb) = d.first_difference.unwrap();
+    assert_eq!(step, shorter.steps() + 1);
+    assert!(sa.is_some() && sb.is_none());
+    let d = diff(&a, &open(&record(&lv, 6, 4, &PICKS, &[]).bytes)).unwrap();
+    assert_eq!(d.header[0].0, "seed");
+}
+
+#[test]
+fn export_writes_one_json_line_per_frame() {
+    let log = open(&record(&level(4), 5, 4, &PICKS, &[2]).bytes);
+    let mut out = Vec::new();
+    export_json(&log, &mut out).unwrap();
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), log.frames().len());
+    assert_eq!(lines[0]["kind"], "header");
+    assert_eq!(lines[0]["rule_set"], "slide");
+    assert_eq!(lines[0]["level"]["rule_set"], "slide");
+    let steps: Vec<_> = lines.iter().filter(|l| l["kind"] == "step").collect();
+    assert_eq!(steps.len() as u64, log.steps());
+    assert_eq!(steps[0]["step"], 1);
+    assert_eq!(steps[0]["hash"].as_str().unwrap().len(), 16);
+    assert!(lines.iter().any(|l| l["kind"] == "note" && l["step"] == 3));
+    assert!(lines.iter().any(|l| l["kind"] == "keyframe" && l["step"] == 4));
+}
+
+#[test]
+fn history_from_a_log_replays_it() {
+    let r = record(&level(4), 5, 4, &PICKS, &[]);
+    let mut h = History::from_log(&open(&r.bytes)).unwrap();
+    assert_eq!(h.state(), &r.end.state);
+    assert_eq!(h.commands(), r.commands);
+    h.seek(3).unwrap();
+    assert_eq!(h.state(), &r.states[3]);
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("replay-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn the_recorder_appends_flushes_and_cuts_back_on_undo() {
+    let lv = level(4);
+    let path = tmp("recorder.tlog");
+    let mut g = lv.start(Some(11)).unwrap();
+    let config = RecorderConfig { keyframe_interval: 3, flush: Flush::EveryFrame };
+    let mut rec = Recorder::create(&path, &Header::new(&lv, 11, 0).unwrap(), &g.state, config).unwrap();
+    let mut states = vec![g.state.clone()];
+    let mut ev = Vec::new();
+    for &p in &PICKS {
+        ev.clear();
+        if g.rules.apply(&mut g.state, &slide(p), &mut ev).is_ok() {
+            rec.record(&slide(p), &ev, &g.state).unwrap();
+            states.push(g.state.clone());
+            // Flushed frame by frame: what is on disk opens, whole.
+            let on_disk = Log::from_bytes(std::fs::read(&path).unwrap(), TailPolicy::Strict).unwrap();
+            assert_eq!(on_disk.steps(), rec.steps());
+        }
+    }
+    rec.note("the tile at the top left looks wrong").unwrap();
+    let n = rec.steps();
+    rec.truncate_to(n - 2).unwrap();
+    let log = Log::open(&path).unwrap();
+    assert_eq!(log.steps(), n - 2);
+    assert_eq!(log.header().keyframe_interval, 3);
+    assert!(log.notes().is_empty(), "the note went with the undone steps");
+    assert_eq!(log.state_at(n - 2).unwrap(), states[n as usize - 2]);
+    rec.note("bookmark").unwrap();
+    rec.finish().unwrap();
+    let log = Log::open(&path).unwrap();
+    assert_eq!(log.notes()[0].step, n - 2);
+    assert!(verify(&log).unwrap().ok());
+}
+
+#[test]
+fn a_crashed_recording_opens_and_repairs() {
+    let path = tmp("crashed.tlog");
+    let bytes = record(&level(4), 5, 4, &PICKS, &[]).bytes;
+    let cut = bytes.len() - 3;
+    std::fs::write(&path, &bytes[..cut]).unwrap();
+    assert!(Log::from_bytes(bytes[..cut].to_vec(), TailPolicy::Strict).is_err());
+    let log = Log::open(&path).unwrap();
+    assert!(log.dropped_bytes() > 0);
+    let whole = open(&bytes);
+    assert_eq!(log.frames().len(), whole.frames().len() - 1);
+    atomic_write(&path, log.whole_bytes()).unwrap();
+    let repaired = Log::from_bytes(std::fs::read(&path).unwrap(), TailPolicy::Strict).unwrap();
+    assert_eq!(repaired.steps(), log.steps());
+    assert!(verify(&repaired).unwrap().ok());
+    // atomic_write leaves no temporary file behind.
+    let stray: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+}
