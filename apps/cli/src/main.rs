@@ -7,6 +7,7 @@
 mod convert;
 mod error;
 mod play;
+mod replay;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,6 +26,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Convert other formats into levels.
     Convert(convert::ConvertArgs),
+    /// Check and inspect recorded logs: info, verify, show, diff, export, repair, note.
+    Replay(replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };

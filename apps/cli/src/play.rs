@@ -24,6 +24,9 @@ pub struct PlayArgs {
     /// Exit 1 at the first command the game refuses.
     #[arg(long)]
     pub strict: bool,
+    /// Record the session to this log file (see `tessera replay`).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
 }
 
 /// One line of a command script.
@@ -42,6 +45,7 @@ struct Session {
     done: Vec<Vec<AnyEvent>>,
     undone: Vec<Vec<AnyEvent>>,
     step: u64,
+    log: Option<crate::replay::SessionLog>,
 }
 
 /// What one executed line did.
@@ -54,6 +58,17 @@ enum Outcome {
 }
 
 impl Session {
+    /// Records what `run` did, when the session is being recorded.
+    fn record(&mut self, line: &Line, outcome: &Outcome) -> Result<(), CliError> {
+        let (Some(log), state) = (&mut self.log, &self.game.state) else { return Ok(()) };
+        match (line, outcome) {
+            (Line::Command(c), Outcome::Applied(events)) => log.applied(c, events, state),
+            (_, Outcome::Undone(_)) => log.undone(),
+            (_, Outcome::Redone(events)) => log.redone(events, state),
+            _ => Ok(()),
+        }
+    }
+
     fn run(&mut self, line: &Line) -> Outcome {
         self.step += 1;
         match line {
@@ -115,7 +130,11 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         args.level.as_ref().map_or_else(|| "built-in classic level".to_string(), |p| p.display().to_string());
     let game = level.start(args.seed).map_err(|e| CliError::BadInput(format!("{label}: {e}")))?;
     let seed = args.seed.or(level.seed()).unwrap_or(tessera_core::DEFAULT_SEED);
-    let mut session = Session { game, done: Vec::new(), undone: Vec::new(), step: 0 };
+    let log = match &args.record {
+        Some(path) => Some(crate::replay::SessionLog::create(path, &level, seed, &game.state)?),
+        None => None,
+    };
+    let mut session = Session { game, done: Vec::new(), undone: Vec::new(), step: 0, log };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
 
@@ -143,6 +162,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     print_start(&session, args, &label, seed, &mut out)?;
     for (text, line) in &lines {
         let outcome = session.run(line);
+        session.record(line, &outcome)?;
         print_step(&session, args, text, &outcome, &mut out)?;
         if let (true, Outcome::Refused { message, .. }) = (args.strict, &outcome) {
             return Err(CliError::Failed(format!("step {}: '{text}' was refused: {message}", session.step)));
@@ -193,6 +213,7 @@ fn interactive(
             Ok(None) => {}
             Ok(Some(line)) => {
                 let outcome = session.run(&line);
+                session.record(&line, &outcome)?;
                 print_step(session, args, text, &outcome, out)?;
             }
             Err(e) if tty => writeln!(out, "{e}").map_err(io_err)?,

@@ -3,6 +3,7 @@
 mod collapse;
 mod match3;
 mod play;
+mod replay;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

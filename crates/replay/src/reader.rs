@@ -271,6 +271,26 @@ impl Log {
         Ok(state)
     }
 
+    /// The log's bytes with a note about step `step` inserted where the format puts it: after
+    /// that step's frame and the keyframe and notes that follow it. (Write them back with
+    /// [`crate::atomic_write`].)
+    pub fn with_note(&self, step: u64, text: &str) -> Result<Vec<u8>, LogError> {
+        if step > self.steps() {
+            return Err(LogError::NoSuchStep { step, steps: self.steps() });
+        }
+        let at = self.step_frame(step + 1).map_or(self.bytes.len(), |f| f.offset as usize);
+        let mut payload = Vec::new();
+        crate::format::encode_into(&Note { step, text: text.to_string() }, &mut payload);
+        let mut out = Vec::with_capacity(self.bytes.len() + payload.len() + FRAME_HEADER_LEN);
+        out.extend_from_slice(&self.bytes[..at]);
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(&frame_crc(FrameKind::Note.byte(), &payload).to_le_bytes());
+        out.push(FrameKind::Note.byte());
+        out.extend_from_slice(&payload);
+        out.extend_from_slice(&self.bytes[at..]);
+        Ok(out)
+    }
+
     fn inconsistent(&self, step: u64, message: String) -> LogError {
         let offset = self.step_frame(step).map_or(0, |f| f.offset);
         LogError::Inconsistent { offset, step, message }

@@ -286,7 +286,10 @@ pub fn atomic_write(path: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
     })?;
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
-    tmp_name.push(format!(".tmp{}", std::process::id()));
+    // Unique per process and per call, so that concurrent saves of one file never share it.
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    tmp_name.push(format!(".tmp{}-{n}", std::process::id()));
     let tmp = path.with_file_name(tmp_name);
     let result = (|| {
         let mut f = File::create(&tmp)?;

@@ -61,18 +61,18 @@ const fn bad(name: &'static str, kind: &'static str, offset: u64, frame: Option<
 }
 
 /// The catalogue. In the base log the preamble is bytes 0..12, the header frame 12..179, the
-/// step-0 keyframe 179..218; frame 4 (step 3) starts at 299 and the log ends at 829 (15 frames).
+/// step-0 keyframe 179..230; frame 4 (step 3) starts at 311 and the log ends at 855 (15 frames).
 const BAD_LOGS: &[Bad] = &[
     bad("empty.tlog", "empty", 0, None),
     bad("bad_magic.tlog", "bad_magic", 0, None),
     bad("future_version.tlog", "unsupported_version", 8, None),
     bad("truncated_header.tlog", "truncated", 12, Some(0)),
-    bad("truncated_tail.tlog", "truncated", 756, Some(13)),
-    bad("flipped_byte.tlog", "crc_mismatch", 299, Some(4)),
-    bad("huge_length.tlog", "oversized", 218, Some(2)),
+    bad("truncated_tail.tlog", "truncated", 782, Some(13)),
+    bad("flipped_byte.tlog", "crc_mismatch", 311, Some(4)),
+    bad("huge_length.tlog", "oversized", 230, Some(2)),
     bad("unknown_rule_set.tlog", "unknown_rule_set", 12, Some(0)),
-    bad("unknown_kind.tlog", "unknown_kind", 829, Some(14)),
-    bad("undecodable_step.tlog", "undecodable", 829, Some(14)),
+    bad("unknown_kind.tlog", "unknown_kind", 855, Some(14)),
+    bad("undecodable_step.tlog", "undecodable", 855, Some(14)),
 ];
 
 /// The base log the broken ones are made from: classic 4×4, seed 1, ten steps, keyframes

@@ -32,7 +32,7 @@ fn survive(bytes: Vec<u8>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn decode_of_encode_is_the_identity(seed in any::<u64>(), side in 2usize..6, k in 0u32..6,

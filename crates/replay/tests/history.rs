@@ -35,7 +35,7 @@ fn replay(level: &Level, seed: u64, commands: &[AnyCommand]) -> AnyState {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(192))]
 
     #[test]
     fn history_equals_re_execution_after_every_operation(

@@ -206,3 +206,16 @@ fn a_crashed_recording_opens_and_repairs() {
         .collect();
     assert!(stray.is_empty(), "{stray:?}");
 }
+
+#[test]
+fn a_note_can_be_added_to_a_recorded_log() {
+    let r = record(&level(4), 5, 4, &PICKS, &[]);
+    let log = open(&r.bytes);
+    for step in [0, 4, 7, log.steps()] {
+        let with = open(&log.with_note(step, "look here").unwrap());
+        assert_eq!(with.notes(), &[tessera_replay::Note { step, text: "look here".into() }]);
+        assert_eq!(with.steps(), log.steps());
+        assert!(verify(&with).unwrap().ok());
+    }
+    assert!(log.with_note(log.steps() + 1, "x").is_err());
+}

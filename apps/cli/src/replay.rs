@@ -1,0 +1,352 @@
+//! `tessera replay`: QA over recorded logs (info, verify, show, diff, export, repair, note), and
+//! the recording behind `tessera play --record`.
+//!
+//! Exit codes: 0 ok; 1 `verify` found a divergence or `diff` found a difference; 2 bad input (a
+//! file that is not a log, a step beyond the end). A log whose last frame is cut short (a crash
+//! while recording) is read with every whole frame and a warning on stderr; `repair` rewrites it.
+
+use crate::error::CliError;
+use clap::{Args, Subcommand};
+use serde_json::json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use tessera_core::{AnyCommand, AnyEvent, AnyState, Level, Rules};
+use tessera_replay::{
+    Header, Log, LogError, Recorder, RecorderConfig, StepRecord, atomic_write, diff, export_json, verify,
+};
+
+/// Arguments of `tessera replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    #[command(subcommand)]
+    command: ReplayCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum ReplayCommand {
+    /// What a log holds: rule set, versions, seed, steps, keyframes, notes, size.
+    Info {
+        /// The log file.
+        log: PathBuf,
+    },
+    /// Re-execute the log with today's rules; exit 1 at the first divergence.
+    Verify {
+        /// The log file.
+        log: PathBuf,
+    },
+    /// The board at a step (default: the last), with that step's command and events.
+    Show {
+        /// The log file.
+        log: PathBuf,
+        /// The step (0 is the start).
+        #[arg(long)]
+        step: Option<u64>,
+        /// Print one JSON object instead of the board.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The first step where two logs part; exit 1 when they differ.
+    Diff {
+        /// The first log.
+        a: PathBuf,
+        /// The second log.
+        b: PathBuf,
+    },
+    /// The log as JSON lines: the header, then one line per frame.
+    Export {
+        /// The log file.
+        log: PathBuf,
+        /// JSON lines (the only format so far).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rewrite a log cut short by a crash with its whole frames only.
+    Repair {
+        /// The log file.
+        log: PathBuf,
+        /// Where to write the repaired log (default: over the log itself, atomically).
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Add a QA note (annotation or bookmark) at a step of a log.
+    Note {
+        /// The log file.
+        log: PathBuf,
+        /// The step the note is about (default: the last).
+        #[arg(long)]
+        step: Option<u64>,
+        /// The note.
+        text: String,
+    },
+}
+
+fn open(path: &Path) -> Result<Log, CliError> {
+    let log = Log::open(path).map_err(|e| CliError::file(path, e))?;
+    if log.dropped_bytes() > 0 {
+        eprintln!(
+            "tessera: {}: the last frame is cut short; {} bytes after byte {} dropped (tessera replay repair rewrites it)",
+            path.display(),
+            log.dropped_bytes(),
+            log.whole_bytes().len()
+        );
+    }
+    Ok(log)
+}
+
+fn io_err(e: std::io::Error) -> CliError {
+    crate::error::output_error(e)
+}
+
+fn log_err(path: &Path) -> impl Fn(LogError) -> CliError + '_ {
+    move |e| CliError::file(path, e)
+}
+
+/// Runs `tessera replay`.
+pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match &args.command {
+        ReplayCommand::Info { log: path } => info(&open(path)?, path, &mut out),
+        ReplayCommand::Verify { log: path } => {
+            let log = open(path)?;
+            let r = verify(&log).map_err(log_err(path))?;
+            let h = log.header();
+            if r.version_differs() {
+                writeln!(
+                    out,
+                    "note: recorded with {} rules version {}; today's is {}",
+                    h.rule_set, r.recorded_rules_version, r.current_rules_version
+                )
+                .map_err(io_err)?;
+            } else {
+                writeln!(out, "{} rules version {} (today's)", h.rule_set, r.current_rules_version)
+                    .map_err(io_err)?;
+            }
+            match &r.divergence {
+                None => writeln!(out, "ok: {} steps replay exactly", r.steps).map_err(io_err),
+                Some(d) => {
+                    writeln!(out, "divergence after {} matching steps of {}:\n{d}", r.steps_ok, r.steps)
+                        .map_err(io_err)?;
+                    Err(CliError::Failed(format!("{}: diverges at step {}", path.display(), d.step)))
+                }
+            }
+        }
+        ReplayCommand::Show { log: path, step, json } => {
+            let log = open(path)?;
+            show(&log, path, step.unwrap_or(log.steps()), *json, &mut out)
+        }
+        ReplayCommand::Diff { a, b } => {
+            let (la, lb) = (open(a)?, open(b)?);
+            let d = diff(&la, &lb)
+                .map_err(|e| CliError::BadInput(format!("{} / {}: {e}", a.display(), b.display())))?;
+            for (field, x, y) in &d.header {
+                writeln!(out, "header {field} differs:\n  a: {x}\n  b: {y}").map_err(io_err)?;
+            }
+            match &d.first_difference {
+                None => writeln!(out, "the steps are identical ({} steps)", d.steps.0).map_err(io_err)?,
+                Some((step, sa, sb)) => {
+                    writeln!(
+                        out,
+                        "the logs part at step {step} (a has {} steps, b {}):",
+                        d.steps.0, d.steps.1
+                    )
+                    .map_err(io_err)?;
+                    for (name, side) in [("a", sa), ("b", sb)] {
+                        match side {
+                            None => writeln!(out, "  {name}: (ended)"),
+                            Some(s) => writeln!(
+                                out,
+                                "  {name}: {} -> hash {:016x}\n     {}",
+                                s.command,
+                                s.hash,
+                                events_text(&s.events, "\n     ")
+                            ),
+                        }
+                        .map_err(io_err)?;
+                    }
+                }
+            }
+            if d.same() { Ok(()) } else { Err(CliError::Failed("the logs differ".into())) }
+        }
+        ReplayCommand::Export { log: path, json: _ } => {
+            let log = open(path)?;
+            export_json(&log, &mut out).map_err(|e| match e {
+                LogError::Io(m) if m.contains("Broken pipe") => CliError::OutputClosed,
+                e => CliError::file(path, e),
+            })
+        }
+        ReplayCommand::Repair { log: path, output } => {
+            let log = open(path)?;
+            let target = output.as_deref().unwrap_or(path);
+            if log.dropped_bytes() == 0 && target == path.as_path() {
+                return writeln!(out, "{}: nothing to repair ({} steps)", path.display(), log.steps())
+                    .map_err(io_err);
+            }
+            atomic_write(target, log.whole_bytes()).map_err(|e| CliError::file(target, e))?;
+            writeln!(
+                out,
+                "{}: wrote {} steps ({} bytes), dropped {} bytes",
+                target.display(),
+                log.steps(),
+                log.whole_bytes().len(),
+                log.dropped_bytes()
+            )
+            .map_err(io_err)
+        }
+        ReplayCommand::Note { log: path, step, text } => {
+            let log = open(path)?;
+            let step = step.unwrap_or(log.steps());
+            let bytes = log.with_note(step, text).map_err(log_err(path))?;
+            atomic_write(path, &bytes).map_err(|e| CliError::file(path, e))?;
+            writeln!(out, "{}: note at step {step}", path.display()).map_err(io_err)
+        }
+    }
+}
+
+fn events_text(events: &[AnyEvent], sep: &str) -> String {
+    events.iter().map(|e| e.to_json().to_string()).collect::<Vec<_>>().join(sep)
+}
+
+fn info(log: &Log, path: &Path, out: &mut impl Write) -> Result<(), CliError> {
+    let h = log.header();
+    let level: serde_json::Value = serde_json::from_str(&h.level_json).unwrap_or_default();
+    let last_hash = match log.steps() {
+        0 => log.start().map_err(log_err(path))?.state.hash(),
+        n => {
+            let mut rec = StepRecord::default();
+            log.read_step(n, &mut rec).map_err(log_err(path))?;
+            rec.hash
+        }
+    };
+    let mut w = || -> std::io::Result<()> {
+        writeln!(out, "file:              {} ({} bytes)", path.display(), log.whole_bytes().len())?;
+        writeln!(out, "format version:    {}", tessera_replay::FORMAT_VERSION)?;
+        writeln!(out, "rule set:          {}", h.rule_set)?;
+        let today = h.rule_set.version();
+        let note = if today == h.rules_version {
+            " (today's)".to_string()
+        } else {
+            format!(" (today's is {today})")
+        };
+        writeln!(out, "rules version:     {}{note}", h.rules_version)?;
+        if let Some(name) = level.get("name").and_then(|n| n.as_str()) {
+            writeln!(out, "level:             {name}")?;
+        }
+        writeln!(out, "seed:              {}", h.seed)?;
+        writeln!(out, "steps:             {}", log.steps())?;
+        writeln!(out, "frames:            {}", log.frames().len())?;
+        let kf: Vec<u64> = log.keyframe_steps().collect();
+        writeln!(out, "keyframes:         {} (every {} steps)", kf.len(), h.keyframe_interval)?;
+        writeln!(out, "last state hash:   {last_hash:016x}")?;
+        if log.dropped_bytes() > 0 {
+            writeln!(
+                out,
+                "dropped bytes:     {} (cut short; run tessera replay repair)",
+                log.dropped_bytes()
+            )?;
+        }
+        writeln!(out, "notes:             {}", log.notes().len())?;
+        for n in log.notes() {
+            writeln!(out, "  step {}: {}", n.step, n.text)?;
+        }
+        Ok(())
+    };
+    w().map_err(io_err)
+}
+
+fn show(log: &Log, path: &Path, step: u64, json: bool, out: &mut impl Write) -> Result<(), CliError> {
+    let state: AnyState = log.state_at(step).map_err(log_err(path))?;
+    let mut rec = StepRecord::default();
+    if step > 0 {
+        log.read_step(step, &mut rec).map_err(log_err(path))?;
+    }
+    let status = log.rules().status(&state);
+    let command = rec.command.as_ref().map(AnyCommand::to_string);
+    let notes: Vec<&str> = log.notes().iter().filter(|n| n.step == step).map(|n| n.text.as_str()).collect();
+    let r = if json {
+        let v = json!({
+            "step": step,
+            "steps": log.steps(),
+            "command": command,
+            "events": rec.events.iter().map(AnyEvent::to_json).collect::<Vec<_>>(),
+            "board": state.board_json(),
+            "score": state.score(),
+            "status": status.name(),
+            "hash": format!("{:016x}", state.hash()),
+            "notes": notes,
+        });
+        writeln!(out, "{v}")
+    } else {
+        let head = match &command {
+            Some(c) => format!("step {step} of {}: {c}", log.steps()),
+            None => format!("step 0 of {}: start", log.steps()),
+        };
+        (|| {
+            writeln!(out, "{head}")?;
+            if !rec.events.is_empty() {
+                writeln!(out, "  {}", events_text(&rec.events, "\n  "))?;
+            }
+            write!(out, "{}", state.render())?;
+            let score = state.score().map(|s| format!("score {s} · ")).unwrap_or_default();
+            writeln!(out, "{score}{status} · hash {:016x}", state.hash())?;
+            for n in notes {
+                writeln!(out, "note: {n}")?;
+            }
+            Ok(())
+        })()
+    };
+    r.map_err(io_err)
+}
+
+/// The log of a `tessera play --record` session: accepted commands are appended as they happen;
+/// an undo cuts the file back a step and a redo records the step again, so the file always
+/// holds the line of play that leads to the current state.
+pub struct SessionLog {
+    recorder: Recorder,
+    path: PathBuf,
+    done: Vec<AnyCommand>,
+    undone: Vec<AnyCommand>,
+}
+
+impl SessionLog {
+    /// Starts recording a game of `level` (started with `seed`, now at `start`) to `path`.
+    pub fn create(path: &Path, level: &Level, seed: u64, start: &AnyState) -> Result<SessionLog, CliError> {
+        let header = Header::new(level, seed, tessera_replay::DEFAULT_KEYFRAME_INTERVAL)
+            .map_err(|e| CliError::BadInput(e.to_string()))?;
+        let recorder = Recorder::create(path, &header, start, RecorderConfig::default())
+            .map_err(|e| CliError::file(path, e))?;
+        Ok(SessionLog { recorder, path: path.to_path_buf(), done: Vec::new(), undone: Vec::new() })
+    }
+
+    fn fail(&self, e: std::io::Error) -> CliError {
+        CliError::file(&self.path, e)
+    }
+
+    /// A command was applied, leaving `state`.
+    pub fn applied(
+        &mut self,
+        cmd: &AnyCommand,
+        events: &[AnyEvent],
+        state: &AnyState,
+    ) -> Result<(), CliError> {
+        self.undone.clear();
+        self.done.push(cmd.clone());
+        self.recorder.record(cmd, events, state).map_err(|e| self.fail(e))
+    }
+
+    /// The last step was undone.
+    pub fn undone(&mut self) -> Result<(), CliError> {
+        if let Some(c) = self.done.pop() {
+            self.undone.push(c);
+        }
+        self.recorder.truncate_to(self.done.len() as u64).map_err(|e| self.fail(e))
+    }
+
+    /// The last undone step was redone with `events`, leaving `state`.
+    pub fn redone(&mut self, events: &[AnyEvent], state: &AnyState) -> Result<(), CliError> {
+        let Some(cmd) = self.undone.pop() else { return Ok(()) };
+        self.recorder.record(&cmd, events, state).map_err(|e| self.fail(e))?;
+        self.done.push(cmd);
+        Ok(())
+    }
+}

@@ -1,0 +1,133 @@
+//! `tessera play --record` and `tessera replay`.
+
+use crate::{json_lines, scratch, stderr, tessera, workspace};
+use tessera_core::{Level, Rules};
+use tessera_replay::{Header, LogWriter};
+
+const SCRIPT: &str = "up\nleft\ndown\nright\nup\nleft\nundo\nredo\ndown\ndown\nleft\n";
+
+fn recorded(dir: &std::path::Path, name: &str, seed: &str, script: &str) -> String {
+    let path = dir.join(name).to_str().unwrap().to_string();
+    let out = tessera(&["play", "--seed", seed, "--commands", "-", "--record", &path], script);
+    assert!(out.status.success(), "{}", stderr(&out));
+    path
+}
+
+#[test]
+fn a_recorded_session_verifies_and_shows_every_step() {
+    let dir = scratch("record");
+    let log = recorded(&dir, "a.tlog", "7", SCRIPT);
+    let out = tessera(&["replay", "verify", &log], "");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ok: "));
+    // The board `show` gives at each step is the board `play` printed after that step.
+    let played = json_lines(&tessera(&["play", "--seed", "7", "--commands", "-", "--json"], SCRIPT));
+    let applied: Vec<_> = played.iter().filter(|s| s["step"] == 0 || s["outcome"] != "refused").collect();
+    let mut line = vec![applied[0]];
+    for s in &applied[1..] {
+        match s["outcome"].as_str() {
+            Some("undone") => {
+                line.pop();
+            }
+            _ => line.push(s),
+        }
+    }
+    for (n, expected) in line.iter().enumerate() {
+        let out = tessera(&["replay", "show", &log, "--step", &n.to_string(), "--json"], "");
+        assert!(out.status.success(), "{}", stderr(&out));
+        let shown = &json_lines(&out)[0];
+        assert_eq!(shown["board"], expected["board"], "step {n}");
+        assert_eq!(shown["hash"], expected["hash"], "step {n}");
+    }
+    let out = tessera(&["replay", "show", &log, "--step", "999"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("beyond the end"), "{}", stderr(&out));
+}
+
+#[test]
+fn info_export_and_notes() {
+    let dir = scratch("info");
+    let log = recorded(&dir, "a.tlog", "3", SCRIPT);
+    let out = tessera(&["replay", "note", &log, "--step", "2", "the 4 appeared twice"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let info = String::from_utf8_lossy(&tessera(&["replay", "info", &log], "").stdout).into_owned();
+    assert!(info.contains("rule set:          slide"), "{info}");
+    assert!(info.contains("seed:              3"), "{info}");
+    assert!(info.contains("step 2: the 4 appeared twice"), "{info}");
+    let lines = json_lines(&tessera(&["replay", "export", &log, "--json"], ""));
+    assert_eq!(lines[0]["kind"], "header");
+    assert!(lines.iter().any(|l| l["kind"] == "note" && l["step"] == 2));
+    assert_eq!(
+        lines.iter().filter(|l| l["kind"] == "step").count() as u64,
+        lines[0]["steps"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn diff_exits_1_where_logs_part() {
+    let dir = scratch("diff");
+    let a = recorded(&dir, "a.tlog", "7", SCRIPT);
+    let b = recorded(&dir, "b.tlog", "7", SCRIPT);
+    let c = recorded(&dir, "c.tlog", "7", "up\nleft\ndown\nleft\n");
+    assert_eq!(tessera(&["replay", "diff", &a, &b], "").status.code(), Some(0));
+    let out = tessera(&["replay", "diff", &a, &c], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("part at step"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn verify_exits_1_at_a_divergence() {
+    let dir = scratch("diverge");
+    let level = Level::classic();
+    let mut g = level.start(Some(5)).unwrap();
+    let mut w = LogWriter::new(Vec::new(), &Header::new(&level, 5, 256).unwrap(), &g.state).unwrap();
+    let mut events = Vec::new();
+    for i in 0..6 {
+        let cmd = g.rules.legal_commands(&g.state)[0].clone();
+        events.clear();
+        g.rules.apply(&mut g.state, &cmd, &mut events).unwrap();
+        let hash = if i == 3 { g.state.hash() ^ 0xff } else { g.state.hash() };
+        w.step(&cmd, &events, hash).unwrap();
+    }
+    let path = dir.join("bad.tlog");
+    std::fs::write(&path, w.into_inner()).unwrap();
+    let out = tessera(&["replay", "verify", path.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("step 4"), "{text}");
+    assert!(text.contains("expected hash") && text.contains("actual hash"), "{text}");
+}
+
+#[test]
+fn broken_logs_exit_2_naming_the_byte() {
+    let bad = workspace().join("fixtures/bad/flipped_byte.tlog");
+    let out = tessera(&["replay", "verify", bad.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("flipped_byte.tlog: byte 311, frame 4: crc mismatch"), "{}", stderr(&out));
+    let out = tessera(&["replay", "info", "no/such/file.tlog"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_cut_log_opens_with_a_warning_and_repair_rewrites_it() {
+    let dir = scratch("repair");
+    let log = recorded(&dir, "a.tlog", "7", SCRIPT);
+    let bytes = std::fs::read(&log).unwrap();
+    std::fs::write(&log, &bytes[..bytes.len() - 4]).unwrap();
+    let out = tessera(&["replay", "verify", &log], "");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("cut short"), "{}", stderr(&out));
+    let out = tessera(&["replay", "repair", &log], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = tessera(&["replay", "verify", &log], "");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    assert!(
+        String::from_utf8_lossy(&tessera(&["replay", "repair", &log], "").stdout)
+            .contains("nothing to repair")
+    );
+}
