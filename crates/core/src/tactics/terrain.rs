@@ -22,7 +22,9 @@ pub struct TerrainType {
     #[serde(default)]
     pub extra: u32,
     /// Whether no unit may enter it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    // Always written: states (and so log keyframes) are encoded with bincode, which is not
+    // self-describing, so a skipped field would not decode (found by the replay fixture tests).
+    #[serde(default)]
     pub impassable: bool,
 }
 
