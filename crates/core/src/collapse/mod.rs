@@ -457,23 +457,20 @@ pub struct Group {
 }
 
 /// Reusable buffers for labelling groups without allocating once warm.
+///
+/// Labelling copies the colours into a byte grid with a one-cell border of "empty" around it
+/// (so the flood fill needs no edge tests and no divisions) and marks visited cells in place.
+/// A tile with no neighbour of its colour is a group of one, found without the fill.
 #[derive(Clone, Debug, Default)]
 pub struct GroupScratch {
-    mark: Vec<u32>,
-    epoch: u32,
+    pad: Vec<u8>,
     stack: Vec<u32>,
 }
 
-impl GroupScratch {
-    fn start(&mut self, area: usize) {
-        if self.mark.len() != area || self.epoch == u32::MAX {
-            self.mark.clear();
-            self.mark.resize(area, 0);
-            self.epoch = 0;
-        }
-        self.epoch += 1;
-    }
-}
+/// A padded cell holding no tile (or the border).
+const PAD_EMPTY: u8 = 0xFF;
+/// A padded cell already counted in a group.
+const PAD_SEEN: u8 = 0xFE;
 
 /// Calls `found` for every group of at least `min` tiles, in row-major order of the groups'
 /// first cells, until `found` returns false.
@@ -485,43 +482,66 @@ fn scan_groups(
     mut found: impl FnMut(Group) -> bool,
 ) {
     let (w, h) = (usize::from(size.width), usize::from(size.height));
-    scratch.start(cells.len());
-    let epoch = scratch.epoch;
-    let GroupScratch { mark, stack, .. } = scratch;
-    for start in 0..cells.len() {
-        let Some(tile) = cells[start] else { continue };
-        if mark[start] == epoch {
-            continue;
-        }
-        mark[start] = epoch;
+    let pw = w + 2;
+    let GroupScratch { pad, stack } = scratch;
+    let padded = pw * (h + 2);
+    if pad.len() != padded {
+        pad.clear();
+        pad.resize(padded, PAD_EMPTY);
         stack.clear();
-        stack.push(start as u32);
-        let mut n = 0u32;
-        while let Some(i) = stack.pop() {
-            n += 1;
-            let i = i as usize;
-            let (x, y) = (i % w, i / w);
-            let mut visit = |j: usize| {
-                if mark[j] != epoch && cells[j].is_some_and(|t| t.colour == tile.colour) {
-                    mark[j] = epoch;
-                    stack.push(j as u32);
-                }
+        stack.resize(padded, 0);
+    }
+    // The border stays empty; the interior is rewritten every time.
+    for (out, row) in pad.chunks_exact_mut(pw).skip(1).zip(cells.chunks_exact(w)) {
+        for (o, c) in out[1..].iter_mut().zip(row) {
+            *o = match c {
+                Some(t) => t.colour,
+                None => PAD_EMPTY,
             };
-            if x > 0 {
-                visit(i - 1);
-            }
-            if x + 1 < w {
-                visit(i + 1);
-            }
-            if y > 0 {
-                visit(i - w);
-            }
-            if y + 1 < h {
-                visit(i + w);
-            }
         }
-        if n >= min && !found(Group { at: size.pos(start), size: n, colour: tile.colour }) {
-            return;
+    }
+    // Only the box from the first row holding a tile down, and from the first to the last
+    // non-empty column, can hold groups (tiles are settled).
+    let bottom = &cells[(h - 1) * w..];
+    let Some(x0) = bottom.iter().position(Option::is_some) else { return };
+    let x1 = bottom.iter().rposition(Option::is_some).unwrap_or(x0);
+    let y0 = (0..h).find(|&y| cells[y * w + x0..=y * w + x1].iter().any(Option::is_some)).unwrap_or(h);
+    for y in y0..h {
+        let row = (y + 1) * pw + 1;
+        for x in x0..=x1 {
+            let start = row + x;
+            let colour = pad[start];
+            if colour >= PAD_SEEN {
+                continue;
+            }
+            let joined = (pad[start - 1] == colour)
+                | (pad[start + 1] == colour)
+                | (pad[start - pw] == colour)
+                | (pad[start + pw] == colour);
+            let n = if !joined {
+                1
+            } else {
+                pad[start] = PAD_SEEN;
+                stack[0] = start as u32;
+                let mut top = 1;
+                let mut n = 0u32;
+                while top > 0 {
+                    top -= 1;
+                    let i = stack[top] as usize;
+                    n += 1;
+                    for j in [i - 1, i + 1, i - pw, i + pw] {
+                        if pad[j] == colour {
+                            pad[j] = PAD_SEEN;
+                            stack[top] = j as u32;
+                            top += 1;
+                        }
+                    }
+                }
+                n
+            };
+            if n >= min && !found(Group { at: Pos::new(x as u16, y as u16), size: n, colour }) {
+                return;
+            }
         }
     }
 }
