@@ -31,7 +31,7 @@ fn playout(rules: &CollapseRules, start: &CollapseState, seed: u64, b: &mut Scra
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let g = b.groups[((x >> 32) * b.groups.len() as u64 >> 32) as usize];
+        let g = b.groups[(((x >> 32) * b.groups.len() as u64) >> 32) as usize];
         b.events.clear();
         // Every listed group is a legal tap.
         let _ = rules.apply(&mut s, &CollapseCommand::Tap(g.at), &mut b.events);
