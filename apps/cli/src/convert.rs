@@ -1,14 +1,16 @@
 //! `tessera convert`: other formats into our level format.
 //!
 //! Each source format is a subcommand of `convert` (add a variant to [`ConvertWhat`] and an arm to
-//! [`run`]). Output files are written atomically: a temporary file beside the target, then a
-//! rename, so a crash never leaves a half-written level.
+//! [`run`]): `stage` (match3) and `samegame-testset` (collapse). Output files are written
+//! atomically: a temporary file beside the target, then a rename, so a crash never leaves a
+//! half-written level.
 
 use crate::error::{CliError, read_text};
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tessera_core::Level;
+use tessera_core::collapse::parse_testset;
 use tessera_core::match3::Match3Level;
 
 /// Arguments of `tessera convert`.
@@ -30,6 +32,15 @@ pub enum ConvertWhat {
         /// The level file to write.
         out: PathBuf,
     },
+    /// The standard SameGame test set (boards of space-separated colour numbers, top row first,
+    /// blank lines between) into one collapse level per board, with `left` compaction and
+    /// `standard` scoring: OUTDIR/samegame-01.json, samegame-02.json, ...
+    SamegameTestset {
+        /// The test-set text file.
+        file: PathBuf,
+        /// The directory to write the levels into (created if missing).
+        outdir: PathBuf,
+    },
 }
 
 /// Runs `tessera convert`.
@@ -41,7 +52,38 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
             let level = Match3Level::from_stage_json(&text, name).map_err(|e| CliError::file(file, e))?;
             write_atomically(out, &Level::Match3(level).to_json())
         }
+        ConvertWhat::SamegameTestset { file, outdir } => samegame_testset(file, outdir),
     }
+}
+
+/// Reads and checks every board before writing anything, so bad input (exit 2, `file:line`)
+/// leaves no partial output. Prints one line per level written.
+fn samegame_testset(file: &Path, outdir: &Path) -> Result<(), CliError> {
+    let text = read_text(file)?;
+    let boards = parse_testset(&text)
+        .map_err(|e| CliError::BadInput(format!("{}:{}: {}", file.display(), e.line, e.message)))?;
+    let stem = file.file_stem().map_or_else(|| "test set".into(), |s| s.to_string_lossy().into_owned());
+    let digits = boards.len().to_string().len().max(2);
+    let mut levels = Vec::with_capacity(boards.len());
+    for (i, board) in boards.iter().enumerate() {
+        let n = i + 1;
+        let level = Level::Collapse(board.to_level(format!("{stem} position {n}")));
+        // A board of this format is always a playable level; check anyway, before writing.
+        level
+            .start(None)
+            .map_err(|e| CliError::BadInput(format!("{}:{}: board {n}: {e}", file.display(), board.line)))?;
+        levels.push((outdir.join(format!("samegame-{n:0digits$}.json")), level, board));
+    }
+    std::fs::create_dir_all(outdir).map_err(|e| CliError::file(outdir, e))?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (path, level, board) in &levels {
+        write_atomically(path, &level.to_json())?;
+        let (w, h) = (board.rows.first().map_or(0, String::len), board.rows.len());
+        writeln!(out, "{}: {w}x{h}, {} colours", path.display(), board.colours_used)
+            .map_err(crate::error::output_error)?;
+    }
+    Ok(())
 }
 
 /// Writes `text` (plus a final newline) to `path` through a temporary file and a rename.
