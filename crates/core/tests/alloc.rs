@@ -137,3 +137,54 @@ fn collapse_allocates_only_the_cleared_tiles() {
     assert_eq!(allocations() - before, 1);
     assert_eq!(refused.unwrap_err().message, "the group at (0, 0) has 1 tile; at least 2 are needed");
 }
+
+/// `match3` allocates exactly the block list of each `Matched` event (sized once) and of each
+/// `Shuffled` event; swap-backs, spawns, falls, undo, redo, status and hashing allocate nothing.
+#[test]
+fn match3_allocates_only_the_match_and_shuffle_lists() {
+    use tessera_core::match3::{Match3Command, Match3Event, Match3Level};
+    let mut events: Vec<Match3Event> = Vec::with_capacity(4096);
+    let (mut steps, mut expected, mut counted, mut swap_backs) = (0u64, 0u64, 0u64, 0u64);
+    for (seed, breeds) in [(1u64, 6u8), (2, 4), (3, 3)] {
+        let mut level = Match3Level::standard();
+        level.config.breeds = breeds;
+        let (rules, mut s) = level.start(seed).unwrap();
+        // Warm up the thread's scratch buffers: a resolved swap and a shuffle on copies.
+        let hint = rules.hint(&s).unwrap();
+        rules.apply(&mut s.clone(), &hint, &mut events).unwrap();
+        rules.shuffle_into(&mut s.clone(), &mut events);
+        for i in 0..400u64 {
+            // Every seventh step a swap that swaps back (or is refused), else the hint.
+            let cmd = if i % 7 == 3 {
+                let x = (i % 8) as u16;
+                Match3Command::Swap(tessera_core::Pos::new(x, 0), tessera_core::Pos::new(x + 1, 0))
+            } else {
+                match rules.hint(&s) {
+                    Some(c) => c,
+                    None => break,
+                }
+            };
+            events.clear();
+            let before = allocations();
+            let ok = rules.apply(&mut s, &cmd, &mut events).is_ok();
+            if ok {
+                rules.undo(&mut s, &events);
+                rules.redo(&mut s, &events);
+            }
+            let _ = (rules.status(&s), tessera_core::state_hash(&s));
+            counted += allocations() - before;
+            steps += 1;
+            swap_backs += u64::from(matches!(events.last(), Some(Match3Event::SwappedBack { .. })));
+            expected += events
+                .iter()
+                .filter(|e| match e {
+                    Match3Event::Matched { .. } => true,
+                    Match3Event::Shuffled { blocks, .. } => !blocks.is_empty(),
+                    _ => false,
+                })
+                .count() as u64;
+        }
+    }
+    assert!(steps > 1000 && swap_backs > 20, "{steps} steps, {swap_backs} swap-backs");
+    assert_eq!(counted, expected, "allocations in {steps} steps");
+}

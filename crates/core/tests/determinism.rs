@@ -68,3 +68,36 @@ fn a_collapse_game_is_pinned() {
 
 const PINNED_COLLAPSE: (u64, usize, Option<u64>, u64, u64) =
     (11819936915756764101, 30, Some(616), 18349147014451889785, 10423654841117702165);
+
+/// A `match3` game: the standard 9×9 level with 5 breeds from seed 42, the `i`-th swap picking
+/// legal command `(7 i) mod n`, with a swap that swaps back every fifth step, 300 steps.
+#[test]
+fn a_match3_game_is_pinned() {
+    use tessera_core::match3::{Match3Command, Match3Level};
+    let mut level = Match3Level::standard();
+    level.config.breeds = 5;
+    let mut game = Level::Match3(level).start(Some(42)).unwrap();
+    let start = game.state.hash();
+    let mut events = Vec::new();
+    let mut all = Vec::new();
+    for i in 0..300usize {
+        let legal = game.rules.legal_commands(&game.state);
+        if legal.is_empty() {
+            break;
+        }
+        let cmd = if i % 5 == 4 {
+            let (a, b) = (tessera_core::Pos::new(0, 0), tessera_core::Pos::new(1, 0));
+            AnyCommand::Match3(Match3Command::Swap(a, b))
+        } else {
+            legal[(i * 7) % legal.len()].clone()
+        };
+        events.clear();
+        game.rules.apply(&mut game.state, &cmd, &mut events).unwrap();
+        all.extend(events.iter().cloned());
+    }
+    let got = (start, all.len(), game.state.score(), state_hash(&all), game.state.hash());
+    assert_eq!(got, PINNED_MATCH3, "start board, events, score or final state changed");
+}
+
+const PINNED_MATCH3: (u64, usize, Option<u64>, u64, u64) =
+    (17418380526200455925, 5479, Some(28610), 5604173943180996723, 6892604462848954782);

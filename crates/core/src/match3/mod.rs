@@ -174,7 +174,12 @@ pub enum GameOverReason {
 }
 
 /// A match-3 game: cells, blocks, score, moves, outcome, ids and the generator.
+///
+/// Deserialization checks the invariants the rules rely on (one size for cells and blocks, a
+/// block on exactly the playable cells, breeds below 16, ids below the counter), so a corrupt
+/// saved state is an error rather than a panic later.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawState")]
 pub struct Match3State {
     cells: Grid<Cell>,
     blocks: Grid<Option<Block>>,
@@ -184,6 +189,45 @@ pub struct Match3State {
     over: Option<GameOverReason>,
     ids: IdGen,
     rng: GameRng,
+}
+
+/// [`Match3State`] as stored, before its checks.
+#[derive(Deserialize)]
+struct RawState {
+    cells: Grid<Cell>,
+    blocks: Grid<Option<Block>>,
+    score: u64,
+    moves: u32,
+    won: bool,
+    over: Option<GameOverReason>,
+    ids: IdGen,
+    rng: GameRng,
+}
+
+impl TryFrom<RawState> for Match3State {
+    type Error = String;
+    fn try_from(r: RawState) -> Result<Self, String> {
+        if r.cells.size() != r.blocks.size() {
+            return Err(format!("cells are {} but blocks are {}", r.cells.size(), r.blocks.size()));
+        }
+        let size = r.cells.size();
+        for (i, (c, b)) in r.cells.cells().iter().zip(r.blocks.cells()).enumerate() {
+            let at = size.pos(i);
+            match (c, b) {
+                (Cell::Void, Some(_)) => return Err(format!("void cell {at} holds a block")),
+                (Cell::Playable, None) => return Err(format!("playable cell {at} holds no block")),
+                (_, Some(b)) if b.breed >= MAX_BREEDS => {
+                    return Err(format!("the block at {at} has breed {}", b.breed));
+                }
+                (_, Some(b)) if b.id >= r.ids.peek() => {
+                    return Err(format!("the block at {at} has id {} beyond the counter", b.id));
+                }
+                _ => {}
+            }
+        }
+        let RawState { cells, blocks, score, moves, won, over, ids, rng } = r;
+        Ok(Match3State { cells, blocks, score, moves, won, over, ids, rng })
+    }
 }
 
 /// The letter of a breed: `a` for 0 … `p` for 15 (upper case when locked).
@@ -526,7 +570,8 @@ struct Scratch {
     marked: Vec<bool>,
     parent: Vec<u32>,
     slot: Vec<u32>,
-    matches: Vec<(u8, Vec<MatchedBlock>)>,
+    matches: Vec<(u8, u32, Vec<MatchedBlock>)>,
+    unlocks: Vec<MatchedBlock>,
     arranger: Arranger,
     counts_cells: Vec<u32>,
     source: Vec<u32>,
@@ -542,6 +587,8 @@ impl Scratch {
             self.parent.extend(0..area as u32);
             self.slot.clear();
             self.slot.resize(area, u32::MAX);
+            // A round has at most area / 3 matches: reserve once so rounds never grow it.
+            self.matches.reserve(area / 3 + 1);
         }
     }
 
@@ -708,19 +755,29 @@ impl Match3Rules {
                 break;
             }
             cascade += 1;
+            // Two passes so that each match's block list is allocated once, at its exact size.
             s.matches.clear();
+            for i in 0..w * h {
+                if s.marked[i] {
+                    let r = s.find(i as u32) as usize;
+                    if s.slot[r] == u32::MAX {
+                        s.slot[r] = s.matches.len() as u32;
+                        s.matches.push((state.breed(i), 0, Vec::new()));
+                    }
+                    s.matches[s.slot[r] as usize].1 += 1;
+                }
+            }
+            for m in &mut s.matches {
+                m.2 = Vec::with_capacity(m.1 as usize);
+            }
             for i in 0..w * h {
                 if !s.marked[i] {
                     continue;
                 }
                 let r = s.find(i as u32) as usize;
-                if s.slot[r] == u32::MAX {
-                    s.slot[r] = s.matches.len() as u32;
-                    s.matches.push((state.breed(i), Vec::new()));
-                }
                 let Some(bl) = state.blocks.cells()[i] else { continue };
                 let slot = s.slot[r] as usize;
-                s.matches[slot].1.push(MatchedBlock { block: bl.id, at: size.pos(i), locked: bl.locked });
+                s.matches[slot].2.push(MatchedBlock { block: bl.id, at: size.pos(i), locked: bl.locked });
             }
             for i in 0..w * h {
                 if s.marked[i] {
@@ -731,23 +788,22 @@ impl Match3Rules {
             }
             // 2. remove (or unlock) and report, match by match.
             let mut removed: u64 = 0;
-            for (breed, blocks) in s.matches.drain(..) {
+            for (breed, _, blocks) in s.matches.drain(..) {
+                s.unlocks.clear();
                 for mb in &blocks {
                     let cell = &mut state.blocks[mb.at];
                     if mb.locked {
                         if let Some(bl) = cell {
                             bl.locked = false;
                         }
+                        s.unlocks.push(*mb);
                     } else {
                         *cell = None;
                         removed += 1;
                     }
                 }
-                let unlocked = blocks.iter().filter(|mb| mb.locked).copied();
-                let unlocked: Vec<MatchedBlock> =
-                    if blocks.iter().any(|mb| mb.locked) { unlocked.collect() } else { Vec::new() };
                 events.push(E::from(Match3Event::Matched { blocks, breed, cascade }));
-                for mb in unlocked {
+                for mb in &s.unlocks {
                     events.push(E::from(Match3Event::Unlocked { block: mb.block, at: mb.at }));
                 }
             }
@@ -897,7 +953,7 @@ impl Match3Rules {
                 }
             }
         }
-        let mut moved = Vec::new();
+        let mut moved = Vec::with_capacity(m);
         for k in 0..m {
             let src = (s.source[k] & !RECOLOUR) as usize;
             if src < m && src != k {

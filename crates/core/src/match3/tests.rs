@@ -407,3 +407,18 @@ fn stage_files_convert() {
     let e = Match3Level::from_stage_json(r#"{"row": 0, "col": 3, "cells": []}"#, None).unwrap_err();
     assert!(e.to_string().contains("0"), "{e}");
 }
+
+#[test]
+fn states_round_trip_and_corrupt_states_are_refused() {
+    let s = state(&["abc", "b#a", "Cab"]);
+    let json = serde_json::to_string(&s).unwrap();
+    assert_eq!(serde_json::from_str::<Match3State>(&json).unwrap(), s);
+    let bytes = crate::canonical_bytes(&s);
+    let (back, _): (Match3State, usize) =
+        bincode::serde::decode_from_slice(&bytes, crate::canonical_config()).unwrap();
+    assert_eq!(back, s);
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["cells"]["cells"][4] = serde_json::json!("Playable");
+    let e = serde_json::from_value::<Match3State>(v).unwrap_err().to_string();
+    assert!(e.contains("playable cell (1, 1) holds no block"), "{e}");
+}
