@@ -52,6 +52,8 @@ struct Frame {
 /// cell.
 pub(crate) const RESTARTS: u32 = 8;
 const RESTART_NODES_PER_CELL: u64 = 4;
+/// The budget of the repair phase (random layout, local swaps) per movable cell.
+const REPAIR_NODES_PER_CELL: u64 = 64;
 /// The node budget of all complete searches of one shuffle or generation together.
 pub(crate) const TOTAL_BUDGET: u64 = 2_000_000;
 
@@ -70,6 +72,8 @@ pub(crate) struct Arranger {
     pub(crate) order: Vec<u32>,
     pub(crate) breeds: u8,
     frames: Vec<Frame>,
+    /// The breeds the open cells hold now (a shuffle), in `order`; empty for a new board.
+    current: Vec<u8>,
     /// Whether the last search refused a breed only because of the recolour limit.
     limited: bool,
 }
@@ -88,6 +92,7 @@ impl Arranger {
         self.movable.resize(w * h, false);
         self.order.clear();
         self.frames.clear();
+        self.current.clear();
     }
 
     /// A cell holding a fixed block of `breed`.
@@ -103,6 +108,11 @@ impl Arranger {
         self.playable[i] = true;
         self.movable[i] = movable;
         self.order.push(i as u32);
+    }
+
+    /// Records the breed an open cell holds now (call right after [`Arranger::set_open`]).
+    pub(crate) fn set_current(&mut self, breed: u8) {
+        self.current.push(breed);
     }
 
     /// A cell of a run among the fixed cells, if any.
@@ -244,12 +254,131 @@ impl Arranger {
         self.frames.clear();
     }
 
+    /// Keeps the multiset in `counts` (not consumed). Starts from the current breeds of the open
+    /// cells when known ([`Arranger::set_current`], a shuffle) else from the pool in a random
+    /// order; makes `2 n` random transpositions that put neither cell on a run (a transposition
+    /// can only create runs through the two cells it changes), so a run-free start stays
+    /// run-free; repairs any run left by swapping a cell of it with a random cell, or failing
+    /// 16 tries, with the first cell (from a random offset) for which both end free of runs;
+    /// finally transposes at random until some swap of neighbours is valid. Bounded by `budget`;
+    /// `true` leaves the arrangement in `known`, `false` leaves the open cells unassigned.
+    fn repair(&mut self, rng: &mut GameRng, counts: &[u32; 16], budget: &mut u64) -> bool {
+        let n = self.order.len();
+        if n < 2 {
+            return false;
+        }
+        let (w, h) = (self.w, self.h);
+        if self.current.len() == n {
+            for (k, &cell) in self.order.iter().enumerate() {
+                self.known[cell as usize] = self.current[k];
+            }
+        } else {
+            let mut k = 0;
+            for (c, &count) in counts.iter().enumerate() {
+                for _ in 0..count {
+                    if k < n {
+                        self.known[self.order[k] as usize] = c as u8;
+                        k += 1;
+                    }
+                }
+            }
+            for i in (1..n).rev() {
+                let j = rng.below(i as u32 + 1) as usize;
+                self.known.swap(self.order[i] as usize, self.order[j] as usize);
+            }
+        }
+        // Swaps the breeds of cells a and b if that leaves neither on a run.
+        let try_swap = |known: &mut Vec<u8>, a: usize, b: usize| -> bool {
+            let (ca, cb) = (known[a], known[b]);
+            if ca == cb {
+                return false;
+            }
+            known[a] = cb;
+            known[b] = ca;
+            let k = &*known;
+            if run_through(w, h, &|i| k[i], a, cb, usize::MAX)
+                || run_through(w, h, &|i| k[i], b, ca, usize::MAX)
+            {
+                known[a] = ca;
+                known[b] = cb;
+                return false;
+            }
+            true
+        };
+        let pick = |rng: &mut GameRng, order: &[u32]| order[rng.below(order.len() as u32) as usize] as usize;
+        for _ in 0..2 * n {
+            if *budget == 0 {
+                break;
+            }
+            *budget -= 1;
+            let (a, b) = (pick(rng, &self.order), pick(rng, &self.order));
+            try_swap(&mut self.known, a, b);
+        }
+        let scan_cost = 1 + (n / 16) as u64;
+        let ok = loop {
+            if *budget < scan_cost {
+                break false;
+            }
+            *budget -= scan_cost;
+            let mut clean = true;
+            for idx in 0..n {
+                let cell = self.order[idx] as usize;
+                let k = &self.known;
+                if !run_through(w, h, &|i| k[i], cell, k[cell], usize::MAX) {
+                    continue;
+                }
+                clean = false;
+                let mut fixed = false;
+                for _ in 0..16 {
+                    if *budget == 0 {
+                        break;
+                    }
+                    *budget -= 1;
+                    let j = pick(rng, &self.order);
+                    if try_swap(&mut self.known, cell, j) {
+                        fixed = true;
+                        break;
+                    }
+                }
+                if !fixed {
+                    let off = rng.below(n as u32) as usize;
+                    let cost = 1 + (n / 8) as u64;
+                    if *budget < cost {
+                        break;
+                    }
+                    *budget -= cost;
+                    for t in 0..n {
+                        let j = self.order[(off + t) % n] as usize;
+                        if try_swap(&mut self.known, cell, j) {
+                            break;
+                        }
+                    }
+                }
+            }
+            if !clean {
+                continue;
+            }
+            if self.has_valid_swap() {
+                break true;
+            }
+            let (a, b) = (pick(rng, &self.order), pick(rng, &self.order));
+            try_swap(&mut self.known, a, b);
+        };
+        if !ok {
+            for &cell in &self.order {
+                self.known[cell as usize] = NONE;
+            }
+        }
+        ok
+    }
+
     /// Finds an arrangement of the open cells: with `counts` the multiset to keep (a shuffle),
     /// or all zero for a free choice of breeds (a new board).
     ///
     /// 1. Structural check: if no pair of neighbouring movable cells could ever make a run,
     ///    the answer is `Impossible` at once.
-    /// 2. [`RESTARTS`] randomized searches without recolours, each with a small budget.
+    /// 2. [`RESTARTS`] randomized searches without recolours, each with a small budget; then,
+    ///    keeping the multiset, a random layout repaired by local swaps (bounded).
     /// 3. Complete searches allowing 0, 1, 2, … recolours (iterative deepening) within
     ///    [`TOTAL_BUDGET`] nodes: the first found uses the fewest recolours possible. A level
     ///    that never hit its recolour limit and found nothing proves that no arrangement exists.
@@ -277,6 +406,17 @@ impl Arranger {
                     break;
                 }
                 (Outcome::OutOfBudget, _) => {}
+            }
+        }
+        if !free && !proven_below {
+            // Large boards: the depth-first restarts thrash where locks and few breeds leave
+            // little room; a random layout repaired by local swaps usually settles fast.
+            let mut b = REPAIR_NODES_PER_CELL * u64::from(n) + 1024;
+            if self.repair(rng, counts, &mut b) {
+                for &cell in &self.order {
+                    counts[usize::from(self.known[cell as usize])] -= 1;
+                }
+                return Plan::Found { recolours: 0, proven_minimal: true };
             }
         }
         let mut total = TOTAL_BUDGET;

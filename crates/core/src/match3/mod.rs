@@ -50,18 +50,27 @@
 //! swap does; locked blocks and Void cells stay. [`Match3Event::Shuffled`] lists the blocks that
 //! moved. The multiset of breeds is kept whenever the search finds it possible; otherwise the
 //! fewest blocks are recoloured ([`Match3Event::Recoloured`]) and the shuffle is still a single
-//! step. How "possible" and "fewest" are established (module `arrange`): a depth-first search
-//! over the movable cells that tries every breed at every cell and checks runs incrementally and
-//! the valid swap at full boards. First [`RESTARTS`](arrange::RESTARTS) randomized searches with
-//! small budgets and no recolours; then complete searches allowing 0, 1, 2, … recolours. A
-//! complete search that finishes without finding proves that no arrangement with that many
-//! recolours exists, so the first arrangement found this way is minimal. All searches of one
-//! shuffle share a budget of [`TOTAL_BUDGET`](arrange::TOTAL_BUDGET) nodes; when it runs out
-//! first (large boards with few breeds and many locks), a final search with unlimited recolours
-//! (pool breeds tried first) is used, which is valid but **not proven minimal**. If the search
-//! proves that no valid board exists (for example no two neighbouring movable blocks, or too few
-//! cells in line), the game ends with [`GameOverReason::NoMovesPossible`]; if even the final
-//! search runs out of budget, with [`GameOverReason::ShuffleFailed`]. No loop is unbounded.
+//! step. How "possible" and "fewest" are established (module `arrange`, every phase bounded):
+//! 1. if no two neighbouring movable cells could ever make a run (a structural check), the
+//!    game ends at once with [`GameOverReason::NoMovesPossible`];
+//! 2. [`RESTARTS`](arrange::RESTARTS) randomized depth-first searches over the movable cells
+//!    with small budgets and no recolours (they try every breed at every cell, check runs
+//!    incrementally and the valid swap at full boards, so on small boards they also *prove*
+//!    that the multiset cannot work);
+//! 3. still keeping the multiset, a repair walk: from the current board, random transpositions
+//!    that put neither cell on a run, local repair of any run, more transpositions until some
+//!    swap is valid (this is what succeeds on large boards with many locks and few breeds);
+//! 4. complete searches allowing 0, 1, 2, … recolours (iterative deepening): a search that
+//!    finishes without finding proves that no arrangement with that many recolours exists, so
+//!    the first arrangement found this way recolours as few blocks as possible;
+//! 5. when the shared budget of [`TOTAL_BUDGET`](arrange::TOTAL_BUDGET) nodes runs out first
+//!    (large boards whose breeds cannot avoid runs), a final search with unlimited recolours
+//!    (pool breeds tried first), which is valid but **not proven minimal**.
+//!
+//! If the searches prove that no valid board exists, the game ends with
+//! [`GameOverReason::NoMovesPossible`]; if even the final search runs out of budget, with
+//! [`GameOverReason::ShuffleFailed`] (not observed in our tests). The property tests check
+//! minimality and impossibility against brute force on boards of up to 8 cells.
 //!
 //! New boards (levels) use the same search with a free choice of breeds for the cells the level
 //! leaves open (`.` and `*`), around the blocks it fixes: no run of three and at least one valid
@@ -888,6 +897,7 @@ impl Match3Rules {
                 Some(b) if b.locked => ar.set_fixed(i, b.breed, false),
                 Some(b) => {
                     ar.set_open(i, true);
+                    ar.set_current(b.breed.min(15));
                     counts[usize::from(b.breed.min(15))] += 1;
                     s.counts_cells.push(i as u32);
                 }
