@@ -40,8 +40,10 @@
 //! **Boards.** A new game draws every cell's colour with `below(colours)` (row by row from the
 //! top left; default 4 colours as the seed, 2 to 16 allowed) and gives the tiles ids 0, 1, …
 //! in the same order. Loaded boards must be settled: no tile above an empty cell
-//! ([`CollapseState::from_cells`] refuses, naming the cell). Ids are only allocated when a board
-//! is made; the generator is not drawn from after that, so taps need no [`crate::RngSpan`].
+//! ([`CollapseState::from_cells`] refuses, naming the cell); a level also refuses empty columns
+//! where its compaction policy would not leave them ([`CollapseLevel`]). Ids are only allocated
+//! when a board is made; the generator is not drawn from after that, so taps need no
+//! [`crate::RngSpan`].
 //! The seed does not say its board size; our default new game is 10×10.
 //!
 //! **`legal_commands`** lists one tap per group of at least `min_group` tiles, at the group's
