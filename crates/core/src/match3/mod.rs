@@ -16,7 +16,8 @@
 //! ([`Match3Event::SwappedBack`]) and the state is exactly as before. **Decision:** such a step is
 //! accepted (`Ok`, with those two events) so that a view can animate the failed swap, and it does
 //! **not** consume a move of the move limit: `Swapped` counts a move and `SwappedBack` gives it
-//! back, so the state, move count included, is unchanged.
+//! back, so the state, move count included, is unchanged. (A swap of two blocks of one breed
+//! always swaps back: it changes nothing.)
 //!
 //! Otherwise the board resolves until stable, one cascade level per round (the first round is
 //! level 1):
@@ -25,7 +26,8 @@
 //!    [`Match3Event::Matched`] per match, ordered by the match's first cell in row-major order,
 //!    its blocks in row-major order;
 //! 2. all matched blocks are removed at once, except locked ones, which lose their lock instead
-//!    ([`Match3Event::Unlocked`], right after their match);
+//!    ([`Match3Event::Unlocked`], right after their match). From this round's gravity on, an
+//!    unlocked block is an ordinary block: it falls and can be swapped;
 //! 3. [`Match3Event::Scored`]: `points_per_block` (default 10) × removed blocks × cascade level.
 //!    Unlocking a block removes nothing and scores nothing (**decision**, literal to the rule);
 //! 4. gravity, column by column from the left: a column is split into segments by locked blocks;
@@ -35,6 +37,12 @@
 //!    (`below(breeds)`), column by column from the left, bottom-up within a column, so each
 //!    segment fills from its top ([`Match3Event::Spawned`]). A segment under a locked block is
 //!    refilled in place: nothing can fall through the lock.
+//!
+//! Random refills can make runs again, so a cascade has no fixed length; it ends with probability
+//! 1, and on 9×9 with 6 breeds it rarely passes a few levels. As a safety net, from cascade level
+//! 1000 on a refill draws only among the breeds that put its cell on no run (when one does), so
+//! no run of bad luck can keep a step going. (Locks cannot force runs forever either: a run
+//! through a locked block unlocks it.)
 //!
 //! # After resolving
 //! In this order, at most one of:
@@ -53,7 +61,7 @@
 //! step. How "possible" and "fewest" are established (module `arrange`, every phase bounded):
 //! 1. if no two neighbouring movable cells could ever make a run (a structural check), the
 //!    game ends at once with [`GameOverReason::NoMovesPossible`];
-//! 2. [`RESTARTS`](arrange::RESTARTS) randomized depth-first searches over the movable cells
+//! 2. eight randomized depth-first searches over the movable cells
 //!    with small budgets and no recolours (they try every breed at every cell, check runs
 //!    incrementally and the valid swap at full boards, so on small boards they also *prove*
 //!    that the multiset cannot work);
@@ -63,7 +71,7 @@
 //! 4. complete searches allowing 0, 1, 2, … recolours (iterative deepening): a search that
 //!    finishes without finding proves that no arrangement with that many recolours exists, so
 //!    the first arrangement found this way recolours as few blocks as possible;
-//! 5. when the shared budget of [`TOTAL_BUDGET`](arrange::TOTAL_BUDGET) nodes runs out first
+//! 5. when the shared budget of the complete searches (two million nodes) runs out first
 //!    (large boards whose breeds cannot avoid runs), a final search with unlimited recolours
 //!    (pool breeds tried first), which is valid but **not proven minimal**.
 //!
@@ -73,7 +81,8 @@
 //! minimality and impossibility against brute force on boards of up to 8 cells.
 //!
 //! New boards (levels) use the same search with a free choice of breeds for the cells the level
-//! leaves open (`.` and `*`), around the blocks it fixes: no run of three and at least one valid
+//! leaves open (`.` and `*`; each cell tries breeds from a uniformly random one on), around the
+//! blocks it fixes: no run of three and at least one valid
 //! swap, or a level error saying that no such board exists (or none was found in the budget).
 //! The seed's exclusion loop, which never ends when every breed is excluded, is not used.
 //!
@@ -833,7 +842,11 @@ impl Match3Rules {
                     let i = y * w + x;
                     if state.cells.cells()[i] == Cell::Playable && state.blocks.cells()[i].is_none() {
                         let before = state.rng.position();
-                        let breed = state.rng.below(breeds) as u8;
+                        let breed = if cascade < CALM_AFTER {
+                            state.rng.below(breeds) as u8
+                        } else {
+                            calm_breed(state, i, w, h, breeds)
+                        };
                         let after = state.rng.position();
                         let id = state.ids.next();
                         state.blocks.cells_mut()[i] = Some(Block { id, breed, locked: false });
@@ -991,6 +1004,26 @@ impl Match3Rules {
             }
         }
     }
+}
+
+/// The cascade level from which refills avoid runs (see the module docs).
+const CALM_AFTER: u32 = 1000;
+
+/// A random breed among those that put cell `i` on no run (judged on the blocks present), or
+/// among all when every breed would.
+fn calm_breed(state: &mut Match3State, i: usize, w: usize, h: usize, breeds: u32) -> u8 {
+    let mut allowed = [0u8; MAX_BREEDS as usize];
+    let mut n = 0;
+    for c in 0..breeds as u8 {
+        if !board::run_through(w, h, &|k| state.breed(k), i, c, usize::MAX) {
+            allowed[n] = c;
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return state.rng.below(breeds) as u8;
+    }
+    allowed[state.rng.below(n as u32) as usize]
 }
 
 /// Gravity in column `x`: blocks fall to the lowest empty playable cells of their segment.

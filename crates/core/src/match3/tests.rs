@@ -454,3 +454,19 @@ fn large_locked_boards_shuffle_without_recolouring() {
     assert!(s.find_run().is_none());
     assert!(s.find_valid_swap().is_some());
 }
+
+#[test]
+fn calm_refills_pick_a_breed_that_makes_no_run() {
+    // The middle cell sits between two a's (its row) and two b's (its column): with 3 breeds only
+    // c avoids a run, and the refills of cascade level 1000 on pick it. With every breed ruled
+    // out, any breed is drawn.
+    let mut s = state(&["cbc", "aca", "cbc"]);
+    s.blocks.cells_mut()[4] = None;
+    for _ in 0..20 {
+        assert_eq!(calm_breed(&mut s, 4, 3, 3, 3), 2);
+    }
+    let mut s = state(&["dbcad", "dbcad", "aacbb", "dcacd", "cdbdc"]);
+    s.blocks.cells_mut()[12] = None;
+    let drawn: Vec<u8> = (0..30).map(|_| calm_breed(&mut s, 12, 5, 5, 3)).collect();
+    assert!(drawn.iter().all(|&b| b < 3) && drawn.contains(&0) && drawn.contains(&2), "{drawn:?}");
+}
