@@ -470,3 +470,22 @@ fn calm_refills_pick_a_breed_that_makes_no_run() {
     let drawn: Vec<u8> = (0..30).map(|_| calm_breed(&mut s, 12, 5, 5, 3)).collect();
     assert!(drawn.iter().all(|&b| b < 3) && drawn.contains(&0) && drawn.contains(&2), "{drawn:?}");
 }
+
+#[test]
+fn levels_round_trip_through_the_level_format() {
+    let text = r#"{"rule_set": "match3", "name": "t", "board": ["..#", ".*.", "aB."],
+        "config": {"breeds": 4, "move_limit": 9, "target_score": 500}, "seed": 3}"#;
+    let level = crate::Level::from_json(text).unwrap();
+    assert_eq!(crate::Level::from_json(&level.to_json()).unwrap(), level);
+    let game = level.start(None).unwrap();
+    assert_eq!(game.state.rule_set(), crate::RuleSet::Match3);
+    let rows = game.state.board_json();
+    assert_eq!(rows[0].as_str().unwrap().chars().nth(2), Some('#'));
+    assert_eq!(&rows[2].as_str().unwrap()[..2], "aB");
+    let e = crate::Level::from_json(r#"{"rule_set": "match3", "bord": []}"#).unwrap_err();
+    assert!(e.to_string().contains("bord"), "{e}");
+    let e = crate::Level::from_json(r#"{"rule_set": "match3", "config": {"breeds": 17}}"#).unwrap_err();
+    assert_eq!(e.to_string(), "config: breeds 17 is outside 3..=16");
+    let cmd = crate::AnyCommand::parse(crate::RuleSet::Match3, "swap 0 1 1 1").unwrap();
+    assert_eq!(cmd.to_string(), "swap 0 1 1 1");
+}
