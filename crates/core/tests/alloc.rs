@@ -188,3 +188,66 @@ fn match3_allocates_only_the_match_and_shuffle_lists() {
     assert!(steps > 1000 && swap_backs > 20, "{steps} steps, {swap_backs} swap-backs");
     assert_eq!(counted, expected, "allocations in {steps} steps");
 }
+
+#[test]
+fn tactics_searches_allocate_nothing_once_warm() {
+    use tessera_core::Pos;
+    use tessera_core::tactics::{Connectivity, PathFinder, TacticsCommand, TacticsLevel, UnitSpec, Weight};
+    let map: Vec<String> = (0..40)
+        .map(|y| {
+            (0..40)
+                .map(|x| {
+                    if (x * 7 + y * 3) % 11 == 0 {
+                        '#'
+                    } else if x % 5 == 0 {
+                        'f'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let level = TacticsLevel {
+        map,
+        units: vec![
+            UnitSpec { team: 0, x: 1, y: 1, movement: 12 },
+            UnitSpec { team: 1, x: 30, y: 30, movement: 5 },
+        ],
+        config: tessera_core::tactics::TacticsConfig { connectivity: Connectivity::Eight },
+        ..TacticsLevel::default()
+    };
+    let (rules, mut state) = level.start().unwrap();
+    let unit = state.units()[0].id;
+    let mut finder = PathFinder::new();
+    let mut range = Vec::new();
+    let mut cells = Vec::new();
+    let graph = state.graph_for(Some(unit));
+    // The first round grows the buffers (cells, queue buckets, stack) to what these queries
+    // need; the second repeats the same queries and must allocate nothing.
+    let queries = |finder: &mut PathFinder, cells: &mut Vec<Pos>, range: &mut Vec<_>| {
+        for k in 0..200u16 {
+            let to = Pos::new(2 + k % 37, 38 - k % 29);
+            let w = Weight([0, 1000, 1500][usize::from(k % 3)]);
+            if finder.path(&graph, Connectivity::Eight, Pos::new(1, 1), to, w).is_some() {
+                finder.path_to(state.size(), to, cells);
+            }
+            rules.reachable_into(&state, unit, finder, range);
+        }
+    };
+    queries(&mut finder, &mut cells, &mut range);
+    let before = allocations();
+    queries(&mut finder, &mut cells, &mut range);
+    assert_eq!(allocations() - before, 0, "path and reachable allocated");
+    // End-turn apply, undo and redo allocate nothing once the event buffer is warm.
+    let mut events = Vec::with_capacity(16);
+    rules.apply(&mut state.clone(), &TacticsCommand::EndTurn, &mut events).unwrap();
+    let before = allocations();
+    for _ in 0..100 {
+        events.clear();
+        rules.apply(&mut state, &TacticsCommand::EndTurn, &mut events).unwrap();
+        rules.undo(&mut state, &events);
+        rules.redo(&mut state, &events);
+    }
+    assert_eq!(allocations() - before, 0, "end-turn allocated");
+}

@@ -344,7 +344,7 @@ impl Graph for Board<'_> {
     #[inline]
     fn multiplier(&self, i: usize) -> u32 {
         let o = self.occupant[i];
-        if o != NOBODY && o != self.mover { 0 } else { self.terrain.multipliers()[i] }
+        if o != NOBODY && o != self.mover { 0 } else { u32::from(self.terrain.multipliers()[i]) }
     }
 }
 

@@ -24,7 +24,9 @@ use std::collections::BinaryHeap;
 pub trait Graph {
     /// The map's size.
     fn size(&self) -> Size;
-    /// `1 + extra` of cell `i` (row-major), or 0 when it cannot be entered.
+    /// `1 + extra` of cell `i` (row-major), or 0 when it cannot be entered. At most
+    /// `1 + MAX_EXTRA` (1001), which keeps every path cost on a 1024×1024 map within the 42
+    /// bits the search stores costs in.
     fn multiplier(&self, i: usize) -> u32;
 }
 
@@ -60,26 +62,52 @@ impl Weight {
     }
 }
 
-/// Per-cell search record. `stamp == cur` means open (g and parent valid), `cur + 1` closed.
-#[derive(Clone, Copy, Debug, Default)]
-struct Node {
-    g: Cost,
-    parent: u32,
-    stamp: u32,
+/// Per-cell search state packed in one word: the generation stamp in the high
+/// [`STAMP_BITS`] bits, the best cost so far below. `stamp == cur` means open (cost and parent
+/// valid), `cur + 1` closed, anything else untouched by this search. One word per cell keeps the
+/// array a search jumps around in small (2 MB for 512×512); parents live in their own array,
+/// written only when a cell improves.
+const COST_BITS: u32 = 42;
+const STAMP_BITS: u32 = 64 - COST_BITS;
+const COST_MASK: u64 = (1 << COST_BITS) - 1;
+/// The largest generation before the stamps are reset.
+const MAX_STAMP: u32 = (1 << STAMP_BITS) - 3;
+
+#[inline(always)]
+fn pack(stamp: u32, g: Cost) -> u64 {
+    (u64::from(stamp) << COST_BITS) | g
 }
 
+#[inline(always)]
+fn stamp_of(word: u64) -> u32 {
+    (word >> COST_BITS) as u32
+}
+
+/// A heap entry: `f`, then `tie` = (h clamped to 32 bits) << 32 | cell. 16 bytes, compared as
+/// the pair, so the order is total and the pop order fully determined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
     f: Cost,
-    h: Cost,
-    cell: u32,
+    tie: u64,
+}
+
+impl Entry {
+    #[inline]
+    fn new(f: Cost, h: Cost, cell: usize) -> Entry {
+        Entry { f, tie: (h.min(u64::from(u32::MAX)) << 32) | cell as u64 }
+    }
+
+    #[inline]
+    fn cell(self) -> usize {
+        (self.tie & 0xffff_ffff) as usize
+    }
 }
 
 impl Ord for Entry {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         // BinaryHeap pops the greatest: reverse so that the smallest (f, h, cell) comes first.
-        other.f.cmp(&self.f).then(other.h.cmp(&self.h)).then(other.cell.cmp(&self.cell))
+        (other.f, other.tie).cmp(&(self.f, self.tie))
     }
 }
 
@@ -90,18 +118,167 @@ impl PartialOrd for Entry {
     }
 }
 
+/// A priority queue of cells keyed by `f`, popping the smallest key first.
+trait Queue {
+    fn push(&mut self, f: Cost, h: Cost, cell: usize);
+    fn pop(&mut self) -> Option<(Cost, usize)>;
+}
+
+impl Queue for BinaryHeap<Entry> {
+    #[inline]
+    fn push(&mut self, f: Cost, h: Cost, cell: usize) {
+        BinaryHeap::push(self, Entry::new(f, h, cell));
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(Cost, usize)> {
+        BinaryHeap::pop(self).map(|e| (e.f, e.cell()))
+    }
+}
+
+/// A radix heap: a monotone priority queue (every key pushed is at least the last key popped),
+/// which is what Dijkstra and A* with a consistent heuristic (w ≤ 1) need. Bucket `b > 0` holds
+/// keys whose highest bit differing from the last popped key is bit `b - 1`; bucket 0 holds keys
+/// equal to it and pops last-in first-out, so among equal `f` the most recently reached cell (the
+/// deeper one) goes first. Buckets keep their capacity between searches.
+#[derive(Clone, Debug)]
+struct RadixHeap {
+    last: Cost,
+    len: usize,
+    buckets: Vec<Vec<(Cost, u32)>>,
+}
+
+impl Default for RadixHeap {
+    fn default() -> Self {
+        RadixHeap { last: 0, len: 0, buckets: vec![Vec::new(); 65] }
+    }
+}
+
+impl RadixHeap {
+    fn clear(&mut self) {
+        self.last = 0;
+        self.len = 0;
+        self.buckets.iter_mut().for_each(Vec::clear);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: Cost) -> usize {
+        (64 - (key ^ self.last).leading_zeros()) as usize
+    }
+}
+
+impl Queue for RadixHeap {
+    #[inline]
+    fn push(&mut self, f: Cost, _h: Cost, cell: usize) {
+        // Keys below `last` cannot occur with a consistent heuristic; should one ever come, it
+        // is treated as `last` (bucket 0) rather than corrupting the buckets.
+        let f = f.max(self.last);
+        let b = self.bucket(f);
+        self.buckets[b].push((f, cell as u32));
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(Cost, usize)> {
+        if self.len == 0 {
+            return None;
+        }
+        if self.buckets[0].is_empty() {
+            let b = self.buckets.iter().position(|v| !v.is_empty())?;
+            let mut moving = std::mem::take(&mut self.buckets[b]);
+            self.last = moving.iter().map(|&(k, _)| k).min()?;
+            for &(k, c) in &moving {
+                let nb = self.bucket(k);
+                self.buckets[nb].push((k, c));
+            }
+            moving.clear();
+            self.buckets[b] = moving; // hand the capacity back
+        }
+        self.len -= 1;
+        self.buckets[0].pop().map(|(k, c)| (k, c as usize))
+    }
+}
+
 const NO_PARENT: u32 = u32::MAX;
 
-/// (dx, dy) of the four orthogonal steps, then the four diagonals.
-const STEPS: [(i64, i64); 8] = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)];
+/// Calls `visit(j, step_cost)` for every neighbour `j` of cell `i` = (x, y) that a step may go
+/// to: on the map, enterable, and for diagonals with both orthogonal cells beside the step
+/// enterable (no corner cutting). Orthogonal neighbours come first (up, right, down, left), then
+/// the diagonals (up-right, down-right, down-left, up-left).
+#[inline(always)]
+fn for_each_step<G: Graph>(
+    graph: &G,
+    size: Size,
+    eight: bool,
+    i: usize,
+    mut visit: impl FnMut(usize, u32, u32, Cost),
+) {
+    let w = usize::from(size.width);
+    let (x, y) = ((i as u32) % w as u32, (i as u32) / w as u32);
+    let (xs, ys) = (x as usize, y as usize);
+    let has_up = ys > 0;
+    let has_down = ys + 1 < usize::from(size.height);
+    let has_left = xs > 0;
+    let has_right = xs + 1 < w;
+    let m = |j: usize| graph.multiplier(j);
+    let up = if has_up { m(i - w) } else { 0 };
+    let right = if has_right { m(i + 1) } else { 0 };
+    let down = if has_down { m(i + w) } else { 0 };
+    let left = if has_left { m(i - 1) } else { 0 };
+    if up != 0 {
+        visit(i - w, x, y - 1, STEP * Cost::from(up));
+    }
+    if right != 0 {
+        visit(i + 1, x + 1, y, STEP * Cost::from(right));
+    }
+    if down != 0 {
+        visit(i + w, x, y + 1, STEP * Cost::from(down));
+    }
+    if left != 0 {
+        visit(i - 1, x - 1, y, STEP * Cost::from(left));
+    }
+    if !eight {
+        return;
+    }
+    if up != 0 && right != 0 {
+        let d = m(i - w + 1);
+        if d != 0 {
+            visit(i - w + 1, x + 1, y - 1, DIAGONAL * Cost::from(d));
+        }
+    }
+    if down != 0 && right != 0 {
+        let d = m(i + w + 1);
+        if d != 0 {
+            visit(i + w + 1, x + 1, y + 1, DIAGONAL * Cost::from(d));
+        }
+    }
+    if down != 0 && left != 0 {
+        let d = m(i + w - 1);
+        if d != 0 {
+            visit(i + w - 1, x - 1, y + 1, DIAGONAL * Cost::from(d));
+        }
+    }
+    if up != 0 && left != 0 {
+        let d = m(i - w - 1);
+        if d != 0 {
+            visit(i - w - 1, x - 1, y - 1, DIAGONAL * Cost::from(d));
+        }
+    }
+}
 
 /// Reusable scratch for [`PathFinder::path`] and [`PathFinder::reachable`]: keep one around and
 /// repeated queries allocate nothing.
 #[derive(Clone, Debug, Default)]
 pub struct PathFinder {
-    nodes: Vec<Node>,
+    /// Per cell: stamp and best cost (see [`pack`]).
+    state: Vec<u64>,
+    /// Per cell: the cell it was reached from (valid while the cell is stamped this search).
+    parent: Vec<u32>,
     generation: u32,
     heap: BinaryHeap<Entry>,
+    radix: RadixHeap,
+    /// Cells whose `f` equals the `f` being expanded: expanded next, without a heap round trip.
+    stack: Vec<u32>,
     expanded: usize,
 }
 
@@ -118,16 +295,19 @@ impl PathFinder {
 
     /// Starts a new search over `area` cells: a fresh generation, an empty heap.
     fn begin(&mut self, area: usize) {
-        if self.nodes.len() < area {
-            self.nodes.resize(area, Node::default());
+        if self.state.len() < area {
+            self.state.resize(area, 0);
+            self.parent.resize(area, NO_PARENT);
         }
         // Two stamps per search (open, closed). On wrap-around, forget every old stamp.
-        if self.generation >= u32::MAX - 2 {
-            self.nodes.iter_mut().for_each(|n| n.stamp = 0);
+        if self.generation >= MAX_STAMP {
+            self.state.iter_mut().for_each(|n| *n = 0);
             self.generation = 0;
         }
         self.generation += 2;
         self.heap.clear();
+        self.radix.clear();
+        self.stack.clear();
         self.expanded = 0;
     }
 
@@ -137,6 +317,10 @@ impl PathFinder {
     /// The heuristic is Manhattan (4-connected) or octile (8-connected, diagonal `DIAGONAL`,
     /// no corner cutting: a diagonal step needs both orthogonal cells beside it enterable),
     /// scaled by `weight`. Read the cells with [`PathFinder::path_to`].
+    ///
+    /// Closed cells are never reopened. Every improvement of a cell's cost pushes an entry with a
+    /// smaller `f` than the entries it supersedes, so that entry pops first and closes the cell;
+    /// superseded entries are recognised by the closed stamp alone.
     pub fn path<G: Graph>(
         &mut self,
         graph: &G,
@@ -153,103 +337,66 @@ impl PathFinder {
         let start = size.index(from);
         let goal = size.index(to);
         let cur = self.generation;
-        self.nodes[start] = Node { g: 0, parent: NO_PARENT, stamp: cur + 1 };
+        self.state[start] = pack(cur + 1, 0);
+        self.parent[start] = NO_PARENT;
         if start == goal {
             return Some(0);
         }
         if graph.multiplier(goal) == 0 {
             return None;
         }
-        let (gx, gy) = (i64::from(to.x), i64::from(to.y));
-        let heuristic = |x: i64, y: i64| -> Cost {
-            let dx = (x - gx).unsigned_abs();
-            let dy = (y - gy).unsigned_abs();
-            let h = match connectivity {
-                Connectivity::Four => STEP * (dx + dy),
-                Connectivity::Eight => STEP * dx.max(dy) + (DIAGONAL - STEP) * dx.min(dy),
-            };
-            h * Cost::from(weight.0) / 1000
+        let eight = connectivity == Connectivity::Eight;
+        let (gx, gy) = (u32::from(to.x), u32::from(to.y));
+        let wt = Cost::from(weight.0);
+        let heuristic = |x: u32, y: u32| -> Cost {
+            let dx = Cost::from(x.abs_diff(gx));
+            let dy = Cost::from(y.abs_diff(gy));
+            let h = if eight { STEP * dx.max(dy) + (DIAGONAL - STEP) * dx.min(dy) } else { STEP * (dx + dy) };
+            if wt == 1000 { h } else { h * wt / 1000 }
         };
-        self.nodes[start] = Node { g: 0, parent: NO_PARENT, stamp: cur };
-        let h0 = heuristic(i64::from(from.x), i64::from(from.y));
-        self.heap.push(Entry { f: h0, h: h0, cell: start as u32 });
-        let w = i64::from(size.width);
-        let hgt = i64::from(size.height);
-        let dirs = match connectivity {
-            Connectivity::Four => &STEPS[..4],
-            Connectivity::Eight => &STEPS[..],
+        self.state[start] = pack(cur, 0);
+        let h0 = heuristic(u32::from(from.x), u32::from(from.y));
+        // w ≤ 1 keeps the heuristic consistent, so f never decreases along the search: the
+        // radix heap applies. Above 1 the keys are not monotone: the binary heap.
+        let arrays = Arrays { cur, state: &mut self.state, parent: &mut self.parent, stack: &mut self.stack };
+        let (found, expanded) = if weight.0 <= 1000 {
+            astar(arrays, graph, eight, start, goal, h0, heuristic, &mut self.radix)
+        } else {
+            astar(arrays, graph, eight, start, goal, h0, heuristic, &mut self.heap)
         };
-        while let Some(Entry { f, h, cell }) = self.heap.pop() {
-            let i = cell as usize;
-            let node = self.nodes[i];
-            if node.stamp != cur || node.g + h != f {
-                continue; // closed already, or a stale entry superseded by a cheaper one
-            }
-            self.nodes[i].stamp = cur + 1;
-            self.expanded += 1;
-            if i == goal {
-                return Some(node.g);
-            }
-            let x = i as i64 % w;
-            let y = i as i64 / w;
-            for &(dx, dy) in dirs {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= w || ny >= hgt {
-                    continue;
-                }
-                let j = (ny * w + nx) as usize;
-                let m = graph.multiplier(j);
-                if m == 0 {
-                    continue;
-                }
-                let base = if dx != 0 && dy != 0 {
-                    // No corner cutting: both orthogonal neighbours must be enterable.
-                    if graph.multiplier((y * w + nx) as usize) == 0
-                        || graph.multiplier((ny * w + x) as usize) == 0
-                    {
-                        continue;
-                    }
-                    DIAGONAL
-                } else {
-                    STEP
-                };
-                let g = node.g + base * Cost::from(m);
-                let n = &mut self.nodes[j];
-                if n.stamp == cur + 1 || (n.stamp == cur && n.g <= g) {
-                    continue;
-                }
-                *n = Node { g, parent: cell, stamp: cur };
-                let hj = heuristic(nx, ny);
-                self.heap.push(Entry { f: g + hj, h: hj, cell: j as u32 });
-            }
-        }
-        None
+        self.expanded = expanded;
+        found
     }
 
     /// After [`PathFinder::path`] returned `Some`, writes the path's cells into `out`
     /// (cleared first), from the start to `to`, both included.
     pub fn path_to(&self, size: Size, to: Pos, out: &mut Vec<Pos>) {
         out.clear();
+        if !size.contains(to) || self.state.len() < size.area() {
+            return;
+        }
         let mut i = size.index(to) as u32;
         let cur = self.generation;
         loop {
-            let node = &self.nodes[i as usize];
-            if node.stamp != cur && node.stamp != cur + 1 {
+            let st = stamp_of(self.state[i as usize]);
+            if (st != cur && st != cur + 1) || out.len() > size.area() {
                 out.clear();
                 return;
             }
             out.push(size.pos(i as usize));
-            if node.parent == NO_PARENT {
+            let p = self.parent[i as usize];
+            if p == NO_PARENT {
                 break;
             }
-            i = node.parent;
+            i = p;
         }
         out.reverse();
     }
 
     /// Every cell reachable from `from` with total cost at most `budget` (Dijkstra, exact),
     /// written into `out` (cleared first) as `(cell, cost)` in row-major order. `from` itself is
-    /// not listed. Steps follow the same rules as [`PathFinder::path`].
+    /// not listed. Steps follow the same rules as [`PathFinder::path`]; afterwards
+    /// [`PathFinder::path_to`] gives the cheapest path to any listed cell.
     pub fn reachable<G: Graph>(
         &mut self,
         graph: &G,
@@ -266,59 +413,114 @@ impl PathFinder {
         self.begin(size.area());
         let cur = self.generation;
         let start = size.index(from);
-        self.nodes[start] = Node { g: 0, parent: NO_PARENT, stamp: cur };
-        self.heap.push(Entry { f: 0, h: 0, cell: start as u32 });
-        let w = i64::from(size.width);
-        let hgt = i64::from(size.height);
-        let dirs = match connectivity {
-            Connectivity::Four => &STEPS[..4],
-            Connectivity::Eight => &STEPS[..],
-        };
-        while let Some(Entry { f, cell, .. }) = self.heap.pop() {
-            let i = cell as usize;
-            let node = self.nodes[i];
-            if node.stamp != cur || node.g != f {
+        self.state[start] = pack(cur, 0);
+        self.parent[start] = NO_PARENT;
+        let eight = connectivity == Connectivity::Eight;
+        let state = &mut self.state;
+        let parent = &mut self.parent;
+        let heap = &mut self.radix;
+        heap.push(0, 0, start);
+        let mut expanded = 0;
+        let open = pack(cur, 0);
+        while let Some((_, i)) = heap.pop() {
+            let word = state[i];
+            if stamp_of(word) != cur {
                 continue;
             }
-            self.nodes[i].stamp = cur + 1;
-            self.expanded += 1;
+            let g0 = word & COST_MASK;
+            state[i] = pack(cur + 1, g0);
+            expanded += 1;
             if i != start {
-                out.push((size.pos(i), node.g));
+                out.push((size.pos(i), g0));
             }
-            let x = i as i64 % w;
-            let y = i as i64 / w;
-            for &(dx, dy) in dirs {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= w || ny >= hgt {
-                    continue;
-                }
-                let j = (ny * w + nx) as usize;
-                let m = graph.multiplier(j);
-                if m == 0 {
-                    continue;
-                }
-                let base = if dx != 0 && dy != 0 {
-                    if graph.multiplier((y * w + nx) as usize) == 0
-                        || graph.multiplier((ny * w + x) as usize) == 0
-                    {
-                        continue;
-                    }
-                    DIAGONAL
-                } else {
-                    STEP
-                };
-                let g = node.g + base * Cost::from(m);
+            for_each_step(graph, size, eight, i, |j, _, _, step| {
+                let g = g0 + step;
                 if g > budget {
-                    continue;
+                    return;
                 }
-                let n = &mut self.nodes[j];
-                if n.stamp == cur + 1 || (n.stamp == cur && n.g <= g) {
-                    continue;
+                let word = state[j];
+                let st = stamp_of(word);
+                if st == cur + 1 || (st == cur && word & COST_MASK <= g) {
+                    return;
                 }
-                *n = Node { g, parent: cell, stamp: cur };
-                self.heap.push(Entry { f: g, h: 0, cell: j as u32 });
-            }
+                state[j] = open | g;
+                parent[j] = i as u32;
+                heap.push(g, 0, j);
+            });
         }
+        self.expanded = expanded;
         out.sort_unstable_by_key(|&(p, _)| (p.y, p.x));
     }
+}
+
+/// The borrowed per-search arrays of a [`PathFinder`].
+struct Arrays<'a> {
+    cur: u32,
+    state: &'a mut [u64],
+    parent: &'a mut [u32],
+    stack: &'a mut Vec<u32>,
+}
+
+/// The A* loop of [`PathFinder::path`], generic over the queue; returns the cost found and the
+/// number of cells expanded.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn astar<G: Graph, Q: Queue>(
+    arrays: Arrays<'_>,
+    graph: &G,
+    eight: bool,
+    start: usize,
+    goal: usize,
+    h0: Cost,
+    heuristic: impl Fn(u32, u32) -> Cost,
+    queue: &mut Q,
+) -> (Option<Cost>, usize) {
+    let size = graph.size();
+    let Arrays { cur, state, parent, stack } = arrays;
+    queue.push(h0, h0, start);
+    let mut expanded = 0;
+    let mut found = None;
+    let mut f_now = h0;
+    let open = pack(cur, 0);
+    loop {
+        // A neighbour whose f equals the f being expanded is as good as anything in the
+        // queue: expand it next (last found first) and skip the queue. With a consistent
+        // heuristic this keeps the expansion order a valid A* order.
+        let i = if let Some(i) = stack.pop() {
+            i as usize
+        } else if let Some((f, i)) = queue.pop() {
+            f_now = f;
+            i
+        } else {
+            break;
+        };
+        let word = state[i];
+        if stamp_of(word) != cur {
+            continue; // closed already: a superseded entry
+        }
+        let g0 = word & COST_MASK;
+        state[i] = pack(cur + 1, g0);
+        expanded += 1;
+        if i == goal {
+            found = Some(g0);
+            break;
+        }
+        for_each_step(graph, size, eight, i, |j, x, y, step| {
+            let g = g0 + step;
+            let word = state[j];
+            let st = stamp_of(word);
+            if st == cur + 1 || (st == cur && word & COST_MASK <= g) {
+                return;
+            }
+            state[j] = open | g;
+            parent[j] = i as u32;
+            let h = heuristic(x, y);
+            if g + h == f_now {
+                stack.push(j as u32);
+            } else {
+                queue.push(g + h, h, j);
+            }
+        });
+    }
+    (found, expanded)
 }

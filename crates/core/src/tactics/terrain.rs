@@ -105,7 +105,7 @@ pub fn check_legend(legend: &[TerrainType]) -> Result<(), String> {
 pub struct Terrain {
     legend: Vec<TerrainType>,
     cells: Grid<u8>,
-    multipliers: Vec<u32>,
+    multipliers: Vec<u16>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -134,7 +134,8 @@ impl Terrain {
         if let Some((p, &k)) = cells.iter().find(|(_, k)| usize::from(**k) >= legend.len()) {
             return Err(format!("cell {p}: terrain index {k} is not in the legend"));
         }
-        let multipliers = cells.cells().iter().map(|&k| legend[usize::from(k)].multiplier()).collect();
+        // `1 + extra` ≤ 1 + MAX_EXTRA fits in 16 bits: half the memory a search streams through.
+        let multipliers = cells.cells().iter().map(|&k| legend[usize::from(k)].multiplier() as u16).collect();
         Ok(Terrain { legend, cells, multipliers })
     }
 
@@ -192,7 +193,7 @@ impl Terrain {
     }
 
     /// Per-cell `1 + extra`, 0 for impassable, row by row.
-    pub fn multipliers(&self) -> &[u32] {
+    pub fn multipliers(&self) -> &[u16] {
         &self.multipliers
     }
 
@@ -210,6 +211,6 @@ impl Graph for Terrain {
 
     #[inline]
     fn multiplier(&self, i: usize) -> u32 {
-        self.multipliers[i]
+        u32::from(self.multipliers[i])
     }
 }

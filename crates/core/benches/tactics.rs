@@ -1,0 +1,193 @@
+//! Tactics search speed. Run: `cargo bench -p tessera-core --bench tactics`.
+//!
+//! - `astar_512`: our A* (`PathFinder::path`, w = 1, 8-connected, no corner cutting) against the
+//!   `pathfinding` crate's `astar` with the same costs (1000 straight, 1414 diagonal), the same
+//!   octile heuristic and the same start/goal pairs on generated 512×512 maps; the costs are
+//!   asserted equal before timing. Each iteration solves every pair once.
+//! - `range_64`: `reachable` for a unit with 20 movement points on a 64×64 map of mixed terrain
+//!   (plain, forest, hills, walls), 4-connected; one query per iteration.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use tessera_core::Pos;
+use tessera_core::tactics::{
+    Connectivity, Cost, DIAGONAL, PathFinder, STEP, TacticsLevel, Terrain, TerrainType, UnitSpec, Weight,
+};
+
+/// A small deterministic generator for the maps (not the game's).
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A 512×512 map: scattered walls (`density` percent) plus long wall segments with gaps, so
+/// paths have to detour.
+fn map512(seed: u64, density: u64) -> Terrain {
+    let mut rng = XorShift(seed);
+    let n = 512usize;
+    let mut rows = vec![vec![b'.'; n]; n];
+    for row in rows.iter_mut() {
+        for c in row.iter_mut() {
+            if rng.below(100) < density {
+                *c = b'@';
+            }
+        }
+    }
+    for _ in 0..60 {
+        let (x, y, len) =
+            (rng.below(n as u64) as usize, rng.below(n as u64) as usize, 20 + rng.below(200) as usize);
+        let vertical = rng.below(2) == 0;
+        for k in 0..len {
+            let (cx, cy) = if vertical { (x, y + k) } else { (x + k, y) };
+            if cx < n && cy < n && k % 37 != 0 {
+                rows[cy][cx] = b'@';
+            }
+        }
+    }
+    let rows: Vec<String> = rows.into_iter().map(|r| String::from_utf8(r).unwrap()).collect();
+    Terrain::from_rows(TerrainType::movingai_legend(), &rows, 1024).unwrap()
+}
+
+/// `count` start/goal pairs of passable cells at least 200 apart that are connected.
+fn pairs(terrain: &Terrain, seed: u64, count: usize) -> Vec<(Pos, Pos, Cost)> {
+    let mut rng = XorShift(seed);
+    let mut finder = PathFinder::new();
+    let mut out = Vec::new();
+    let size = terrain.size();
+    while out.len() < count {
+        let a = Pos::new(rng.below(512) as u16, rng.below(512) as u16);
+        let b = Pos::new(rng.below(512) as u16, rng.below(512) as u16);
+        if !terrain.passable(a) || !terrain.passable(b) || a.manhattan(b) < 200 {
+            continue;
+        }
+        if let Some(c) = finder.path(terrain, Connectivity::Eight, a, b, Weight::OPTIMAL) {
+            out.push((a, b, c));
+        }
+    }
+    assert!(size.area() == 512 * 512);
+    out
+}
+
+fn octile(a: (u32, u32), b: (u32, u32)) -> Cost {
+    let dx = Cost::from(a.0.abs_diff(b.0));
+    let dy = Cost::from(a.1.abs_diff(b.1));
+    STEP * dx.max(dy) + (DIAGONAL - STEP) * dx.min(dy)
+}
+
+/// The `pathfinding` crate's A* on the same graph: nodes are flat indices, successors the
+/// enterable neighbours with the same costs and corner rule.
+fn reference(terrain: &Terrain, from: Pos, to: Pos) -> Option<Cost> {
+    let w = 512u32;
+    let m = terrain.multipliers();
+    let open = |x: i64, y: i64| x >= 0 && y >= 0 && x < 512 && y < 512 && m[(y * 512 + x) as usize] != 0;
+    let goal = u32::from(to.y) * w + u32::from(to.x);
+    let goal_xy = (u32::from(to.x), u32::from(to.y));
+    pathfinding::directed::astar::astar(
+        &(u32::from(from.y) * w + u32::from(from.x)),
+        |&i| {
+            let (x, y) = (i64::from(i % w), i64::from(i / w));
+            let mut next = Vec::with_capacity(8);
+            for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
+                let (nx, ny) = (x + dx, y + dy);
+                if !open(nx, ny) {
+                    continue;
+                }
+                let diagonal = dx != 0 && dy != 0;
+                if diagonal && !(open(nx, y) && open(x, ny)) {
+                    continue;
+                }
+                let base = if diagonal { DIAGONAL } else { STEP };
+                next.push(((ny * 512 + nx) as u32, base * Cost::from(m[(ny * 512 + nx) as usize])));
+            }
+            next
+        },
+        |&i| octile((i % w, i / w), goal_xy),
+        |&i| i == goal,
+    )
+    .map(|(_, c)| c)
+}
+
+fn astar(c: &mut Criterion) {
+    let maps = [map512(0x9e37_79b9_7f4a_7c15, 20), map512(0x2545_f491_4f6c_dd1d, 30)];
+    let problems: Vec<(usize, Pos, Pos, Cost)> = maps
+        .iter()
+        .enumerate()
+        .flat_map(|(k, t)| pairs(t, 17 + k as u64, 20).into_iter().map(move |(a, b, c)| (k, a, b, c)))
+        .collect();
+    for &(k, a, b, cost) in &problems {
+        assert_eq!(reference(&maps[k], a, b), Some(cost), "map {k}: {a} to {b}");
+    }
+    let mut group = c.benchmark_group("astar_512");
+    group.throughput(Throughput::Elements(problems.len() as u64));
+    group.sample_size(20);
+    let mut finder = PathFinder::new();
+    group.bench_function("tessera", |bench| {
+        bench.iter(|| {
+            let mut total = 0;
+            for &(k, a, b, _) in &problems {
+                total += finder.path(&maps[k], Connectivity::Eight, a, b, Weight::OPTIMAL).unwrap_or(0);
+            }
+            black_box(total)
+        })
+    });
+    group.bench_function("pathfinding", |bench| {
+        bench.iter(|| {
+            let mut total = 0;
+            for &(k, a, b, _) in &problems {
+                total += reference(&maps[k], a, b).unwrap_or(0);
+            }
+            black_box(total)
+        })
+    });
+    group.finish();
+}
+
+fn range(c: &mut Criterion) {
+    let mut rng = XorShift(0x1234_5678_9abc_def1);
+    let map: Vec<String> = (0..64)
+        .map(|_| {
+            (0..64)
+                .map(|_| match rng.below(10) {
+                    0 | 1 => 'f',
+                    2 => 'h',
+                    3 => '#',
+                    _ => '.',
+                })
+                .collect()
+        })
+        .collect();
+    let mut map = map;
+    map[32].replace_range(32..33, ".");
+    let level = TacticsLevel {
+        map,
+        units: vec![UnitSpec { team: 0, x: 32, y: 32, movement: 20 }],
+        ..TacticsLevel::default()
+    };
+    let (rules, state) = level.start().unwrap();
+    let unit = state.units()[0].id;
+    let mut finder = PathFinder::new();
+    let mut out = Vec::new();
+    rules.reachable_into(&state, unit, &mut finder, &mut out);
+    assert!(out.len() > 300, "{} cells in range", out.len());
+    let mut group = c.benchmark_group("range_64");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("reachable_20_points", |bench| {
+        bench.iter(|| {
+            rules.reachable_into(&state, unit, &mut finder, &mut out);
+            black_box(out.len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, astar, range);
+criterion_main!(benches);
