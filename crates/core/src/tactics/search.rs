@@ -1,14 +1,22 @@
 //! Exact movement range (Dijkstra) and A* over flat cell indices, with reusable scratch.
 //!
-//! A [`PathFinder`] owns every buffer a search needs: one [`Node`] per cell (best cost so far,
-//! parent, and a generation stamp that says whether the other two belong to the current search),
-//! and a binary heap. Starting a search bumps the generation instead of clearing the arrays, so
-//! after the first search on a map of a given size, queries allocate nothing.
+//! A [`PathFinder`] owns every buffer a search needs: per cell one word packing a generation
+//! stamp with the best cost so far, and the parent cell; the queues; a small stack. Starting a
+//! search bumps the generation instead of clearing the arrays, so once the buffers have grown to
+//! what the queries on a map need, repeated queries allocate nothing.
 //!
-//! The heap holds `(f, h, cell)` with lazy deletion: a cell may be pushed again when a cheaper
-//! route to it turns up, and stale entries are skipped when popped. Ties on `f` go to the entry
-//! with the smaller `h` (the one nearer the goal), then to the smaller cell index, so the order
-//! of expansion, and with it the path chosen among equal-cost paths, is fully determined.
+//! Queues use lazy deletion: a cell is pushed again when a cheaper route to it turns up; the
+//! cheaper entry has the smaller `f` and pops first, closing the cell, and closed cells are never
+//! reopened, so superseded entries are recognised by the closed stamp alone.
+//! - With w ≤ 1 (and for Dijkstra) the heuristic is consistent, `f` never decreases, and the
+//!   queue is a radix heap: among equal `f` the most recently reached cell pops first.
+//! - With w > 1 it is a binary heap of `(f, h, cell)`: ties go to the smaller `h`, then the
+//!   smaller cell index.
+//! - A neighbour whose `f` equals the `f` being expanded skips the queue and is expanded next
+//!   (a stack), which saves most queue traffic on open ground.
+//!
+//! Every choice is a fixed function of the map and the query, so the path chosen among
+//! equal-cost paths is the same on every machine.
 
 use super::{Connectivity, Cost, DIAGONAL, STEP};
 use crate::geom::{Pos, Size};
