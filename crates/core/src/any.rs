@@ -54,7 +54,7 @@ impl RuleSet {
         match self {
             RuleSet::Slide => 1,
             RuleSet::Collapse => 1,
-            RuleSet::Tactics => 1,
+            RuleSet::Tactics => 2,
             RuleSet::Match3 => 1,
         }
     }
