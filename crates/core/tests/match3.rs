@@ -6,20 +6,29 @@ use tessera_core::match3::{
 };
 use tessera_core::{Pos, Rules, Status, state_hash};
 
-/// A random layout: 1×1 to 7×7, cells mostly open, some Void, some locked; 3 to 6 breeds.
+/// A random layout: 1×1 to 7×7, cells mostly open, some Void, some locked; 3 to 6 breeds; no
+/// objectives (so play goes on and shuffles happen).
 fn level() -> impl Strategy<Value = Match3Level> {
-    (1usize..=7, 1usize..=7, 3u8..=6, any::<u64>()).prop_flat_map(|(w, h, breeds, seed)| {
-        prop::collection::vec(prop::sample::select(vec!['.', '.', '.', '.', '.', '.', '#', '*']), w * h)
-            .prop_map(move |cells| {
-                let rows: Vec<String> = cells.chunks(w).map(|r| r.iter().collect()).collect();
-                Match3Level {
-                    board: Some(rows),
-                    config: Match3Config { breeds, ..Match3Config::default() },
-                    seed: Some(seed),
-                    ..Match3Level::default()
-                }
-            })
-    })
+    level_with(Just((None, None)))
+}
+
+fn level_with(
+    objectives: impl Strategy<Value = (Option<u32>, Option<u64>)> + Clone + 'static,
+) -> impl Strategy<Value = Match3Level> {
+    (1usize..=7, 1usize..=7, 3u8..=6, any::<u64>(), objectives).prop_flat_map(
+        |(w, h, breeds, seed, (move_limit, target_score))| {
+            prop::collection::vec(prop::sample::select(vec!['.', '.', '.', '.', '.', '.', '#', '*']), w * h)
+                .prop_map(move |cells| {
+                    let rows: Vec<String> = cells.chunks(w).map(|r| r.iter().collect()).collect();
+                    Match3Level {
+                        board: Some(rows),
+                        config: Match3Config { breeds, move_limit, target_score, ..Match3Config::default() },
+                        seed: Some(seed),
+                        ..Match3Level::default()
+                    }
+                })
+        },
+    )
 }
 
 /// A move: the hint (a valid swap), or a swap of a random cell with a random neighbour.
@@ -124,6 +133,41 @@ fn check_shuffle(
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn objectives_end_the_game_exactly_when_met(
+        level in level_with((prop::option::of(1u32..6), prop::option::of(20u64..400))),
+        moves in moves(),
+    ) {
+        let Ok((rules, mut s)) = level.start(level.seed.unwrap_or(0)) else { return Ok(()) };
+        let mut events = Vec::new();
+        for m in &moves {
+            let Some(cmd) = command(&rules, &s, m) else { break };
+            let before = s.clone();
+            events.clear();
+            if rules.apply(&mut s, &cmd, &mut events).is_err() {
+                prop_assert_eq!(&s, &before);
+                continue;
+            }
+            let won = events.iter().any(|e| matches!(e, Match3Event::Won { .. }));
+            let out = events.contains(&Match3Event::GameOver { reason: GameOverReason::OutOfMoves });
+            let resolved = !matches!(events.last(), Some(Match3Event::SwappedBack { .. }));
+            let target_met = level.config.target_score.is_some_and(|t| s.score() >= t);
+            let limit_met = level.config.move_limit.is_some_and(|l| s.moves() >= l);
+            prop_assert_eq!(won, resolved && target_met);
+            prop_assert_eq!(out, resolved && !target_met && limit_met);
+            prop_assert_eq!(s.moves(), before.moves() + u32::from(resolved), "only resolved swaps count");
+            let after = s.clone();
+            rules.undo(&mut s, &events);
+            prop_assert_eq!(&s, &before);
+            rules.redo(&mut s, &events);
+            prop_assert_eq!(&s, &after);
+            if rules.status(&s) != Status::Playing {
+                prop_assert!(rules.hint(&s).is_none());
+                break;
+            }
+        }
+    }
 
     #[test]
     fn boards_stay_full_and_free_of_runs_and_steps_undo_and_redo_exactly(level in level(), moves in moves()) {
