@@ -8,6 +8,7 @@ mod convert;
 mod error;
 mod play;
 mod replay;
+mod tactics;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -28,6 +29,12 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Check and inspect recorded logs: info, verify, show, diff, export, repair, note.
     Replay(replay::ReplayArgs),
+    /// Tactics: the cells a unit can reach this turn.
+    Range(tactics::RangeArgs),
+    /// Tactics: the cheapest path between two cells (A*), drawn with the path's arrows.
+    Path(tactics::PathArgs),
+    /// Run every problem of a Moving AI scenario with A* and compare with the optimal lengths.
+    PathBench(tactics::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +43,9 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
+        Some(Command::Range(args)) => tactics::range(&args),
+        Some(Command::Path(args)) => tactics::path(&args),
+        Some(Command::PathBench(args)) => tactics::bench(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };

@@ -4,6 +4,7 @@ mod collapse;
 mod match3;
 mod play;
 mod replay;
+mod tactics;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
