@@ -194,8 +194,8 @@ pub enum GameOverReason {
 /// A match-3 game: cells, blocks, score, moves, outcome, ids and the generator.
 ///
 /// Deserialization checks the invariants the rules rely on (one size for cells and blocks, a
-/// block on exactly the playable cells, breeds below 16, ids below the counter), so a corrupt
-/// saved state is an error rather than a panic later.
+/// block on exactly the playable cells, sides up to 256, breeds below 16, ids below the counter),
+/// so a corrupt saved state is an error rather than a panic later.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "RawState")]
 pub struct Match3State {
@@ -229,6 +229,9 @@ impl TryFrom<RawState> for Match3State {
             return Err(format!("cells are {} but blocks are {}", r.cells.size(), r.blocks.size()));
         }
         let size = r.cells.size();
+        if size.width > MAX_SIDE || size.height > MAX_SIDE {
+            return Err(format!("board size {size} is larger than {MAX_SIDE}x{MAX_SIDE}"));
+        }
         for (i, (c, b)) in r.cells.cells().iter().zip(r.blocks.cells()).enumerate() {
             let at = size.pos(i);
             match (c, b) {

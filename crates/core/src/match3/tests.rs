@@ -421,6 +421,13 @@ fn states_round_trip_and_corrupt_states_are_refused() {
     v["cells"]["cells"][4] = serde_json::json!("Playable");
     let e = serde_json::from_value::<Match3State>(v).unwrap_err().to_string();
     assert!(e.contains("playable cell (1, 1) holds no block"), "{e}");
+    let tall = Match3State {
+        cells: Grid::filled(Size::new(1, 300, 1024).unwrap(), Cell::Void),
+        blocks: Grid::filled(Size::new(1, 300, 1024).unwrap(), None),
+        ..s.clone()
+    };
+    let e = serde_json::from_str::<Match3State>(&serde_json::to_string(&tall).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("larger than 256x256"), "{e}");
 }
 
 #[test]
