@@ -366,9 +366,16 @@ pub struct Path {
 }
 
 /// Scratch kept in the rules so that `apply` needs no caller-provided buffers. Cloning gives a
-/// fresh one; it never takes part in equality or serialization.
-#[derive(Debug, Default)]
-pub struct Scratch(Mutex<(PathFinder, Vec<Pos>)>);
+/// fresh one; it never takes part in equality, serialization or debug output (its buffers are
+/// as large as the map).
+#[derive(Default)]
+pub struct Scratch(Mutex<PathFinder>);
+
+impl fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Scratch")
+    }
+}
 
 impl Clone for Scratch {
     fn clone(&self) -> Self {
@@ -500,14 +507,11 @@ impl TacticsRules {
         TacticsRules { config, scratch: Scratch::default() }
     }
 
-    fn with_scratch<T>(&self, f: impl FnOnce(&mut PathFinder, &mut Vec<Pos>) -> T) -> T {
-        // Uncontended in practice; if another thread holds it, use a fresh buffer.
+    fn with_scratch<T>(&self, f: impl FnOnce(&mut PathFinder) -> T) -> T {
+        // Uncontended in practice; if another thread holds it, use a fresh one.
         match self.scratch.0.try_lock() {
-            Ok(mut guard) => {
-                let (finder, cells) = &mut *guard;
-                f(finder, cells)
-            }
-            Err(_) => f(&mut PathFinder::new(), &mut Vec::new()),
+            Ok(mut finder) => f(&mut finder),
+            Err(_) => f(&mut PathFinder::new()),
         }
     }
 
@@ -515,7 +519,7 @@ impl TacticsRules {
     /// not included). Empty for an unknown unit.
     pub fn reachable(&self, state: &TacticsState, unit: Id) -> Vec<(Pos, Cost)> {
         let mut out = Vec::new();
-        self.with_scratch(|finder, _| self.reachable_into(state, unit, finder, &mut out));
+        self.with_scratch(|finder| self.reachable_into(state, unit, finder, &mut out));
         out
     }
 
@@ -540,7 +544,7 @@ impl TacticsRules {
         let mover = state.unit_at(from).map(|u| u.id);
         let graph = state.graph_for(mover);
         let mut cells = Vec::new();
-        let cost = self.with_scratch(|finder, _| {
+        let cost = self.with_scratch(|finder| {
             let cost = finder.path(&graph, self.config.connectivity, from, to, weight)?;
             finder.path_to(state.size(), to, &mut cells);
             Some(cost)
@@ -640,7 +644,7 @@ impl TacticsRules {
                     return Err(Rejected::detailed("impassable", format!("{to} is impassable terrain")));
                 }
                 let graph = state.graph_for(Some(*unit));
-                let found = self.with_scratch(|finder, _| {
+                let found = self.with_scratch(|finder| {
                     let cost = finder.path(&graph, self.config.connectivity, u.pos, to, Weight::OPTIMAL)?;
                     let mut cells = Vec::new();
                     finder.path_to(state.size(), to, &mut cells);
