@@ -1,7 +1,7 @@
 //! `tessera convert`: other formats into our level format.
 //!
 //! Each source format is a subcommand of `convert` (add a variant to [`ConvertWhat`] and an arm to
-//! [`run`]): `stage` (match3) and `samegame-testset` (collapse). Output files are written
+//! [`run`]): `stage` (match3), `samegame-testset` (collapse) and `movingai` (tactics). Output files are written
 //! atomically: a temporary file beside the target, then a rename, so a crash never leaves a
 //! half-written level.
 
@@ -41,6 +41,13 @@ pub enum ConvertWhat {
         /// The directory to write the levels into (created if missing).
         outdir: PathBuf,
     },
+    /// A Moving AI `.map` file into a tactics level: its terrain, 8-connected, no units.
+    Movingai {
+        /// The `.map` file.
+        file: PathBuf,
+        /// The level file to write.
+        out: PathBuf,
+    },
 }
 
 /// Runs `tessera convert`.
@@ -53,6 +60,9 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
             write_atomically(out, &Level::Match3(level).to_json())
         }
         ConvertWhat::SamegameTestset { file, outdir } => samegame_testset(file, outdir),
+        ConvertWhat::Movingai { file, out } => {
+            write_atomically(out, &crate::tactics::movingai_level(file)?.to_json())
+        }
     }
 }
 

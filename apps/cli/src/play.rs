@@ -119,6 +119,8 @@ fn parse_line(game: &Game, text: &str) -> Result<Option<Line>, String> {
 pub fn load_level(path: Option<&Path>) -> Result<Level, CliError> {
     match path {
         None => Ok(Level::classic()),
+        // Moving AI maps open as tactics levels.
+        Some(p) if p.extension().is_some_and(|e| e == "map") => crate::tactics::movingai_level(p),
         Some(p) => Level::from_json(&read_text(p)?).map_err(|e| CliError::file(p, e)),
     }
 }

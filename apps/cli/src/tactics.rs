@@ -60,6 +60,13 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
+/// A Moving AI `.map` file as a tactics level (8-connected, no units), named after the file.
+pub fn movingai_level(path: &Path) -> Result<Level, CliError> {
+    let mut level = TacticsLevel::from_movingai(&read_text(path)?).map_err(|e| CliError::file(path, e))?;
+    level.name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    Ok(Level::Tactics(level))
+}
+
 /// Loads a tactics level from JSON or a Moving AI map.
 fn load(path: &Path) -> Result<(TacticsRules, TacticsState), CliError> {
     let text = read_text(path)?;

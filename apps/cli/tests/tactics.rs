@@ -137,3 +137,24 @@ fn play_moves_units_and_undoes() {
     assert!(steps.iter().any(|s| s["outcome"] == "undone"));
     assert!(steps.iter().any(|s| s["events"].to_string().contains("TurnEnded")));
 }
+
+#[test]
+fn moving_ai_maps_play_and_convert_as_levels() {
+    let (map, _) = files("map-level", SCEN);
+    let out = tessera(&["play", map.to_str().unwrap(), "--commands", "-", "--json"], "end-turn\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let steps = crate::json_lines(&out);
+    assert_eq!(steps[0]["rule_set"], "tactics");
+    let level = map.with_file_name("t.json");
+    let out = tessera(&["convert", "movingai", map.to_str().unwrap(), level.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&level).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["rule_set"], "tactics");
+    assert_eq!(json["config"]["connectivity"], "eight");
+    assert_eq!(json["map"][1], ".@@@..");
+    // The converted level answers like the map itself.
+    let a = tessera(&["path", map.to_str().unwrap(), "0", "2", "5", "3", "--json"], "");
+    let b = tessera(&["path", level.to_str().unwrap(), "0", "2", "5", "3", "--json"], "");
+    assert_eq!(a.stdout, b.stdout);
+}
