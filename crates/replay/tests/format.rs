@@ -172,3 +172,30 @@ fn frames_follow_the_documented_layout() {
         tessera_core::canonical_bytes(&(rec.command.clone().unwrap(), rec.events.clone(), rec.hash));
     assert_eq!(&bytes[f + FRAME_HEADER_LEN..f + FRAME_HEADER_LEN + len], &expected[..]);
 }
+
+#[test]
+fn lengths_inside_payloads_are_capped_before_allocating() {
+    // A note claiming a 1 TiB string and a step claiming 2^40 events, in frames with valid crcs:
+    // refused as undecodable, with nothing of that size allocated.
+    let base = sample();
+    let steps = open(&base).steps();
+    let mut huge = vec![253u8];
+    huge.extend_from_slice(&(1u64 << 40).to_le_bytes());
+    let note = [&[253u8][..], &steps.to_le_bytes(), &huge].concat();
+    let step = [&tessera_core::canonical_bytes(&crate::common::slide(0))[..], &huge].concat();
+    for (kind, payload) in [(3u8, note), (1u8, step)] {
+        let mut bytes = base.clone();
+        let mut h = crc32fast::Hasher::new();
+        h.update(&[kind]);
+        h.update(&payload);
+        bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&h.finalize().to_le_bytes());
+        bytes.push(kind);
+        bytes.extend_from_slice(&payload);
+        let e = match Log::from_bytes(bytes, TailPolicy::Strict) {
+            Err(e) => e,
+            Ok(log) => verify(&log).unwrap_err(),
+        };
+        assert_eq!((e.kind(), e.offset()), ("undecodable", Some(base.len() as u64)), "{e}");
+    }
+}
