@@ -143,8 +143,10 @@ fn history_from_a_log_replays_it() {
     assert_eq!(h.state(), &r.states[3]);
 }
 
+/// `name` in a folder of its own (tests run in parallel; one checks its folder for stray files).
 fn tmp(name: &str) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("replay-tests");
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("replay-tests").join(format!("{name}.d"));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
