@@ -16,7 +16,9 @@
 //!   (a stack), which saves most queue traffic on open ground.
 //!
 //! Every choice is a fixed function of the map and the query, so the path chosen among
-//! equal-cost paths is the same on every machine.
+//! equal-cost paths is the same on every machine. That path is recorded in `UnitMoved` events:
+//! a change to the queues or the order neighbours are visited in changes recorded logs and must
+//! bump `RuleSet::Tactics`'s version.
 
 use super::{Connectivity, Cost, DIAGONAL, STEP};
 use crate::geom::{Pos, Size};

@@ -478,3 +478,21 @@ fn costs_print_as_decimals() {
     assert_eq!(fmt_cost(2414), "2.414");
     assert_eq!(fmt_cost(1410), "1.41");
 }
+
+#[test]
+fn maps_go_up_to_1024_square_and_no_further() {
+    let wide = vec![".".repeat(1024)];
+    let t = Terrain::from_rows(TerrainType::default_legend(), &wide, MAX_SIDE).unwrap();
+    assert_eq!(t.size(), Size::new(1024, 1, MAX_SIDE).unwrap());
+    let too_wide = vec![".".repeat(1025)];
+    let e = Terrain::from_rows(TerrainType::default_legend(), &too_wide, MAX_SIDE).unwrap_err();
+    assert!(e.contains("1025x1"), "{e}");
+    // A full 1024×1024 map searches corner to corner.
+    let rows = vec![".".repeat(1024); 1024];
+    let t = Terrain::from_rows(TerrainType::default_legend(), &rows, MAX_SIDE).unwrap();
+    let mut finder = PathFinder::new();
+    let cost = finder.path(&t, Connectivity::Eight, p(0, 0), p(1023, 1023), Weight::OPTIMAL);
+    assert_eq!(cost, Some(1023 * DIAGONAL));
+    let cost = finder.path(&t, Connectivity::Four, p(0, 0), p(1023, 1023), Weight::OPTIMAL);
+    assert_eq!(cost, Some(2046 * STEP));
+}
