@@ -9,22 +9,22 @@
 //! Run: `cargo bench -p tessera-replay --bench log`. Figures go to stdout; the log's size and
 //! bytes per step are printed first.
 //!
-//! Figures of 2026-11-21 on the shared 2-core machine at load average 5–9 (other builds
-//! running; wall-clock figures are pessimistic): the log is 79.6 MB, 79.6 bytes per step (3.8
-//! events per step).
+//! Figures of 2026-11-21 on the shared 2-core machine; the log is 79.6 MB, 79.6 bytes per step
+//! (3.8 events per step). Two runs: at load average 0.4–3 (quiet) and at 5–9 (other builds).
 //!
-//! | measurement | wall clock | target |
-//! |---|---|---|
-//! | record, log writer alone (precomputed events and hashes, in memory) | 2.85 M steps/s | ≥ 1 M |
-//! | record, play + state hash + encode, in memory | 428 k steps/s | |
-//! | record to a file, buffered / flushed every frame | 341 k / 176 k steps/s | |
-//! | open (every length and crc checked) | 14.3 M steps/s (70 ms) | |
-//! | decode every step | 1.96 M steps/s | |
-//! | verify (re-execute, compare events and hashes) | 381 k steps/s | ≥ 500 k |
-//! | seek: `Log::state_at(random step)` | 114 µs | ≤ 10 ms |
-//! | seek: `History::seek(random step)`, 100k-step history | 29 µs | ≤ 10 ms |
+//! | measurement | quiet | busy | target |
+//! |---|---|---|---|
+//! | record, log writer alone (precomputed events and hashes, in memory) | 5.65 M steps/s | 2.85 M | ≥ 1 M |
+//! | record, play + state hash + encode, in memory | 731 k steps/s | 428 k | |
+//! | record to a file, buffered | 739 k steps/s | 341 k | |
+//! | record to a file, flushed every frame (the default) | 447 k steps/s | 176 k | |
+//! | open (every length and crc checked) | 33.5 M steps/s (30 ms) | 14.3 M | |
+//! | decode every step | 5.0 M steps/s | 1.96 M | |
+//! | verify (re-execute, compare events and hashes) | 699 k steps/s | 381 k | ≥ 500 k |
+//! | seek: `Log::state_at(random step)` | 42 µs | 114 µs | ≤ 10 ms |
+//! | seek: `History::seek(random step)`, 100k-step history | 14 µs | 29 µs | ≤ 10 ms |
 //!
-//! Measured as CPU time of the process at the same load (`/proc/self/stat`), a million steps
+//! Measured as CPU time of the process at load 5–9 (`/proc/self/stat`), a million steps
 //! cost: apply 0.30 s, state hash 0.61 s, play + record 1.15 s, verify 1.25 s (≈ 800 k steps/s).
 //! Recording and verifying a step are dominated by the state hash, which the format requires
 //! after every step: bincode's serde encoding of the 144-cell state (43% of the time in

@@ -1,11 +1,12 @@
 //! [`History`]: the command pattern over a game, with undo, redo, seek and branches.
 
 use crate::error::LogError;
-use crate::format::{DEFAULT_KEYFRAME_INTERVAL, StepRecord};
+use crate::format::{DEFAULT_KEYFRAME_INTERVAL, Header, StepRecord};
 use crate::reader::Log;
+use crate::writer::LogWriter;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Game, Rejected, Rules};
+use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Game, Level, Rejected, Rules};
 
 /// A point in a [`History`]: the state after some step on some branch. The start is
 /// [`NodeId::START`].
@@ -144,6 +145,25 @@ impl History {
             h.push(command, std::mem::take(&mut rec.events), hash);
         }
         Ok(h)
+    }
+
+    /// Writes the line of play from the start to the current state as a log of a game of
+    /// `level` started with `seed` (what the editor saves as a bug log): the start keyframe,
+    /// every step with its recorded events and hash, and the kept keyframes.
+    pub fn write_log<W: std::io::Write>(&self, out: W, level: &Level, seed: u64) -> Result<W, LogError> {
+        let header = Header::new(level, seed, self.keyframe_interval)
+            .map_err(|e| LogError::BadLevel { offset: crate::PREAMBLE_LEN as u64, message: e.to_string() })?;
+        let start = self.keyframes.get(&NodeId::START).unwrap_or(&self.state);
+        let mut w = LogWriter::new(out, &header, start)?;
+        for &id in &self.line[1..=self.step() as usize] {
+            let node = self.node(id);
+            let Some(command) = &node.command else { continue };
+            w.step(command, &node.events, node.hash)?;
+            if let Some(state) = self.keyframes.get(&id) {
+                w.keyframe(state)?;
+            }
+        }
+        Ok(w.into_inner())
     }
 
     /// The rules.

@@ -8,7 +8,8 @@
 //!   keyframe). A log whose last frame was cut short by a crash opens with every whole frame and
 //!   says how many bytes it dropped ([`Log::dropped_bytes`]).
 //! - [`History`] is the command pattern over a game: `execute`, `undo`, `redo`, `seek`, and
-//!   branches that survive a new command after an undo.
+//!   branches that survive a new command after an undo. It opens a log
+//!   ([`History::from_log`]) and saves its line of play as one ([`History::write_log`]).
 //! - [`verify`] re-executes a log with today's rules and reports the first divergence;
 //!   [`diff`] finds the first step where two logs part; [`export_json`] writes JSON lines.
 //!

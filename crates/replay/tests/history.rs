@@ -145,3 +145,26 @@ fn seek_uses_keyframes_on_a_long_line() {
         assert_eq!(h.state(), &replay(&lv, 2, &commands[..n as usize]), "step {n}");
     }
 }
+
+#[test]
+fn a_history_saves_its_line_of_play_as_a_log_that_verifies() {
+    let lv = level(4);
+    let mut h = History::with_keyframe_interval(lv.start(Some(4)).unwrap(), 3);
+    for i in 0..40 {
+        let _ = h.execute(&slide(i * 7 % 4));
+        if i % 9 == 8 {
+            h.undo();
+            h.undo();
+        }
+    }
+    h.undo();
+    let bytes = h.write_log(Vec::new(), &lv, 4).unwrap();
+    let log = tessera_replay::Log::from_bytes(bytes, tessera_replay::TailPolicy::Strict).unwrap();
+    assert_eq!(log.steps(), h.step());
+    assert_eq!(&log.state_at(log.steps()).unwrap(), h.state());
+    assert!(tessera_replay::verify(&log).unwrap().ok());
+    assert!(log.keyframe_steps().all(|s| s % 3 == 0));
+    assert_eq!(log.keyframe_steps().count() as u64, h.step() / 3 + 1);
+    let replayed = History::from_log(&log).unwrap();
+    assert_eq!(replayed.commands(), h.commands());
+}
