@@ -96,20 +96,11 @@ fn samegame_testset(file: &Path, outdir: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Writes `text` (plus a final newline) to `path` through a temporary file and a rename.
+/// Writes `text` (plus a final newline) to `path` through a temporary file and a rename
+/// ([`tessera_replay::atomic_write`], which every file the project saves goes through).
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let file_name = path.file_name().ok_or_else(|| CliError::file(path, "not a file name"))?;
-    let tmp = dir.join(format!(".{}.tmp-{}", file_name.to_string_lossy(), std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.write_all(b"\n")?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        CliError::file(path, e)
-    })
+    let mut bytes = Vec::with_capacity(text.len() + 1);
+    bytes.extend_from_slice(text.as_bytes());
+    bytes.push(b'\n');
+    tessera_replay::atomic_write(path, &bytes).map_err(|e| CliError::file(path, e))
 }
