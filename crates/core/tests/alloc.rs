@@ -251,3 +251,44 @@ fn tactics_searches_allocate_nothing_once_warm() {
     }
     assert_eq!(allocations() - before, 0, "end-turn allocated");
 }
+
+/// `random_group` and `groups_into` allocate nothing once their buffers have grown.
+#[test]
+fn collapse_group_sampling_and_listing_allocate_nothing_once_warm() {
+    use tessera_core::collapse::{
+        CollapseCommand, CollapseConfig, CollapseRules, CollapseState, GroupScratch,
+    };
+    let rules = CollapseRules::new(CollapseConfig::standard());
+    let size = Size::new(15, 15, 256).unwrap();
+    let mut scratch = GroupScratch::default();
+    let mut groups = Vec::with_capacity(256);
+    let mut events = Vec::with_capacity(1024);
+    let mut x = 99u64;
+    let mut below = move |n: u32| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (((x >> 32) * u64::from(n)) >> 32) as u32
+    };
+    // Warm up on one board, then count on others of the same size.
+    let warm = CollapseState::new_game(size, 5, 0);
+    rules.groups_into(&warm, &mut scratch, &mut groups);
+    let _ = rules.random_group(&warm, &mut scratch, &mut below);
+    let (mut counted, mut taps) = (0, 0);
+    for seed in 1..10 {
+        let mut s = CollapseState::new_game(size, 5, seed);
+        loop {
+            let before = allocations();
+            groups.clear();
+            rules.groups_into(&s, &mut scratch, &mut groups);
+            let g = rules.random_group(&s, &mut scratch, &mut below);
+            counted += allocations() - before;
+            let Some(g) = g else { break };
+            events.clear();
+            rules.apply(&mut s, &CollapseCommand::Tap(g.at), &mut events).unwrap();
+            taps += 1;
+        }
+    }
+    assert!(taps > 100);
+    assert_eq!(counted, 0, "allocations in {taps} samplings");
+}

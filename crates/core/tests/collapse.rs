@@ -6,7 +6,7 @@ use proptest::sample::Index;
 use std::collections::BTreeMap;
 use tessera_core::collapse::{
     ClearedTile, CollapseCommand, CollapseConfig, CollapseEvent, CollapseRules, CollapseState, Compaction,
-    Scoring, parse_testset,
+    GroupScratch, Scoring, parse_testset,
 };
 use tessera_core::{Id, Level, Pos, Rejected, Rules, Size, Status};
 
@@ -306,6 +306,29 @@ proptest! {
             prop_assert_eq!(rules.legal_commands(&s), expected);
             let cmd = choose(&rules, &s, pick);
             let _ = rules.apply(&mut s, &cmd, &mut Vec::new());
+        }
+    }
+
+    #[test]
+    fn random_group_is_always_one_of_the_listed_groups(mut s in board(), config in config(), seed in any::<u64>(), taps in 1usize..20) {
+        let rules = CollapseRules::new(config);
+        let mut scratch = GroupScratch::default();
+        let mut x = seed | 1;
+        let mut below = move |n: u32| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (((x >> 32) * u64::from(n)) >> 32) as u32
+        };
+        for _ in 0..taps {
+            let mut listed = Vec::new();
+            rules.groups_into(&s, &mut GroupScratch::default(), &mut listed);
+            let Some(g) = rules.random_group(&s, &mut scratch, &mut below) else {
+                prop_assert!(listed.is_empty());
+                break;
+            };
+            prop_assert!(listed.contains(&g), "{:?} not in {:?}", g, listed);
+            rules.apply(&mut s, &CollapseCommand::Tap(g.at), &mut Vec::new()).unwrap();
         }
     }
 

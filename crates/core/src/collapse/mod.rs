@@ -49,7 +49,9 @@
 //! **`legal_commands`** lists one tap per group of at least `min_group` tiles, at the group's
 //! first cell in row-major order (the top row first, left to right), in that order.
 //! [`CollapseRules::groups_into`] gives the same list, with sizes and colours, into buffers the
-//! caller reuses (what bots and benchmarks use).
+//! caller reuses. [`CollapseRules::random_group`] draws one group uniformly by rejection sampling
+//! (with the caller's generator), several times cheaper than listing them all: what random
+//! playouts use (`benches/collapse.rs` measures both).
 //!
 //! **Allocation.** `undo` and `redo` allocate nothing. `apply` allocates exactly one `Vec`
 //! per accepted tap: the `tiles` of the [`CollapseEvent::Cleared`] it pushes (events are plain
@@ -467,6 +469,12 @@ pub struct Group {
 pub struct GroupScratch {
     pad: Vec<u8>,
     stack: Vec<u32>,
+    /// Visit marks of [`CollapseRules::random_group`]: a cell is visited when its mark equals
+    /// `epoch`, so nothing needs clearing between calls.
+    mark: Vec<u32>,
+    epoch: u32,
+    /// Work list of [`CollapseRules::random_group`]'s flood fill.
+    work: Vec<u32>,
 }
 
 /// A padded cell holding no tile (or the border).
@@ -485,7 +493,7 @@ fn scan_groups(
 ) {
     let (w, h) = (usize::from(size.width), usize::from(size.height));
     let pw = w + 2;
-    let GroupScratch { pad, stack } = scratch;
+    let GroupScratch { pad, stack, .. } = scratch;
     let padded = pw * (h + 2);
     if pad.len() != padded {
         pad.clear();
@@ -548,6 +556,52 @@ fn scan_groups(
     }
 }
 
+/// The size of the group of `colour` at `start`, or `None` as soon as one of its cells comes
+/// before `start` in row-major order.
+fn first_cell_group(
+    cells: &[Option<Tile>],
+    w: usize,
+    h: usize,
+    start: usize,
+    colour: u8,
+    scratch: &mut GroupScratch,
+) -> Option<u32> {
+    scratch.epoch += 1;
+    let epoch = scratch.epoch;
+    let GroupScratch { mark, work: stack, .. } = scratch;
+    stack.clear();
+    stack.push(start as u32);
+    mark[start] = epoch;
+    let mut n = 0;
+    while let Some(i) = stack.pop() {
+        let i = i as usize;
+        if i < start {
+            return None;
+        }
+        n += 1;
+        let (x, y) = (i % w, i / w);
+        let mut visit = |j: usize| {
+            if mark[j] != epoch && cells[j].is_some_and(|t| t.colour == colour) {
+                mark[j] = epoch;
+                stack.push(j as u32);
+            }
+        };
+        if x > 0 {
+            visit(i - 1);
+        }
+        if x + 1 < w {
+            visit(i + 1);
+        }
+        if y > 0 {
+            visit(i - w);
+        }
+        if y + 1 < h {
+            visit(i + w);
+        }
+    }
+    Some(n)
+}
+
 /// Whether two orthogonal neighbours share a colour. Walks each column from the bottom up to
 /// its top tile (tiles are settled), comparing with the cells above and to the right.
 fn has_pair(cells: &[Option<Tile>], w: usize, h: usize) -> bool {
@@ -604,6 +658,70 @@ impl CollapseRules {
             out.push(g);
             true
         });
+    }
+
+    /// One group of at least `min_group` tiles, chosen uniformly among all such groups, or
+    /// `None` when there is none: what a random playout needs, far cheaper than listing every
+    /// group with [`CollapseRules::groups_into`] after each tap.
+    ///
+    /// Rejection sampling: `below(n)` must return a uniform integer in `0..n` (the caller's
+    /// generator; the game's own is not touched). A cell is drawn uniformly from the columns
+    /// holding tiles and accepted when it is the first cell, in row-major order, of a group of at
+    /// least `min_group` tiles. Every group has exactly one such cell, so every group is equally
+    /// likely. Most rejections cost a look at two neighbours; an accepted cell's group is flood
+    /// filled once to check it. Allocates nothing once `scratch` has grown to the board.
+    pub fn random_group(
+        &self,
+        state: &CollapseState,
+        scratch: &mut GroupScratch,
+        mut below: impl FnMut(u32) -> u32,
+    ) -> Option<Group> {
+        let min = self.config.min_group.max(1);
+        let size = state.board.size();
+        let cells = state.board.cells();
+        let any = match min {
+            1 | 2 => state.has_group(min),
+            _ => {
+                let mut any = false;
+                scan_groups(cells, size, min, scratch, |_| {
+                    any = true;
+                    false
+                });
+                any
+            }
+        };
+        if !any {
+            return None;
+        }
+        let (w, h) = (usize::from(size.width), usize::from(size.height));
+        let bottom = &cells[(h - 1) * w..];
+        let x0 = bottom.iter().position(Option::is_some)?;
+        let x1 = bottom.iter().rposition(Option::is_some)?;
+        let span = (x1 - x0 + 1) as u32;
+        if scratch.mark.len() != cells.len() || scratch.epoch == u32::MAX {
+            scratch.mark.clear();
+            scratch.mark.resize(cells.len(), 0);
+            scratch.epoch = 0;
+        }
+        loop {
+            let x = x0 + below(span).min(span - 1) as usize;
+            let y = below(h as u32).min(h as u32 - 1) as usize;
+            let i = y * w + x;
+            let Some(tile) = cells[i] else { continue };
+            let same = |j: usize| cells[j].is_some_and(|t| t.colour == tile.colour);
+            // A neighbour above or to the left would come first in row-major order.
+            if (x > 0 && same(i - 1)) || (y > 0 && same(i - w)) {
+                continue;
+            }
+            if min >= 2 && !((x + 1 < w && same(i + 1)) || (y + 1 < h && same(i + w))) {
+                continue;
+            }
+            if let Some(n) = first_cell_group(cells, w, h, i, tile.colour, scratch)
+                && n >= min
+            {
+                return Some(Group { at: Pos::new(x as u16, y as u16), size: n, colour: tile.colour });
+            }
+        }
     }
 
     /// [`Rules::apply`], pushing into any buffer whose items can be made from a

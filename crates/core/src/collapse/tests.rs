@@ -470,3 +470,56 @@ mod testsets {
         assert_eq!(parse_testset("").unwrap_err().line, 1);
     }
 }
+
+mod random_groups {
+    use super::*;
+
+    /// A small xorshift for tests: `below(n)` by multiply-shift.
+    fn draws(seed: u64) -> impl FnMut(u32) -> u32 {
+        let mut x = seed | 1;
+        move |n| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (((x >> 32) * u64::from(n)) >> 32) as u32
+        }
+    }
+
+    #[test]
+    fn every_group_is_equally_likely() {
+        let r = CollapseRules::default();
+        // Groups of sizes 2, 3, 3 and 4 (see legal_commands_list_one_tap_per_group_at_its_first_cell).
+        let s = game(&["0112", "0312", "3332"]);
+        let mut groups = Vec::new();
+        r.groups_into(&s, &mut GroupScratch::default(), &mut groups);
+        let mut scratch = GroupScratch::default();
+        let mut below = draws(7);
+        let mut counts = [0u32; 4];
+        for _ in 0..8000 {
+            let g = r.random_group(&s, &mut scratch, &mut below).unwrap();
+            let k = groups.iter().position(|h| *h == g).expect("a listed group");
+            counts[k] += 1;
+        }
+        // 2000 expected each; a uniform sampler stays well within ±200.
+        assert!(counts.iter().all(|&c| (1800..=2200).contains(&c)), "{counts:?}");
+    }
+
+    #[test]
+    fn none_without_a_group_and_min_group_is_respected() {
+        let r = CollapseRules::default();
+        let mut scratch = GroupScratch::default();
+        assert_eq!(r.random_group(&game(&["01", "10"]), &mut scratch, draws(1)), None);
+        assert_eq!(r.random_group(&game(&["..", ".."]), &mut scratch, draws(1)), None);
+        let r3 = CollapseRules::new(CollapseConfig { min_group: 3, ..CollapseConfig::default() });
+        let s = game(&["001", "112"]);
+        assert_eq!(r3.random_group(&s, &mut scratch, draws(1)), None);
+        let s = game(&["001", "102"]);
+        for seed in 0..50 {
+            let g = r3.random_group(&s, &mut scratch, draws(seed)).unwrap();
+            assert_eq!((g.at, g.size, g.colour), (Pos::new(0, 0), 3, 0));
+        }
+        let r1 = CollapseRules::new(CollapseConfig { min_group: 1, ..CollapseConfig::default() });
+        let g = r1.random_group(&game(&["1."]), &mut scratch, draws(3)).unwrap();
+        assert_eq!((g.at, g.size), (Pos::new(0, 0), 1));
+    }
+}
