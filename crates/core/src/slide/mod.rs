@@ -442,7 +442,7 @@ impl SlideRules {
                 if (e[0] | e[1] | e[2] | e[3]) < 16 {
                     let plan = line_plans()[(e[0] | e[1] << 4 | e[2] << 8 | e[3] << 12) as usize];
                     if plan & PLAN_CHANGES == 0 {
-                        empty += t.iter().filter(|t| t.value == 0).count() as u32;
+                        empty += plan >> PLAN_EMPTY_SHIFT & 7;
                         continue;
                     }
                     changed = true;
@@ -581,6 +581,8 @@ fn merged(
 
 /// Set in a line plan when the line changes.
 const PLAN_CHANGES: u32 = 1 << 31;
+/// Bits 24–26 of a line plan: how many cells of the line are empty after the slide.
+const PLAN_EMPTY_SHIFT: u32 = 24;
 /// In each 6-bit slot of a plan (slot `j` = output cell `j`): a tile lands here ...
 const SLOT_USED: u32 = 1;
 /// ... made by merging two tiles; bits 2–3 give the (first) source cell, bits 4–5 the second.
@@ -621,7 +623,7 @@ fn line_plan(e: [u32; 4]) -> u32 {
         plan |= slot << (6 * out);
         out += 1;
     }
-    plan
+    plan | (4 - out) << PLAN_EMPTY_SHIFT
 }
 
 impl Rules for SlideRules {
