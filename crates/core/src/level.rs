@@ -51,10 +51,15 @@ pub enum LevelError {
 impl Level {
     /// Parses and checks a level.
     pub fn from_json(text: &str) -> Result<Level, LevelError> {
-        let level: Level = serde_json::from_str(text).map_err(|e| LevelError::Syntax {
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+        let level: Level = serde_json::from_str(text).map_err(|e| {
+            let message = e.to_string().split(" at line ").next().unwrap_or_default().to_string();
+            // serde_json reports line 0 when it cannot place the problem (a field missing from a
+            // level, which it checks after buffering the whole object): say what, not where.
+            if e.line() == 0 {
+                LevelError::Invalid(message)
+            } else {
+                LevelError::Syntax { line: e.line(), column: e.column(), message }
+            }
         })?;
         level.start(None)?;
         Ok(level)
@@ -131,6 +136,8 @@ mod tests {
         assert_eq!(e.to_string(), "board cell (1, 0): 6 is not a power of two of at least 2");
         let e = Level::from_json("{\n\"rule_set\": \"slide\",\n\"board\": [[0,2],[2,0]\n}").unwrap_err();
         assert!(matches!(e, LevelError::Syntax { line: 4, .. }), "{e:?}");
+        let e = Level::from_json(r#"{"rule_set": "tactics"}"#).unwrap_err();
+        assert_eq!(e.to_string(), "missing field `map`");
         let e = Level::from_json(r#"{"rule_set": "slide", "config": {"target": 100}}"#).unwrap_err();
         assert!(e.to_string().contains("target 100"), "{e}");
     }

@@ -430,6 +430,7 @@ impl SlideRules {
             &mut large
         };
 
+        let plans = line_plans();
         for l in 0..lines.count {
             let start = lines.start(l);
             // Lines of four cells holding tiles up to 2^15 (every classic 4×4 game until its
@@ -440,7 +441,7 @@ impl SlideRules {
                 let t = idx.map(|i| cells[i]);
                 let e = t.map(|t| t.value.trailing_zeros() & 31); // 0 for an empty cell
                 if (e[0] | e[1] | e[2] | e[3]) < 16 {
-                    let plan = line_plans()[(e[0] | e[1] << 4 | e[2] << 8 | e[3] << 12) as usize];
+                    let plan = plans[usize::from((e[0] | e[1] << 4 | e[2] << 8 | e[3] << 12) as u16)];
                     if plan & PLAN_CHANGES == 0 {
                         empty += plan >> PLAN_EMPTY_SHIFT & 7;
                         continue;
@@ -591,10 +592,14 @@ const SLOT_MERGED: u32 = 2;
 /// What sliding a line of four cells does, for every line whose tiles are at most 2^15: indexed
 /// by the four exponents (cell k's in bits 4k..4k+4, 0 for empty). Built once, from the same
 /// condense-then-merge rule as the general path, and checked against it by the property tests.
-fn line_plans() -> &'static [u32] {
-    static PLANS: std::sync::OnceLock<Box<[u32]>> = std::sync::OnceLock::new();
+fn line_plans() -> &'static [u32; 1 << 16] {
+    static PLANS: std::sync::OnceLock<Box<[u32; 1 << 16]>> = std::sync::OnceLock::new();
     PLANS.get_or_init(|| {
-        (0..1u32 << 16).map(|key| line_plan(std::array::from_fn(|k| key >> (4 * k) & 15))).collect()
+        let mut plans = Box::new([0u32; 1 << 16]);
+        for (key, plan) in (0u32..).zip(plans.iter_mut()) {
+            *plan = line_plan(std::array::from_fn(|k| key >> (4 * k) & 15));
+        }
+        plans
     })
 }
 
