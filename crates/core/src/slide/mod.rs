@@ -202,13 +202,24 @@ impl SlideState {
         let nth = self.rng.below(empty);
         let value = if self.rng.chance(config.four_chance.num, config.four_chance.den) { 4 } else { 2 };
         let tile = Tile { id: self.ids.next(), value };
-        // The nth empty cell, found without a branch per cell.
-        let (mut seen, mut index) = (0u32, 0usize);
-        for (i, cell) in self.board.cells().iter().enumerate() {
-            let is_empty = cell.value == 0;
-            index = if is_empty && seen == nth { i } else { index };
-            seen += u32::from(is_empty);
-        }
+        // The nth empty cell (row by row): boards of up to 64 cells pick it from a bit mask of
+        // empty cells (clearing the lowest set bit nth times); larger boards count cell by cell.
+        let cells = self.board.cells();
+        let index = if cells.len() <= 64 {
+            let mut mask = cells.iter().enumerate().fold(0u64, |m, (i, c)| m | u64::from(c.value == 0) << i);
+            for _ in 0..nth {
+                mask &= mask - 1;
+            }
+            mask.trailing_zeros() as usize
+        } else {
+            let (mut seen, mut index) = (0u32, 0usize);
+            for (i, cell) in cells.iter().enumerate() {
+                let is_empty = cell.value == 0;
+                index = if is_empty && seen == nth { i } else { index };
+                seen += u32::from(is_empty);
+            }
+            index
+        };
         self.board.cells_mut()[index] = tile;
         let at = self.board.size().pos(index);
         (at, tile)
