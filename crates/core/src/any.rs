@@ -195,7 +195,7 @@ impl AnyState {
         }
     }
 
-    /// The stable 64-bit hash of the state (see [`crate::hash`]).
+    /// The stable 64-bit hash of the state ([`crate::state_hash`]: xxh3 of the canonical encoding).
     pub fn hash(&self) -> u64 {
         match self {
             AnyState::Slide(s) => state_hash(s),

@@ -24,6 +24,13 @@
 //! [`SlideRules::status`] is `Over` when no slide is possible, else `Won` once the target has been
 //! reached, else `Playing`. Display labels per value (the seed maps values to words) are the
 //! view's business.
+//!
+//! How it is fast (the benchmark `slide` plays random 4×4 games): the board stores an empty cell
+//! as value 0 rather than `None`, so reading a cell never branches; a line of four cells whose
+//! tiles are at most 2^15 looks up what the slide does in a table of 65,536 precomputed plans
+//! (built once, from the same rule as the general path; property tests compare both with a
+//! plain reference implementation); other lines are condensed in place and merged in one pass;
+//! the spawn finds its cell in a bit mask of empty cells on boards of up to 64 cells.
 
 mod level;
 
