@@ -30,7 +30,8 @@
 //! tiles are at most 2^15 looks up what the slide does in a table of 65,536 precomputed plans
 //! (built once, from the same rule as the general path; property tests compare both with a
 //! plain reference implementation); other lines are condensed in place and merged in one pass;
-//! the spawn finds its cell in a bit mask of empty cells on boards of up to 64 cells.
+//! the spawn finds its cell in a bit mask of empty cells on boards of up to 64 cells, with a
+//! branch-free select; line geometry comes from selects, not a `match` on the direction.
 
 mod level;
 
@@ -213,11 +214,8 @@ impl SlideState {
         // empty cells (clearing the lowest set bit nth times); larger boards count cell by cell.
         let cells = self.board.cells();
         let index = if cells.len() <= 64 {
-            let mut mask = cells.iter().enumerate().fold(0u64, |m, (i, c)| m | u64::from(c.value == 0) << i);
-            for _ in 0..nth {
-                mask &= mask - 1;
-            }
-            mask.trailing_zeros() as usize
+            let mask = cells.iter().enumerate().fold(0u64, |m, (i, c)| m | u64::from(c.value == 0) << i);
+            select_bit(mask, nth) as usize
         } else {
             let (mut seen, mut index) = (0u32, 0usize);
             for (i, cell) in cells.iter().enumerate() {
@@ -379,23 +377,27 @@ struct Lines {
 
 impl Lines {
     fn new(size: Size, dir: Dir) -> Lines {
+        // Written with selects rather than a `match` on the direction: random directions would
+        // make a jump table mispredict on most slides.
         let (w, h) = (size.width as isize, size.height as isize);
-        let (wl, hl) = (w as i32 - 1, h as i32 - 1);
-        let (count, len, first, line_step, cell_step, origin, along_line, across_lines) = match dir {
-            Dir::Left => (h, w, 0, w, 1, (0, 0), (1, 0), (0, 1)),
-            Dir::Right => (h, w, w - 1, w, -1, (wl, 0), (-1, 0), (0, 1)),
-            Dir::Up => (w, h, 0, 1, w, (0, 0), (0, 1), (1, 0)),
-            Dir::Down => (w, h, (h - 1) * w, 1, -w, (0, hl), (0, -1), (1, 0)),
-        };
+        let horizontal = matches!(dir, Dir::Left | Dir::Right);
+        let reversed = matches!(dir, Dir::Right | Dir::Down);
+        let sign: isize = if reversed { -1 } else { 1 };
+        let (count, len, line_step, stride) = if horizontal { (h, w, w, 1) } else { (w, h, 1, w) };
+        let last = (len - 1) as i32;
         Lines {
             count: count as usize,
             len: len as usize,
-            first,
+            first: if reversed { (len - 1) * stride } else { 0 },
             line_step,
-            cell_step,
-            origin,
-            along_line,
-            across_lines,
+            cell_step: stride * sign,
+            origin: match (reversed, horizontal) {
+                (false, _) => (0, 0),
+                (true, true) => (last, 0),
+                (true, false) => (0, last),
+            },
+            along_line: if horizontal { (sign as i32, 0) } else { (0, sign as i32) },
+            across_lines: if horizontal { (0, 1) } else { (1, 0) },
         }
     }
 
@@ -597,6 +599,44 @@ fn merged(
         combine: if k == out { Combine::Single } else { Combine::Double },
     }
 }
+
+/// The index of the `n`th (from 0) set bit of `x`, which has more than `n` set bits. Branch-free
+/// (the spawn's choice of cell would otherwise mispredict): count the set bits of each byte,
+/// sum them into running totals with one multiply, count the bytes whose running total is at
+/// most `n` to find the byte, then look the bit up within that byte.
+#[inline]
+fn select_bit(x: u64, n: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut counts = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
+    counts = (counts + (counts >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    let totals = counts.wrapping_mul(ONES); // byte i: set bits in bytes 0..=i (at most 64)
+    // High bit of byte i set when totals_i <= n; those bytes come first since totals only grow.
+    let at_most_n = ((u64::from(n) * ONES | HIGHS) - totals) & HIGHS;
+    let byte = ((at_most_n >> 7).wrapping_mul(ONES) >> 56) as u32;
+    let before = ((totals << 8) >> (8 * byte)) as u32 & 0xff;
+    let bits = (x >> (8 * byte)) as u8;
+    8 * byte + u32::from(SELECT_IN_BYTE[usize::from(bits)][(n - before) as usize & 7])
+}
+
+/// `SELECT_IN_BYTE[b][k]`: the index of the `k`th set bit of byte `b` (0 where there is none).
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                table[b][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// Set in a line plan when the line changes.
 const PLAN_CHANGES: u32 = 1 << 31;

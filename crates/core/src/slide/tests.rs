@@ -215,3 +215,19 @@ fn command_text_round_trips() {
     }
     assert!("sideways".parse::<SlideCommand>().is_err());
 }
+
+#[test]
+fn select_bit_finds_the_nth_set_bit() {
+    let naive = |x: u64, n: u32| (0..64).filter(|&i| x >> i & 1 == 1).nth(n as usize).unwrap();
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..2000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        for mask in [x, x & 0xffff, x >> 40, u64::MAX, 1 << 63, x & (x >> 3)] {
+            for n in 0..mask.count_ones() {
+                assert_eq!(super::select_bit(mask, n), naive(mask, n), "mask {mask:#x}, n {n}");
+            }
+        }
+    }
+}
