@@ -613,7 +613,7 @@ fn select_bit(x: u64, n: u32) -> u32 {
     counts = (counts + (counts >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
     let totals = counts.wrapping_mul(ONES); // byte i: set bits in bytes 0..=i (at most 64)
     // High bit of byte i set when totals_i <= n; those bytes come first since totals only grow.
-    let at_most_n = ((u64::from(n) * ONES | HIGHS) - totals) & HIGHS;
+    let at_most_n = (((u64::from(n) * ONES) | HIGHS) - totals) & HIGHS;
     let byte = ((at_most_n >> 7).wrapping_mul(ONES) >> 56) as u32;
     let before = ((totals << 8) >> (8 * byte)) as u32 & 0xff;
     let bits = (x >> (8 * byte)) as u8;
