@@ -1,7 +1,105 @@
-//! tessera-ecs: a hecs `World` that mirrors a game as entities (not built yet).
+//! tessera-ecs: a hecs [`World`](hecs::World) that mirrors a game as entities and follows its
+//! events, for views (the editor draws from it). The only crate of the workspace that knows hecs
+//! (re-exported as [`hecs`], so views use the same version).
 //!
-//! This crate will hold `Mirror`: one entity per tile, block, unit and terrain cell, with
-//! components for grid position, kind, value and animation; `Mirror::from_state` builds it and
-//! `Mirror::apply` / `Mirror::unapply` follow a game's events, so that after any event sequence
-//! the mirror equals one built from the state (see `shared/DESIGN.md`). No issue has asked for it
-//! yet, so it holds nothing: it exists so that the workspace has its final shape.
+//! # Entities and components
+//! [`Mirror::from_state`] spawns one entity per piece — slide and collapse tiles, match3 blocks,
+//! tactics units — with [`Cell`] (its grid position), [`Kind`] (colour, value, breed and lock,
+//! team and movement) and [`GameId`] (the game's stable id), and one ground entity per match3
+//! void cell and per tactics map cell, with [`Cell`] and [`Kind`] only. [`Kind::layer`] says
+//! which: the mirror keeps a per-cell index for each [`Layer`] (`Vec<Option<Entity>>` over the
+//! grid, what [`Mirror::piece_at`] and [`Mirror::ground_at`] read, so a view looks up only its
+//! visible cells) and an id → entity map (a `BTreeMap`, [`Mirror::entity_of`]). hecs iterates in
+//! no useful order: [`Mirror::pieces_by_id`], [`Mirror::cells_by_position`] and
+//! [`Mirror::snapshot`] are sorted, for anything that must be deterministic.
+//!
+//! # Following a game
+//! One step at a time: [`Mirror::begin_step`], then [`Mirror::apply`] for each of the step's
+//! events in order (execute, redo) or [`Mirror::unapply`] for each in reverse order (undo). After
+//! any such sequence the mirror equals [`Mirror::from_state`] of the game's state
+//! ([`PartialEq`] compares [`Snapshot`]s); the property tests in `tests/` check this for every
+//! rule set against `tessera_replay::History`. For a seek the editor walks the line step by step
+//! with the recorded events (`History::events_at`), unapplying back or applying forward; that is
+//! what the property tests do. A view may as well rebuild with `from_state` after a long jump,
+//! since a walk animates only its last step (`from_state` takes about a millisecond on a 64×64
+//! board; a 1024×1024 tactics map, a million terrain entities, takes longer: see the benchmark).
+//!
+//! Events of another rule set than the mirror's, and events that do not fit the board (an id the
+//! mirror does not hold, a piece not on the cell the event names, a cell off the board, a
+//! destination already taken, a spawn of an id already present), are **ignored**: the mirror
+//! never panics on them and changes nothing. [`Mirror::try_apply`] and [`Mirror::try_unapply`]
+//! do the same but say why, as a [`MirrorError`]. Every event is checked whole before anything
+//! changes, so a multi-block event (a match, a shuffle) never applies in part.
+//!
+//! # Animations
+//! Each entity an applied event moves or changes gets an [`Anim`] component (what happened,
+//! `from` and `to` cells, the phase) and a [`Trail`] (all its animations in the step, in phase
+//! order, for blocks that fall in several cascade levels). A piece that leaves the board becomes
+//! a [`Ghost`] (its kind, id, last cell and exit animation), kept only until the next
+//! [`Mirror::begin_step`]; a view draws ghosts for their exit and nothing else.
+//! [`Mirror::touched`] lists the cells the step touched (what the debugger highlights).
+//!
+//! Phases order the animations of one step so a view can play them in sequence: a new phase
+//! starts whenever the kind of thing happening changes.
+//!
+//! | rule set | phases, in order |
+//! |---|---|
+//! | slide | moves and merges; spawn |
+//! | collapse | clear; falls; column shifts |
+//! | match3 | swap; swap-back, or per cascade level: matches and unlocks, falls, spawns; then shuffle |
+//! | tactics | the walk |
+//!
+//! A phase is only counted when something happens in it (a tap whose columns do not fall has
+//! no fall phase), so phases are numbered `0..phases()` without gaps. Scores, wins, game overs,
+//! turn ends, movement restored and recolours change components but do not animate.
+//!
+//! Unapplying a step gives the reversed animations: `from` and `to` swapped, and the phases
+//! numbered from the step's last event back to its first (the spawn of a slide step is phase 0
+//! of its undo). [`Mirror::reversed`] tells a view that the step runs backward, so it plays
+//! [`AnimKind::Spawn`] as a disappearance (the piece is then a ghost) and [`AnimKind::Clear`]
+//! and the absorbed tile's [`AnimKind::Merge`] as appearances (the piece is live again).
+//!
+//! # Example
+//! ```
+//! use tessera_core::{Level, Rules};
+//! use tessera_ecs::{AnimKind, Anim, Cell, Mirror};
+//!
+//! let mut game = Level::classic().start(Some(42)).unwrap();
+//! let mut mirror = Mirror::from_state(&game.state);
+//! let mut events = Vec::new();
+//! let cmd = game.rules.legal_commands(&game.state)[0].clone();
+//! game.rules.apply(&mut game.state, &cmd, &mut events).unwrap();
+//!
+//! mirror.begin_step();
+//! for e in &events {
+//!     mirror.apply(e);
+//! }
+//! assert_eq!(mirror, Mirror::from_state(&game.state));
+//! // Every 2048 step spawns a tile, in the step's last phase.
+//! let spawned = mirror
+//!     .world()
+//!     .query::<(&Cell, &Anim)>()
+//!     .iter()
+//!     .filter(|(_, a)| a.kind == AnimKind::Spawn)
+//!     .count();
+//! assert_eq!(spawned, 1);
+//!
+//! // Undo: the same events backward, in reverse order.
+//! game.rules.undo(&mut game.state, &events);
+//! mirror.begin_step();
+//! for e in events.iter().rev() {
+//!     mirror.unapply(e);
+//! }
+//! assert_eq!(mirror, Mirror::from_state(&game.state));
+//! assert!(mirror.reversed());
+//! ```
+
+mod components;
+mod error;
+mod follow;
+mod mirror;
+
+pub use components::{Anim, AnimKind, Cell, GameId, Ghost, Kind, Layer, Trail};
+pub use error::{Inconsistent, MirrorError};
+pub use hecs;
+pub use mirror::{Mirror, Snapshot};
