@@ -478,12 +478,12 @@ impl Mirror {
         if self.ids.get(&id) == Some(&e) {
             self.ids.remove(&id);
         }
-        let kind = self.world.get::<&Kind>(e).map(|k| *k).ok();
-        let mut trail = self.world.get::<&Trail>(e).map(|t| t.0.clone()).unwrap_or_default();
+        let Ok(kind) = self.world.get::<&Kind>(e).map(|k| *k) else { return };
+        let mut trail =
+            self.world.get::<&mut Trail>(e).map(|mut t| std::mem::take(&mut t.0)).unwrap_or_default();
         if self.world.despawn(e).is_err() {
             return;
         }
-        let Some(kind) = kind else { return };
         self.touch(&anim);
         trail.push(anim.clone());
         self.ghosts.push(Ghost { kind, id: Some(id), at, anim, trail });
@@ -494,10 +494,13 @@ impl Mirror {
         if !self.size.contains(at) {
             return;
         }
-        let e = self.world.spawn((Cell(at), kind, GameId(id)));
+        // Spawned with its animation: one archetype placement rather than a spawn and a move.
+        self.touch(&anim);
+        let trail = Trail(vec![anim.clone()]);
+        let e = self.world.spawn((Cell(at), kind, GameId(id), anim, trail));
+        self.animated.push(e);
         self.pieces[self.size.index(at)] = Some(e);
         self.ids.insert(id, e);
-        self.animate(e, anim);
     }
 
     /// Changes the [`Kind`] of `e`.

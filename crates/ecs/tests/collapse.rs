@@ -43,13 +43,27 @@ fn tap_clears_then_falls_then_shifts_columns_in_three_phases() {
     assert_eq!(
         ghosts,
         vec![
-            (Some(Id(3)), Kind::CollapseTile { colour: 0 }, Anim::new(AnimKind::Clear, Pos::new(1, 1), Pos::new(1, 1), 0)),
-            (Some(Id(4)), Kind::CollapseTile { colour: 0 }, Anim::new(AnimKind::Clear, Pos::new(2, 1), Pos::new(2, 1), 0)),
+            (
+                Some(Id(3)),
+                Kind::CollapseTile { colour: 0 },
+                Anim::new(AnimKind::Clear, Pos::new(1, 1), Pos::new(1, 1), 0)
+            ),
+            (
+                Some(Id(4)),
+                Kind::CollapseTile { colour: 0 },
+                Anim::new(AnimKind::Clear, Pos::new(2, 1), Pos::new(2, 1), 0)
+            ),
         ]
     );
     assert_eq!(anim_of(&m, Id(1)).unwrap().0, Anim::new(AnimKind::Fall, Pos::new(2, 0), Pos::new(2, 1), 1));
-    assert_eq!(anim_of(&m, Id(0)).unwrap().0, Anim::new(AnimKind::ColumnShift, Pos::new(0, 0), Pos::new(1, 0), 2));
-    assert_eq!(anim_of(&m, Id(2)).unwrap().0, Anim::new(AnimKind::ColumnShift, Pos::new(0, 1), Pos::new(1, 1), 2));
+    assert_eq!(
+        anim_of(&m, Id(0)).unwrap().0,
+        Anim::new(AnimKind::ColumnShift, Pos::new(0, 0), Pos::new(1, 0), 2)
+    );
+    assert_eq!(
+        anim_of(&m, Id(2)).unwrap().0,
+        Anim::new(AnimKind::ColumnShift, Pos::new(0, 1), Pos::new(1, 1), 2)
+    );
     assert_eq!(m.piece_at(Pos::new(1, 0)), m.entity_of(Id(0)));
     assert_eq!(m.piece_at(Pos::new(0, 0)), None);
 }
@@ -61,10 +75,16 @@ fn undo_restores_the_group_with_phases_reversed() {
     undo(&rules, &mut state, &mut m, &events);
     assert_eq!(m.phases(), 3);
     assert!(m.ghosts().is_empty());
-    assert_eq!(anim_of(&m, Id(0)).unwrap().0, Anim::new(AnimKind::ColumnShift, Pos::new(1, 0), Pos::new(0, 0), 0));
+    assert_eq!(
+        anim_of(&m, Id(0)).unwrap().0,
+        Anim::new(AnimKind::ColumnShift, Pos::new(1, 0), Pos::new(0, 0), 0)
+    );
     assert_eq!(anim_of(&m, Id(1)).unwrap().0, Anim::new(AnimKind::Fall, Pos::new(2, 1), Pos::new(2, 0), 1));
     assert_eq!(anim_of(&m, Id(3)).unwrap().0, Anim::new(AnimKind::Clear, Pos::new(1, 1), Pos::new(1, 1), 2));
-    assert_eq!(*m.world().get::<&Kind>(m.entity_of(Id(4)).unwrap()).unwrap(), Kind::CollapseTile { colour: 0 });
+    assert_eq!(
+        *m.world().get::<&Kind>(m.entity_of(Id(4)).unwrap()).unwrap(),
+        Kind::CollapseTile { colour: 0 }
+    );
 }
 
 #[test]

@@ -61,10 +61,18 @@ fn unknown_ids_misplaced_pieces_and_cells_off_the_board_are_refused() {
     let size = m.size();
     refused(&mut m, &moved(0, (0, 0), (7, 0)), MirrorError::OffBoard { pos: Pos::new(7, 0), size });
     refused(&mut m, &moved(0, (0, 0), (1, 0)), MirrorError::Occupied { pos: Pos::new(1, 0) });
-    let spawn = SlideEvent::Spawned { tile: Id(1), at: Pos::new(2, 0), value: 2, rng: RngSpan { before: 0, after: 0 } };
+    let spawn = SlideEvent::Spawned {
+        tile: Id(1),
+        at: Pos::new(2, 0),
+        value: 2,
+        rng: RngSpan { before: 0, after: 0 },
+    };
     refused(&mut m, &spawn.into(), MirrorError::DuplicateId { id: Id(1) });
     // Undoing a move whose tile is not at its destination.
-    assert_eq!(m.try_unapply(&moved(0, (0, 1), (2, 0))), Err(MirrorError::NotAt { id: Id(0), pos: Pos::new(2, 0) }));
+    assert_eq!(
+        m.try_unapply(&moved(0, (0, 1), (2, 0))),
+        Err(MirrorError::NotAt { id: Id(0), pos: Pos::new(2, 0) })
+    );
     // A merge whose absorbed tile is elsewhere.
     let merge = SlideEvent::Merged {
         tile: Id(0),
@@ -107,21 +115,28 @@ fn collapse_and_tactics_refusals() {
     let s = CollapseState::from_cells(Size::new(2, 1, 16).unwrap(), &[Some(0), Some(0)], 0).unwrap();
     let mut m = Mirror::from_state(&AnyState::Collapse(s));
     let size = m.size();
-    refused(&mut m, &CollapseEvent::ColumnShifted { from: 5, to: 0 }.into(), MirrorError::OffBoard {
-        pos: Pos::new(5, 0),
-        size,
-    });
-    refused(&mut m, &CollapseEvent::ColumnShifted { from: 0, to: 1 }.into(), MirrorError::Occupied {
-        pos: Pos::new(1, 0),
-    });
-    let cleared = CollapseEvent::Cleared { tiles: vec![ClearedTile { id: Id(0), at: Pos::new(0, 0) }], colour: 0 };
+    refused(
+        &mut m,
+        &CollapseEvent::ColumnShifted { from: 5, to: 0 }.into(),
+        MirrorError::OffBoard { pos: Pos::new(5, 0), size },
+    );
+    refused(
+        &mut m,
+        &CollapseEvent::ColumnShifted { from: 0, to: 1 }.into(),
+        MirrorError::Occupied { pos: Pos::new(1, 0) },
+    );
+    let cleared =
+        CollapseEvent::Cleared { tiles: vec![ClearedTile { id: Id(0), at: Pos::new(0, 0) }], colour: 0 };
     assert_eq!(m.try_unapply(&cleared.into()), Err(MirrorError::Occupied { pos: Pos::new(0, 0) }));
 
     let mut m = tactics_mirror();
-    refused(&mut m, &TacticsEvent::UnitMoved { unit: Id(0), path: vec![], cost: 0 }.into(), MirrorError::EmptyPath {
-        id: Id(0),
-    });
-    let onto = TacticsEvent::UnitMoved { unit: Id(0), path: vec![Pos::new(0, 0), Pos::new(2, 1)], cost: 1000 };
+    refused(
+        &mut m,
+        &TacticsEvent::UnitMoved { unit: Id(0), path: vec![], cost: 0 }.into(),
+        MirrorError::EmptyPath { id: Id(0) },
+    );
+    let onto =
+        TacticsEvent::UnitMoved { unit: Id(0), path: vec![Pos::new(0, 0), Pos::new(2, 1)], cost: 1000 };
     refused(&mut m, &onto.into(), MirrorError::Occupied { pos: Pos::new(2, 1) });
     let restore = TacticsEvent::MovementRestored { unit: Id(7), from: 0, to: 5000 };
     refused(&mut m, &restore.into(), MirrorError::UnknownId { id: Id(7) });
@@ -141,34 +156,57 @@ fn event() -> impl Strategy<Value = AnyEvent> {
     prop_oneof![
         (id(), pos(), pos()).prop_map(|(tile, from, to)| SlideEvent::Moved { tile, from, to }.into()),
         (id(), pos(), id(), pos(), pos()).prop_map(|(tile, from, absorbed, absorbed_from, to)| {
-            SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value: 4, combine: Combine::Double }.into()
-        }),
-        (id(), pos()).prop_map(move |(tile, at)| SlideEvent::Spawned { tile, at, value: 2, rng: span }.into()),
-        prop::collection::vec((id(), pos()), 0..4).prop_map(|t| {
-            CollapseEvent::Cleared { tiles: t.into_iter().map(|(id, at)| ClearedTile { id, at }).collect(), colour: 1 }
+            SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value: 4, combine: Combine::Double }
                 .into()
+        }),
+        (id(), pos())
+            .prop_map(move |(tile, at)| SlideEvent::Spawned { tile, at, value: 2, rng: span }.into()),
+        prop::collection::vec((id(), pos()), 0..4).prop_map(|t| {
+            CollapseEvent::Cleared {
+                tiles: t.into_iter().map(|(id, at)| ClearedTile { id, at }).collect(),
+                colour: 1,
+            }
+            .into()
         }),
         (id(), pos(), pos()).prop_map(|(tile, from, to)| CollapseEvent::Fell { tile, from, to }.into()),
         (0u16..5, 0u16..5).prop_map(|(from, to)| CollapseEvent::ColumnShifted { from, to }.into()),
-        (pos(), pos(), id(), id())
-            .prop_map(|(a, b, a_block, b_block)| Match3Event::Swapped { a, b, a_block, b_block }.into()),
-        (pos(), pos(), id(), id())
-            .prop_map(|(a, b, a_block, b_block)| Match3Event::SwappedBack { a, b, a_block, b_block }.into()),
+        (pos(), pos(), id(), id()).prop_map(|(a, b, a_block, b_block)| Match3Event::Swapped {
+            a,
+            b,
+            a_block,
+            b_block
+        }
+        .into()),
+        (pos(), pos(), id(), id()).prop_map(|(a, b, a_block, b_block)| Match3Event::SwappedBack {
+            a,
+            b,
+            a_block,
+            b_block
+        }
+        .into()),
         prop::collection::vec((id(), pos(), any::<bool>()), 0..4).prop_map(|b| {
-            let blocks = b.into_iter().map(|(block, at, locked)| MatchedBlock { block, at, locked }).collect();
+            let blocks =
+                b.into_iter().map(|(block, at, locked)| MatchedBlock { block, at, locked }).collect();
             Match3Event::Matched { blocks, breed: 2, cascade: 1 }.into()
         }),
         (id(), pos()).prop_map(|(block, at)| Match3Event::Unlocked { block, at }.into()),
         (id(), pos(), pos()).prop_map(|(block, from, to)| Match3Event::Fell { block, from, to }.into()),
-        (id(), pos()).prop_map(move |(block, at)| Match3Event::Spawned { block, at, breed: 1, rng: span }.into()),
+        (id(), pos())
+            .prop_map(move |(block, at)| Match3Event::Spawned { block, at, breed: 1, rng: span }.into()),
         prop::collection::vec((id(), pos(), pos()), 0..4).prop_map(move |b| {
-            let blocks = b.into_iter().map(|(block, from, to)| ShuffledBlock { block, breed: 0, from, to }).collect();
+            let blocks =
+                b.into_iter().map(|(block, from, to)| ShuffledBlock { block, breed: 0, from, to }).collect();
             Match3Event::Shuffled { blocks, rng: span }.into()
         }),
         (id(), pos()).prop_map(|(block, at)| Match3Event::Recoloured { block, at, from: 0, to: 3 }.into()),
         (id(), prop::collection::vec(pos(), 0..4), 0u64..5000)
             .prop_map(|(unit, path, cost)| TacticsEvent::UnitMoved { unit, path, cost }.into()),
-        (id(), 0u64..5000, 0u64..5000).prop_map(|(unit, from, to)| TacticsEvent::MovementRestored { unit, from, to }.into()),
+        (id(), 0u64..5000, 0u64..5000).prop_map(|(unit, from, to)| TacticsEvent::MovementRestored {
+            unit,
+            from,
+            to
+        }
+        .into()),
     ]
 }
 

@@ -22,7 +22,13 @@ use tessera_replay::History;
 enum Op {
     /// A legal command (picked by index) when `legal` and there is one, else a random command
     /// built from `a`, `b`, `c` (often refused).
-    Execute { legal: bool, pick: Index, a: u16, b: u16, c: u8 },
+    Execute {
+        legal: bool,
+        pick: Index,
+        a: u16,
+        b: u16,
+        c: u8,
+    },
     Undo,
     Redo,
     Seek(Index),

@@ -46,10 +46,10 @@ fn swap_back_animates_both_ways() {
     let (anim, trail) = anim_of(&m, Id(0)).unwrap();
     assert_eq!(trail, vec![Anim::new(AnimKind::Swap, a, b, 0), Anim::new(AnimKind::SwapBack, b, a, 1)]);
     assert_eq!(anim, trail[1]);
-    assert_eq!(anim_of(&m, Id(1)).unwrap().1, vec![
-        Anim::new(AnimKind::Swap, b, a, 0),
-        Anim::new(AnimKind::SwapBack, a, b, 1)
-    ]);
+    assert_eq!(
+        anim_of(&m, Id(1)).unwrap().1,
+        vec![Anim::new(AnimKind::Swap, b, a, 0), Anim::new(AnimKind::SwapBack, a, b, 1)]
+    );
     assert_eq!(m.phases(), 2);
     assert_eq!(m.touched(), vec![a, b]);
 }
@@ -67,7 +67,10 @@ fn a_match_through_a_lock_unlocks_it_and_removes_the_rest() {
     let (unlock, _) = anim_of(&m, locked).unwrap();
     assert_eq!(unlock.kind, AnimKind::Unlock);
     assert_eq!(unlock.phase, 1, "the swap is phase 0");
-    assert_eq!(*m.world().get::<&Kind>(m.entity_of(locked).unwrap()).unwrap(), Kind::Block { breed: 0, locked: false });
+    assert_eq!(
+        *m.world().get::<&Kind>(m.entity_of(locked).unwrap()).unwrap(),
+        Kind::Block { breed: 0, locked: false }
+    );
     // The swapped block that went in the match: its ghost's trail is the swap, then the clear.
     let swapped = m.ghosts().iter().find(|g| g.id == Some(Id(11))).unwrap();
     assert_eq!(swapped.trail[0], Anim::new(AnimKind::Swap, Pos::new(3, 2), Pos::new(2, 2), 0));
@@ -98,7 +101,10 @@ fn undo_of_a_cascade_relocks_and_restores_every_block() {
     undo(&rules, &mut state, &mut m, &events);
     assert_eq!(m.ghosts().len(), spawned, "every spawned block leaves as a ghost");
     assert!(m.ghosts().iter().all(|g| g.anim.kind == AnimKind::Spawn));
-    assert_eq!(*m.world().get::<&Kind>(m.entity_of(Id(8)).unwrap()).unwrap(), Kind::Block { breed: 0, locked: true });
+    assert_eq!(
+        *m.world().get::<&Kind>(m.entity_of(Id(8)).unwrap()).unwrap(),
+        Kind::Block { breed: 0, locked: true }
+    );
     let (swap_back, _) = anim_of(&m, Id(10)).unwrap();
     assert_eq!(swap_back, Anim::new(AnimKind::Swap, Pos::new(3, 2), Pos::new(2, 2), m.phases() - 1));
 }
@@ -126,13 +132,22 @@ fn shuffle_moves_blocks_and_recolour_changes_breed() {
     follow(&mut m, &events, true);
     assert_mirrors(&m, &state);
     assert_eq!(m.phases(), 1);
-    assert_eq!(anim_of(&m, Id(0)).unwrap().0, Anim::new(AnimKind::Shuffle, Pos::new(0, 0), Pos::new(1, 1), 0));
-    assert_eq!(*m.world().get::<&Kind>(m.entity_of(Id(0)).unwrap()).unwrap(), Kind::Block { breed: 2, locked: false });
+    assert_eq!(
+        anim_of(&m, Id(0)).unwrap().0,
+        Anim::new(AnimKind::Shuffle, Pos::new(0, 0), Pos::new(1, 1), 0)
+    );
+    assert_eq!(
+        *m.world().get::<&Kind>(m.entity_of(Id(0)).unwrap()).unwrap(),
+        Kind::Block { breed: 2, locked: false }
+    );
     rules.undo(&mut state, &events);
     assert_eq!(state, before);
     follow(&mut m, &events, false);
     assert_mirrors(&m, &state);
-    assert_eq!(anim_of(&m, Id(3)).unwrap().0, Anim::new(AnimKind::Shuffle, Pos::new(0, 0), Pos::new(0, 1), 0));
+    assert_eq!(
+        anim_of(&m, Id(3)).unwrap().0,
+        Anim::new(AnimKind::Shuffle, Pos::new(0, 0), Pos::new(0, 1), 0)
+    );
 }
 
 /// Random games on a board with voids and locks: every step follows, and unwinds to the start.
