@@ -1,10 +1,98 @@
-//! tessera-editor: the eframe/egui board editor, player and debugger (not built yet).
+//! The `tessera-editor` binary: opens the editor on the built-in default level, or on the level
+//! or log given as its argument.
 //!
-//! It will open on a built-in default level with three modes on one board view (Edit, Play,
-//! Debug) as `shared/DESIGN.md` describes. No issue has asked for it yet; until one does this
-//! binary says so and exits with status 1 rather than pretend.
+//! `TESSERA_SCREENSHOT=out.png` renders a few frames, saves a screenshot there and exits (for a
+//! person or CI looking at the real window, e.g. under `xvfb-run`).
 
-fn main() -> std::process::ExitCode {
-    eprintln!("tessera-editor is not built yet; use `tessera play` to play in the terminal");
-    std::process::ExitCode::FAILURE
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tessera_editor::{EditorApp, SETTINGS_KEY, Settings};
+
+const HEADLESS_HINT: &str = "for headless use, run the `tessera` command line instead \
+     (`cargo run --release -p tessera-cli -- play|replay ...`)";
+
+fn main() -> ExitCode {
+    let mut args = std::env::args_os().skip(1);
+    let path = args.next().map(PathBuf::from);
+    if path.as_deref().is_some_and(|p| p == "--help" || p == "-h") || args.next().is_some() {
+        eprintln!("usage: tessera-editor [LEVEL.json | MAP.map | STAGE.txt | LOG.tlog]");
+        return ExitCode::from(2);
+    }
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none()
+    {
+        eprintln!("tessera-editor: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); {HEADLESS_HINT}");
+        return ExitCode::FAILURE;
+    }
+    let screenshot = std::env::var_os("TESSERA_SCREENSHOT").map(PathBuf::from);
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]).with_title("tessera"),
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "tessera",
+        options,
+        Box::new(move |cc| {
+            let settings: Settings = cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)).unwrap_or_default();
+            let mut app = EditorApp::new(settings);
+            if let Some(p) = &path {
+                app.open(p);
+            }
+            Ok(Box::new(Window { app, screenshot, frames: 0 }))
+        }),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tessera-editor: cannot open a window: {e}; {HEADLESS_HINT}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The app in eframe, plus the screenshot hook.
+struct Window {
+    app: EditorApp,
+    screenshot: Option<PathBuf>,
+    frames: u32,
+}
+
+/// Frames rendered before the screenshot is taken (fonts loaded, layout settled).
+const SCREENSHOT_FRAME: u32 = 8;
+
+impl eframe::App for Window {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.app.ui(ui);
+        let Some(path) = &self.screenshot else { return };
+        self.frames += 1;
+        let ctx = ui.ctx().clone();
+        if self.frames == SCREENSHOT_FRAME {
+            let (path, done) = (path.clone(), ctx.clone());
+            ctx.request_screenshot(move |image| {
+                match save_png(&path, &image) {
+                    Ok(()) => eprintln!("tessera-editor: screenshot saved to {}", path.display()),
+                    Err(e) => eprintln!("tessera-editor: screenshot {}: {e}", path.display()),
+                }
+                done.send_viewport_cmd(egui::ViewportCommand::Close);
+                done.request_repaint();
+            });
+        }
+        ctx.request_repaint();
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, SETTINGS_KEY, self.app.settings());
+    }
+}
+
+fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(), String> {
+    let [w, h] = image.size;
+    let mut bytes = Vec::new();
+    let mut enc = png::Encoder::new(&mut bytes, w as u32, h as u32);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header().map_err(|e| e.to_string())?;
+    let rgba: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+    writer.write_image_data(&rgba).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    tessera_replay::atomic_write(path, &bytes).map_err(|e| e.to_string())
 }

@@ -1,0 +1,501 @@
+//! [`EditorApp`]: the window — a menu bar, the mode's panels, the board, a status bar — and what
+//! persists between runs ([`Settings`]).
+
+use crate::anim::Speed;
+use crate::board::BoardView;
+use crate::debug::{DebugAction, DebugView};
+use crate::files::{FilePicker, Opened, Purpose};
+use crate::play::PlayInput;
+use crate::session::Session;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use tessera_core::{AnyRules, AnyState, Level, Rules};
+
+/// The key under which [`Settings`] persist in eframe's storage.
+pub const SETTINGS_KEY: &str = "tessera-editor";
+
+/// How many recent files the File menu lists.
+const MAX_RECENT: usize = 10;
+
+/// What the editor remembers between runs (window size and position are eframe's).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Recently opened files, newest first.
+    pub recent: Vec<PathBuf>,
+    /// Animation speed.
+    pub speed: Speed,
+    /// The folder the file picker opens in.
+    pub last_dir: Option<PathBuf>,
+}
+
+/// The editor's modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Play the level.
+    Play,
+    /// Step through a log.
+    Debug,
+}
+
+/// The whole editor.
+pub struct EditorApp {
+    settings: Settings,
+    mode: Mode,
+    session: Session,
+    play: PlayInput,
+    board: BoardView,
+    debug: DebugView,
+    picker: Option<FilePicker>,
+    error: Option<String>,
+    notice: Option<String>,
+    new_seed: u64,
+    title: String,
+    last_hover: Option<tessera_core::Pos>,
+}
+
+impl EditorApp {
+    /// The editor on the built-in default level (classic 2048), with `settings`.
+    pub fn new(settings: Settings) -> EditorApp {
+        // The built-in level always starts.
+        let session = Session::new(Level::classic(), 0).expect("the built-in level starts");
+        EditorApp {
+            settings,
+            mode: Mode::Play,
+            session,
+            play: PlayInput::default(),
+            board: BoardView::default(),
+            debug: DebugView::default(),
+            picker: None,
+            error: None,
+            notice: None,
+            new_seed: 0,
+            title: "classic 2048 (built in)".into(),
+            last_hover: None,
+        }
+    }
+
+    /// The game being played.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The debugger.
+    pub fn debug(&self) -> &DebugView {
+        &self.debug
+    }
+
+    /// The Play board's view (pan, zoom, where cells are on screen).
+    pub fn board(&self) -> &BoardView {
+        &self.board
+    }
+
+    /// The mode shown.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Switches mode.
+    pub fn set_mode(&mut self, mode: Mode) {
+        if mode == Mode::Debug && !self.debug.is_open() {
+            self.debug_session();
+        }
+        self.mode = mode;
+    }
+
+    /// The error shown in the window, if any.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// The settings (to persist).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Opens a level (to play) or a log (to debug, paused at step 0). Errors show in the window.
+    pub fn open(&mut self, path: &Path) {
+        match crate::files::open_path(path) {
+            Ok(Opened::Level(level)) => {
+                let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+                match Session::new(level, seed) {
+                    Ok(s) => {
+                        self.set_session(s);
+                        self.mode = Mode::Play;
+                        self.title = path.display().to_string();
+                        self.remember(path);
+                    }
+                    Err(e) => self.error = Some(format!("{}: {e}", path.display())),
+                }
+            }
+            Ok(Opened::Log(log)) => {
+                self.debug.open_log(*log, Some(path.to_path_buf()));
+                self.mode = Mode::Debug;
+                self.title = path.display().to_string();
+                self.remember(path);
+                self.error = None;
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Starts a new game of the current level with `seed`.
+    pub fn new_game(&mut self, seed: u64) {
+        match Session::new(self.session.level().clone(), seed) {
+            Ok(s) => self.set_session(s),
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
+    fn set_session(&mut self, s: Session) {
+        self.new_seed = s.seed();
+        self.session = s;
+        self.play.clear();
+        self.board.fit();
+        self.error = None;
+        self.notice = None;
+    }
+
+    /// Shows the current line of play in the debugger.
+    fn debug_session(&mut self) {
+        match self.session.log_bytes().and_then(|b| {
+            tessera_replay::Log::from_bytes(b, tessera_replay::TailPolicy::Strict).map_err(|e| e.to_string())
+        }) {
+            Ok(log) => self.debug.open_log(log, None),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn remember(&mut self, path: &Path) {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.settings.recent.retain(|p| p != &path);
+        self.settings.recent.insert(0, path.clone());
+        self.settings.recent.truncate(MAX_RECENT);
+        self.settings.last_dir = path.parent().map(Path::to_path_buf);
+    }
+
+    /// Undoes a step of play.
+    pub fn undo(&mut self, now: f64) {
+        if self.session.undo(now, self.settings.speed) {
+            self.play.clear();
+        }
+    }
+
+    /// Redoes a step of play.
+    pub fn redo(&mut self, now: f64) {
+        if self.session.redo(now, self.settings.speed) {
+            self.play.clear();
+        }
+    }
+
+    fn execute(&mut self, cmd: &tessera_core::AnyCommand, now: f64) {
+        match self.session.execute(cmd, now, self.settings.speed) {
+            Ok(()) => {
+                self.notice = None;
+                self.play.hint = None;
+                if !matches!(self.session.state(), AnyState::Tactics(_)) {
+                    self.play.selected = None;
+                }
+            }
+            Err(r) => self.notice = Some(format!("refused: {}", r.message)),
+        }
+    }
+
+    /// Draws the editor and handles its input.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let now = ui.input(|i| i.time);
+        self.shortcuts(ui.ctx(), now);
+        self.menu_bar(ui);
+        self.status_bar(ui);
+        if let Some(e) = self.error.clone() {
+            egui::Panel::top("error").show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {e}"));
+                    if ui.small_button("Dismiss").clicked() {
+                        self.error = None;
+                    }
+                });
+            });
+        }
+        match self.mode {
+            Mode::Play => self.play_ui(ui, now),
+            Mode::Debug => {
+                if let Some(DebugAction::PlayFromHere(s)) = self.debug.ui(ui, self.settings.speed) {
+                    self.set_session(*s);
+                    self.mode = Mode::Play;
+                }
+            }
+        }
+        self.picker_ui(ui.ctx());
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context, now: f64) {
+        if self.mode != Mode::Play || ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+        let redo_z = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+        let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+        // The longer shortcut first: Ctrl+Shift+Z also matches Ctrl+Z's keys.
+        if ctx.input_mut(|i| i.consume_shortcut(&redo_z) || i.consume_shortcut(&redo_y)) {
+            self.redo(now);
+        } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
+            self.undo(now);
+        } else if let Some(cmd) = PlayInput::key_command(self.session.history().rules(), ctx) {
+            self.execute(&cmd, now);
+        }
+    }
+
+    fn menu_bar(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::top("menu").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                ui.menu_button("File", |ui| {
+                    if ui.button("Open…").clicked() {
+                        let dir = self.start_dir();
+                        self.picker = Some(FilePicker::new(Purpose::Open, dir, ""));
+                    }
+                    if ui.button("Save log…").clicked() {
+                        let dir = self.start_dir();
+                        self.picker = Some(FilePicker::new(Purpose::SaveLog, dir, "session.tlog"));
+                    }
+                    ui.menu_button("Recent", |ui| {
+                        if self.settings.recent.is_empty() {
+                            ui.label("Nothing yet");
+                        }
+                        let mut chosen = None;
+                        for p in &self.settings.recent {
+                            if ui.button(p.display().to_string()).clicked() {
+                                chosen = Some(p.clone());
+                            }
+                        }
+                        if let Some(p) = chosen {
+                            self.open(&p);
+                        }
+                    });
+                    if ui.button("Default level").clicked() {
+                        if let Ok(s) = Session::new(Level::classic(), 0) {
+                            self.set_session(s);
+                            self.title = "classic 2048 (built in)".into();
+                        }
+                        self.mode = Mode::Play;
+                    }
+                });
+                ui.separator();
+                for (mode, label) in [(Mode::Play, "Play"), (Mode::Debug, "Debug")] {
+                    if ui.selectable_label(self.mode == mode, label).clicked() && self.mode != mode {
+                        self.set_mode(mode);
+                    }
+                }
+                ui.separator();
+                ui.label(&self.title);
+            });
+        });
+    }
+
+    fn start_dir(&self) -> PathBuf {
+        self.settings
+            .last_dir
+            .clone()
+            .filter(|d| d.is_dir())
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    fn picker_ui(&mut self, ctx: &egui::Context) {
+        let Some(picker) = &mut self.picker else { return };
+        let mut open = true;
+        let chosen = picker.ui(ctx, &mut open);
+        let purpose = picker.purpose;
+        if !open {
+            self.picker = None;
+        }
+        let Some(path) = chosen else { return };
+        self.picker = None;
+        match purpose {
+            Purpose::Open => self.open(&path),
+            Purpose::SaveLog => match self.session.save_log(&path) {
+                Ok(()) => {
+                    self.notice = Some(format!("saved {}", path.display()));
+                    self.remember(&path);
+                }
+                Err(e) => self.error = Some(e),
+            },
+        }
+    }
+
+    fn status_bar(&self, ui: &mut egui::Ui) {
+        let (state, rules, history) = match self.mode {
+            Mode::Play => (self.session.state(), self.session.history().rules(), self.session.history()),
+            Mode::Debug => (self.session.state(), self.session.history().rules(), self.session.history()),
+        };
+        if self.mode == Mode::Debug {
+            // The debugger has its own status line.
+            return;
+        }
+        egui::Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(state.rule_set().name());
+                ui.separator();
+                if let Some(score) = state.score() {
+                    ui.label(format!("Score {score}"));
+                    ui.separator();
+                }
+                ui.label(format!("Status: {}", rules.status(state)));
+                ui.separator();
+                ui.label(format!("Step {} / {}", history.step(), history.len()));
+                ui.separator();
+                for o in objectives(rules, state) {
+                    ui.label(o);
+                    ui.separator();
+                }
+                ui.monospace(format!("hash {:016x}", state.hash()));
+                if let Some(n) = &self.notice {
+                    ui.separator();
+                    ui.label(n);
+                }
+            });
+        });
+    }
+
+    fn play_ui(&mut self, ui: &mut egui::Ui, now: f64) {
+        egui::Panel::right("play-controls").resizable(true).default_size(230.0).show(ui, |ui| {
+            self.play_controls(ui, now);
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            let clock = *self.session.clock();
+            let at = clock.at(now);
+            let (rules, state) = (self.session.history().rules(), self.session.state());
+            // The overlay follows the cell hovered in the last frame.
+            let overlay = self.play.overlay(rules, state, self.last_hover);
+            let input = self.board.show(ui, self.session.mirror(), state, at, &overlay);
+            self.last_hover = input.hovered;
+            if let Some(cmd) = self.play.board_command(rules, state, &input) {
+                self.execute(&cmd, now);
+            }
+            if clock.running(now) {
+                ui.ctx().request_repaint();
+            }
+        });
+    }
+
+    fn play_controls(&mut self, ui: &mut egui::Ui, now: f64) {
+        ui.heading("Play");
+        ui.horizontal(|ui| {
+            let can_undo = self.session.history().can_undo();
+            if ui.add_enabled(can_undo, egui::Button::new("Undo")).on_hover_text("Ctrl+Z").clicked() {
+                self.undo(now);
+            }
+            let can_redo = self.session.history().can_redo();
+            if ui.add_enabled(can_redo, egui::Button::new("Redo")).on_hover_text("Ctrl+Shift+Z or Ctrl+Y").clicked() {
+                self.redo(now);
+            }
+        });
+        let rules = self.session.history().rules().clone();
+        match &rules {
+            AnyRules::Slide(_) => {
+                ui.label("Arrow keys, WASD, or swipe on the board.");
+            }
+            AnyRules::Collapse(_) => {
+                ui.label("Click a group to clear it; hover to see what it scores.");
+            }
+            AnyRules::Match3(r) => {
+                ui.label("Click a block, then a neighbour to swap; or drag it.");
+                if ui.button("Hint").on_hover_text("Highlight a swap that makes a run").clicked() {
+                    match r.hint(match self.session.state() {
+                        AnyState::Match3(s) => s,
+                        _ => return,
+                    }) {
+                        Some(tessera_core::match3::Match3Command::Swap(a, b)) => self.play.hint = Some((a, b)),
+                        None => self.notice = Some("no swap makes a run".into()),
+                    }
+                }
+            }
+            AnyRules::Tactics(_) => {
+                if let AnyState::Tactics(s) = self.session.state() {
+                    ui.label(format!("Turn {} · team {} to play", s.turn(), s.team()));
+                }
+                ui.label("Click a unit, hover for its path, click to move.");
+                if ui.button("End turn").clicked() {
+                    self.execute(&tessera_core::AnyCommand::Tactics(tessera_core::tactics::TacticsCommand::EndTurn), now);
+                    self.play.clear();
+                }
+            }
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut self.new_seed));
+        });
+        ui.horizontal(|ui| {
+            if ui.button("New game").on_hover_text("Start this level again with the seed above").clicked() {
+                self.new_game(self.new_seed);
+            }
+            if ui.button("Restart").on_hover_text("Back to step 0; the line of play stays for redo").clicked() {
+                self.session.restart();
+                self.play.clear();
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Speed");
+            egui::ComboBox::from_id_salt("speed").selected_text(self.settings.speed.label()).show_ui(ui, |ui| {
+                for s in Speed::ALL {
+                    ui.selectable_value(&mut self.settings.speed, s, s.label());
+                }
+            });
+        });
+        if ui.button("Fit board").on_hover_text("Also: double right-click. Scroll zooms, right-drag pans.").clicked() {
+            self.board.fit();
+        }
+        ui.separator();
+        self.branches_ui(ui);
+    }
+
+    fn branches_ui(&mut self, ui: &mut egui::Ui) {
+        let branches = self.session.history().branches();
+        ui.label(format!("Branches ({})", branches.len()));
+        let mut switch = None;
+        egui::ScrollArea::vertical().id_salt("branches").max_height(200.0).show(ui, |ui| {
+            for (i, b) in branches.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    let text = format!("#{} · {} steps · forks at {}", i + 1, b.steps, b.fork);
+                    if b.current {
+                        ui.strong(format!("▶ {text}"));
+                    } else {
+                        ui.label(text);
+                        if ui.small_button(format!("Switch to #{}", i + 1)).clicked() {
+                            switch = Some(b.tip);
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(tip) = switch {
+            if let Err(e) = self.session.switch_to(tip) {
+                self.error = Some(e.to_string());
+            }
+            self.play.clear();
+        }
+    }
+}
+
+/// The objectives line: match3's moves and target, tactics' turn.
+pub fn objectives(rules: &AnyRules, state: &AnyState) -> Vec<String> {
+    let mut out = Vec::new();
+    match (rules, state) {
+        (AnyRules::Match3(r), AnyState::Match3(s)) => {
+            if let Some(limit) = r.config.move_limit {
+                out.push(format!("Moves left {}", limit.saturating_sub(s.moves())));
+            } else {
+                out.push(format!("Moves {}", s.moves()));
+            }
+            if let Some(t) = r.config.target_score {
+                out.push(format!("Target {t}"));
+            }
+        }
+        (AnyRules::Tactics(_), AnyState::Tactics(s)) => out.push(format!("Turn {} · team {}", s.turn(), s.team())),
+        (AnyRules::Slide(r), AnyState::Slide(_)) => out.push(format!("Target {}", r.config.target)),
+        _ => {}
+    }
+    out
+}

@@ -1,0 +1,172 @@
+//! Opening files (levels, Moving AI maps, the seed's stage files, logs) and a small built-in
+//! file picker, so the editor needs no native dialog library.
+
+use std::path::{Path, PathBuf};
+use tessera_core::Level;
+use tessera_core::match3::Match3Level;
+use tessera_core::tactics::TacticsLevel;
+use tessera_replay::Log;
+
+/// The largest level, map or stage file the editor reads (logs have their own frame limits).
+pub const MAX_LEVEL_BYTES: u64 = 64 << 20;
+
+/// What a file turned out to be.
+pub enum Opened {
+    /// A level to play (JSON, a Moving AI `.map`, or a stage `.txt`).
+    Level(Level),
+    /// A recorded log, for the debugger.
+    Log(Box<Log>),
+}
+
+/// Reads `path` as a log (by its magic bytes or `.tlog`), a Moving AI map (`.map`), a stage
+/// file (`.txt`) or a JSON level. The error names the file and what is wrong.
+pub fn open_path(path: &Path) -> Result<Opened, String> {
+    let named = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let meta = std::fs::metadata(path).map_err(|e| named(&e))?;
+    if meta.is_dir() {
+        return Err(named(&"is a folder, not a file"));
+    }
+    let is_log = path.extension().is_some_and(|e| e == "tlog") || starts_with_magic(path);
+    if is_log {
+        return Log::open(path).map(|l| Opened::Log(Box::new(l))).map_err(|e| named(&e));
+    }
+    if meta.len() > MAX_LEVEL_BYTES {
+        return Err(named(&format!("{} bytes is more than a level may be ({MAX_LEVEL_BYTES})", meta.len())));
+    }
+    let bytes = std::fs::read(path).map_err(|e| named(&e))?;
+    let text = String::from_utf8(bytes).map_err(|e| named(&format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
+    let level = match ext {
+        "map" => Level::Tactics(TacticsLevel::from_movingai(&text).map_err(|e| named(&e))?),
+        "txt" => {
+            let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+            Level::Match3(Match3Level::from_stage_json(&text, name).map_err(|e| named(&e))?)
+        }
+        _ => Level::from_json(&text).map_err(|e| named(&e))?,
+    };
+    // Check that it starts, so that errors show now rather than at play.
+    level.start(None).map_err(|e| named(&e))?;
+    Ok(Opened::Level(level))
+}
+
+fn starts_with_magic(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && head == tessera_replay::MAGIC
+}
+
+/// What the picker is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Open a level or a log.
+    Open,
+    /// Save the line of play as a log.
+    SaveLog,
+}
+
+/// A file picker in an egui window: a path field and the folder's entries.
+pub struct FilePicker {
+    /// Open or save.
+    pub purpose: Purpose,
+    /// The folder listed.
+    pub dir: PathBuf,
+    /// The path typed or picked.
+    pub path: String,
+    entries: Vec<(String, bool)>,
+    error: Option<String>,
+}
+
+impl FilePicker {
+    /// A picker listing `dir`.
+    pub fn new(purpose: Purpose, dir: PathBuf, name: &str) -> FilePicker {
+        let path = if name.is_empty() { String::new() } else { dir.join(name).display().to_string() };
+        let mut p = FilePicker { purpose, dir, path, entries: Vec::new(), error: None };
+        p.list();
+        p
+    }
+
+    fn list(&mut self) {
+        self.entries.clear();
+        match std::fs::read_dir(&self.dir) {
+            Ok(rd) => {
+                for e in rd.flatten() {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+                    let wanted = ["json", "tlog", "map", "txt"].iter().any(|x| name.ends_with(&format!(".{x}")));
+                    if !name.starts_with('.') && (is_dir || wanted) {
+                        self.entries.push((name, is_dir));
+                    }
+                }
+                self.entries.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                self.error = None;
+            }
+            Err(e) => self.error = Some(format!("{}: {e}", self.dir.display())),
+        }
+    }
+
+    /// Shows the picker; returns the chosen path when the user confirms, and sets `open` to
+    /// false when they cancel.
+    pub fn ui(&mut self, ctx: &egui::Context, open: &mut bool) -> Option<PathBuf> {
+        let mut chosen = None;
+        let title = match self.purpose {
+            Purpose::Open => "Open a level or log",
+            Purpose::SaveLog => "Save log as",
+        };
+        let mut keep = true;
+        egui::Window::new(title).collapsible(false).resizable(true).default_width(460.0).open(&mut keep).show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("Folder:");
+                ui.monospace(self.dir.display().to_string());
+                if ui.button("Up").clicked()
+                    && let Some(parent) = self.dir.parent()
+                {
+                    self.dir = parent.to_path_buf();
+                    self.list();
+                }
+            });
+            egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
+                let mut enter = None;
+                for (name, is_dir) in &self.entries {
+                    let label = if *is_dir { format!("📁 {name}") } else { name.clone() };
+                    let r = ui.selectable_label(self.path.ends_with(name.as_str()), label);
+                    if r.clicked() {
+                        if *is_dir {
+                            enter = Some(self.dir.join(name));
+                        } else {
+                            self.path = self.dir.join(name).display().to_string();
+                        }
+                    }
+                    if r.double_clicked() && !is_dir {
+                        chosen = Some(self.dir.join(name));
+                    }
+                }
+                if let Some(d) = enter {
+                    self.dir = d;
+                    self.list();
+                }
+            });
+            if let Some(e) = &self.error {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            ui.horizontal(|ui| {
+                ui.label("Path:");
+                let r = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0));
+                let go = match self.purpose {
+                    Purpose::Open => "Open file",
+                    Purpose::SaveLog => "Save file",
+                };
+                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if (ui.button(go).clicked() || enter) && !self.path.trim().is_empty() {
+                    chosen = Some(PathBuf::from(self.path.trim()));
+                }
+                if ui.button("Cancel").clicked() {
+                    *open = false;
+                }
+            });
+        });
+        if !keep {
+            *open = false;
+        }
+        chosen
+    }
+}

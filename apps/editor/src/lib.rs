@@ -1,0 +1,24 @@
+//! tessera-editor: the eframe/egui editor for tessera's grid puzzle games — Play and Debug over
+//! one board view. The only crate that knows egui.
+//!
+//! - [`EditorApp`] is the window: a menu bar (open, save log, recent files), the mode's panels,
+//!   the board and a status bar. Its `ui` takes an `egui::Ui`, so tests drive it headless with
+//!   egui_kittest and `main.rs` runs it with eframe.
+//! - [`Session`] is the game being played: a level, a seed, a `tessera_replay::History` (undo,
+//!   redo, seek, branches that are never lost) and the `tessera_ecs::Mirror` the board is drawn
+//!   from, kept in step with every event.
+//! - `board` draws a mirror with the painter (only visible cells; tactics ground as one texture),
+//!   with pan, zoom, animations ([`anim`]) and overlays; `play` turns input into commands per rule
+//!   set; `debug` is the time-travel debugger over a log.
+
+pub mod anim;
+mod app;
+pub mod board;
+pub mod debug;
+pub mod files;
+pub mod palette;
+pub mod play;
+mod session;
+
+pub use app::{EditorApp, Mode, SETTINGS_KEY, Settings, objectives};
+pub use session::Session;

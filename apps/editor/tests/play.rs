@@ -1,0 +1,145 @@
+//! Play: a few moves of each rule set by mouse and keys, then undo back to the start.
+
+use crate::common::{click_cell, drag_cells, editor, editor_with, state};
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use tessera_core::collapse::CollapseCommand;
+use tessera_core::match3::Match3Command;
+use tessera_core::{AnyCommand, AnyState, Rules};
+
+#[test]
+fn slide_plays_by_keys_and_swipes_and_undoes_by_shortcut() {
+    let mut h = editor();
+    let start = state(&h);
+    let mut played = 0;
+    for key in [Key::ArrowUp, Key::A, Key::ArrowDown, Key::D, Key::W] {
+        let before = h.state().session().history().step();
+        h.key_press(key);
+        h.run();
+        played += (h.state().session().history().step() > before) as u64;
+    }
+    assert!(played >= 2, "keys played {played} moves");
+    // A swipe to the right across the board.
+    let before = h.state().session().history().step();
+    let s = h.state().session().state().clone();
+    let AnyState::Slide(sl) = &s else { panic!("the default level is 2048") };
+    let can_right = sl.can_slide(tessera_core::Dir::Right);
+    drag_cells(&mut h, tessera_core::Pos::new(0, 1), tessera_core::Pos::new(3, 1));
+    let after = h.state().session().history().step();
+    assert_eq!(after > before, can_right, "a right swipe plays exactly when a right slide can");
+    let steps = h.state().session().history().step();
+    for _ in 0..steps {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+    }
+    assert_eq!(state(&h), start, "undo by Ctrl+Z restores the start exactly");
+    // Redo by Ctrl+Shift+Z and Ctrl+Y.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    h.run();
+    assert_eq!(h.state().session().history().step(), 2.min(steps));
+}
+
+#[test]
+fn collapse_plays_by_clicks_and_undoes_by_button() {
+    let mut h = editor_with("levels/collapse_seed.json");
+    let start = state(&h);
+    for _ in 0..3 {
+        let cmd = h.state().session().history().rules().legal_commands(h.state().session().state())[0].clone();
+        let AnyCommand::Collapse(CollapseCommand::Tap(p)) = cmd else { panic!("collapse taps") };
+        let before = h.state().session().history().step();
+        click_cell(&mut h, p);
+        assert_eq!(h.state().session().history().step(), before + 1, "a click on a group taps it");
+    }
+    for _ in 0..3 {
+        h.get_by_label("Undo").click();
+        h.run();
+    }
+    assert_eq!(state(&h), start);
+}
+
+#[test]
+fn match3_swaps_by_two_clicks_and_by_drag() {
+    let mut h = editor_with("levels/stage_0001.json");
+    let start = state(&h);
+    // The hint button highlights a swap; play it with two clicks.
+    h.get_by_label("Hint").click();
+    h.run();
+    let AnyState::Match3(s) = h.state().session().state().clone() else { panic!("match3") };
+    let Some(AnyCommand::Match3(Match3Command::Swap(a, b))) = h.state().session().history().rules().hint(h.state().session().state())
+    else {
+        panic!("the level has a swap")
+    };
+    assert!(s.swap_makes_run(a, b));
+    click_cell(&mut h, a);
+    click_cell(&mut h, a); // click again: deselect
+    click_cell(&mut h, a);
+    click_cell(&mut h, b);
+    assert_eq!(h.state().session().history().step(), 1, "two clicks on neighbours swap");
+    // A drag onto a neighbour swaps too.
+    let rules = h.state().session().history().rules().clone();
+    if let Some(AnyCommand::Match3(Match3Command::Swap(a, b))) = rules.hint(h.state().session().state()) {
+        drag_cells(&mut h, a, b);
+        assert_eq!(h.state().session().history().step(), 2, "a drag swaps");
+    }
+    while h.state().session().history().can_undo() {
+        h.get_by_label("Undo").click();
+        h.run();
+    }
+    assert_eq!(state(&h), start);
+}
+
+#[test]
+fn tactics_selects_a_unit_moves_it_and_ends_the_turn() {
+    let mut h = editor_with("levels/skirmish.json");
+    let start = state(&h);
+    let AnyState::Tactics(s) = state(&h) else { panic!("tactics") };
+    let AnyCommand::Tactics(_) = h.state().session().history().rules().legal_commands(&AnyState::Tactics(s.clone()))[0] else {
+        panic!()
+    };
+    let unit = s.units().iter().find(|u| u.team == s.team()).expect("a unit of the side to play").clone();
+    let tessera_core::AnyRules::Tactics(r) = h.state().session().history().rules().clone() else { panic!() };
+    let target = r.reachable(&s, unit.id).into_iter().map(|(p, _)| p).find(|&p| p != unit.pos).expect("somewhere to go");
+    click_cell(&mut h, unit.pos);
+    click_cell(&mut h, target);
+    let AnyState::Tactics(after) = state(&h) else { panic!() };
+    assert_eq!(after.unit(unit.id).map(|u| u.pos), Some(target), "click unit, click cell: the unit moves");
+    h.get_by_label("End turn").click();
+    h.run();
+    let AnyState::Tactics(after) = state(&h) else { panic!() };
+    assert_ne!(after.team(), s.team(), "the turn passed");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(state(&h), start);
+}
+
+#[test]
+fn a_new_branch_keeps_the_old_one() {
+    let mut h = editor();
+    for key in [Key::ArrowUp, Key::ArrowLeft, Key::ArrowDown, Key::ArrowRight] {
+        h.key_press(key);
+        h.run();
+    }
+    let len = h.state().session().history().len();
+    h.get_by_label("Undo").click();
+    h.run();
+    h.get_by_label("Undo").click();
+    h.run();
+    // A different move than the undone one starts a branch.
+    let AnyState::Slide(s) = state(&h) else { panic!() };
+    let next = h.state().session().history().command_at(len - 1).cloned();
+    let key = [(Key::ArrowUp, tessera_core::Dir::Up), (Key::ArrowDown, tessera_core::Dir::Down), (Key::ArrowLeft, tessera_core::Dir::Left), (Key::ArrowRight, tessera_core::Dir::Right)]
+        .into_iter()
+        .find(|&(_, d)| s.can_slide(d) && next != Some(AnyCommand::Slide(tessera_core::slide::SlideCommand::Slide(d))))
+        .map(|(k, _)| k)
+        .expect("another move");
+    h.key_press(key);
+    h.run();
+    assert_eq!(h.state().session().history().branches().len(), 2);
+    h.get_by_label("Switch to #1").click();
+    h.run();
+    assert_eq!(h.state().session().history().step(), len, "back on the first line, at its tip");
+}

@@ -1,0 +1,5 @@
+//! The editor driven as a person would: by widget labels, clicks on board cells and key presses,
+//! with egui_kittest (headless: no display, no GPU).
+
+mod common;
+mod play;
