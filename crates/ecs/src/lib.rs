@@ -21,8 +21,9 @@
 //! rule set against `tessera_replay::History`. For a seek the editor walks the line step by step
 //! with the recorded events (`History::events_at`), unapplying back or applying forward; that is
 //! what the property tests do. A view may as well rebuild with `from_state` after a long jump,
-//! since a walk animates only its last step (`from_state` takes about a millisecond on a 64×64
-//! board; a 1024×1024 tactics map, a million terrain entities, takes longer: see the benchmark).
+//! since a walk animates only its last step; `from_state` costs a few milliseconds on a 64×64
+//! board and about 0.2 s on a 1024×1024 tactics map (a million terrain entities), so for tactics
+//! maps following is the better choice (`benches/mirror.rs` measures both).
 //!
 //! Events of another rule set than the mirror's, and events that do not fit the board (an id the
 //! mirror does not hold, a piece not on the cell the event names, a cell off the board, a

@@ -1,7 +1,7 @@
 //! Shared helpers: run a command, follow its events, compare with a fresh mirror.
 
 use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Level, Rules};
-use tessera_ecs::{Anim, Mirror, Trail};
+use tessera_ecs::{Anim, Cell, Mirror, Trail};
 
 /// A level from JSON text.
 pub fn level(json: &str) -> Level {
@@ -28,6 +28,32 @@ pub fn follow(m: &mut Mirror, events: &[AnyEvent], forward: bool) {
             m.try_unapply(e).unwrap_or_else(|err| panic!("{e:?} does not fit backward: {err}"));
         }
     }
+    assert_animations_continuous(m);
+}
+
+/// Every animated entity's trail is continuous (each animation starts where the one before
+/// ended), in phase order, ends with its `Anim`, and ends on its cell; ghosts' trails likewise,
+/// ending where they left; every phase is below `phases()`; touched cells are on the board.
+pub fn assert_animations_continuous(m: &Mirror) {
+    let check = |trail: &[Anim], what: &str| {
+        assert!(!trail.is_empty(), "{what}: empty trail");
+        for w in trail.windows(2) {
+            assert_eq!(w[0].to, w[1].from, "{what}: trail jumps: {trail:?}");
+            assert!(w[0].phase <= w[1].phase, "{what}: phases out of order: {trail:?}");
+        }
+        assert!(trail.iter().all(|a| a.phase < m.phases()), "{what}: phase beyond {}: {trail:?}", m.phases());
+    };
+    for (cell, anim, trail) in m.world().query::<(&Cell, &Anim, &Trail)>().iter() {
+        check(&trail.0, "entity");
+        assert_eq!(trail.0.last(), Some(anim));
+        assert_eq!(anim.to, cell.0, "an entity's animation ends on its cell");
+    }
+    for g in m.ghosts() {
+        check(&g.trail, "ghost");
+        assert_eq!(g.trail.last(), Some(&g.anim));
+        assert_eq!(g.anim.from, g.at, "a ghost leaves from its last cell");
+    }
+    assert!(m.touched().iter().all(|&p| m.size().contains(p)));
 }
 
 /// Runs `cmd` on `state` and follows its events with a mirror of the state before; checks the

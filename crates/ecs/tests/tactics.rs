@@ -64,14 +64,16 @@ fn ending_turns_restores_movement_and_undo_takes_it_back() {
         AnyCommand::Tactics(TacticsCommand::EndTurn),
         AnyCommand::Tactics(TacticsCommand::EndTurn),
     ];
+    // One mirror follows the three steps.
     let mut m = Mirror::from_state(&state);
     let mut steps = Vec::new();
     for cmd in &moves {
-        let (m2, events) = step(&rules, &mut state, cmd);
-        m = m2;
+        let mut events = Vec::new();
+        tessera_core::Rules::apply(&rules, &mut state, cmd, &mut events).unwrap();
+        crate::common::follow(&mut m, &events, true);
+        crate::common::assert_mirrors(&m, &state);
         steps.push(events);
     }
-    // Built from scratch each step above; now follow the whole sequence with one mirror.
     let last = steps.last().unwrap();
     assert!(last.iter().any(|e| matches!(
         e,
@@ -82,4 +84,33 @@ fn ending_turns_restores_movement_and_undo_takes_it_back() {
     assert_eq!(m.touched(), vec![Pos::new(1, 0)], "the restored unit's cell");
     undo(&rules, &mut state, &mut m, last);
     assert_eq!(kind(&m, 0), Kind::Unit { team: 0, movement: 3 * STEP, left: 2 * STEP });
+}
+
+/// The largest map: a million terrain entities, indexed by cell.
+#[test]
+fn a_1024_by_1024_map_mirrors_every_cell() {
+    let rows: Vec<String> =
+        (0..1024).map(|y| if y == 1023 { "#".repeat(1024) } else { ".".repeat(1024) }).collect();
+    let json = format!(
+        r#"{{"rule_set": "tactics", "map": {}, "units": [{{"team": 0, "x": 1023, "y": 0}}]}}"#,
+        serde_json::to_string(&rows).unwrap()
+    );
+    let (rules, mut state) = {
+        let g = level(&json).start(None).unwrap();
+        (g.rules, g.state)
+    };
+    let mut m = Mirror::from_state(&state);
+    assert_eq!(m.world().len(), 1024 * 1024 + 1);
+    let ground = |m: &Mirror, x, y| *m.world().get::<&Kind>(m.ground_at(Pos::new(x, y)).unwrap()).unwrap();
+    assert_eq!(ground(&m, 1023, 1023), Kind::Terrain { terrain: 4, cost: 0 });
+    assert_eq!(ground(&m, 0, 0), Kind::Terrain { terrain: 0, cost: STEP });
+    assert_eq!(m.piece_at(Pos::new(1023, 0)), m.entity_of(Id(0)));
+    m.check().unwrap();
+    let cmd = AnyCommand::Tactics(TacticsCommand::Move { unit: Id(0), to: Pos::new(1020, 2) });
+    let mut events = Vec::new();
+    use tessera_core::Rules;
+    rules.apply(&mut state, &cmd, &mut events).unwrap();
+    crate::common::follow(&mut m, &events, true);
+    assert_eq!(m.touched().len(), 6, "the walked path");
+    assert_eq!(m.piece_at(Pos::new(1020, 2)), m.entity_of(Id(0)));
 }
