@@ -18,12 +18,13 @@
 //! events in order (execute, redo) or [`Mirror::unapply`] for each in reverse order (undo). After
 //! any such sequence the mirror equals [`Mirror::from_state`] of the game's state
 //! ([`PartialEq`] compares [`Snapshot`]s); the property tests in `tests/` check this for every
-//! rule set against `tessera_replay::History`. For a seek the editor walks the line step by step
-//! with the recorded events (`History::events_at`), unapplying back or applying forward; that is
-//! what the property tests do. A view may as well rebuild with `from_state` after a long jump,
-//! since a walk animates only its last step; `from_state` costs a few milliseconds on a 64×64
-//! board and about 0.2 s on a 1024×1024 tactics map (a million terrain entities), so for tactics
-//! maps following is the better choice (`benches/mirror.rs` measures both).
+//! rule set against `tessera_replay::History`. A seek (or a branch switch) has no events of its
+//! own. Two ways to follow it: rebuild with `from_state` (what the editor does, without
+//! animation), or walk the line one step at a time with the recorded events
+//! (`History::events_at`), unapplying back or applying forward. The property tests walk, the
+//! stronger check (a rebuilt mirror equals a fresh one by definition). `from_state` costs about
+//! a millisecond on a 64×64 board but about 0.13 s on a 1024×1024 tactics map (a million terrain
+//! entities; `benches/mirror.rs`), where walking a few steps is much cheaper.
 //!
 //! Events of another rule set than the mirror's, and events that do not fit the board (an id the
 //! mirror does not hold, a piece not on the cell the event names, a cell off the board, a

@@ -2,10 +2,11 @@
 //! redo and seek, the mirror that followed the events equals a mirror built fresh from the
 //! state.
 //!
-//! How the mirror follows (what the editor does): execute and redo apply the step's events in
-//! order, undo unapplies them in reverse order, each after `begin_step`; a seek walks the line
+//! How the mirror follows: execute and redo apply the step's events in order, undo unapplies
+//! them in reverse order, each after `begin_step` (as the editor does). A seek walks the line
 //! one step at a time with the recorded events (`History::events_at`), unapplying back or
-//! applying forward, so the mirror never needs rebuilding.
+//! applying forward. The editor rebuilds with `Mirror::from_state` on a seek instead, which
+//! equals a fresh mirror by definition; walking is the check that says something.
 
 use crate::common::{follow, level};
 use proptest::prelude::*;
