@@ -132,6 +132,8 @@ fn slide_level(w: usize, h: usize) -> Level {
 }
 
 const MATCH3_PLAIN: &str = r#"{"rule_set": "match3", "width": 6, "height": 5, "config": {"breeds": 4}}"#;
+/// Small with many breeds: dead boards, so shuffles (and recolours), are common.
+const MATCH3_SHUFFLING: &str = r#"{"rule_set": "match3", "width": 4, "height": 4, "config": {"breeds": 5}}"#;
 const MATCH3_VOIDS_LOCKS: &str = r##"{"rule_set": "match3", "config": {"breeds": 4, "move_limit": 12},
     "board": ["#.....", "..*...", "...#..", ".*...A", "...B..", "..#..."]}"##;
 const TACTICS: &str = r#"{"rule_set": "tactics", "map": [".f...", "..~..", "h.~f.", "....."],
@@ -163,10 +165,10 @@ proptest! {
 
     #[test]
     fn match3_mirror_follows_history(
-        seed in any::<u64>(), voids_and_locks in any::<bool>(), k in 0u32..4,
+        seed in any::<u64>(), which in 0usize..3, k in 0u32..4,
         ops in prop::collection::vec(op(), 1..30),
     ) {
-        let lv = level(if voids_and_locks { MATCH3_VOIDS_LOCKS } else { MATCH3_PLAIN });
+        let lv = level([MATCH3_PLAIN, MATCH3_VOIDS_LOCKS, MATCH3_SHUFFLING][which]);
         run(&lv, seed, k, &ops)?;
     }
 

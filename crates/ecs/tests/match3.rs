@@ -177,3 +177,35 @@ fn hinted_games_with_voids_and_locks_follow_and_unwind() {
         assert_eq!(state, start);
     }
 }
+
+/// A real dead board: small boards with many breeds die often (4×4 with 5 breeds: most games). Plays first legal swaps from a few
+/// seeds until a step shuffles, then follows that step and undoes it.
+#[test]
+fn a_shuffle_step_from_the_rules_follows_and_unwinds() {
+    let lv =
+        crate::common::level(r#"{"rule_set": "match3", "width": 4, "height": 4, "config": {"breeds": 5}}"#);
+    let mut shuffled = 0;
+    for seed in 0..40 {
+        let game = lv.start(Some(seed)).unwrap();
+        let (rules, mut state) = (game.rules, game.state);
+        let mut m = Mirror::from_state(&state);
+        for _ in 0..20 {
+            let Some(cmd) = rules.legal_commands(&state).into_iter().next() else { break };
+            let mut events = Vec::new();
+            rules.apply(&mut state, &cmd, &mut events).unwrap();
+            follow(&mut m, &events, true);
+            assert_mirrors(&m, &state);
+            if events.iter().any(|e| matches!(m3(e), Match3Event::Shuffled { .. })) {
+                shuffled += 1;
+                assert!(anim_of_any(&m, AnimKind::Shuffle));
+                undo(&rules, &mut state, &mut m, &events);
+                break;
+            }
+        }
+    }
+    assert!(shuffled > 0, "no shuffle in 40 games");
+}
+
+fn anim_of_any(m: &Mirror, kind: AnimKind) -> bool {
+    m.world().query::<&Anim>().iter().any(|a| a.kind == kind)
+}
