@@ -146,7 +146,8 @@ pub fn pose(anim: &Anim, at: f32) -> Option<Pose> {
         AnimKind::Merge => {
             let (x, y) = lerp(anim.from, anim.to, t);
             // A short pop when the merge lands.
-            let pop = if (1.0..1.6).contains(&local) { 1.0 + 0.15 * (1.0 - (local - 1.0) / 0.6) } else { 1.0 };
+            let pop =
+                if (1.0..1.6).contains(&local) { 1.0 + 0.15 * (1.0 - (local - 1.0) / 0.6) } else { 1.0 };
             Pose { x, y, scale: pop, alpha: 1.0 }
         }
         _ => rest(lerp(anim.from, anim.to, t)),

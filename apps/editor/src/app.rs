@@ -139,6 +139,18 @@ impl EditorApp {
         }
     }
 
+    /// Starts `level` with `seed` in Play, titled `title`.
+    pub fn open_level(&mut self, level: Level, seed: u64, title: &str) {
+        match Session::new(level, seed) {
+            Ok(s) => {
+                self.set_session(s);
+                self.mode = Mode::Play;
+                self.title = title.to_string();
+            }
+            Err(e) => self.error = Some(format!("{title}: {e}")),
+        }
+    }
+
     /// Starts a new game of the current level with `seed`.
     pub fn new_game(&mut self, seed: u64) {
         match Session::new(self.session.level().clone(), seed) {
@@ -188,7 +200,9 @@ impl EditorApp {
         }
     }
 
-    fn execute(&mut self, cmd: &tessera_core::AnyCommand, now: f64) {
+    /// Plays `cmd` at time `now` (seconds of egui time), animating it; a refusal shows in the
+    /// status bar.
+    pub fn execute(&mut self, cmd: &tessera_core::AnyCommand, now: f64) {
         match self.session.execute(cmd, now, self.settings.speed) {
             Ok(()) => {
                 self.notice = None;
@@ -210,7 +224,7 @@ impl EditorApp {
         if let Some(e) = self.error.clone() {
             egui::Panel::top("error").show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {e}"));
+                    ui.colored_label(ui.visuals().error_fg_color, format!("Error: {e}"));
                     if ui.small_button("Dismiss").clicked() {
                         self.error = None;
                     }
@@ -387,7 +401,11 @@ impl EditorApp {
                 self.undo(now);
             }
             let can_redo = self.session.history().can_redo();
-            if ui.add_enabled(can_redo, egui::Button::new("Redo")).on_hover_text("Ctrl+Shift+Z or Ctrl+Y").clicked() {
+            if ui
+                .add_enabled(can_redo, egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
+                .clicked()
+            {
                 self.redo(now);
             }
         });
@@ -406,7 +424,9 @@ impl EditorApp {
                         AnyState::Match3(s) => s,
                         _ => return,
                     }) {
-                        Some(tessera_core::match3::Match3Command::Swap(a, b)) => self.play.hint = Some((a, b)),
+                        Some(tessera_core::match3::Match3Command::Swap(a, b)) => {
+                            self.play.hint = Some((a, b))
+                        }
                         None => self.notice = Some("no swap makes a run".into()),
                     }
                 }
@@ -417,7 +437,10 @@ impl EditorApp {
                 }
                 ui.label("Click a unit, hover for its path, click to move.");
                 if ui.button("End turn").clicked() {
-                    self.execute(&tessera_core::AnyCommand::Tactics(tessera_core::tactics::TacticsCommand::EndTurn), now);
+                    self.execute(
+                        &tessera_core::AnyCommand::Tactics(tessera_core::tactics::TacticsCommand::EndTurn),
+                        now,
+                    );
                     self.play.clear();
                 }
             }
@@ -431,20 +454,28 @@ impl EditorApp {
             if ui.button("New game").on_hover_text("Start this level again with the seed above").clicked() {
                 self.new_game(self.new_seed);
             }
-            if ui.button("Restart").on_hover_text("Back to step 0; the line of play stays for redo").clicked() {
+            if ui.button("Restart").on_hover_text("Back to step 0; the line of play stays for redo").clicked()
+            {
                 self.session.restart();
                 self.play.clear();
             }
         });
         ui.horizontal(|ui| {
             ui.label("Speed");
-            egui::ComboBox::from_id_salt("speed").selected_text(self.settings.speed.label()).show_ui(ui, |ui| {
-                for s in Speed::ALL {
-                    ui.selectable_value(&mut self.settings.speed, s, s.label());
-                }
-            });
+            egui::ComboBox::from_id_salt("speed").selected_text(self.settings.speed.label()).show_ui(
+                ui,
+                |ui| {
+                    for s in Speed::ALL {
+                        ui.selectable_value(&mut self.settings.speed, s, s.label());
+                    }
+                },
+            );
         });
-        if ui.button("Fit board").on_hover_text("Also: double right-click. Scroll zooms, right-drag pans.").clicked() {
+        if ui
+            .button("Fit board")
+            .on_hover_text("Also: double right-click. Scroll zooms, right-drag pans.")
+            .clicked()
+        {
             self.board.fit();
         }
         ui.separator();
@@ -460,7 +491,7 @@ impl EditorApp {
                 ui.horizontal(|ui| {
                     let text = format!("#{} · {} steps · forks at {}", i + 1, b.steps, b.fork);
                     if b.current {
-                        ui.strong(format!("▶ {text}"));
+                        ui.strong(format!("{text} (current)"));
                     } else {
                         ui.label(text);
                         if ui.small_button(format!("Switch to #{}", i + 1)).clicked() {
@@ -493,7 +524,9 @@ pub fn objectives(rules: &AnyRules, state: &AnyState) -> Vec<String> {
                 out.push(format!("Target {t}"));
             }
         }
-        (AnyRules::Tactics(_), AnyState::Tactics(s)) => out.push(format!("Turn {} · team {}", s.turn(), s.team())),
+        (AnyRules::Tactics(_), AnyState::Tactics(s)) => {
+            out.push(format!("Turn {} · team {}", s.turn(), s.team()))
+        }
         (AnyRules::Slide(r), AnyState::Slide(_)) => out.push(format!("Target {}", r.config.target)),
         _ => {}
     }

@@ -101,7 +101,8 @@ impl BoardView {
         let origin = rect.min + self.offset;
         self.last_origin = Some(origin);
         let cell = self.cell;
-        let cell_rect = |x: f32, y: f32| Rect::from_min_size(origin + vec2(x * cell, y * cell), Vec2::splat(cell));
+        let cell_rect =
+            |x: f32, y: f32| Rect::from_min_size(origin + vec2(x * cell, y * cell), Vec2::splat(cell));
 
         // The cells in view.
         let (w, h) = (f32::from(size.width), f32::from(size.height));
@@ -144,11 +145,17 @@ impl BoardView {
             let stroke = Stroke::new(1.0, Color32::from_black_alpha(40));
             for x in x0..=x1 {
                 let px = origin.x + f32::from(x) * cell;
-                painter.line_segment([pos2(px, origin.y + f32::from(y0) * cell), pos2(px, origin.y + f32::from(y1) * cell)], stroke);
+                painter.line_segment(
+                    [pos2(px, origin.y + f32::from(y0) * cell), pos2(px, origin.y + f32::from(y1) * cell)],
+                    stroke,
+                );
             }
             for y in y0..=y1 {
                 let py = origin.y + f32::from(y) * cell;
-                painter.line_segment([pos2(origin.x + f32::from(x0) * cell, py), pos2(origin.x + f32::from(x1) * cell, py)], stroke);
+                painter.line_segment(
+                    [pos2(origin.x + f32::from(x0) * cell, py), pos2(origin.x + f32::from(x1) * cell, py)],
+                    stroke,
+                );
             }
         }
 
@@ -224,7 +231,8 @@ impl BoardView {
             let c = (p - origin) / cell;
             (c.x >= 0.0 && c.y >= 0.0 && c.x < w && c.y < h).then(|| Pos::new(c.x as u16, c.y as u16))
         };
-        let mut input = BoardInput { hovered: response.hover_pos().and_then(to_cell), ..BoardInput::default() };
+        let mut input =
+            BoardInput { hovered: response.hover_pos().and_then(to_cell), ..BoardInput::default() };
         if response.clicked_by(PointerButton::Primary) {
             input.clicked = response.interact_pointer_pos().and_then(to_cell);
         }
@@ -276,7 +284,11 @@ impl BoardView {
         }
     }
 
-    fn ground_texture(&mut self, ctx: &egui::Context, t: &tessera_core::tactics::TacticsState) -> egui::TextureId {
+    fn ground_texture(
+        &mut self,
+        ctx: &egui::Context,
+        t: &tessera_core::tactics::TacticsState,
+    ) -> egui::TextureId {
         let terrain = t.terrain();
         let cells = terrain.cells().cells();
         // A cheap fingerprint of the map: its size and a sample of its cells.
@@ -293,7 +305,8 @@ impl BoardView {
         let legend: Vec<Color32> =
             terrain.legend().iter().enumerate().map(|(i, tt)| palette::terrain(tt, i as u8)).collect();
         let size = [usize::from(terrain.size().width), usize::from(terrain.size().height)];
-        let pixels = cells.iter().map(|&c| legend.get(usize::from(c)).copied().unwrap_or(Color32::BLACK)).collect();
+        let pixels =
+            cells.iter().map(|&c| legend.get(usize::from(c)).copied().unwrap_or(Color32::BLACK)).collect();
         let image = ColorImage { size, pixels, source_size: vec2(size[0] as f32, size[1] as f32) };
         let tex = ctx.load_texture("tessera-ground", image, TextureOptions::NEAREST);
         let id = tex.id();
@@ -314,7 +327,10 @@ fn piece(out: &mut Vec<Shape>, ui: &egui::Ui, r: Rect, kind: &Kind, detail: bool
     let text = |out: &mut Vec<Shape>, s: String, colour: Color32, size: f32| {
         if detail {
             let font = FontId::proportional(size);
-            out.push(ui.ctx().fonts_mut(|f| Shape::text(f, r.center(), Align2::CENTER_CENTER, s, font, fade(colour))));
+            out.push(
+                ui.ctx()
+                    .fonts_mut(|f| Shape::text(f, r.center(), Align2::CENTER_CENTER, s, font, fade(colour))),
+            );
         }
     };
     match *kind {
@@ -327,29 +343,53 @@ fn piece(out: &mut Vec<Shape>, ui: &egui::Ui, r: Rect, kind: &Kind, detail: bool
         }
         Kind::CollapseTile { colour } => {
             out.push(Shape::rect_filled(r, round, fade(palette::hue(colour))));
-            text(out, tessera_core::collapse::colour_char(colour).to_string(), Color32::from_black_alpha(150), r.width() * 0.4);
+            text(
+                out,
+                tessera_core::collapse::colour_char(colour).to_string(),
+                Color32::from_black_alpha(150),
+                r.width() * 0.4,
+            );
         }
         Kind::Block { breed, locked } => {
             let c = palette::hue(breed);
             out.push(Shape::circle_filled(r.center(), r.width() * 0.42, fade(c)));
-            text(out, char::from(b'A' + breed % 26).to_string(), Color32::from_black_alpha(170), r.width() * 0.4);
+            text(
+                out,
+                char::from(b'A' + breed % 26).to_string(),
+                Color32::from_black_alpha(170),
+                r.width() * 0.4,
+            );
             if locked {
                 let s = Stroke::new((r.width() * 0.08).max(1.0), fade(Color32::from_gray(230)));
                 out.push(Shape::rect_stroke(r.shrink(r.width() * 0.04), round, s, StrokeKind::Inside));
-                let l = Rect::from_center_size(r.right_top() + vec2(-r.width() * 0.2, r.width() * 0.2), Vec2::splat(r.width() * 0.22));
+                let l = Rect::from_center_size(
+                    r.right_top() + vec2(-r.width() * 0.2, r.width() * 0.2),
+                    Vec2::splat(r.width() * 0.22),
+                );
                 out.push(Shape::rect_filled(l, 2.0, fade(Color32::from_gray(230))));
             }
         }
         Kind::Unit { team, movement, left } => {
             let c = palette::hue(team);
             out.push(Shape::circle_filled(r.center(), r.width() * 0.38, fade(c)));
-            out.push(Shape::circle_stroke(r.center(), r.width() * 0.38, Stroke::new((r.width() * 0.05).max(1.0), fade(Color32::WHITE))));
+            out.push(Shape::circle_stroke(
+                r.center(),
+                r.width() * 0.38,
+                Stroke::new((r.width() * 0.05).max(1.0), fade(Color32::WHITE)),
+            ));
             if detail && movement > 0 {
                 // Movement left, as a bar under the unit.
                 let frac = (left as f32 / movement as f32).clamp(0.0, 1.0);
-                let bar = Rect::from_min_size(r.left_bottom() + vec2(r.width() * 0.15, -r.height() * 0.12), vec2(r.width() * 0.7, r.height() * 0.07));
+                let bar = Rect::from_min_size(
+                    r.left_bottom() + vec2(r.width() * 0.15, -r.height() * 0.12),
+                    vec2(r.width() * 0.7, r.height() * 0.07),
+                );
                 out.push(Shape::rect_filled(bar, 1.0, fade(Color32::from_black_alpha(160))));
-                out.push(Shape::rect_filled(Rect::from_min_size(bar.min, vec2(bar.width() * frac, bar.height())), 1.0, fade(Color32::from_rgb(0x7c, 0xf0, 0x7c))));
+                out.push(Shape::rect_filled(
+                    Rect::from_min_size(bar.min, vec2(bar.width() * frac, bar.height())),
+                    1.0,
+                    fade(Color32::from_rgb(0x7c, 0xf0, 0x7c)),
+                ));
             }
             text(out, format!("{}", team), Color32::WHITE, r.width() * 0.38);
         }
@@ -392,7 +432,11 @@ fn draw_path(painter: &egui::Painter, path: &[Pos], origin: Pos2, cell: f32) {
                 painter.line_segment([c - d, c], stroke);
                 let tip = c + d * 0.7;
                 let side = vec2(-d.y, d.x) * 0.6;
-                painter.add(Shape::convex_polygon(vec![tip, c - d * 0.1 + side, c - d * 0.1 - side], palette::PATH, Stroke::NONE));
+                painter.add(Shape::convex_polygon(
+                    vec![tip, c - d * 0.1 + side, c - d * 0.1 - side],
+                    palette::PATH,
+                    Stroke::NONE,
+                ));
             }
         }
     }

@@ -34,7 +34,8 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
         return Err(named(&format!("{} bytes is more than a level may be ({MAX_LEVEL_BYTES})", meta.len())));
     }
     let bytes = std::fs::read(path).map_err(|e| named(&e))?;
-    let text = String::from_utf8(bytes).map_err(|e| named(&format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| named(&format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
     let level = match ext {
         "map" => Level::Tactics(TacticsLevel::from_movingai(&text).map_err(|e| named(&e))?),
@@ -52,7 +53,8 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
 fn starts_with_magic(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 8];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && head == tessera_replay::MAGIC
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+        && head == tessera_replay::MAGIC
 }
 
 /// What the picker is for.
@@ -92,7 +94,8 @@ impl FilePicker {
                 for e in rd.flatten() {
                     let name = e.file_name().to_string_lossy().into_owned();
                     let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-                    let wanted = ["json", "tlog", "map", "txt"].iter().any(|x| name.ends_with(&format!(".{x}")));
+                    let wanted =
+                        ["json", "tlog", "map", "txt"].iter().any(|x| name.ends_with(&format!(".{x}")));
                     if !name.starts_with('.') && (is_dir || wanted) {
                         self.entries.push((name, is_dir));
                     }
@@ -113,57 +116,62 @@ impl FilePicker {
             Purpose::SaveLog => "Save log as",
         };
         let mut keep = true;
-        egui::Window::new(title).collapsible(false).resizable(true).default_width(460.0).open(&mut keep).show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                ui.label("Folder:");
-                ui.monospace(self.dir.display().to_string());
-                if ui.button("Up").clicked()
-                    && let Some(parent) = self.dir.parent()
-                {
-                    self.dir = parent.to_path_buf();
-                    self.list();
-                }
-            });
-            egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
-                let mut enter = None;
-                for (name, is_dir) in &self.entries {
-                    let label = if *is_dir { format!("📁 {name}") } else { name.clone() };
-                    let r = ui.selectable_label(self.path.ends_with(name.as_str()), label);
-                    if r.clicked() {
-                        if *is_dir {
-                            enter = Some(self.dir.join(name));
-                        } else {
-                            self.path = self.dir.join(name).display().to_string();
+        egui::Window::new(title)
+            .collapsible(false)
+            .resizable(true)
+            .default_width(460.0)
+            .open(&mut keep)
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label("Folder:");
+                    ui.monospace(self.dir.display().to_string());
+                    if ui.button("Up").clicked()
+                        && let Some(parent) = self.dir.parent()
+                    {
+                        self.dir = parent.to_path_buf();
+                        self.list();
+                    }
+                });
+                egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
+                    let mut enter = None;
+                    for (name, is_dir) in &self.entries {
+                        let label = if *is_dir { format!("{name}/") } else { name.clone() };
+                        let r = ui.selectable_label(self.path.ends_with(name.as_str()), label);
+                        if r.clicked() {
+                            if *is_dir {
+                                enter = Some(self.dir.join(name));
+                            } else {
+                                self.path = self.dir.join(name).display().to_string();
+                            }
+                        }
+                        if r.double_clicked() && !is_dir {
+                            chosen = Some(self.dir.join(name));
                         }
                     }
-                    if r.double_clicked() && !is_dir {
-                        chosen = Some(self.dir.join(name));
+                    if let Some(d) = enter {
+                        self.dir = d;
+                        self.list();
                     }
+                });
+                if let Some(e) = &self.error {
+                    ui.colored_label(ui.visuals().error_fg_color, e);
                 }
-                if let Some(d) = enter {
-                    self.dir = d;
-                    self.list();
-                }
+                ui.horizontal(|ui| {
+                    ui.label("Path:");
+                    let r = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0));
+                    let go = match self.purpose {
+                        Purpose::Open => "Open file",
+                        Purpose::SaveLog => "Save file",
+                    };
+                    let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    if (ui.button(go).clicked() || enter) && !self.path.trim().is_empty() {
+                        chosen = Some(PathBuf::from(self.path.trim()));
+                    }
+                    if ui.button("Cancel").clicked() {
+                        *open = false;
+                    }
+                });
             });
-            if let Some(e) = &self.error {
-                ui.colored_label(ui.visuals().error_fg_color, e);
-            }
-            ui.horizontal(|ui| {
-                ui.label("Path:");
-                let r = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0));
-                let go = match self.purpose {
-                    Purpose::Open => "Open file",
-                    Purpose::SaveLog => "Save file",
-                };
-                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if (ui.button(go).clicked() || enter) && !self.path.trim().is_empty() {
-                    chosen = Some(PathBuf::from(self.path.trim()));
-                }
-                if ui.button("Cancel").clicked() {
-                    *open = false;
-                }
-            });
-        });
         if !keep {
             *open = false;
         }

@@ -18,7 +18,9 @@ fn main() -> ExitCode {
         eprintln!("usage: tessera-editor [LEVEL.json | MAP.map | STAGE.txt | LOG.tlog]");
         return ExitCode::from(2);
     }
-    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none()
+    if cfg!(target_os = "linux")
+        && std::env::var_os("DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_DISPLAY").is_none()
     {
         eprintln!("tessera-editor: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); {HEADLESS_HINT}");
         return ExitCode::FAILURE;
@@ -32,7 +34,8 @@ fn main() -> ExitCode {
         "tessera",
         options,
         Box::new(move |cc| {
-            let settings: Settings = cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)).unwrap_or_default();
+            let settings: Settings =
+                cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)).unwrap_or_default();
             let mut app = EditorApp::new(settings);
             if let Some(p) = &path {
                 app.open(p);

@@ -53,12 +53,19 @@ impl PlayInput {
             if i.modifiers.command || i.modifiers.alt {
                 return None;
             }
-            keys.iter().find(|(k, _)| i.key_pressed(*k)).map(|&(_, d)| AnyCommand::Slide(SlideCommand::Slide(d)))
+            keys.iter()
+                .find(|(k, _)| i.key_pressed(*k))
+                .map(|&(_, d)| AnyCommand::Slide(SlideCommand::Slide(d)))
         })
     }
 
     /// The command the pointer input on the board means, if any; updates the selection.
-    pub fn board_command(&mut self, rules: &AnyRules, state: &AnyState, input: &BoardInput) -> Option<AnyCommand> {
+    pub fn board_command(
+        &mut self,
+        rules: &AnyRules,
+        state: &AnyState,
+        input: &BoardInput,
+    ) -> Option<AnyCommand> {
         match state {
             AnyState::Slide(_) => {
                 let (_, d) = input.swipe?;
@@ -79,7 +86,11 @@ impl PlayInput {
                 if let Some((from, d)) = input.swipe
                     && d.x.abs().max(d.y.abs()) >= SWIPE
                 {
-                    let (dx, dy) = if d.x.abs() > d.y.abs() { (d.x.signum() as i32, 0) } else { (0, d.y.signum() as i32) };
+                    let (dx, dy) = if d.x.abs() > d.y.abs() {
+                        (d.x.signum() as i32, 0)
+                    } else {
+                        (0, d.y.signum() as i32)
+                    };
                     let to = from.offset(dx, dy, s.size())?;
                     self.selected = None;
                     return Some(AnyCommand::Match3(Match3Command::Swap(from, to)));

@@ -37,8 +37,18 @@ pub fn click_cell(h: &mut Harness<'_, EditorApp>, p: Pos) {
     let at = h.state().board().cell_centre(p).expect("the board was drawn");
     h.hover_at(at);
     h.run();
-    h.event(egui::Event::PointerButton { pos: at, button: egui::PointerButton::Primary, pressed: true, modifiers: Default::default() });
-    h.event(egui::Event::PointerButton { pos: at, button: egui::PointerButton::Primary, pressed: false, modifiers: Default::default() });
+    h.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: Default::default(),
+    });
+    h.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Default::default(),
+    });
     h.run();
 }
 
@@ -48,12 +58,22 @@ pub fn drag_cells(h: &mut Harness<'_, EditorApp>, from: Pos, to: Pos) {
     let b = h.state().board().cell_centre(to).expect("the board was drawn");
     h.hover_at(a);
     h.run();
-    h.event(egui::Event::PointerButton { pos: a, button: egui::PointerButton::Primary, pressed: true, modifiers: Default::default() });
+    h.event(egui::Event::PointerButton {
+        pos: a,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: Default::default(),
+    });
     h.run();
     for i in 1..=6 {
         h.hover_at(a + (b - a) * (i as f32 / 6.0));
         h.run();
     }
-    h.event(egui::Event::PointerButton { pos: b, button: egui::PointerButton::Primary, pressed: false, modifiers: Default::default() });
+    h.event(egui::Event::PointerButton {
+        pos: b,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Default::default(),
+    });
     h.run();
 }

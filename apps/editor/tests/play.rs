@@ -46,7 +46,8 @@ fn collapse_plays_by_clicks_and_undoes_by_button() {
     let mut h = editor_with("levels/collapse_seed.json");
     let start = state(&h);
     for _ in 0..3 {
-        let cmd = h.state().session().history().rules().legal_commands(h.state().session().state())[0].clone();
+        let cmd =
+            h.state().session().history().rules().legal_commands(h.state().session().state())[0].clone();
         let AnyCommand::Collapse(CollapseCommand::Tap(p)) = cmd else { panic!("collapse taps") };
         let before = h.state().session().history().step();
         click_cell(&mut h, p);
@@ -67,7 +68,8 @@ fn match3_swaps_by_two_clicks_and_by_drag() {
     h.get_by_label("Hint").click();
     h.run();
     let AnyState::Match3(s) = h.state().session().state().clone() else { panic!("match3") };
-    let Some(AnyCommand::Match3(Match3Command::Swap(a, b))) = h.state().session().history().rules().hint(h.state().session().state())
+    let Some(AnyCommand::Match3(Match3Command::Swap(a, b))) =
+        h.state().session().history().rules().hint(h.state().session().state())
     else {
         panic!("the level has a swap")
     };
@@ -95,12 +97,19 @@ fn tactics_selects_a_unit_moves_it_and_ends_the_turn() {
     let mut h = editor_with("levels/skirmish.json");
     let start = state(&h);
     let AnyState::Tactics(s) = state(&h) else { panic!("tactics") };
-    let AnyCommand::Tactics(_) = h.state().session().history().rules().legal_commands(&AnyState::Tactics(s.clone()))[0] else {
+    let AnyCommand::Tactics(_) =
+        h.state().session().history().rules().legal_commands(&AnyState::Tactics(s.clone()))[0]
+    else {
         panic!()
     };
-    let unit = s.units().iter().find(|u| u.team == s.team()).expect("a unit of the side to play").clone();
+    let unit = *s.units().iter().find(|u| u.team == s.team()).expect("a unit of the side to play");
     let tessera_core::AnyRules::Tactics(r) = h.state().session().history().rules().clone() else { panic!() };
-    let target = r.reachable(&s, unit.id).into_iter().map(|(p, _)| p).find(|&p| p != unit.pos).expect("somewhere to go");
+    let target = r
+        .reachable(&s, unit.id)
+        .into_iter()
+        .map(|(p, _)| p)
+        .find(|&p| p != unit.pos)
+        .expect("somewhere to go");
     click_cell(&mut h, unit.pos);
     click_cell(&mut h, target);
     let AnyState::Tactics(after) = state(&h) else { panic!() };
@@ -131,11 +140,18 @@ fn a_new_branch_keeps_the_old_one() {
     // A different move than the undone one starts a branch.
     let AnyState::Slide(s) = state(&h) else { panic!() };
     let next = h.state().session().history().command_at(len - 1).cloned();
-    let key = [(Key::ArrowUp, tessera_core::Dir::Up), (Key::ArrowDown, tessera_core::Dir::Down), (Key::ArrowLeft, tessera_core::Dir::Left), (Key::ArrowRight, tessera_core::Dir::Right)]
-        .into_iter()
-        .find(|&(_, d)| s.can_slide(d) && next != Some(AnyCommand::Slide(tessera_core::slide::SlideCommand::Slide(d))))
-        .map(|(k, _)| k)
-        .expect("another move");
+    let key = [
+        (Key::ArrowUp, tessera_core::Dir::Up),
+        (Key::ArrowDown, tessera_core::Dir::Down),
+        (Key::ArrowLeft, tessera_core::Dir::Left),
+        (Key::ArrowRight, tessera_core::Dir::Right),
+    ]
+    .into_iter()
+    .find(|&(_, d)| {
+        s.can_slide(d) && next != Some(AnyCommand::Slide(tessera_core::slide::SlideCommand::Slide(d)))
+    })
+    .map(|(k, _)| k)
+    .expect("another move");
     h.key_press(key);
     h.run();
     assert_eq!(h.state().session().history().branches().len(), 2);
