@@ -1,8 +1,11 @@
 //! `collapse`: nested Monte Carlo search (NMCS, Cazenave 2009), the standard method for SameGame.
 //!
 //! Level 0 is a random playout: taps drawn uniformly among the groups
-//! ([`CollapseRules::random_group`], with the bot's generator) until none is left; its value is
-//! the final score (with the clear bonus under standard scoring). A level-`n` search, from a
+//! ([`CollapseRules::random_group`], with the bot's generator) until none is left, avoiding the
+//! *tabu colour* (the colour with most tiles when the playout starts, Cazenave's SameGame
+//! playout policy: keeping it whole makes one big group late, and `(n − 2)²` rewards big groups):
+//! a group of that colour is redrawn up to 12 times before it is played. Its value is the final
+//! score (with the clear bonus under standard scoring). A level-`n` search, from a
 //! position, tries every group, runs a level-`n − 1` search after it, and keeps the best whole
 //! line found so far (score and taps); then it plays the next tap of that line and repeats until
 //! the game ends. Remembering the best line is what makes NMCS strong: a level never ends worse
@@ -84,10 +87,22 @@ impl<'a> Nmcs<'a> {
     /// appended to `line`. Leaves `s` as it was.
     pub fn playout(&mut self, s: &mut CollapseState, depth: usize, line: &mut Vec<Pos>) -> u64 {
         self.playouts += 1;
+        let tabu = tabu_colour(s);
         let mut d = depth;
         loop {
             let rng = &mut self.rng;
-            let Some(g) = self.rules.random_group(s, &mut self.scratch, |n| rng.below(n)) else { break };
+            let Some(mut g) = self.rules.random_group(s, &mut self.scratch, |n| rng.below(n)) else { break };
+            // The tabu colour: redraw (a bounded number of times) while the group is of it.
+            for _ in 0..TABU_TRIES {
+                if Some(g.colour) != tabu {
+                    break;
+                }
+                let rng = &mut self.rng;
+                match self.rules.random_group(s, &mut self.scratch, |n| rng.below(n)) {
+                    Some(other) => g = other,
+                    None => break,
+                }
+            }
             self.apply(s, g.at, d);
             line.push(g.at);
             d += 1;
@@ -162,6 +177,19 @@ impl<'a> Nmcs<'a> {
         }
         best
     }
+}
+
+/// How many times a playout redraws a group of the tabu colour before playing it anyway.
+const TABU_TRIES: u32 = 12;
+
+/// The colour with the most tiles (the lowest such colour on a tie), which playouts avoid.
+fn tabu_colour(s: &CollapseState) -> Option<u8> {
+    let mut counts = [0u32; 16];
+    for t in s.board().cells().iter().flatten() {
+        counts[usize::from(t.colour & 15)] += 1;
+    }
+    let (colour, &n) = counts.iter().enumerate().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))?;
+    (n > 0).then_some(colour as u8)
 }
 
 /// What [`solve`] found.
