@@ -269,6 +269,28 @@ pub fn difficulty(args: &DifficultyArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The `tessera bot` flags that replay a game of report `r`.
+fn replay_flags(r: &Report) -> String {
+    let mut flags = format!("--bot {}", r.bot.kind);
+    match r.bot.budget {
+        Some(Budget::Playouts(n)) => flags += &format!(" --playouts {n}"),
+        Some(Budget::Millis(ms)) => flags += &format!(" --millis {ms}"),
+        None => {}
+    }
+    match (r.bot.kind, r.bot.level) {
+        (BotKind::Expectimax, Some(d)) => flags += &format!(" --depth {d}"),
+        (_, Some(l)) => flags += &format!(" --level {l}"),
+        _ => {}
+    }
+    if r.config.max_moves != GameConfig::default().max_moves {
+        flags += &format!(" --max-moves {}", r.config.max_moves);
+    }
+    if r.config.keep_going {
+        flags += " --keep-going";
+    }
+    flags
+}
+
 fn pct(x: f64) -> String {
     format!("{:.1} %", 100.0 * x)
 }
@@ -316,14 +338,14 @@ fn print_report(r: &Report, as_json: bool) -> Result<(), CliError> {
     for (name, g) in [("best", &s.best), ("worst", &s.worst)] {
         if let Some(g) = g {
             text += &format!(
-                "{name} game: #{} seed {} ({}, score {}, {} moves): tessera bot {} --bot {} --seed {}\n",
+                "{name} game: #{} seed {} ({}, score {}, {} moves): tessera bot {} {} --seed {}\n",
                 g.game,
                 g.seed,
                 if g.won { "won" } else { "not won" },
                 g.score,
                 g.moves,
                 r.level,
-                r.bot.kind,
+                replay_flags(r),
                 g.seed
             );
         }
