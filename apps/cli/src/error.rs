@@ -12,6 +12,9 @@ pub enum CliError {
     /// accepted and the game refused (exit 1).
     #[error("{0}")]
     Failed(String),
+    /// The user stopped a long run with Ctrl-C, after what it had was printed (exit 130).
+    #[error("{0}")]
+    Interrupted(String),
     /// Whoever reads our output stopped reading (`tessera play | head`): end quietly.
     #[error("output closed")]
     OutputClosed,
@@ -28,6 +31,7 @@ impl CliError {
         match self {
             CliError::BadInput(_) => 2,
             CliError::Failed(_) => 1,
+            CliError::Interrupted(_) => 130,
             CliError::OutputClosed => 0,
         }
     }

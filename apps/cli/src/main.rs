@@ -4,6 +4,7 @@
 //! divergence, a refused command under `--strict`), 2 bad input (file, argument, command line).
 //! Each subcommand lives in its own module.
 
+mod bots;
 mod convert;
 mod error;
 mod play;
@@ -35,6 +36,12 @@ enum Command {
     Path(tactics::PathArgs),
     /// Run every problem of a Moving AI scenario with A* and compare with the optimal lengths.
     PathBench(tactics::BenchArgs),
+    /// Let a bot play one game of a level, printing each move.
+    Bot(bots::BotArgs),
+    /// How hard is a level: a bot plays it many times (or `merge` shard reports).
+    Difficulty(bots::DifficultyArgs),
+    /// The best line nested Monte Carlo search finds for a collapse level, in a time limit.
+    Solve(bots::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +53,9 @@ fn main() -> ExitCode {
         Some(Command::Range(args)) => tactics::range(&args),
         Some(Command::Path(args)) => tactics::path(&args),
         Some(Command::PathBench(args)) => tactics::bench(&args),
+        Some(Command::Bot(args)) => bots::bot(&args),
+        Some(Command::Difficulty(args)) => bots::difficulty(&args),
+        Some(Command::Solve(args)) => bots::solve_level(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };

@@ -1,5 +1,6 @@
 //! End-to-end tests of the `tessera` binary, run as a user would run it.
 
+mod bots;
 mod collapse;
 mod match3;
 mod play;

@@ -8,6 +8,7 @@
 use crate::collapse::{CollapseCommand, CollapseEvent, CollapseRules, CollapseState};
 use crate::hash::state_hash;
 use crate::match3::{Match3Command, Match3Event, Match3Rules, Match3State};
+use crate::rng::GameRng;
 use crate::rules::{Rejected, Rules, Status};
 use crate::slide::{SlideCommand, SlideEvent, SlideRules, SlideState};
 use crate::tactics::{TacticsCommand, TacticsEvent, TacticsRules, TacticsState};
@@ -222,6 +223,25 @@ impl AnyState {
             AnyState::Collapse(s) => Some(s.score()),
             AnyState::Tactics(_) => None,
             AnyState::Match3(s) => Some(s.score()),
+        }
+    }
+
+    /// Replaces the state's generator with `rng` (a no-op for tactics, which draws nothing).
+    /// For bots only: a determinized look-ahead plays on a copy of the state whose future
+    /// spawns, refills and shuffles come from the bot's own generator, never the game's. Normal
+    /// play never calls it, so no event or hash of a game changes.
+    pub fn replace_rng(&mut self, rng: GameRng) {
+        match self {
+            AnyState::Slide(s) => {
+                s.replace_rng(rng);
+            }
+            AnyState::Collapse(s) => {
+                s.replace_rng(rng);
+            }
+            AnyState::Tactics(_) => {}
+            AnyState::Match3(s) => {
+                s.replace_rng(rng);
+            }
         }
     }
 

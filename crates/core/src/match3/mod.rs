@@ -340,6 +340,14 @@ impl Match3State {
         &self.rng
     }
 
+    /// Replaces the generator, returning the old one. Not used by the rules: this is for bots,
+    /// whose look-ahead samples future spawns from a generator of their own (a determinized copy
+    /// of the state) rather than reading the game's. Normal play never calls it, so no event or
+    /// hash of a game changes.
+    pub fn replace_rng(&mut self, rng: GameRng) -> GameRng {
+        std::mem::replace(&mut self.rng, rng)
+    }
+
     /// The id counter.
     pub fn ids(&self) -> IdGen {
         self.ids

@@ -1,0 +1,448 @@
+//! Bots from the command line: `tessera bot` (one game), `tessera difficulty` (a sweep, and
+//! `merge` of shards) and `tessera solve` (the best line NMCS finds for a collapse level).
+//!
+//! `difficulty` prints a text summary, or with `--json` the whole report (every game), which is
+//! what `difficulty merge` reads. A progress bar goes to stderr when it is a terminal and
+//! `--json` is off. Ctrl-C stops the sweep: games already running finish, the report of the
+//! games played is printed (marked interrupted) and the command exits 130.
+
+use crate::error::{CliError, output_error, read_text};
+use crate::play::load_level;
+use clap::{Args, Subcommand};
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use tessera_bots::collapse::solve;
+use tessera_bots::difficulty::{self, Report, Sweep};
+use tessera_bots::{BotKind, BotSpec, Budget, GameConfig, Playable, make_bot, play_game};
+use tessera_core::{AnyCommand, AnyRules, AnyState, Level, Rules};
+
+/// Settings shared by every bot command.
+#[derive(Args, Debug, Clone)]
+pub struct BotOptions {
+    /// The bot: random, greedy, mcts (any level); expectimax (slide); nmcs (collapse);
+    /// match3-greedy, match3-mcts (match3); tactics (tactics).
+    #[arg(long)]
+    pub bot: String,
+    /// MCTS: playouts per move (default 200).
+    #[arg(long, conflicts_with = "millis")]
+    pub playouts: Option<u32>,
+    /// MCTS: milliseconds per move instead of a playout count (results then depend on the
+    /// machine's speed).
+    #[arg(long)]
+    pub millis: Option<u64>,
+    /// Expectimax: search depth (default: adaptive).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// NMCS: nesting level, 1 to 3 (default 1).
+    #[arg(long = "level")]
+    pub nmcs_level: Option<u32>,
+    /// The most moves a game may last (default 10000).
+    #[arg(long, default_value_t = GameConfig::default().max_moves)]
+    pub max_moves: u32,
+    /// Slide: play on after reaching the target, until the game is over.
+    #[arg(long)]
+    pub keep_going: bool,
+}
+
+impl BotOptions {
+    fn spec(&self) -> Result<BotSpec, CliError> {
+        let kind = BotKind::from_name(&self.bot).ok_or_else(|| {
+            CliError::BadInput(format!("--bot: unknown bot '{}' (bots: {})", self.bot, BotKind::names()))
+        })?;
+        let budget = match (self.playouts, self.millis) {
+            (Some(0), _) => return Err(CliError::BadInput("--playouts must be at least 1".into())),
+            (_, Some(0)) => return Err(CliError::BadInput("--millis must be at least 1".into())),
+            (Some(n), _) => Some(Budget::Playouts(n)),
+            (_, Some(ms)) => Some(Budget::Millis(ms)),
+            _ => None,
+        };
+        if budget.is_some() && !matches!(kind, BotKind::Mcts | BotKind::Match3Mcts) {
+            return Err(CliError::BadInput(format!("--playouts and --millis are for mcts bots, not {kind}")));
+        }
+        let level = match (kind, self.depth, self.nmcs_level) {
+            (BotKind::Expectimax, Some(d), None) if (1..=6).contains(&d) => Some(d),
+            (BotKind::Expectimax, Some(d), None) => {
+                return Err(CliError::BadInput(format!("--depth {d}: expectimax depth is 1 to 6")));
+            }
+            (BotKind::Nmcs, None, Some(l)) if (1..=3).contains(&l) => Some(l),
+            (BotKind::Nmcs, None, Some(l)) => {
+                return Err(CliError::BadInput(format!("--level {l}: the NMCS level is 1 to 3")));
+            }
+            (_, None, None) => None,
+            (_, Some(_), _) => {
+                return Err(CliError::BadInput(format!("--depth is for expectimax, not {kind}")));
+            }
+            (_, _, Some(_)) => return Err(CliError::BadInput(format!("--level is for nmcs, not {kind}"))),
+        };
+        if self.max_moves == 0 {
+            return Err(CliError::BadInput("--max-moves must be at least 1".into()));
+        }
+        Ok(BotSpec { kind, budget, level })
+    }
+
+    fn game(&self) -> GameConfig {
+        GameConfig { max_moves: self.max_moves, keep_going: self.keep_going }
+    }
+}
+
+/// `tessera bot LEVEL --bot NAME [--seed N] [--record LOG]`.
+#[derive(Args, Debug)]
+pub struct BotArgs {
+    /// The level file.
+    pub level: PathBuf,
+    /// The seed of the game and of the bot (default: the level's, else 0).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Record the game as a log (`tessera replay` opens it).
+    #[arg(long, value_name = "LOG")]
+    pub record: Option<PathBuf>,
+    #[command(flatten)]
+    pub options: BotOptions,
+}
+
+fn start(level: &Level, path: &std::path::Path, seed: u64) -> Result<tessera_core::Game, CliError> {
+    level.start(Some(seed)).map_err(|e| CliError::file(path, e))
+}
+
+/// Runs `tessera bot`.
+pub fn bot(args: &BotArgs) -> Result<(), CliError> {
+    let spec = args.options.spec()?;
+    let level = load_level(Some(&args.level))?;
+    let seed = args.seed.or(level.seed()).unwrap_or(tessera_core::DEFAULT_SEED);
+    let mut game = start(&level, &args.level, seed)?;
+    let rule_set = game.rules.rule_set();
+    spec.check(rule_set).map_err(|e| CliError::BadInput(format!("--bot: {e}")))?;
+    let mut bot = make_bot(&spec, rule_set, seed).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let mut log = match &args.record {
+        Some(p) => Some(crate::replay::SessionLog::create(p, &level, seed, &game.state)?),
+        None => None,
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(out, "{} ({rule_set}, seed {seed}), bot {spec}", args.level.display()).map_err(output_error)?;
+    let mut failure = None;
+    let played =
+        play_game(&game.rules, &mut game.state, &mut bot, &args.options.game(), |n, cmd, events, state| {
+            if failure.is_some() {
+                return;
+            }
+            let score = state.score().map(|s| format!(", score {s}")).unwrap_or_default();
+            if let Err(e) = writeln!(out, "move {n}: {cmd}{score}") {
+                failure = Some(output_error(e));
+            } else if let Some(log) = &mut log
+                && let Err(e) = log.applied(cmd, events, state)
+            {
+                failure = Some(e);
+            }
+        });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let moves = played.map_err(|e| CliError::Failed(e.to_string()))?;
+    let o = game.rules.outcome(&game.state);
+    write!(out, "{}", game.state.render()).map_err(output_error)?;
+    let score = game.state.score().map(|s| format!("score {s}, ")).unwrap_or_default();
+    let verdict = if o.won { "won" } else { "not won" };
+    writeln!(
+        out,
+        "{moves} moves, {score}{verdict}, objectives met {}/{}, {}",
+        o.objectives_met,
+        o.objectives,
+        game.rules.status(&game.state)
+    )
+    .map_err(output_error)
+}
+
+/// `tessera difficulty`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct DifficultyArgs {
+    #[command(subcommand)]
+    command: Option<DifficultyCommand>,
+    /// The level file.
+    #[arg(required = true)]
+    level: Option<PathBuf>,
+    /// How many games.
+    #[arg(long, required = true)]
+    games: Option<u64>,
+    /// Game i uses seed S + i.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Play games K..K+N (for shards of a sweep over many machines).
+    #[arg(long, default_value_t = 0)]
+    first_game: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Print the whole report as JSON (what `difficulty merge` reads).
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    options: Option<BotOptions>,
+}
+
+#[derive(Subcommand, Debug)]
+enum DifficultyCommand {
+    /// Combine shard reports (`--json` output) into the report one run would give.
+    Merge {
+        /// The reports.
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Print the merged report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Runs `tessera difficulty`.
+pub fn difficulty(args: &DifficultyArgs) -> Result<(), CliError> {
+    if let Some(DifficultyCommand::Merge { reports, json }) = &args.command {
+        let mut all = Vec::new();
+        for p in reports {
+            let report: Report = serde_json::from_str(&read_text(p)?)
+                .map_err(|e| CliError::file(p, format!("not a difficulty report: {e}")))?;
+            all.push(report);
+        }
+        let merged = difficulty::merge(&all).map_err(|e| CliError::BadInput(e.to_string()))?;
+        return print_report(&merged, *json);
+    }
+    let (Some(path), Some(games), Some(options)) = (&args.level, args.games, &args.options) else {
+        return Err(CliError::BadInput("difficulty: LEVEL, --games and --bot are required".into()));
+    };
+    let spec = options.spec()?;
+    let level = load_level(Some(path))?;
+    let rule_set = start(&level, path, args.seed)?.rules.rule_set();
+    spec.check(rule_set).map_err(|e| CliError::BadInput(format!("--bot: {e}")))?;
+    if games == 0 {
+        return Err(CliError::BadInput("--games must be at least 1".into()));
+    }
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if jobs == 0 {
+        return Err(CliError::BadInput("--jobs must be at least 1".into()));
+    }
+    let sweep = Sweep {
+        level,
+        level_name: path.display().to_string(),
+        bot: spec,
+        seed: args.seed,
+        first_game: args.first_game,
+        games,
+        game: options.game(),
+    };
+    // Ctrl-C asks the sweep to stop; a second handler cannot be set (tests run one per process).
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+    let bar = (!args.json && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(games);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let on_game = |_: &tessera_bots::GameResult| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let report = difficulty::run(&sweep, jobs, &STOP, &on_game).map_err(|e| match e {
+        difficulty::SweepError::Bot(tessera_bots::BotError::Illegal { .. }) => {
+            CliError::Failed(e.to_string())
+        }
+        _ => CliError::BadInput(e.to_string()),
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    print_report(&report, args.json)?;
+    if report.interrupted {
+        return Err(CliError::Interrupted(format!(
+            "interrupted: {} of {games} games played",
+            report.summary.games
+        )));
+    }
+    Ok(())
+}
+
+/// The `tessera bot` flags that replay a game of report `r`.
+fn replay_flags(r: &Report) -> String {
+    let mut flags = format!("--bot {}", r.bot.kind);
+    match r.bot.budget {
+        Some(Budget::Playouts(n)) => flags += &format!(" --playouts {n}"),
+        Some(Budget::Millis(ms)) => flags += &format!(" --millis {ms}"),
+        None => {}
+    }
+    match (r.bot.kind, r.bot.level) {
+        (BotKind::Expectimax, Some(d)) => flags += &format!(" --depth {d}"),
+        (_, Some(l)) => flags += &format!(" --level {l}"),
+        _ => {}
+    }
+    if r.config.max_moves != GameConfig::default().max_moves {
+        flags += &format!(" --max-moves {}", r.config.max_moves);
+    }
+    if r.config.keep_going {
+        flags += " --keep-going";
+    }
+    flags
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1} %", 100.0 * x)
+}
+
+fn print_report(r: &Report, as_json: bool) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if as_json {
+        let text = serde_json::to_string(r).map_err(|e| CliError::Failed(e.to_string()))?;
+        return writeln!(out, "{text}").map_err(output_error);
+    }
+    let s = &r.summary;
+    let ranges: Vec<String> = r.ranges.iter().map(|[a, b]| format!("{a}..{b}")).collect();
+    let mut text = format!(
+        "level {} ({}), bot {}, seed {}, games {}{}\n",
+        r.level,
+        r.rule_set,
+        r.bot,
+        r.seed,
+        ranges.join(", "),
+        if r.interrupted { " (interrupted)" } else { "" }
+    );
+    text += &format!(
+        "played {}, won {} ({}, 95 % interval {} to {})\n",
+        s.games,
+        s.wins,
+        pct(s.win_rate),
+        pct(s.win_interval[0]),
+        pct(s.win_interval[1])
+    );
+    for (name, d) in [("moves", &s.moves), ("score", &s.score)] {
+        if let Some(d) = d {
+            text += &format!(
+                "{name}: min {}, p10 {}, median {}, mean {:.1}, p90 {}, max {}\n",
+                d.min, d.p10, d.median, d.mean, d.p90, d.max
+            );
+        }
+    }
+    let met: Vec<String> = s.objectives_met.iter().map(|[m, n]| format!("{m}: {n}")).collect();
+    text += &format!("objectives met (of {}), games: {}\n", s.objectives, met.join(", "));
+    if !s.top_tiles.is_empty() {
+        let tiles: Vec<String> = s.top_tiles.iter().map(|[t, n]| format!("{t}: {n}")).collect();
+        text += &format!("largest tile, games: {}\n", tiles.join(", "));
+    }
+    for (name, g) in [("best", &s.best), ("worst", &s.worst)] {
+        if let Some(g) = g {
+            text += &format!(
+                "{name} game: #{} seed {} ({}, score {}, {} moves): tessera bot {} {} --seed {}\n",
+                g.game,
+                g.seed,
+                if g.won { "won" } else { "not won" },
+                g.score,
+                g.moves,
+                r.level,
+                replay_flags(r),
+                g.seed
+            );
+        }
+    }
+    write!(out, "{text}").map_err(output_error)
+}
+
+/// `tessera solve LEVEL --bot nmcs --level L --seconds T`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// A collapse level file.
+    pub level: PathBuf,
+    /// The solver (only `nmcs`).
+    #[arg(long, default_value = "nmcs")]
+    pub bot: String,
+    /// NMCS nesting level, 1 to 3.
+    #[arg(long = "level", default_value_t = 2)]
+    pub nmcs_level: u32,
+    /// Seconds to search (restarts with fresh generators until then).
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+    /// The solver's seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Record the best line as a log.
+    #[arg(long, value_name = "LOG")]
+    pub record: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `tessera solve`.
+pub fn solve_level(args: &SolveArgs) -> Result<(), CliError> {
+    if BotKind::from_name(&args.bot) != Some(BotKind::Nmcs) {
+        return Err(CliError::BadInput(format!("--bot {}: solve has one solver, nmcs", args.bot)));
+    }
+    if !(1..=3).contains(&args.nmcs_level) {
+        return Err(CliError::BadInput(format!("--level {}: the NMCS level is 1 to 3", args.nmcs_level)));
+    }
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
+        return Err(CliError::BadInput(format!("--seconds {}: give 0 to 86400 seconds", args.seconds)));
+    }
+    let level = load_level(Some(&args.level))?;
+    let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+    let mut game = start(&level, &args.level, seed)?;
+    let (AnyRules::Collapse(rules), AnyState::Collapse(state)) = (&game.rules, &game.state) else {
+        return Err(CliError::file(&args.level, "solve plays collapse levels only"));
+    };
+    let began = Instant::now();
+    let found =
+        solve(rules, state, args.nmcs_level, args.seed, began + Duration::from_secs_f64(args.seconds));
+    let elapsed = began.elapsed().as_secs_f64();
+    // Play the line on the game (checking it) and record it.
+    let mut log = match &args.record {
+        Some(p) => Some(crate::replay::SessionLog::create(p, &level, seed, &game.state)?),
+        None => None,
+    };
+    let mut events = Vec::new();
+    for (i, &at) in found.taps.iter().enumerate() {
+        let cmd = AnyCommand::Collapse(tessera_core::collapse::CollapseCommand::Tap(at));
+        events.clear();
+        game.rules
+            .apply(&mut game.state, &cmd, &mut events)
+            .map_err(|e| CliError::Failed(format!("tap {} of the line was refused: {e}", i + 1)))?;
+        if let Some(log) = &mut log {
+            log.applied(&cmd, &events, &game.state)?;
+        }
+    }
+    let score = game.state.score().unwrap_or(0);
+    let rate = found.playouts as f64 / elapsed.max(1e-9);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        let v = json!({
+            "level": args.level.display().to_string(),
+            "nmcs_level": args.nmcs_level,
+            "seconds": elapsed,
+            "score": score,
+            "taps": found.taps.len(),
+            "runs": found.runs,
+            "playouts": found.playouts,
+            "playouts_per_second": rate,
+            "line": found.taps.iter().map(|p| format!("tap {} {}", p.x, p.y)).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{v}").map_err(output_error)
+    } else {
+        writeln!(
+            out,
+            "{}: score {score} in {} taps (NMCS level {}, {} runs, {} playouts, {:.0} playouts/s, {elapsed:.1} s)",
+            args.level.display(),
+            found.taps.len(),
+            args.nmcs_level,
+            found.runs,
+            found.playouts,
+            rate
+        )
+        .map_err(output_error)
+    }
+}

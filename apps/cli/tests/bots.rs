@@ -1,0 +1,113 @@
+//! `tessera bot`, `tessera difficulty` (with shards and merge) and `tessera solve`.
+
+use crate::{scratch, stderr, tessera};
+
+#[test]
+fn bot_prints_each_move_and_its_log_replays() {
+    let dir = scratch("bot-log");
+    let log = dir.join("game.log");
+    let log = log.to_str().unwrap();
+    let out = tessera(
+        &["bot", "fixtures/levels/collapse_seed.json", "--bot", "greedy", "--seed", "4", "--record", log],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let moves = text.lines().filter(|l| l.starts_with("move ")).count();
+    assert!(moves > 5, "{text}");
+    let verify = tessera(&["replay", "verify", log], "");
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    let info = tessera(&["replay", "info", log], "");
+    assert!(String::from_utf8_lossy(&info.stdout).contains(&format!("{moves}")), "steps in the log");
+    // Same seed, same game.
+    let again = tessera(&["bot", "fixtures/levels/collapse_seed.json", "--bot", "greedy", "--seed", "4"], "");
+    assert_eq!(again.stdout, out.stdout);
+}
+
+fn report(args: &[&str]) -> serde_json::Value {
+    let out = tessera(args, "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_slice(&out.stdout).expect("one JSON report")
+}
+
+#[test]
+fn difficulty_is_the_same_on_any_jobs_and_shards_merge_into_one_run() {
+    let base = ["difficulty", "fixtures/levels/classic.json", "--bot", "greedy", "--seed", "9", "--json"];
+    let with = |extra: &[&str]| {
+        let mut v: Vec<&str> = base.to_vec();
+        v.extend_from_slice(extra);
+        report(&v)
+    };
+    let one = with(&["--games", "6", "--jobs", "1"]);
+    let two = with(&["--games", "6", "--jobs", "2"]);
+    assert_eq!(one, two);
+    assert_eq!(one["summary"]["games"], 6);
+    let dir = scratch("shards");
+    let a = dir.join("a.json");
+    let b = dir.join("b.json");
+    std::fs::write(&a, serde_json::to_string(&with(&["--games", "2", "--jobs", "1"])).unwrap()).unwrap();
+    std::fs::write(&b, serde_json::to_string(&with(&["--games", "4", "--first-game", "2"])).unwrap())
+        .unwrap();
+    let merged = report(&["difficulty", "merge", a.to_str().unwrap(), b.to_str().unwrap(), "--json"]);
+    assert_eq!(merged, one);
+    // The text report names the win rate and the seeds to replay.
+    let out = tessera(&["difficulty", "merge", a.to_str().unwrap(), b.to_str().unwrap()], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("95 % interval") && text.contains("best game") && text.contains("--seed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    let level = "fixtures/levels/classic.json";
+    let cases: &[(&[&str], &str)] = &[
+        (&["difficulty", level, "--bot", "nope", "--games", "3"], "unknown bot"),
+        (&["difficulty", level, "--bot", "random", "--games", "0"], "--games"),
+        (&["difficulty", level, "--bot", "random", "--games", "3", "--jobs", "0"], "--jobs"),
+        (&["difficulty", level, "--bot", "nmcs", "--games", "3"], "collapse"),
+        (&["difficulty", level, "--bot", "random"], "--games"),
+        (&["difficulty", "no/such/level.json", "--bot", "random", "--games", "3"], "no/such/level.json"),
+        (&["difficulty", "merge", "no/such.json"], "no/such.json"),
+        (&["difficulty", "merge", level], "not a difficulty report"),
+        (&["bot", level, "--bot", "mcts", "--playouts", "0"], "--playouts"),
+        (&["bot", level, "--bot", "greedy", "--playouts", "5"], "mcts"),
+        (&["bot", level, "--bot", "tactics"], "tactics"),
+        (&["bot", level, "--bot", "expectimax", "--depth", "9"], "--depth"),
+        (&["bot", level, "--bot", "random", "--seed", "x"], "--seed"),
+        (&["solve", level, "--seconds", "1"], "collapse"),
+        (&["solve", "fixtures/levels/collapse_seed.json", "--level", "4"], "--level"),
+        (&["solve", "fixtures/levels/collapse_seed.json", "--seconds", "0"], "--seconds"),
+    ];
+    for (args, what) in cases {
+        let out = tessera(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(what), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn solve_records_a_line_that_verifies() {
+    let dir = scratch("solve");
+    let log = dir.join("best.log");
+    let out = tessera(
+        &[
+            "solve",
+            "fixtures/levels/collapse_standard_15x15.json",
+            "--level",
+            "1",
+            "--seconds",
+            "0.3",
+            "--record",
+            log.to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["score"].as_u64().unwrap() > 0 && v["playouts"].as_u64().unwrap() > 0, "{v}");
+    let verify = tessera(&["replay", "verify", log.to_str().unwrap()], "");
+    assert!(verify.status.success(), "{}", stderr(&verify));
+}

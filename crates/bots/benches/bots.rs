@@ -1,0 +1,109 @@
+//! Bot speed: 2048 bitboard random playouts (slides per second) and expectimax decisions,
+//! SameGame NMCS playouts, match-3 bot games. Run: `cargo bench -p tessera-bots`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use tessera_bots::collapse::Nmcs;
+use tessera_bots::slide::{self, Board, ExpectimaxBot, ExpectimaxConfig};
+use tessera_bots::{BotRng, BotSpec, Budget, GameConfig, make_bot, play_game};
+use tessera_core::collapse::{CollapseConfig, CollapseRules, CollapseState};
+use tessera_core::{Dir, Level, Size};
+
+const FOUR: u32 = u32::MAX / 10 + 1; // 1/10 in 2^32
+
+fn fresh(rng: &mut BotRng) -> Board {
+    slide::spawn(slide::spawn(0, rng, FOUR), rng, FOUR)
+}
+
+/// Exactly `n` accepted slides of random 4×4 play (a random direction among those that change
+/// the board, then a spawn), starting a new game whenever one ends.
+fn random_slides(n: u64, rng: &mut BotRng) -> Board {
+    let mut b = fresh(rng);
+    let mut done = 0;
+    while done < n {
+        let first = rng.below(4) as usize;
+        let mut moved = false;
+        for k in 0..4 {
+            let nb = slide::slide(b, Dir::ALL[(first + k) & 3]);
+            if nb != b {
+                b = slide::spawn(nb, rng, FOUR);
+                moved = true;
+                done += 1;
+                break;
+            }
+        }
+        if !moved {
+            b = fresh(rng);
+        }
+    }
+    b
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("bots");
+    const N: u64 = 1_000_000;
+    g.throughput(Throughput::Elements(N));
+    let mut rng = BotRng::new(1);
+    g.bench_function("slide_bitboard_random_slides", |b| b.iter(|| black_box(random_slides(N, &mut rng))));
+
+    // Expectimax decisions from mid-game boards (default adaptive depth).
+    let boards: Vec<Board> = (0..32).map(|i| random_slides(150 + i, &mut BotRng::new(i))).collect();
+    g.throughput(Throughput::Elements(boards.len() as u64));
+    let mut bot = ExpectimaxBot::new(0, ExpectimaxConfig::default());
+    g.bench_function("slide_expectimax_moves", |b| {
+        b.iter(|| {
+            for &board in &boards {
+                let depth = if slide::empty_mask(board).count_ones() <= 4 { 3 } else { 2 };
+                black_box(bot.best_dir(board, depth));
+            }
+        })
+    });
+
+    // SameGame random playouts on a 15×15, 5-colour board (the standard test-set shape).
+    let rules = CollapseRules::new(CollapseConfig::standard());
+    let state = CollapseState::new_game(Size::new(15, 15, 256).unwrap(), 5, 3);
+    let mut search = Nmcs::new(&rules, 1, None);
+    g.throughput(Throughput::Elements(100));
+    g.bench_function("collapse_nmcs_playouts", |b| {
+        b.iter(|| {
+            let mut s = state.clone();
+            let mut line = Vec::new();
+            for _ in 0..100 {
+                line.clear();
+                black_box(search.playout(&mut s, 0, &mut line));
+            }
+        })
+    });
+
+    // Match-3 games with objectives (the locks fixture: 3000 points in 25 moves).
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/levels/match3_locks.json"
+    ))
+    .expect("fixture");
+    let level = Level::from_json(&text).expect("level");
+    g.throughput(Throughput::Elements(1));
+    g.sample_size(10);
+    for (name, budget) in [("match3-greedy", None), ("match3-mcts", Some(Budget::Playouts(100)))] {
+        let spec = BotSpec { budget, ..BotSpec::new(tessera_bots::BotKind::from_name(name).unwrap()) };
+        let mut seed = 0;
+        g.bench_function(format!("{name}_games"), |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut game = level.start(Some(seed)).unwrap();
+                let mut bot = make_bot(&spec, game.rules.rule_set(), seed).unwrap();
+                black_box(play_game(
+                    &game.rules,
+                    &mut game.state,
+                    &mut bot,
+                    &GameConfig::default(),
+                    |_, _, _, _| {},
+                ))
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

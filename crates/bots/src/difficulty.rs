@@ -1,0 +1,384 @@
+//! Difficulty sweeps: a bot plays a level many times; the report says how hard it is.
+//!
+//! Game `i` of a sweep starts the level with seed `seed + i` and seeds its bot with the same
+//! number (the bot mixes it into a stream of its own, see [`crate::BotRng`]). Games run in
+//! parallel on a rayon pool of `jobs` threads; each game is independent and results are
+//! collected in game order, so the report is the same for any number of threads.
+//!
+//! **Shards.** A sweep covers the games `first_game..first_game + games`. A [`Report`] keeps
+//! every game's [`GameResult`] and the ranges of games it was asked for, and its [`Summary`] is
+//! computed from the results alone, so [`merge`] of shards (checked to be the same level, bot,
+//! seed and settings, with no game twice) gives exactly the report one run over their union
+//! gives.
+//!
+//! **Interruption.** The `stop` flag (Ctrl-C in the CLI) is read before each game starts;
+//! games already running finish, and the report holds the games played, marked `interrupted`.
+//!
+//! **Statistics.** The win rate comes with a 95 % Wilson score interval (sound at 0 % and
+//! 100 %, unlike the normal approximation). Distributions give min, 10th percentile, median,
+//! mean, 90th percentile and max (nearest-rank percentiles). The best game is the one that won,
+//! then met the most objectives, then scored most, then used fewest moves; the worst the
+//! reverse; ties go to the lower game number. Their seeds replay them with `tessera bot`.
+
+use crate::any::{BotError, BotSpec, make_bot};
+use crate::game::{GameConfig, GameResult, play_game};
+use crate::playable::Playable;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use tessera_core::{Level, RuleSet, state_hash};
+
+/// The report format's version (in every report, checked by [`merge`]).
+pub const REPORT_FORMAT: u32 = 1;
+
+/// What to sweep.
+#[derive(Clone, Debug)]
+pub struct Sweep {
+    /// The level.
+    pub level: Level,
+    /// A name for the level in the report (its file name, say).
+    pub level_name: String,
+    /// The bot.
+    pub bot: BotSpec,
+    /// Game `i` uses seed `seed + i`.
+    pub seed: u64,
+    /// The first game's number.
+    pub first_game: u64,
+    /// How many games.
+    pub games: u64,
+    /// When a game stops.
+    pub game: GameConfig,
+}
+
+/// Why a sweep or a merge cannot be done.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// The bot cannot play the level, or misbehaved.
+    #[error(transparent)]
+    Bot(#[from] BotError),
+    /// A bad setting (no game, no thread).
+    #[error("{0}")]
+    Invalid(String),
+    /// Reports that cannot be merged.
+    #[error("{0}")]
+    Merge(String),
+}
+
+/// A distribution of one figure over the games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Distribution {
+    /// Smallest.
+    pub min: u64,
+    /// 10th percentile (nearest rank).
+    pub p10: u64,
+    /// Median (nearest rank).
+    pub median: u64,
+    /// Mean.
+    pub mean: f64,
+    /// 90th percentile (nearest rank).
+    pub p90: u64,
+    /// Largest.
+    pub max: u64,
+}
+
+impl Distribution {
+    fn of(mut values: Vec<u64>) -> Option<Distribution> {
+        if values.is_empty() {
+            return None;
+        }
+        values.sort_unstable();
+        let n = values.len();
+        let rank = |p: usize| values[(p * n).div_ceil(100).clamp(1, n) - 1];
+        let sum: u128 = values.iter().map(|&v| u128::from(v)).sum();
+        Some(Distribution {
+            min: values[0],
+            p10: rank(10),
+            median: rank(50),
+            mean: sum as f64 / n as f64,
+            p90: rank(90),
+            max: values[n - 1],
+        })
+    }
+}
+
+/// One game singled out (best or worst), with what replays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameRef {
+    /// The game's number.
+    pub game: u64,
+    /// Its seed (`tessera bot LEVEL --bot NAME --seed SEED` replays it).
+    pub seed: u64,
+    /// Whether it won.
+    pub won: bool,
+    /// Its score.
+    pub score: u64,
+    /// Its moves.
+    pub moves: u32,
+}
+
+/// The figures of a sweep, computed from its games alone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Summary {
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// `wins / games` (0 when no game was played).
+    pub win_rate: f64,
+    /// The 95 % Wilson score interval of the win rate.
+    pub win_interval: [f64; 2],
+    /// Commands played per game.
+    pub moves: Option<Distribution>,
+    /// Final score per game.
+    pub score: Option<Distribution>,
+    /// How many objectives the level has.
+    pub objectives: u32,
+    /// `[objectives met, games]`, for each number of objectives met that occurred.
+    pub objectives_met: Vec<[u64; 2]>,
+    /// `[tile, games]`: the largest tile of each game (slide only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub top_tiles: Vec<[u64; 2]>,
+    /// The best game.
+    pub best: Option<GameRef>,
+    /// The worst game.
+    pub worst: Option<GameRef>,
+}
+
+/// The 95 % Wilson score interval for `wins` out of `n`.
+pub fn wilson_interval(wins: u64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let (n, p) = (n as f64, wins as f64 / n as f64);
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+fn histogram(values: impl Iterator<Item = u64>) -> Vec<[u64; 2]> {
+    let mut v: Vec<u64> = values.collect();
+    v.sort_unstable();
+    let mut out: Vec<[u64; 2]> = Vec::new();
+    for x in v {
+        match out.last_mut() {
+            Some(last) if last[0] == x => last[1] += 1,
+            _ => out.push([x, 1]),
+        }
+    }
+    out
+}
+
+impl Summary {
+    /// The figures of `results` (in any order) for a level with `objectives` objectives.
+    pub fn of(results: &[GameResult], objectives: u32, rule_set: RuleSet) -> Summary {
+        let games = results.len() as u64;
+        let wins = results.iter().filter(|r| r.won).count() as u64;
+        let key = |r: &GameResult| (r.won, r.objectives_met, r.score, std::cmp::Reverse(r.moves));
+        let as_ref = |r: &GameResult| GameRef {
+            game: r.game,
+            seed: r.seed,
+            won: r.won,
+            score: r.score,
+            moves: r.moves,
+        };
+        // Best: the largest key, the lowest game number among equals; worst: the smallest key.
+        let best = results.iter().max_by(|a, b| key(a).cmp(&key(b)).then(b.game.cmp(&a.game))).map(as_ref);
+        let worst = results.iter().min_by(|a, b| key(a).cmp(&key(b)).then(a.game.cmp(&b.game))).map(as_ref);
+        Summary {
+            games,
+            wins,
+            win_rate: if games == 0 { 0.0 } else { wins as f64 / games as f64 },
+            win_interval: wilson_interval(wins, games),
+            moves: Distribution::of(results.iter().map(|r| u64::from(r.moves)).collect()),
+            score: Distribution::of(results.iter().map(|r| r.score).collect()),
+            objectives,
+            objectives_met: histogram(results.iter().map(|r| u64::from(r.objectives_met))),
+            top_tiles: if rule_set == RuleSet::Slide {
+                histogram(results.iter().map(|r| u64::from(r.top_tile)))
+            } else {
+                Vec::new()
+            },
+            best,
+            worst,
+        }
+    }
+}
+
+/// A sweep's report: what was asked, every game, and the figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    /// [`REPORT_FORMAT`].
+    pub format: u32,
+    /// The level's name.
+    pub level: String,
+    /// The level's hash (hex): shards of different levels do not merge.
+    pub level_hash: String,
+    /// Its rule set.
+    pub rule_set: RuleSet,
+    /// The bot.
+    pub bot: BotSpec,
+    /// Game `i` used seed `seed + i`.
+    pub seed: u64,
+    /// When a game stopped.
+    pub config: GameConfig,
+    /// The games asked for, as sorted, disjoint, non-adjacent `[first, end)` ranges.
+    pub ranges: Vec<[u64; 2]>,
+    /// Whether the sweep was stopped before every game was played.
+    pub interrupted: bool,
+    /// The figures.
+    pub summary: Summary,
+    /// Every game played, by game number.
+    pub games: Vec<GameResult>,
+}
+
+/// Sorts and coalesces `[first, end)` ranges; `None` when two overlap.
+fn normalize(mut ranges: Vec<[u64; 2]>) -> Option<Vec<[u64; 2]>> {
+    ranges.retain(|r| r[0] < r[1]);
+    ranges.sort_unstable();
+    let mut out: Vec<[u64; 2]> = Vec::new();
+    for r in ranges {
+        match out.last_mut() {
+            Some(last) if r[0] < last[1] => return None,
+            Some(last) if r[0] == last[1] => last[1] = r[1],
+            _ => out.push(r),
+        }
+    }
+    Some(out)
+}
+
+/// Plays one game of the sweep.
+pub fn play_one(sweep: &Sweep, game: u64) -> Result<GameResult, SweepError> {
+    let seed = sweep.seed.wrapping_add(game);
+    let mut g = sweep.level.start(Some(seed)).map_err(|e| BotError::Level(e.to_string()))?;
+    let mut bot = make_bot(&sweep.bot, g.rules.rule_set(), seed)?;
+    let moves = play_game(&g.rules, &mut g.state, &mut bot, &sweep.game, |_, _, _, _| {})?;
+    let o = g.rules.outcome(&g.state);
+    Ok(GameResult {
+        game,
+        seed,
+        won: o.won,
+        moves,
+        score: o.score,
+        objectives_met: o.objectives_met,
+        top_tile: o.top_tile,
+    })
+}
+
+/// Runs `sweep` on `jobs` threads. `on_game` is called after each game (from any thread, in
+/// any order: for a progress bar). Games not started when `stop` becomes true are skipped.
+pub fn run(
+    sweep: &Sweep,
+    jobs: usize,
+    stop: &AtomicBool,
+    on_game: &(dyn Fn(&GameResult) + Sync),
+) -> Result<Report, SweepError> {
+    if sweep.games == 0 {
+        return Err(SweepError::Invalid("--games must be at least 1".into()));
+    }
+    if jobs == 0 {
+        return Err(SweepError::Invalid("--jobs must be at least 1".into()));
+    }
+    let end = sweep
+        .first_game
+        .checked_add(sweep.games)
+        .ok_or_else(|| SweepError::Invalid("--first-game + --games is past 2^64".into()))?;
+    let start = sweep.level.start(Some(sweep.seed)).map_err(|e| BotError::Level(e.to_string()))?;
+    let rule_set = start.rules.rule_set();
+    sweep.bot.check(rule_set)?;
+    let objectives = start.rules.outcome(&start.state).objectives;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| SweepError::Invalid(format!("cannot start {jobs} threads: {e}")))?;
+    let results: Vec<Option<GameResult>> = pool.install(|| {
+        (sweep.first_game..end)
+            .into_par_iter()
+            .map(|game| {
+                if stop.load(Ordering::Relaxed) {
+                    return Ok(None);
+                }
+                let r = play_one(sweep, game)?;
+                on_game(&r);
+                Ok(Some(r))
+            })
+            .collect::<Result<_, SweepError>>()
+    })?;
+    let games: Vec<GameResult> = results.into_iter().flatten().collect();
+    let interrupted = games.len() as u64 != sweep.games;
+    Ok(Report {
+        format: REPORT_FORMAT,
+        level: sweep.level_name.clone(),
+        level_hash: format!("{:016x}", state_hash(&sweep.level)),
+        rule_set,
+        bot: sweep.bot.clone(),
+        seed: sweep.seed,
+        config: sweep.game,
+        ranges: vec![[sweep.first_game, end]],
+        interrupted,
+        summary: Summary::of(&games, objectives, rule_set),
+        games,
+    })
+}
+
+/// Combines shards of one sweep into the report a single run over all their games gives.
+/// Refuses reports of another format, level, bot, seed or settings, and overlapping games.
+pub fn merge(reports: &[Report]) -> Result<Report, SweepError> {
+    let Some(first) = reports.first() else {
+        return Err(SweepError::Merge("nothing to merge".into()));
+    };
+    for (i, r) in reports.iter().enumerate() {
+        let differ =
+            |what: &str| SweepError::Merge(format!("report {} has another {what} than report 1", i + 1));
+        if r.format != REPORT_FORMAT {
+            return Err(SweepError::Merge(format!(
+                "report {} has format {}, expected {REPORT_FORMAT}",
+                i + 1,
+                r.format
+            )));
+        }
+        if r.level_hash != first.level_hash || r.rule_set != first.rule_set {
+            return Err(differ("level"));
+        }
+        if r.bot != first.bot {
+            return Err(differ("bot"));
+        }
+        if r.seed != first.seed {
+            return Err(differ("seed"));
+        }
+        if r.config != first.config {
+            return Err(differ("game configuration"));
+        }
+        if r.summary.objectives != first.summary.objectives {
+            return Err(differ("objective count"));
+        }
+    }
+    let ranges =
+        normalize(reports.iter().flat_map(|r| r.ranges.iter().copied()).collect()).ok_or_else(|| {
+            SweepError::Merge("the reports share games (overlapping --first-game ranges)".into())
+        })?;
+    let mut games: Vec<GameResult> = reports.iter().flat_map(|r| r.games.iter().copied()).collect();
+    games.sort_unstable_by_key(|g| g.game);
+    if games.windows(2).any(|w| w[0].game == w[1].game) {
+        return Err(SweepError::Merge("the reports share games".into()));
+    }
+    let interrupted = reports.iter().any(|r| r.interrupted);
+    Ok(Report {
+        format: REPORT_FORMAT,
+        level: first.level.clone(),
+        level_hash: first.level_hash.clone(),
+        rule_set: first.rule_set,
+        bot: first.bot.clone(),
+        seed: first.seed,
+        config: first.config,
+        ranges,
+        interrupted,
+        summary: Summary::of(&games, first.summary.objectives, first.rule_set),
+        games,
+    })
+}
