@@ -447,8 +447,8 @@ impl EditorApp {
         }
         ui.separator();
         ui.horizontal(|ui| {
-            ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut self.new_seed));
+            let label = ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut self.new_seed)).labelled_by(label.id);
         });
         ui.horizontal(|ui| {
             if ui.button("New game").on_hover_text("Start this level again with the seed above").clicked() {
@@ -462,14 +462,9 @@ impl EditorApp {
         });
         ui.horizontal(|ui| {
             ui.label("Speed");
-            egui::ComboBox::from_id_salt("speed").selected_text(self.settings.speed.label()).show_ui(
-                ui,
-                |ui| {
-                    for s in Speed::ALL {
-                        ui.selectable_value(&mut self.settings.speed, s, s.label());
-                    }
-                },
-            );
+            for s in Speed::ALL {
+                ui.selectable_value(&mut self.settings.speed, s, s.label());
+            }
         });
         if ui
             .button("Fit board")

@@ -56,7 +56,8 @@ pub struct BoardView {
     /// The board size the view was fitted to.
     fitted: Option<Size>,
     ground: Option<(u64, TextureHandle)>,
-    drag_from: Option<Pos>,
+    /// The cell a primary drag started on, and where the press was.
+    drag_from: Option<(Pos, Pos2)>,
     /// Where the board was drawn in the last frame (screen position of cell (0, 0)'s corner).
     last_origin: Option<Pos2>,
 }
@@ -238,11 +239,12 @@ impl BoardView {
         }
         if response.drag_started_by(PointerButton::Primary) {
             let press = ui.input(|i| i.pointer.press_origin());
-            self.drag_from = press.and_then(to_cell);
+            self.drag_from = press.and_then(|p| Some((to_cell(p)?, p)));
         }
         if response.drag_stopped_by(PointerButton::Primary) {
-            let (press, now) = ui.input(|i| (i.pointer.press_origin(), i.pointer.interact_pos()));
-            if let (Some(from), Some(a), Some(b)) = (self.drag_from.take(), press, now) {
+            // The press origin is gone once the button is up: use the one kept at the start.
+            let now = ui.input(|i| i.pointer.latest_pos());
+            if let (Some((from, a)), Some(b)) = (self.drag_from.take(), now) {
                 input.swipe = Some((from, (b - a) / cell));
             }
         }
