@@ -42,6 +42,19 @@ pub enum LogError {
         /// Bytes left from `offset`.
         available: u64,
     },
+    /// The file ends inside a frame, but not the way a crash while recording ends a log: the
+    /// frame's length runs past the end of the file while its bytes hold a whole frame (a
+    /// damaged length field), or its kind byte is not one the recorder writes. (A crash leaves
+    /// at most one partial frame at the end: see "Cut tails" in the crate docs.)
+    #[error("byte {offset}, frame {frame}: the log is damaged, not cut short: {message}")]
+    CorruptTail {
+        /// The offset of the frame that runs past the end.
+        offset: u64,
+        /// Its index.
+        frame: u64,
+        /// What shows the damage.
+        message: String,
+    },
     /// A frame's stored crc32 does not match its kind and payload.
     #[error("byte {offset}, frame {frame}: crc mismatch (stored {stored:08x}, computed {computed:08x})")]
     CrcMismatch {
@@ -145,6 +158,7 @@ impl LogError {
             LogError::BadMagic { .. } => "bad_magic",
             LogError::UnsupportedVersion { .. } => "unsupported_version",
             LogError::Truncated { .. } => "truncated",
+            LogError::CorruptTail { .. } => "corrupt_tail",
             LogError::CrcMismatch { .. } => "crc_mismatch",
             LogError::Oversized { .. } => "oversized",
             LogError::UnknownKind { .. } => "unknown_kind",
@@ -164,6 +178,7 @@ impl LogError {
             LogError::Empty | LogError::BadMagic { .. } => Some(0),
             LogError::UnsupportedVersion { offset, .. }
             | LogError::Truncated { offset, .. }
+            | LogError::CorruptTail { offset, .. }
             | LogError::CrcMismatch { offset, .. }
             | LogError::Oversized { offset, .. }
             | LogError::UnknownKind { offset, .. }
@@ -179,6 +194,7 @@ impl LogError {
     pub fn frame(&self) -> Option<u64> {
         match *self {
             LogError::Truncated { frame, .. }
+            | LogError::CorruptTail { frame, .. }
             | LogError::CrcMismatch { frame, .. }
             | LogError::Oversized { frame, .. }
             | LogError::UnknownKind { frame, .. }

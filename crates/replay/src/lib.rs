@@ -55,8 +55,33 @@
 //! header's level; replaying the steps' commands with the rules of `rules_version` reproduces
 //! every event and hash.
 //!
-//! A file that ends inside a frame is a log cut short: readers may keep every whole frame
-//! before it. A file that ends inside the preamble or the header frame is not a log.
+//! A file that ends inside the preamble or the header frame is not a log.
+//!
+//! ## Cut tails
+//!
+//! The recorder appends one frame at a time and flushes it, so a crash while recording leaves
+//! every frame written before it whole, followed by at most one partial frame: a strict prefix
+//! of the frame being written. Readers may keep the whole frames of such a log and drop the
+//! rest; anything else after the last whole frame is damage. Precisely, when the frame at
+//! offset `p` runs past the end of the file (fewer than 9 bytes remain, or `9 + length` is more
+//! than remain), the bytes from `p` are a *cut tail* only if all of these hold, and the log is
+//! corrupt ([`LogError::CorruptTail`]) otherwise:
+//!
+//! 1. when 9 or more bytes remain, the kind byte is 1, 2 or 3 (the recorder writes no other
+//!    after the header);
+//! 2. the stored crc does not match the kind byte and every byte after the frame header (if it
+//!    does, the frame is whole and its length field was damaged);
+//! 3. no whole frame starts at any later offset `q > p`: a kind byte 1, 2 or 3, a length `l`
+//!    with `q + 9 + l` at most the file's size, a matching crc, and after it the end of the
+//!    file, fewer than 9 bytes, or another header with kind 1, 2 or 3 and a length within
+//!    [`MAX_PAYLOAD`]. (A damaged length hides the frames after it; this finds them. The crcs of
+//!    this search cover at most 256 MiB, so that hostile bytes cannot make opening slow; a tail
+//!    that exhausts it is taken as cut.)
+//!
+//! A cut tail is at most one frame, so its length is below `9 + MAX_PAYLOAD`. Opening a log
+//! with [`TailPolicy::Lenient`] keeps the whole frames and reports the dropped bytes
+//! ([`Log::dropped_bytes`]); [`verify`] does not call a log with dropped bytes ok
+//! ([`VerifyReport::complete`]).
 //!
 //! # Example
 //!
