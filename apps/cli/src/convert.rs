@@ -5,7 +5,7 @@
 //! atomically: a temporary file beside the target, then a rename, so a crash never leaves a
 //! half-written level.
 
-use crate::error::{CliError, read_text};
+use crate::error::{CliError, Input, read_input};
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -54,7 +54,7 @@ pub enum ConvertWhat {
 pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     match &args.what {
         ConvertWhat::Stage { file, out } => {
-            let text = read_text(file)?;
+            let text = read_input(file, Input::Stage)?;
             let name = file.file_stem().map(|s| s.to_string_lossy().into_owned());
             let level = Match3Level::from_stage_json(&text, name).map_err(|e| CliError::file(file, e))?;
             write_atomically(out, &Level::Match3(level).to_json())
@@ -69,7 +69,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
 /// Reads and checks every board before writing anything, so bad input (exit 2, `file:line`)
 /// leaves no partial output. Prints one line per level written.
 fn samegame_testset(file: &Path, outdir: &Path) -> Result<(), CliError> {
-    let text = read_text(file)?;
+    let text = read_input(file, Input::TestSet)?;
     let boards = parse_testset(&text)
         .map_err(|e| CliError::BadInput(format!("{}:{}: {}", file.display(), e.line, e.message)))?;
     let stem = file.file_stem().map_or_else(|| "test set".into(), |s| s.to_string_lossy().into_owned());

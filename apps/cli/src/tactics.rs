@@ -3,7 +3,7 @@
 //! `LEVEL` is a tactics level (JSON) or a Moving AI `.map` file (8-connected, no units). Costs
 //! print as steps (`4.414`) in text and as fixed-point thousandths of a step (`4414`) in JSON.
 
-use crate::error::{CliError, output_error, read_text};
+use crate::error::{CliError, Input, output_error, read_input};
 use clap::Args;
 use serde_json::json;
 use std::io::{IsTerminal, Write};
@@ -62,15 +62,16 @@ pub struct BenchArgs {
 
 /// A Moving AI `.map` file as a tactics level (8-connected, no units), named after the file.
 pub fn movingai_level(path: &Path) -> Result<Level, CliError> {
-    let mut level = TacticsLevel::from_movingai(&read_text(path)?).map_err(|e| CliError::file(path, e))?;
+    let mut level = TacticsLevel::from_movingai(&read_input(path, Input::Map)?).map_err(|e| CliError::file(path, e))?;
     level.name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     Ok(Level::Tactics(level))
 }
 
 /// Loads a tactics level from JSON or a Moving AI map.
 fn load(path: &Path) -> Result<(TacticsRules, TacticsState), CliError> {
-    let text = read_text(path)?;
-    let level = if path.extension().is_some_and(|e| e == "map") {
+    let is_map = path.extension().is_some_and(|e| e == "map");
+    let text = read_input(path, if is_map { Input::Map } else { Input::Level })?;
+    let level = if is_map {
         TacticsLevel::from_movingai(&text).map_err(|e| CliError::file(path, e))?
     } else {
         match Level::from_json(&text).map_err(|e| CliError::file(path, e))? {
@@ -192,8 +193,8 @@ pub fn path(args: &PathArgs) -> Result<(), CliError> {
 /// cutting; a problem mismatches when no path is found or the path's true length (straight steps
 /// + diagonals × √2) differs from the scenario's optimal length by more than 10⁻⁴.
 pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
-    let terrain = parse_map(&read_text(&args.map)?).map_err(|e| CliError::file(&args.map, e))?;
-    let problems = parse_scen(&read_text(&args.scen)?).map_err(|e| CliError::file(&args.scen, e))?;
+    let terrain = parse_map(&read_input(&args.map, Input::Map)?).map_err(|e| CliError::file(&args.map, e))?;
+    let problems = parse_scen(&read_input(&args.scen, Input::Scenario)?).map_err(|e| CliError::file(&args.scen, e))?;
     let size = terrain.size();
     for p in &problems {
         let bad =

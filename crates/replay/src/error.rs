@@ -10,6 +10,12 @@ pub enum LogError {
     /// The file could not be read or written.
     #[error("{0}")]
     Io(String),
+    /// A file larger than [`crate::MAX_LOG_SIZE`]; it was not read past the limit.
+    #[error("the file is larger than {limit} bytes, the limit for a log; not read further")]
+    TooLarge {
+        /// The limit.
+        limit: u64,
+    },
     /// Zero bytes.
     #[error("the file is empty (not a tessera log)")]
     Empty,
@@ -154,6 +160,7 @@ impl LogError {
     pub fn kind(&self) -> &'static str {
         match self {
             LogError::Io(_) => "io",
+            LogError::TooLarge { .. } => "too_large",
             LogError::Empty => "empty",
             LogError::BadMagic { .. } => "bad_magic",
             LogError::UnsupportedVersion { .. } => "unsupported_version",
@@ -174,7 +181,7 @@ impl LogError {
     /// The byte offset the error is about, when it is about one.
     pub fn offset(&self) -> Option<u64> {
         match *self {
-            LogError::Io(_) | LogError::NoSuchStep { .. } => None,
+            LogError::Io(_) | LogError::TooLarge { .. } | LogError::NoSuchStep { .. } => None,
             LogError::Empty | LogError::BadMagic { .. } => Some(0),
             LogError::UnsupportedVersion { offset, .. }
             | LogError::Truncated { offset, .. }

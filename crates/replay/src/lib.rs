@@ -26,6 +26,7 @@
 //! frame:    length u32 | crc32 u32 | kind u8 | payload (length bytes)
 //! ```
 //!
+//! - A log file is at most [`MAX_LOG_SIZE`] (1 GiB); [`Log::open`] refuses a larger one.
 //! - `length` counts the payload only (not the 9 bytes before it) and is at most
 //!   [`MAX_PAYLOAD`] (64 MiB); a reader refuses a larger value before reading or allocating.
 //! - `crc32` is CRC-32/ISO-HDLC (the zlib/PNG crc, as `crc32fast` computes it) over the kind
@@ -115,7 +116,7 @@ mod writer;
 pub use check::{DiffReport, Divergence, Mismatch, StepSide, VerifyReport, diff, export_json, verify};
 pub use error::LogError;
 pub use format::{
-    DEFAULT_KEYFRAME_INTERVAL, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, MAGIC, MAX_PAYLOAD, Note,
+    DEFAULT_KEYFRAME_INTERVAL, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, MAGIC, MAX_LOG_SIZE, MAX_PAYLOAD, Note,
     PREAMBLE_LEN, StepRecord,
 };
 pub use history::{Branch, History, NodeId, SeekError};

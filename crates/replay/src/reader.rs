@@ -4,7 +4,7 @@
 use crate::error::LogError;
 use crate::format::{
     At, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, HeaderPayload, KeyframePayload, MAGIC,
-    MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step, decode_step_number,
+    MAX_LOG_SIZE, MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step, decode_step_number,
     frame_crc,
 };
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -52,9 +52,10 @@ pub struct Log {
 
 impl Log {
     /// Opens the log at `path`, keeping every whole frame of a log whose last frame is cut
-    /// short (see [`Log::dropped_bytes`]).
+    /// short (see [`Log::dropped_bytes`]). Reads at most [`MAX_LOG_SIZE`] bytes: a larger
+    /// file is [`LogError::TooLarge`].
     pub fn open(path: impl AsRef<Path>) -> Result<Log, LogError> {
-        Log::from_bytes(std::fs::read(path)?, TailPolicy::Lenient)
+        Log::from_bytes(read_capped(path.as_ref(), MAX_LOG_SIZE)?, TailPolicy::Lenient)
     }
 
     /// Reads a log from its bytes.
@@ -310,6 +311,34 @@ pub(crate) enum Decoded {
     Note(Note),
 }
 
+/// The bytes of `path`, refusing a file of more than `limit` bytes before reading it (when its
+/// size is known) or once `limit` bytes were read (a pipe, a device).
+fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, LogError> {
+    let file = std::fs::File::open(path)?;
+    let known = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    read_log_bytes(file, known, limit)
+}
+
+/// Reads a log from `reader` (`known`: its size, when known): the magic first, so that a
+/// stream of something else (`/dev/zero`) stops after eight bytes, then at most `limit` bytes.
+fn read_log_bytes(reader: impl std::io::Read, known: Option<u64>, limit: u64) -> Result<Vec<u8>, LogError> {
+    use std::io::Read;
+    if known.is_some_and(|n| n > limit) {
+        return Err(LogError::TooLarge { limit });
+    }
+    let mut reader = reader.take(limit + 1);
+    let mut bytes = Vec::with_capacity(known.map_or(MAGIC.len(), |n| n as usize));
+    (&mut reader).take(MAGIC.len() as u64).read_to_end(&mut bytes)?;
+    if bytes[..] != MAGIC[..bytes.len()] {
+        return Err(LogError::BadMagic { found: bytes });
+    }
+    reader.read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(LogError::TooLarge { limit });
+    }
+    Ok(bytes)
+}
+
 fn check_step_number(n: u64, steps: u64, at: At, kind: FrameKind) -> Result<(), LogError> {
     if n != steps {
         return Err(LogError::Malformed {
@@ -474,6 +503,21 @@ fn read_frame(bytes: &[u8], pos: usize, frame: u64) -> Result<(FrameKind, &[u8],
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 12: a log that never ends is refused at the limit, not read until memory runs out;
+    /// one that is not a log stops at its magic.
+    #[test]
+    fn reading_a_log_stops_at_the_size_limit() {
+        use std::io::Read;
+        let endless = MAGIC.chain(std::io::repeat(7));
+        assert_eq!(read_log_bytes(endless, None, 4096), Err(LogError::TooLarge { limit: 4096 }));
+        assert_eq!(read_log_bytes(std::io::empty(), Some(5000), 4096), Err(LogError::TooLarge { limit: 4096 }));
+        let zeros = std::io::repeat(0);
+        assert_eq!(read_log_bytes(zeros, None, 1 << 40), Err(LogError::BadMagic { found: vec![0; 8] }));
+        let whole = MAGIC.chain(&[1u8, 2, 3][..]);
+        assert_eq!(read_log_bytes(whole, None, 11).unwrap().len(), 11);
+        assert_eq!(read_log_bytes(std::io::empty(), None, 11).unwrap(), Vec::<u8>::new());
+    }
 
     #[test]
     fn header_at_offset_is_after_the_preamble() {
