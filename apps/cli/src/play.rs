@@ -153,18 +153,22 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         match parse_line(&session.game, raw) {
-            Ok(Some(line)) => lines.push((raw.trim().to_string(), line)),
+            Ok(Some(line)) => lines.push((i + 1, raw.trim().to_string(), line)),
             Ok(None) => {}
             Err(e) => return Err(CliError::BadInput(format!("{name}:{}: {e}", i + 1))),
         }
     }
     print_start(&session, args, &label, seed, &mut out)?;
-    for (text, line) in &lines {
+    for (number, text, line) in &lines {
         let outcome = session.run(line);
         session.record(line, &outcome)?;
         print_step(&session, args, text, &outcome, &mut out)?;
         if let (true, Outcome::Refused { message, .. }) = (args.strict, &outcome) {
-            return Err(CliError::Failed(format!("step {}: '{text}' was refused: {message}", session.step)));
+            // Name the script's file and line, as a parse error does.
+            return Err(CliError::Failed(format!(
+                "{name}:{number}: step {}: '{text}' was refused: {message}",
+                session.step
+            )));
         }
     }
     Ok(())

@@ -69,6 +69,14 @@ fn refused_commands_are_reported_and_strict_fails() {
     assert_eq!(json_lines(&out)[1]["rejected"]["code"], "no_change");
     let out = tessera(&["play", path, "--commands", "-", "--strict"], "left\n");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // Issue 12: the refusal names the script's file and line, not only the step.
+    let script = dir.join("moves.txt");
+    std::fs::write(&script, "# a comment\n\nleft # refused\n").unwrap();
+    let out = tessera(&["play", path, "--commands", script.to_str().unwrap(), "--strict"], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("moves.txt:3: step 1: 'left # refused' was refused"), "{}", stderr(&out));
+    let out = tessera(&["play", path, "--commands", "-", "--strict"], "\n\nleft\n");
+    assert!(stderr(&out).contains("stdin:3: step 1: 'left' was refused"), "{}", stderr(&out));
 }
 
 #[test]
