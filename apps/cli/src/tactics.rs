@@ -172,6 +172,7 @@ pub fn path(args: &PathArgs) -> Result<(), CliError> {
     }
     let Some(p) = found else {
         let why = match state.unit_at(to) {
+            _ if !state.terrain().passable(from) => ": the start is impassable".to_string(),
             Some(u) if from != to => format!(": unit {} stands on the goal", u.id.0),
             _ if !state.terrain().passable(to) => ": the goal is impassable".to_string(),
             _ => String::new(),
