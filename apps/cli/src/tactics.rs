@@ -95,17 +95,38 @@ fn check_cell(path: &Path, state: &TacticsState, p: Pos, what: &str) -> Result<(
     }
 }
 
-/// The map with `marks` drawn over the terrain (units drawn by [`TacticsState::render`]).
+/// The map with `marks` drawn over the terrain (units drawn by [`TacticsState::render`]); a
+/// later mark of a cell wins.
 fn draw(state: &TacticsState, marks: &[(Pos, char)]) -> String {
-    let mut rows: Vec<Vec<char>> =
-        state.render().lines().take(usize::from(state.size().height)).map(|l| l.chars().collect()).collect();
+    let size = state.size();
+    let mut grid = vec![None; size.area()];
     for &(p, c) in marks {
-        rows[usize::from(p.y)][usize::from(p.x)] = c;
+        grid[size.index(p)] = Some(c);
     }
-    rows.into_iter().map(|r| r.into_iter().collect::<String>() + "\n").collect()
+    let mut out = Vec::new();
+    draw_into(state, |i| grid[i], &mut out).expect("writing to a Vec");
+    String::from_utf8(out).expect("rendered text is UTF-8")
+}
+
+/// [`draw`] into `out`, one row at a time: `mark(i)` is the character to draw over cell `i`
+/// (row-major), if any.
+fn draw_into(state: &TacticsState, mark: impl Fn(usize) -> Option<char>, out: &mut impl Write) -> std::io::Result<()> {
+    let rendered = state.render();
+    let width = usize::from(state.size().width);
+    let mut row = String::new();
+    for (y, line) in rendered.lines().take(usize::from(state.size().height)).enumerate() {
+        row.clear();
+        row.extend(line.chars().enumerate().map(|(x, c)| mark(y * width + x).unwrap_or(c)));
+        writeln!(out, "{row}")?;
+    }
+    Ok(())
 }
 
 /// Runs `tessera range`.
+///
+/// The output is written as it is made, cell by cell: on an open 1024×1024 map a unit can reach
+/// a million cells, and a `serde_json::Value` per cell (or the whole text in one `String`) took
+/// 1.6 GB (issue 12). The JSON is the object `json!` would give (keys in order), one line.
 pub fn range(args: &RangeArgs) -> Result<(), CliError> {
     let (rules, state) = load(&args.level)?;
     let id = args
@@ -118,29 +139,45 @@ pub fn range(args: &RangeArgs) -> Result<(), CliError> {
         return Err(CliError::file(&args.level, format!("there is no unit {}", id.0)));
     };
     let cells = rules.reachable(&state, id);
-    if args.json {
-        let list: Vec<_> = cells.iter().map(|&(p, c)| json!({"x": p.x, "y": p.y, "cost": c})).collect();
-        let doc = json!({
-            "unit": id.0, "team": unit.team, "x": unit.pos.x, "y": unit.pos.y,
-            "left": unit.left, "movement": unit.movement, "cells": list,
-        });
-        return print(&format!("{doc}\n"));
-    }
-    let marks: Vec<(Pos, char)> = cells.iter().map(|&(p, _)| (p, '*')).collect();
-    let mut text = format!(
-        "unit {} (team {}) at {} with {} of {} movement left: {} cells in range\n",
-        id.0,
-        unit.team,
-        unit.pos,
-        fmt_cost(unit.left),
-        fmt_cost(unit.movement),
-        cells.len()
-    );
-    text.push_str(&draw(&state, &marks));
-    for (p, c) in &cells {
-        text.push_str(&format!("{} {} {}\n", p.x, p.y, fmt_cost(*c)));
-    }
-    print(&text)
+    let mut out = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
+    let r = if args.json {
+        (|| {
+            out.write_all(b"{\"cells\":[")?;
+            for (i, &(p, c)) in cells.iter().enumerate() {
+                let sep = if i == 0 { "" } else { "," };
+                write!(out, "{sep}{{\"cost\":{c},\"x\":{},\"y\":{}}}", p.x, p.y)?;
+            }
+            writeln!(
+                out,
+                "],\"left\":{},\"movement\":{},\"team\":{},\"unit\":{},\"x\":{},\"y\":{}}}",
+                unit.left, unit.movement, unit.team, id.0, unit.pos.x, unit.pos.y
+            )
+        })()
+    } else {
+        (|| {
+            writeln!(
+                out,
+                "unit {} (team {}) at {} with {} of {} movement left: {} cells in range",
+                id.0,
+                unit.team,
+                unit.pos,
+                fmt_cost(unit.left),
+                fmt_cost(unit.movement),
+                cells.len()
+            )?;
+            let size = state.size();
+            let mut in_range = vec![false; size.area()];
+            for &(p, _) in &cells {
+                in_range[size.index(p)] = true;
+            }
+            draw_into(&state, |i| in_range[i].then_some('*'), &mut out)?;
+            for (p, c) in &cells {
+                writeln!(out, "{} {} {}", p.x, p.y, fmt_cost(*c))?;
+            }
+            Ok(())
+        })()
+    };
+    r.and_then(|()| out.flush()).map_err(output_error)
 }
 
 /// Runs `tessera path`.
