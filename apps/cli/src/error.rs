@@ -126,7 +126,12 @@ pub fn read_input(path: &Path, what: Input) -> Result<String, CliError> {
     {
         return Err(CliError::file(
             path,
-            format!("{} bytes, more than {} MiB, the limit for {}", meta.len(), what.limit() >> 20, what.name()),
+            format!(
+                "{} bytes, more than {} MiB, the limit for {}",
+                meta.len(),
+                what.limit() >> 20,
+                what.name()
+            ),
         ));
     }
     read_capped(file, &path.display().to_string(), what)

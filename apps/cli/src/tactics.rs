@@ -62,7 +62,8 @@ pub struct BenchArgs {
 
 /// A Moving AI `.map` file as a tactics level (8-connected, no units), named after the file.
 pub fn movingai_level(path: &Path) -> Result<Level, CliError> {
-    let mut level = TacticsLevel::from_movingai(&read_input(path, Input::Map)?).map_err(|e| CliError::file(path, e))?;
+    let mut level =
+        TacticsLevel::from_movingai(&read_input(path, Input::Map)?).map_err(|e| CliError::file(path, e))?;
     level.name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     Ok(Level::Tactics(level))
 }
@@ -110,7 +111,11 @@ fn draw(state: &TacticsState, marks: &[(Pos, char)]) -> String {
 
 /// [`draw`] into `out`, one row at a time: `mark(i)` is the character to draw over cell `i`
 /// (row-major), if any.
-fn draw_into(state: &TacticsState, mark: impl Fn(usize) -> Option<char>, out: &mut impl Write) -> std::io::Result<()> {
+fn draw_into(
+    state: &TacticsState,
+    mark: impl Fn(usize) -> Option<char>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     let rendered = state.render();
     let width = usize::from(state.size().width);
     let mut row = String::new();
@@ -232,7 +237,8 @@ pub fn path(args: &PathArgs) -> Result<(), CliError> {
 /// + diagonals × √2) differs from the scenario's optimal length by more than 10⁻⁴.
 pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
     let terrain = parse_map(&read_input(&args.map, Input::Map)?).map_err(|e| CliError::file(&args.map, e))?;
-    let problems = parse_scen(&read_input(&args.scen, Input::Scenario)?).map_err(|e| CliError::file(&args.scen, e))?;
+    let problems =
+        parse_scen(&read_input(&args.scen, Input::Scenario)?).map_err(|e| CliError::file(&args.scen, e))?;
     let size = terrain.size();
     for p in &problems {
         let bad =

@@ -150,7 +150,10 @@ fn endless_inputs_are_refused_at_their_limit() {
         (&["play", "/dev/zero"][..], "more than 64 MiB, the limit for a level"),
         (&["play", "--commands", "/dev/zero"], "more than 64 MiB, the limit for a command script"),
         (&["convert", "stage", "/dev/zero", "/tmp/tessera-never-written.json"], "the limit for a stage file"),
-        (&["convert", "movingai", "/dev/zero", "/tmp/tessera-never-written.json"], "the limit for a Moving AI map"),
+        (
+            &["convert", "movingai", "/dev/zero", "/tmp/tessera-never-written.json"],
+            "the limit for a Moving AI map",
+        ),
         (&["range", "/dev/zero", "0"], "the limit for a level"),
         (&["replay", "info", "/dev/zero"], "not a tessera log"),
     ] {
@@ -171,7 +174,8 @@ fn invalid_utf8_in_a_script_names_the_line_and_byte() {
     let out = tessera(&["play", "--commands", script.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("moves.txt:3: invalid UTF-8 at byte 10 of the file (line 3, column 3: byte 0xff)"),
+        stderr(&out)
+            .contains("moves.txt:3: invalid UTF-8 at byte 10 of the file (line 3, column 3: byte 0xff)"),
         "{}",
         stderr(&out)
     );

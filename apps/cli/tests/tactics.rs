@@ -103,7 +103,9 @@ fn path_on_the_skirmish_level_draws_arrows() {
 /// refused now.
 #[test]
 fn no_path_starts_or_ends_in_a_wall() {
-    for (args, why) in [(["6", "1", "0", "0"], "the start is impassable"), (["0", "0", "6", "1"], "the goal is impassable")] {
+    for (args, why) in
+        [(["6", "1", "0", "0"], "the start is impassable"), (["0", "0", "6", "1"], "the goal is impassable")]
+    {
         let mut all = vec!["path", "fixtures/levels/skirmish.json"];
         all.extend(args);
         let out = tessera(&all, "");

@@ -4,8 +4,8 @@
 use crate::error::LogError;
 use crate::format::{
     At, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, HeaderPayload, KeyframePayload, MAGIC,
-    MAX_LOG_SIZE, MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step, decode_step_number,
-    frame_crc,
+    MAX_LOG_SIZE, MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step,
+    decode_step_number, frame_crc,
 };
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -511,7 +511,10 @@ mod tests {
         use std::io::Read;
         let endless = MAGIC.chain(std::io::repeat(7));
         assert_eq!(read_log_bytes(endless, None, 4096), Err(LogError::TooLarge { limit: 4096 }));
-        assert_eq!(read_log_bytes(std::io::empty(), Some(5000), 4096), Err(LogError::TooLarge { limit: 4096 }));
+        assert_eq!(
+            read_log_bytes(std::io::empty(), Some(5000), 4096),
+            Err(LogError::TooLarge { limit: 4096 })
+        );
         let zeros = std::io::repeat(0);
         assert_eq!(read_log_bytes(zeros, None, 1 << 40), Err(LogError::BadMagic { found: vec![0; 8] }));
         let whole = MAGIC.chain(&[1u8, 2, 3][..]);
