@@ -142,7 +142,8 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
                     if *allow_torn_tail {
                         writeln!(out, "ok (torn tail allowed): {cut}").map_err(io_err)
                     } else {
-                        writeln!(out, "not verified: {cut} (--allow-torn-tail accepts it)").map_err(io_err)?;
+                        writeln!(out, "not verified: {cut} (--allow-torn-tail accepts it)")
+                            .map_err(io_err)?;
                         Err(CliError::Failed(format!(
                             "{}: {} bytes at the end were not read (a cut-short last frame)",
                             path.display(),
@@ -203,6 +204,7 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             })
         }
         ReplayCommand::Repair { log: path, output } => {
+            report_stale(path, &mut out)?;
             let log = open(path)?;
             let target = output.as_deref().unwrap_or(path);
             if log.dropped_bytes() == 0 && target == path.as_path() {
@@ -228,6 +230,21 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             writeln!(out, "{}: note at step {step}", path.display()).map_err(io_err)
         }
     }
+}
+
+/// Removes the temporary files a killed save left beside `path` and says so; reports those of
+/// a process that may still be running.
+fn report_stale(path: &Path, out: &mut impl Write) -> Result<(), CliError> {
+    let stale = tessera_replay::remove_stale_temps(path).map_err(|e| CliError::file(path, e))?;
+    for t in &stale.removed {
+        writeln!(out, "{}: removed a stale temporary file left by a killed save", t.display())
+            .map_err(io_err)?;
+    }
+    for t in &stale.kept {
+        writeln!(out, "{}: a temporary file of a save that may still be running; left alone", t.display())
+            .map_err(io_err)?;
+    }
+    Ok(())
 }
 
 fn events_text(events: &[AnyEvent], sep: &str) -> String {
@@ -342,6 +359,9 @@ impl SessionLog {
             .map_err(|e| CliError::BadInput(e.to_string()))?;
         let recorder = Recorder::create(path, &header, start, RecorderConfig::default())
             .map_err(|e| CliError::file(path, e))?;
+        for t in &recorder.stale_temps().removed {
+            eprintln!("tessera: {}: removed a stale temporary file left by a killed recording", t.display());
+        }
         Ok(SessionLog { recorder, path: path.to_path_buf(), done: Vec::new(), undone: Vec::new() })
     }
 

@@ -149,7 +149,11 @@ fn a_flipped_length_bit_is_reported_as_damage() {
     let path = dir.join("flipped.tlog");
     std::fs::write(&path, &bytes).unwrap();
     let path = path.to_str().unwrap();
-    for args in [&["replay", "verify", path][..], &["replay", "verify", "--allow-torn-tail", path], &["replay", "info", path]] {
+    for args in [
+        &["replay", "verify", path][..],
+        &["replay", "verify", "--allow-torn-tail", path],
+        &["replay", "info", path],
+    ] {
         let out = tessera(args, "");
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(
@@ -163,4 +167,33 @@ fn a_flipped_length_bit_is_reported_as_damage() {
     let out = tessera(&["replay", "repair", path], "");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(std::fs::read(path).unwrap(), bytes);
+}
+
+/// Issue 12: a recording killed while its log was created leaves a temporary file beside it;
+/// `repair` and the next recording remove it and say so.
+#[test]
+fn stale_temporary_files_are_removed_and_reported() {
+    let dir = scratch("stale");
+    let log = recorded(&dir, "a.tlog", "7", SCRIPT);
+    // No process has id 999999999 (Linux ids stop at 2^22).
+    let stale = dir.join(".a.tlog.tmp999999999-0");
+    std::fs::write(&stale, b"TESSLOG\0").unwrap();
+    let out = tessera(&["replay", "repair", &log], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(".a.tlog.tmp999999999-0: removed a stale temporary file"), "{text}");
+    assert!(!stale.exists());
+    std::fs::write(&stale, b"TESSLOG\0").unwrap();
+    let path = dir.join("a.tlog");
+    let out =
+        tessera(&["play", "--seed", "7", "--commands", "-", "--record", path.to_str().unwrap()], "up\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(".a.tlog.tmp999999999-0: removed a stale temporary file"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stale.exists());
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("a.tlog")]);
 }

@@ -2,7 +2,8 @@
 //! redo, seek, branches), and the QA checks `verify` and `diff`.
 //!
 //! - [`Recorder`] writes a log as a game is played, frame by frame; [`LogWriter`] writes one to
-//!   any `Write`. [`atomic_write`] saves any file through a temporary file and a rename.
+//!   any `Write`. [`atomic_write`] saves any file through a temporary file and a rename;
+//!   [`remove_stale_temps`] clears the temporary files of saves that were killed.
 //! - [`Log`] opens a log, checking every length and crc, and gives its steps
 //!   ([`Log::read_step`]), notes and the state at any step ([`Log::state_at`], from the nearest
 //!   keyframe). A log whose last frame was cut short by a crash opens with every whole frame and
@@ -116,9 +117,9 @@ mod writer;
 pub use check::{DiffReport, Divergence, Mismatch, StepSide, VerifyReport, diff, export_json, verify};
 pub use error::LogError;
 pub use format::{
-    DEFAULT_KEYFRAME_INTERVAL, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, MAGIC, MAX_LOG_SIZE, MAX_PAYLOAD, Note,
-    PREAMBLE_LEN, StepRecord,
+    DEFAULT_KEYFRAME_INTERVAL, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, MAGIC, MAX_LOG_SIZE,
+    MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord,
 };
 pub use history::{Branch, History, NodeId, SeekError};
 pub use reader::{FrameRef, Log, TailPolicy};
-pub use writer::{Flush, LogWriter, Recorder, RecorderConfig, atomic_write};
+pub use writer::{Flush, LogWriter, Recorder, RecorderConfig, StaleTemps, atomic_write, remove_stale_temps};
