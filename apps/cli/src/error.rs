@@ -65,6 +65,8 @@ pub enum Input {
     TestSet,
     /// A command script for `tessera play --commands`: 64 MiB.
     Script,
+    /// A `tessera difficulty` report (JSON) to merge: 64 MiB.
+    Report,
 }
 
 impl Input {
@@ -72,7 +74,7 @@ impl Input {
     pub const fn limit(self) -> u64 {
         match self {
             Input::Stage | Input::TestSet => 16 << 20,
-            Input::Level | Input::Map | Input::Scenario | Input::Script => 64 << 20,
+            Input::Level | Input::Map | Input::Scenario | Input::Script | Input::Report => 64 << 20,
         }
     }
 
@@ -85,6 +87,7 @@ impl Input {
             Input::Scenario => "a Moving AI scenario",
             Input::TestSet => "a SameGame test set",
             Input::Script => "a command script",
+            Input::Report => "a difficulty report",
         }
     }
 }
