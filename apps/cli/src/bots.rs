@@ -6,7 +6,7 @@
 //! `--json` is off. Ctrl-C stops the sweep: games already running finish, the report of the
 //! games played is printed (marked interrupted) and the command exits 130.
 
-use crate::error::{CliError, output_error, read_text};
+use crate::error::{CliError, Input, output_error, read_input};
 use crate::play::load_level;
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -204,7 +204,7 @@ pub fn difficulty(args: &DifficultyArgs) -> Result<(), CliError> {
     if let Some(DifficultyCommand::Merge { reports, json }) = &args.command {
         let mut all = Vec::new();
         for p in reports {
-            let report: Report = serde_json::from_str(&read_text(p)?)
+            let report: Report = serde_json::from_str(&read_input(p, Input::Report)?)
                 .map_err(|e| CliError::file(p, format!("not a difficulty report: {e}")))?;
             all.push(report);
         }

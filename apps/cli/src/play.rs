@@ -1,6 +1,6 @@
 //! `tessera play`: run commands against a level and print every step.
 
-use crate::error::{CliError, read_text};
+use crate::error::{CliError, Input, read_input, read_stdin};
 use clap::Args;
 use serde_json::json;
 use std::io::{BufRead, IsTerminal, Write};
@@ -121,7 +121,7 @@ pub fn load_level(path: Option<&Path>) -> Result<Level, CliError> {
         None => Ok(Level::classic()),
         // Moving AI maps open as tactics levels.
         Some(p) if p.extension().is_some_and(|e| e == "map") => crate::tactics::movingai_level(p),
-        Some(p) => Level::from_json(&read_text(p)?).map_err(|e| CliError::file(p, e)),
+        Some(p) => Level::from_json(&read_input(p, Input::Level)?).map_err(|e| CliError::file(p, e)),
     }
 }
 
@@ -146,28 +146,29 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     // A script is read and parsed whole before anything runs, so a typo on line 90 fails
     // before 89 steps have been printed.
     let (name, text) = if commands.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-            .map_err(|e| CliError::BadInput(format!("stdin: {e}")))?;
-        ("stdin".to_string(), text)
+        ("stdin".to_string(), read_stdin(Input::Script)?)
     } else {
-        (commands.display().to_string(), read_text(commands)?)
+        (commands.display().to_string(), read_input(commands, Input::Script)?)
     };
     let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         match parse_line(&session.game, raw) {
-            Ok(Some(line)) => lines.push((raw.trim().to_string(), line)),
+            Ok(Some(line)) => lines.push((i + 1, raw.trim().to_string(), line)),
             Ok(None) => {}
             Err(e) => return Err(CliError::BadInput(format!("{name}:{}: {e}", i + 1))),
         }
     }
     print_start(&session, args, &label, seed, &mut out)?;
-    for (text, line) in &lines {
+    for (number, text, line) in &lines {
         let outcome = session.run(line);
         session.record(line, &outcome)?;
         print_step(&session, args, text, &outcome, &mut out)?;
         if let (true, Outcome::Refused { message, .. }) = (args.strict, &outcome) {
-            return Err(CliError::Failed(format!("step {}: '{text}' was refused: {message}", session.step)));
+            // Name the script's file and line, as a parse error does.
+            return Err(CliError::Failed(format!(
+                "{name}:{number}: step {}: '{text}' was refused: {message}",
+                session.step
+            )));
         }
     }
     Ok(())

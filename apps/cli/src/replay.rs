@@ -2,8 +2,11 @@
 //! the recording behind `tessera play --record`.
 //!
 //! Exit codes: 0 ok; 1 `verify` found a divergence or `diff` found a difference; 2 bad input (a
-//! file that is not a log, a step beyond the end). A log whose last frame is cut short (a crash
-//! while recording) is read with every whole frame and a warning on stderr; `repair` rewrites it.
+//! file that is not a log, a step beyond the end, a damaged log). A log whose last frame is cut
+//! short (a crash while recording) is read with every whole frame and a warning on stderr;
+//! `repair` rewrites it, and `verify` fails on it (exit 1) unless `--allow-torn-tail`. Bytes
+//! after the last whole frame that are not a cut frame (a damaged length, see the log format's
+//! "Cut tails") are damage: exit 2.
 
 use crate::error::CliError;
 use clap::{Args, Subcommand};
@@ -29,10 +32,15 @@ enum ReplayCommand {
         /// The log file.
         log: PathBuf,
     },
-    /// Re-execute the log with today's rules; exit 1 at the first divergence.
+    /// Re-execute the log with today's rules; exit 1 at the first divergence, or when the log
+    /// ends in a cut-short frame (unless --allow-torn-tail).
     Verify {
         /// The log file.
         log: PathBuf,
+        /// Accept a log whose last frame was cut short by a crash: verify its whole frames and
+        /// exit 0 if they replay (the dropped bytes are still reported).
+        #[arg(long)]
+        allow_torn_tail: bool,
     },
     /// The board at a step (default: the last), with that step's command and events.
     Show {
@@ -107,7 +115,7 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
     let mut out = stdout.lock();
     match &args.command {
         ReplayCommand::Info { log: path } => info(&open(path)?, path, &mut out),
-        ReplayCommand::Verify { log: path } => {
+        ReplayCommand::Verify { log: path, allow_torn_tail } => {
             let log = open(path)?;
             let r = verify(&log).map_err(log_err(path))?;
             let h = log.header();
@@ -123,6 +131,26 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
                     .map_err(io_err)?;
             }
             match &r.divergence {
+                // A cut tail was never checked: not ok unless the caller accepts that.
+                None if !r.complete() => {
+                    let cut = format!(
+                        "{} whole steps replay exactly, but the log ends in a cut-short frame: {} bytes after byte {} were not checked",
+                        r.steps,
+                        r.dropped_bytes,
+                        log.whole_bytes().len()
+                    );
+                    if *allow_torn_tail {
+                        writeln!(out, "ok (torn tail allowed): {cut}").map_err(io_err)
+                    } else {
+                        writeln!(out, "not verified: {cut} (--allow-torn-tail accepts it)")
+                            .map_err(io_err)?;
+                        Err(CliError::Failed(format!(
+                            "{}: {} bytes at the end were not read (a cut-short last frame)",
+                            path.display(),
+                            r.dropped_bytes
+                        )))
+                    }
+                }
                 None => writeln!(out, "ok: {} steps replay exactly", r.steps).map_err(io_err),
                 Some(d) => {
                     writeln!(out, "divergence after {} matching steps of {}:\n{d}", r.steps_ok, r.steps)
@@ -176,6 +204,7 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             })
         }
         ReplayCommand::Repair { log: path, output } => {
+            report_stale(path, &mut out)?;
             let log = open(path)?;
             let target = output.as_deref().unwrap_or(path);
             if log.dropped_bytes() == 0 && target == path.as_path() {
@@ -201,6 +230,21 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             writeln!(out, "{}: note at step {step}", path.display()).map_err(io_err)
         }
     }
+}
+
+/// Removes the temporary files a killed save left beside `path` and says so; reports those of
+/// a process that may still be running.
+fn report_stale(path: &Path, out: &mut impl Write) -> Result<(), CliError> {
+    let stale = tessera_replay::remove_stale_temps(path).map_err(|e| CliError::file(path, e))?;
+    for t in &stale.removed {
+        writeln!(out, "{}: removed a stale temporary file left by a killed save", t.display())
+            .map_err(io_err)?;
+    }
+    for t in &stale.kept {
+        writeln!(out, "{}: a temporary file of a save that may still be running; left alone", t.display())
+            .map_err(io_err)?;
+    }
+    Ok(())
 }
 
 fn events_text(events: &[AnyEvent], sep: &str) -> String {
@@ -315,6 +359,9 @@ impl SessionLog {
             .map_err(|e| CliError::BadInput(e.to_string()))?;
         let recorder = Recorder::create(path, &header, start, RecorderConfig::default())
             .map_err(|e| CliError::file(path, e))?;
+        for t in &recorder.stale_temps().removed {
+            eprintln!("tessera: {}: removed a stale temporary file left by a killed recording", t.display());
+        }
         Ok(SessionLog { recorder, path: path.to_path_buf(), done: Vec::new(), undone: Vec::new() })
     }
 

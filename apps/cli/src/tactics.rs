@@ -3,7 +3,7 @@
 //! `LEVEL` is a tactics level (JSON) or a Moving AI `.map` file (8-connected, no units). Costs
 //! print as steps (`4.414`) in text and as fixed-point thousandths of a step (`4414`) in JSON.
 
-use crate::error::{CliError, output_error, read_text};
+use crate::error::{CliError, Input, output_error, read_input};
 use clap::Args;
 use serde_json::json;
 use std::io::{IsTerminal, Write};
@@ -62,15 +62,17 @@ pub struct BenchArgs {
 
 /// A Moving AI `.map` file as a tactics level (8-connected, no units), named after the file.
 pub fn movingai_level(path: &Path) -> Result<Level, CliError> {
-    let mut level = TacticsLevel::from_movingai(&read_text(path)?).map_err(|e| CliError::file(path, e))?;
+    let mut level =
+        TacticsLevel::from_movingai(&read_input(path, Input::Map)?).map_err(|e| CliError::file(path, e))?;
     level.name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     Ok(Level::Tactics(level))
 }
 
 /// Loads a tactics level from JSON or a Moving AI map.
 fn load(path: &Path) -> Result<(TacticsRules, TacticsState), CliError> {
-    let text = read_text(path)?;
-    let level = if path.extension().is_some_and(|e| e == "map") {
+    let is_map = path.extension().is_some_and(|e| e == "map");
+    let text = read_input(path, if is_map { Input::Map } else { Input::Level })?;
+    let level = if is_map {
         TacticsLevel::from_movingai(&text).map_err(|e| CliError::file(path, e))?
     } else {
         match Level::from_json(&text).map_err(|e| CliError::file(path, e))? {
@@ -94,17 +96,42 @@ fn check_cell(path: &Path, state: &TacticsState, p: Pos, what: &str) -> Result<(
     }
 }
 
-/// The map with `marks` drawn over the terrain (units drawn by [`TacticsState::render`]).
+/// The map with `marks` drawn over the terrain (units drawn by [`TacticsState::render`]); a
+/// later mark of a cell wins.
 fn draw(state: &TacticsState, marks: &[(Pos, char)]) -> String {
-    let mut rows: Vec<Vec<char>> =
-        state.render().lines().take(usize::from(state.size().height)).map(|l| l.chars().collect()).collect();
+    let size = state.size();
+    let mut grid = vec![None; size.area()];
     for &(p, c) in marks {
-        rows[usize::from(p.y)][usize::from(p.x)] = c;
+        grid[size.index(p)] = Some(c);
     }
-    rows.into_iter().map(|r| r.into_iter().collect::<String>() + "\n").collect()
+    let mut out = Vec::new();
+    draw_into(state, |i| grid[i], &mut out).expect("writing to a Vec");
+    String::from_utf8(out).expect("rendered text is UTF-8")
+}
+
+/// [`draw`] into `out`, one row at a time: `mark(i)` is the character to draw over cell `i`
+/// (row-major), if any.
+fn draw_into(
+    state: &TacticsState,
+    mark: impl Fn(usize) -> Option<char>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let rendered = state.render();
+    let width = usize::from(state.size().width);
+    let mut row = String::new();
+    for (y, line) in rendered.lines().take(usize::from(state.size().height)).enumerate() {
+        row.clear();
+        row.extend(line.chars().enumerate().map(|(x, c)| mark(y * width + x).unwrap_or(c)));
+        writeln!(out, "{row}")?;
+    }
+    Ok(())
 }
 
 /// Runs `tessera range`.
+///
+/// The output is written as it is made, cell by cell: on an open 1024×1024 map a unit can reach
+/// a million cells, and a `serde_json::Value` per cell (or the whole text in one `String`) took
+/// 1.6 GB (issue 12). The JSON is the object `json!` would give (keys in order), one line.
 pub fn range(args: &RangeArgs) -> Result<(), CliError> {
     let (rules, state) = load(&args.level)?;
     let id = args
@@ -117,29 +144,45 @@ pub fn range(args: &RangeArgs) -> Result<(), CliError> {
         return Err(CliError::file(&args.level, format!("there is no unit {}", id.0)));
     };
     let cells = rules.reachable(&state, id);
-    if args.json {
-        let list: Vec<_> = cells.iter().map(|&(p, c)| json!({"x": p.x, "y": p.y, "cost": c})).collect();
-        let doc = json!({
-            "unit": id.0, "team": unit.team, "x": unit.pos.x, "y": unit.pos.y,
-            "left": unit.left, "movement": unit.movement, "cells": list,
-        });
-        return print(&format!("{doc}\n"));
-    }
-    let marks: Vec<(Pos, char)> = cells.iter().map(|&(p, _)| (p, '*')).collect();
-    let mut text = format!(
-        "unit {} (team {}) at {} with {} of {} movement left: {} cells in range\n",
-        id.0,
-        unit.team,
-        unit.pos,
-        fmt_cost(unit.left),
-        fmt_cost(unit.movement),
-        cells.len()
-    );
-    text.push_str(&draw(&state, &marks));
-    for (p, c) in &cells {
-        text.push_str(&format!("{} {} {}\n", p.x, p.y, fmt_cost(*c)));
-    }
-    print(&text)
+    let mut out = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
+    let r = if args.json {
+        (|| {
+            out.write_all(b"{\"cells\":[")?;
+            for (i, &(p, c)) in cells.iter().enumerate() {
+                let sep = if i == 0 { "" } else { "," };
+                write!(out, "{sep}{{\"cost\":{c},\"x\":{},\"y\":{}}}", p.x, p.y)?;
+            }
+            writeln!(
+                out,
+                "],\"left\":{},\"movement\":{},\"team\":{},\"unit\":{},\"x\":{},\"y\":{}}}",
+                unit.left, unit.movement, unit.team, id.0, unit.pos.x, unit.pos.y
+            )
+        })()
+    } else {
+        (|| {
+            writeln!(
+                out,
+                "unit {} (team {}) at {} with {} of {} movement left: {} cells in range",
+                id.0,
+                unit.team,
+                unit.pos,
+                fmt_cost(unit.left),
+                fmt_cost(unit.movement),
+                cells.len()
+            )?;
+            let size = state.size();
+            let mut in_range = vec![false; size.area()];
+            for &(p, _) in &cells {
+                in_range[size.index(p)] = true;
+            }
+            draw_into(&state, |i| in_range[i].then_some('*'), &mut out)?;
+            for (p, c) in &cells {
+                writeln!(out, "{} {} {}", p.x, p.y, fmt_cost(*c))?;
+            }
+            Ok(())
+        })()
+    };
+    r.and_then(|()| out.flush()).map_err(output_error)
 }
 
 /// Runs `tessera path`.
@@ -171,6 +214,7 @@ pub fn path(args: &PathArgs) -> Result<(), CliError> {
     }
     let Some(p) = found else {
         let why = match state.unit_at(to) {
+            _ if !state.terrain().passable(from) => ": the start is impassable".to_string(),
             Some(u) if from != to => format!(": unit {} stands on the goal", u.id.0),
             _ if !state.terrain().passable(to) => ": the goal is impassable".to_string(),
             _ => String::new(),
@@ -192,8 +236,9 @@ pub fn path(args: &PathArgs) -> Result<(), CliError> {
 /// cutting; a problem mismatches when no path is found or the path's true length (straight steps
 /// + diagonals × √2) differs from the scenario's optimal length by more than 10⁻⁴.
 pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
-    let terrain = parse_map(&read_text(&args.map)?).map_err(|e| CliError::file(&args.map, e))?;
-    let problems = parse_scen(&read_text(&args.scen)?).map_err(|e| CliError::file(&args.scen, e))?;
+    let terrain = parse_map(&read_input(&args.map, Input::Map)?).map_err(|e| CliError::file(&args.map, e))?;
+    let problems =
+        parse_scen(&read_input(&args.scen, Input::Scenario)?).map_err(|e| CliError::file(&args.scen, e))?;
     let size = terrain.size();
     for p in &problems {
         let bad =

@@ -100,6 +100,27 @@ fn convert_samegame_testset_writes_one_playable_level_per_board() {
     assert_eq!(steps[1]["board"], serde_json::json!(["....", "0101", "1010"]));
 }
 
+/// Issue 12: a conversion that fails at board 3 (here the name `samegame-03.json` is taken by
+/// a folder, so that level cannot be put in place) left boards 1 and 2 behind. All or nothing.
+#[test]
+fn convert_samegame_testset_failing_at_board_3_writes_nothing() {
+    let dir = scratch("collapse-convert-fail");
+    let input = dir.join("small_testset.txt");
+    std::fs::write(&input, TESTSET).unwrap();
+    let outdir = dir.join("levels");
+    std::fs::create_dir_all(outdir.join("samegame-03.json")).unwrap();
+    let out =
+        tessera(&["convert", "samegame-testset", input.to_str().unwrap(), outdir.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("samegame-03.json"), "{}", stderr(&out));
+    let names: Vec<String> = std::fs::read_dir(&outdir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["samegame-03.json"], "neither levels nor temporary files are left");
+    assert!(String::from_utf8_lossy(&out.stdout).is_empty(), "no level is reported written");
+}
+
 #[test]
 fn convert_samegame_testset_names_file_and_line_of_bad_input_and_writes_nothing() {
     let dir = scratch("collapse-convert-bad");

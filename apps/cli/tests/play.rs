@@ -69,6 +69,14 @@ fn refused_commands_are_reported_and_strict_fails() {
     assert_eq!(json_lines(&out)[1]["rejected"]["code"], "no_change");
     let out = tessera(&["play", path, "--commands", "-", "--strict"], "left\n");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // Issue 12: the refusal names the script's file and line, not only the step.
+    let script = dir.join("moves.txt");
+    std::fs::write(&script, "# a comment\n\nleft # refused\n").unwrap();
+    let out = tessera(&["play", path, "--commands", script.to_str().unwrap(), "--strict"], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("moves.txt:3: step 1: 'left # refused' was refused"), "{}", stderr(&out));
+    let out = tessera(&["play", path, "--commands", "-", "--strict"], "\n\nleft\n");
+    assert!(stderr(&out).contains("stdin:3: step 1: 'left' was refused"), "{}", stderr(&out));
 }
 
 #[test]
@@ -132,4 +140,54 @@ fn interactive_play_reads_stdin_and_runs_with_no_arguments() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("built-in classic level (slide, seed 0)"), "{text}");
     assert!(text.contains("step 2: right"), "{text}");
+}
+
+/// Issue 12: `tessera play /dev/zero` read until memory ran out. Every input has a size limit,
+/// named in the error; a log that is not a log stops at its magic.
+#[test]
+fn endless_inputs_are_refused_at_their_limit() {
+    for (args, limit) in [
+        (&["play", "/dev/zero"][..], "more than 64 MiB, the limit for a level"),
+        (&["play", "--commands", "/dev/zero"], "more than 64 MiB, the limit for a command script"),
+        (&["convert", "stage", "/dev/zero", "/tmp/tessera-never-written.json"], "the limit for a stage file"),
+        (
+            &["convert", "movingai", "/dev/zero", "/tmp/tessera-never-written.json"],
+            "the limit for a Moving AI map",
+        ),
+        (&["range", "/dev/zero", "0"], "the limit for a level"),
+        (&["replay", "info", "/dev/zero"], "not a tessera log"),
+    ] {
+        let out = tessera(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("/dev/zero: "), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(limit), "{args:?}: {}", stderr(&out));
+    }
+    assert!(!std::path::Path::new("/tmp/tessera-never-written.json").exists());
+}
+
+/// Issue 12: a command script with invalid UTF-8 named the file but not the line or byte.
+#[test]
+fn invalid_utf8_in_a_script_names_the_line_and_byte() {
+    let dir = scratch("utf8");
+    let script = dir.join("moves.txt");
+    std::fs::write(&script, b"up\nleft\ndo\xffwn\n").unwrap();
+    let out = tessera(&["play", "--commands", script.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out)
+            .contains("moves.txt:3: invalid UTF-8 at byte 10 of the file (line 3, column 3: byte 0xff)"),
+        "{}",
+        stderr(&out)
+    );
+    // The same on stdin.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["play", "--commands", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"\xc3up\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(stderr(&out).contains("stdin:1: invalid UTF-8 at byte 0"), "{}", stderr(&out));
 }

@@ -118,9 +118,16 @@ fn a_cut_log_opens_with_a_warning_and_repair_rewrites_it() {
     let log = recorded(&dir, "a.tlog", "7", SCRIPT);
     let bytes = std::fs::read(&log).unwrap();
     std::fs::write(&log, &bytes[..bytes.len() - 4]).unwrap();
+    // Issue 12: verify never says ok for a log it did not read to the end...
     let out = tessera(&["replay", "verify", &log], "");
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("cut short"), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("ok") && text.contains("--allow-torn-tail"), "{text}");
+    // ...unless told that a torn tail is fine.
+    let out = tessera(&["replay", "verify", "--allow-torn-tail", &log], "");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ok (torn tail allowed)"));
     let out = tessera(&["replay", "repair", &log], "");
     assert!(out.status.success(), "{}", stderr(&out));
     let out = tessera(&["replay", "verify", &log], "");
@@ -130,4 +137,63 @@ fn a_cut_log_opens_with_a_warning_and_repair_rewrites_it() {
         String::from_utf8_lossy(&tessera(&["replay", "repair", &log], "").stdout)
             .contains("nothing to repair")
     );
+}
+
+/// Issue 12: bit 5 of byte 211 of `classic_seed7.tlog` lengthens the step-0 keyframe past the
+/// end of the file; verify said "ok" for 0 of 107 steps and exited 0.
+#[test]
+fn a_flipped_length_bit_is_reported_as_damage() {
+    let dir = scratch("flipped-length");
+    let mut bytes = std::fs::read(workspace().join("fixtures/logs/classic_seed7.tlog")).unwrap();
+    bytes[211] ^= 1 << 5;
+    let path = dir.join("flipped.tlog");
+    std::fs::write(&path, &bytes).unwrap();
+    let path = path.to_str().unwrap();
+    for args in [
+        &["replay", "verify", path][..],
+        &["replay", "verify", "--allow-torn-tail", path],
+        &["replay", "info", path],
+    ] {
+        let out = tessera(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("flipped.tlog: byte 210, frame 1: the log is damaged, not cut short"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("ok"));
+    }
+    // repair does not "repair" it by dropping 107 steps either.
+    let out = tessera(&["replay", "repair", path], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(std::fs::read(path).unwrap(), bytes);
+}
+
+/// Issue 12: a recording killed while its log was created leaves a temporary file beside it;
+/// `repair` and the next recording remove it and say so.
+#[test]
+fn stale_temporary_files_are_removed_and_reported() {
+    let dir = scratch("stale");
+    let log = recorded(&dir, "a.tlog", "7", SCRIPT);
+    // No process has id 999999999 (Linux ids stop at 2^22).
+    let stale = dir.join(".a.tlog.tmp999999999-0");
+    std::fs::write(&stale, b"TESSLOG\0").unwrap();
+    let out = tessera(&["replay", "repair", &log], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(".a.tlog.tmp999999999-0: removed a stale temporary file"), "{text}");
+    assert!(!stale.exists());
+    std::fs::write(&stale, b"TESSLOG\0").unwrap();
+    let path = dir.join("a.tlog");
+    let out =
+        tessera(&["play", "--seed", "7", "--commands", "-", "--record", path.to_str().unwrap()], "up\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(".a.tlog.tmp999999999-0: removed a stale temporary file"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stale.exists());
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("a.tlog")]);
 }

@@ -1,7 +1,7 @@
 //! `tessera range`, `tessera path` and `tessera path-bench` on tactics levels and Moving AI files
 //! generated in a scratch directory (no dependency on `../shared`).
 
-use crate::{scratch, stderr, tessera};
+use crate::{json_lines, scratch, stderr, tessera};
 
 /// A 6×4 Moving AI map with a wall that forces detours.
 const MAP: &str = "type octile\nheight 4\nwidth 6\nmap\n......\n.@@@..\n...@..\nT.....\n";
@@ -97,6 +97,25 @@ fn path_on_the_skirmish_level_draws_arrows() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("unit 6 stands on the goal"));
     let out = tessera(&["path", "fixtures/levels/skirmish.json", "1", "1", "11", "14", "--weight", "x"], "");
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Issue 12: (6, 1) is a wall; a path from it was returned, the reverse refused. Both are
+/// refused now.
+#[test]
+fn no_path_starts_or_ends_in_a_wall() {
+    for (args, why) in
+        [(["6", "1", "0", "0"], "the start is impassable"), (["0", "0", "6", "1"], "the goal is impassable")]
+    {
+        let mut all = vec!["path", "fixtures/levels/skirmish.json"];
+        all.extend(args);
+        let out = tessera(&all, "");
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("no path from") && text.contains(why), "{args:?}: {text}");
+        all.push("--json");
+        let v = &json_lines(&tessera(&all, ""))[0];
+        assert_eq!(v["cost"], serde_json::Value::Null, "{args:?}");
+    }
 }
 
 #[test]

@@ -165,7 +165,14 @@ proptest! {
             let mover = state.unit_at(from).map(|u| u.id);
             let mut range = Vec::new();
             finder.reachable(&state.graph_for(mover), rules.config.connectivity, from, Cost::MAX / 2, &mut range);
-            let ranged = if from == to { Some(0) } else { range.iter().find(|(p, _)| *p == to).map(|&(_, c)| c) };
+            // No path starts on impassable ground (issue 12: `path` used to leave a wall).
+            let ranged = if !state.terrain().passable(from) {
+                None
+            } else if from == to {
+                Some(0)
+            } else {
+                range.iter().find(|(p, _)| *p == to).map(|&(_, c)| c)
+            };
             prop_assert_eq!(exact.as_ref().map(|p| p.cost), ranged);
             let weighted = rules.path(&state, from, to, Weight(weight));
             prop_assert_eq!(weighted.is_some(), exact.is_some());

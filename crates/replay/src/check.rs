@@ -90,12 +90,21 @@ pub struct VerifyReport {
     pub current_rules_version: u32,
     /// The first divergence, if any.
     pub divergence: Option<Divergence>,
+    /// Bytes of a cut tail the log was opened without ([`Log::dropped_bytes`]): steps that were
+    /// not checked.
+    pub dropped_bytes: u64,
 }
 
 impl VerifyReport {
-    /// No divergence.
+    /// No divergence, and the log was read to its end: every byte of it was checked.
     pub fn ok(&self) -> bool {
-        self.divergence.is_none()
+        self.divergence.is_none() && self.complete()
+    }
+
+    /// Whether the log was read to its end (no cut tail dropped on open). A cut tail's frame
+    /// was never checked, so `tessera replay verify` fails without `--allow-torn-tail`.
+    pub fn complete(&self) -> bool {
+        self.dropped_bytes == 0
     }
 
     /// Whether the log was recorded by another version of the rules than today's.
@@ -106,7 +115,8 @@ impl VerifyReport {
 
 /// Re-executes the log's commands from the header's level and seed with today's rules,
 /// comparing every step's events and state hash, and every keyframe's state, with the log.
-/// Stops at the first divergence. Errors are about the log itself (an undecodable frame).
+/// Stops at the first divergence. Errors are about the log itself (an undecodable frame). A log
+/// opened with a cut tail dropped replays what it has, but is not [`VerifyReport::ok`].
 pub fn verify(log: &Log) -> Result<VerifyReport, LogError> {
     let h = log.header();
     let mut report = VerifyReport {
@@ -115,6 +125,7 @@ pub fn verify(log: &Log) -> Result<VerifyReport, LogError> {
         recorded_rules_version: h.rules_version,
         current_rules_version: h.rule_set.version(),
         divergence: None,
+        dropped_bytes: log.dropped_bytes(),
     };
     let mut game = log.start()?;
     let keyframes: Vec<u64> = log.keyframe_steps().collect();

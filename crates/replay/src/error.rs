@@ -10,6 +10,12 @@ pub enum LogError {
     /// The file could not be read or written.
     #[error("{0}")]
     Io(String),
+    /// A file larger than [`crate::MAX_LOG_SIZE`]; it was not read past the limit.
+    #[error("the file is larger than {limit} bytes, the limit for a log; not read further")]
+    TooLarge {
+        /// The limit.
+        limit: u64,
+    },
     /// Zero bytes.
     #[error("the file is empty (not a tessera log)")]
     Empty,
@@ -41,6 +47,19 @@ pub enum LogError {
         needed: u64,
         /// Bytes left from `offset`.
         available: u64,
+    },
+    /// The file ends inside a frame, but not the way a crash while recording ends a log: the
+    /// frame's length runs past the end of the file while its bytes hold a whole frame (a
+    /// damaged length field), or its kind byte is not one the recorder writes. (A crash leaves
+    /// at most one partial frame at the end: see "Cut tails" in the crate docs.)
+    #[error("byte {offset}, frame {frame}: the log is damaged, not cut short: {message}")]
+    CorruptTail {
+        /// The offset of the frame that runs past the end.
+        offset: u64,
+        /// Its index.
+        frame: u64,
+        /// What shows the damage.
+        message: String,
     },
     /// A frame's stored crc32 does not match its kind and payload.
     #[error("byte {offset}, frame {frame}: crc mismatch (stored {stored:08x}, computed {computed:08x})")]
@@ -141,10 +160,12 @@ impl LogError {
     pub fn kind(&self) -> &'static str {
         match self {
             LogError::Io(_) => "io",
+            LogError::TooLarge { .. } => "too_large",
             LogError::Empty => "empty",
             LogError::BadMagic { .. } => "bad_magic",
             LogError::UnsupportedVersion { .. } => "unsupported_version",
             LogError::Truncated { .. } => "truncated",
+            LogError::CorruptTail { .. } => "corrupt_tail",
             LogError::CrcMismatch { .. } => "crc_mismatch",
             LogError::Oversized { .. } => "oversized",
             LogError::UnknownKind { .. } => "unknown_kind",
@@ -160,10 +181,11 @@ impl LogError {
     /// The byte offset the error is about, when it is about one.
     pub fn offset(&self) -> Option<u64> {
         match *self {
-            LogError::Io(_) | LogError::NoSuchStep { .. } => None,
+            LogError::Io(_) | LogError::TooLarge { .. } | LogError::NoSuchStep { .. } => None,
             LogError::Empty | LogError::BadMagic { .. } => Some(0),
             LogError::UnsupportedVersion { offset, .. }
             | LogError::Truncated { offset, .. }
+            | LogError::CorruptTail { offset, .. }
             | LogError::CrcMismatch { offset, .. }
             | LogError::Oversized { offset, .. }
             | LogError::UnknownKind { offset, .. }
@@ -179,6 +201,7 @@ impl LogError {
     pub fn frame(&self) -> Option<u64> {
         match *self {
             LogError::Truncated { frame, .. }
+            | LogError::CorruptTail { frame, .. }
             | LogError::CrcMismatch { frame, .. }
             | LogError::Oversized { frame, .. }
             | LogError::UnknownKind { frame, .. }

@@ -23,6 +23,11 @@ pub const FRAME_HEADER_LEN: usize = 9;
 /// allocating or reading anything; decoding is also capped at this many bytes.
 pub const MAX_PAYLOAD: u32 = 64 << 20;
 
+/// The largest log file [`crate::Log::open`] reads (1 GiB): it reads the whole file into
+/// memory, so a larger one (or a file that never ends, like `/dev/zero`) is refused before or
+/// while reading, never read until memory runs out.
+pub const MAX_LOG_SIZE: u64 = 1 << 30;
+
 /// How often a keyframe is written when nothing else is said: every 256 steps.
 pub const DEFAULT_KEYFRAME_INTERVAL: u32 = 256;
 

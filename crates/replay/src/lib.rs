@@ -2,7 +2,8 @@
 //! redo, seek, branches), and the QA checks `verify` and `diff`.
 //!
 //! - [`Recorder`] writes a log as a game is played, frame by frame; [`LogWriter`] writes one to
-//!   any `Write`. [`atomic_write`] saves any file through a temporary file and a rename.
+//!   any `Write`. [`atomic_write`] saves any file through a temporary file and a rename;
+//!   [`remove_stale_temps`] clears the temporary files of saves that were killed.
 //! - [`Log`] opens a log, checking every length and crc, and gives its steps
 //!   ([`Log::read_step`]), notes and the state at any step ([`Log::state_at`], from the nearest
 //!   keyframe). A log whose last frame was cut short by a crash opens with every whole frame and
@@ -26,6 +27,7 @@
 //! frame:    length u32 | crc32 u32 | kind u8 | payload (length bytes)
 //! ```
 //!
+//! - A log file is at most [`MAX_LOG_SIZE`] (1 GiB); [`Log::open`] refuses a larger one.
 //! - `length` counts the payload only (not the 9 bytes before it) and is at most
 //!   [`MAX_PAYLOAD`] (64 MiB); a reader refuses a larger value before reading or allocating.
 //! - `crc32` is CRC-32/ISO-HDLC (the zlib/PNG crc, as `crc32fast` computes it) over the kind
@@ -55,8 +57,33 @@
 //! header's level; replaying the steps' commands with the rules of `rules_version` reproduces
 //! every event and hash.
 //!
-//! A file that ends inside a frame is a log cut short: readers may keep every whole frame
-//! before it. A file that ends inside the preamble or the header frame is not a log.
+//! A file that ends inside the preamble or the header frame is not a log.
+//!
+//! ## Cut tails
+//!
+//! The recorder appends one frame at a time and flushes it, so a crash while recording leaves
+//! every frame written before it whole, followed by at most one partial frame: a strict prefix
+//! of the frame being written. Readers may keep the whole frames of such a log and drop the
+//! rest; anything else after the last whole frame is damage. Precisely, when the frame at
+//! offset `p` runs past the end of the file (fewer than 9 bytes remain, or `9 + length` is more
+//! than remain), the bytes from `p` are a *cut tail* only if all of these hold, and the log is
+//! corrupt ([`LogError::CorruptTail`]) otherwise:
+//!
+//! 1. when 9 or more bytes remain, the kind byte is 1, 2 or 3 (the recorder writes no other
+//!    after the header);
+//! 2. the stored crc does not match the kind byte and every byte after the frame header (if it
+//!    does, the frame is whole and its length field was damaged);
+//! 3. no whole frame starts at any later offset `q > p`: a kind byte 1, 2 or 3, a length `l`
+//!    with `q + 9 + l` at most the file's size, a matching crc, and after it the end of the
+//!    file, fewer than 9 bytes, or another header with kind 1, 2 or 3 and a length within
+//!    [`MAX_PAYLOAD`]. (A damaged length hides the frames after it; this finds them. The crcs of
+//!    this search cover at most 256 MiB, so that hostile bytes cannot make opening slow; a tail
+//!    that exhausts it is taken as cut.)
+//!
+//! A cut tail is at most one frame, so its length is below `9 + MAX_PAYLOAD`. Opening a log
+//! with [`TailPolicy::Lenient`] keeps the whole frames and reports the dropped bytes
+//! ([`Log::dropped_bytes`]); [`verify`] does not call a log with dropped bytes ok
+//! ([`VerifyReport::complete`]).
 //!
 //! # Example
 //!
@@ -90,9 +117,9 @@ mod writer;
 pub use check::{DiffReport, Divergence, Mismatch, StepSide, VerifyReport, diff, export_json, verify};
 pub use error::LogError;
 pub use format::{
-    DEFAULT_KEYFRAME_INTERVAL, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, MAGIC, MAX_PAYLOAD, Note,
-    PREAMBLE_LEN, StepRecord,
+    DEFAULT_KEYFRAME_INTERVAL, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, MAGIC, MAX_LOG_SIZE,
+    MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord,
 };
 pub use history::{Branch, History, NodeId, SeekError};
 pub use reader::{FrameRef, Log, TailPolicy};
-pub use writer::{Flush, LogWriter, Recorder, RecorderConfig, atomic_write};
+pub use writer::{Flush, LogWriter, Recorder, RecorderConfig, StaleTemps, atomic_write, remove_stale_temps};

@@ -4,8 +4,8 @@
 use crate::error::LogError;
 use crate::format::{
     At, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, HeaderPayload, KeyframePayload, MAGIC,
-    MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step, decode_step_number,
-    frame_crc,
+    MAX_LOG_SIZE, MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step,
+    decode_step_number, frame_crc,
 };
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -52,9 +52,10 @@ pub struct Log {
 
 impl Log {
     /// Opens the log at `path`, keeping every whole frame of a log whose last frame is cut
-    /// short (see [`Log::dropped_bytes`]).
+    /// short (see [`Log::dropped_bytes`]). Reads at most [`MAX_LOG_SIZE`] bytes: a larger
+    /// file is [`LogError::TooLarge`].
     pub fn open(path: impl AsRef<Path>) -> Result<Log, LogError> {
-        Log::from_bytes(std::fs::read(path)?, TailPolicy::Lenient)
+        Log::from_bytes(read_capped(path.as_ref(), MAX_LOG_SIZE)?, TailPolicy::Lenient)
     }
 
     /// Reads a log from its bytes.
@@ -81,13 +82,18 @@ impl Log {
             let at = At { offset: pos as u64, frame };
             let (kind, payload, end) = match read_frame(&bytes, pos, frame) {
                 Ok(f) => f,
-                Err(e @ LogError::Truncated { .. }) => match tail {
-                    TailPolicy::Strict => return Err(e),
-                    TailPolicy::Lenient => {
-                        log.dropped = (bytes.len() - pos) as u64;
-                        break;
+                Err(e @ LogError::Truncated { .. }) => {
+                    // Only a cut last frame is excused; a damaged length that reaches past the
+                    // end is corruption (see "Cut tails" in the crate docs).
+                    check_cut_tail(&bytes, pos, frame)?;
+                    match tail {
+                        TailPolicy::Strict => return Err(e),
+                        TailPolicy::Lenient => {
+                            log.dropped = (bytes.len() - pos) as u64;
+                            break;
+                        }
                     }
-                },
+                }
                 Err(e) => return Err(e),
             };
             let steps = log.steps.len() as u64;
@@ -305,6 +311,34 @@ pub(crate) enum Decoded {
     Note(Note),
 }
 
+/// The bytes of `path`, refusing a file of more than `limit` bytes before reading it (when its
+/// size is known) or once `limit` bytes were read (a pipe, a device).
+fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, LogError> {
+    let file = std::fs::File::open(path)?;
+    let known = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    read_log_bytes(file, known, limit)
+}
+
+/// Reads a log from `reader` (`known`: its size, when known): the magic first, so that a
+/// stream of something else (`/dev/zero`) stops after eight bytes, then at most `limit` bytes.
+fn read_log_bytes(reader: impl std::io::Read, known: Option<u64>, limit: u64) -> Result<Vec<u8>, LogError> {
+    use std::io::Read;
+    if known.is_some_and(|n| n > limit) {
+        return Err(LogError::TooLarge { limit });
+    }
+    let mut reader = reader.take(limit + 1);
+    let mut bytes = Vec::with_capacity(known.map_or(MAGIC.len(), |n| n as usize));
+    (&mut reader).take(MAGIC.len() as u64).read_to_end(&mut bytes)?;
+    if bytes[..] != MAGIC[..bytes.len()] {
+        return Err(LogError::BadMagic { found: bytes });
+    }
+    reader.read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(LogError::TooLarge { limit });
+    }
+    Ok(bytes)
+}
+
 fn check_step_number(n: u64, steps: u64, at: At, kind: FrameKind) -> Result<(), LogError> {
     if n != steps {
         return Err(LogError::Malformed {
@@ -367,6 +401,76 @@ fn read_header(bytes: &[u8]) -> Result<(Header, HeaderAt), LogError> {
     Ok((check_header(p, at)?, HeaderAt { offset: at.offset, end }))
 }
 
+/// The most payload bytes [`check_cut_tail`] crcs while looking for whole frames in a tail
+/// (256 MiB: well under a second). Past it the search stops and the tail is taken as cut.
+pub(crate) const TAIL_SCAN_LIMIT: u64 = 256 << 20;
+
+/// Whether a frame header could start at `q`: nine bytes, a step, keyframe or note kind, and a
+/// length within [`MAX_PAYLOAD`]. Returns the declared length.
+fn plausible_header(bytes: &[u8], q: usize) -> Option<usize> {
+    if bytes.len() - q < FRAME_HEADER_LEN {
+        return None;
+    }
+    let length = u32_at(bytes, q);
+    let kind = FrameKind::from_byte(bytes[q + 8])?;
+    (kind != FrameKind::Header && length <= MAX_PAYLOAD).then_some(length as usize)
+}
+
+/// Checks that the bytes from `pos` (after the last whole frame, where the frame at `pos` runs
+/// past the end of the file) are what a crash while appending leaves: a strict prefix of one
+/// frame. The rule, from the crate docs ("Cut tails"), is refused with [`LogError::CorruptTail`]:
+///
+/// 1. a tail of nine bytes or more has a step, keyframe or note kind byte;
+/// 2. its stored crc does not match the kind and all the bytes after its header (if it does,
+///    the frame is whole and its length field was damaged);
+/// 3. no whole frame starts at a later byte of the tail: a plausible header (kind step,
+///    keyframe or note, length within the file), followed by the end of the file, by fewer than
+///    nine bytes, or by another plausible header, and whose crc matches.
+///
+/// The crcs of rule 3 cover at most [`TAIL_SCAN_LIMIT`] bytes, so a hostile tail cannot make
+/// opening quadratic; past the limit the tail is taken as cut (and still dropped and reported).
+fn check_cut_tail(bytes: &[u8], pos: usize, frame: u64) -> Result<(), LogError> {
+    let corrupt = |message: String| LogError::CorruptTail { offset: pos as u64, frame, message };
+    let n = bytes.len();
+    if n - pos >= FRAME_HEADER_LEN {
+        let kind_byte = bytes[pos + 8];
+        let Some(kind) = FrameKind::from_byte(kind_byte).filter(|&k| k != FrameKind::Header) else {
+            return Err(corrupt(format!(
+                "its kind byte {kind_byte} is not a step, keyframe or note, so it is no cut frame"
+            )));
+        };
+        let stored = u32_at(bytes, pos + 4);
+        if frame_crc(kind_byte, &bytes[pos + FRAME_HEADER_LEN..]) == stored {
+            return Err(corrupt(format!(
+                "a whole {} frame of {} bytes whose length field says {}: the length is damaged",
+                kind.name(),
+                n - pos - FRAME_HEADER_LEN,
+                u32_at(bytes, pos)
+            )));
+        }
+    }
+    let mut budget = TAIL_SCAN_LIMIT;
+    for q in pos + 1..n {
+        let Some(length) = plausible_header(bytes, q) else { continue };
+        let end = q + FRAME_HEADER_LEN + length;
+        if end > n || !(end == n || n - end < FRAME_HEADER_LEN || plausible_header(bytes, end).is_some()) {
+            continue;
+        }
+        let Some(left) = budget.checked_sub(length as u64 + 1) else { break };
+        budget = left;
+        let kind_byte = bytes[q + 8];
+        if frame_crc(kind_byte, &bytes[q + FRAME_HEADER_LEN..end]) == u32_at(bytes, q + 4) {
+            let kind = FrameKind::from_byte(kind_byte).map_or("?", FrameKind::name);
+            return Err(corrupt(format!(
+                "its length field ({} bytes) runs past the end of the file, but a whole {kind} frame \
+                 starts at byte {q}: the length is damaged",
+                u32_at(bytes, pos)
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Reads the frame at `pos`: its kind, payload and end, with the length checked against the
 /// limit before anything else and the crc checked.
 fn read_frame(bytes: &[u8], pos: usize, frame: u64) -> Result<(FrameKind, &[u8], usize), LogError> {
@@ -399,6 +503,24 @@ fn read_frame(bytes: &[u8], pos: usize, frame: u64) -> Result<(FrameKind, &[u8],
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 12: a log that never ends is refused at the limit, not read until memory runs out;
+    /// one that is not a log stops at its magic.
+    #[test]
+    fn reading_a_log_stops_at_the_size_limit() {
+        use std::io::Read;
+        let endless = MAGIC.chain(std::io::repeat(7));
+        assert_eq!(read_log_bytes(endless, None, 4096), Err(LogError::TooLarge { limit: 4096 }));
+        assert_eq!(
+            read_log_bytes(std::io::empty(), Some(5000), 4096),
+            Err(LogError::TooLarge { limit: 4096 })
+        );
+        let zeros = std::io::repeat(0);
+        assert_eq!(read_log_bytes(zeros, None, 1 << 40), Err(LogError::BadMagic { found: vec![0; 8] }));
+        let whole = MAGIC.chain(&[1u8, 2, 3][..]);
+        assert_eq!(read_log_bytes(whole, None, 11).unwrap().len(), 11);
+        assert_eq!(read_log_bytes(std::io::empty(), None, 11).unwrap(), Vec::<u8>::new());
+    }
 
     #[test]
     fn header_at_offset_is_after_the_preamble() {

@@ -1,4 +1,5 @@
-//! Writing logs: [`LogWriter`] over any `Write`, [`Recorder`] over a file, and [`atomic_write`].
+//! Writing logs: [`LogWriter`] over any `Write`, [`Recorder`] over a file, [`atomic_write`], and
+//! [`remove_stale_temps`] for the temporary files of saves that were killed.
 
 use crate::format::{
     FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, KeyframeRef, MAGIC, MAX_PAYLOAD, Note, StepRef,
@@ -177,6 +178,8 @@ pub struct Recorder {
     flush: Flush,
     /// `ends[n]`: file length once step `n` and what follows it (keyframe, notes) was written.
     ends: Vec<u64>,
+    /// Stale temporary files found on creation.
+    stale: StaleTemps,
 }
 
 impl Recorder {
@@ -188,6 +191,8 @@ impl Recorder {
         config: RecorderConfig,
     ) -> io::Result<Recorder> {
         let path = path.as_ref().to_path_buf();
+        // A recording killed while its log was created leaves its temporary file: clear it.
+        let stale = remove_stale_temps(&path).unwrap_or_default();
         let mut header = header.clone();
         header.keyframe_interval = config.keyframe_interval;
         let mut first = Vec::new();
@@ -204,7 +209,13 @@ impl Recorder {
             steps: 0,
             keyframe_interval: config.keyframe_interval,
         };
-        Ok(Recorder { path, writer, flush: config.flush, ends: vec![first.len() as u64] })
+        Ok(Recorder { path, writer, flush: config.flush, ends: vec![first.len() as u64], stale })
+    }
+
+    /// The temporary files of earlier, killed saves of this log that [`Recorder::create`] found
+    /// (see [`remove_stale_temps`]).
+    pub fn stale_temps(&self) -> &StaleTemps {
+        &self.stale
     }
 
     /// Records one accepted command (see [`LogWriter::record`]).
@@ -274,6 +285,64 @@ impl Recorder {
         self.writer.out.flush()?;
         self.writer.out.get_ref().sync_all()
     }
+}
+
+/// Temporary files of [`atomic_write`] found beside a file by [`remove_stale_temps`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StaleTemps {
+    /// Removed: their process no longer runs, so no rename will ever come.
+    pub removed: Vec<PathBuf>,
+    /// Left alone: their process may still be running (or this platform cannot tell).
+    pub kept: Vec<PathBuf>,
+}
+
+/// The process id in a temporary name of [`atomic_write`] for the file `name`
+/// (`.NAME.tmpPID-N`), if `candidate` is one.
+fn temp_pid(name: &std::ffi::OsStr, candidate: &std::ffi::OsStr) -> Option<u32> {
+    let name = name.to_str()?;
+    let rest = candidate.to_str()?.strip_prefix('.')?.strip_prefix(name)?.strip_prefix(".tmp")?;
+    let (pid, n) = rest.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n)).then(|| pid.parse().ok()).flatten()
+}
+
+/// Whether process `pid` may be running: `/proc/PID` exists; `None` where there is no `/proc`.
+fn process_may_run(pid: u32) -> Option<bool> {
+    if pid == std::process::id() {
+        return Some(true);
+    }
+    Path::new("/proc/self").exists().then(|| Path::new("/proc").join(pid.to_string()).exists())
+}
+
+/// Finds the temporary files [`atomic_write`] leaves beside `path` when its process is killed
+/// before the rename (`.NAME.tmpPID-N`, issue 12: 1 recording in 340 killed while its log was
+/// created), and removes those whose process no longer runs. Files of a process that may still
+/// run (another save in progress) are left and listed in [`StaleTemps::kept`]; so is every one
+/// on a platform without `/proc`, where this cannot be told.
+pub fn remove_stale_temps(path: impl AsRef<Path>) -> io::Result<StaleTemps> {
+    let path = path.as_ref();
+    let Some(name) = path.file_name() else { return Ok(StaleTemps::default()) };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut found = StaleTemps::default();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(found),
+        Err(e) => return Err(e),
+    };
+    for entry in entries {
+        let entry = entry?;
+        let Some(pid) = temp_pid(name, &entry.file_name()) else { continue };
+        let temp = path.with_file_name(entry.file_name());
+        if process_may_run(pid) == Some(false) && entry.file_type().is_ok_and(|t| t.is_file()) {
+            std::fs::remove_file(&temp)?;
+            found.removed.push(temp);
+        } else {
+            found.kept.push(temp);
+        }
+    }
+    found.removed.sort();
+    found.kept.sort();
+    Ok(found)
 }
 
 /// Writes `bytes` to `path` so that a crash never leaves a half-written file there: into a

@@ -69,10 +69,10 @@ proptest! {
         // longer fits, or a crc).
         let strict = Log::from_bytes(bytes.clone(), TailPolicy::Strict);
         prop_assert!(strict.is_err(), "byte {} ^ {:#x} went unnoticed", i, x);
-        // Leniently, a changed length of the last frame reads as a cut tail: it opens, but says so.
-        if let Ok(log) = Log::from_bytes(bytes.clone(), TailPolicy::Lenient) {
-            prop_assert!(log.dropped_bytes() > 0);
-        }
+        // Leniently too: a changed length that runs past the end is not taken for a cut tail
+        // (issue 12), whether frames follow it or it is the last frame's.
+        let lenient = Log::from_bytes(bytes.clone(), TailPolicy::Lenient);
+        prop_assert!(lenient.is_err(), "byte {} ^ {:#x} opens leniently", i, x);
         survive(bytes);
     }
 
@@ -198,4 +198,114 @@ fn lengths_inside_payloads_are_capped_before_allocating() {
         };
         assert_eq!((e.kind(), e.offset()), ("undecodable", Some(base.len() as u64)), "{e}");
     }
+}
+
+/// The golden log of issue 12's example.
+fn classic_seed7() -> Vec<u8> {
+    std::fs::read(crate::common::fixtures().join("logs/classic_seed7.tlog")).unwrap()
+}
+
+/// Issue 12: bit 5 of byte 211 of `classic_seed7.tlog` (the second byte of the step-0
+/// keyframe's length) made the keyframe run past the end; the reader took every frame after it
+/// for a cut tail and verify said ok for 0 of 107 steps.
+#[test]
+fn a_flipped_length_bit_is_damage_not_a_cut_tail() {
+    let mut bytes = classic_seed7();
+    bytes[211] ^= 1 << 5;
+    for tail in [TailPolicy::Lenient, TailPolicy::Strict] {
+        let e = Log::from_bytes(bytes.clone(), tail).unwrap_err();
+        assert_eq!((e.kind(), e.offset(), e.frame()), ("corrupt_tail", Some(210), Some(1)), "{e}");
+        // The keyframe is 42 bytes: the next frame starts at 210 + 9 + 42.
+        assert!(e.to_string().contains("starts at byte 261"), "{e}");
+    }
+}
+
+/// A damaged length of the last frame: no frame follows, but its bytes are a whole frame.
+#[test]
+fn a_damaged_last_length_is_damage_not_a_cut_tail() {
+    let mut bytes = sample();
+    let last = open(&bytes).frames().last().unwrap().offset as usize;
+    bytes[last] ^= 1 << 3;
+    if u32::from_le_bytes(bytes[last..last + 4].try_into().unwrap()) as usize > bytes.len() - last - 9 {
+        let e = Log::from_bytes(bytes, TailPolicy::Lenient).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), ("corrupt_tail", Some(last as u64)), "{e}");
+    } else {
+        // The last frame was short enough that the bit lowered its length: a crc mismatch.
+        assert!(Log::from_bytes(bytes, TailPolicy::Lenient).is_err());
+    }
+}
+
+/// A tail of nine bytes or more whose kind byte the recorder never writes is not a cut frame.
+#[test]
+fn a_tail_with_an_unknown_kind_is_damage() {
+    let mut bytes = sample();
+    bytes.extend_from_slice(&100u32.to_le_bytes());
+    bytes.extend_from_slice(&[0, 0, 0, 0, 9, 1, 2]);
+    let e = Log::from_bytes(bytes.clone(), TailPolicy::Lenient).unwrap_err();
+    assert_eq!(e.kind(), "corrupt_tail", "{e}");
+    // The same with kind 1 (a step) is an ordinary cut tail.
+    let n = bytes.len();
+    bytes[n - 3] = 1;
+    let log = Log::from_bytes(bytes, TailPolicy::Lenient).unwrap();
+    assert_eq!(log.dropped_bytes(), 11);
+    assert!(!verify(&log).unwrap().ok(), "a log with dropped bytes is not ok");
+    assert!(verify(&log).unwrap().divergence.is_none());
+}
+
+/// Every whole frame of the original, in order, then nothing: what a log read to a cut tail
+/// may keep.
+fn whole_prefix_of(read: &[u8], original: &[u8]) -> bool {
+    original.starts_with(read)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Issue 12: over single-bit flips of a golden log (also cut at a random point, as a crash
+    /// leaves it), verify never says ok unless what it read to the end is the original, and
+    /// without a cut, every flip is refused on open.
+    #[test]
+    fn a_flipped_bit_never_verifies_ok(bit in any::<prop::sample::Index>(), cut in any::<prop::sample::Index>(), cut_it in any::<bool>()) {
+        let original = classic_seed7();
+        let mut bytes = original.clone();
+        if cut_it {
+            bytes.truncate(PREAMBLE_LEN + cut.index(original.len() - PREAMBLE_LEN));
+        }
+        let bit = bit.index(bytes.len() * 8);
+        bytes[bit / 8] ^= 1 << (bit % 8);
+        let opened = Log::from_bytes(bytes.clone(), TailPolicy::Lenient);
+        if !cut_it {
+            prop_assert!(opened.is_err(), "bit {} of byte {} opens", bit % 8, bit / 8);
+        }
+        if let Ok(log) = opened {
+            let report = verify(&log);
+            if let Ok(r) = &report {
+                if r.ok() {
+                    prop_assert_eq!(log.whole_bytes(), &bytes[..]);
+                    prop_assert_eq!(log.whole_bytes(), &original[..]);
+                }
+                if r.divergence.is_none() {
+                    // Allowing a cut tail: the frames read are the original's.
+                    prop_assert!(whole_prefix_of(log.whole_bytes(), &original),
+                        "bit {} of byte {} replays without divergence from other bytes", bit % 8, bit / 8);
+                }
+            }
+        }
+    }
+}
+
+/// Every single-bit flip of the golden log, exhaustively: none opens (the proptest above also
+/// covers cut logs).
+#[test]
+fn no_single_bit_flip_of_a_golden_log_opens() {
+    let original = classic_seed7();
+    let mut opened = Vec::new();
+    for bit in 0..original.len() * 8 {
+        let mut bytes = original.clone();
+        bytes[bit / 8] ^= 1 << (bit % 8);
+        if let Ok(log) = Log::from_bytes(bytes, TailPolicy::Lenient) {
+            opened.push((bit / 8, bit % 8, log.steps(), log.dropped_bytes()));
+        }
+    }
+    assert!(opened.is_empty(), "(byte, bit, steps, dropped) that open: {opened:?}");
 }

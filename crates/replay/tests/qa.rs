@@ -221,3 +221,34 @@ fn a_note_can_be_added_to_a_recorded_log() {
     }
     assert!(log.with_note(log.steps() + 1, "x").is_err());
 }
+
+/// Issue 12: a recording killed while its log was created left `.NAME.tmpPID-N` beside it. The
+/// next recording removes such files of processes that no longer run, and keeps the others.
+#[test]
+fn a_new_recording_removes_stale_temporary_files() {
+    let path = tmp("stale.tlog");
+    let dir = path.parent().unwrap().to_path_buf();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        std::fs::remove_file(e.unwrap().path()).unwrap();
+    }
+    // No process has id 999999999 (Linux ids stop at 2^22).
+    let dead = dir.join(".stale.tlog.tmp999999999-0");
+    let ours = dir.join(format!(".stale.tlog.tmp{}-77", std::process::id()));
+    let other_file = dir.join(".other.tlog.tmp999999999-0");
+    let not_a_temp = dir.join(".stale.tlog.tmpx-0");
+    for p in [&dead, &ours, &other_file, &not_a_temp] {
+        std::fs::write(p, b"TESSLOG\0").unwrap();
+    }
+    let level = level(4);
+    let game = level.start(Some(1)).unwrap();
+    let header = tessera_replay::Header::new(&level, 1, 4).unwrap();
+    let rec = tessera_replay::Recorder::create(&path, &header, &game.state, Default::default()).unwrap();
+    assert_eq!(rec.stale_temps().removed, vec![dead.clone()]);
+    assert_eq!(rec.stale_temps().kept, vec![ours.clone()]);
+    rec.finish().unwrap();
+    assert!(!dead.exists() && ours.exists() && other_file.exists() && not_a_temp.exists());
+    assert!(open(&std::fs::read(&path).unwrap()).steps() == 0);
+    // Asked again: nothing more to remove.
+    let again = tessera_replay::remove_stale_temps(&path).unwrap();
+    assert!(again.removed.is_empty() && again.kept == vec![ours]);
+}

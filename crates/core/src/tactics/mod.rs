@@ -538,9 +538,12 @@ impl TacticsRules {
     }
 
     /// The cheapest path (for `weight` = [`Weight::OPTIMAL`]) from `from` to `to` around the
-    /// units, other than one standing on `from`; `None` when there is none (also when `to` is
-    /// impassable, occupied, or off the map).
+    /// units, other than one standing on `from`; `None` when there is none (also when `from` or
+    /// `to` is impassable or off the map, or `to` is occupied: no path starts in a wall).
     pub fn path(&self, state: &TacticsState, from: Pos, to: Pos, weight: Weight) -> Option<Path> {
+        if !state.size().contains(from) || !state.terrain().passable(from) {
+            return None;
+        }
         let mover = state.unit_at(from).map(|u| u.id);
         let graph = state.graph_for(mover);
         let mut cells = Vec::new();
