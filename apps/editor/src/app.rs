@@ -52,6 +52,7 @@ pub struct EditorApp {
     new_seed: u64,
     title: String,
     last_hover: Option<tessera_core::Pos>,
+    pinned_hover: Option<tessera_core::Pos>,
 }
 
 impl EditorApp {
@@ -72,6 +73,7 @@ impl EditorApp {
             new_seed: 0,
             title: "classic 2048 (built in)".into(),
             last_hover: None,
+            pinned_hover: None,
         }
     }
 
@@ -149,6 +151,21 @@ impl EditorApp {
             }
             Err(e) => self.error = Some(format!("{title}: {e}")),
         }
+    }
+
+    /// Clicks board cell `p` in Play, as the pointer would (the screenshot hook and tests).
+    pub fn click_cell(&mut self, p: tessera_core::Pos, now: f64) {
+        let input = crate::board::BoardInput { clicked: Some(p), hovered: Some(p), swipe: None };
+        let cmd = self.play.board_command(self.session.history().rules(), self.session.state(), &input);
+        if let Some(cmd) = cmd {
+            self.execute(&cmd, now);
+        }
+    }
+
+    /// Shows the board as if the pointer were over cell `p`, wherever the pointer is (the group,
+    /// path or score preview; for the screenshot hook).
+    pub fn hover_cell(&mut self, p: tessera_core::Pos) {
+        self.pinned_hover = Some(p);
     }
 
     /// Starts a new game of the current level with `seed`.
@@ -383,7 +400,7 @@ impl EditorApp {
             // The overlay follows the cell hovered in the last frame.
             let overlay = self.play.overlay(rules, state, self.last_hover);
             let input = self.board.show(ui, self.session.mirror(), state, at, &overlay);
-            self.last_hover = input.hovered;
+            self.last_hover = self.pinned_hover.or(input.hovered);
             if let Some(cmd) = self.play.board_command(rules, state, &input) {
                 self.execute(&cmd, now);
             }
@@ -436,6 +453,9 @@ impl EditorApp {
                     ui.label(format!("Turn {} · team {} to play", s.turn(), s.team()));
                 }
                 ui.label("Click a unit, hover for its path, click to move.");
+                if let AnyState::Tactics(s) = self.session.state() {
+                    terrain_legend(ui, s);
+                }
                 if ui.button("End turn").clicked() {
                     self.execute(
                         &tessera_core::AnyCommand::Tactics(tessera_core::tactics::TacticsCommand::EndTurn),
@@ -503,6 +523,34 @@ impl EditorApp {
             self.play.clear();
         }
     }
+}
+
+/// The map's terrain types: colour, name and what entering costs.
+fn terrain_legend(ui: &mut egui::Ui, s: &tessera_core::tactics::TacticsState) {
+    egui::CollapsingHeader::new("Terrain").default_open(true).show(ui, |ui| {
+        for (i, t) in s.terrain().legend().iter().enumerate() {
+            ui.horizontal(|ui| {
+                let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                ui.painter().rect_filled(r, 2.0, crate::palette::terrain(t, i as u8));
+                let cost =
+                    if t.impassable { "impassable".to_string() } else { format!("cost {}", 1 + t.extra) };
+                ui.label(format!("{} '{}' · {cost}", t.name, t.glyph));
+            });
+        }
+    });
+    egui::CollapsingHeader::new("Units").default_open(false).show(ui, |ui| {
+        for u in s.units() {
+            ui.label(format!(
+                "#{} team {} at ({}, {}) · {} of {}",
+                u.id.0,
+                u.team,
+                u.pos.x,
+                u.pos.y,
+                tessera_core::tactics::fmt_cost(u.left),
+                tessera_core::tactics::fmt_cost(u.movement)
+            ));
+        }
+    });
 }
 
 /// The objectives line: match3's moves and target, tactics' turn.

@@ -1,6 +1,7 @@
 //! Opening files (levels, Moving AI maps, the seed's stage files, logs) and a small built-in
 //! file picker, so the editor needs no native dialog library.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use tessera_core::Level;
 use tessera_core::match3::Match3Level;
@@ -30,10 +31,14 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
     if is_log {
         return Log::open(path).map(|l| Opened::Log(Box::new(l))).map_err(|e| named(&e));
     }
-    if meta.len() > MAX_LEVEL_BYTES {
-        return Err(named(&format!("{} bytes is more than a level may be ({MAX_LEVEL_BYTES})", meta.len())));
+    // Read at most one byte past the limit: a file's size may lie (`/dev/zero`, a pipe).
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| std::io::Read::take(f, MAX_LEVEL_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| named(&e))?;
+    if bytes.len() as u64 > MAX_LEVEL_BYTES {
+        return Err(named(&format!("more than {} MiB, the limit for a level", MAX_LEVEL_BYTES >> 20)));
     }
-    let bytes = std::fs::read(path).map_err(|e| named(&e))?;
     let text = String::from_utf8(bytes)
         .map_err(|e| named(&format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
@@ -51,7 +56,6 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
 }
 
 fn starts_with_magic(path: &Path) -> bool {
-    use std::io::Read;
     let mut head = [0u8; 8];
     std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
         && head == tessera_replay::MAGIC
@@ -176,5 +180,27 @@ impl FilePicker {
             *open = false;
         }
         chosen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_endless_file_is_refused_at_the_limit() {
+        let Err(e) = open_path(Path::new("/dev/zero")) else { panic!("/dev/zero is not a level") };
+        assert!(e.contains("limit for a level"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_level_names_the_file_and_the_problem() {
+        let dir = std::env::temp_dir().join(format!("tessera-editor-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join("bad.json");
+        std::fs::write(&p, r#"{"rule_set":"slide","board":[[2,3]]}"#).expect("write");
+        let Err(e) = open_path(&p) else { panic!("a 3 is not a 2048 tile") };
+        assert!(e.starts_with(&p.display().to_string()) && e.contains("power of two"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -2,7 +2,9 @@
 //! or log given as its argument.
 //!
 //! `TESSERA_SCREENSHOT=out.png` renders a few frames, saves a screenshot there and exits (for a
-//! person or CI looking at the real window, e.g. under `xvfb-run`).
+//! person or CI looking at the real window, e.g. under `xvfb-run`). With it,
+//! `TESSERA_SCREENSHOT_CLICKS="x,y x,y"` clicks those board cells first and
+//! `TESSERA_SCREENSHOT_HOVER="x,y"` hovers one, to show a selection, a range or a path.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,6 +42,14 @@ fn main() -> ExitCode {
             if let Some(p) = &path {
                 app.open(p);
             }
+            if screenshot.is_some() {
+                for p in cells_from_env("TESSERA_SCREENSHOT_CLICKS") {
+                    app.click_cell(p, 0.0);
+                }
+                if let Some(p) = cells_from_env("TESSERA_SCREENSHOT_HOVER").first() {
+                    app.hover_cell(*p);
+                }
+            }
             Ok(Box::new(Window { app, screenshot, frames: 0 }))
         }),
     );
@@ -50,6 +60,17 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Cells `x,y` separated by spaces in the environment variable `name` (bad ones are skipped).
+fn cells_from_env(name: &str) -> Vec<tessera_core::Pos> {
+    let text = std::env::var(name).unwrap_or_default();
+    text.split_whitespace()
+        .filter_map(|c| {
+            let (x, y) = c.split_once(',')?;
+            Some(tessera_core::Pos::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+        })
+        .collect()
 }
 
 /// The app in eframe, plus the screenshot hook.

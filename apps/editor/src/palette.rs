@@ -15,7 +15,7 @@ pub const HIGHLIGHT: Color32 = Color32::from_rgb(0xff, 0xd5, 0x4a);
 /// The selected piece.
 pub const SELECTED: Color32 = Color32::WHITE;
 /// Movement range overlay.
-pub const RANGE: Color32 = Color32::from_rgba_premultiplied(0x20, 0x60, 0xc0, 0x60);
+pub const RANGE: Color32 = Color32::from_rgba_unmultiplied_const(0x40, 0x90, 0xff, 0x60);
 /// Path arrows.
 pub const PATH: Color32 = Color32::from_rgb(0xff, 0xf0, 0x9a);
 
@@ -77,6 +77,12 @@ pub fn terrain(t: &TerrainType, index: u8) -> Color32 {
         ("hill", Color32::from_rgb(0xa8, 0x84, 0x5a)),
         ("swamp", Color32::from_rgb(0x6b, 0x7a, 0x4f)),
         ("water", Color32::from_rgb(0x3b, 0x6e, 0xb5)),
+        ("river", Color32::from_rgb(0x3b, 0x6e, 0xb5)),
+        ("sea", Color32::from_rgb(0x2c, 0x58, 0x98)),
+        ("lake", Color32::from_rgb(0x3b, 0x6e, 0xb5)),
+        ("bridge", Color32::from_rgb(0xb8, 0x8a, 0x52)),
+        ("road", Color32::from_rgb(0xd8, 0xcc, 0xa8)),
+        ("sand", Color32::from_rgb(0xe3, 0xd0, 0x8c)),
         ("wall", Color32::from_rgb(0x40, 0x40, 0x44)),
         ("out", Color32::from_rgb(0x20, 0x20, 0x24)),
     ];

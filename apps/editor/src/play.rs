@@ -181,3 +181,27 @@ pub fn group_preview(
     let bonus = if group.len() == s.tile_count() { scoring.clear_bonus() } else { 0 };
     (group, scoring.points(n) + bonus)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_selected_unit_shows_its_range_and_the_path_to_the_hovered_cell() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/levels/skirmish.json"
+        ))
+        .expect("fixture");
+        let game = tessera_core::Level::from_json(&text).expect("level").start(None).expect("starts");
+        let mut input = PlayInput::default();
+        let click = BoardInput { clicked: Some(Pos::new(4, 2)), ..BoardInput::default() };
+        assert_eq!(input.board_command(&game.rules, &game.state, &click), None);
+        assert_eq!(input.selected, Some(Pos::new(4, 2)));
+        let o = input.overlay(&game.rules, &game.state, Some(Pos::new(4, 7)));
+        assert!(o.range.contains(&Pos::new(4, 7)), "the bridge's far side is in range");
+        assert_eq!(o.path.first(), Some(&Pos::new(4, 2)));
+        assert_eq!(o.path.last(), Some(&Pos::new(4, 7)));
+        assert!(o.tooltip.is_some_and(|t| t.starts_with("cost")));
+    }
+}
