@@ -37,7 +37,8 @@ fn log_path() -> &'static PathBuf {
         let mut game = level.start(Some(1)).expect("the level starts");
         let header = Header::new(&level, 1, DEFAULT_KEYFRAME_INTERVAL).expect("a header");
         let mut w = LogWriter::new(Vec::new(), &header, &game.state).expect("writes to memory");
-        let order = [Dir::Down, Dir::Left, Dir::Right, Dir::Up].map(|d| AnyCommand::Slide(SlideCommand::Slide(d)));
+        let order =
+            [Dir::Down, Dir::Left, Dir::Right, Dir::Up].map(|d| AnyCommand::Slide(SlideCommand::Slide(d)));
         let mut events = Vec::new();
         'steps: while w.steps() < STEPS {
             for c in &order {

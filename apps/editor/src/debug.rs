@@ -597,7 +597,11 @@ impl DebugView {
                 if ui.add_enabled(step > 0, egui::Button::new("Start")).on_hover_text("Home").clicked() {
                     target = Some(0);
                 }
-                if ui.add_enabled(step > 0, egui::Button::new("Step back")).on_hover_text("Left arrow").clicked() {
+                if ui
+                    .add_enabled(step > 0, egui::Button::new("Step back"))
+                    .on_hover_text("Left arrow")
+                    .clicked()
+                {
                     target = Some(step - 1);
                 }
                 if ui
@@ -754,7 +758,10 @@ impl DebugView {
             ui.colored_label(ui.visuals().error_fg_color, format!("Error: state: {e}"));
         }
         if let Some(n) = d.mirror_note() {
-            ui.colored_label(ui.visuals().warn_fg_color, format!("Warning: board rebuilt from the state: {n}"));
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("Warning: board rebuilt from the state: {n}"),
+            );
         }
         if let Ok(AnyState::Tactics(t)) = d.state() {
             ui.label(format!("Turn {} · team {} to play", t.turn(), t.team()));
@@ -767,23 +774,6 @@ impl DebugView {
                     tessera_core::tactics::fmt_cost(u.left),
                     tessera_core::tactics::fmt_cost(u.movement)
                 ));
-            }
-        }
-        ui.separator();
-        match d.record() {
-            None => {
-                ui.label("The start of the game.");
-            }
-            Some(Err(e)) => {
-                ui.colored_label(ui.visuals().error_fg_color, format!("Error: step {}: {e}", d.step()));
-            }
-            Some(Ok(r)) => {
-                let cmd = r.command.as_ref().map_or_else(|| "?".into(), ToString::to_string);
-                ui.label(format!("Command: {cmd}"));
-                ui.label(format!("Events ({})", r.events.len()));
-                for e in &r.events {
-                    ui.monospace(e.to_json().to_string());
-                }
             }
         }
         self.divergence_ui(ui);
@@ -799,13 +789,16 @@ impl DebugView {
             ui.weak("none");
         }
         let label = ui.label("New note");
-        ui.add(egui::TextEdit::multiline(&mut self.note).hint_text("what happens at this step").desired_rows(2))
-            .labelled_by(label.id);
+        ui.add(
+            egui::TextEdit::multiline(&mut self.note).hint_text("what happens at this step").desired_rows(2),
+        )
+        .labelled_by(label.id);
         ui.horizontal(|ui| {
             if ui.add_enabled(!self.note.trim().is_empty(), egui::Button::new("Add note")).clicked() {
                 match d.add_note(&self.note) {
                     Ok(()) => {
-                        self.message = Some((false, format!("note added at step {} (not saved yet)", d.step())));
+                        self.message =
+                            Some((false, format!("note added at step {} (not saved yet)", d.step())));
                         self.note.clear();
                     }
                     Err(e) => self.message = Some((true, e)),
@@ -826,6 +819,23 @@ impl DebugView {
             ui.add(egui::TextEdit::singleline(&mut self.save_path).hint_text("path of a .tlog"))
                 .labelled_by(label.id);
         });
+        ui.separator();
+        match d.record() {
+            None => {
+                ui.label("The start of the game.");
+            }
+            Some(Err(e)) => {
+                ui.colored_label(ui.visuals().error_fg_color, format!("Error: step {}: {e}", d.step()));
+            }
+            Some(Ok(r)) => {
+                let cmd = r.command.as_ref().map_or_else(|| "?".into(), ToString::to_string);
+                ui.label(format!("Command: {cmd}"));
+                ui.label(format!("Events ({})", r.events.len()));
+                for e in &r.events {
+                    ui.monospace(e.to_json().to_string());
+                }
+            }
+        }
         ui.separator();
         egui::CollapsingHeader::new("Board as text").default_open(true).show(ui, |ui| {
             if let Ok(s) = d.state() {
@@ -869,7 +879,10 @@ impl DebugView {
         let Some(m) = d.mirror() else {
             ui.vertical_centered(|ui| {
                 ui.add_space(40.0);
-                ui.colored_label(ui.visuals().error_fg_color, format!("Error: no board at step {}", d.step()));
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!("Error: no board at step {}", d.step()),
+                );
                 if let Err(e) = d.state() {
                     ui.label(e);
                 }

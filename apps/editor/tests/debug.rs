@@ -154,7 +154,8 @@ fn slide_log(steps: usize, wrong_hash_at: Option<usize>) -> (Vec<u8>, u64) {
     let mut game = level.start(Some(1)).expect("the level starts");
     let header = Header::new(&level, 1, 16).expect("a header");
     let mut w = LogWriter::new(Vec::new(), &header, &game.state).expect("writes to memory");
-    let order = [Dir::Down, Dir::Left, Dir::Right, Dir::Up].map(|d| AnyCommand::Slide(tessera_core::slide::SlideCommand::Slide(d)));
+    let order = [Dir::Down, Dir::Left, Dir::Right, Dir::Up]
+        .map(|d| AnyCommand::Slide(tessera_core::slide::SlideCommand::Slide(d)));
     let mut events = Vec::new();
     let mut wrong = 0;
     for step in 1..=steps {
@@ -192,7 +193,9 @@ fn verify_finds_the_divergence_jumps_there_and_shows_both_sides() {
     h.run();
     let d = debugger(&h);
     assert_eq!(d.step(), 3, "the view jumped to the divergence");
-    let VerifyStatus::Done(Ok(report)) = d.verify_status() else { panic!("verify ran: {:?}", d.verify_status()) };
+    let VerifyStatus::Done(Ok(report)) = d.verify_status() else {
+        panic!("verify ran: {:?}", d.verify_status())
+    };
     assert_eq!(report.divergence.as_ref().map(|d| d.step), Some(3));
     assert!(h.query_by_label("Diverges at step 3").is_some(), "the inspector names the step");
     assert!(h.query_by_label("diverges at step 3").is_some(), "the status line names the step");
@@ -202,7 +205,7 @@ fn verify_finds_the_divergence_jumps_there_and_shows_both_sides() {
     // the step's events left it, nothing panics.
     assert!(d.state().is_err());
     assert!(d.mirror().is_some(), "the board follows the recorded events");
-    assert!(h.query_by_label_contains("the log recorded").is_some(), "the hash mismatch is shown");
+    assert!(h.query_all_by_label_contains("the log recorded").count() >= 1, "the hash mismatch is shown");
     // The next step is fine again.
     h.key_press(Key::ArrowRight);
     h.run();
@@ -321,11 +324,18 @@ fn play_from_here_branches_and_keeps_the_original_line() {
     // A different move than the log's step 6 starts a branch.
     let next = history.command_at(6).cloned();
     let AnyState::Slide(s) = h.state().session().state().clone() else { panic!("slide") };
-    let key = [(Key::ArrowUp, Dir::Up), (Key::ArrowDown, Dir::Down), (Key::ArrowLeft, Dir::Left), (Key::ArrowRight, Dir::Right)]
-        .into_iter()
-        .find(|&(_, d)| s.can_slide(d) && next != Some(AnyCommand::Slide(tessera_core::slide::SlideCommand::Slide(d))))
-        .map(|(k, _)| k)
-        .expect("another move");
+    let key = [
+        (Key::ArrowUp, Dir::Up),
+        (Key::ArrowDown, Dir::Down),
+        (Key::ArrowLeft, Dir::Left),
+        (Key::ArrowRight, Dir::Right),
+    ]
+    .into_iter()
+    .find(|&(_, d)| {
+        s.can_slide(d) && next != Some(AnyCommand::Slide(tessera_core::slide::SlideCommand::Slide(d)))
+    })
+    .map(|(k, _)| k)
+    .expect("another move");
     h.key_press(key);
     h.run();
     let branches = h.state().session().history().branches();

@@ -2,5 +2,5 @@
 //! with egui_kittest (headless: no display, no GPU).
 
 mod common;
-mod play;
 mod debug;
+mod play;
