@@ -87,6 +87,11 @@ impl EditorApp {
         &self.debug
     }
 
+    /// The debugger, to change (its settings, a seek).
+    pub fn debug_mut(&mut self) -> &mut DebugView {
+        &mut self.debug
+    }
+
     /// The Play board's view (pan, zoom, where cells are on screen).
     pub fn board(&self) -> &BoardView {
         &self.board

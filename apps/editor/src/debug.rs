@@ -1,9 +1,47 @@
-//! Debug mode: the time-travel debugger over a log (placeholder: being built).
+//! Debug mode: the time-travel debugger over a log.
+//!
+//! The model ([`Debugger`]: the log, the step shown, the state, the mirror, the verify result,
+//! notes) knows no egui; [`DebugView`] draws it and turns clicks and keys into its calls.
+//!
+//! Decisions:
+//! - **States come from the log, never from a replay from step 0.** The state at the cursor is
+//!   always [`Log::state_at`] (the nearest keyframe plus at most a keyframe interval of recorded
+//!   events, and the step's recorded hash checked). A step by one also moves the mirror by one
+//!   step, animated: forward applies the step's events to the mirror, back unapplies the events of
+//!   the step left. Any other move (the slider, a click on a far row, Home/End, a verify jump)
+//!   rebuilds the mirror from `state_at(s - 1)` and applies step `s`'s events, unanimated, so the
+//!   cells step `s` touched are outlined wherever the cursor lands.
+//! - **The outline** is [`tessera_ecs::Mirror::touched`] of the step last applied or unapplied:
+//!   step `s` after a move forward or a jump, step `s + 1` (the step undone) after a step back. The
+//!   inspector names which step it is.
+//! - **Bad logs never panic.** A step that does not decode, whose events do not fit the board, or
+//!   whose recorded hash is not the hash of the replayed state shows its error in its row, in the
+//!   inspector and where the board would be; events the mirror refuses ([`Mirror::try_apply`])
+//!   make the mirror rebuild from the state and say so.
+//! - **Verify** runs [`tessera_replay::verify`] synchronously for logs below
+//!   [`DebugConfig::background_verify_from`] steps (at ~400 k steps/s on a busy machine, 20,000
+//!   steps take about 50 ms) and on a thread otherwise, the window showing a spinner and staying
+//!   live; the result comes back over a channel polled every frame. On a divergence the cursor
+//!   jumps to the first divergent step and the inspector shows the recorded and today's events
+//!   side by side, with both hashes.
+//! - **Notes** are added to the log in memory ([`Log::with_note`], then the bytes are opened
+//!   again, strictly), so the list and inspector show them at once; "Save log" writes the bytes
+//!   with [`tessera_replay::atomic_write`] to the file the log came from, or to a path the user
+//!   types for a log that came from memory. A log opened with a cut tail is saved without it.
+//! - **Play from here** builds a [`History`] from the whole log (`History::from_log`, O(steps):
+//!   about 1 s for a million steps), seeks it to the shown step and hands it to Play; the log's
+//!   own line stays in the history, as the branch redo walks until a new command forks it.
 
-use crate::anim::Speed;
+use crate::anim::{Clock, Speed};
+use crate::board::{BoardView, Overlay};
 use crate::session::Session;
-use std::path::PathBuf;
-use tessera_replay::Log;
+use egui::{Color32, Key, RichText, vec2};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, TryRecvError};
+use tessera_core::{AnyEvent, AnyState, Rules};
+use tessera_ecs::Mirror;
+use tessera_replay::{History, Log, LogError, StepRecord, TailPolicy, VerifyReport, atomic_write};
 
 /// What the debugger asks the app to do.
 pub enum DebugAction {
@@ -11,31 +49,865 @@ pub enum DebugAction {
     PlayFromHere(Box<Session>),
 }
 
-/// The debugger: a log, the step shown, the board at that step.
+/// Settings of the debugger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DebugConfig {
+    /// Logs of at least this many steps are verified on a background thread.
+    pub background_verify_from: u64,
+}
+
+impl Default for DebugConfig {
+    fn default() -> Self {
+        DebugConfig { background_verify_from: 20_000 }
+    }
+}
+
+/// Where verification of the open log stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VerifyStatus {
+    /// Not run on this log.
+    NotRun,
+    /// Running on a background thread.
+    Running,
+    /// Finished: the report, or why the log could not be checked.
+    Done(Result<VerifyReport, String>),
+}
+
+impl VerifyStatus {
+    /// One line for the status bar.
+    pub fn summary(&self) -> String {
+        match self {
+            VerifyStatus::NotRun => "not verified".into(),
+            VerifyStatus::Running => "verifying…".into(),
+            VerifyStatus::Done(Err(e)) => format!("verify failed: {e}"),
+            VerifyStatus::Done(Ok(r)) => match &r.divergence {
+                None => format!("verified: all {} steps replay", r.steps),
+                Some(d) => format!("diverges at step {}", d.step),
+            },
+        }
+    }
+}
+
+/// The time-travel debugger's model: a log, the step shown and everything shown about it.
+pub struct Debugger {
+    log: Arc<Log>,
+    path: Option<PathBuf>,
+    step: u64,
+    state: Result<AnyState, String>,
+    /// The shown step's record (`None` at step 0).
+    record: Option<Result<StepRecord, String>>,
+    mirror: Option<Mirror>,
+    /// Which step the mirror's touched cells belong to.
+    outlined: Option<u64>,
+    /// Why the mirror was rebuilt from the state instead of following the step's events.
+    mirror_note: Option<String>,
+    clock: Clock,
+    verify: VerifyStatus,
+    verify_rx: Option<Receiver<Result<VerifyReport, String>>>,
+    /// Bytes dropped from a cut tail when the log was opened.
+    dropped: u64,
+    /// Notes added since the log was last saved or opened.
+    unsaved: bool,
+    /// The hash of the start state, for the step list's first row.
+    start_hash: Option<u64>,
+}
+
+fn text(e: &LogError) -> String {
+    e.to_string()
+}
+
+impl Debugger {
+    /// The debugger over `log` (read from `path`, if from a file), at step 0.
+    pub fn new(log: Log, path: Option<PathBuf>) -> Debugger {
+        let dropped = log.dropped_bytes();
+        let mut d = Debugger {
+            log: Arc::new(log),
+            path,
+            step: 0,
+            state: Err(String::new()),
+            record: None,
+            mirror: None,
+            outlined: None,
+            mirror_note: None,
+            clock: Clock::done(),
+            verify: VerifyStatus::NotRun,
+            verify_rx: None,
+            dropped,
+            unsaved: false,
+            start_hash: None,
+        };
+        d.start_hash = d.log.state_at(0).ok().map(|s| s.hash());
+        d.jump(0);
+        d
+    }
+
+    /// The log.
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// The file the log came from (`None`: from memory).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The step shown (0: the start).
+    pub fn step(&self) -> u64 {
+        self.step
+    }
+
+    /// Steps in the log.
+    pub fn steps(&self) -> u64 {
+        self.log.steps()
+    }
+
+    /// The state after the shown step, or why the log does not give it.
+    pub fn state(&self) -> Result<&AnyState, &str> {
+        self.state.as_ref().map_err(String::as_str)
+    }
+
+    /// The shown step's command, events and recorded hash (`None` at step 0), or why it does
+    /// not decode.
+    pub fn record(&self) -> Option<Result<&StepRecord, &str>> {
+        self.record.as_ref().map(|r| r.as_ref().map_err(String::as_str))
+    }
+
+    /// The entities the board draws (`None` when neither the step nor the state before it can
+    /// be read).
+    pub fn mirror(&self) -> Option<&Mirror> {
+        self.mirror.as_ref()
+    }
+
+    /// Why the mirror was rebuilt from the state rather than following the step's events.
+    pub fn mirror_note(&self) -> Option<&str> {
+        self.mirror_note.as_deref()
+    }
+
+    /// The step whose touched cells the board outlines.
+    pub fn outlined_step(&self) -> Option<u64> {
+        self.outlined
+    }
+
+    /// The clock of the step being animated.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// Where verification stands.
+    pub fn verify_status(&self) -> &VerifyStatus {
+        &self.verify
+    }
+
+    /// Whether notes were added since the log was opened or saved.
+    pub fn unsaved(&self) -> bool {
+        self.unsaved
+    }
+
+    /// Bytes of a cut tail dropped when the log was opened.
+    pub fn dropped_bytes(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Goes to `step` (clamped to the log): a step by one is animated from `now` at `speed`,
+    /// anything else is a jump.
+    pub fn go(&mut self, step: u64, now: f64, speed: Speed) {
+        let step = step.min(self.steps());
+        if step == self.step + 1 {
+            self.forward(now, speed);
+        } else if step + 1 == self.step {
+            self.back(now, speed);
+        } else if step != self.step {
+            self.jump(step);
+        }
+    }
+
+    /// Shows `step` (clamped to the log) without animation: the mirror is rebuilt from the
+    /// state before it and follows its events, so its touched cells are outlined.
+    pub fn jump(&mut self, step: u64) {
+        let step = step.min(self.steps());
+        self.step = step;
+        self.clock = Clock::done();
+        self.mirror_note = None;
+        self.state = self.log.state_at(step).map_err(|e| text(&e));
+        self.record = (step > 0).then(|| self.read(step));
+        self.mirror = None;
+        self.outlined = None;
+        if let Some(Ok(rec)) = &self.record
+            && let Ok(prev) = self.log.state_at(step - 1)
+        {
+            let mut m = Mirror::from_state(&prev);
+            m.begin_step();
+            match apply_all(&mut m, &rec.events) {
+                Ok(()) => {
+                    self.mirror = Some(m);
+                    self.outlined = Some(step);
+                }
+                Err(e) => self.mirror_note = Some(e),
+            }
+        }
+        if self.mirror.is_none() {
+            self.mirror = self.state.as_ref().ok().map(Mirror::from_state);
+        }
+    }
+
+    fn read(&self, step: u64) -> Result<StepRecord, String> {
+        let mut rec = StepRecord::default();
+        self.log.read_step(step, &mut rec).map_err(|e| text(&e))?;
+        Ok(rec)
+    }
+
+    /// One step forward, animated.
+    pub fn forward(&mut self, now: f64, speed: Speed) {
+        let step = self.step + 1;
+        if step > self.steps() {
+            return;
+        }
+        let rec = self.read(step);
+        let (Ok(r), Some(m)) = (&rec, &mut self.mirror) else { return self.jump(step) };
+        m.begin_step();
+        if let Err(e) = apply_all(m, &r.events) {
+            self.jump(step);
+            self.mirror_note = Some(e);
+            return;
+        }
+        self.clock = Clock::start(now, m.phases(), speed);
+        self.step = step;
+        self.outlined = Some(step);
+        self.mirror_note = None;
+        self.state = self.log.state_at(step).map_err(|e| text(&e));
+        self.record = Some(rec);
+    }
+
+    /// One step back, animated (the events of the step left, unapplied in reverse order).
+    pub fn back(&mut self, now: f64, speed: Speed) {
+        let Some(step) = self.step.checked_sub(1) else { return };
+        let (Some(Ok(r)), Some(m)) = (&self.record, &mut self.mirror) else { return self.jump(step) };
+        m.begin_step();
+        let undone = r.events.iter().rev().try_for_each(|e| m.try_unapply(e).map_err(|e| e.to_string()));
+        if let Err(e) = undone {
+            self.jump(step);
+            self.mirror_note = Some(format!("step {}'s events do not unapply: {e}", step + 1));
+            return;
+        }
+        self.clock = Clock::start(now, m.phases(), speed);
+        self.outlined = Some(self.step);
+        self.step = step;
+        self.mirror_note = None;
+        self.state = self.log.state_at(step).map_err(|e| text(&e));
+        self.record = (step > 0).then(|| self.read(step));
+    }
+
+    /// Starts [`tessera_replay::verify`]: on a thread when `background`, else now. On a
+    /// divergence the cursor jumps to its step.
+    pub fn start_verify(&mut self, background: bool) {
+        if self.verify == VerifyStatus::Running {
+            return;
+        }
+        if !background {
+            let result = tessera_replay::verify(&self.log).map_err(|e| text(&e));
+            self.finish_verify(result);
+            return;
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let log = Arc::clone(&self.log);
+        let spawned = std::thread::Builder::new().name("tessera-verify".into()).spawn(move || {
+            // The receiver may be gone (another log opened): nothing to report to then.
+            let _ = tx.send(tessera_replay::verify(&log).map_err(|e| text(&e)));
+        });
+        match spawned {
+            Ok(_) => {
+                self.verify = VerifyStatus::Running;
+                self.verify_rx = Some(rx);
+            }
+            Err(e) => self.verify = VerifyStatus::Done(Err(format!("cannot start the verify thread: {e}"))),
+        }
+    }
+
+    /// Takes the background verify's result if it has come; `true` when it just did.
+    pub fn poll_verify(&mut self) -> bool {
+        let Some(rx) = &self.verify_rx else { return false };
+        let result = match rx.try_recv() {
+            Ok(r) => r,
+            Err(TryRecvError::Empty) => return false,
+            Err(TryRecvError::Disconnected) => Err("the verify thread stopped without a result".into()),
+        };
+        self.verify_rx = None;
+        self.finish_verify(result);
+        true
+    }
+
+    fn finish_verify(&mut self, result: Result<VerifyReport, String>) {
+        if let Ok(r) = &result
+            && let Some(d) = &r.divergence
+        {
+            self.jump(d.step);
+        }
+        self.verify = VerifyStatus::Done(result);
+    }
+
+    /// The notes about the shown step.
+    pub fn notes_here(&self) -> impl Iterator<Item = &str> {
+        notes_at(&self.log, self.step)
+    }
+
+    /// Adds a note about the shown step to the log (in memory: see [`Debugger::save`]).
+    pub fn add_note(&mut self, note: &str) -> Result<(), String> {
+        let note = note.trim();
+        if note.is_empty() {
+            return Err("the note is empty".into());
+        }
+        let bytes = self.log.with_note(self.step, note).map_err(|e| text(&e))?;
+        let log = Log::from_bytes(bytes, TailPolicy::Strict).map_err(|e| text(&e))?;
+        self.log = Arc::new(log);
+        self.unsaved = true;
+        Ok(())
+    }
+
+    /// Writes the log (with its notes) atomically to `path`, or to the file it came from; the
+    /// log then belongs to that file.
+    pub fn save(&mut self, path: Option<&Path>) -> Result<PathBuf, String> {
+        let target = path
+            .or(self.path.as_deref())
+            .map(Path::to_path_buf)
+            .ok_or("this log came from memory: give a path to save it to")?;
+        atomic_write(&target, self.log.whole_bytes()).map_err(|e| format!("{}: {e}", target.display()))?;
+        self.path = Some(target.clone());
+        self.unsaved = false;
+        Ok(target)
+    }
+
+    /// A play session continuing from the shown step: the log's line of play as a history,
+    /// at this step (the rest of the line stays in it, for redo and as a branch).
+    pub fn play_from_here(&self) -> Result<Session, String> {
+        let mut history = History::from_log(&self.log).map_err(|e| text(&e))?;
+        history.seek(self.step).map_err(|e| e.to_string())?;
+        let h = self.log.header();
+        Ok(Session::from_history(h.level.clone(), h.seed, history))
+    }
+}
+
+fn apply_all(m: &mut Mirror, events: &[AnyEvent]) -> Result<(), String> {
+    for (i, e) in events.iter().enumerate() {
+        m.try_apply(e).map_err(|err| format!("event {} does not fit the board: {err}", i + 1))?;
+    }
+    Ok(())
+}
+
+fn notes_at(log: &Log, step: u64) -> impl Iterator<Item = &str> {
+    let notes = log.notes();
+    let from = notes.partition_point(|n| n.step < step);
+    notes[from..].iter().take_while(move |n| n.step == step).map(|n| n.text.as_str())
+}
+
+/// The name of an event (its variant).
+fn event_name(e: &AnyEvent) -> String {
+    match e.to_json() {
+        serde_json::Value::Object(m) => m.keys().next().cloned().unwrap_or_default(),
+        serde_json::Value::String(s) => s,
+        v => v.to_string(),
+    }
+}
+
+/// The events in a few words: each kind with its count, in order of first appearance.
+pub fn events_summary(events: &[AnyEvent]) -> String {
+    let mut kinds: Vec<(String, usize)> = Vec::new();
+    for e in events {
+        let name = event_name(e);
+        match kinds.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((name, 1)),
+        }
+    }
+    let parts: Vec<String> =
+        kinds.into_iter().map(|(k, n)| if n > 1 { format!("{k}×{n}") } else { k }).collect();
+    if parts.is_empty() { "no events".into() } else { parts.join(" ") }
+}
+
+/// The debugger's panel: the model, the board's view and what the user is typing.
 #[derive(Default)]
 pub struct DebugView {
-    log: Option<(Log, Option<PathBuf>)>,
+    debugger: Option<Debugger>,
+    board: BoardView,
+    config: DebugConfig,
+    note: String,
+    save_path: String,
+    /// The outcome of the last action (an error or a notice), shown under the controls.
+    message: Option<(bool, String)>,
+    /// Scroll the step list to the cursor on the next frame.
+    scroll_to_cursor: bool,
+    /// The rows the step list showed in the last frame.
+    visible_rows: std::ops::Range<usize>,
 }
 
 impl DebugView {
     /// Opens `log` (read from `path`, if from a file), paused at step 0.
     pub fn open_log(&mut self, log: Log, path: Option<PathBuf>) {
-        self.log = Some((log, path));
+        self.save_path = path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+        self.debugger = Some(Debugger::new(log, path));
+        self.board.fit();
+        self.note.clear();
+        self.message = None;
+        self.scroll_to_cursor = true;
     }
 
     /// Whether a log is open.
     pub fn is_open(&self) -> bool {
-        self.log.is_some()
+        self.debugger.is_some()
+    }
+
+    /// The model of the open log.
+    pub fn debugger(&self) -> Option<&Debugger> {
+        self.debugger.as_ref()
+    }
+
+    /// The board's view (where cells are on screen).
+    pub fn board(&self) -> &BoardView {
+        &self.board
+    }
+
+    /// The settings.
+    pub fn config_mut(&mut self) -> &mut DebugConfig {
+        &mut self.config
+    }
+
+    /// The last action's error or notice (`(is_error, text)`).
+    pub fn message(&self) -> Option<(bool, &str)> {
+        self.message.as_ref().map(|(e, m)| (*e, m.as_str()))
+    }
+
+    /// Jumps to `step` (no animation) and scrolls the list to it.
+    pub fn seek(&mut self, step: u64) {
+        if let Some(d) = &mut self.debugger {
+            d.jump(step);
+            self.scroll_to_cursor = true;
+        }
+    }
+
+    fn go(&mut self, step: u64, now: f64, speed: Speed, scroll: bool) {
+        if let Some(d) = &mut self.debugger {
+            d.go(step, now, speed);
+            self.scroll_to_cursor |= scroll;
+        }
+    }
+
+    fn keys(&mut self, ctx: &egui::Context, now: f64, speed: Speed) {
+        let Some(d) = &self.debugger else { return };
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let (step, steps) = (d.step(), d.steps());
+        let target = ctx.input(|i| {
+            if i.modifiers.command || i.modifiers.alt {
+                None
+            } else if i.key_pressed(Key::ArrowLeft) {
+                Some(step.saturating_sub(1))
+            } else if i.key_pressed(Key::ArrowRight) {
+                Some(step + 1)
+            } else if i.key_pressed(Key::Home) {
+                Some(0)
+            } else if i.key_pressed(Key::End) {
+                Some(steps)
+            } else {
+                None
+            }
+        });
+        if let Some(t) = target {
+            self.go(t, now, speed, true);
+        }
     }
 
     /// Draws the debugger in the space left by the app's bars.
-    pub fn ui(&mut self, ui: &mut egui::Ui, _speed: Speed) -> Option<DebugAction> {
-        egui::CentralPanel::default().show(ui, |ui| {
-            match &self.log {
-                Some((log, _)) => ui.label(format!("{} steps", log.steps())),
-                None => ui.label("No log open"),
-            };
+    pub fn ui(&mut self, ui: &mut egui::Ui, speed: Speed) -> Option<DebugAction> {
+        let now = ui.input(|i| i.time);
+        let Some(d) = &mut self.debugger else {
+            egui::CentralPanel::default().show(ui, |ui| {
+                ui.label("No log open: File > Open… a .tlog, or play and switch to Debug.");
+            });
+            return None;
+        };
+        if d.poll_verify() {
+            self.scroll_to_cursor = true;
+        }
+        if d.verify_status() == &VerifyStatus::Running {
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        self.keys(ui.ctx(), now, speed);
+        self.status_line(ui);
+        let action = self.controls(ui, now, speed);
+        egui::Panel::left("debug-steps").resizable(true).default_size(360.0).show(ui, |ui| {
+            self.step_list(ui, now, speed);
         });
-        None
+        egui::Panel::right("debug-inspector").resizable(true).default_size(380.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().id_salt("inspector").show(ui, |ui| self.inspector(ui));
+        });
+        egui::CentralPanel::default().show(ui, |ui| self.board_ui(ui, now));
+        action
+    }
+
+    fn status_line(&self, ui: &mut egui::Ui) {
+        let Some(d) = &self.debugger else { return };
+        let h = d.log().header();
+        egui::Panel::bottom("debug-status").show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(format!("Step {} / {}", d.step(), d.steps()));
+                ui.separator();
+                ui.label(h.rule_set.name());
+                ui.separator();
+                let today = h.rule_set.version();
+                if h.rules_version == today {
+                    ui.label(format!("rules v{}", h.rules_version));
+                } else {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!("rules v{} (today v{today})", h.rules_version),
+                    );
+                }
+                ui.separator();
+                match d.state() {
+                    Ok(s) => ui.monospace(format!("hash {:016x}", s.hash())),
+                    Err(_) => ui.colored_label(ui.visuals().error_fg_color, "no state"),
+                };
+                ui.separator();
+                if d.verify_status() == &VerifyStatus::Running {
+                    ui.spinner();
+                }
+                ui.label(d.verify_status().summary());
+                if d.dropped_bytes() > 0 {
+                    ui.separator();
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!("{} bytes of a cut last frame dropped", d.dropped_bytes()),
+                    );
+                }
+                if d.unsaved() {
+                    ui.separator();
+                    ui.label("unsaved notes");
+                }
+            });
+        });
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui, now: f64, speed: Speed) -> Option<DebugAction> {
+        let mut action = None;
+        let mut target = None;
+        egui::Panel::top("debug-controls").show(ui, |ui| {
+            let Some(d) = &mut self.debugger else { return };
+            let (step, steps) = (d.step(), d.steps());
+            ui.horizontal(|ui| {
+                if ui.add_enabled(step > 0, egui::Button::new("Start")).on_hover_text("Home").clicked() {
+                    target = Some(0);
+                }
+                if ui
+                    .add_enabled(step > 0, egui::Button::new("Step back"))
+                    .on_hover_text("Left arrow")
+                    .clicked()
+                {
+                    target = Some(step - 1);
+                }
+                if ui
+                    .add_enabled(step < steps, egui::Button::new("Step forward"))
+                    .on_hover_text("Right arrow")
+                    .clicked()
+                {
+                    target = Some(step + 1);
+                }
+                if ui.add_enabled(step < steps, egui::Button::new("End")).on_hover_text("End").clicked() {
+                    target = Some(steps);
+                }
+                let mut value = step;
+                ui.spacing_mut().slider_width = (ui.available_width() - 420.0).max(120.0);
+                let slider = ui.add(egui::Slider::new(&mut value, 0..=steps).text("Step").integer());
+                if slider.changed() && value != step {
+                    target = Some(value);
+                }
+                ui.separator();
+                let running = d.verify_status() == &VerifyStatus::Running;
+                let hint = "Re-execute the log with today's rules and find the first divergence";
+                if ui.add_enabled(!running, egui::Button::new("Verify")).on_hover_text(hint).clicked() {
+                    d.start_verify(steps >= self.config.background_verify_from);
+                    self.scroll_to_cursor = true;
+                }
+                let hint = "Continue from this step in Play, as a new branch (the log's line stays)";
+                if ui.button("Play from here").on_hover_text(hint).clicked() {
+                    match d.play_from_here() {
+                        Ok(s) => action = Some(DebugAction::PlayFromHere(Box::new(s))),
+                        Err(e) => self.message = Some((true, format!("cannot play from step {step}: {e}"))),
+                    }
+                }
+            });
+            if let Some((is_error, m)) = &self.message {
+                let colour = if *is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
+                ui.colored_label(colour, m);
+            }
+        });
+        if let Some(t) = target {
+            self.go(t, now, speed, true);
+        }
+        action
+    }
+
+    fn step_list(&mut self, ui: &mut egui::Ui, now: f64, speed: Speed) {
+        let Some(d) = &self.debugger else { return };
+        ui.heading("Steps");
+        let log = d.log();
+        let rows = usize::try_from(d.steps()).unwrap_or(usize::MAX - 1).saturating_add(1);
+        let row_h = ui.spacing().interact_size.y;
+        let row_step = row_h + ui.spacing().item_spacing.y;
+        let cursor = usize::try_from(d.step()).unwrap_or(usize::MAX);
+        let mut area = egui::ScrollArea::vertical().id_salt("debug-step-list").auto_shrink([false, false]);
+        if std::mem::take(&mut self.scroll_to_cursor) {
+            let visible = &self.visible_rows;
+            // Leave a row of margin: the first and last rows shown may be cut.
+            let inside = visible.start < cursor && cursor + 2 < visible.end;
+            if !inside {
+                let in_view = visible.len().saturating_sub(2).max(1) as f32;
+                let offset = (cursor as f32 - in_view / 2.0).max(0.0) * row_step;
+                area = area.vertical_scroll_offset(offset);
+            }
+        }
+        let start_hash = d.start_hash.map_or_else(|| "—".into(), |h| format!("{h:016x}"));
+        let mut clicked = None;
+        let out = area.show_rows(ui, row_h, rows, |ui, range| {
+            let mut rec = StepRecord::default();
+            for row in range.clone() {
+                let s = row as u64;
+                let noted = notes_at(log, s).next().is_some();
+                let mark = if noted { "*" } else { " " };
+                let (body, hash, bad) = if s == 0 {
+                    (format!("{s:>7} {mark} start"), start_hash.clone(), false)
+                } else {
+                    match log.read_step(s, &mut rec) {
+                        Ok(()) => {
+                            let cmd = rec.command.as_ref().map_or_else(|| "?".into(), ToString::to_string);
+                            (
+                                format!("{s:>7} {mark} {cmd}  {}", events_summary(&rec.events)),
+                                format!("{:016x}", rec.hash),
+                                false,
+                            )
+                        }
+                        Err(e) => (format!("{s:>7} {mark} error: {e}"), String::new(), true),
+                    }
+                };
+                let mut label = RichText::new(body).monospace();
+                if bad {
+                    label = label.color(ui.visuals().error_fg_color);
+                }
+                let button = egui::Button::selectable(row == cursor, label)
+                    .right_text(RichText::new(hash).monospace().color(Color32::GRAY))
+                    .truncate()
+                    .min_size(vec2(ui.available_width(), row_h));
+                if ui.add(button).clicked() {
+                    clicked = Some(s);
+                }
+            }
+            range
+        });
+        self.visible_rows = out.inner;
+        if let Some(s) = clicked {
+            self.go(s, now, speed, false);
+        }
+    }
+
+    fn inspector(&mut self, ui: &mut egui::Ui) {
+        let Some(d) = &mut self.debugger else { return };
+        let log = Arc::clone(&d.log);
+        let h = log.header();
+        ui.heading(format!("Step {}", d.step()));
+        egui::Grid::new("debug-fields").num_columns(2).striped(true).show(ui, |ui| {
+            ui.label("Rule set");
+            ui.label(h.rule_set.name());
+            ui.end_row();
+            ui.label("Rules version");
+            ui.label(format!("{} (today {})", h.rules_version, h.rule_set.version()));
+            ui.end_row();
+            ui.label("Seed");
+            ui.label(h.seed.to_string());
+            ui.end_row();
+            if let Ok(s) = d.state() {
+                if let Some(score) = s.score() {
+                    ui.label("Score");
+                    ui.label(score.to_string());
+                    ui.end_row();
+                }
+                ui.label("Status");
+                ui.label(log.rules().status(s).to_string());
+                ui.end_row();
+                for o in crate::objectives(log.rules(), s) {
+                    ui.label("Objective");
+                    ui.label(o);
+                    ui.end_row();
+                }
+                ui.label("State hash");
+                ui.monospace(format!("{:016x}", s.hash()));
+                ui.end_row();
+            }
+            if let Some(Ok(r)) = d.record() {
+                ui.label("Recorded hash");
+                let same = d.state().is_ok_and(|s| s.hash() == r.hash);
+                let mark = if same { "(matches the state)" } else { "(differs from the state)" };
+                ui.monospace(format!("{:016x} {mark}", r.hash));
+                ui.end_row();
+            }
+            if let Some(s) = d.outlined_step() {
+                ui.label("Outlined");
+                ui.label(format!("cells step {s} touched"));
+                ui.end_row();
+            }
+        });
+        if let Err(e) = d.state() {
+            ui.colored_label(ui.visuals().error_fg_color, format!("Error: state: {e}"));
+        }
+        if let Some(n) = d.mirror_note() {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("Warning: board rebuilt from the state: {n}"),
+            );
+        }
+        if let Ok(AnyState::Tactics(t)) = d.state() {
+            ui.label(format!("Turn {} · team {} to play", t.turn(), t.team()));
+            for u in t.units() {
+                ui.monospace(format!(
+                    "unit {} · team {} · at {} · movement {} of {}",
+                    u.id,
+                    u.team,
+                    u.pos,
+                    tessera_core::tactics::fmt_cost(u.left),
+                    tessera_core::tactics::fmt_cost(u.movement)
+                ));
+            }
+        }
+        self.divergence_ui(ui);
+        ui.separator();
+        let Some(d) = &mut self.debugger else { return };
+        ui.label("Notes here");
+        let mut any = false;
+        for n in d.notes_here() {
+            ui.label(format!("Note: {n}"));
+            any = true;
+        }
+        if !any {
+            ui.weak("none");
+        }
+        let label = ui.label("New note");
+        ui.add(
+            egui::TextEdit::multiline(&mut self.note).hint_text("what happens at this step").desired_rows(2),
+        )
+        .labelled_by(label.id);
+        ui.horizontal(|ui| {
+            if ui.add_enabled(!self.note.trim().is_empty(), egui::Button::new("Add note")).clicked() {
+                match d.add_note(&self.note) {
+                    Ok(()) => {
+                        self.message =
+                            Some((false, format!("note added at step {} (not saved yet)", d.step())));
+                        self.note.clear();
+                    }
+                    Err(e) => self.message = Some((true, e)),
+                }
+            }
+            let hint = "Write the log with its notes (atomically) to the path below";
+            if ui.button("Save log").on_hover_text(hint).clicked() {
+                let typed = self.save_path.trim();
+                let path = (!typed.is_empty()).then(|| PathBuf::from(typed));
+                match d.save(path.as_deref()) {
+                    Ok(p) => self.message = Some((false, format!("saved {}", p.display()))),
+                    Err(e) => self.message = Some((true, e)),
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Save to");
+            ui.add(egui::TextEdit::singleline(&mut self.save_path).hint_text("path of a .tlog"))
+                .labelled_by(label.id);
+        });
+        ui.separator();
+        match d.record() {
+            None => {
+                ui.label("The start of the game.");
+            }
+            Some(Err(e)) => {
+                ui.colored_label(ui.visuals().error_fg_color, format!("Error: step {}: {e}", d.step()));
+            }
+            Some(Ok(r)) => {
+                let cmd = r.command.as_ref().map_or_else(|| "?".into(), ToString::to_string);
+                ui.label(format!("Command: {cmd}"));
+                ui.label(format!("Events ({})", r.events.len()));
+                for e in &r.events {
+                    ui.monospace(e.to_json().to_string());
+                }
+            }
+        }
+        ui.separator();
+        egui::CollapsingHeader::new("Board as text").default_open(true).show(ui, |ui| {
+            if let Ok(s) = d.state() {
+                ui.label(RichText::new(s.render()).monospace().size(11.0));
+            }
+        });
+    }
+
+    fn divergence_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(d) = &mut self.debugger else { return };
+        let VerifyStatus::Done(Ok(report)) = d.verify_status() else { return };
+        let Some(div) = report.divergence.clone() else { return };
+        ui.separator();
+        ui.colored_label(ui.visuals().error_fg_color, format!("Diverges at step {}", div.step));
+        let what = div.to_string();
+        ui.label(what.lines().next().unwrap_or_default());
+        if d.step() != div.step && ui.button(format!("Go to step {}", div.step)).clicked() {
+            d.jump(div.step);
+            self.scroll_to_cursor = true;
+        }
+        ui.columns(2, |cols| {
+            let sides = [
+                ("Recorded (the log)", &div.expected_events, div.expected_hash),
+                ("Today's rules", &div.actual_events, div.actual_hash),
+            ];
+            for (ui, (title, events, hash)) in cols.iter_mut().zip(sides) {
+                ui.strong(title);
+                ui.monospace(format!("hash {hash:016x}"));
+                if events.is_empty() {
+                    ui.weak("no events");
+                }
+                for e in events {
+                    ui.monospace(e.to_json().to_string());
+                }
+            }
+        });
+    }
+
+    fn board_ui(&mut self, ui: &mut egui::Ui, now: f64) {
+        let Some(d) = &self.debugger else { return };
+        let Some(m) = d.mirror() else {
+            ui.vertical_centered(|ui| {
+                ui.add_space(40.0);
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!("Error: no board at step {}", d.step()),
+                );
+                if let Err(e) = d.state() {
+                    ui.label(e);
+                }
+                if let Some(Err(e)) = d.record() {
+                    ui.label(e);
+                }
+            });
+            return;
+        };
+        let overlay = Overlay { highlights: m.touched(), ..Overlay::default() };
+        let at = d.clock().at(now);
+        // A state for the board's ground texture: the shown one, else the mirror draws alone.
+        match d.state() {
+            Ok(s) => {
+                self.board.show(ui, m, s, at, &overlay);
+            }
+            Err(e) => {
+                ui.colored_label(ui.visuals().error_fg_color, format!("Error: {e}"));
+                if let Ok(prev) = d.log().state_at(d.step().saturating_sub(1)) {
+                    self.board.show(ui, m, &prev, at, &overlay);
+                }
+            }
+        }
+        if d.clock().running(now) {
+            ui.ctx().request_repaint();
+        }
     }
 }

@@ -2,4 +2,5 @@
 //! with egui_kittest (headless: no display, no GPU).
 
 mod common;
+mod debug;
 mod play;
