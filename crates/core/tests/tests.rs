@@ -2,6 +2,7 @@
 
 mod collapse;
 mod determinism;
+mod hash;
 mod match3;
 mod slide;
 mod tactics;

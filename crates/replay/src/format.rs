@@ -10,8 +10,21 @@ use tessera_core::{AnyCommand, AnyEvent, AnyState, Level, LevelError, RuleSet, c
 /// The eight bytes every log starts with.
 pub const MAGIC: [u8; 8] = *b"TESSLOG\0";
 
-/// The format version this crate writes and reads (little-endian `u32` after the magic).
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this crate writes (little-endian `u32` after the magic). It reads every
+/// version from [`OLDEST_FORMAT_VERSION`] to this one.
+///
+/// - 1: step frames record [`AnyState::hash_v1`] (xxh3 of the canonical encoding).
+/// - 2: step frames record [`AnyState::hash`] (the incremental hash); nothing else changed.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The oldest format version this crate still reads and verifies (with that version's hash).
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
+
+/// The state hash a log of format `version` records after each step: [`AnyState::hash_v1`] for
+/// version 1, [`AnyState::hash`] from version 2 on.
+pub fn state_hash_for(version: u32, state: &AnyState) -> u64 {
+    if version <= 1 { state.hash_v1() } else { state.hash() }
+}
 
 /// Bytes before the first frame: the magic and the format version.
 pub const PREAMBLE_LEN: usize = 12;
@@ -75,6 +88,9 @@ impl FrameKind {
 /// What a log is a recording of: which game, started how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The log's format version (from the preamble): which state hash its steps record. New logs
+    /// get [`FORMAT_VERSION`].
+    pub format_version: u32,
     /// The rule set.
     pub rule_set: RuleSet,
     /// [`RuleSet::version`] of the rules that recorded the log.
@@ -96,6 +112,7 @@ impl Header {
         let rule_set = rule_set_of(&level_json)
             .ok_or_else(|| LevelError::Invalid("the level names no known rule set".into()))?;
         Ok(Header {
+            format_version: FORMAT_VERSION,
             rule_set,
             rules_version: rule_set.version(),
             seed,
@@ -103,6 +120,11 @@ impl Header {
             level_json,
             level: level.clone(),
         })
+    }
+
+    /// The state hash this log records after a step: [`state_hash_for`] its format version.
+    pub fn state_hash(&self, state: &AnyState) -> u64 {
+        state_hash_for(self.format_version, state)
     }
 
     pub(crate) fn to_payload(&self) -> HeaderPayload {
@@ -171,7 +193,7 @@ pub struct StepRecord {
     pub command: Option<AnyCommand>,
     /// The events it produced.
     pub events: Vec<AnyEvent>,
-    /// [`AnyState::hash`] of the state after the step.
+    /// The state hash after the step ([`Header::state_hash`]: by the log's format version).
     pub hash: u64,
 }
 
@@ -275,7 +297,7 @@ pub(crate) fn frame_crc(kind: u8, payload: &[u8]) -> u32 {
 }
 
 /// The header payload parsed and checked: a known rule set, a level that loads and is of it.
-pub(crate) fn check_header(p: HeaderPayload, at: At) -> Result<Header, LogError> {
+pub(crate) fn check_header(p: HeaderPayload, format_version: u32, at: At) -> Result<Header, LogError> {
     let rule_set = RuleSet::from_name(&p.rule_set)
         .ok_or_else(|| LogError::UnknownRuleSet { offset: at.offset, name: p.rule_set.clone() })?;
     let level = Level::from_json(&p.level)
@@ -287,6 +309,7 @@ pub(crate) fn check_header(p: HeaderPayload, at: At) -> Result<Header, LogError>
         });
     }
     Ok(Header {
+        format_version,
         rule_set,
         rules_version: p.rules_version,
         seed: p.seed,

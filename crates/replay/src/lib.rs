@@ -16,13 +16,13 @@
 //! Everything is written against the `Any*` types of `tessera-core`, so a log opens any game
 //! without generics; this crate knows nothing of hecs, egui or the terminal.
 //!
-//! # The log format (version 1)
+//! # The log format (version 2)
 //!
 //! All integers outside payloads are little-endian. A log is a 12-byte preamble followed by
 //! frames, back to back, to the end of the file:
 //!
 //! ```text
-//! preamble: magic "TESSLOG\0" (8 bytes: 54 45 53 53 4c 4f 47 00), format version u32 (= 1)
+//! preamble: magic "TESSLOG\0" (8 bytes: 54 45 53 53 4c 4f 47 00), format version u32 (= 2)
 //! frame:    length u32 | crc32 u32 | kind u8 | payload (length bytes)
 //! ```
 //!
@@ -43,7 +43,7 @@
 //! | kind | payload (fields in order) |
 //! |---|---|
 //! | 0 header | `rule_set: String` (`"slide"`, …), `rules_version: u32`, `seed: u64`, `keyframe_interval: u32`, `level: String` (the level's JSON text, as `tessera_core::Level::to_json` writes it) |
-//! | 1 step | `command: AnyCommand`, `events: Vec<AnyEvent>`, `hash: u64` (`AnyState::hash` of the state after the step) |
+//! | 1 step | `command: AnyCommand`, `events: Vec<AnyEvent>`, `hash: u64` (the state hash after the step: `AnyState::hash` in version 2, `AnyState::hash_v1` in version 1) |
 //! | 2 keyframe | `step: u64`, `state: AnyState` (the whole state after `step` steps) |
 //! | 3 note | `step: u64`, `text: String` |
 //!
@@ -54,6 +54,17 @@
 //! `keyframe_interval` (0: only the start). The game is `Level::start(Some(seed))` of the
 //! header's level; replaying the steps' commands with the rules of `rules_version` reproduces
 //! every event and hash.
+//!
+//! **Versions.** Version 1 differs from version 2 only in the step hash: it is
+//! `AnyState::hash_v1` (xxh3-64 of the state's canonical encoding, which costs the size of the
+//! board per step), where version 2 records `AnyState::hash` (the incremental hash the rules keep,
+//! which costs the size of the step; see `tessera_core::keys`). Readers open both and verify each
+//! with its own hash ([`Header::state_hash`]); writers write version 2 ([`FORMAT_VERSION`]), or the
+//! version of the header they are given (to copy an old log as it was). Golden logs of every
+//! version are kept in `fixtures/logs/v<N>/` and tested.
+//!
+//! Redo of a log's recorded events is checked: events that do not fit the state (a forged log
+//! with valid crcs) are a [`LogError::Inconsistent`] naming the step and the event, never a panic.
 //!
 //! A file that ends inside a frame is a log cut short: readers may keep every whole frame
 //! before it. A file that ends inside the preamble or the header frame is not a log.
@@ -91,7 +102,7 @@ pub use check::{DiffReport, Divergence, Mismatch, StepSide, VerifyReport, diff, 
 pub use error::LogError;
 pub use format::{
     DEFAULT_KEYFRAME_INTERVAL, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, MAGIC, MAX_PAYLOAD, Note,
-    PREAMBLE_LEN, StepRecord,
+    OLDEST_FORMAT_VERSION, PREAMBLE_LEN, StepRecord, state_hash_for,
 };
 pub use history::{Branch, History, NodeId, SeekError};
 pub use reader::{FrameRef, Log, TailPolicy};

@@ -4,10 +4,9 @@
 use crate::error::LogError;
 use crate::format::{
     At, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, HeaderPayload, KeyframePayload, MAGIC,
-    MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step, decode_step_number,
-    frame_crc,
+    MAX_PAYLOAD, Note, OLDEST_FORMAT_VERSION, PREAMBLE_LEN, StepRecord, check_header, decode_all,
+    decode_step, decode_step_number, frame_crc,
 };
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use tessera_core::{AnyRules, AnyState, Game, Rules};
 
@@ -128,6 +127,11 @@ impl Log {
     /// The header.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// The log's format version (1 or 2; see [`crate::FORMAT_VERSION`]).
+    pub fn format_version(&self) -> u32 {
+        self.header.format_version
     }
 
     /// The rules the header's level starts with today.
@@ -251,16 +255,12 @@ impl Log {
         let mut rec = StepRecord::default();
         for n in from + 1..=step {
             self.read_step(n, &mut rec)?;
-            let rules = &self.rules;
-            let events = &rec.events;
-            // Events of a log that was not written by tessera may not fit the board; the rule
-            // sets index the board directly, so such a step is caught here and reported.
-            catch_unwind(AssertUnwindSafe(|| rules.redo(&mut state, events))).map_err(|_| {
-                self.inconsistent(n, "an event does not fit the state it is replayed on".into())
-            })?;
+            // Events of a log that was not written by tessera may not fit the board: redo is
+            // checked, and says which event does not fit and why.
+            self.rules.redo(&mut state, &rec.events).map_err(|e| self.unfit(n, &rec, &e))?;
         }
         if step > from {
-            let hash = state.hash();
+            let hash = self.header.state_hash(&state);
             if hash != rec.hash {
                 return Err(self.inconsistent(
                     step,
@@ -289,6 +289,12 @@ impl Log {
         out.extend_from_slice(&payload);
         out.extend_from_slice(&self.bytes[at..]);
         Ok(out)
+    }
+
+    /// The error for step `step`'s events not fitting the state they are redone on.
+    pub(crate) fn unfit(&self, step: u64, rec: &StepRecord, e: &tessera_core::Inconsistent) -> LogError {
+        let event = rec.events.get(e.event).map_or_else(String::new, |ev| format!(" {}", ev.to_json()));
+        self.inconsistent(step, format!("event {}{event} does not fit the state: {}", e.event, e.reason))
     }
 
     fn inconsistent(&self, step: u64, message: String) -> LogError {
@@ -346,7 +352,7 @@ fn read_header(bytes: &[u8]) -> Result<(Header, HeaderAt), LogError> {
         });
     }
     let version = u32_at(bytes, MAGIC.len());
-    if version != FORMAT_VERSION {
+    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(LogError::UnsupportedVersion {
             offset: MAGIC.len() as u64,
             version,
@@ -364,7 +370,7 @@ fn read_header(bytes: &[u8]) -> Result<(Header, HeaderAt), LogError> {
         });
     }
     let p: HeaderPayload = decode_all(payload, at, kind)?;
-    Ok((check_header(p, at)?, HeaderAt { offset: at.offset, end }))
+    Ok((check_header(p, version, at)?, HeaderAt { offset: at.offset, end }))
 }
 
 /// Reads the frame at `pos`: its kind, payload and end, with the length checked against the

@@ -145,7 +145,7 @@ fn a_huge_length_is_refused_before_anything_is_read() {
 fn frames_follow_the_documented_layout() {
     let bytes = sample();
     assert_eq!(&bytes[..8], b"TESSLOG\0");
-    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 1);
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2, "format version 2");
     let log = open(&bytes);
     let mut pos = PREAMBLE_LEN;
     for f in log.frames() {
