@@ -4,5 +4,6 @@ mod collapse;
 mod determinism;
 mod hash;
 mod match3;
+mod redo;
 mod slide;
 mod tactics;

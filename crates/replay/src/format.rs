@@ -5,6 +5,10 @@
 
 use crate::error::LogError;
 use serde::{Deserialize, Serialize};
+use tessera_core::collapse::CollapseState;
+use tessera_core::match3::Match3State;
+use tessera_core::slide::SlideState;
+use tessera_core::tactics::TacticsPlay;
 use tessera_core::{AnyCommand, AnyEvent, AnyState, Level, LevelError, RuleSet, canonical_config};
 
 /// The eight bytes every log starts with.
@@ -169,11 +173,56 @@ pub(crate) struct KeyframeRef<'a> {
     pub state: &'a AnyState,
 }
 
-/// A keyframe's payload, decoded.
+/// A keyframe's payload, decoded (format 1).
 #[derive(Deserialize)]
 pub(crate) struct KeyframePayload {
     pub step: u64,
     pub state: AnyState,
+}
+
+/// A keyframe's state as format 2 stores it: as `AnyState` (same variant order, same bytes)
+/// except that a tactics state leaves out its terrain, which is the level's and never changes
+/// ([`TacticsPlay`]); the reader takes it from the level's start state.
+#[derive(Serialize)]
+pub(crate) enum KeyframeStateRef<'a> {
+    Slide(&'a SlideState),
+    Collapse(&'a CollapseState),
+    Tactics(TacticsPlay),
+    Match3(&'a Match3State),
+}
+
+impl<'a> KeyframeStateRef<'a> {
+    pub fn new(state: &'a AnyState) -> Self {
+        match state {
+            AnyState::Slide(s) => KeyframeStateRef::Slide(s),
+            AnyState::Collapse(s) => KeyframeStateRef::Collapse(s),
+            AnyState::Tactics(s) => KeyframeStateRef::Tactics(s.play()),
+            AnyState::Match3(s) => KeyframeStateRef::Match3(s),
+        }
+    }
+}
+
+/// [`KeyframeStateRef`], decoded.
+#[derive(Deserialize)]
+pub(crate) enum KeyframeState {
+    Slide(SlideState),
+    Collapse(CollapseState),
+    Tactics(TacticsPlay),
+    Match3(Match3State),
+}
+
+/// A keyframe's payload in format 2, borrowed for encoding.
+#[derive(Serialize)]
+pub(crate) struct KeyframeRefV2<'a> {
+    pub step: u64,
+    pub state: KeyframeStateRef<'a>,
+}
+
+/// A keyframe's payload in format 2, decoded.
+#[derive(Deserialize)]
+pub(crate) struct KeyframePayloadV2 {
+    pub step: u64,
+    pub state: KeyframeState,
 }
 
 /// A QA annotation or bookmark: `text` at `step` (the state after that many steps).

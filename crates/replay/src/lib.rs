@@ -44,7 +44,7 @@
 //! |---|---|
 //! | 0 header | `rule_set: String` (`"slide"`, …), `rules_version: u32`, `seed: u64`, `keyframe_interval: u32`, `level: String` (the level's JSON text, as `tessera_core::Level::to_json` writes it) |
 //! | 1 step | `command: AnyCommand`, `events: Vec<AnyEvent>`, `hash: u64` (the state hash after the step: `AnyState::hash` in version 2, `AnyState::hash_v1` in version 1) |
-//! | 2 keyframe | `step: u64`, `state: AnyState` (the whole state after `step` steps) |
+//! | 2 keyframe | `step: u64`, `state: AnyState` (the whole state after `step` steps), except that in version 2 a tactics state is stored without its terrain (the level's, which never changes): variant 2 holds `TacticsPlay { units, team, turn, ids }` and the reader puts it on the level's start terrain |
 //! | 3 note | `step: u64`, `text: String` |
 //!
 //! Steps are numbered from 1 in file order; step `n` is the `n`-th step frame. A keyframe or
@@ -55,7 +55,8 @@
 //! header's level; replaying the steps' commands with the rules of `rules_version` reproduces
 //! every event and hash.
 //!
-//! **Versions.** Version 1 differs from version 2 only in the step hash: it is
+//! **Versions.** Version 1 differs from version 2 in the step hash and in tactics keyframes
+//! (which carry the whole state, terrain included). Its step hash is
 //! `AnyState::hash_v1` (xxh3-64 of the state's canonical encoding, which costs the size of the
 //! board per step), where version 2 records `AnyState::hash` (the incremental hash the rules keep,
 //! which costs the size of the step; see `tessera_core::keys`). Readers open both and verify each

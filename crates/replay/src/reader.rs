@@ -3,9 +3,9 @@
 
 use crate::error::LogError;
 use crate::format::{
-    At, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, HeaderPayload, KeyframePayload, MAGIC,
-    MAX_PAYLOAD, Note, OLDEST_FORMAT_VERSION, PREAMBLE_LEN, StepRecord, check_header, decode_all,
-    decode_step, decode_step_number, frame_crc,
+    At, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, HeaderPayload, KeyframePayload,
+    KeyframePayloadV2, KeyframeState, MAGIC, MAX_PAYLOAD, Note, OLDEST_FORMAT_VERSION, PREAMBLE_LEN,
+    StepRecord, check_header, decode_all, decode_step, decode_step_number, frame_crc,
 };
 use std::path::Path;
 use tessera_core::{AnyRules, AnyState, Game, Rules};
@@ -38,6 +38,8 @@ pub enum TailPolicy {
 pub struct Log {
     header: Header,
     rules: AnyRules,
+    /// The level's start state (format 2 keyframes of tactics take their terrain from it).
+    start_state: AnyState,
     bytes: Vec<u8>,
     frames: Vec<FrameRef>,
     /// `steps[n - 1]`: index in `frames` of step `n`'s frame.
@@ -59,14 +61,14 @@ impl Log {
     /// Reads a log from its bytes.
     pub fn from_bytes(bytes: Vec<u8>, tail: TailPolicy) -> Result<Log, LogError> {
         let (header, at) = read_header(&bytes)?;
-        let rules = header
+        let game = header
             .level
             .start(Some(header.seed))
-            .map_err(|e| LogError::BadLevel { offset: at.offset, message: e.to_string() })?
-            .rules;
+            .map_err(|e| LogError::BadLevel { offset: at.offset, message: e.to_string() })?;
         let mut log = Log {
             header,
-            rules,
+            rules: game.rules,
+            start_state: game.state,
             bytes: Vec::new(),
             frames: vec![FrameRef { offset: PREAMBLE_LEN as u64, kind: FrameKind::Header }],
             steps: Vec::new(),
@@ -214,8 +216,8 @@ impl Log {
                 Decoded::Step(rec)
             }
             FrameKind::Keyframe => {
-                let k: KeyframePayload = decode_all(payload, at, kind)?;
-                Decoded::Keyframe(k.step, Box::new(k.state))
+                let (step, state) = self.decode_keyframe_frame(index)?;
+                Decoded::Keyframe(step, Box::new(state))
             }
             FrameKind::Note => Decoded::Note(decode_all(payload, at, kind)?),
         })
@@ -228,16 +230,43 @@ impl Log {
     }
 
     fn decode_keyframe(&self, k: usize) -> Result<AnyState, LogError> {
-        let (at, payload) = self.payload(self.keyframes[k].1 as usize);
-        let p: KeyframePayload = decode_all(payload, at, FrameKind::Keyframe)?;
-        if p.state.rule_set() != self.header.rule_set {
+        self.decode_keyframe_frame(self.keyframes[k].1 as usize).map(|(_, state)| state)
+    }
+
+    /// The step and state of the keyframe in frame `index`, in the log's format version.
+    fn decode_keyframe_frame(&self, index: usize) -> Result<(u64, AnyState), LogError> {
+        let (at, payload) = self.payload(index);
+        let kind = FrameKind::Keyframe;
+        let (step, state) = if self.header.format_version <= 1 {
+            let p: KeyframePayload = decode_all(payload, at, kind)?;
+            (p.step, p.state)
+        } else {
+            let p: KeyframePayloadV2 = decode_all(payload, at, kind)?;
+            let state = match (p.state, &self.start_state) {
+                (KeyframeState::Slide(s), _) => AnyState::Slide(s),
+                (KeyframeState::Collapse(s), _) => AnyState::Collapse(s),
+                (KeyframeState::Match3(s), _) => AnyState::Match3(s),
+                (KeyframeState::Tactics(play), AnyState::Tactics(start)) => {
+                    AnyState::Tactics(start.with_play(play).map_err(|e| at.undecodable(kind, e))?)
+                }
+                (KeyframeState::Tactics(_), start) => {
+                    return Err(LogError::Malformed {
+                        offset: at.offset,
+                        frame: at.frame,
+                        message: format!("a tactics keyframe in a {} log", start.rule_set()),
+                    });
+                }
+            };
+            (p.step, state)
+        };
+        if state.rule_set() != self.header.rule_set {
             return Err(LogError::Malformed {
                 offset: at.offset,
                 frame: at.frame,
-                message: format!("a {} keyframe in a {} log", p.state.rule_set(), self.header.rule_set),
+                message: format!("a {} keyframe in a {} log", state.rule_set(), self.header.rule_set),
             });
         }
-        Ok(p.state)
+        Ok((step, state))
     }
 
     /// The state after `step` steps, as the log recorded it: from the nearest keyframe at or

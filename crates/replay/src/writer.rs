@@ -3,8 +3,8 @@
 #[cfg(doc)]
 use crate::format::FORMAT_VERSION;
 use crate::format::{
-    FRAME_HEADER_LEN, FrameKind, Header, KeyframeRef, MAGIC, MAX_PAYLOAD, Note, StepRef, encode_into,
-    frame_crc,
+    FRAME_HEADER_LEN, FrameKind, Header, KeyframeRef, KeyframeRefV2, KeyframeStateRef, MAGIC, MAX_PAYLOAD,
+    Note, StepRef, encode_into, frame_crc,
 };
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -76,7 +76,12 @@ impl<W: Write> LogWriter<W> {
 
     /// Writes a keyframe of `state` as the state after the steps written so far.
     pub fn keyframe(&mut self, state: &AnyState) -> io::Result<()> {
-        encode_into(&KeyframeRef { step: self.steps, state }, &mut self.buf);
+        if self.format_version >= 2 {
+            let state = KeyframeStateRef::new(state);
+            encode_into(&KeyframeRefV2 { step: self.steps, state }, &mut self.buf);
+        } else {
+            encode_into(&KeyframeRef { step: self.steps, state }, &mut self.buf);
+        }
         self.emit(FrameKind::Keyframe)
     }
 

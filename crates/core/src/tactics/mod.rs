@@ -55,7 +55,6 @@ pub use terrain::{MAX_EXTRA, MAX_TERRAIN_TYPES, Terrain, TerrainType, check_lege
 
 use crate::geom::{Pos, Size};
 use crate::hash::keys::{cell_key, field_key, kind, mix64, size_key};
-use crate::hash::state_hash;
 use crate::id::{Id, IdGen};
 use crate::rules::{Inconsistent, Rejected, Rules, Status};
 use serde::{Deserialize, Serialize};
@@ -182,6 +181,31 @@ impl TryFrom<RawState> for TacticsState {
     }
 }
 
+/// What changes in a tactics game: everything in a [`TacticsState`] but the terrain. Log
+/// keyframes (format 2) store this rather than the whole state, since the terrain is the level's
+/// and would otherwise dominate a log of a large map.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TacticsPlay {
+    units: Vec<Unit>,
+    team: u8,
+    turn: u32,
+    ids: IdGen,
+}
+
+impl TacticsState {
+    /// What changes in play (see [`TacticsPlay`]).
+    pub fn play(&self) -> TacticsPlay {
+        TacticsPlay { units: self.units.clone(), team: self.team, turn: self.turn, ids: self.ids }
+    }
+
+    /// The state of `play` on this state's terrain, checked as deserialization checks a state
+    /// (units sorted, on passable cells, one per cell).
+    pub fn with_play(&self, play: TacticsPlay) -> Result<TacticsState, String> {
+        let TacticsPlay { units, team, turn, ids } = play;
+        TacticsState::try_from(RawState { terrain: self.terrain.clone(), units, team, turn, ids })
+    }
+}
+
 impl From<TacticsState> for RawState {
     fn from(s: TacticsState) -> RawState {
         RawState { terrain: s.terrain, units: s.units, team: s.team, turn: s.turn, ids: s.ids }
@@ -232,12 +256,13 @@ impl TacticsState {
         self.hash
     }
 
-    /// The incremental hash computed from scratch (the terrain's canonical hash, every unit,
-    /// every field): the reference the kept hash is tested against.
+    /// The incremental hash computed from scratch (every unit, every field, and the terrain's
+    /// canonical hash, which the terrain computed when it was made): the reference the kept hash
+    /// is tested against.
     pub fn recompute_hash(&self) -> u64 {
         let size = self.size();
         let mut h = size_key(size)
-            ^ field_key(kind::STATIC, state_hash(&self.terrain))
+            ^ field_key(kind::STATIC, self.terrain.canonical_hash())
             ^ field_key(kind::OVER, u64::from(self.team))
             ^ field_key(kind::MOVES, u64::from(self.turn))
             ^ field_key(kind::IDS, u64::from(self.ids.peek().0));
