@@ -125,11 +125,7 @@ pub fn verify(log: &Log) -> Result<VerifyReport, LogError> {
         }
         if keyframes.get(next_kf) == Some(&step) {
             next_kf += 1;
-            if let Some(k) = log.keyframe(step)?
-                && k != *state
-            {
-                return Ok(Some(h.state_hash(&k)));
-            }
+            return log.keyframe_differs(step, state);
         }
         Ok(None)
     };

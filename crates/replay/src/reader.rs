@@ -144,10 +144,27 @@ impl Log {
     /// The game the log starts from: the header's level started with the header's seed, by
     /// today's code.
     pub fn start(&self) -> Result<Game, LogError> {
-        self.header
-            .level
-            .start(Some(self.header.seed))
-            .map_err(|e| LogError::BadLevel { offset: PREAMBLE_LEN as u64, message: e.to_string() })
+        // Started once, on open (a large map's level is slow to parse); a copy is the same game.
+        Ok(Game { rules: self.rules.clone(), state: self.start_state.clone() })
+    }
+
+    /// Whether the keyframe of step `step` (if the log has one) differs from `state`: `None`
+    /// when there is no keyframe there or it is equal, else the keyframe's state hash (of the
+    /// log's format version). A format-2 tactics keyframe is compared without decoding a whole
+    /// state: its terrain is the level's, as `state`'s is.
+    pub(crate) fn keyframe_differs(&self, step: u64, state: &AnyState) -> Result<Option<u64>, LogError> {
+        let Ok(k) = self.keyframes.binary_search_by_key(&step, |&(s, _)| s) else { return Ok(None) };
+        if self.header.format_version >= 2
+            && let AnyState::Tactics(t) = state
+        {
+            let (at, payload) = self.payload(self.keyframes[k].1 as usize);
+            let p: KeyframePayloadV2 = decode_all(payload, at, FrameKind::Keyframe)?;
+            if matches!(&p.state, KeyframeState::Tactics(play) if *play == t.play()) {
+                return Ok(None);
+            }
+        }
+        let kept = self.decode_keyframe(k)?;
+        Ok((kept != *state).then(|| self.header.state_hash(&kept)))
     }
 
     /// How many steps the log holds.
