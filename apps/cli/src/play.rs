@@ -93,11 +93,14 @@ impl Session {
                 None => Outcome::Refused { code: "nothing_to_undo", message: "nothing to undo".into() },
             },
             Line::Redo => match self.undone.pop() {
-                Some(events) => {
-                    self.game.rules.redo(&mut self.game.state, &events);
-                    self.done.push(events.clone());
-                    Outcome::Redone(events)
-                }
+                // The events were applied from this very state (undo just reversed them): they fit.
+                Some(events) => match self.game.rules.redo(&mut self.game.state, &events) {
+                    Ok(()) => {
+                        self.done.push(events.clone());
+                        Outcome::Redone(events)
+                    }
+                    Err(e) => Outcome::Refused { code: "redo_failed", message: e.to_string() },
+                },
                 None => Outcome::Refused { code: "nothing_to_redo", message: "nothing to redo".into() },
             },
         }

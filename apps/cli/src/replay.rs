@@ -255,7 +255,7 @@ fn info(log: &Log, path: &Path, out: &mut impl Write) -> Result<(), CliError> {
     let h = log.header();
     let level: serde_json::Value = serde_json::from_str(&h.level_json).unwrap_or_default();
     let last_hash = match log.steps() {
-        0 => log.start().map_err(log_err(path))?.state.hash(),
+        0 => h.state_hash(&log.start().map_err(log_err(path))?.state),
         n => {
             let mut rec = StepRecord::default();
             log.read_step(n, &mut rec).map_err(log_err(path))?;
@@ -264,7 +264,10 @@ fn info(log: &Log, path: &Path, out: &mut impl Write) -> Result<(), CliError> {
     };
     let mut w = || -> std::io::Result<()> {
         writeln!(out, "file:              {} ({} bytes)", path.display(), log.whole_bytes().len())?;
-        writeln!(out, "format version:    {}", tessera_replay::FORMAT_VERSION)?;
+        let today = tessera_replay::FORMAT_VERSION;
+        let hash = if h.format_version <= 1 { "xxh3 of the encoding" } else { "incremental" };
+        let note = if h.format_version == today { String::new() } else { format!("; today's is {today}") };
+        writeln!(out, "format version:    {} (state hash: {hash}{note})", h.format_version)?;
         writeln!(out, "rule set:          {}", h.rule_set)?;
         let today = h.rule_set.version();
         let note = if today == h.rules_version {
@@ -316,7 +319,7 @@ fn show(log: &Log, path: &Path, step: u64, json: bool, out: &mut impl Write) -> 
             "board": state.board_json(),
             "score": state.score(),
             "status": status.name(),
-            "hash": format!("{:016x}", state.hash()),
+            "hash": format!("{:016x}", log.header().state_hash(&state)),
             "notes": notes,
         });
         writeln!(out, "{v}")
@@ -332,7 +335,7 @@ fn show(log: &Log, path: &Path, step: u64, json: bool, out: &mut impl Write) -> 
             }
             write!(out, "{}", state.render())?;
             let score = state.score().map(|s| format!("score {s} · ")).unwrap_or_default();
-            writeln!(out, "{score}{status} · hash {:016x}", state.hash())?;
+            writeln!(out, "{score}{status} · hash {:016x}", log.header().state_hash(&state))?;
             for n in notes {
                 writeln!(out, "note: {n}")?;
             }

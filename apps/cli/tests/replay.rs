@@ -144,7 +144,7 @@ fn a_cut_log_opens_with_a_warning_and_repair_rewrites_it() {
 #[test]
 fn a_flipped_length_bit_is_reported_as_damage() {
     let dir = scratch("flipped-length");
-    let mut bytes = std::fs::read(workspace().join("fixtures/logs/classic_seed7.tlog")).unwrap();
+    let mut bytes = std::fs::read(workspace().join("fixtures/logs/v1/classic_seed7.tlog")).unwrap();
     bytes[211] ^= 1 << 5;
     let path = dir.join("flipped.tlog");
     std::fs::write(&path, &bytes).unwrap();
@@ -196,4 +196,52 @@ fn stale_temporary_files_are_removed_and_reported() {
     assert!(!stale.exists());
     let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names, vec![std::ffi::OsString::from("a.tlog")]);
+}
+
+/// A forged log: valid crcs, but step 3's events name cells off the board and tiles that are not
+/// there, for each rule set. `show` exits 2 with a typed error naming the step and the event,
+/// and no panic message reaches stderr (redo is checked; nothing is caught).
+#[test]
+fn forged_events_are_an_error_naming_step_and_event_without_a_panic() {
+    use tessera_core::AnyEvent;
+    let dir = scratch("forged");
+    let levels = [
+        ("slide", Level::classic()),
+        ("collapse", Level::from_json(include_str!("../../../fixtures/levels/collapse_seed.json")).unwrap()),
+        ("tactics", Level::from_json(include_str!("../../../fixtures/levels/skirmish.json")).unwrap()),
+        ("match3", Level::from_json(include_str!("../../../fixtures/levels/stage_0001.json")).unwrap()),
+    ];
+    for (name, level) in levels {
+        let mut g = level.start(Some(5)).unwrap();
+        let mut w = LogWriter::new(Vec::new(), &Header::new(&level, 5, 256).unwrap(), &g.state).unwrap();
+        let mut events = Vec::new();
+        for i in 1..=4 {
+            let cmd = g.rules.legal_commands(&g.state).last().unwrap().clone();
+            events.clear();
+            g.rules.apply(&mut g.state, &cmd, &mut events).unwrap();
+            let mut recorded = events.clone();
+            if i == 3 {
+                // Every number in the first event becomes 250: cells off the board, ids unknown.
+                let mut v = serde_json::to_value(&recorded[0]).unwrap();
+                fn big(v: &mut serde_json::Value) {
+                    match v {
+                        serde_json::Value::Number(n) => *n = 250.into(),
+                        serde_json::Value::Array(a) => a.iter_mut().for_each(big),
+                        serde_json::Value::Object(o) => o.values_mut().for_each(big),
+                        _ => {}
+                    }
+                }
+                big(&mut v);
+                recorded[0] = serde_json::from_value::<AnyEvent>(v).unwrap();
+            }
+            w.step(&cmd, &recorded, g.state.hash()).unwrap();
+        }
+        let path = dir.join(format!("{name}.tlog"));
+        std::fs::write(&path, w.into_inner()).unwrap();
+        let out = tessera(&["replay", "show", path.to_str().unwrap(), "--step", "4"], "");
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("step 3") && err.contains("event 0"), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
 }

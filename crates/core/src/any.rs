@@ -2,14 +2,14 @@
 //!
 //! [`AnyRules`] implements [`Rules`] over [`AnyState`], [`AnyCommand`] and [`AnyEvent`] by
 //! dispatching to the rule set inside; a command or event of another rule set than the state's is
-//! rejected (apply) or ignored (undo, redo). Adding a rule set means one variant in each enum and
+//! rejected (apply), ignored (undo) or [`Inconsistent`] (redo). Adding a rule set means one variant in each enum and
 //! one arm in each `match` below.
 
 use crate::collapse::{CollapseCommand, CollapseEvent, CollapseRules, CollapseState};
 use crate::hash::state_hash;
 use crate::match3::{Match3Command, Match3Event, Match3Rules, Match3State};
 use crate::rng::GameRng;
-use crate::rules::{Rejected, Rules, Status};
+use crate::rules::{Inconsistent, Rejected, Rules, Status};
 use crate::slide::{SlideCommand, SlideEvent, SlideRules, SlideState};
 use crate::tactics::{TacticsCommand, TacticsEvent, TacticsRules, TacticsState};
 use serde::{Deserialize, Serialize};
@@ -196,8 +196,33 @@ impl AnyState {
         }
     }
 
-    /// The stable 64-bit hash of the state ([`crate::state_hash`]: xxh3 of the canonical encoding).
+    /// The stable 64-bit hash of the state: the incremental hash the rules keep up to date
+    /// ([`crate::keys`]), read in O(1). Log format version 2 records it.
+    #[inline]
     pub fn hash(&self) -> u64 {
+        match self {
+            AnyState::Slide(s) => s.hash(),
+            AnyState::Collapse(s) => s.hash(),
+            AnyState::Tactics(s) => s.hash(),
+            AnyState::Match3(s) => s.hash(),
+        }
+    }
+
+    /// [`AnyState::hash`] computed from scratch over the whole state: the reference the kept
+    /// hash is tested against (property tests; debug builds of `tessera_replay::History`).
+    pub fn recompute_hash(&self) -> u64 {
+        match self {
+            AnyState::Slide(s) => s.recompute_hash(),
+            AnyState::Collapse(s) => s.recompute_hash(),
+            AnyState::Tactics(s) => s.recompute_hash(),
+            AnyState::Match3(s) => s.recompute_hash(),
+        }
+    }
+
+    /// The version 1 state hash: [`crate::state_hash`] (xxh3-64 of the canonical bincode
+    /// encoding), O(size of the state). Log format version 1 recorded it; such logs are still
+    /// verified with it.
+    pub fn hash_v1(&self) -> u64 {
         match self {
             AnyState::Slide(s) => state_hash(s),
             AnyState::Collapse(s) => state_hash(s),
@@ -343,15 +368,13 @@ impl Rules for AnyRules {
         }
     }
 
-    #[allow(clippy::single_match)] // one arm per rule set; more join as they land
-    fn redo_event(&self, state: &mut AnyState, event: &AnyEvent) {
+    fn redo_event(&self, state: &mut AnyState, event: &AnyEvent) -> Result<(), Inconsistent> {
         match (self, state, event) {
             (AnyRules::Slide(r), AnyState::Slide(s), AnyEvent::Slide(e)) => r.redo_event(s, e),
             (AnyRules::Collapse(r), AnyState::Collapse(s), AnyEvent::Collapse(e)) => r.redo_event(s, e),
             (AnyRules::Tactics(r), AnyState::Tactics(s), AnyEvent::Tactics(e)) => r.redo_event(s, e),
             (AnyRules::Match3(r), AnyState::Match3(s), AnyEvent::Match3(e)) => r.redo_event(s, e),
-            #[allow(unreachable_patterns)]
-            _ => {}
+            _ => Err(Inconsistent::new("the event is of another rule set than the game")),
         }
     }
 

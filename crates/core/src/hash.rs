@@ -63,6 +63,85 @@ pub fn state_hash<T: Serialize + ?Sized>(value: &T) -> u64 {
     hasher.digest()
 }
 
+/// The incremental state hash (log format version 2 and later): a 64-bit value that is a
+/// function of the state alone, kept up to date by the rules in `apply`, `undo_event` and
+/// `redo_event` at a cost that follows the step, not the board.
+///
+/// Like a chess engine's Zobrist hash, it is the XOR of one key per part of the state: per tile
+/// (or unit) a key of where it stands and a key of what it is, and one key per scalar field
+/// (score, generator position, id counter, turn, moves). Changing a part XORs its old key out
+/// and its new key in. Static parts that never change in a game (a tactics map's terrain, a
+/// match-3 board's void cells) enter once, as one key of their canonical [`state_hash`].
+///
+/// Keys come from [`mix64`], the splitmix64 finalizer (Steele, Lea and Flood 2014; the
+/// constants of `java.util.SplittableRandom`), applied to a word that packs a kind byte and
+/// the key's fields: never a random seed, never a platform hash, so the hash is the same on
+/// every machine and in every build. A tile's key is split in two, [`cell_key`]`(POS, index,
+/// id) ^ cell_key(WHAT, content, id)`, so that a move changes only the position half and an
+/// event that names a tile and its two cells says by itself how the hash changes.
+pub mod keys {
+    /// splitmix64's output function: a bijection of `u64` with full avalanche.
+    #[inline]
+    pub const fn mix64(x: u64) -> u64 {
+        let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// The key of `(kind, a, b)`: `mix64(kind << 56 | a << 32 | b)` with `a` cut to 24 bits
+    /// (cell indexes are below 2^20; contents are small). Distinct inputs give distinct keys.
+    #[inline]
+    pub const fn cell_key(kind: u8, a: u32, b: u32) -> u64 {
+        mix64((kind as u64) << 56 | ((a & 0x00FF_FFFF) as u64) << 32 | b as u64)
+    }
+
+    /// The key of a scalar field `kind` holding `value`: `mix64(mix64(kind << 56) ^ value)`.
+    #[inline]
+    pub const fn field_key(kind: u8, value: u64) -> u64 {
+        mix64(mix64((kind as u64) << 56) ^ value)
+    }
+
+    /// Kind bytes. Each rule set uses its own few; sharing a byte between rule sets is harmless
+    /// (a state's hash is only compared with states of the same game).
+    pub mod kind {
+        /// A tile, block or unit at a cell: `cell_key(POS, index, id)`.
+        pub const POS: u8 = 1;
+        /// What a tile is (value, colour, breed and lock): `cell_key(WHAT, content, id)`.
+        pub const WHAT: u8 = 2;
+        /// The score.
+        pub const SCORE: u8 = 3;
+        /// The generator's seed.
+        pub const SEED: u8 = 4;
+        /// The generator's word position.
+        pub const RNG: u8 = 5;
+        /// The id counter.
+        pub const IDS: u8 = 6;
+        /// A flag (won).
+        pub const WON: u8 = 7;
+        /// Moves made (match-3) or turns ended (tactics).
+        pub const MOVES: u8 = 8;
+        /// The board's size.
+        pub const SIZE: u8 = 9;
+        /// The static part of the board, by its canonical hash.
+        pub const STATIC: u8 = 10;
+        /// Why the game ended (match-3), or whose turn it is (tactics).
+        pub const OVER: u8 = 11;
+        /// A unit's movement (tactics).
+        pub const LEFT: u8 = 12;
+    }
+
+    /// The key of a board of `size`.
+    pub fn size_key(size: crate::Size) -> u64 {
+        cell_key(kind::SIZE, u32::from(size.width), u32::from(size.height))
+    }
+
+    /// The keys of a generator: its seed and its position.
+    pub fn rng_key(rng: &crate::GameRng) -> u64 {
+        field_key(kind::SEED, rng.seed()) ^ field_key(kind::RNG, rng.position())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

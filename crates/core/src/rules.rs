@@ -54,6 +54,30 @@ impl Rejected {
     }
 }
 
+/// A recorded event that does not fit the state it is redone on: a tile that is not there, a
+/// cell off the board, an id out of order. What redo of untrusted events (a log a player sent)
+/// answers instead of panicking; the state is left as it was before the step.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("event {event}: {reason}")]
+pub struct Inconsistent {
+    /// The event's index in the step (0 for the first).
+    pub event: usize,
+    /// What does not fit, naming the cell, tile or id.
+    pub reason: Cow<'static, str>,
+}
+
+impl Inconsistent {
+    /// A misfit with a fixed reason (allocates nothing); [`Rules::redo`] fills in the index.
+    pub const fn new(reason: &'static str) -> Self {
+        Inconsistent { event: 0, reason: Cow::Borrowed(reason) }
+    }
+
+    /// A misfit whose reason names the particulars.
+    pub fn detailed(reason: String) -> Self {
+        Inconsistent { event: 0, reason: Cow::Owned(reason) }
+    }
+}
+
 /// A rule set: how commands change a state, and how recorded events undo and redo that change.
 ///
 /// The rules value itself is the configuration (board-independent settings such as 2048's target);
@@ -65,6 +89,12 @@ impl Rejected {
 /// - `undo(events)` after `apply` restores the state exactly, generator position included.
 /// - `redo(events)` after that undo gives the same state as the `apply` did, without drawing
 ///   from the generator.
+/// - `redo` of events that do not fit the state (a forged or damaged log) returns
+///   [`Inconsistent`] and leaves the state as it was, without panicking: every `redo_event`
+///   checks the event against the state before changing anything.
+/// - Every state keeps an incremental hash ([`crate::AnyState::hash`]) that `apply`,
+///   `undo_event` and `redo_event` update at a cost that follows the event, and that always
+///   equals the full recomputation.
 /// - `apply`, `undo` and `redo` allocate nothing once `events` has capacity (hot paths).
 pub trait Rules {
     /// The whole game: board, score, ids, generator. `Clone + Eq + serde`.
@@ -83,10 +113,13 @@ pub trait Rules {
     ) -> Result<(), Rejected>;
 
     /// Reverses one event. [`Rules::undo`] calls this for a step's events in reverse order.
+    /// The event must be the last one applied or redone on `state` (undo is not checked: it
+    /// only ever reverses what `apply` or a successful `redo` did).
     fn undo_event(&self, state: &mut Self::State, event: &Self::Event);
 
-    /// Replays one recorded event. [`Rules::redo`] calls this for a step's events in order.
-    fn redo_event(&self, state: &mut Self::State, event: &Self::Event);
+    /// Replays one recorded event, checked: an event that does not fit `state` changes nothing
+    /// and is an [`Inconsistent`] error (with `event` 0; [`Rules::redo`] sets the index).
+    fn redo_event(&self, state: &mut Self::State, event: &Self::Event) -> Result<(), Inconsistent>;
 
     /// The exact inverse of the `apply` that produced `events`.
     fn undo(&self, state: &mut Self::State, events: &[Self::Event]) {
@@ -95,11 +128,20 @@ pub trait Rules {
         }
     }
 
-    /// Re-applies a step from its recorded events, drawing nothing from the generator.
-    fn redo(&self, state: &mut Self::State, events: &[Self::Event]) {
-        for e in events {
-            self.redo_event(state, e);
+    /// Re-applies a step from its recorded events, drawing nothing from the generator. When an
+    /// event does not fit, the events before it are undone, so the state is as it was, and the
+    /// error names the event's index in `events`.
+    fn redo(&self, state: &mut Self::State, events: &[Self::Event]) -> Result<(), Inconsistent> {
+        for (i, e) in events.iter().enumerate() {
+            if let Err(mut err) = self.redo_event(state, e) {
+                for done in events[..i].iter().rev() {
+                    self.undo_event(state, done);
+                }
+                err.event = i;
+                return Err(err);
+            }
         }
+        Ok(())
     }
 
     /// Every command `apply` would accept now (for bots, hints and tests). Rule sets may list

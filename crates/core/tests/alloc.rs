@@ -53,7 +53,7 @@ fn slide_apply_undo_redo_allocate_nothing_once_warm() {
         if rules.apply(&mut s, &cmd, &mut events).is_ok() {
             applied += 1;
             rules.undo(&mut s, &events);
-            rules.redo(&mut s, &events);
+            rules.redo(&mut s, &events).expect("recorded events fit");
         }
         counted += allocations() - before;
         if rules.status(&s) == Status::Over {
@@ -78,7 +78,7 @@ fn any_rules_apply_allocates_nothing_once_warm() {
         if game.rules.apply(&mut game.state, &cmds[(i * 7 + i / 3) % 4], &mut events).is_ok() {
             applied += 1;
             game.rules.undo(&mut game.state, &events);
-            game.rules.redo(&mut game.state, &events);
+            game.rules.redo(&mut game.state, &events).expect("recorded events fit");
             let _ = game.state.hash();
         }
         counted += allocations() - before;
@@ -116,7 +116,7 @@ fn collapse_allocates_only_the_cleared_tiles() {
             let before = allocations();
             rules.apply(&mut s, &CollapseCommand::Tap(g.at), &mut events).unwrap();
             rules.undo(&mut s, &events);
-            rules.redo(&mut s, &events);
+            rules.redo(&mut s, &events).expect("recorded events fit");
             let _ = (rules.status(&s), tessera_core::state_hash(&s));
             counted += allocations() - before;
             taps += 1;
@@ -169,7 +169,7 @@ fn match3_allocates_only_the_match_and_shuffle_lists() {
             let ok = rules.apply(&mut s, &cmd, &mut events).is_ok();
             if ok {
                 rules.undo(&mut s, &events);
-                rules.redo(&mut s, &events);
+                rules.redo(&mut s, &events).expect("recorded events fit");
             }
             let _ = (rules.status(&s), tessera_core::state_hash(&s));
             counted += allocations() - before;
@@ -247,7 +247,7 @@ fn tactics_searches_allocate_nothing_once_warm() {
         events.clear();
         rules.apply(&mut state, &TacticsCommand::EndTurn, &mut events).unwrap();
         rules.undo(&mut state, &events);
-        rules.redo(&mut state, &events);
+        rules.redo(&mut state, &events).expect("recorded events fit");
     }
     assert_eq!(allocations() - before, 0, "end-turn allocated");
 }

@@ -12,7 +12,7 @@ use tessera_core::{Id, Level, Pos, Rejected, Rules, Size, Status};
 
 /// A random settled board: 1×1 to 7×7, 1 to 4 colours, every column holding 1..=height tiles
 /// (no empty column, so any compaction policy's layout holds at the start).
-fn board() -> impl Strategy<Value = CollapseState> {
+pub(crate) fn board() -> impl Strategy<Value = CollapseState> {
     (1usize..=7, 1usize..=7, 1u8..=4, any::<u64>()).prop_flat_map(|(w, h, k, seed)| {
         (prop::collection::vec(1..=h, w), prop::collection::vec(0..k, w * h)).prop_map(
             move |(heights, colours)| {
@@ -28,7 +28,7 @@ fn board() -> impl Strategy<Value = CollapseState> {
     })
 }
 
-fn config() -> impl Strategy<Value = CollapseConfig> {
+pub(crate) fn config() -> impl Strategy<Value = CollapseConfig> {
     (
         1u32..=3,
         prop::sample::select(vec![Compaction::Center, Compaction::Left, Compaction::None]),
@@ -278,7 +278,7 @@ fn step(rules: &CollapseRules, s: &mut CollapseState, cmd: CollapseCommand) -> R
     rules.undo(s, &events);
     prop_assert_eq!(&*s, &before);
     prop_assert_eq!(s.rng(), before.rng());
-    rules.redo(s, &events);
+    rules.redo(s, &events).expect("recorded events fit");
     prop_assert_eq!(&*s, &after);
     Ok(true)
 }
@@ -351,7 +351,7 @@ proptest! {
         }
         prop_assert_eq!(&played, &start);
         for events in &steps {
-            rules.redo(&mut played, events);
+            rules.redo(&mut played, events).expect("recorded events fit");
         }
         prop_assert_eq!(&played, &end);
     }

@@ -1,6 +1,11 @@
 //! The product's promise: the same level, seed and commands give the same events and hashes on
 //! every machine, forever. These values were recorded once; if a change alters them, every log
 //! ever recorded stops verifying, so the change must bump `RuleSet::version` and say why.
+//!
+//! Each game pins both state hashes: the version 1 hash (`AnyState::hash_v1`, xxh3 of the
+//! canonical encoding, what format-1 logs record; these values are the ones first recorded) and
+//! the incremental hash (`AnyState::hash`, what format-2 logs record; pinned when it was
+//! introduced).
 
 use tessera_core::slide::SlideCommand;
 use tessera_core::{AnyCommand, Dir, GameRng, Level, Rules, canonical_bytes, state_hash};
@@ -29,7 +34,8 @@ fn a_classic_game_is_pinned() {
         }
     }
     assert_eq!(state_hash(&all), PINNED_EVENTS_HASH, "events changed");
-    assert_eq!(game.state.hash(), PINNED_STATE_HASH, "final state changed");
+    assert_eq!(game.state.hash_v1(), PINNED_STATE_HASH, "final state changed");
+    assert_eq!(game.state.hash(), PINNED_STATE_HASH_V2, "the incremental hash changed");
     assert_eq!(canonical_bytes(&game.state).len(), PINNED_STATE_BYTES);
 }
 
@@ -38,6 +44,7 @@ const PINNED_WORD_MAX_SEED: u32 = 3819388078;
 const PINNED_EVENTS_HASH: u64 = 12146274607796063260;
 const PINNED_STATE_HASH: u64 = 17065654626947851367;
 const PINNED_STATE_BYTES: usize = 43;
+const PINNED_STATE_HASH_V2: u64 = 16121446962900533444;
 
 /// A whole `collapse` game: the seed's 10×10 level from seed 42, the `i`-th tap picking legal
 /// command `(7 i) mod n`, until game over.
@@ -45,7 +52,8 @@ const PINNED_STATE_BYTES: usize = 43;
 fn a_collapse_game_is_pinned() {
     let level = Level::Collapse(tessera_core::collapse::CollapseLevel::seed_game());
     let mut game = level.start(Some(42)).unwrap();
-    let start = game.state.hash();
+    let start = game.state.hash_v1();
+    let start_v2 = game.state.hash();
     let mut events = Vec::new();
     let mut all = Vec::new();
     let mut taps = 0usize;
@@ -60,11 +68,14 @@ fn a_collapse_game_is_pinned() {
         taps += 1;
     }
     assert_eq!(
-        (start, taps, game.state.score(), state_hash(&all), game.state.hash()),
+        (start, taps, game.state.score(), state_hash(&all), game.state.hash_v1()),
         PINNED_COLLAPSE,
         "start board, taps, score, events or final state changed"
     );
+    assert_eq!((start_v2, game.state.hash()), PINNED_COLLAPSE_V2, "the incremental hash changed");
 }
+
+const PINNED_COLLAPSE_V2: (u64, u64) = (17913353145085347543, 13897292331397736835);
 
 const PINNED_COLLAPSE: (u64, usize, Option<u64>, u64, u64) =
     (11819936915756764101, 30, Some(616), 18349147014451889785, 10423654841117702165);
@@ -77,7 +88,8 @@ fn a_match3_game_is_pinned() {
     let mut level = Match3Level::standard();
     level.config.breeds = 5;
     let mut game = Level::Match3(level).start(Some(42)).unwrap();
-    let start = game.state.hash();
+    let start = game.state.hash_v1();
+    let start_v2 = game.state.hash();
     let mut events = Vec::new();
     let mut all = Vec::new();
     for i in 0..300usize {
@@ -95,9 +107,12 @@ fn a_match3_game_is_pinned() {
         game.rules.apply(&mut game.state, &cmd, &mut events).unwrap();
         all.extend(events.iter().cloned());
     }
-    let got = (start, all.len(), game.state.score(), state_hash(&all), game.state.hash());
+    let got = (start, all.len(), game.state.score(), state_hash(&all), game.state.hash_v1());
     assert_eq!(got, PINNED_MATCH3, "start board, events, score or final state changed");
+    assert_eq!((start_v2, game.state.hash()), PINNED_MATCH3_V2, "the incremental hash changed");
 }
+
+const PINNED_MATCH3_V2: (u64, u64) = (454887871516223069, 16823821531252905924);
 
 const PINNED_MATCH3: (u64, usize, Option<u64>, u64, u64) =
     (17418380526200455925, 5479, Some(28610), 5604173943180996723, 6892604462848954782);

@@ -8,7 +8,7 @@ use tessera_core::{Pos, Rules, Status, state_hash};
 
 /// A random layout: 1×1 to 7×7, cells mostly open, some Void, some locked; 3 to 6 breeds; no
 /// objectives (so play goes on and shuffles happen).
-fn level() -> impl Strategy<Value = Match3Level> {
+pub(crate) fn level() -> impl Strategy<Value = Match3Level> {
     level_with(Just((None, None)))
 }
 
@@ -160,7 +160,7 @@ proptest! {
             let after = s.clone();
             rules.undo(&mut s, &events);
             prop_assert_eq!(&s, &before);
-            rules.redo(&mut s, &events);
+            rules.redo(&mut s, &events).expect("recorded events fit");
             prop_assert_eq!(&s, &after);
             if rules.status(&s) != Status::Playing {
                 prop_assert!(rules.hint(&s).is_none());
@@ -203,7 +203,7 @@ proptest! {
             let after = s.clone();
             rules.undo(&mut s, &events);
             prop_assert_eq!(&s, &before);
-            rules.redo(&mut s, &events);
+            rules.redo(&mut s, &events).expect("recorded events fit");
             prop_assert_eq!(&s, &after);
             if rules.status(&s) != Status::Playing {
                 break;
@@ -248,7 +248,7 @@ proptest! {
         let after = s.clone();
         rules.undo(&mut s, &events);
         prop_assert_eq!(&s, &before);
-        rules.redo(&mut s, &events);
+        rules.redo(&mut s, &events).expect("recorded events fit");
         prop_assert_eq!(&s, &after);
     }
 

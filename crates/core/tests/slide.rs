@@ -9,7 +9,7 @@ fn dir() -> impl Strategy<Value = Dir> {
 }
 
 /// A random board: 1×1 to 6×6, each cell empty or 2^1..2^6.
-fn board() -> impl Strategy<Value = SlideState> {
+pub(crate) fn board() -> impl Strategy<Value = SlideState> {
     sized_board(6, 6)
 }
 
@@ -118,7 +118,7 @@ proptest! {
                     rules.undo(&mut s, &events);
                     prop_assert_eq!(&s, &before);
                     prop_assert_eq!(s.rng(), before.rng());
-                    rules.redo(&mut s, &events);
+                    rules.redo(&mut s, &events).expect("recorded events fit");
                     prop_assert_eq!(&s, &after);
                 }
                 Err(_) => {
@@ -138,7 +138,7 @@ proptest! {
         for d in dirs {
             events.clear();
             if rules.apply(&mut executed, &SlideCommand::Slide(d), &mut events).is_ok() {
-                rules.redo(&mut redone, &events);
+                rules.redo(&mut redone, &events).expect("recorded events fit");
                 prop_assert_eq!(&redone, &executed);
             }
         }

@@ -12,7 +12,7 @@ use tessera_core::{Id, Pos, Rules};
 
 /// A random map of up to 6×6 (plain, forest, hills, wall), 4- or 8-connected, with up to three
 /// units on distinct passable cells.
-fn world() -> impl Strategy<Value = (TacticsRules, TacticsState)> {
+pub(crate) fn world() -> impl Strategy<Value = (TacticsRules, TacticsState)> {
     (1usize..=6, 1usize..=6, any::<bool>()).prop_flat_map(|(w, h, eight)| {
         let cells = prop::collection::vec(prop::sample::select(vec!['.', '.', '.', 'f', 'h', '#']), w * h);
         let units = prop::collection::vec(
@@ -215,7 +215,7 @@ proptest! {
                     rules.undo(&mut state, &events);
                     prop_assert_eq!(&state, &before);
                     prop_assert_eq!(tessera_core::state_hash(&state), tessera_core::state_hash(&before));
-                    rules.redo(&mut state, &events);
+                    rules.redo(&mut state, &events).expect("recorded events fit");
                     prop_assert_eq!(&state, &after);
                     for u in state.units() {
                         prop_assert!(u.left <= u.movement);

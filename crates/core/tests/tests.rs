@@ -2,6 +2,8 @@
 
 mod collapse;
 mod determinism;
+mod hash;
 mod match3;
+mod redo;
 mod slide;
 mod tactics;

@@ -69,7 +69,7 @@ fn bench(c: &mut Criterion) {
         AnyState::Match3(_) => AnyRules::Match3(Default::default()),
         _ => unreachable!("a match3 state"),
     };
-    rules.redo(&mut after, &events);
+    rules.redo(&mut after, &events).expect("recorded events fit");
 
     let mut group = c.benchmark_group("mirror");
     group.throughput(Throughput::Elements(events.len() as u64));

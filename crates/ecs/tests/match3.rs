@@ -128,7 +128,7 @@ fn shuffle_moves_blocks_and_recolour_changes_breed() {
         Match3Event::Recoloured { block: Id(0), at: Pos::new(1, 1), from: 0, to: 2 }.into(),
     ];
     let before = state.clone();
-    rules.redo(&mut state, &events);
+    rules.redo(&mut state, &events).expect("recorded events fit");
     follow(&mut m, &events, true);
     assert_mirrors(&m, &state);
     assert_eq!(m.phases(), 1);

@@ -114,7 +114,7 @@ fn undo_reverses_the_merge_and_the_spawn() {
     assert_eq!(*m.world().get::<&Kind>(m.entity_of(Id(1)).unwrap()).unwrap(), Kind::SlideTile { value: 2 });
     // And redo again.
     let mut redo = state.clone();
-    rules.redo(&mut redo, &events);
+    rules.redo(&mut redo, &events).expect("recorded events fit");
     crate::common::follow(&mut m, &events, true);
     assert_mirrors(&m, &redo);
 }

@@ -34,6 +34,7 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use std::hint::black_box;
 use std::sync::OnceLock;
 use tessera_core::slide::{SlideCommand, SlideLevel};
+use tessera_core::tactics::{TacticsCommand, TacticsLevel, UnitSpec};
 use tessera_core::{AnyCommand, AnyEvent, Dir, Level, Rules};
 use tessera_replay::{
     Flush, Header, History, Log, LogWriter, Recorder, RecorderConfig, StepRecord, TailPolicy, verify,
@@ -103,6 +104,17 @@ fn benches(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(STEPS as u64));
 
+    g.bench_function("play the same steps without a log", |b| {
+        b.iter(|| {
+            let mut game = s.level.start(Some(SEED)).expect("the level starts");
+            let mut events = Vec::new();
+            for c in &s.commands {
+                events.clear();
+                game.rules.apply(&mut game.state, c, &mut events).expect("replays");
+            }
+            black_box(game.state.hash())
+        })
+    });
     g.bench_function("record: play + hash + encode, in memory", |b| {
         b.iter(|| black_box(record(&s.level, &s.commands).len()))
     });
@@ -191,5 +203,67 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(log_benches, benches);
+/// A `tactics` level on a `side × side` maze (corridors two cells wide between walls with one
+/// gap each, the gaps staggered) with two units of different teams, as `tessera convert
+/// movingai` makes of a Moving AI maze: generated here, so that the bench needs no data files.
+fn maze(side: usize) -> Level {
+    let map = (0..side)
+        .map(|y| {
+            (0..side)
+                .map(|x| if y % 3 == 2 && x % side.min(64) != (y / 3 * 7) % side.min(64) { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    let units =
+        vec![UnitSpec { team: 0, x: 0, y: 0, movement: 5 }, UnitSpec { team: 1, x: 3, y: 1, movement: 5 }];
+    Level::Tactics(TacticsLevel { map, units, ..TacticsLevel::default() })
+}
+
+/// A 3,000-step log of `end-turn` on `level` (keyframes every 256 steps), in format `version`.
+fn tactics_log(level: &Level, version: u32) -> Vec<u8> {
+    let mut game = level.start(Some(SEED)).expect("the level starts");
+    let mut header = Header::new(level, SEED, tessera_replay::DEFAULT_KEYFRAME_INTERVAL).expect("header");
+    header.format_version = version;
+    let mut w = LogWriter::new(Vec::new(), &header, &game.state).expect("writes");
+    let mut events = Vec::new();
+    let cmd = AnyCommand::Tactics(TacticsCommand::EndTurn);
+    for _ in 0..TACTICS_STEPS {
+        events.clear();
+        game.rules.apply(&mut game.state, &cmd, &mut events).expect("end-turn is always accepted");
+        w.record(&cmd, &events, &game.state).expect("writes");
+    }
+    w.into_inner()
+}
+
+const TACTICS_STEPS: u64 = 3_000;
+
+/// Verify per step of the same 3,000-step `tactics` log on a 16×16 and a 512×512 map: the
+/// per-step cost should follow the step, not the board (format 2), where format 1 hashes the
+/// whole state every step.
+fn tactics(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tactics verify");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(TACTICS_STEPS));
+    for side in [16, 512] {
+        for version in [2, 1] {
+            let bytes = tactics_log(&maze(side), version);
+            println!(
+                "tactics log, {side}x{side}, format {version}: {TACTICS_STEPS} steps, {} bytes ({:.2} MB)",
+                bytes.len(),
+                bytes.len() as f64 / 1e6
+            );
+            let log = Log::from_bytes(bytes, TailPolicy::Strict).expect("opens");
+            g.bench_function(format!("{side}x{side} format {version}"), |b| {
+                b.iter(|| {
+                    let r = verify(&log).expect("reads");
+                    assert!(r.ok());
+                    black_box(r.steps_ok)
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(log_benches, benches, tactics);
 criterion_main!(log_benches);

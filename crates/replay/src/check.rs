@@ -136,11 +136,7 @@ pub fn verify(log: &Log) -> Result<VerifyReport, LogError> {
         }
         if keyframes.get(next_kf) == Some(&step) {
             next_kf += 1;
-            if let Some(k) = log.keyframe(step)?
-                && k != *state
-            {
-                return Ok(Some(k.hash()));
-            }
+            return log.keyframe_differs(step, state);
         }
         Ok(None)
     };
@@ -153,7 +149,7 @@ pub fn verify(log: &Log) -> Result<VerifyReport, LogError> {
             expected_events: Vec::new(),
             actual_events: Vec::new(),
             expected_hash,
-            actual_hash: game.state.hash(),
+            actual_hash: h.state_hash(&game.state),
         });
         return Ok(report);
     }
@@ -175,10 +171,10 @@ pub fn verify(log: &Log) -> Result<VerifyReport, LogError> {
             actual_hash,
         };
         if let Err(r) = result {
-            report.divergence = Some(diverge(Mismatch::Rejected(r), game.state.hash(), &actual));
+            report.divergence = Some(diverge(Mismatch::Rejected(r), h.state_hash(&game.state), &actual));
             return Ok(report);
         }
-        let hash = game.state.hash();
+        let hash = h.state_hash(&game.state);
         if actual != rec.events {
             report.divergence = Some(diverge(Mismatch::Events, hash, &actual));
             return Ok(report);
@@ -280,7 +276,7 @@ pub fn export_json(log: &Log, out: &mut impl Write) -> Result<(), LogError> {
     let level: serde_json::Value = serde_json::from_str(&h.level_json).unwrap_or(serde_json::Value::Null);
     let line = json!({
         "kind": "header",
-        "format_version": crate::FORMAT_VERSION,
+        "format_version": log.format_version(),
         "rule_set": h.rule_set.name(),
         "rules_version": h.rules_version,
         "seed": h.seed,
@@ -305,7 +301,7 @@ pub fn export_json(log: &Log, out: &mut impl Write) -> Result<(), LogError> {
             }
             Decoded::Keyframe(n, state) => {
                 v["step"] = json!(n);
-                v["hash"] = json!(format!("{:016x}", state.hash()));
+                v["hash"] = json!(format!("{:016x}", h.state_hash(&state)));
                 v["board"] = state.board_json();
                 v["score"] = json!(state.score());
             }

@@ -5,13 +5,30 @@
 
 use crate::error::LogError;
 use serde::{Deserialize, Serialize};
+use tessera_core::collapse::CollapseState;
+use tessera_core::match3::Match3State;
+use tessera_core::slide::SlideState;
+use tessera_core::tactics::TacticsPlay;
 use tessera_core::{AnyCommand, AnyEvent, AnyState, Level, LevelError, RuleSet, canonical_config};
 
 /// The eight bytes every log starts with.
 pub const MAGIC: [u8; 8] = *b"TESSLOG\0";
 
-/// The format version this crate writes and reads (little-endian `u32` after the magic).
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this crate writes (little-endian `u32` after the magic). It reads every
+/// version from [`OLDEST_FORMAT_VERSION`] to this one.
+///
+/// - 1: step frames record [`AnyState::hash_v1`] (xxh3 of the canonical encoding).
+/// - 2: step frames record [`AnyState::hash`] (the incremental hash); nothing else changed.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The oldest format version this crate still reads and verifies (with that version's hash).
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
+
+/// The state hash a log of format `version` records after each step: [`AnyState::hash_v1`] for
+/// version 1, [`AnyState::hash`] from version 2 on.
+pub fn state_hash_for(version: u32, state: &AnyState) -> u64 {
+    if version <= 1 { state.hash_v1() } else { state.hash() }
+}
 
 /// Bytes before the first frame: the magic and the format version.
 pub const PREAMBLE_LEN: usize = 12;
@@ -80,6 +97,9 @@ impl FrameKind {
 /// What a log is a recording of: which game, started how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The log's format version (from the preamble): which state hash its steps record. New logs
+    /// get [`FORMAT_VERSION`].
+    pub format_version: u32,
     /// The rule set.
     pub rule_set: RuleSet,
     /// [`RuleSet::version`] of the rules that recorded the log.
@@ -101,6 +121,7 @@ impl Header {
         let rule_set = rule_set_of(&level_json)
             .ok_or_else(|| LevelError::Invalid("the level names no known rule set".into()))?;
         Ok(Header {
+            format_version: FORMAT_VERSION,
             rule_set,
             rules_version: rule_set.version(),
             seed,
@@ -108,6 +129,11 @@ impl Header {
             level_json,
             level: level.clone(),
         })
+    }
+
+    /// The state hash this log records after a step: [`state_hash_for`] its format version.
+    pub fn state_hash(&self, state: &AnyState) -> u64 {
+        state_hash_for(self.format_version, state)
     }
 
     pub(crate) fn to_payload(&self) -> HeaderPayload {
@@ -152,11 +178,56 @@ pub(crate) struct KeyframeRef<'a> {
     pub state: &'a AnyState,
 }
 
-/// A keyframe's payload, decoded.
+/// A keyframe's payload, decoded (format 1).
 #[derive(Deserialize)]
 pub(crate) struct KeyframePayload {
     pub step: u64,
     pub state: AnyState,
+}
+
+/// A keyframe's state as format 2 stores it: as `AnyState` (same variant order, same bytes)
+/// except that a tactics state leaves out its terrain, which is the level's and never changes
+/// ([`TacticsPlay`]); the reader takes it from the level's start state.
+#[derive(Serialize)]
+pub(crate) enum KeyframeStateRef<'a> {
+    Slide(&'a SlideState),
+    Collapse(&'a CollapseState),
+    Tactics(TacticsPlay),
+    Match3(&'a Match3State),
+}
+
+impl<'a> KeyframeStateRef<'a> {
+    pub fn new(state: &'a AnyState) -> Self {
+        match state {
+            AnyState::Slide(s) => KeyframeStateRef::Slide(s),
+            AnyState::Collapse(s) => KeyframeStateRef::Collapse(s),
+            AnyState::Tactics(s) => KeyframeStateRef::Tactics(s.play()),
+            AnyState::Match3(s) => KeyframeStateRef::Match3(s),
+        }
+    }
+}
+
+/// [`KeyframeStateRef`], decoded.
+#[derive(Deserialize)]
+pub(crate) enum KeyframeState {
+    Slide(SlideState),
+    Collapse(CollapseState),
+    Tactics(TacticsPlay),
+    Match3(Match3State),
+}
+
+/// A keyframe's payload in format 2, borrowed for encoding.
+#[derive(Serialize)]
+pub(crate) struct KeyframeRefV2<'a> {
+    pub step: u64,
+    pub state: KeyframeStateRef<'a>,
+}
+
+/// A keyframe's payload in format 2, decoded.
+#[derive(Deserialize)]
+pub(crate) struct KeyframePayloadV2 {
+    pub step: u64,
+    pub state: KeyframeState,
 }
 
 /// A QA annotation or bookmark: `text` at `step` (the state after that many steps).
@@ -176,7 +247,7 @@ pub struct StepRecord {
     pub command: Option<AnyCommand>,
     /// The events it produced.
     pub events: Vec<AnyEvent>,
-    /// [`AnyState::hash`] of the state after the step.
+    /// The state hash after the step ([`Header::state_hash`]: by the log's format version).
     pub hash: u64,
 }
 
@@ -280,7 +351,7 @@ pub(crate) fn frame_crc(kind: u8, payload: &[u8]) -> u32 {
 }
 
 /// The header payload parsed and checked: a known rule set, a level that loads and is of it.
-pub(crate) fn check_header(p: HeaderPayload, at: At) -> Result<Header, LogError> {
+pub(crate) fn check_header(p: HeaderPayload, format_version: u32, at: At) -> Result<Header, LogError> {
     let rule_set = RuleSet::from_name(&p.rule_set)
         .ok_or_else(|| LogError::UnknownRuleSet { offset: at.offset, name: p.rule_set.clone() })?;
     let level = Level::from_json(&p.level)
@@ -292,6 +363,7 @@ pub(crate) fn check_header(p: HeaderPayload, at: At) -> Result<Header, LogError>
         });
     }
     Ok(Header {
+        format_version,
         rule_set,
         rules_version: p.rules_version,
         seed: p.seed,

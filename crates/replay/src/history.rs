@@ -5,7 +5,6 @@ use crate::format::{DEFAULT_KEYFRAME_INTERVAL, Header, StepRecord};
 use crate::reader::Log;
 use crate::writer::LogWriter;
 use std::collections::BTreeMap;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Game, Level, Rejected, Rules};
 
 /// A point in a [`History`]: the state after some step on some branch. The start is
@@ -130,18 +129,18 @@ impl History {
         for step in 1..=log.steps() {
             log.read_step(step, &mut rec)?;
             let Some(command) = rec.command.take() else { continue };
-            let (rules, state, events) = (&h.rules, &mut h.state, &rec.events);
             let offset = log.step_frame(step).map_or(0, |f| f.offset);
             let fail = |message: String| LogError::Inconsistent { offset, step, message };
-            catch_unwind(AssertUnwindSafe(|| rules.redo(state, events)))
-                .map_err(|_| fail("an event does not fit the state it is replayed on".into()))?;
-            let hash = h.state.hash();
-            if hash != rec.hash {
+            // Checked redo: events that do not fit the state are an error, never a panic.
+            h.rules.redo(&mut h.state, &rec.events).map_err(|e| log.unfit(step, &rec, &e))?;
+            let recorded = log.header().state_hash(&h.state);
+            if recorded != rec.hash {
                 return Err(fail(format!(
-                    "the state hash is {hash:016x}, the log recorded {:016x}",
+                    "the state hash is {recorded:016x}, the log recorded {:016x}",
                     rec.hash
                 )));
             }
+            let hash = h.state.hash();
             h.push(command, std::mem::take(&mut rec.events), hash);
         }
         Ok(h)
@@ -392,8 +391,13 @@ impl History {
     /// Replays a child of the current node.
     fn redo_node(&mut self, child: NodeId) {
         let node = &self.nodes[child.0 as usize];
-        self.rules.redo(&mut self.state, &node.events);
-        self.current = child;
+        // A node's events were applied (or checked on load) from its parent's state, which is
+        // the current state here, so they fit; a misfit would leave the state unchanged.
+        let fitted = self.rules.redo(&mut self.state, &node.events);
+        debug_assert!(fitted.is_ok(), "a history node's events do not fit its parent: {fitted:?}");
+        if fitted.is_ok() {
+            self.current = child;
+        }
     }
 
     fn node(&self, id: NodeId) -> &Node {

@@ -17,13 +17,13 @@
 //! Everything is written against the `Any*` types of `tessera-core`, so a log opens any game
 //! without generics; this crate knows nothing of hecs, egui or the terminal.
 //!
-//! # The log format (version 1)
+//! # The log format (version 2)
 //!
 //! All integers outside payloads are little-endian. A log is a 12-byte preamble followed by
 //! frames, back to back, to the end of the file:
 //!
 //! ```text
-//! preamble: magic "TESSLOG\0" (8 bytes: 54 45 53 53 4c 4f 47 00), format version u32 (= 1)
+//! preamble: magic "TESSLOG\0" (8 bytes: 54 45 53 53 4c 4f 47 00), format version u32 (= 2)
 //! frame:    length u32 | crc32 u32 | kind u8 | payload (length bytes)
 //! ```
 //!
@@ -45,8 +45,8 @@
 //! | kind | payload (fields in order) |
 //! |---|---|
 //! | 0 header | `rule_set: String` (`"slide"`, …), `rules_version: u32`, `seed: u64`, `keyframe_interval: u32`, `level: String` (the level's JSON text, as `tessera_core::Level::to_json` writes it) |
-//! | 1 step | `command: AnyCommand`, `events: Vec<AnyEvent>`, `hash: u64` (`AnyState::hash` of the state after the step) |
-//! | 2 keyframe | `step: u64`, `state: AnyState` (the whole state after `step` steps) |
+//! | 1 step | `command: AnyCommand`, `events: Vec<AnyEvent>`, `hash: u64` (the state hash after the step: `AnyState::hash` in version 2, `AnyState::hash_v1` in version 1) |
+//! | 2 keyframe | `step: u64`, `state: AnyState` (the whole state after `step` steps), except that in version 2 a tactics state is stored without its terrain (the level's, which never changes): variant 2 holds `TacticsPlay { units, team, turn, ids }` and the reader puts it on the level's start terrain |
 //! | 3 note | `step: u64`, `text: String` |
 //!
 //! Steps are numbered from 1 in file order; step `n` is the `n`-th step frame. A keyframe or
@@ -56,6 +56,18 @@
 //! `keyframe_interval` (0: only the start). The game is `Level::start(Some(seed))` of the
 //! header's level; replaying the steps' commands with the rules of `rules_version` reproduces
 //! every event and hash.
+//!
+//! **Versions.** Version 1 differs from version 2 in the step hash and in tactics keyframes
+//! (which carry the whole state, terrain included). Its step hash is
+//! `AnyState::hash_v1` (xxh3-64 of the state's canonical encoding, which costs the size of the
+//! board per step), where version 2 records `AnyState::hash` (the incremental hash the rules keep,
+//! which costs the size of the step; see `tessera_core::keys`). Readers open both and verify each
+//! with its own hash ([`Header::state_hash`]); writers write version 2 ([`FORMAT_VERSION`]), or the
+//! version of the header they are given (to copy an old log as it was). Golden logs of every
+//! version are kept in `fixtures/logs/v<N>/` and tested.
+//!
+//! Redo of a log's recorded events is checked: events that do not fit the state (a forged log
+//! with valid crcs) are a [`LogError::Inconsistent`] naming the step and the event, never a panic.
 //!
 //! A file that ends inside the preamble or the header frame is not a log.
 //!
@@ -118,7 +130,7 @@ pub use check::{DiffReport, Divergence, Mismatch, StepSide, VerifyReport, diff, 
 pub use error::LogError;
 pub use format::{
     DEFAULT_KEYFRAME_INTERVAL, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, MAGIC, MAX_LOG_SIZE,
-    MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord,
+    MAX_PAYLOAD, Note, OLDEST_FORMAT_VERSION, PREAMBLE_LEN, StepRecord, state_hash_for,
 };
 pub use history::{Branch, History, NodeId, SeekError};
 pub use reader::{FrameRef, Log, TailPolicy};

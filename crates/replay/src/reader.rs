@@ -3,11 +3,10 @@
 
 use crate::error::LogError;
 use crate::format::{
-    At, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, HeaderPayload, KeyframePayload, MAGIC,
-    MAX_LOG_SIZE, MAX_PAYLOAD, Note, PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step,
-    decode_step_number, frame_crc,
+    At, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, HeaderPayload, KeyframePayload,
+    KeyframePayloadV2, KeyframeState, MAGIC, MAX_LOG_SIZE, MAX_PAYLOAD, Note, OLDEST_FORMAT_VERSION,
+    PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step, decode_step_number, frame_crc,
 };
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use tessera_core::{AnyRules, AnyState, Game, Rules};
 
@@ -39,6 +38,8 @@ pub enum TailPolicy {
 pub struct Log {
     header: Header,
     rules: AnyRules,
+    /// The level's start state (format 2 keyframes of tactics take their terrain from it).
+    start_state: AnyState,
     bytes: Vec<u8>,
     frames: Vec<FrameRef>,
     /// `steps[n - 1]`: index in `frames` of step `n`'s frame.
@@ -61,14 +62,14 @@ impl Log {
     /// Reads a log from its bytes.
     pub fn from_bytes(bytes: Vec<u8>, tail: TailPolicy) -> Result<Log, LogError> {
         let (header, at) = read_header(&bytes)?;
-        let rules = header
+        let game = header
             .level
             .start(Some(header.seed))
-            .map_err(|e| LogError::BadLevel { offset: at.offset, message: e.to_string() })?
-            .rules;
+            .map_err(|e| LogError::BadLevel { offset: at.offset, message: e.to_string() })?;
         let mut log = Log {
             header,
-            rules,
+            rules: game.rules,
+            start_state: game.state,
             bytes: Vec::new(),
             frames: vec![FrameRef { offset: PREAMBLE_LEN as u64, kind: FrameKind::Header }],
             steps: Vec::new(),
@@ -136,6 +137,11 @@ impl Log {
         &self.header
     }
 
+    /// The log's format version (1 or 2; see [`crate::FORMAT_VERSION`]).
+    pub fn format_version(&self) -> u32 {
+        self.header.format_version
+    }
+
     /// The rules the header's level starts with today.
     pub fn rules(&self) -> &AnyRules {
         &self.rules
@@ -144,10 +150,27 @@ impl Log {
     /// The game the log starts from: the header's level started with the header's seed, by
     /// today's code.
     pub fn start(&self) -> Result<Game, LogError> {
-        self.header
-            .level
-            .start(Some(self.header.seed))
-            .map_err(|e| LogError::BadLevel { offset: PREAMBLE_LEN as u64, message: e.to_string() })
+        // Started once, on open (a large map's level is slow to parse); a copy is the same game.
+        Ok(Game { rules: self.rules.clone(), state: self.start_state.clone() })
+    }
+
+    /// Whether the keyframe of step `step` (if the log has one) differs from `state`: `None`
+    /// when there is no keyframe there or it is equal, else the keyframe's state hash (of the
+    /// log's format version). A format-2 tactics keyframe is compared without decoding a whole
+    /// state: its terrain is the level's, as `state`'s is.
+    pub(crate) fn keyframe_differs(&self, step: u64, state: &AnyState) -> Result<Option<u64>, LogError> {
+        let Ok(k) = self.keyframes.binary_search_by_key(&step, |&(s, _)| s) else { return Ok(None) };
+        if self.header.format_version >= 2
+            && let AnyState::Tactics(t) = state
+        {
+            let (at, payload) = self.payload(self.keyframes[k].1 as usize);
+            let p: KeyframePayloadV2 = decode_all(payload, at, FrameKind::Keyframe)?;
+            if matches!(&p.state, KeyframeState::Tactics(play) if *play == t.play()) {
+                return Ok(None);
+            }
+        }
+        let kept = self.decode_keyframe(k)?;
+        Ok((kept != *state).then(|| self.header.state_hash(&kept)))
     }
 
     /// How many steps the log holds.
@@ -216,8 +239,8 @@ impl Log {
                 Decoded::Step(rec)
             }
             FrameKind::Keyframe => {
-                let k: KeyframePayload = decode_all(payload, at, kind)?;
-                Decoded::Keyframe(k.step, Box::new(k.state))
+                let (step, state) = self.decode_keyframe_frame(index)?;
+                Decoded::Keyframe(step, Box::new(state))
             }
             FrameKind::Note => Decoded::Note(decode_all(payload, at, kind)?),
         })
@@ -230,16 +253,43 @@ impl Log {
     }
 
     fn decode_keyframe(&self, k: usize) -> Result<AnyState, LogError> {
-        let (at, payload) = self.payload(self.keyframes[k].1 as usize);
-        let p: KeyframePayload = decode_all(payload, at, FrameKind::Keyframe)?;
-        if p.state.rule_set() != self.header.rule_set {
+        self.decode_keyframe_frame(self.keyframes[k].1 as usize).map(|(_, state)| state)
+    }
+
+    /// The step and state of the keyframe in frame `index`, in the log's format version.
+    fn decode_keyframe_frame(&self, index: usize) -> Result<(u64, AnyState), LogError> {
+        let (at, payload) = self.payload(index);
+        let kind = FrameKind::Keyframe;
+        let (step, state) = if self.header.format_version <= 1 {
+            let p: KeyframePayload = decode_all(payload, at, kind)?;
+            (p.step, p.state)
+        } else {
+            let p: KeyframePayloadV2 = decode_all(payload, at, kind)?;
+            let state = match (p.state, &self.start_state) {
+                (KeyframeState::Slide(s), _) => AnyState::Slide(s),
+                (KeyframeState::Collapse(s), _) => AnyState::Collapse(s),
+                (KeyframeState::Match3(s), _) => AnyState::Match3(s),
+                (KeyframeState::Tactics(play), AnyState::Tactics(start)) => {
+                    AnyState::Tactics(start.with_play(play).map_err(|e| at.undecodable(kind, e))?)
+                }
+                (KeyframeState::Tactics(_), start) => {
+                    return Err(LogError::Malformed {
+                        offset: at.offset,
+                        frame: at.frame,
+                        message: format!("a tactics keyframe in a {} log", start.rule_set()),
+                    });
+                }
+            };
+            (p.step, state)
+        };
+        if state.rule_set() != self.header.rule_set {
             return Err(LogError::Malformed {
                 offset: at.offset,
                 frame: at.frame,
-                message: format!("a {} keyframe in a {} log", p.state.rule_set(), self.header.rule_set),
+                message: format!("a {} keyframe in a {} log", state.rule_set(), self.header.rule_set),
             });
         }
-        Ok(p.state)
+        Ok((step, state))
     }
 
     /// The state after `step` steps, as the log recorded it: from the nearest keyframe at or
@@ -257,16 +307,12 @@ impl Log {
         let mut rec = StepRecord::default();
         for n in from + 1..=step {
             self.read_step(n, &mut rec)?;
-            let rules = &self.rules;
-            let events = &rec.events;
-            // Events of a log that was not written by tessera may not fit the board; the rule
-            // sets index the board directly, so such a step is caught here and reported.
-            catch_unwind(AssertUnwindSafe(|| rules.redo(&mut state, events))).map_err(|_| {
-                self.inconsistent(n, "an event does not fit the state it is replayed on".into())
-            })?;
+            // Events of a log that was not written by tessera may not fit the board: redo is
+            // checked, and says which event does not fit and why.
+            self.rules.redo(&mut state, &rec.events).map_err(|e| self.unfit(n, &rec, &e))?;
         }
         if step > from {
-            let hash = state.hash();
+            let hash = self.header.state_hash(&state);
             if hash != rec.hash {
                 return Err(self.inconsistent(
                     step,
@@ -295,6 +341,12 @@ impl Log {
         out.extend_from_slice(&payload);
         out.extend_from_slice(&self.bytes[at..]);
         Ok(out)
+    }
+
+    /// The error for step `step`'s events not fitting the state they are redone on.
+    pub(crate) fn unfit(&self, step: u64, rec: &StepRecord, e: &tessera_core::Inconsistent) -> LogError {
+        let event = rec.events.get(e.event).map_or_else(String::new, |ev| format!(" {}", ev.to_json()));
+        self.inconsistent(step, format!("event {}{event} does not fit the state: {}", e.event, e.reason))
     }
 
     fn inconsistent(&self, step: u64, message: String) -> LogError {
@@ -380,7 +432,7 @@ fn read_header(bytes: &[u8]) -> Result<(Header, HeaderAt), LogError> {
         });
     }
     let version = u32_at(bytes, MAGIC.len());
-    if version != FORMAT_VERSION {
+    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(LogError::UnsupportedVersion {
             offset: MAGIC.len() as u64,
             version,
@@ -398,7 +450,7 @@ fn read_header(bytes: &[u8]) -> Result<(Header, HeaderAt), LogError> {
         });
     }
     let p: HeaderPayload = decode_all(payload, at, kind)?;
-    Ok((check_header(p, at)?, HeaderAt { offset: at.offset, end }))
+    Ok((check_header(p, version, at)?, HeaderAt { offset: at.offset, end }))
 }
 
 /// The most payload bytes [`check_cut_tail`] crcs while looking for whole frames in a tail

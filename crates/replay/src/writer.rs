@@ -1,9 +1,11 @@
 //! Writing logs: [`LogWriter`] over any `Write`, [`Recorder`] over a file, [`atomic_write`], and
 //! [`remove_stale_temps`] for the temporary files of saves that were killed.
 
+#[cfg(doc)]
+use crate::format::FORMAT_VERSION;
 use crate::format::{
-    FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, KeyframeRef, MAGIC, MAX_PAYLOAD, Note, StepRef,
-    encode_into, frame_crc,
+    FRAME_HEADER_LEN, FrameKind, Header, KeyframeRef, KeyframeRefV2, KeyframeStateRef, MAGIC, MAX_PAYLOAD,
+    Note, StepRef, encode_into, frame_crc,
 };
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -23,6 +25,7 @@ pub struct LogWriter<W: Write> {
     frames: u64,
     steps: u64,
     keyframe_interval: u32,
+    format_version: u32,
 }
 
 impl<W: Write> LogWriter<W> {
@@ -33,10 +36,12 @@ impl<W: Write> LogWriter<W> {
         Ok(w)
     }
 
-    /// Writes the preamble and `header` only (for copying a log frame by frame).
+    /// Writes the preamble and `header` only (for copying a log frame by frame). The preamble
+    /// carries `header.format_version` ([`FORMAT_VERSION`] for a new header; an older one to
+    /// copy an old log as it was).
     pub fn bare(mut out: W, header: &Header) -> io::Result<Self> {
         out.write_all(&MAGIC)?;
-        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        out.write_all(&header.format_version.to_le_bytes())?;
         let mut w = LogWriter {
             out,
             buf: Vec::with_capacity(256),
@@ -44,16 +49,17 @@ impl<W: Write> LogWriter<W> {
             frames: 0,
             steps: 0,
             keyframe_interval: header.keyframe_interval,
+            format_version: header.format_version,
         };
         encode_into(&header.to_payload(), &mut w.buf);
         w.emit(FrameKind::Header)?;
         Ok(w)
     }
 
-    /// Records one accepted command: its events, the hash of `after` (the state it left) and,
-    /// when due, a keyframe of `after`.
+    /// Records one accepted command: its events, the hash of `after` (the state it left; the
+    /// hash of the header's format version) and, when due, a keyframe of `after`.
     pub fn record(&mut self, command: &AnyCommand, events: &[AnyEvent], after: &AnyState) -> io::Result<()> {
-        self.step(command, events, after.hash())?;
+        self.step(command, events, crate::format::state_hash_for(self.format_version, after))?;
         let k = u64::from(self.keyframe_interval);
         if k > 0 && self.steps.is_multiple_of(k) {
             self.keyframe(after)?;
@@ -71,7 +77,12 @@ impl<W: Write> LogWriter<W> {
 
     /// Writes a keyframe of `state` as the state after the steps written so far.
     pub fn keyframe(&mut self, state: &AnyState) -> io::Result<()> {
-        encode_into(&KeyframeRef { step: self.steps, state }, &mut self.buf);
+        if self.format_version >= 2 {
+            let state = KeyframeStateRef::new(state);
+            encode_into(&KeyframeRefV2 { step: self.steps, state }, &mut self.buf);
+        } else {
+            encode_into(&KeyframeRef { step: self.steps, state }, &mut self.buf);
+        }
         self.emit(FrameKind::Keyframe)
     }
 
@@ -208,6 +219,7 @@ impl Recorder {
             frames: 2,
             steps: 0,
             keyframe_interval: config.keyframe_interval,
+            format_version: header.format_version,
         };
         Ok(Recorder { path, writer, flush: config.flush, ends: vec![first.len() as u64], stale })
     }

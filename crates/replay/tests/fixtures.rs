@@ -9,9 +9,17 @@ use std::path::Path;
 use tessera_core::{Level, LevelError, RuleSet, canonical_bytes};
 use tessera_replay::{FRAME_HEADER_LEN, Log, PREAMBLE_LEN, TailPolicy, verify};
 
+/// Golden logs of every format version this crate reads: `fixtures/logs/v1` (recorded before
+/// the incremental hash, kept untouched) and `fixtures/logs/v2`.
 #[test]
 fn every_golden_log_verifies_and_re_encodes_bit_for_bit() {
-    let dir = fixtures().join("logs");
+    for version in tessera_replay::OLDEST_FORMAT_VERSION..=tessera_replay::FORMAT_VERSION {
+        golden_logs_verify(version);
+    }
+}
+
+fn golden_logs_verify(version: u32) {
+    let dir = fixtures().join("logs").join(format!("v{version}"));
     let mut seen = Vec::new();
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -24,6 +32,7 @@ fn every_golden_log_verifies_and_re_encodes_bit_for_bit() {
         let bytes = std::fs::read(path).unwrap();
         let log =
             Log::from_bytes(bytes.clone(), TailPolicy::Strict).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(log.format_version(), version, "{name}: a log of another format version");
         let report = verify(&log).unwrap_or_else(|e| panic!("{name}: {e}"));
         if let Some(d) = &report.divergence {
             panic!("{name}: today's rules diverge from the golden log:\n{d}");
@@ -37,13 +46,17 @@ fn every_golden_log_verifies_and_re_encodes_bit_for_bit() {
         );
         assert!(log.steps() > 0, "{name}: a golden log needs steps");
         assert_eq!(reencode(&log), bytes, "{name}: the encoding changed");
-        log.state_at(log.steps()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let end = log.state_at(log.steps()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        // Seeking redoes the recorded events (checked): the state must be today's end state.
+        let history = tessera_replay::History::from_log(&log).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(history.state(), &end, "{name}");
         seen.push(log.header().rule_set);
     }
     for rs in RuleSet::ALL {
         assert!(
             seen.contains(rs),
-            "no golden log for rule set '{rs}' in fixtures/logs: record one as fixtures/logs/README.md says"
+            "no golden log for rule set '{rs}' in {}: record one as fixtures/logs/README.md says",
+            dir.display()
         );
     }
 }
@@ -104,7 +117,7 @@ fn generate_bad() -> Vec<(String, Vec<u8>)> {
     b[..8].copy_from_slice(b"NOTALOG\0");
     put("bad_magic.tlog", b);
     let mut b = base.clone();
-    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+    b[8..12].copy_from_slice(&(tessera_replay::FORMAT_VERSION + 1).to_le_bytes());
     put("future_version.tlog", b);
     put("truncated_header.tlog", base[..40].to_vec());
     put("truncated_tail.tlog", base[..base.len() - 5].to_vec());

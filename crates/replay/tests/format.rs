@@ -145,7 +145,7 @@ fn a_huge_length_is_refused_before_anything_is_read() {
 fn frames_follow_the_documented_layout() {
     let bytes = sample();
     assert_eq!(&bytes[..8], b"TESSLOG\0");
-    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 1);
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2, "format version 2");
     let log = open(&bytes);
     let mut pos = PREAMBLE_LEN;
     for f in log.frames() {
@@ -202,7 +202,7 @@ fn lengths_inside_payloads_are_capped_before_allocating() {
 
 /// The golden log of issue 12's example.
 fn classic_seed7() -> Vec<u8> {
-    std::fs::read(crate::common::fixtures().join("logs/classic_seed7.tlog")).unwrap()
+    std::fs::read(crate::common::fixtures().join("logs/v1/classic_seed7.tlog")).unwrap()
 }
 
 /// Issue 12: bit 5 of byte 211 of `classic_seed7.tlog` (the second byte of the step-0

@@ -72,9 +72,10 @@ pub use level::{CollapseLevel, DEFAULT_SIDE};
 pub use testset::{TestsetBoard, TestsetError, parse_testset};
 
 use crate::geom::{Grid, Pos, Size};
+use crate::hash::keys::{cell_key, field_key, kind, rng_key, size_key};
 use crate::id::{Id, IdGen};
 use crate::rng::GameRng;
-use crate::rules::{Rejected, Rules, Status};
+use crate::rules::{Inconsistent, Rejected, Rules, Status};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -213,12 +214,45 @@ pub fn colour_from_char(c: char) -> Option<u8> {
 ///
 /// Invariant (enforced by the constructors and kept by every tap): no tile sits above an empty
 /// cell in its column.
+///
+/// It also keeps its incremental hash ([`CollapseState::hash`]), which is not serialized:
+/// deserialization recomputes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "RawState")]
 pub struct CollapseState {
     board: Grid<Option<Tile>>,
     score: u64,
     ids: IdGen,
     rng: GameRng,
+    #[serde(skip)]
+    hash: u64,
+}
+
+/// [`CollapseState`] as stored (the same fields in the same order, without the hash).
+#[derive(Deserialize)]
+struct RawState {
+    board: Grid<Option<Tile>>,
+    score: u64,
+    ids: IdGen,
+    rng: GameRng,
+}
+
+impl From<RawState> for CollapseState {
+    fn from(r: RawState) -> Self {
+        CollapseState::with_hash(r.board, r.score, r.ids, r.rng)
+    }
+}
+
+/// The position half of a tile's hash key (see [`crate::keys`]).
+#[inline]
+fn pos_key(index: usize, id: Id) -> u64 {
+    cell_key(kind::POS, index as u32, id.0)
+}
+
+/// A whole tile's hash key: where it is and what colour.
+#[inline]
+fn tile_key(index: usize, tile: Tile) -> u64 {
+    pos_key(index, tile.id) ^ cell_key(kind::WHAT, u32::from(tile.colour), tile.id.0)
 }
 
 impl CollapseState {
@@ -232,7 +266,35 @@ impl CollapseState {
             (0..size.area()).map(|_| Some(Tile { id: ids.next(), colour: rng.below(k) as u8 })).collect();
         // `cells` has exactly `size.area()` items, so `from_cells` cannot refuse it.
         let board = Grid::from_cells(size, cells).unwrap_or_else(|| Grid::filled(size, None));
-        CollapseState { board, score: 0, ids, rng }
+        CollapseState::with_hash(board, 0, ids, rng)
+    }
+
+    fn with_hash(board: Grid<Option<Tile>>, score: u64, ids: IdGen, rng: GameRng) -> Self {
+        let mut s = CollapseState { board, score, ids, rng, hash: 0 };
+        s.hash = s.recompute_hash();
+        s
+    }
+
+    /// The incremental hash of this state (see [`crate::keys`]): kept up to date by the rules,
+    /// always equal to [`CollapseState::recompute_hash`].
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The incremental hash computed from scratch over every cell and field: the reference the
+    /// kept hash is tested against.
+    pub fn recompute_hash(&self) -> u64 {
+        let mut h = size_key(self.board.size())
+            ^ field_key(kind::SCORE, self.score)
+            ^ field_key(kind::IDS, u64::from(self.ids.peek().0))
+            ^ rng_key(&self.rng);
+        for (i, t) in self.board.cells().iter().enumerate() {
+            if let Some(t) = t {
+                h ^= tile_key(i, *t);
+            }
+        }
+        h
     }
 
     /// A game starting from exactly `cells` (row-major from the top left, `None` for empty).
@@ -261,7 +323,7 @@ impl CollapseState {
         let mut ids = IdGen::default();
         let tiles = cells.iter().map(|c| c.map(|colour| Tile { id: ids.next(), colour })).collect();
         let board = Grid::from_cells(size, tiles).ok_or("board cell count does not match its size")?;
-        Ok(CollapseState { board, score: 0, ids, rng: GameRng::new(seed) })
+        Ok(CollapseState::with_hash(board, 0, ids, GameRng::new(seed)))
     }
 
     /// The board.
@@ -628,13 +690,17 @@ fn has_pair(cells: &[Option<Tile>], w: usize, h: usize) -> bool {
     false
 }
 
-/// Moves the settled tiles of column `from` into the empty column `to`.
+/// Moves the settled tiles of column `from` into the empty column `to`; returns how the hash
+/// changes.
 #[inline]
-fn move_column(cells: &mut [Option<Tile>], w: usize, h: usize, from: usize, to: usize) {
+fn move_column(cells: &mut [Option<Tile>], w: usize, h: usize, from: usize, to: usize) -> u64 {
+    let mut hash = 0;
     for y in (0..h).rev() {
         let Some(t) = cells[y * w + from].take() else { break };
         cells[y * w + to] = Some(t);
+        hash ^= pos_key(y * w + from, t.id) ^ pos_key(y * w + to, t.id);
     }
+    hash
 }
 
 /// The SameGame rules with their settings.
@@ -642,6 +708,13 @@ fn move_column(cells: &mut [Option<Tile>], w: usize, h: usize, from: usize, to: 
 pub struct CollapseRules {
     /// The settings.
     pub config: CollapseConfig,
+}
+
+fn describe(cell: Option<Tile>) -> String {
+    match cell {
+        None => "nothing".into(),
+        Some(t) => format!("tile {} of colour {}", t.id, t.colour),
+    }
 }
 
 fn too_small(at: Pos, n: usize, min: u32) -> Rejected {
@@ -809,6 +882,10 @@ impl CollapseRules {
         }
         tiles.sort_unstable_by_key(|t| (t.at.y, t.at.x));
         let n = tiles.len() as u32;
+        let mut hash = 0u64; // how the hash changes
+        for t in &tiles {
+            hash ^= tile_key(size.index(t.at), Tile { id: t.id, colour });
+        }
         events.push(E::from(CollapseEvent::Cleared { tiles, colour }));
 
         // Gravity, in the columns the group touched.
@@ -821,6 +898,7 @@ impl CollapseRules {
                 if dest != y {
                     cells[dest * w + x] = Some(t);
                     cells[i] = None;
+                    hash ^= pos_key(i, t.id) ^ pos_key(dest * w + x, t.id);
                     events.push(E::from(CollapseEvent::Fell {
                         tile: t.id,
                         from: Pos::new(x as u16, y as u16),
@@ -834,8 +912,8 @@ impl CollapseRules {
         let bottom = (h - 1) * w;
         let emptied = (min_x..=max_x).any(|x| cells[bottom + x].is_none());
         if emptied {
-            let shift = |cells: &mut [Option<Tile>], from: usize, to: usize, events: &mut Vec<E>| {
-                move_column(cells, w, h, from, to);
+            let mut shift = |cells: &mut [Option<Tile>], from: usize, to: usize, events: &mut Vec<E>| {
+                hash ^= move_column(cells, w, h, from, to);
                 events.push(E::from(CollapseEvent::ColumnShifted { from: from as u16, to: to as u16 }));
             };
             match self.config.compaction {
@@ -875,10 +953,13 @@ impl CollapseRules {
             }
         }
 
+        state.hash ^= hash;
         let cleared_all = state.is_cleared();
         let points = self.config.scoring.points(n);
         let bonus = if cleared_all { self.config.scoring.clear_bonus() } else { 0 };
         if points + bonus > 0 {
+            state.hash ^=
+                field_key(kind::SCORE, state.score) ^ field_key(kind::SCORE, state.score + points + bonus);
             state.score += points + bonus;
             events.push(E::from(CollapseEvent::Scored { points, bonus }));
         }
@@ -905,58 +986,116 @@ impl Rules for CollapseRules {
 
     fn undo_event(&self, state: &mut CollapseState, event: &CollapseEvent) {
         let (w, h) = (usize::from(state.board.width()), usize::from(state.board.height()));
+        let size = state.board.size();
         let b = &mut state.board;
         match event {
             CollapseEvent::Cleared { tiles, colour } => {
                 for t in tiles {
                     if let Some(c) = b.get_mut(t.at) {
-                        *c = Some(Tile { id: t.id, colour: *colour });
+                        let tile = Tile { id: t.id, colour: *colour };
+                        *c = Some(tile);
+                        state.hash ^= tile_key(size.index(t.at), tile);
                     }
                 }
             }
             &CollapseEvent::Fell { from, to, .. } => {
-                if b.size().contains(from) && b.size().contains(to) {
+                if size.contains(from) && size.contains(to) {
                     b[from] = b[to].take();
+                    if let Some(t) = b[from] {
+                        state.hash ^= pos_key(size.index(from), t.id) ^ pos_key(size.index(to), t.id);
+                    }
                 }
             }
             &CollapseEvent::ColumnShifted { from, to } => {
                 if usize::from(from) < w && usize::from(to) < w {
-                    move_column(b.cells_mut(), w, h, usize::from(to), usize::from(from));
+                    state.hash ^= move_column(b.cells_mut(), w, h, usize::from(to), usize::from(from));
                 }
             }
             CollapseEvent::Scored { points, bonus } => {
-                state.score = state.score.saturating_sub(points + bonus)
+                let score = state.score.saturating_sub(points + bonus);
+                state.hash ^= field_key(kind::SCORE, state.score) ^ field_key(kind::SCORE, score);
+                state.score = score;
             }
             CollapseEvent::GameOver { .. } => {}
         }
     }
 
-    fn redo_event(&self, state: &mut CollapseState, event: &CollapseEvent) {
+    fn redo_event(&self, state: &mut CollapseState, event: &CollapseEvent) -> Result<(), Inconsistent> {
         let (w, h) = (usize::from(state.board.width()), usize::from(state.board.height()));
+        let size = state.board.size();
         let b = &mut state.board;
+        let off = |p: Pos| Inconsistent::detailed(format!("cell {p} is off the {size} board"));
         match event {
-            CollapseEvent::Cleared { tiles, .. } => {
-                for t in tiles {
-                    if let Some(c) = b.get_mut(t.at) {
-                        *c = None;
+            CollapseEvent::Cleared { tiles, colour } => {
+                // Cleared one by one, each checked against the board as it is then (so a tile
+                // listed twice is caught); on a misfit the ones cleared are put back.
+                let mut hash = 0;
+                for (k, t) in tiles.iter().enumerate() {
+                    let tile = Tile { id: t.id, colour: *colour };
+                    let found = b.get(t.at).copied();
+                    if found != Some(Some(tile)) {
+                        for u in &tiles[..k] {
+                            b[u.at] = Some(Tile { id: u.id, colour: *colour });
+                        }
+                        return Err(match found {
+                            None => off(t.at),
+                            Some(other) => Inconsistent::detailed(format!(
+                                "tile {} of colour {colour} is not at {} (it holds {})",
+                                t.id,
+                                t.at,
+                                describe(other)
+                            )),
+                        });
                     }
+                    b[t.at] = None;
+                    hash ^= tile_key(size.index(t.at), tile);
                 }
+                state.hash ^= hash;
             }
-            &CollapseEvent::Fell { from, to, .. } => {
-                if b.size().contains(from) && b.size().contains(to) {
-                    b[to] = b[from].take();
+            &CollapseEvent::Fell { tile, from, to } => {
+                let (Some(&src), Some(&dst)) = (b.get(from), b.get(to)) else {
+                    return Err(off(if size.contains(from) { to } else { from }));
+                };
+                if src.map(|t| t.id) != Some(tile) {
+                    return Err(Inconsistent::detailed(format!(
+                        "tile {tile} is not at {from} (it holds {})",
+                        describe(src)
+                    )));
                 }
+                if dst.is_some() {
+                    return Err(Inconsistent::detailed(format!(
+                        "cell {to} is not empty (it holds {})",
+                        describe(dst)
+                    )));
+                }
+                b[to] = b[from].take();
+                state.hash ^= pos_key(size.index(from), tile) ^ pos_key(size.index(to), tile);
             }
             &CollapseEvent::ColumnShifted { from, to } => {
-                if usize::from(from) < w && usize::from(to) < w {
-                    move_column(b.cells_mut(), w, h, usize::from(from), usize::from(to));
+                let (f, t) = (usize::from(from), usize::from(to));
+                if f >= w || t >= w || f == t {
+                    return Err(Inconsistent::detailed(format!(
+                        "column shift {from} to {to} on a board {w} wide"
+                    )));
                 }
+                if (0..h).any(|y| b.cells()[y * w + t].is_some()) {
+                    return Err(Inconsistent::detailed(format!("column {to} is not empty")));
+                }
+                state.hash ^= move_column(b.cells_mut(), w, h, f, t);
             }
             CollapseEvent::Scored { points, bonus } => {
-                state.score = state.score.saturating_add(points + bonus)
+                let Some(score) = points.checked_add(*bonus).and_then(|p| state.score.checked_add(p)) else {
+                    return Err(Inconsistent::detailed(format!(
+                        "score {} + {points} + {bonus} overflows",
+                        state.score
+                    )));
+                };
+                state.hash ^= field_key(kind::SCORE, state.score) ^ field_key(kind::SCORE, score);
+                state.score = score;
             }
             CollapseEvent::GameOver { .. } => {}
         }
+        Ok(())
     }
 
     /// One tap per group of at least `min_group` tiles, at the group's first cell in row-major

@@ -296,7 +296,7 @@ fn undo_and_redo_restore_a_tap_exactly() {
         let after = s.clone();
         r.undo(&mut s, &events);
         assert_eq!(s, before, "{compaction:?}");
-        r.redo(&mut s, &events);
+        r.redo(&mut s, &events).expect("recorded events fit");
         assert_eq!(s, after, "{compaction:?}");
     }
 }

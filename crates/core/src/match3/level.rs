@@ -226,16 +226,12 @@ impl Match3Level {
                 })
             })
             .collect();
-        let state = Match3State {
-            cells: Grid::from_cells(size, cells).ok_or("board shape")?,
-            blocks: Grid::from_cells(size, blocks).ok_or("board shape")?,
-            score: 0,
-            moves: 0,
-            won: false,
-            over: None,
+        let state = Match3State::with_hash(
+            Grid::from_cells(size, cells).ok_or("board shape")?,
+            Grid::from_cells(size, blocks).ok_or("board shape")?,
             ids,
             rng,
-        };
+        );
         Ok((Match3Rules::new(self.config.clone()), state))
     }
 }

@@ -104,9 +104,11 @@ mod level;
 pub use level::{Match3Level, StageError};
 
 use crate::geom::{Grid, Pos, Size};
+use crate::hash::keys::{cell_key, field_key, kind, rng_key, size_key};
+use crate::hash::state_hash;
 use crate::id::{Id, IdGen};
 use crate::rng::{GameRng, RngSpan};
-use crate::rules::{Rejected, Rules, Status};
+use crate::rules::{Inconsistent, Rejected, Rules, Status};
 use arrange::{Arranger, Plan};
 use board::NONE;
 use serde::{Deserialize, Serialize};
@@ -196,6 +198,9 @@ pub enum GameOverReason {
 /// Deserialization checks the invariants the rules rely on (one size for cells and blocks, a
 /// block on exactly the playable cells, sides up to 256, breeds below 16, ids below the counter),
 /// so a corrupt saved state is an error rather than a panic later.
+///
+/// It also keeps its incremental hash ([`Match3State::hash`]; the void cells enter it once, by
+/// their canonical hash), which is not serialized: deserialization recomputes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "RawState")]
 pub struct Match3State {
@@ -207,6 +212,26 @@ pub struct Match3State {
     over: Option<GameOverReason>,
     ids: IdGen,
     rng: GameRng,
+    #[serde(skip)]
+    hash: u64,
+}
+
+/// The position half of a block's hash key (see [`crate::keys`]).
+#[inline]
+fn pos_key(index: usize, id: Id) -> u64 {
+    cell_key(kind::POS, index as u32, id.0)
+}
+
+/// The content half of a block's hash key: breed, lock and id.
+#[inline]
+fn what_key(b: Block) -> u64 {
+    cell_key(kind::WHAT, u32::from(b.breed) | u32::from(b.locked) << 8, b.id.0)
+}
+
+/// A whole block's hash key at cell `index`.
+#[inline]
+fn block_key(index: usize, b: Block) -> u64 {
+    pos_key(index, b.id) ^ what_key(b)
 }
 
 /// [`Match3State`] as stored, before its checks.
@@ -247,7 +272,9 @@ impl TryFrom<RawState> for Match3State {
             }
         }
         let RawState { cells, blocks, score, moves, won, over, ids, rng } = r;
-        Ok(Match3State { cells, blocks, score, moves, won, over, ids, rng })
+        let mut s = Match3State { cells, blocks, score, moves, won, over, ids, rng, hash: 0 };
+        s.hash = s.recompute_hash();
+        Ok(s)
     }
 }
 
@@ -288,16 +315,58 @@ impl Match3State {
                 }
             }
         }
-        Ok(Match3State {
-            cells: Grid::from_cells(size, cells).ok_or("bad shape")?,
-            blocks: Grid::from_cells(size, blocks).ok_or("bad shape")?,
-            score: 0,
-            moves: 0,
-            won: false,
-            over: None,
+        Ok(Match3State::with_hash(
+            Grid::from_cells(size, cells).ok_or("bad shape")?,
+            Grid::from_cells(size, blocks).ok_or("bad shape")?,
             ids,
-            rng: GameRng::new(seed),
-        })
+            GameRng::new(seed),
+        ))
+    }
+
+    /// A new game's state (score, moves and outcome zero) with its hash.
+    pub(crate) fn with_hash(
+        cells: Grid<Cell>,
+        blocks: Grid<Option<Block>>,
+        ids: IdGen,
+        rng: GameRng,
+    ) -> Self {
+        let mut s =
+            Match3State { cells, blocks, score: 0, moves: 0, won: false, over: None, ids, rng, hash: 0 };
+        s.hash = s.recompute_hash();
+        s
+    }
+
+    /// The incremental hash of this state (see [`crate::keys`]): kept up to date by the rules,
+    /// always equal to [`Match3State::recompute_hash`].
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The incremental hash computed from scratch (the cells' canonical hash, every block,
+    /// every field): the reference the kept hash is tested against.
+    pub fn recompute_hash(&self) -> u64 {
+        let mut h = size_key(self.cells.size())
+            ^ field_key(kind::STATIC, state_hash(&self.cells))
+            ^ self.scalar_key();
+        for (i, b) in self.blocks.cells().iter().enumerate() {
+            if let Some(b) = b {
+                h ^= block_key(i, *b);
+            }
+        }
+        h
+    }
+
+    /// The hash keys of the scalar fields: score, moves, outcome, ids, generator. Steps that
+    /// change them XOR this out before and in after.
+    fn scalar_key(&self) -> u64 {
+        let over = self.over.map_or(0, |r| r as u64 + 1);
+        field_key(kind::SCORE, self.score)
+            ^ field_key(kind::MOVES, u64::from(self.moves))
+            ^ field_key(kind::WON, u64::from(self.won))
+            ^ field_key(kind::OVER, over)
+            ^ field_key(kind::IDS, u64::from(self.ids.peek().0))
+            ^ rng_key(&self.rng)
     }
 
     /// The cells.
@@ -709,7 +778,11 @@ impl Match3Rules {
         let (Some(ba), Some(bb)) = (state.blocks.cells()[ia], state.blocks.cells()[ib]) else {
             return Err(Rejected::new("empty_cell", "a cell holds no block"));
         };
+        // Board changes update the hash where they happen; the scalar fields once, at the end.
+        let scalars = state.scalar_key();
+        let swap_key = swap_key(ia, ib, ba.id, bb.id);
         state.blocks.cells_mut().swap(ia, ib);
+        state.hash ^= swap_key;
         state.moves += 1;
         events.push(E::from(Match3Event::Swapped { a, b, a_block: ba.id, b_block: bb.id }));
         let (w, h) = state.wh();
@@ -718,6 +791,7 @@ impl Match3Rules {
             || board::run_through(w, h, &breed, ib, ba.breed, usize::MAX);
         if !made || ba.breed == bb.breed {
             state.blocks.cells_mut().swap(ia, ib);
+            state.hash ^= swap_key;
             state.moves -= 1;
             events.push(E::from(Match3Event::SwappedBack { a, b, a_block: ba.id, b_block: bb.id }));
             return Ok(());
@@ -727,6 +801,7 @@ impl Match3Rules {
             self.resolve(state, &mut s, events);
             self.finish_step(state, &mut s, events);
         });
+        state.hash ^= scalars ^ state.scalar_key();
         Ok(())
     }
 
@@ -820,14 +895,19 @@ impl Match3Rules {
             for (breed, _, blocks) in s.matches.drain(..) {
                 s.unlocks.clear();
                 for mb in &blocks {
-                    let cell = &mut state.blocks[mb.at];
+                    let i = size.index(mb.at);
+                    let cell = &mut state.blocks.cells_mut()[i];
                     if mb.locked {
                         if let Some(bl) = cell {
+                            state.hash ^= what_key(*bl);
                             bl.locked = false;
+                            state.hash ^= what_key(*bl);
                         }
                         s.unlocks.push(*mb);
                     } else {
-                        *cell = None;
+                        if let Some(bl) = cell.take() {
+                            state.hash ^= block_key(i, bl);
+                        }
                         removed += 1;
                     }
                 }
@@ -860,7 +940,9 @@ impl Match3Rules {
                         };
                         let after = state.rng.position();
                         let id = state.ids.next();
-                        state.blocks.cells_mut()[i] = Some(Block { id, breed, locked: false });
+                        let block = Block { id, breed, locked: false };
+                        state.blocks.cells_mut()[i] = Some(block);
+                        state.hash ^= block_key(i, block);
                         events.push(E::from(Match3Event::Spawned {
                             block: id,
                             at: size.pos(i),
@@ -895,7 +977,7 @@ impl Match3Rules {
             return;
         }
         if state.find_valid_swap().is_none() {
-            self.shuffle(state, s, events);
+            self.shuffle_board(state, s, events);
         }
     }
 
@@ -909,6 +991,19 @@ impl Match3Rules {
 
     /// Shuffles a dead board (see the module docs), or ends the game when no shuffle can help.
     fn shuffle<E: From<Match3Event>>(&self, state: &mut Match3State, s: &mut Scratch, events: &mut Vec<E>) {
+        let scalars = state.scalar_key();
+        self.shuffle_board(state, s, events);
+        state.hash ^= scalars ^ state.scalar_key();
+    }
+
+    /// [`Match3Rules::shuffle`] but for the hash of the scalar fields (the generator, the
+    /// outcome), which the caller updates.
+    fn shuffle_board<E: From<Match3Event>>(
+        &self,
+        state: &mut Match3State,
+        s: &mut Scratch,
+        events: &mut Vec<E>,
+    ) {
         let size = state.size();
         let (w, h) = state.wh();
         let before = state.rng.position();
@@ -1002,6 +1097,7 @@ impl Match3Rules {
         }
         for sb in &moved {
             state.blocks[sb.to] = Some(Block { id: sb.block, breed: sb.breed, locked: false });
+            state.hash ^= pos_key(size.index(sb.from), sb.block) ^ pos_key(size.index(sb.to), sb.block);
         }
         events.push(E::from(Match3Event::Shuffled { blocks: moved, rng: RngSpan { before, after } }));
         for (k, &cell) in cells.iter().enumerate() {
@@ -1009,10 +1105,61 @@ impl Match3Rules {
                 && let Some(b) = &mut state.blocks.cells_mut()[cell as usize]
             {
                 let (from, to) = (b.breed, target(k));
+                state.hash ^= what_key(*b);
                 b.breed = to;
+                state.hash ^= what_key(*b);
                 let at = size.pos(cell as usize);
                 events.push(E::from(Match3Event::Recoloured { block: b.id, at, from, to }));
             }
+        }
+    }
+}
+
+/// How the hash changes when blocks `a` (at cell `ia`) and `b` (at `ib`) trade places.
+#[inline]
+fn swap_key(ia: usize, ib: usize, a: Id, b: Id) -> u64 {
+    pos_key(ia, a) ^ pos_key(ib, a) ^ pos_key(ia, b) ^ pos_key(ib, b)
+}
+
+/// The block at `at`, or why there is none that fits.
+fn block_at(state: &Match3State, at: Pos, id: Id) -> Result<(usize, Block), Inconsistent> {
+    let size = state.size();
+    if !size.contains(at) {
+        return Err(Inconsistent::detailed(format!("cell {at} is off the {size} board")));
+    }
+    let i = size.index(at);
+    match state.blocks.cells()[i] {
+        Some(b) if b.id == id => Ok((i, b)),
+        Some(b) => Err(Inconsistent::detailed(format!("block {id} is not at {at} (block {} is)", b.id))),
+        None => Err(Inconsistent::detailed(format!("block {id} is not at {at} (it is empty)"))),
+    }
+}
+
+/// The generator must be where a recorded draw starts.
+fn check_rng(state: &Match3State, rng: RngSpan) -> Result<(), Inconsistent> {
+    if rng.before != state.rng.position() || rng.after < rng.before {
+        return Err(Inconsistent::detailed(format!(
+            "the generator is at word {}, the event drew from word {} to {}",
+            state.rng.position(),
+            rng.before,
+            rng.after
+        )));
+    }
+    Ok(())
+}
+
+/// The empty playable cell `at`, as an index, or why it is not.
+fn empty_at(state: &Match3State, at: Pos) -> Result<usize, Inconsistent> {
+    let size = state.size();
+    if !size.contains(at) {
+        return Err(Inconsistent::detailed(format!("cell {at} is off the {size} board")));
+    }
+    let i = size.index(at);
+    match (state.cells.cells()[i], state.blocks.cells()[i]) {
+        (Cell::Playable, None) => Ok(i),
+        (Cell::Void, _) => Err(Inconsistent::detailed(format!("cell {at} is void"))),
+        (_, Some(b)) => {
+            Err(Inconsistent::detailed(format!("cell {at} is not empty (block {} is there)", b.id)))
         }
     }
 }
@@ -1070,6 +1217,7 @@ fn gravity_column<E: From<Match3Event>>(
                     head += 1;
                     state.blocks.cells_mut()[to] = Some(b);
                     state.blocks.cells_mut()[i] = None;
+                    state.hash ^= pos_key(i, b.id) ^ pos_key(to, b.id);
                     events.push(E::from(Match3Event::Fell {
                         block: b.id,
                         from: size.pos(i),
@@ -1098,31 +1246,44 @@ impl Rules for Match3Rules {
     }
 
     fn undo_event(&self, state: &mut Match3State, event: &Match3Event) {
+        let scalars = state.scalar_key();
+        let size = state.size();
         let b = &mut state.blocks;
+        let mut hash = 0;
         match event {
-            Match3Event::Swapped { a, b: q, .. } => {
-                let (ia, iq) = (b.size().index(*a), b.size().index(*q));
+            Match3Event::Swapped { a, b: q, a_block, b_block } => {
+                let (ia, iq) = (size.index(*a), size.index(*q));
                 b.cells_mut().swap(ia, iq);
+                hash ^= swap_key(ia, iq, *a_block, *b_block);
                 state.moves -= 1;
             }
-            Match3Event::SwappedBack { a, b: q, .. } => {
-                let (ia, iq) = (b.size().index(*a), b.size().index(*q));
+            Match3Event::SwappedBack { a, b: q, a_block, b_block } => {
+                let (ia, iq) = (size.index(*a), size.index(*q));
                 b.cells_mut().swap(ia, iq);
+                hash ^= swap_key(ia, iq, *a_block, *b_block);
                 state.moves += 1;
             }
             Match3Event::Matched { blocks, breed, .. } => {
                 for mb in blocks.iter().filter(|mb| !mb.locked) {
-                    b[mb.at] = Some(Block { id: mb.block, breed: *breed, locked: false });
+                    let block = Block { id: mb.block, breed: *breed, locked: false };
+                    b[mb.at] = Some(block);
+                    hash ^= block_key(size.index(mb.at), block);
                 }
             }
             Match3Event::Unlocked { at, .. } => {
                 if let Some(bl) = &mut b[*at] {
+                    hash ^= what_key(*bl);
                     bl.locked = true;
+                    hash ^= what_key(*bl);
                 }
             }
-            Match3Event::Fell { from, to, .. } => b[*from] = b[*to].take(),
-            Match3Event::Spawned { block, at, rng, .. } => {
+            Match3Event::Fell { block, from, to } => {
+                b[*from] = b[*to].take();
+                hash ^= pos_key(size.index(*from), *block) ^ pos_key(size.index(*to), *block);
+            }
+            Match3Event::Spawned { block, at, breed, rng } => {
                 b[*at] = None;
+                hash ^= block_key(size.index(*at), Block { id: *block, breed: *breed, locked: false });
                 state.ids.reset(block.0);
                 state.rng.set_position(rng.before);
             }
@@ -1130,63 +1291,202 @@ impl Rules for Match3Rules {
             Match3Event::Shuffled { blocks, rng } => {
                 for sb in blocks {
                     b[sb.from] = Some(Block { id: sb.block, breed: sb.breed, locked: false });
+                    hash ^= pos_key(size.index(sb.from), sb.block) ^ pos_key(size.index(sb.to), sb.block);
                 }
                 state.rng.set_position(rng.before);
             }
             Match3Event::Recoloured { at, from, .. } => {
                 if let Some(bl) = &mut b[*at] {
+                    hash ^= what_key(*bl);
                     bl.breed = *from;
+                    hash ^= what_key(*bl);
                 }
             }
             Match3Event::Won { .. } => state.won = false,
             Match3Event::GameOver { .. } => state.over = None,
         }
+        state.hash ^= hash ^ scalars ^ state.scalar_key();
     }
 
-    fn redo_event(&self, state: &mut Match3State, event: &Match3Event) {
-        let b = &mut state.blocks;
+    fn redo_event(&self, state: &mut Match3State, event: &Match3Event) -> Result<(), Inconsistent> {
+        let scalars = state.scalar_key();
+        let size = state.size();
+        let mut hash = 0;
         match event {
-            Match3Event::Swapped { a, b: q, .. } => {
-                let (ia, iq) = (b.size().index(*a), b.size().index(*q));
-                b.cells_mut().swap(ia, iq);
-                state.moves += 1;
+            Match3Event::Swapped { a, b: q, a_block, b_block }
+            | Match3Event::SwappedBack { a, b: q, a_block, b_block } => {
+                let back = matches!(event, Match3Event::SwappedBack { .. });
+                // A swap moves `a_block` from `a` to `q`; a swap back returns it to `a`.
+                let (ia, ba) = block_at(state, if back { *q } else { *a }, *a_block)?;
+                let (iq, bq) = block_at(state, if back { *a } else { *q }, *b_block)?;
+                if ia == iq || ba.locked || bq.locked {
+                    return Err(Inconsistent::detailed(format!(
+                        "blocks {a_block} and {b_block} cannot swap between {a} and {q}"
+                    )));
+                }
+                let moves = if back { state.moves.checked_sub(1) } else { state.moves.checked_add(1) };
+                let Some(moves) = moves else {
+                    return Err(Inconsistent::detailed(format!("the move counter is at {}", state.moves)));
+                };
+                state.blocks.cells_mut().swap(ia, iq);
+                hash ^= swap_key(ia, iq, *a_block, *b_block);
+                state.moves = moves;
             }
-            Match3Event::SwappedBack { a, b: q, .. } => {
-                let (ia, iq) = (b.size().index(*a), b.size().index(*q));
-                b.cells_mut().swap(ia, iq);
-                state.moves -= 1;
-            }
-            Match3Event::Matched { blocks, .. } => {
-                for mb in blocks.iter().filter(|mb| !mb.locked) {
-                    b[mb.at] = None;
+            Match3Event::Matched { blocks, breed, .. } => {
+                // Checked first, then removed; a block listed twice is caught on its second
+                // removal, and the ones removed are put back.
+                for mb in blocks {
+                    let (_, bl) = block_at(state, mb.at, mb.block)?;
+                    if bl.breed != *breed || bl.locked != mb.locked {
+                        return Err(Inconsistent::detailed(format!(
+                            "block {} at {} is of breed {}{}, the match says {breed}{}",
+                            mb.block,
+                            mb.at,
+                            bl.breed,
+                            if bl.locked { " (locked)" } else { "" },
+                            if mb.locked { " (locked)" } else { "" }
+                        )));
+                    }
+                }
+                let unlocked = blocks.iter().filter(|mb| !mb.locked);
+                for (k, mb) in unlocked.clone().enumerate() {
+                    let i = size.index(mb.at);
+                    let Some(bl) = state.blocks.cells_mut()[i].take() else {
+                        for back in unlocked.take(k) {
+                            let block = Block { id: back.block, breed: *breed, locked: false };
+                            state.blocks[back.at] = Some(block);
+                        }
+                        return Err(Inconsistent::detailed(format!("block {} is listed twice", mb.block)));
+                    };
+                    hash ^= block_key(i, bl);
                 }
             }
-            Match3Event::Unlocked { at, .. } => {
-                if let Some(bl) = &mut b[*at] {
-                    bl.locked = false;
+            Match3Event::Unlocked { block, at } => {
+                let (i, bl) = block_at(state, *at, *block)?;
+                if !bl.locked {
+                    return Err(Inconsistent::detailed(format!("block {block} at {at} is not locked")));
                 }
+                let unlocked = Block { locked: false, ..bl };
+                state.blocks.cells_mut()[i] = Some(unlocked);
+                hash ^= what_key(bl) ^ what_key(unlocked);
             }
-            Match3Event::Fell { from, to, .. } => b[*to] = b[*from].take(),
+            Match3Event::Fell { block, from, to } => {
+                let (i, bl) = block_at(state, *from, *block)?;
+                let j = empty_at(state, *to)?;
+                if bl.locked {
+                    return Err(Inconsistent::detailed(format!("block {block} at {from} is locked")));
+                }
+                state.blocks.cells_mut()[j] = state.blocks.cells_mut()[i].take();
+                hash ^= pos_key(i, *block) ^ pos_key(j, *block);
+            }
             Match3Event::Spawned { block, at, breed, rng } => {
-                b[*at] = Some(Block { id: *block, breed: *breed, locked: false });
+                let i = empty_at(state, *at)?;
+                if *block != state.ids.peek() || block.0 == u32::MAX {
+                    return Err(Inconsistent::detailed(format!(
+                        "spawned block {block} is out of order (the next id is {})",
+                        state.ids.peek()
+                    )));
+                }
+                if *breed >= MAX_BREEDS {
+                    return Err(Inconsistent::detailed(format!("breed {breed} is not below {MAX_BREEDS}")));
+                }
+                check_rng(state, *rng)?;
+                let b = Block { id: *block, breed: *breed, locked: false };
+                state.blocks.cells_mut()[i] = Some(b);
+                hash ^= block_key(i, b);
                 state.ids.reset(block.0 + 1);
                 state.rng.set_position(rng.after);
             }
-            Match3Event::Scored { points, .. } => state.score += points,
+            Match3Event::Scored { points, .. } => {
+                let Some(score) = state.score.checked_add(*points) else {
+                    return Err(Inconsistent::detailed(format!(
+                        "score {} + {points} overflows",
+                        state.score
+                    )));
+                };
+                state.score = score;
+            }
             Match3Event::Shuffled { blocks, rng } => {
+                check_rng(state, *rng)?;
                 for sb in blocks {
-                    b[sb.to] = Some(Block { id: sb.block, breed: sb.breed, locked: false });
+                    let (_, bl) = block_at(state, sb.from, sb.block)?;
+                    if bl.locked || bl.breed != sb.breed {
+                        return Err(Inconsistent::detailed(format!(
+                            "block {} at {} is not an unlocked block of breed {}",
+                            sb.block, sb.from, sb.breed
+                        )));
+                    }
+                }
+                // The blocks must trade places among their own cells: take them all off, put
+                // each on its cell (which must then be empty and playable), and check that every
+                // cell left is filled again. Otherwise put everything back.
+                for sb in blocks {
+                    state.blocks[sb.from] = None;
+                }
+                let mut placed = 0;
+                let mut misfit = None;
+                for sb in blocks {
+                    match empty_at(state, sb.to) {
+                        Ok(j) => {
+                            state.blocks.cells_mut()[j] =
+                                Some(Block { id: sb.block, breed: sb.breed, locked: false });
+                            placed += 1;
+                        }
+                        Err(e) => {
+                            misfit = Some(e);
+                            break;
+                        }
+                    }
+                }
+                if misfit.is_none()
+                    && let Some(sb) = blocks.iter().find(|sb| state.blocks[sb.from].is_none())
+                {
+                    misfit = Some(Inconsistent::detailed(format!(
+                        "the shuffle leaves {} empty: its blocks do not trade places",
+                        sb.from
+                    )));
+                }
+                if let Some(e) = misfit {
+                    for sb in &blocks[..placed] {
+                        state.blocks[sb.to] = None;
+                    }
+                    for sb in blocks {
+                        state.blocks[sb.from] = Some(Block { id: sb.block, breed: sb.breed, locked: false });
+                    }
+                    return Err(e);
+                }
+                for sb in blocks {
+                    hash ^= pos_key(size.index(sb.from), sb.block) ^ pos_key(size.index(sb.to), sb.block);
                 }
                 state.rng.set_position(rng.after);
             }
-            Match3Event::Recoloured { at, to, .. } => {
-                if let Some(bl) = &mut b[*at] {
-                    bl.breed = *to;
+            Match3Event::Recoloured { block, at, from, to } => {
+                let (i, bl) = block_at(state, *at, *block)?;
+                if bl.breed != *from || *to >= MAX_BREEDS {
+                    return Err(Inconsistent::detailed(format!(
+                        "block {block} at {at} is of breed {}, the recolouring is from {from} to {to}",
+                        bl.breed
+                    )));
                 }
+                let recoloured = Block { breed: *to, ..bl };
+                state.blocks.cells_mut()[i] = Some(recoloured);
+                hash ^= what_key(bl) ^ what_key(recoloured);
             }
-            Match3Event::Won { .. } => state.won = true,
-            Match3Event::GameOver { reason } => state.over = Some(*reason),
+            Match3Event::Won { .. } => {
+                if state.won {
+                    return Err(Inconsistent::new("the game was already won"));
+                }
+                state.won = true;
+            }
+            Match3Event::GameOver { reason } => {
+                if state.over.is_some() {
+                    return Err(Inconsistent::new("the game was already over"));
+                }
+                state.over = Some(*reason);
+            }
         }
+        state.hash ^= hash ^ scalars ^ state.scalar_key();
+        Ok(())
     }
 
     /// The swaps that make a run (a swap that would swap back is accepted by `apply` but changes

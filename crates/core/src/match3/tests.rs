@@ -16,7 +16,7 @@ fn apply(rules: &Match3Rules, s: &mut Match3State, cmd: Match3Command) -> Vec<Ma
     let after = s.clone();
     rules.undo(s, &events);
     assert_eq!(*s, before, "undo restores the state");
-    rules.redo(s, &events);
+    rules.redo(s, &events).expect("recorded events fit");
     assert_eq!(*s, after, "redo reproduces the step");
     events
 }
@@ -243,7 +243,7 @@ fn shuffle(s: &mut Match3State, breeds: u8) -> Vec<Match3Event> {
     let after = s.clone();
     rules.undo(s, &events);
     assert_eq!(*s, before);
-    rules.redo(s, &events);
+    rules.redo(s, &events).expect("recorded events fit");
     assert_eq!(*s, after);
     events
 }

@@ -38,9 +38,10 @@ mod level;
 pub use level::SlideLevel;
 
 use crate::geom::{Dir, Grid, Pos, Size};
+use crate::hash::keys::{cell_key, field_key, kind, rng_key, size_key};
 use crate::id::{Id, IdGen};
 use crate::rng::{GameRng, RngSpan};
-use crate::rules::{Rejected, Rules, Status};
+use crate::rules::{Inconsistent, Rejected, Rules, Status};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -101,13 +102,58 @@ pub struct Tile {
 const EMPTY: Tile = Tile { id: Id(0), value: 0 };
 
 /// A 2048 game: board, score, the win flag, the id counter and the generator.
+///
+/// It also keeps its incremental hash ([`SlideState::hash`]), which is not serialized:
+/// deserialization recomputes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "RawState")]
 pub struct SlideState {
     board: Grid<Tile>, // value 0 = empty (see EMPTY)
     score: u64,
     won: bool,
     ids: IdGen,
     rng: GameRng,
+    #[serde(skip)]
+    hash: u64,
+}
+
+/// [`SlideState`] as stored (the same fields in the same order, without the hash).
+#[derive(Deserialize)]
+struct RawState {
+    board: Grid<Tile>,
+    score: u64,
+    won: bool,
+    ids: IdGen,
+    rng: GameRng,
+}
+
+impl From<RawState> for SlideState {
+    fn from(r: RawState) -> Self {
+        let RawState { board, score, won, ids, rng } = r;
+        let mut s = SlideState { board, score, won, ids, rng, hash: 0 };
+        s.hash = s.recompute_hash();
+        s
+    }
+}
+
+/// The position half of a tile's hash key (see [`crate::keys`]).
+#[inline]
+fn pos_key(index: usize, id: Id) -> u64 {
+    cell_key(kind::POS, index as u32, id.0)
+}
+
+/// The content half of a tile's hash key: its value (as the exponent) and id.
+#[inline]
+fn what_key(value: u32, id: Id) -> u64 {
+    cell_key(kind::WHAT, value.trailing_zeros(), id.0)
+}
+
+/// How the hash changes when tiles `tile` (at `from`) and `absorbed` (at `absorbed_from`), both
+/// worth `value / 2`, become `tile` worth `value` at `to` (and back).
+#[inline]
+fn merge_key(tile: Id, from: usize, absorbed: Id, absorbed_from: usize, to: usize, value: u32) -> u64 {
+    let half = what_key(value / 2, tile) ^ what_key(value / 2, absorbed);
+    pos_key(from, tile) ^ pos_key(absorbed_from, absorbed) ^ half ^ pos_key(to, tile) ^ what_key(value, tile)
 }
 
 impl SlideState {
@@ -119,7 +165,9 @@ impl SlideState {
             won: false,
             ids: IdGen::default(),
             rng: GameRng::new(seed),
+            hash: 0,
         };
+        state.hash = state.recompute_hash();
         for _ in 0..2 {
             let empty = state.empty_count();
             if empty > 0 {
@@ -138,13 +186,39 @@ impl SlideState {
         let mut ids = IdGen::default();
         let cells =
             values.iter().map(|&v| if v == 0 { EMPTY } else { Tile { id: ids.next(), value: v } }).collect();
-        Some(SlideState {
+        let mut s = SlideState {
             board: Grid::from_cells(size, cells)?,
             score: 0,
             won: false,
             ids,
             rng: GameRng::new(seed),
-        })
+            hash: 0,
+        };
+        s.hash = s.recompute_hash();
+        Some(s)
+    }
+
+    /// The incremental hash of this state (see [`crate::keys`]): kept up to date by the rules,
+    /// always equal to [`SlideState::recompute_hash`].
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The incremental hash computed from scratch over every cell and field: the reference the
+    /// kept hash is tested against.
+    pub fn recompute_hash(&self) -> u64 {
+        let mut h = size_key(self.board.size())
+            ^ field_key(kind::SCORE, self.score)
+            ^ field_key(kind::WON, u64::from(self.won))
+            ^ field_key(kind::IDS, u64::from(self.ids.peek().0))
+            ^ rng_key(&self.rng);
+        for (i, t) in self.board.cells().iter().enumerate() {
+            if t.value != 0 {
+                h ^= pos_key(i, t.id) ^ what_key(t.value, t.id);
+            }
+        }
+        h
     }
 
     /// The board's size.
@@ -215,6 +289,7 @@ impl SlideState {
     /// Spawns one tile on a random one of the `empty` empty cells (at least one); returns where
     /// and what.
     fn spawn(&mut self, config: &SlideConfig, empty: u32) -> (Pos, Tile) {
+        let (rng_before, ids_before) = (rng_key(&self.rng), self.ids.peek().0);
         let nth = self.rng.below(empty);
         let value = if self.rng.chance(config.four_chance.num, config.four_chance.den) { 4 } else { 2 };
         let tile = Tile { id: self.ids.next(), value };
@@ -234,6 +309,12 @@ impl SlideState {
             index
         };
         self.board.cells_mut()[index] = tile;
+        self.hash ^= pos_key(index, tile.id)
+            ^ what_key(value, tile.id)
+            ^ rng_before
+            ^ rng_key(&self.rng)
+            ^ field_key(kind::IDS, u64::from(ids_before))
+            ^ field_key(kind::IDS, u64::from(self.ids.peek().0));
         let at = self.board.size().pos(index);
         (at, tile)
     }
@@ -444,6 +525,7 @@ impl SlideRules {
         let lines = Lines::new(size, dir);
         let cells = state.board.cells_mut();
         let mut changed = false;
+        let mut hash = 0u64; // how the board's part of the hash changes
         let mut points: u64 = 0;
         let mut best: u32 = 0;
         let mut empty: u32 = 0; // empty cells after the slide, counted line by line
@@ -483,12 +565,14 @@ impl SlideRules {
                             let b = (slot >> 4 & 3) as usize;
                             let value = t[a].value * 2;
                             cells[idx[out]] = Tile { id: t[a].id, value };
+                            hash ^= merge_key(t[a].id, idx[a], t[b].id, idx[b], idx[out], value);
                             events.push(E::from(merged(&lines, l, t[a].id, a, t[b].id, b, out, value)));
                             points += u64::from(value);
                             best = best.max(value);
                         } else {
                             cells[idx[out]] = t[a];
                             if a != out {
+                                hash ^= pos_key(idx[a], t[a].id) ^ pos_key(idx[out], t[a].id);
                                 events.push(E::from(SlideEvent::Moved {
                                     tile: t[a].id,
                                     from: lines.pos(l, a),
@@ -532,6 +616,7 @@ impl SlideRules {
                     let value = t.value * 2;
                     cells[at(out)] = Tile { id: t.id, value };
                     let next_from = usize::from(src[i + 1]);
+                    hash ^= merge_key(t.id, at(from), next.id, at(next_from), at(out), value);
                     events.push(E::from(merged(&lines, l, t.id, from, next.id, next_from, out, value)));
                     points += u64::from(value);
                     best = best.max(value);
@@ -539,6 +624,7 @@ impl SlideRules {
                 } else {
                     cells[at(out)] = t;
                     if from != out {
+                        hash ^= pos_key(at(from), t.id) ^ pos_key(at(out), t.id);
                         events.push(E::from(SlideEvent::Moved {
                             tile: t.id,
                             from: lines.pos(l, from),
@@ -558,7 +644,11 @@ impl SlideRules {
         if !changed {
             return Err(Rejected::new("no_change", "the slide would not move or merge any tile"));
         }
+        if points > 0 {
+            hash ^= field_key(kind::SCORE, state.score) ^ field_key(kind::SCORE, state.score + points);
+        }
         state.score += points;
+        state.hash ^= hash;
         if points > 0 {
             events.push(E::from(SlideEvent::Scored { points }));
         }
@@ -574,6 +664,7 @@ impl SlideRules {
         best = best.max(tile.value);
         if !state.won && best >= self.config.target {
             state.won = true;
+            state.hash ^= won_key();
             events.push(E::from(SlideEvent::Won { value: best }));
         }
         if empty == 1 && !state.can_move() {
@@ -581,6 +672,23 @@ impl SlideRules {
         }
         Ok(())
     }
+}
+
+/// How the hash changes when the win flag flips.
+#[inline]
+fn won_key() -> u64 {
+    field_key(kind::WON, 0) ^ field_key(kind::WON, 1)
+}
+
+/// The cell at `pos`, or why there is none.
+fn tile_at(b: &Grid<Tile>, pos: Pos) -> Result<Tile, Inconsistent> {
+    b.get(pos)
+        .copied()
+        .ok_or_else(|| Inconsistent::detailed(format!("cell {pos} is off the {} board", b.size())))
+}
+
+fn describe(t: Tile) -> String {
+    if t.value == 0 { "nothing".into() } else { format!("tile {} worth {}", t.id, t.value) }
 }
 
 /// The `Merged` event of tiles `tile` (from `k` along `line`) and `absorbed` (from
@@ -712,47 +820,145 @@ impl Rules for SlideRules {
     }
 
     fn undo_event(&self, state: &mut SlideState, event: &SlideEvent) {
+        let size = state.board.size();
         let b = &mut state.board;
         match *event {
-            SlideEvent::Moved { tile: _, from, to } => {
+            SlideEvent::Moved { tile, from, to } => {
                 b[from] = std::mem::replace(&mut b[to], EMPTY);
+                state.hash ^= pos_key(size.index(from), tile) ^ pos_key(size.index(to), tile);
             }
             SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value, .. } => {
                 b[to] = EMPTY;
                 b[from] = Tile { id: tile, value: value / 2 };
                 b[absorbed_from] = Tile { id: absorbed, value: value / 2 };
+                let (f, a, t) = (size.index(from), size.index(absorbed_from), size.index(to));
+                state.hash ^= merge_key(tile, f, absorbed, a, t, value);
             }
-            SlideEvent::Scored { points } => state.score -= points,
-            SlideEvent::Spawned { tile, at, rng, .. } => {
+            SlideEvent::Scored { points } => {
+                state.hash ^=
+                    field_key(kind::SCORE, state.score) ^ field_key(kind::SCORE, state.score - points);
+                state.score -= points;
+            }
+            SlideEvent::Spawned { tile, at, value, rng } => {
                 b[at] = EMPTY;
+                let before = rng_key(&state.rng);
                 state.ids.reset(tile.0);
                 state.rng.set_position(rng.before);
+                state.hash ^= pos_key(size.index(at), tile)
+                    ^ what_key(value, tile)
+                    ^ before
+                    ^ rng_key(&state.rng)
+                    ^ field_key(kind::IDS, u64::from(tile.0))
+                    ^ field_key(kind::IDS, u64::from(tile.0) + 1);
             }
-            SlideEvent::Won { .. } => state.won = false,
+            SlideEvent::Won { .. } => {
+                state.won = false;
+                state.hash ^= won_key();
+            }
             SlideEvent::GameOver => {}
         }
     }
 
-    fn redo_event(&self, state: &mut SlideState, event: &SlideEvent) {
+    fn redo_event(&self, state: &mut SlideState, event: &SlideEvent) -> Result<(), Inconsistent> {
+        let size = state.board.size();
         let b = &mut state.board;
-        match *event {
-            SlideEvent::Moved { tile: _, from, to } => {
-                b[to] = std::mem::replace(&mut b[from], EMPTY);
+        // The tile `id` worth `value` (any tile when `value` is 0) at `pos`, as an index.
+        let holds = |b: &Grid<Tile>, pos: Pos, id: Id, value: u32| -> Result<usize, Inconsistent> {
+            let t = tile_at(b, pos)?;
+            if t.value == 0 || t.id != id || (value != 0 && t.value != value) {
+                return Err(Inconsistent::detailed(format!(
+                    "tile {id} is not at {pos} (it holds {})",
+                    describe(t)
+                )));
             }
-            SlideEvent::Merged { tile, from, absorbed_from, to, value, .. } => {
+            Ok(size.index(pos))
+        };
+        let empty = |b: &Grid<Tile>, pos: Pos| -> Result<usize, Inconsistent> {
+            let t = tile_at(b, pos)?;
+            if t.value != 0 {
+                return Err(Inconsistent::detailed(format!(
+                    "cell {pos} is not empty (it holds {})",
+                    describe(t)
+                )));
+            }
+            Ok(size.index(pos))
+        };
+        match *event {
+            SlideEvent::Moved { tile, from, to } => {
+                let f = holds(b, from, tile, 0)?;
+                let t = empty(b, to)?;
+                b[to] = std::mem::replace(&mut b[from], EMPTY);
+                state.hash ^= pos_key(f, tile) ^ pos_key(t, tile);
+            }
+            SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value, .. } => {
+                if value < 4 || !value.is_power_of_two() {
+                    return Err(Inconsistent::detailed(format!(
+                        "merged value {value} is not a power of two of at least 4"
+                    )));
+                }
+                if from == absorbed_from {
+                    return Err(Inconsistent::detailed(format!(
+                        "tiles {tile} and {absorbed} both at {from}"
+                    )));
+                }
+                let f = holds(b, from, tile, value / 2)?;
+                let a = holds(b, absorbed_from, absorbed, value / 2)?;
+                let t = if to == from || to == absorbed_from { size.index(to) } else { empty(b, to)? };
                 b[from] = EMPTY;
                 b[absorbed_from] = EMPTY;
                 b[to] = Tile { id: tile, value };
+                state.hash ^= merge_key(tile, f, absorbed, a, t, value);
             }
-            SlideEvent::Scored { points } => state.score += points,
+            SlideEvent::Scored { points } => {
+                let Some(score) = state.score.checked_add(points) else {
+                    return Err(Inconsistent::detailed(format!(
+                        "score {} + {points} overflows",
+                        state.score
+                    )));
+                };
+                state.hash ^= field_key(kind::SCORE, state.score) ^ field_key(kind::SCORE, score);
+                state.score = score;
+            }
             SlideEvent::Spawned { tile, at, value, rng } => {
+                let i = empty(b, at)?;
+                if tile != state.ids.peek() || tile.0 == u32::MAX {
+                    return Err(Inconsistent::detailed(format!(
+                        "spawned tile {tile} is out of order (the next id is {})",
+                        state.ids.peek()
+                    )));
+                }
+                if value != 2 && value != 4 {
+                    return Err(Inconsistent::detailed(format!("spawned value {value} is not 2 or 4")));
+                }
+                if rng.before != state.rng.position() || rng.after < rng.before {
+                    return Err(Inconsistent::detailed(format!(
+                        "the generator is at word {}, the spawn drew from word {} to {}",
+                        state.rng.position(),
+                        rng.before,
+                        rng.after
+                    )));
+                }
                 b[at] = Tile { id: tile, value };
+                let before = rng_key(&state.rng);
                 state.ids.reset(tile.0 + 1);
                 state.rng.set_position(rng.after);
+                state.hash ^= pos_key(i, tile)
+                    ^ what_key(value, tile)
+                    ^ before
+                    ^ rng_key(&state.rng)
+                    ^ field_key(kind::IDS, u64::from(tile.0))
+                    ^ field_key(kind::IDS, u64::from(tile.0) + 1);
             }
-            SlideEvent::Won { .. } => state.won = true,
+            SlideEvent::Won { .. } => {
+                if state.won {
+                    return Err(Inconsistent::new("the game was already won"));
+                }
+                state.won = true;
+                state.hash ^= won_key();
+            }
             SlideEvent::GameOver => {}
         }
+        Ok(())
     }
 
     fn legal_commands(&self, state: &SlideState) -> Vec<SlideCommand> {

@@ -193,7 +193,7 @@ fn undo_restores_seed_example_exactly() {
     let after = s.clone();
     rules.undo(&mut s, &events);
     assert_eq!(s, before);
-    rules.redo(&mut s, &events);
+    rules.redo(&mut s, &events).expect("recorded events fit");
     assert_eq!(s, after);
 }
 

@@ -54,8 +54,9 @@ pub use search::{Graph, PathFinder, Weight};
 pub use terrain::{MAX_EXTRA, MAX_TERRAIN_TYPES, Terrain, TerrainType, check_legend};
 
 use crate::geom::{Pos, Size};
+use crate::hash::keys::{cell_key, field_key, kind, mix64, size_key};
 use crate::id::{Id, IdGen};
-use crate::rules::{Rejected, Rules, Status};
+use crate::rules::{Inconsistent, Rejected, Rules, Status};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -109,6 +110,9 @@ pub struct Unit {
 ///
 /// Invariant: units are sorted by id, stand on passable cells of the map, one per cell; the
 /// occupancy index matches them. Enforced by [`TacticsState::new`] and by deserialization.
+///
+/// It also keeps its incremental hash ([`TacticsState::hash`]; the terrain enters it once, by
+/// its canonical hash), which is not serialized: deserialization recomputes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "RawState", into = "RawState")]
 pub struct TacticsState {
@@ -119,6 +123,34 @@ pub struct TacticsState {
     ids: IdGen,
     /// Per cell, the index in `units` of the unit standing there, or `NOBODY`.
     occupant: Vec<u32>,
+    hash: u64,
+}
+
+/// The hash key of unit `id` standing on cell `index`.
+#[inline]
+fn pos_key(index: usize, id: Id) -> u64 {
+    cell_key(kind::POS, index as u32, id.0)
+}
+
+/// The hash key of unit `id` having `left` movement left.
+#[inline]
+fn left_key(id: Id, left: Cost) -> u64 {
+    mix64(cell_key(kind::LEFT, 0, id.0) ^ left)
+}
+
+/// The hash key of everything about a unit but where it stands and what it has left.
+fn unit_key(u: &Unit) -> u64 {
+    cell_key(kind::WHAT, u32::from(u.team), u.id.0) ^ mix64(cell_key(kind::LEFT, 1, u.id.0) ^ u.movement)
+}
+
+/// How the hash changes when the turn counter flips between `turn` and `turn + 1`.
+fn turn_key(turn: u32) -> u64 {
+    field_key(kind::MOVES, u64::from(turn)) ^ field_key(kind::MOVES, u64::from(turn) + 1)
+}
+
+/// How the hash changes when the team to move changes from `a` to `b`.
+fn team_key(a: u8, b: u8) -> u64 {
+    field_key(kind::OVER, u64::from(a)) ^ field_key(kind::OVER, u64::from(b))
 }
 
 const NOBODY: u32 = u32::MAX;
@@ -144,7 +176,33 @@ impl TryFrom<RawState> for TacticsState {
             return Err("units are not sorted by id".into());
         }
         s.index_units()?;
+        s.hash = s.recompute_hash();
         Ok(s)
+    }
+}
+
+/// What changes in a tactics game: everything in a [`TacticsState`] but the terrain. Log
+/// keyframes (format 2) store this rather than the whole state, since the terrain is the level's
+/// and would otherwise dominate a log of a large map.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TacticsPlay {
+    units: Vec<Unit>,
+    team: u8,
+    turn: u32,
+    ids: IdGen,
+}
+
+impl TacticsState {
+    /// What changes in play (see [`TacticsPlay`]).
+    pub fn play(&self) -> TacticsPlay {
+        TacticsPlay { units: self.units.clone(), team: self.team, turn: self.turn, ids: self.ids }
+    }
+
+    /// The state of `play` on this state's terrain, checked as deserialization checks a state
+    /// (units sorted, on passable cells, one per cell).
+    pub fn with_play(&self, play: TacticsPlay) -> Result<TacticsState, String> {
+        let TacticsPlay { units, team, turn, ids } = play;
+        TacticsState::try_from(RawState { terrain: self.terrain.clone(), units, team, turn, ids })
     }
 }
 
@@ -176,6 +234,7 @@ impl TacticsState {
             team: 0,
             turn: 0,
             ids: IdGen::default(),
+            hash: 0,
         };
         for (k, p) in placements.iter().enumerate() {
             if p.movement > MAX_MOVEMENT {
@@ -186,7 +245,32 @@ impl TacticsState {
         }
         s.team = s.units.iter().map(|u| u.team).min().unwrap_or(0);
         s.index_units()?;
+        s.hash = s.recompute_hash();
         Ok(s)
+    }
+
+    /// The incremental hash of this state (see [`crate::keys`]): kept up to date by the rules,
+    /// always equal to [`TacticsState::recompute_hash`].
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The incremental hash computed from scratch (every unit, every field, and the terrain's
+    /// canonical hash, which the terrain computed when it was made): the reference the kept hash
+    /// is tested against.
+    pub fn recompute_hash(&self) -> u64 {
+        let size = self.size();
+        let mut h = size_key(size)
+            ^ field_key(kind::STATIC, self.terrain.canonical_hash())
+            ^ field_key(kind::OVER, u64::from(self.team))
+            ^ field_key(kind::MOVES, u64::from(self.turn))
+            ^ field_key(kind::IDS, u64::from(self.ids.peek().0));
+        for u in &self.units {
+            // Units off the map cannot be built (new and deserialization refuse them).
+            h ^= unit_key(u) ^ left_key(u.id, u.left) ^ pos_key(size.index(u.pos), u.id);
+        }
+        h
     }
 
     fn index_units(&mut self) -> Result<(), String> {
@@ -267,19 +351,25 @@ impl TacticsState {
         Board { terrain: &self.terrain, occupant: &self.occupant, mover }
     }
 
+    /// Moves unit `id` to `to` (on the map, and free) with `left` movement left.
     fn move_unit(&mut self, id: Id, to: Pos, left: Cost) {
         if let Some(k) = self.slot(id) {
             let size = self.size();
-            let from = self.units[k].pos;
-            self.occupant[size.index(from)] = NOBODY;
+            let u = self.units[k];
+            self.occupant[size.index(u.pos)] = NOBODY;
             self.occupant[size.index(to)] = k as u32;
             self.units[k].pos = to;
             self.units[k].left = left;
+            self.hash ^= pos_key(size.index(u.pos), id)
+                ^ pos_key(size.index(to), id)
+                ^ left_key(id, u.left)
+                ^ left_key(id, left);
         }
     }
 
     fn set_left(&mut self, id: Id, left: Cost) {
         if let Some(k) = self.slot(id) {
+            self.hash ^= left_key(id, self.units[k].left) ^ left_key(id, left);
             self.units[k].left = left;
         }
     }
@@ -694,11 +784,16 @@ impl TacticsRules {
             TacticsCommand::EndTurn => {
                 let team = state.team;
                 let next = state.next_team(team);
+                let Some(turn) = state.turn.checked_add(1) else {
+                    return Err(Rejected::new("too_many_turns", "the turn counter is full"));
+                };
+                state.hash ^= team_key(team, next) ^ turn_key(state.turn);
                 state.team = next;
-                state.turn += 1;
+                state.turn = turn;
                 events.push(E::from(TacticsEvent::TurnEnded { team, next }));
                 for u in state.units.iter_mut().filter(|u| u.team == next) {
                     let from = u.left;
+                    state.hash ^= left_key(u.id, from) ^ left_key(u.id, u.movement);
                     u.left = u.movement;
                     events.push(E::from(TacticsEvent::MovementRestored { unit: u.id, from, to: u.movement }));
                 }
@@ -731,27 +826,85 @@ impl Rules for TacticsRules {
                 }
             }
             TacticsEvent::TurnEnded { team, .. } => {
-                state.team = *team;
-                state.turn = state.turn.saturating_sub(1);
+                if let Some(turn) = state.turn.checked_sub(1) {
+                    state.hash ^= team_key(state.team, *team) ^ turn_key(turn);
+                    state.team = *team;
+                    state.turn = turn;
+                }
             }
             TacticsEvent::MovementRestored { unit, from, .. } => state.set_left(*unit, *from),
         }
     }
 
-    fn redo_event(&self, state: &mut TacticsState, event: &TacticsEvent) {
+    fn redo_event(&self, state: &mut TacticsState, event: &TacticsEvent) -> Result<(), Inconsistent> {
+        let unit_of = |state: &TacticsState, id: Id| {
+            state
+                .unit(id)
+                .copied()
+                .ok_or_else(|| Inconsistent::detailed(format!("there is no unit {}", id.0)))
+        };
         match event {
             TacticsEvent::UnitMoved { unit, path, cost } => {
-                if let (Some(&end), Some(u)) = (path.last(), state.unit(*unit)) {
-                    let left = u.left.saturating_sub(*cost);
-                    state.move_unit(*unit, end, left);
+                let u = unit_of(state, *unit)?;
+                let (Some(&start), Some(&end)) = (path.first(), path.last()) else {
+                    return Err(Inconsistent::new("a move with an empty path"));
+                };
+                if start != u.pos {
+                    return Err(Inconsistent::detailed(format!(
+                        "unit {} stands on {}, the path starts at {start}",
+                        unit.0, u.pos
+                    )));
                 }
+                let size = state.size();
+                if !size.contains(end) {
+                    return Err(Inconsistent::detailed(format!("cell {end} is off the {size} map")));
+                }
+                if !state.terrain.passable(end) {
+                    return Err(Inconsistent::detailed(format!("cell {end} is impassable terrain")));
+                }
+                if let Some(o) = state.unit_at(end).filter(|o| o.id != *unit) {
+                    return Err(Inconsistent::detailed(format!("unit {} stands on {end}", o.id.0)));
+                }
+                if *cost > u.left {
+                    return Err(Inconsistent::detailed(format!(
+                        "the move costs {} and unit {} has {} left",
+                        fmt_cost(*cost),
+                        unit.0,
+                        fmt_cost(u.left)
+                    )));
+                }
+                state.move_unit(*unit, end, u.left - cost);
             }
-            TacticsEvent::TurnEnded { next, .. } => {
+            TacticsEvent::TurnEnded { team, next } => {
+                if *team != state.team {
+                    return Err(Inconsistent::detailed(format!(
+                        "team {team} ends its turn during team {}'s",
+                        state.team
+                    )));
+                }
+                let Some(turn) = state.turn.checked_add(1) else {
+                    return Err(Inconsistent::new("the turn counter is full"));
+                };
+                state.hash ^= team_key(state.team, *next) ^ turn_key(state.turn);
                 state.team = *next;
-                state.turn += 1;
+                state.turn = turn;
             }
-            TacticsEvent::MovementRestored { unit, to, .. } => state.set_left(*unit, *to),
+            TacticsEvent::MovementRestored { unit, from, to } => {
+                let u = unit_of(state, *unit)?;
+                if u.left != *from || *to > u.movement {
+                    return Err(Inconsistent::detailed(format!(
+                        "unit {} has {} of {} left, the event restores {} to {}",
+                        unit.0,
+                        fmt_cost(u.left),
+                        fmt_cost(u.movement),
+                        fmt_cost(*from),
+                        fmt_cost(*to)
+                    )));
+                }
+                state.set_left(*unit, *to);
+            }
         }
+        Ok(())
     }
 
     /// `EndTurn`, then for each unit of the team to move (in id order) a `Move` to every

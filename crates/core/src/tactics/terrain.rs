@@ -99,13 +99,22 @@ pub fn check_legend(legend: &[TerrainType]) -> Result<(), String> {
 ///
 /// Invariant: every cell indexes the legend, and the legend passes [`check_legend`]; enforced by
 /// [`Terrain::new`] and by deserialization. The per-cell cost multipliers the searches read are
-/// derived from the two and kept alongside.
+/// derived from the two and kept alongside, and so is its canonical hash (terrain never changes
+/// in a game: the state hash takes it from here).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "RawTerrain", into = "RawTerrain")]
 pub struct Terrain {
     legend: Vec<TerrainType>,
     cells: Grid<u8>,
     multipliers: Vec<u16>,
+    hash: u64,
+}
+
+/// [`RawTerrain`] borrowed: the same encoding, for hashing without a copy.
+#[derive(Serialize)]
+struct RawTerrainRef<'a> {
+    legend: &'a [TerrainType],
+    cells: &'a Grid<u8>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -136,7 +145,14 @@ impl Terrain {
         }
         // `1 + extra` ≤ 1 + MAX_EXTRA fits in 16 bits: half the memory a search streams through.
         let multipliers = cells.cells().iter().map(|&k| legend[usize::from(k)].multiplier() as u16).collect();
-        Ok(Terrain { legend, cells, multipliers })
+        let hash = crate::hash::state_hash(&RawTerrainRef { legend: &legend, cells: &cells });
+        Ok(Terrain { legend, cells, multipliers, hash })
+    }
+
+    /// [`crate::state_hash`] of the terrain (its canonical encoding), computed once when it is
+    /// made.
+    pub fn canonical_hash(&self) -> u64 {
+        self.hash
     }
 
     /// Terrain from rows of legend glyphs. Errors name the row and column.

@@ -316,7 +316,7 @@ fn move_deducts_the_path_cost_and_undo_gives_it_back() {
     let after = state.clone();
     rules.undo(&mut state, &events);
     assert_eq!(state, before);
-    rules.redo(&mut state, &events);
+    rules.redo(&mut state, &events).expect("recorded events fit");
     assert_eq!(state, after);
 }
 
