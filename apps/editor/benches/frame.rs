@@ -67,17 +67,7 @@ fn frame(c: &mut Criterion) {
     // A 256×256 SameGame board, fitted to the window (every cell in view).
     let big =
         Level::from_json(r#"{"rule_set":"collapse","width":256,"height":256,"colours":5}"#).expect("256x256");
-    let mut app = EditorApp::new(Settings::default());
-    app.open_level(big, 1, "256x256");
-    for i in 0..3 {
-        let _ = ctx.run_ui(input(f64::from(i)), |ui| app.ui(ui));
-    }
-    group.bench_function("frame_collapse_256x256_all_visible", |b| {
-        b.iter(|| {
-            let out = ctx.run_ui(input(5.0), |ui| app.ui(ui));
-            black_box(ctx.tessellate(out.shapes, out.pixels_per_point).len())
-        })
-    });
+    bench_level(&mut group, &ctx, "frame_collapse_256x256_all_visible", big);
 
     // A 1024×1024 tactics map (a maze of walls and forest, two units), fitted to the window.
     let rows: Vec<String> = (0..1024)
@@ -99,18 +89,28 @@ fn frame(c: &mut Criterion) {
         "units": [{"team": 0, "x": 0, "y": 0}, {"team": 1, "x": 1023, "y": 1023}]
     });
     let map = Level::from_json(&json.to_string()).expect("1024x1024 map");
+    bench_level(&mut group, &ctx, "frame_tactics_1024x1024_all_visible", map);
+    group.finish();
+}
+
+/// One frame of the editor playing `level` at rest, whole board in view.
+fn bench_level(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    ctx: &egui::Context,
+    name: &str,
+    level: Level,
+) {
     let mut app = EditorApp::new(Settings::default());
-    app.open_level(map, 0, "1024x1024");
+    app.open_level(level, 1, name);
     for i in 0..3 {
         let _ = ctx.run_ui(input(f64::from(i)), |ui| app.ui(ui));
     }
-    group.bench_function("frame_tactics_1024x1024_all_visible", |b| {
+    group.bench_function(name, |b| {
         b.iter(|| {
             let out = ctx.run_ui(input(5.0), |ui| app.ui(ui));
             black_box(ctx.tessellate(out.shapes, out.pixels_per_point).len())
         })
     });
-    group.finish();
 }
 
 criterion_group!(benches, frame);
