@@ -123,7 +123,9 @@ impl BoardView {
         }
         let gap = if cell >= 8.0 { (cell * 0.06).max(1.0) } else { 0.0 };
         let detail = cell >= 14.0;
-        for y in y0..y1 {
+        // Only match3 has void cells; tactics ground is the texture above.
+        let voids = if matches!(state, AnyState::Match3(_)) { y0..y1 } else { 0..0 };
+        for y in voids {
             for x in x0..x1 {
                 let pos = Pos::new(x, y);
                 if let Some(e) = mirror.ground_at(pos)
