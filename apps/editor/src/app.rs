@@ -4,6 +4,7 @@
 use crate::anim::Speed;
 use crate::board::BoardView;
 use crate::debug::{DebugAction, DebugView};
+use crate::edit::{EditAction, EditView};
 use crate::files::{FilePicker, Opened, Purpose};
 use crate::play::PlayInput;
 use crate::session::Session;
@@ -32,14 +33,29 @@ pub struct Settings {
 /// The editor's modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
+    /// Design the level.
+    Edit,
     /// Play the level.
     Play,
     /// Step through a log.
     Debug,
 }
 
+/// What waits for the user's answer about unsaved edits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// Open this file.
+    Open(PathBuf),
+    /// Close the window.
+    Quit,
+}
+
 /// The whole editor.
 pub struct EditorApp {
+    edit: EditView,
+    pending: Option<Pending>,
+    /// The user chose to quit without saving: let the next close through.
+    may_close: bool,
     settings: Settings,
     mode: Mode,
     session: Session,
@@ -61,6 +77,9 @@ impl EditorApp {
         // The built-in level always starts.
         let session = Session::new(Level::classic(), 0).expect("the built-in level starts");
         EditorApp {
+            edit: EditView::default(),
+            pending: None,
+            may_close: false,
             settings,
             mode: Mode::Play,
             session,
@@ -80,6 +99,37 @@ impl EditorApp {
     /// The game being played.
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// Edit mode.
+    pub fn edit(&self) -> &EditView {
+        &self.edit
+    }
+
+    /// Edit mode, to change (tools, inks, edits).
+    pub fn edit_mut(&mut self) -> &mut EditView {
+        &mut self.edit
+    }
+
+    /// The question about unsaved edits waiting for an answer, if any.
+    pub fn pending(&self) -> Option<&Pending> {
+        self.pending.as_ref()
+    }
+
+    /// Answers the question about unsaved edits: `discard` goes on without saving, otherwise
+    /// the question is dropped (Cancel).
+    pub fn answer_pending(&mut self, discard: bool, ctx: &egui::Context) {
+        let Some(p) = self.pending.take() else { return };
+        if !discard {
+            return;
+        }
+        match p {
+            Pending::Open(path) => self.open_now(&path),
+            Pending::Quit => {
+                self.may_close = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
     }
 
     /// The debugger.
@@ -120,21 +170,49 @@ impl EditorApp {
         &self.settings
     }
 
-    /// Opens a level (to play) or a log (to debug, paused at step 0). Errors show in the window.
+    /// Opens a level (to edit and play: Edit mode stays in Edit, other modes go to Play), a
+    /// draft (a level that does not play yet: in Edit) or a log (to debug, paused at step 0).
+    /// Errors show in the window. With unsaved edits, opening a level asks first ([`Pending`]).
     pub fn open(&mut self, path: &Path) {
+        let is_log = path.extension().is_some_and(|e| e == "tlog");
+        if self.edit.dirty() && !is_log {
+            self.pending = Some(Pending::Open(path.to_path_buf()));
+            return;
+        }
+        self.open_now(path);
+    }
+
+    fn open_now(&mut self, path: &Path) {
+        let ours = path.extension().is_some_and(|e| e == "json");
         match crate::files::open_path(path) {
             Ok(Opened::Level(level)) => {
                 let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+                if let Err(e) = self.edit.load(&level, ours.then_some(path)) {
+                    self.error = Some(format!("{}: {e}", path.display()));
+                    return;
+                }
                 match Session::new(level, seed) {
                     Ok(s) => {
                         self.set_session(s);
-                        self.mode = Mode::Play;
+                        if self.mode != Mode::Edit {
+                            self.mode = Mode::Play;
+                        }
                         self.title = path.display().to_string();
                         self.remember(path);
                     }
                     Err(e) => self.error = Some(format!("{}: {e}", path.display())),
                 }
             }
+            Ok(Opened::Draft(level, problem)) => match self.edit.load(&level, Some(path)) {
+                Ok(()) => {
+                    self.mode = Mode::Edit;
+                    self.title = path.display().to_string();
+                    self.notice = Some(format!("opened as a draft: {problem}"));
+                    self.error = None;
+                    self.remember(path);
+                }
+                Err(e) => self.error = Some(format!("{problem} ({e})")),
+            },
             Ok(Opened::Log(log)) => {
                 self.debug.open_log(*log, Some(path.to_path_buf()));
                 self.mode = Mode::Debug;
@@ -240,6 +318,15 @@ impl EditorApp {
     /// Draws the editor and handles its input.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let now = ui.input(|i| i.time);
+        if ui.input(|i| i.viewport().close_requested()) && self.edit.dirty() && !self.may_close {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.pending = Some(Pending::Quit);
+        }
+        if self.mode == Mode::Edit && self.pending.is_none() && self.picker.is_none() {
+            if let Some(a) = self.edit.shortcuts(ui.ctx()) {
+                self.edit_action(a);
+            }
+        }
         self.shortcuts(ui.ctx(), now);
         self.menu_bar(ui);
         self.status_bar(ui);
@@ -254,6 +341,16 @@ impl EditorApp {
             });
         }
         match self.mode {
+            Mode::Edit => {
+                let mut error = None;
+                let action = self.edit.ui(ui, &mut error);
+                if error.is_some() {
+                    self.error = error;
+                }
+                if let Some(a) = action {
+                    self.edit_action(a);
+                }
+            }
             Mode::Play => self.play_ui(ui, now),
             Mode::Debug => {
                 if let Some(DebugAction::PlayFromHere(s)) = self.debug.ui(ui, self.settings.speed) {
@@ -263,6 +360,81 @@ impl EditorApp {
             }
         }
         self.picker_ui(ui.ctx());
+        self.pending_ui(ui.ctx());
+    }
+
+    fn edit_action(&mut self, action: EditAction) {
+        match action {
+            EditAction::Play(level, seed) => {
+                let title =
+                    self.edit.path().map_or("edited level".into(), |p| format!("{} (edited)", p.display()));
+                self.open_level(level, seed, &title);
+            }
+            EditAction::SaveAs => {
+                let dir = self.start_dir();
+                let name = self
+                    .edit
+                    .path()
+                    .and_then(|p| p.file_name())
+                    .map_or("level.json".into(), |n| n.to_string_lossy().into_owned());
+                self.picker = Some(FilePicker::new(Purpose::SaveLevel, dir, &name));
+            }
+        }
+    }
+
+    /// Saves the level being edited to `path` (what Save level as… does once a path is chosen).
+    pub fn save_level(&mut self, path: &Path) {
+        match self.edit.save(path) {
+            Ok(msg) => {
+                self.notice = Some(msg);
+                self.title = path.display().to_string();
+                self.remember(path);
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn pending_ui(&mut self, ctx: &egui::Context) {
+        let Some(p) = self.pending.clone() else { return };
+        let what = match &p {
+            Pending::Open(path) => format!("Open {} without saving?", path.display()),
+            Pending::Quit => "Quit without saving?".to_string(),
+        };
+        let mut answer = None;
+        egui::Modal::new(egui::Id::unique("unsaved-changes")).show(ctx, |ui| {
+            ui.heading("Unsaved changes");
+            ui.label(format!("The level being edited has changes that are not saved. {what}"));
+            ui.horizontal(|ui| {
+                if ui.button("Save level").clicked() {
+                    answer = Some(0);
+                }
+                if ui.button("Discard changes").clicked() {
+                    answer = Some(1);
+                }
+                if ui.button("Cancel").clicked() {
+                    answer = Some(2);
+                }
+            });
+        });
+        match answer {
+            Some(0) => {
+                // Save, then go on if the save worked; without a file, ask where first.
+                match self.edit.path().map(Path::to_path_buf) {
+                    Some(path) => {
+                        self.save_level(&path);
+                        let saved = !self.edit.dirty();
+                        self.answer_pending(saved, ctx);
+                    }
+                    None => {
+                        self.pending = None;
+                        self.edit_action(EditAction::SaveAs);
+                    }
+                }
+            }
+            Some(1) => self.answer_pending(true, ctx),
+            Some(_) => self.answer_pending(false, ctx),
+            None => {}
+        }
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context, now: f64) {
@@ -291,6 +463,9 @@ impl EditorApp {
                         let dir = self.start_dir();
                         self.picker = Some(FilePicker::new(Purpose::Open, dir, ""));
                     }
+                    if ui.button("Save level as…").clicked() {
+                        self.edit_action(EditAction::SaveAs);
+                    }
                     if ui.button("Save log…").clicked() {
                         let dir = self.start_dir();
                         self.picker = Some(FilePicker::new(Purpose::SaveLog, dir, "session.tlog"));
@@ -318,7 +493,7 @@ impl EditorApp {
                     }
                 });
                 ui.separator();
-                for (mode, label) in [(Mode::Play, "Play"), (Mode::Debug, "Debug")] {
+                for (mode, label) in [(Mode::Edit, "Edit"), (Mode::Play, "Play"), (Mode::Debug, "Debug")] {
                     if ui.selectable_label(self.mode == mode, label).clicked() && self.mode != mode {
                         self.set_mode(mode);
                     }
@@ -350,6 +525,7 @@ impl EditorApp {
         self.picker = None;
         match purpose {
             Purpose::Open => self.open(&path),
+            Purpose::SaveLevel => self.save_level(&path),
             Purpose::SaveLog => match self.session.save_log(&path) {
                 Ok(()) => {
                     self.notice = Some(format!("saved {}", path.display()));
@@ -363,10 +539,24 @@ impl EditorApp {
     fn status_bar(&self, ui: &mut egui::Ui) {
         let (state, rules, history) = match self.mode {
             Mode::Play => (self.session.state(), self.session.history().rules(), self.session.history()),
-            Mode::Debug => (self.session.state(), self.session.history().rules(), self.session.history()),
+            Mode::Debug | Mode::Edit => {
+                (self.session.state(), self.session.history().rules(), self.session.history())
+            }
         };
         if self.mode == Mode::Debug {
             // The debugger has its own status line.
+            return;
+        }
+        if self.mode == Mode::Edit {
+            egui::Panel::bottom("status").show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(self.edit.status());
+                    if let Some(n) = &self.notice {
+                        ui.separator();
+                        ui.label(n);
+                    }
+                });
+            });
             return;
         }
         egui::Panel::bottom("status").show(ui, |ui| {

@@ -17,6 +17,8 @@ pub enum Opened {
     Level(Level),
     /// A recorded log, for the debugger.
     Log(Box<Log>),
+    /// A JSON level that parses but does not play (a draft saved from Edit mode), and why.
+    Draft(Level, String),
 }
 
 /// Reads `path` as a log (by its magic bytes or `.tlog`), a Moving AI map (`.map`), a stage
@@ -48,7 +50,13 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
             let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
             Level::Match3(Match3Level::from_stage_json(&text, name).map_err(|e| named(&e))?)
         }
-        _ => Level::from_json(&text).map_err(|e| named(&e))?,
+        _ => {
+            let level = Level::parse_draft(&text).map_err(|e| named(&e))?;
+            if let Err(e) = level.start(None) {
+                return Ok(Opened::Draft(level, named(&e)));
+            }
+            return Ok(Opened::Level(level));
+        }
     };
     // Check that it starts, so that errors show now rather than at play.
     level.start(None).map_err(|e| named(&e))?;
@@ -68,6 +76,8 @@ pub enum Purpose {
     Open,
     /// Save the line of play as a log.
     SaveLog,
+    /// Save the level being edited.
+    SaveLevel,
 }
 
 /// A file picker in an egui window: a path field and the folder's entries.
@@ -118,6 +128,7 @@ impl FilePicker {
         let title = match self.purpose {
             Purpose::Open => "Open a level or log",
             Purpose::SaveLog => "Save log as",
+            Purpose::SaveLevel => "Save level as",
         };
         let mut keep = true;
         egui::Window::new(title)
@@ -161,11 +172,13 @@ impl FilePicker {
                     ui.colored_label(ui.visuals().error_fg_color, e);
                 }
                 ui.horizontal(|ui| {
-                    ui.label("Path:");
-                    let r = ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0));
+                    let label = ui.label("Path");
+                    let r = ui
+                        .add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0))
+                        .labelled_by(label.id);
                     let go = match self.purpose {
                         Purpose::Open => "Open file",
-                        Purpose::SaveLog => "Save file",
+                        Purpose::SaveLog | Purpose::SaveLevel => "Save file",
                     };
                     let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     if (ui.button(go).clicked() || enter) && !self.path.trim().is_empty() {
@@ -199,8 +212,11 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let p = dir.join("bad.json");
         std::fs::write(&p, r#"{"rule_set":"slide","board":[[2,3]]}"#).expect("write");
-        let Err(e) = open_path(&p) else { panic!("a 3 is not a 2048 tile") };
+        let Ok(Opened::Draft(_, e)) = open_path(&p) else { panic!("a 3 is not a 2048 tile: a draft") };
         assert!(e.starts_with(&p.display().to_string()) && e.contains("power of two"), "{e}");
+        std::fs::write(&p, r#"{"rule_set":"slide","board":[[2,3]]"#).expect("write");
+        let Err(e) = open_path(&p) else { panic!("not JSON") };
+        assert!(e.starts_with(&p.display().to_string()) && e.contains("line 1"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
     }
 }

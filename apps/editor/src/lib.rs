@@ -15,10 +15,13 @@ pub mod anim;
 mod app;
 pub mod board;
 pub mod debug;
+pub mod difficulty;
+pub mod draft;
+pub mod edit;
 pub mod files;
 pub mod palette;
 pub mod play;
 mod session;
 
-pub use app::{EditorApp, Mode, SETTINGS_KEY, Settings, objectives};
+pub use app::{EditorApp, Mode, Pending, SETTINGS_KEY, Settings, objectives};
 pub use session::Session;

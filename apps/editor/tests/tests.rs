@@ -3,4 +3,5 @@
 
 mod common;
 mod debug;
+mod edit;
 mod play;

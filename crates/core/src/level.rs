@@ -51,7 +51,15 @@ pub enum LevelError {
 impl Level {
     /// Parses and checks a level.
     pub fn from_json(text: &str) -> Result<Level, LevelError> {
-        let level: Level = serde_json::from_str(text).map_err(|e| {
+        let level = Level::parse_draft(text)?;
+        level.start(None)?;
+        Ok(level)
+    }
+
+    /// Parses a level without checking that it starts: the editor opens drafts (a level saved
+    /// while it is not yet playable) this way and shows what [`Level::start`] says about them.
+    pub fn parse_draft(text: &str) -> Result<Level, LevelError> {
+        serde_json::from_str(text).map_err(|e| {
             let message = e.to_string().split(" at line ").next().unwrap_or_default().to_string();
             // serde_json reports line 0 when it cannot place the problem (a field missing from a
             // level, which it checks after buffering the whole object): say what, not where.
@@ -60,9 +68,7 @@ impl Level {
             } else {
                 LevelError::Syntax { line: e.line(), column: e.column(), message }
             }
-        })?;
-        level.start(None)?;
-        Ok(level)
+        })
     }
 
     /// The level as pretty JSON (what the apps save).

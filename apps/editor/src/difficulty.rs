@@ -1,0 +1,243 @@
+//! The Difficulty panel of Edit mode: plays the level N times with a chosen bot on a background
+//! thread (`tessera_bots::difficulty::run`, the engine of `tessera difficulty`), with a progress
+//! bar and Cancel, then shows the win rate and histograms of moves used and of final score.
+//!
+//! The UI never waits on the sweep: the thread counts finished games in an atomic and hands its
+//! report back over a channel; the panel polls both each frame.
+
+use egui_plot::{Bar, BarChart, Plot};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use tessera_bots::difficulty::{Report, Sweep, run};
+use tessera_bots::{BotKind, BotSpec, GameConfig};
+use tessera_core::{Level, RuleSet};
+
+/// A sweep running in the background.
+struct Running {
+    done: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+    total: u64,
+    result: Receiver<Result<Report, String>>,
+}
+
+/// The panel's settings, the sweep in progress and the last report.
+pub struct DifficultyPanel {
+    bot: Option<BotKind>,
+    games: u64,
+    seed: u64,
+    jobs: usize,
+    running: Option<Running>,
+    report: Option<Report>,
+    error: Option<String>,
+}
+
+impl Default for DifficultyPanel {
+    fn default() -> Self {
+        DifficultyPanel {
+            bot: None,
+            games: 100,
+            seed: 0,
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            running: None,
+            report: None,
+            error: None,
+        }
+    }
+}
+
+/// The bots that play `rule_set`, its own first.
+fn bots_for(rule_set: RuleSet) -> Vec<BotKind> {
+    let mut own: Vec<BotKind> =
+        BotKind::ALL.iter().copied().filter(|k| k.only_for() == Some(rule_set)).collect();
+    own.extend(BotKind::ALL.iter().copied().filter(|k| k.only_for().is_none()));
+    own
+}
+
+impl DifficultyPanel {
+    /// Whether a sweep is running.
+    pub fn running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The last finished (or cancelled) sweep's report.
+    pub fn report(&self) -> Option<&Report> {
+        self.report.as_ref()
+    }
+
+    /// Starts `games` games of `level` with `bot` in the background.
+    pub fn start(&mut self, level: &Level, bot: BotKind, games: u64, seed: u64, jobs: usize) {
+        self.cancel();
+        let sweep = Sweep {
+            level: level.clone(),
+            level_name: level_name(level),
+            bot: BotSpec::new(bot),
+            seed,
+            first_game: 0,
+            games,
+            game: GameConfig::default(),
+        };
+        let done = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel();
+        let (d, s) = (done.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let on_game = |_: &tessera_bots::GameResult| {
+                d.fetch_add(1, Ordering::Relaxed);
+            };
+            let r = run(&sweep, jobs.max(1), &s, &on_game).map_err(|e| e.to_string());
+            // The panel may be gone (the editor closed): nothing to tell then.
+            let _ = tx.send(r);
+        });
+        self.report = None;
+        self.error = None;
+        self.running = Some(Running { done, stop, total: games, result: rx });
+    }
+
+    /// Asks a running sweep to stop; games under way finish, the rest are skipped, and the
+    /// report of what was played arrives as usual.
+    pub fn cancel(&mut self) {
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes the sweep's result if it has arrived.
+    pub fn poll(&mut self) {
+        let Some(r) = &self.running else { return };
+        match r.result.try_recv() {
+            Ok(Ok(report)) => {
+                self.report = Some(report);
+                self.running = None;
+            }
+            Ok(Err(e)) => {
+                self.error = Some(e);
+                self.running = None;
+            }
+            Err(TryRecvError::Empty) => {}
+            Err(TryRecvError::Disconnected) => {
+                self.error = Some("the sweep stopped without a report".into());
+                self.running = None;
+            }
+        }
+    }
+
+    /// Draws the panel for `level` (`playable`: whether it starts).
+    pub fn ui(&mut self, ui: &mut egui::Ui, level: &Level, playable: bool) {
+        self.poll();
+        let rule_set = match level {
+            Level::Slide(_) => RuleSet::Slide,
+            Level::Collapse(_) => RuleSet::Collapse,
+            Level::Match3(_) => RuleSet::Match3,
+            Level::Tactics(_) => RuleSet::Tactics,
+        };
+        let bots = bots_for(rule_set);
+        if self.bot.is_none_or(|b| !bots.contains(&b)) {
+            self.bot = bots.first().copied();
+        }
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Bot");
+            for b in &bots {
+                ui.selectable_value(&mut self.bot, Some(*b), b.name());
+            }
+        });
+        ui.horizontal(|ui| {
+            let l = ui.label("Games");
+            ui.add(egui::DragValue::new(&mut self.games).range(1..=1_000_000)).labelled_by(l.id);
+            let l = ui.label("Threads");
+            ui.add(egui::DragValue::new(&mut self.jobs).range(1..=64)).labelled_by(l.id);
+        });
+        ui.horizontal(|ui| {
+            let l = ui.label("First seed");
+            ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(l.id);
+        });
+        if let Some(r) = &self.running {
+            let done = r.done.load(Ordering::Relaxed);
+            ui.add(
+                egui::ProgressBar::new(done as f32 / r.total.max(1) as f32)
+                    .text(format!("{done} of {} games", r.total)),
+            );
+            if ui.button("Cancel").clicked() {
+                self.cancel();
+            }
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
+        } else {
+            let run_button = ui.add_enabled(playable, egui::Button::new("Run bots"));
+            let run_button = if playable {
+                run_button
+            } else {
+                run_button.on_disabled_hover_text("The level does not play yet")
+            };
+            if run_button.clicked()
+                && let Some(bot) = self.bot
+            {
+                self.start(level, bot, self.games, self.seed, self.jobs);
+            }
+        }
+        if let Some(e) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, e.as_str());
+        }
+        if let Some(report) = &self.report {
+            report_ui(ui, report);
+        }
+    }
+}
+
+fn level_name(level: &Level) -> String {
+    let name = match level {
+        Level::Slide(l) => l.name.clone(),
+        Level::Collapse(l) => l.name.clone(),
+        Level::Match3(l) => l.name.clone(),
+        Level::Tactics(l) => l.name.clone(),
+    };
+    name.unwrap_or_else(|| "edited level".into())
+}
+
+fn report_ui(ui: &mut egui::Ui, report: &Report) {
+    let s = &report.summary;
+    ui.label(format!(
+        "{} games{}: won {} ({:.1} %, 95 % interval {:.1}-{:.1} %)",
+        s.games,
+        if report.interrupted { " (cancelled)" } else { "" },
+        s.wins,
+        s.win_rate * 100.0,
+        s.win_interval[0] * 100.0,
+        s.win_interval[1] * 100.0
+    ));
+    if let (Some(best), Some(worst)) = (&s.best, &s.worst) {
+        ui.label(format!(
+            "best game: seed {} (score {}); worst: seed {} (score {})",
+            best.seed, best.score, worst.seed, worst.score
+        ));
+    }
+    let moves: Vec<u64> = report.games.iter().map(|g| u64::from(g.moves)).collect();
+    let scores: Vec<u64> = report.games.iter().map(|g| g.score).collect();
+    histogram(ui, "Moves used", "moves", &moves);
+    histogram(ui, "Final score", "score", &scores);
+}
+
+/// A histogram of `values` in at most 20 bins.
+fn histogram(ui: &mut egui::Ui, title: &str, id: &str, values: &[u64]) {
+    let (Some(&min), Some(&max)) = (values.iter().min(), values.iter().max()) else { return };
+    let bins = 20u64.min(max - min + 1);
+    let width = (max - min) / bins + 1;
+    let mut counts = vec![0u64; bins as usize];
+    let last = counts.len() - 1;
+    for v in values {
+        counts[(((v - min) / width) as usize).min(last)] += 1;
+    }
+    ui.label(format!("{title} ({min} to {max})"));
+    let bars: Vec<Bar> = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            Bar::new((min + i as u64 * width) as f64 + width as f64 / 2.0, c as f64).width(width as f64 * 0.9)
+        })
+        .collect();
+    Plot::new(format!("difficulty-{id}"))
+        .height(110.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .show(ui, |plot| plot.bar_chart(BarChart::new(title, bars)));
+}

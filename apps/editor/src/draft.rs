@@ -1,0 +1,965 @@
+//! [`Draft`]: a level being designed — a grid of [`Ink`]s, the units of a tactics map, and the
+//! rule set's settings — with the edits Edit mode makes (paint, flood fill, rectangle, resize,
+//! randomize, shuffle) and [`EditHistory`], its undo and redo (one step per stroke).
+//!
+//! A draft can always be written as a [`Level`] ([`Draft::to_level`]), playable or not;
+//! [`Draft::check`] asks the level format itself ([`Level::start`]) whether it plays and, when it
+//! does not, which cell the reason names. Nothing here knows egui, so it is tested directly.
+//!
+//! Decisions:
+//! - An empty `slide` or `collapse` board is written without a `board`: the game then starts as
+//!   the rule set does by default (two spawned tiles; a random full board). Painting one tile
+//!   makes the board explicit.
+//! - Randomize uses each rule set's own generator with the draft's seed: `slide` and `collapse`
+//!   new-game boards; `match3` starts the layout (fixed blocks opened, voids and locks kept) so
+//!   the result has no run and a valid swap; `tactics`, whose rules draw nothing random, scatters
+//!   the legend's terrain from a [`GameRng`].
+
+use tessera_core::collapse::{CollapseConfig, CollapseLevel, CollapseState};
+use tessera_core::match3::{Match3Config, Match3Level};
+use tessera_core::slide::{SlideConfig, SlideLevel, SlideState};
+use tessera_core::tactics::{TacticsConfig, TacticsLevel, TerrainType, UnitSpec};
+use tessera_core::{AnyState, GameRng, Level, Pos, RuleSet, Size};
+
+/// The largest side of a draft of `rule_set` (what its level format accepts).
+pub fn max_side(rule_set: RuleSet) -> u16 {
+    match rule_set {
+        RuleSet::Tactics => tessera_core::MAX_SIDE,
+        _ => 256,
+    }
+}
+
+/// What one cell of a draft holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ink {
+    /// `slide`, `collapse`: no tile.
+    Empty,
+    /// `slide`: a tile of this value.
+    Tile(u32),
+    /// `collapse`: a tile of this colour.
+    Colour(u8),
+    /// `match3` `.`: a playable cell whose block is chosen at the start.
+    Open,
+    /// `match3` `*`: a locked block of a breed chosen at the start.
+    OpenLocked,
+    /// `match3` `#`: no cell at all.
+    Void,
+    /// `match3` `a`–`p` / `A`–`P`: a fixed block of this breed, locked or not.
+    Block(u8, bool),
+    /// `tactics`: terrain of this legend index.
+    Terrain(u8),
+}
+
+impl Ink {
+    /// The ink an eraser leaves in `rule_set`.
+    pub fn blank(rule_set: RuleSet) -> Ink {
+        match rule_set {
+            RuleSet::Slide | RuleSet::Collapse => Ink::Empty,
+            RuleSet::Match3 => Ink::Open,
+            RuleSet::Tactics => Ink::Terrain(0),
+        }
+    }
+
+    /// A short label for the palette and the board ("2048", "3", "a", "A", "?", "#").
+    pub fn label(self, legend: &[TerrainType]) -> String {
+        match self {
+            Ink::Empty => "empty".into(),
+            Ink::Tile(v) => v.to_string(),
+            Ink::Colour(c) => tessera_core::collapse::colour_char(c).to_string(),
+            Ink::Open => "?".into(),
+            Ink::OpenLocked => "*".into(),
+            Ink::Void => "#".into(),
+            Ink::Block(b, locked) => tessera_core::match3::breed_char(b, locked).to_string(),
+            Ink::Terrain(i) => legend.get(usize::from(i)).map_or("?".into(), |t| t.glyph.to_string()),
+        }
+    }
+}
+
+/// A unit to place on a tactics map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitInk {
+    /// Its team.
+    pub team: u8,
+    /// Its movement points per turn.
+    pub movement: u32,
+}
+
+/// The rule set's settings (everything of a level but the board).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Options {
+    /// 2048.
+    Slide(SlideConfig),
+    /// SameGame: the number of colours and the config.
+    Collapse(u8, CollapseConfig),
+    /// Match-3.
+    Match3(Match3Config),
+    /// Tactics: the config and the terrain types.
+    Tactics(TacticsConfig, Vec<TerrainType>),
+}
+
+impl Options {
+    /// The defaults of `rule_set`.
+    pub fn default_for(rule_set: RuleSet) -> Options {
+        match rule_set {
+            RuleSet::Slide => Options::Slide(SlideConfig::default()),
+            RuleSet::Collapse => Options::Collapse(4, CollapseConfig::default()),
+            RuleSet::Match3 => Options::Match3(Match3Config::default()),
+            RuleSet::Tactics => Options::Tactics(TacticsConfig::default(), TerrainType::default_legend()),
+        }
+    }
+
+    /// The rule set these options belong to.
+    pub fn rule_set(&self) -> RuleSet {
+        match self {
+            Options::Slide(_) => RuleSet::Slide,
+            Options::Collapse(..) => RuleSet::Collapse,
+            Options::Match3(_) => RuleSet::Match3,
+            Options::Tactics(..) => RuleSet::Tactics,
+        }
+    }
+
+    /// The terrain types (empty for other rule sets).
+    pub fn legend(&self) -> &[TerrainType] {
+        match self {
+            Options::Tactics(_, legend) => legend,
+            _ => &[],
+        }
+    }
+}
+
+/// A level being designed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draft {
+    /// A title for people.
+    pub name: Option<String>,
+    /// The level's seed.
+    pub seed: Option<u64>,
+    /// The rule set's settings.
+    pub options: Options,
+    size: Size,
+    cells: Vec<Ink>,
+    /// Tactics units, in id order.
+    units: Vec<UnitSpec>,
+}
+
+/// Why a draft cannot be played, and the cell the reason names (if it names one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// What [`Level::start`] says.
+    pub message: String,
+    /// The cell it names.
+    pub cell: Option<Pos>,
+}
+
+/// Where resizing keeps the content.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Anchor {
+    /// The top-left corner stays put.
+    #[default]
+    TopLeft,
+    /// The centre stays put.
+    Centre,
+}
+
+impl Draft {
+    /// An empty board of `rule_set`, `size`, with its default settings.
+    pub fn new(rule_set: RuleSet, size: Size, seed: Option<u64>) -> Draft {
+        Draft {
+            name: None,
+            seed,
+            options: Options::default_for(rule_set),
+            size,
+            cells: vec![Ink::blank(rule_set); size.area()],
+            units: Vec::new(),
+        }
+    }
+
+    /// The draft of `level` (its board as painted cells). Fails only for a board the draft
+    /// cannot hold: a side past the rule set's limit, or a character that is no cell.
+    pub fn from_level(level: &Level) -> Result<Draft, String> {
+        let sized = |w: usize, h: usize, rule_set| {
+            Size::new(w, h, max_side(rule_set)).map_err(|e| format!("board: {e}"))
+        };
+        let rows_of = |rows: &[String]| -> Result<(usize, usize), String> {
+            let w = rows.first().map_or(0, |r| r.chars().count());
+            if let Some((y, r)) = rows.iter().enumerate().find(|(_, r)| r.chars().count() != w) {
+                return Err(format!("board row {y} has {} cells, expected {w}", r.chars().count()));
+            }
+            Ok((w, rows.len()))
+        };
+        let mut d = match level {
+            Level::Slide(l) => {
+                let mut d = match &l.board {
+                    Some(rows) => {
+                        let w = rows.first().map_or(0, Vec::len);
+                        if let Some((y, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != w) {
+                            return Err(format!("board row {y} has {} cells, expected {w}", r.len()));
+                        }
+                        let mut d = Draft::new(RuleSet::Slide, sized(w, rows.len(), RuleSet::Slide)?, l.seed);
+                        d.cells = rows
+                            .iter()
+                            .flatten()
+                            .map(|&v| if v == 0 { Ink::Empty } else { Ink::Tile(v) })
+                            .collect();
+                        d
+                    }
+                    None => Draft::new(
+                        RuleSet::Slide,
+                        sized(l.width.unwrap_or(4), l.height.unwrap_or(4), RuleSet::Slide)?,
+                        l.seed,
+                    ),
+                };
+                d.options = Options::Slide(l.config.clone());
+                d.name = l.name.clone();
+                d
+            }
+            Level::Collapse(l) => {
+                let default = tessera_core::collapse::DEFAULT_SIDE;
+                let mut d = match &l.board {
+                    Some(rows) => {
+                        let (w, h) = rows_of(rows)?;
+                        let mut d = Draft::new(RuleSet::Collapse, sized(w, h, RuleSet::Collapse)?, l.seed);
+                        d.cells.clear();
+                        for (y, row) in rows.iter().enumerate() {
+                            for (x, ch) in row.chars().enumerate() {
+                                d.cells.push(match ch {
+                                    '.' => Ink::Empty,
+                                    _ => Ink::Colour(tessera_core::collapse::colour_from_char(ch).ok_or_else(
+                                        || format!("board cell ({x}, {y}): '{ch}' is not a colour (0-9, a-f) or '.'"),
+                                    )?),
+                                });
+                            }
+                        }
+                        d
+                    }
+                    None => Draft::new(
+                        RuleSet::Collapse,
+                        sized(l.width.unwrap_or(default), l.height.unwrap_or(default), RuleSet::Collapse)?,
+                        l.seed,
+                    ),
+                };
+                d.options = Options::Collapse(l.colours.unwrap_or(4), l.config.clone());
+                d.name = l.name.clone();
+                d
+            }
+            Level::Match3(l) => {
+                let mut d = match &l.board {
+                    Some(rows) => {
+                        let (w, h) = rows_of(rows)?;
+                        let mut d = Draft::new(RuleSet::Match3, sized(w, h, RuleSet::Match3)?, l.seed);
+                        d.cells.clear();
+                        for (y, row) in rows.iter().enumerate() {
+                            for (x, ch) in row.chars().enumerate() {
+                                d.cells.push(match ch {
+                                    '.' => Ink::Open,
+                                    '*' => Ink::OpenLocked,
+                                    '#' => Ink::Void,
+                                    'a'..='p' => Ink::Block(ch as u8 - b'a', false),
+                                    'A'..='P' => Ink::Block(ch as u8 - b'A', true),
+                                    _ => {
+                                        return Err(format!(
+                                            "board cell ({x}, {y}): '{ch}' is not a cell ('.', '#', '*', a-p or A-P)"
+                                        ));
+                                    }
+                                });
+                            }
+                        }
+                        d
+                    }
+                    None => Draft::new(
+                        RuleSet::Match3,
+                        sized(l.width.unwrap_or(9), l.height.unwrap_or(9), RuleSet::Match3)?,
+                        l.seed,
+                    ),
+                };
+                d.options = Options::Match3(l.config.clone());
+                d.name = l.name.clone();
+                d
+            }
+            Level::Tactics(l) => {
+                let legend = l.legend.clone().unwrap_or_else(TerrainType::default_legend);
+                let (w, h) = rows_of(&l.map)?;
+                let mut d = Draft::new(RuleSet::Tactics, sized(w, h, RuleSet::Tactics)?, l.seed);
+                d.cells.clear();
+                for (y, row) in l.map.iter().enumerate() {
+                    for (x, ch) in row.chars().enumerate() {
+                        let i = legend
+                            .iter()
+                            .position(|t| t.glyph == ch)
+                            .ok_or_else(|| format!("map row {y}, column {x}: '{ch}' is not in the legend"))?;
+                        d.cells.push(Ink::Terrain(i as u8));
+                    }
+                }
+                d.units = l.units.clone();
+                d.options = Options::Tactics(l.config.clone(), legend);
+                d.name = l.name.clone();
+                d
+            }
+        };
+        d.seed = level.seed();
+        Ok(d)
+    }
+
+    /// The draft as a level, playable or not.
+    pub fn to_level(&self) -> Level {
+        let (w, h) = (usize::from(self.size.width), usize::from(self.size.height));
+        let rows = |f: &dyn Fn(Ink) -> char| -> Vec<String> {
+            self.cells.chunks(w.max(1)).map(|row| row.iter().map(|&c| f(c)).collect()).collect()
+        };
+        let all_empty = self.cells.iter().all(|&c| c == Ink::Empty);
+        match &self.options {
+            Options::Slide(config) => Level::Slide(SlideLevel {
+                name: self.name.clone(),
+                width: Some(w),
+                height: Some(h),
+                config: config.clone(),
+                seed: self.seed,
+                board: (!all_empty).then(|| {
+                    self.cells
+                        .chunks(w.max(1))
+                        .map(|row| row.iter().map(|c| if let Ink::Tile(v) = c { *v } else { 0 }).collect())
+                        .collect()
+                }),
+            }),
+            Options::Collapse(colours, config) => Level::Collapse(CollapseLevel {
+                name: self.name.clone(),
+                width: Some(w),
+                height: Some(h),
+                colours: Some(*colours),
+                config: config.clone(),
+                seed: self.seed,
+                board: (!all_empty).then(|| {
+                    rows(&|c| match c {
+                        Ink::Colour(k) => tessera_core::collapse::colour_char(k),
+                        _ => '.',
+                    })
+                }),
+            }),
+            Options::Match3(config) => Level::Match3(Match3Level {
+                name: self.name.clone(),
+                width: None,
+                height: None,
+                config: config.clone(),
+                seed: self.seed,
+                board: Some(rows(&|c| match c {
+                    Ink::OpenLocked => '*',
+                    Ink::Void => '#',
+                    Ink::Block(b, locked) => tessera_core::match3::breed_char(b, locked),
+                    _ => '.',
+                })),
+            }),
+            Options::Tactics(config, legend) => Level::Tactics(TacticsLevel {
+                name: self.name.clone(),
+                config: config.clone(),
+                legend: Some(legend.clone()),
+                map: rows(&|c| match c {
+                    Ink::Terrain(i) => legend.get(usize::from(i)).map_or('?', |t| t.glyph),
+                    _ => '?',
+                }),
+                units: self.units.clone(),
+                seed: self.seed,
+            }),
+        }
+    }
+
+    /// Whether the level plays: `Ok`, or what [`Level::start`] says and the cell it names.
+    pub fn check(&self) -> Result<(), Problem> {
+        match self.to_level().start(None) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                let message = e.to_string();
+                Err(Problem { cell: self.cell_named(&message), message })
+            }
+        }
+    }
+
+    /// The cell an error message of the level format names: `cell (x, y)`, `map row R, column C`
+    /// or `unit N`.
+    fn cell_named(&self, message: &str) -> Option<Pos> {
+        let num = |s: &str| -> Option<(u16, usize)> {
+            let n = s.bytes().take_while(u8::is_ascii_digit).count();
+            Some((s[..n].parse().ok()?, n))
+        };
+        if let Some(i) = message.find("cell (") {
+            let rest = &message[i + 6..];
+            let (x, n) = num(rest)?;
+            let (y, _) = num(rest[n..].strip_prefix(", ")?)?;
+            return Some(Pos::new(x, y));
+        }
+        if let Some(i) = message.find("map row ") {
+            let rest = &message[i + 8..];
+            let (y, n) = num(rest)?;
+            let (x, _) = num(rest[n..].strip_prefix(", column ")?)?;
+            return Some(Pos::new(x, y));
+        }
+        if let Some(rest) = message.strip_prefix("unit ").or_else(|| message.strip_prefix("units ")) {
+            let (id, _) = num(rest)?;
+            let u = self.units.get(usize::from(id))?;
+            return Some(Pos::new(u.x, u.y));
+        }
+        None
+    }
+
+    /// The rule set.
+    pub fn rule_set(&self) -> RuleSet {
+        self.options.rule_set()
+    }
+
+    /// The board's size.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// Every cell, row by row from the top.
+    pub fn cells(&self) -> &[Ink] {
+        &self.cells
+    }
+
+    /// The ink at `p`.
+    pub fn ink(&self, p: Pos) -> Option<Ink> {
+        self.size.contains(p).then(|| self.cells[self.size.index(p)])
+    }
+
+    /// The tactics units, in id order.
+    pub fn units(&self) -> &[UnitSpec] {
+        &self.units
+    }
+
+    /// The unit at `p`, if any.
+    pub fn unit_at(&self, p: Pos) -> Option<&UnitSpec> {
+        self.units.iter().find(|u| u.x == p.x && u.y == p.y)
+    }
+
+    /// Whether `ink` belongs to this draft's rule set (and its legend).
+    pub fn accepts(&self, ink: Ink) -> bool {
+        match (self.rule_set(), ink) {
+            (RuleSet::Slide, Ink::Empty) | (RuleSet::Collapse, Ink::Empty) => true,
+            (RuleSet::Slide, Ink::Tile(v)) => v > 0,
+            (RuleSet::Collapse, Ink::Colour(c)) => c < 16,
+            (RuleSet::Match3, Ink::Open | Ink::OpenLocked | Ink::Void) => true,
+            (RuleSet::Match3, Ink::Block(b, _)) => b < 16,
+            (RuleSet::Tactics, Ink::Terrain(i)) => usize::from(i) < self.options.legend().len(),
+            _ => false,
+        }
+    }
+
+    /// Puts `ink` at `p`, recording the change in `stroke`. Ignores cells off the board and inks
+    /// of another rule set.
+    pub fn paint(&mut self, p: Pos, ink: Ink, stroke: &mut Stroke) {
+        if !self.size.contains(p) || !self.accepts(ink) {
+            return;
+        }
+        let i = self.size.index(p);
+        let old = self.cells[i];
+        if old != ink {
+            self.cells[i] = ink;
+            stroke.cells.push((i as u32, old, ink));
+        }
+    }
+
+    /// Erases `p`: the blank ink, and no unit.
+    pub fn erase(&mut self, p: Pos, stroke: &mut Stroke) {
+        self.remove_unit(p, stroke);
+        self.paint(p, Ink::blank(self.rule_set()), stroke);
+    }
+
+    /// Places a unit at `p` (replacing the one there, keeping its id), recording it in `stroke`.
+    pub fn place_unit(&mut self, p: Pos, unit: UnitInk, stroke: &mut Stroke) {
+        if self.rule_set() != RuleSet::Tactics || !self.size.contains(p) {
+            return;
+        }
+        let before = self.units.clone();
+        let spec = UnitSpec { team: unit.team, x: p.x, y: p.y, movement: unit.movement };
+        match self.units.iter_mut().find(|u| u.x == p.x && u.y == p.y) {
+            Some(u) if *u == spec => return,
+            Some(u) => *u = spec,
+            None => self.units.push(spec),
+        }
+        stroke.record_units(before, &self.units);
+    }
+
+    /// Removes the unit at `p`, if any.
+    pub fn remove_unit(&mut self, p: Pos, stroke: &mut Stroke) {
+        if self.unit_at(p).is_none() {
+            return;
+        }
+        let before = self.units.clone();
+        self.units.retain(|u| !(u.x == p.x && u.y == p.y));
+        stroke.record_units(before, &self.units);
+    }
+
+    /// Paints `ink` over the cells connected to `p` (4-neighbours) that hold what `p` holds.
+    pub fn fill(&mut self, p: Pos, ink: Ink, stroke: &mut Stroke) {
+        let Some(target) = self.ink(p) else { return };
+        if target == ink || !self.accepts(ink) {
+            return;
+        }
+        let mut work = vec![p];
+        while let Some(q) = work.pop() {
+            if self.ink(q) != Some(target) {
+                continue;
+            }
+            self.paint(q, ink, stroke);
+            work.extend(self.size.neighbours4(q));
+        }
+    }
+
+    /// Paints `ink` over the rectangle with corners `a` and `b` (inclusive).
+    pub fn rect(&mut self, a: Pos, b: Pos, ink: Ink, stroke: &mut Stroke) {
+        for y in a.y.min(b.y)..=a.y.max(b.y) {
+            for x in a.x.min(b.x)..=a.x.max(b.x) {
+                self.paint(Pos::new(x, y), ink, stroke);
+            }
+        }
+    }
+
+    /// The draft at `size`, keeping the content at `anchor`; new cells are blank, units that fall
+    /// off are dropped.
+    pub fn resized(&self, size: Size, anchor: Anchor) -> Draft {
+        let (dx, dy) = match anchor {
+            Anchor::TopLeft => (0, 0),
+            Anchor::Centre => (
+                (i32::from(size.width) - i32::from(self.size.width)) / 2,
+                (i32::from(size.height) - i32::from(self.size.height)) / 2,
+            ),
+        };
+        let mut out = Draft { size, cells: vec![Ink::blank(self.rule_set()); size.area()], ..self.clone() };
+        for (i, &c) in self.cells.iter().enumerate() {
+            if let Some(q) = self.size.pos(i).offset(dx, dy, size) {
+                out.cells[size.index(q)] = c;
+            }
+        }
+        out.units = self
+            .units
+            .iter()
+            .filter_map(|u| {
+                let q = Pos::new(u.x, u.y).offset(dx, dy, size)?;
+                Some(UnitSpec { x: q.x, y: q.y, ..*u })
+            })
+            .collect();
+        out
+    }
+
+    /// A new board from the rule set's own generator with `seed` (see the module docs).
+    pub fn randomized(&self, seed: u64) -> Result<Draft, String> {
+        let mut out = self.clone();
+        match &self.options {
+            Options::Slide(config) => {
+                let s = SlideState::new_game(self.size, config, seed);
+                out.cells = s
+                    .values()
+                    .into_iter()
+                    .flatten()
+                    .map(|v| if v == 0 { Ink::Empty } else { Ink::Tile(v) })
+                    .collect();
+            }
+            Options::Collapse(colours, _) => {
+                let s = CollapseState::new_game(self.size, (*colours).clamp(2, 16), seed);
+                out.cells = s
+                    .board()
+                    .cells()
+                    .iter()
+                    .map(|t| t.map_or(Ink::Empty, |t| Ink::Colour(t.colour)))
+                    .collect();
+            }
+            Options::Match3(_) => {
+                for c in &mut out.cells {
+                    *c = match *c {
+                        Ink::Block(_, true) => Ink::OpenLocked,
+                        Ink::Block(_, false) => Ink::Open,
+                        other => other,
+                    };
+                }
+                let game = out.to_level().start(Some(seed)).map_err(|e| e.to_string())?;
+                let AnyState::Match3(s) = game.state else { return Err("not a match3 game".into()) };
+                for (c, b) in out.cells.iter_mut().zip(s.blocks().cells()) {
+                    if let Some(b) = b {
+                        *c = Ink::Block(b.breed, b.locked);
+                    }
+                }
+            }
+            Options::Tactics(_, legend) => {
+                let passable: Vec<u8> =
+                    (0..legend.len() as u8).filter(|&i| !legend[usize::from(i)].impassable).collect();
+                let first = passable.first().copied().unwrap_or(0);
+                let mut rng = GameRng::new(seed);
+                for c in &mut out.cells {
+                    // Mostly the first passable type (plain), the rest spread evenly.
+                    let roll = rng.below(100);
+                    *c = if roll < 60 || legend.len() < 2 {
+                        Ink::Terrain(first)
+                    } else {
+                        Ink::Terrain(rng.below(legend.len() as u32) as u8)
+                    };
+                }
+                for u in &out.units {
+                    let i = self.size.index(Pos::new(u.x, u.y));
+                    out.cells[i] = Ink::Terrain(first);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `match3`: the fixed unlocked blocks' breeds shuffled among their cells until the level
+    /// plays (at most `tries` shuffles from `seed`); `None` when no shuffle tried works.
+    pub fn shuffled(&self, seed: u64, tries: u32) -> Option<Draft> {
+        let cells: Vec<usize> =
+            (0..self.cells.len()).filter(|&i| matches!(self.cells[i], Ink::Block(_, false))).collect();
+        let mut breeds: Vec<Ink> = cells.iter().map(|&i| self.cells[i]).collect();
+        let mut rng = GameRng::new(seed);
+        let mut out = self.clone();
+        for _ in 0..tries {
+            rng.shuffle(&mut breeds);
+            for (&i, &b) in cells.iter().zip(&breeds) {
+                out.cells[i] = b;
+            }
+            if out.check().is_ok() {
+                return Some(out);
+            }
+        }
+        None
+    }
+
+    /// Replaces the terrain types; cells of a removed type become type 0.
+    pub fn set_legend(&mut self, legend: Vec<TerrainType>) {
+        if let Options::Tactics(_, l) = &mut self.options {
+            *l = legend;
+            let n = l.len();
+            for c in &mut self.cells {
+                if let Ink::Terrain(i) = c
+                    && usize::from(*i) >= n
+                {
+                    *c = Ink::Terrain(0);
+                }
+            }
+        }
+    }
+
+    /// How many cells hold terrain type `i`.
+    pub fn terrain_count(&self, i: u8) -> usize {
+        self.cells.iter().filter(|&&c| c == Ink::Terrain(i)).count()
+    }
+
+    /// Removes terrain type `i`: its cells become type 0 and higher types move down one.
+    pub fn remove_terrain(&mut self, i: u8) {
+        let Options::Tactics(_, legend) = &mut self.options else { return };
+        if legend.len() <= 1 || usize::from(i) >= legend.len() {
+            return;
+        }
+        legend.remove(usize::from(i));
+        for c in &mut self.cells {
+            if let Ink::Terrain(t) = c {
+                *t = match (*t).cmp(&i) {
+                    std::cmp::Ordering::Less => *t,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => *t - 1,
+                };
+            }
+        }
+    }
+
+    /// Undoes `stroke`.
+    pub fn revert(&mut self, stroke: &Stroke) {
+        for &(i, old, _) in stroke.cells.iter().rev() {
+            self.cells[i as usize] = old;
+        }
+        if let Some((before, _)) = &stroke.units {
+            self.units = before.clone();
+        }
+    }
+
+    /// Redoes `stroke`.
+    pub fn replay(&mut self, stroke: &Stroke) {
+        for &(i, _, new) in &stroke.cells {
+            self.cells[i as usize] = new;
+        }
+        if let Some((_, after)) = &stroke.units {
+            self.units = after.clone();
+        }
+    }
+}
+
+/// The cells (index, before, after) and units one stroke changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stroke {
+    /// Each cell change, in order.
+    pub cells: Vec<(u32, Ink, Ink)>,
+    /// The unit list before the stroke and after it, if it changed.
+    pub units: Option<(Vec<UnitSpec>, Vec<UnitSpec>)>,
+}
+
+impl Stroke {
+    /// Whether the stroke changed nothing.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty() && self.units.is_none()
+    }
+
+    fn record_units(&mut self, before: Vec<UnitSpec>, after: &[UnitSpec]) {
+        match &mut self.units {
+            Some((_, a)) => *a = after.to_vec(),
+            None => self.units = Some((before, after.to_vec())),
+        }
+    }
+}
+
+/// One undoable edit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    /// Cells and units painted in one stroke.
+    Stroke(Stroke),
+    /// The whole draft replaced (resize, randomize, shuffle, settings, a new level).
+    Replace {
+        /// Before.
+        before: Box<Draft>,
+        /// After.
+        after: Box<Draft>,
+        /// Settings edits merge into one step while they follow each other.
+        settings: bool,
+    },
+}
+
+/// Undo and redo of edits, separate from play history.
+#[derive(Clone, Debug, Default)]
+pub struct EditHistory {
+    undo: Vec<Edit>,
+    redo: Vec<Edit>,
+    /// Changes since the last save (negative after undoing past it).
+    since_save: i64,
+    /// Whether the saved state can no longer be reached by undo and redo.
+    save_lost: bool,
+}
+
+/// The most edits kept for undo.
+const MAX_UNDO: usize = 200;
+
+impl EditHistory {
+    /// Records an edit already made to the draft.
+    pub fn push(&mut self, edit: Edit) {
+        if let Edit::Stroke(s) = &edit
+            && s.is_empty()
+        {
+            return;
+        }
+        if let (
+            Edit::Replace { after, settings: true, .. },
+            Some(Edit::Replace { after: last_after, settings: true, .. }),
+        ) = (&edit, self.undo.last_mut())
+        {
+            *last_after = after.clone();
+            self.redo.clear();
+            return;
+        }
+        if self.since_save < 0 {
+            self.save_lost = true;
+        }
+        self.undo.push(edit);
+        self.redo.clear();
+        self.since_save += 1;
+        if self.undo.len() > MAX_UNDO {
+            self.undo.remove(0);
+        }
+    }
+
+    /// Ends merging of settings edits (the next one is a new step).
+    pub fn seal(&mut self) {
+        if let Some(Edit::Replace { settings, .. }) = self.undo.last_mut() {
+            *settings = false;
+        }
+    }
+
+    /// Undoes the last edit on `draft`; false when there is none.
+    pub fn undo(&mut self, draft: &mut Draft) -> bool {
+        let Some(edit) = self.undo.pop() else { return false };
+        match &edit {
+            Edit::Stroke(s) => draft.revert(s),
+            Edit::Replace { before, .. } => *draft = (**before).clone(),
+        }
+        self.redo.push(edit);
+        self.since_save -= 1;
+        true
+    }
+
+    /// Redoes the last undone edit on `draft`; false when there is none.
+    pub fn redo(&mut self, draft: &mut Draft) -> bool {
+        let Some(mut edit) = self.redo.pop() else { return false };
+        match &edit {
+            Edit::Stroke(s) => draft.replay(s),
+            Edit::Replace { after, .. } => *draft = (**after).clone(),
+        }
+        if let Edit::Replace { settings, .. } = &mut edit {
+            *settings = false;
+        }
+        self.undo.push(edit);
+        self.since_save += 1;
+        true
+    }
+
+    /// Whether there is an edit to undo.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Whether there is an edit to redo.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Marks the draft as saved now.
+    pub fn saved(&mut self) {
+        self.since_save = 0;
+        self.save_lost = false;
+    }
+
+    /// Whether the draft differs from what was last saved (or opened).
+    pub fn dirty(&self) -> bool {
+        self.since_save != 0 || self.save_lost
+    }
+
+    /// Forgets every edit (a new or opened level), clean.
+    pub fn clear(&mut self) {
+        *self = EditHistory::default();
+    }
+
+    /// Marks the draft as changed with no save behind it (a new level never saved).
+    pub fn mark_unsaved(&mut self) {
+        self.save_lost = true;
+    }
+}
+
+/// The cells on the straight line from `a` to `b` (Bresenham), so a fast drag leaves no gaps.
+pub fn line(a: Pos, b: Pos) -> Vec<Pos> {
+    let (mut x, mut y) = (i32::from(a.x), i32::from(a.y));
+    let (x1, y1) = (i32::from(b.x), i32::from(b.y));
+    let (dx, dy) = ((x1 - x).abs(), -(y1 - y).abs());
+    let (sx, sy) = (if x < x1 { 1 } else { -1 }, if y < y1 { 1 } else { -1 });
+    let mut err = dx + dy;
+    let mut out = Vec::new();
+    loop {
+        out.push(Pos::new(x as u16, y as u16));
+        if x == x1 && y == y1 {
+            return out;
+        }
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y += sy;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn size(w: usize, h: usize) -> Size {
+        Size::new(w, h, 1024).unwrap()
+    }
+
+    #[test]
+    fn fixture_levels_round_trip_through_a_draft() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/levels");
+        let mut n = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let level = Level::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let draft = Draft::from_level(&level).unwrap();
+            let again = Draft::from_level(&draft.to_level()).unwrap();
+            assert_eq!(again, draft, "{}", path.display());
+            // The draft's level plays the same game as the file's.
+            let a = level.start(None).unwrap().state;
+            let b = draft.to_level().start(None).unwrap().state;
+            assert_eq!(a.hash(), b.hash(), "{}", path.display());
+            n += 1;
+        }
+        assert!(n >= 6);
+    }
+
+    #[test]
+    fn strokes_undo_and_redo_exactly() {
+        let mut d = Draft::new(RuleSet::Match3, size(5, 5), Some(1));
+        let start = d.clone();
+        let mut h = EditHistory::default();
+        let mut s = Stroke::default();
+        for p in line(Pos::new(0, 0), Pos::new(4, 2)) {
+            d.paint(p, Ink::Void, &mut s);
+        }
+        assert_eq!(s.cells.len(), 5, "a line across 5 columns");
+        h.push(Edit::Stroke(s));
+        let painted = d.clone();
+        let mut s = Stroke::default();
+        d.fill(Pos::new(0, 4), Ink::Block(2, true), &mut s);
+        h.push(Edit::Stroke(s));
+        assert!(h.dirty());
+        assert!(h.undo(&mut d));
+        assert_eq!(d, painted);
+        assert!(h.undo(&mut d));
+        assert_eq!(d, start);
+        assert!(!h.dirty());
+        assert!(!h.undo(&mut d));
+        assert!(h.redo(&mut d));
+        assert_eq!(d, painted);
+    }
+
+    #[test]
+    fn resize_keeps_content_at_the_anchor() {
+        let mut d = Draft::new(RuleSet::Collapse, size(3, 3), None);
+        let mut s = Stroke::default();
+        d.paint(Pos::new(0, 2), Ink::Colour(1), &mut s);
+        d.paint(Pos::new(1, 2), Ink::Colour(2), &mut s);
+        let big = d.resized(size(5, 5), Anchor::TopLeft);
+        assert_eq!(big.ink(Pos::new(0, 2)), Some(Ink::Colour(1)));
+        assert_eq!(big.ink(Pos::new(4, 4)), Some(Ink::Empty));
+        let centred = d.resized(size(5, 5), Anchor::Centre);
+        assert_eq!(centred.ink(Pos::new(1, 3)), Some(Ink::Colour(1)));
+        assert_eq!(centred.ink(Pos::new(2, 3)), Some(Ink::Colour(2)));
+        assert_eq!(centred.resized(size(3, 3), Anchor::Centre), d);
+    }
+
+    #[test]
+    fn problems_name_their_cell() {
+        let mut d = Draft::new(RuleSet::Match3, size(6, 6), Some(1));
+        let mut s = Stroke::default();
+        for x in 1..4 {
+            d.paint(Pos::new(x, 2), Ink::Block(0, false), &mut s);
+        }
+        let p = d.check().unwrap_err();
+        assert_eq!(p.cell, Some(Pos::new(1, 2)), "{}", p.message);
+        let fixed = d.shuffled(3, 10);
+        // Three blocks of one breed stay a run wherever they go in one row: no shuffle helps.
+        assert!(fixed.is_none() || fixed.unwrap().check().is_ok());
+
+        let mut t = Draft::new(RuleSet::Tactics, size(4, 4), None);
+        let mut s = Stroke::default();
+        t.paint(Pos::new(2, 1), Ink::Terrain(4), &mut s); // wall
+        t.place_unit(Pos::new(2, 1), UnitInk { team: 0, movement: 5 }, &mut s);
+        let p = t.check().unwrap_err();
+        assert_eq!(p.cell, Some(Pos::new(2, 1)), "{}", p.message);
+
+        let mut c = Draft::new(RuleSet::Collapse, size(3, 3), None);
+        let mut s = Stroke::default();
+        c.paint(Pos::new(1, 0), Ink::Colour(0), &mut s);
+        let p = c.check().unwrap_err();
+        assert_eq!(p.cell, Some(Pos::new(1, 0)), "{}", p.message);
+
+        let mut sl = Draft::new(RuleSet::Slide, size(4, 4), None);
+        let mut s = Stroke::default();
+        sl.paint(Pos::new(3, 2), Ink::Tile(6), &mut s);
+        let p = sl.check().unwrap_err();
+        assert_eq!(p.cell, Some(Pos::new(3, 2)), "{}", p.message);
+    }
+
+    #[test]
+    fn randomized_boards_play() {
+        for rule_set in RuleSet::ALL {
+            let d = Draft::new(*rule_set, size(7, 6), Some(3));
+            let r = d.randomized(11).unwrap();
+            assert_eq!(r.check(), Ok(()), "{rule_set:?}");
+            assert_eq!(r.randomized(11).unwrap(), r.randomized(11).unwrap(), "deterministic");
+        }
+    }
+}

@@ -1,0 +1,1067 @@
+//! Edit mode: [`EditView`] paints a [`Draft`] — tools, a palette per rule set, the level's
+//! settings, resize, randomize, live validation, its own undo and redo — and saves it as the
+//! JSON level `tessera play` reads.
+//!
+//! The canvas draws the draft as one texture (a texel per cell, rebuilt when the draft changes),
+//! with grid lines, labels, locks and units on top when cells are big enough to read: a draft
+//! need not be playable, so it is drawn from its cells, not from a game's mirror.
+//!
+//! Input: the primary button paints with the chosen tool (a press and drag is one stroke, one
+//! undo step; the cells between two pointer samples are painted too); the secondary or middle
+//! button pans; the wheel zooms. Keys: B paint, F fill, R rectangle, E erase, I pick,
+//! Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y undo and redo, Ctrl+S save.
+
+use crate::difficulty::DifficultyPanel;
+use crate::draft::{Anchor, Draft, Edit, EditHistory, Ink, Problem, Stroke, UnitInk, line, max_side};
+use crate::palette;
+use egui::{
+    Align2, Color32, ColorImage, FontId, PointerButton, Pos2, Rect, Sense, Stroke as Line, StrokeKind,
+    TextureHandle, TextureOptions, Vec2, pos2, vec2,
+};
+use std::path::{Path, PathBuf};
+use tessera_core::collapse::{Compaction, Scoring};
+use tessera_core::tactics::{Connectivity, TerrainType};
+use tessera_core::{Level, Pos, RuleSet, Size};
+
+/// A painting tool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tool {
+    /// Paint cells under the pointer.
+    #[default]
+    Paint,
+    /// Flood fill the region under the pointer.
+    Fill,
+    /// Fill a rectangle dragged from corner to corner.
+    Rect,
+    /// Erase cells (and units).
+    Erase,
+    /// Pick the ink under the pointer.
+    Pick,
+}
+
+impl Tool {
+    /// Every tool, its label and its key.
+    pub const ALL: [(Tool, &'static str, egui::Key); 5] = [
+        (Tool::Paint, "Paint", egui::Key::B),
+        (Tool::Fill, "Fill", egui::Key::F),
+        (Tool::Rect, "Rectangle", egui::Key::R),
+        (Tool::Erase, "Erase", egui::Key::E),
+        (Tool::Pick, "Pick", egui::Key::I),
+    ];
+}
+
+/// What Edit mode asks the app to do.
+pub enum EditAction {
+    /// Start Play on this level with this seed.
+    Play(Level, u64),
+    /// Ask where to save the draft.
+    SaveAs,
+}
+
+/// The pan and zoom of the canvas and its texture.
+#[derive(Default)]
+struct Canvas {
+    cell: f32,
+    offset: Vec2,
+    fitted: Option<Size>,
+    texture: Option<(u64, TextureHandle)>,
+    last_origin: Option<Pos2>,
+}
+
+/// A stroke being painted.
+struct Active {
+    stroke: Stroke,
+    start: Pos,
+    last: Pos,
+}
+
+/// Edit mode.
+pub struct EditView {
+    draft: Draft,
+    history: EditHistory,
+    path: Option<PathBuf>,
+    /// Bumped on every change of the draft (texture and validation follow it).
+    revision: u64,
+    checked: Option<(u64, Result<(), Problem>)>,
+    tool: Tool,
+    ink: Ink,
+    /// Tactics: paint units rather than terrain.
+    unit_brush: bool,
+    unit: UnitInk,
+    lock_brush: bool,
+    tile_value: u32,
+    active: Option<Active>,
+    canvas: Canvas,
+    hovered: Option<Pos>,
+    resize: (u16, u16),
+    anchor: Anchor,
+    random_seed: u64,
+    play_seed: u64,
+    new_level: (RuleSet, u16, u16, u64),
+    notice: Option<String>,
+    difficulty: DifficultyPanel,
+}
+
+impl Default for EditView {
+    fn default() -> Self {
+        EditView::new(
+            Draft::from_level(&Level::classic())
+                .unwrap_or_else(|_| Draft::new(RuleSet::Slide, Size { width: 4, height: 4 }, None)),
+        )
+    }
+}
+
+impl EditView {
+    /// Edit mode on `draft`, clean (nothing to save).
+    pub fn new(draft: Draft) -> EditView {
+        let rule_set = draft.rule_set();
+        let size = draft.size();
+        let mut v = EditView {
+            ink: Ink::blank(rule_set),
+            draft,
+            history: EditHistory::default(),
+            path: None,
+            revision: 1,
+            checked: None,
+            tool: Tool::Paint,
+            unit_brush: false,
+            unit: UnitInk { team: 0, movement: 5 },
+            lock_brush: false,
+            tile_value: 2,
+            active: None,
+            canvas: Canvas::default(),
+            hovered: None,
+            resize: (size.width, size.height),
+            anchor: Anchor::TopLeft,
+            random_seed: 1,
+            play_seed: 0,
+            new_level: (RuleSet::Match3, 9, 9, 1),
+            notice: None,
+            difficulty: DifficultyPanel::default(),
+        };
+        v.reset_for_draft();
+        v
+    }
+
+    fn reset_for_draft(&mut self) {
+        let rule_set = self.draft.rule_set();
+        self.ink = match rule_set {
+            RuleSet::Slide => Ink::Tile(2),
+            RuleSet::Collapse => Ink::Colour(0),
+            RuleSet::Match3 => Ink::Block(0, false),
+            RuleSet::Tactics => Ink::Terrain(0),
+        };
+        self.unit_brush = false;
+        self.resize = (self.draft.size().width, self.draft.size().height);
+        self.play_seed = self.draft.seed.unwrap_or(tessera_core::DEFAULT_SEED);
+        self.canvas.cell = 0.0;
+        self.active = None;
+        self.changed();
+    }
+
+    /// Loads `level` (opened from `path` if it is our JSON level file), forgetting edits.
+    pub fn load(&mut self, level: &Level, path: Option<&Path>) -> Result<(), String> {
+        let draft = Draft::from_level(level)?;
+        *self = EditView { difficulty: std::mem::take(&mut self.difficulty), ..EditView::new(draft) };
+        self.path = path.map(Path::to_path_buf);
+        if self.path.is_none() {
+            // An import (a stage file, a Moving AI map) is not yet saved as a level.
+            self.history.mark_unsaved();
+        }
+        Ok(())
+    }
+
+    /// The draft.
+    pub fn draft(&self) -> &Draft {
+        &self.draft
+    }
+
+    /// Where the draft was opened from or last saved.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Whether the draft has changes not saved.
+    pub fn dirty(&self) -> bool {
+        self.history.dirty()
+    }
+
+    /// The chosen tool.
+    pub fn tool(&self) -> Tool {
+        self.tool
+    }
+
+    /// The chosen ink.
+    pub fn ink(&self) -> Ink {
+        self.ink
+    }
+
+    /// The draft's problem, if it does not play (checked when it changes).
+    pub fn problem(&mut self) -> Option<&Problem> {
+        if self.checked.as_ref().is_none_or(|(rev, _)| *rev != self.revision) {
+            self.checked = Some((self.revision, self.draft.check()));
+        }
+        self.checked.as_ref().and_then(|(_, r)| r.as_ref().err())
+    }
+
+    /// A line for the status bar: what is painted with, where, and whether it is saved.
+    pub fn status(&self) -> String {
+        let name = self.path.as_ref().map_or("untitled".into(), |p| p.display().to_string());
+        let size = self.draft.size();
+        let mut s = format!(
+            "{} · {}×{} · {}{}",
+            self.draft.rule_set().name(),
+            size.width,
+            size.height,
+            name,
+            if self.dirty() { " (unsaved)" } else { "" }
+        );
+        if let Some(p) = self.hovered {
+            s.push_str(&format!(" · cell ({}, {})", p.x, p.y));
+        }
+        s
+    }
+
+    /// The screen position of the centre of cell `p` as last drawn (for tests).
+    pub fn cell_centre(&self, p: Pos) -> Option<Pos2> {
+        let o = self.canvas.last_origin?;
+        let c = self.canvas.cell;
+        Some(o + vec2((f32::from(p.x) + 0.5) * c, (f32::from(p.y) + 0.5) * c))
+    }
+
+    /// Chooses a tool.
+    pub fn set_tool(&mut self, tool: Tool) {
+        self.tool = tool;
+    }
+
+    /// Chooses the ink (ignored when it is not of the draft's rule set).
+    pub fn set_ink(&mut self, ink: Ink) {
+        if self.draft.accepts(ink) {
+            self.ink = ink;
+            self.unit_brush = false;
+        }
+    }
+
+    fn changed(&mut self) {
+        self.revision += 1;
+    }
+
+    /// Replaces the draft with `after` as one undoable step.
+    fn replace(&mut self, after: Draft, settings: bool) {
+        if after == self.draft {
+            return;
+        }
+        let before = std::mem::replace(&mut self.draft, after);
+        self.history.push(Edit::Replace {
+            before: Box::new(before),
+            after: Box::new(self.draft.clone()),
+            settings,
+        });
+        self.changed();
+    }
+
+    /// Undoes an edit.
+    pub fn undo(&mut self) {
+        self.finish_stroke();
+        if self.history.undo(&mut self.draft) {
+            self.after_undo_redo();
+        }
+    }
+
+    /// Redoes an edit.
+    pub fn redo(&mut self) {
+        self.finish_stroke();
+        if self.history.redo(&mut self.draft) {
+            self.after_undo_redo();
+        }
+    }
+
+    fn after_undo_redo(&mut self) {
+        if !self.draft.accepts(self.ink) {
+            self.ink = Ink::blank(self.draft.rule_set());
+        }
+        self.resize = (self.draft.size().width, self.draft.size().height);
+        self.changed();
+    }
+
+    /// Starts a new empty level.
+    pub fn new_level(&mut self, rule_set: RuleSet, width: u16, height: u16, seed: u64) -> Result<(), String> {
+        let max = max_side(rule_set);
+        let size = Size::new(width.into(), height.into(), max).map_err(|e| format!("size: {e}"))?;
+        let draft = Draft::new(rule_set, size, Some(seed));
+        self.replace(draft, false);
+        self.path = None;
+        self.history.mark_unsaved();
+        self.reset_for_draft();
+        Ok(())
+    }
+
+    /// Resizes the board to the size chosen in the panel, at the chosen anchor.
+    pub fn resize(&mut self, width: u16, height: u16, anchor: Anchor) -> Result<(), String> {
+        let max = max_side(self.draft.rule_set());
+        let size = Size::new(width.into(), height.into(), max).map_err(|e| format!("size: {e}"))?;
+        let after = self.draft.resized(size, anchor);
+        self.replace(after, false);
+        self.resize = (width, height);
+        self.canvas.cell = 0.0;
+        Ok(())
+    }
+
+    /// Fills the board from the rule set's generator with `seed`.
+    pub fn randomize(&mut self, seed: u64) -> Result<(), String> {
+        let after = self.draft.randomized(seed)?;
+        self.replace(after, false);
+        Ok(())
+    }
+
+    /// `match3`: shuffles the fixed blocks until the level plays.
+    pub fn fix_by_shuffling(&mut self) -> Result<(), String> {
+        let seed = self.random_seed;
+        match self.draft.shuffled(seed, 2000) {
+            Some(after) => {
+                self.replace(after, false);
+                Ok(())
+            }
+            None => Err("no shuffle of the fixed blocks plays; try Randomize or fewer fixed blocks".into()),
+        }
+    }
+
+    /// Saves the draft to `path` as JSON, atomically. Returns what to tell the user: saved, or
+    /// saved as a draft that does not play yet (and why).
+    pub fn save(&mut self, path: &Path) -> Result<String, String> {
+        self.finish_stroke();
+        let json = self.draft.to_level().to_json();
+        tessera_replay::atomic_write(path, json.as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        self.path = Some(path.to_path_buf());
+        self.history.saved();
+        Ok(match self.problem() {
+            None => format!("saved {}", path.display()),
+            Some(p) => format!("saved {} as a draft: it does not play yet ({})", path.display(), p.message),
+        })
+    }
+
+    /// Applies a tool at cell `p` as the start of a stroke (`start`) or its continuation.
+    fn tool_at(&mut self, p: Pos, start: bool) {
+        let Some(active) = &mut self.active else { return };
+        let from = if start { p } else { active.last };
+        active.last = p;
+        let mut stroke = std::mem::take(&mut active.stroke);
+        match self.tool {
+            Tool::Paint | Tool::Erase => {
+                for q in line(from, p) {
+                    match (self.tool, self.unit_brush) {
+                        (Tool::Erase, _) => self.draft.erase(q, &mut stroke),
+                        (_, true) => self.draft.place_unit(q, self.unit, &mut stroke),
+                        _ => self.draft.paint(q, self.ink, &mut stroke),
+                    }
+                }
+            }
+            Tool::Fill if start => {
+                if self.unit_brush {
+                    self.draft.place_unit(p, self.unit, &mut stroke);
+                } else {
+                    self.draft.fill(p, self.ink, &mut stroke);
+                }
+            }
+            Tool::Pick if start => {
+                if let Some(u) = self.draft.unit_at(p) {
+                    self.unit = UnitInk { team: u.team, movement: u.movement };
+                    self.unit_brush = true;
+                } else if let Some(ink) = self.draft.ink(p) {
+                    self.ink = ink;
+                    self.unit_brush = false;
+                    if let Ink::Tile(v) = ink {
+                        self.tile_value = v;
+                    }
+                    if let Ink::Block(_, locked) = ink {
+                        self.lock_brush = locked;
+                    }
+                }
+            }
+            _ => {}
+        }
+        let changed = !stroke.is_empty();
+        if let Some(active) = &mut self.active {
+            active.stroke = stroke;
+        }
+        if changed {
+            self.changed();
+        }
+    }
+
+    fn finish_stroke(&mut self) {
+        let Some(mut active) = self.active.take() else { return };
+        if self.tool == Tool::Rect {
+            let ink = self.ink;
+            self.draft.rect(active.start, active.last, ink, &mut active.stroke);
+        }
+        if !active.stroke.is_empty() {
+            self.history.push(Edit::Stroke(active.stroke));
+            self.changed();
+        }
+    }
+
+    /// Handles Edit mode's keys.
+    pub fn shortcuts(&mut self, ctx: &egui::Context) -> Option<EditAction> {
+        if ctx.egui_wants_keyboard_input() {
+            return None;
+        }
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+        let redo_z = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+        let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+        let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+        if ctx.input_mut(|i| i.consume_shortcut(&redo_z) || i.consume_shortcut(&redo_y)) {
+            self.redo();
+        } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
+            self.undo();
+        } else if ctx.input_mut(|i| i.consume_shortcut(&save)) {
+            return self.save_or_ask();
+        } else {
+            for (tool, _, key) in Tool::ALL {
+                if ctx.input(|i| i.key_pressed(key) && i.modifiers.is_none()) {
+                    self.tool = tool;
+                }
+            }
+        }
+        None
+    }
+
+    fn save_or_ask(&mut self) -> Option<EditAction> {
+        match self.path.clone() {
+            Some(p) => {
+                match self.save(&p) {
+                    Ok(msg) | Err(msg) => self.notice = Some(msg),
+                }
+                None
+            }
+            None => Some(EditAction::SaveAs),
+        }
+    }
+
+    /// Draws Edit mode: the tool panel and the canvas. `error` receives messages for the
+    /// window's error banner.
+    pub fn ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) -> Option<EditAction> {
+        let mut action = None;
+        egui::Panel::left("edit-tools").resizable(true).default_size(270.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().id_salt("edit-tools-scroll").show(ui, |ui| {
+                action = self.panel(ui, error);
+            });
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.canvas_ui(ui);
+        });
+        action
+    }
+
+    fn panel(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) -> Option<EditAction> {
+        let mut action = None;
+        ui.heading("Edit");
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(self.history.can_undo(), egui::Button::new("Undo edit"))
+                .on_hover_text("Ctrl+Z")
+                .clicked()
+            {
+                self.undo();
+            }
+            if ui
+                .add_enabled(self.history.can_redo(), egui::Button::new("Redo edit"))
+                .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
+                .clicked()
+            {
+                self.redo();
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Save level").on_hover_text("Ctrl+S").clicked() {
+                action = self.save_or_ask();
+            }
+            if ui.button("Save level as…").clicked() {
+                action = Some(EditAction::SaveAs);
+            }
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Play seed");
+            ui.add(egui::DragValue::new(&mut self.play_seed)).labelled_by(label.id);
+            if ui
+                .button("Play this level")
+                .on_hover_text("Play the painted board; Edit keeps it as it is")
+                .clicked()
+            {
+                self.finish_stroke();
+                action = Some(EditAction::Play(self.draft.to_level(), self.play_seed));
+            }
+        });
+        if let Some(n) = &self.notice {
+            ui.label(n.as_str());
+        }
+        self.validation_ui(ui, error);
+        ui.separator();
+        ui.label("Tool");
+        ui.horizontal_wrapped(|ui| {
+            for (tool, label, key) in Tool::ALL {
+                ui.selectable_value(&mut self.tool, tool, label).on_hover_text(format!("key {}", key.name()));
+            }
+        });
+        ui.separator();
+        self.palette_ui(ui);
+        ui.separator();
+        egui::CollapsingHeader::new("Settings").default_open(true).show(ui, |ui| self.settings_ui(ui));
+        egui::CollapsingHeader::new("Size").default_open(true).show(ui, |ui| self.size_ui(ui, error));
+        egui::CollapsingHeader::new("New level")
+            .default_open(false)
+            .show(ui, |ui| self.new_level_ui(ui, error));
+        egui::CollapsingHeader::new("Difficulty").default_open(false).show(ui, |ui| {
+            let (level, playable) = (self.draft.to_level(), self.problem().is_none());
+            self.difficulty.ui(ui, &level, playable);
+        });
+        action
+    }
+
+    fn validation_ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) {
+        let rule_set = self.draft.rule_set();
+        match self.problem().cloned() {
+            None => {
+                ui.colored_label(Color32::from_rgb(0x6a, 0xc0, 0x6a), "Playable");
+            }
+            Some(p) => {
+                let at = p.cell.map(|c| format!(" (cell {}, {})", c.x, c.y)).unwrap_or_default();
+                ui.colored_label(ui.visuals().error_fg_color, format!("Not playable: {}{at}", p.message));
+                ui.label("It can still be saved as a draft.");
+                let shuffle_helps = rule_set == RuleSet::Match3
+                    && (p.message.contains("run") || p.message.contains("swap"))
+                    && self.draft.cells().iter().any(|c| matches!(c, Ink::Block(_, false)));
+                if shuffle_helps
+                    && ui
+                        .button("Fix by shuffling")
+                        .on_hover_text("Shuffle the fixed blocks until it plays")
+                        .clicked()
+                    && let Err(e) = self.fix_by_shuffling()
+                {
+                    *error = Some(e);
+                }
+            }
+        }
+    }
+
+    fn palette_ui(&mut self, ui: &mut egui::Ui) {
+        ui.label("Palette");
+        let legend = self.draft.options.legend().to_vec();
+        let choose = |ui: &mut egui::Ui, ink: Ink, label: String, this: &mut EditView| {
+            let selected = this.ink == ink && !this.unit_brush;
+            let fill = ink_colour(ink, &legend);
+            let text = egui::RichText::new(label).color(text_on(fill));
+            let b = egui::Button::new(text).fill(fill).selected(selected).stroke(if selected {
+                Line::new(2.0, palette::HIGHLIGHT)
+            } else {
+                Line::NONE
+            });
+            if ui.add(b).clicked() {
+                this.ink = ink;
+                this.unit_brush = false;
+                if this.tool == Tool::Erase || this.tool == Tool::Pick {
+                    this.tool = Tool::Paint;
+                }
+            }
+        };
+        match self.draft.options.clone() {
+            crate::draft::Options::Slide(_) => {
+                ui.horizontal_wrapped(|ui| {
+                    choose(ui, Ink::Empty, "Empty".into(), self);
+                    for k in 1..=11 {
+                        choose(ui, Ink::Tile(1 << k), (1u32 << k).to_string(), self);
+                    }
+                });
+                ui.horizontal(|ui| {
+                    let label = ui.label("Tile value");
+                    ui.add(egui::DragValue::new(&mut self.tile_value).range(1..=1 << 30))
+                        .labelled_by(label.id);
+                    if ui.button("Use value").clicked() {
+                        self.ink = Ink::Tile(self.tile_value);
+                        self.unit_brush = false;
+                    }
+                });
+            }
+            crate::draft::Options::Collapse(colours, _) => {
+                ui.horizontal_wrapped(|ui| {
+                    choose(ui, Ink::Empty, "Empty".into(), self);
+                    for c in 0..colours.min(16) {
+                        choose(
+                            ui,
+                            Ink::Colour(c),
+                            format!("colour {}", tessera_core::collapse::colour_char(c)),
+                            self,
+                        );
+                    }
+                });
+            }
+            crate::draft::Options::Match3(config) => {
+                ui.horizontal_wrapped(|ui| {
+                    choose(ui, Ink::Open, "Random".into(), self);
+                    choose(ui, Ink::OpenLocked, "Random locked".into(), self);
+                    choose(ui, Ink::Void, "Void".into(), self);
+                });
+                if ui.checkbox(&mut self.lock_brush, "Locked blocks").changed()
+                    && let Ink::Block(b, _) = self.ink
+                {
+                    self.ink = Ink::Block(b, self.lock_brush);
+                }
+                ui.horizontal_wrapped(|ui| {
+                    for b in 0..config.breeds.min(16) {
+                        let ink = Ink::Block(b, self.lock_brush);
+                        choose(
+                            ui,
+                            ink,
+                            format!("breed {}", tessera_core::match3::breed_char(b, self.lock_brush)),
+                            self,
+                        );
+                    }
+                });
+            }
+            crate::draft::Options::Tactics(..) => {
+                ui.horizontal_wrapped(|ui| {
+                    for (i, t) in legend.iter().enumerate() {
+                        let cost =
+                            if t.impassable { "blocked".into() } else { format!("cost {}", 1 + t.extra) };
+                        choose(ui, Ink::Terrain(i as u8), format!("{} ({cost})", t.name), self);
+                    }
+                });
+                ui.horizontal(|ui| {
+                    if ui.selectable_label(self.unit_brush, "Unit").on_hover_text("Place units").clicked() {
+                        self.unit_brush = true;
+                        if self.tool == Tool::Erase || self.tool == Tool::Pick {
+                            self.tool = Tool::Paint;
+                        }
+                    }
+                    let label = ui.label("team");
+                    ui.add(egui::DragValue::new(&mut self.unit.team)).labelled_by(label.id);
+                    let label = ui.label("movement");
+                    ui.add(egui::DragValue::new(&mut self.unit.movement).range(0..=1_000_000))
+                        .labelled_by(label.id);
+                });
+                ui.label(format!("{} units", self.draft.units().len()));
+            }
+        }
+    }
+
+    fn settings_ui(&mut self, ui: &mut egui::Ui) {
+        let mut d = self.draft.clone();
+        ui.horizontal(|ui| {
+            let label = ui.label("Name");
+            let mut name = d.name.clone().unwrap_or_default();
+            if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
+                d.name = (!name.is_empty()).then_some(name);
+            }
+        });
+        ui.horizontal(|ui| {
+            let mut has = d.seed.is_some();
+            let cb = ui.checkbox(&mut has, "Level seed");
+            let mut seed = d.seed.unwrap_or(0);
+            ui.add_enabled(has, egui::DragValue::new(&mut seed)).labelled_by(cb.id);
+            d.seed = has.then_some(seed);
+        });
+        let num = |ui: &mut egui::Ui, label: &str, v: &mut u32, range: std::ops::RangeInclusive<u32>| {
+            ui.horizontal(|ui| {
+                let l = ui.label(label);
+                ui.add(egui::DragValue::new(v).range(range)).labelled_by(l.id);
+            });
+        };
+        let optional = |ui: &mut egui::Ui, label: &str, v: &mut Option<u64>, default: u64| {
+            ui.horizontal(|ui| {
+                let mut on = v.is_some();
+                let cb = ui.checkbox(&mut on, label);
+                let mut x = v.unwrap_or(default);
+                ui.add_enabled(on, egui::DragValue::new(&mut x)).labelled_by(cb.id);
+                *v = on.then_some(x);
+            });
+        };
+        let mut legend_change = None;
+        match &mut d.options {
+            crate::draft::Options::Slide(c) => {
+                num(ui, "Target tile", &mut c.target, 4..=1 << 30);
+                ui.horizontal(|ui| {
+                    let l = ui.label("Chance of a 4");
+                    ui.add(egui::DragValue::new(&mut c.four_chance.num)).labelled_by(l.id);
+                    let l = ui.label("in");
+                    ui.add(egui::DragValue::new(&mut c.four_chance.den).range(1..=u32::MAX))
+                        .labelled_by(l.id);
+                });
+            }
+            crate::draft::Options::Collapse(colours, c) => {
+                let mut k = u32::from(*colours);
+                num(ui, "Colours", &mut k, 2..=16);
+                *colours = k as u8;
+                num(ui, "Minimum group", &mut c.min_group, 1..=1000);
+                ui.horizontal(|ui| {
+                    ui.label("Compaction");
+                    for (v, l) in [
+                        (Compaction::Center, "center"),
+                        (Compaction::Left, "left"),
+                        (Compaction::None, "none"),
+                    ] {
+                        ui.selectable_value(&mut c.compaction, v, l);
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.label("Scoring");
+                    for (v, l) in [(Scoring::Tiered, "tiered"), (Scoring::Standard, "standard")] {
+                        ui.selectable_value(&mut c.scoring, v, l);
+                    }
+                });
+            }
+            crate::draft::Options::Match3(c) => {
+                let mut k = u32::from(c.breeds);
+                num(ui, "Breeds", &mut k, 3..=16);
+                c.breeds = k as u8;
+                num(ui, "Points per block", &mut c.points_per_block, 0..=1_000_000);
+                let mut limit = c.move_limit.map(u64::from);
+                optional(ui, "Move limit", &mut limit, 20);
+                c.move_limit = limit.map(|l| l.min(u64::from(u32::MAX)) as u32);
+                optional(ui, "Target score", &mut c.target_score, 1000);
+            }
+            crate::draft::Options::Tactics(c, legend) => {
+                ui.horizontal(|ui| {
+                    ui.label("Connectivity");
+                    ui.selectable_value(&mut c.connectivity, Connectivity::Four, "four");
+                    ui.selectable_value(&mut c.connectivity, Connectivity::Eight, "eight");
+                });
+                ui.label("Terrain types");
+                let mut new_legend = legend.clone();
+                let removable = legend.len() > 1;
+                egui::Grid::new("terrain-types").num_columns(6).show(ui, |ui| {
+                    ui.label("");
+                    let glyph_l = ui.label("glyph");
+                    let name_l = ui.label("name");
+                    let extra_l = ui.label("extra cost");
+                    ui.end_row();
+                    for (i, t) in new_legend.iter_mut().enumerate() {
+                        let (r, _) = ui.allocate_exact_size(vec2(12.0, 12.0), Sense::hover());
+                        ui.painter().rect_filled(r, 2.0, palette::terrain(t, i as u8));
+                        let mut glyph = t.glyph.to_string();
+                        if ui
+                            .add(egui::TextEdit::singleline(&mut glyph).desired_width(14.0))
+                            .labelled_by(glyph_l.id)
+                            .changed()
+                            && let Some(g) = glyph.chars().last()
+                        {
+                            t.glyph = g;
+                        }
+                        ui.add(egui::TextEdit::singleline(&mut t.name).desired_width(70.0))
+                            .labelled_by(name_l.id);
+                        ui.add_enabled(
+                            !t.impassable,
+                            egui::DragValue::new(&mut t.extra).range(0..=1000).prefix("+"),
+                        )
+                        .labelled_by(extra_l.id);
+                        ui.horizontal(|ui| {
+                            ui.checkbox(&mut t.impassable, "blocked");
+                            if removable
+                                && ui
+                                    .small_button("Remove")
+                                    .on_hover_text("Its cells become the first type")
+                                    .clicked()
+                            {
+                                legend_change = Some(i);
+                            }
+                        });
+                        ui.end_row();
+                    }
+                });
+                if ui.button("Add terrain type").clicked() {
+                    let glyph =
+                        ('a'..='z').chain('A'..='Z').find(|g| !new_legend.iter().any(|t| t.glyph == *g));
+                    if let Some(glyph) = glyph
+                        && new_legend.len() < tessera_core::tactics::MAX_TERRAIN_TYPES
+                    {
+                        new_legend.push(TerrainType::new(glyph, "new", 0));
+                    }
+                }
+                *legend = new_legend;
+            }
+        }
+        if let Some(i) = legend_change {
+            d.remove_terrain(i as u8);
+        }
+        if d != self.draft {
+            if !d.accepts(self.ink) {
+                self.ink = Ink::blank(d.rule_set());
+            }
+            self.replace(d, true);
+        } else if !ui.input(|i| i.pointer.any_down()) && !ui.ctx().egui_wants_keyboard_input() {
+            // The drag or the typing that changed settings is over: the next change is a new step.
+            self.history.seal();
+        }
+    }
+
+    fn size_ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) {
+        let max = max_side(self.draft.rule_set());
+        ui.horizontal(|ui| {
+            let l = ui.label("Width");
+            ui.add(egui::DragValue::new(&mut self.resize.0).range(1..=max)).labelled_by(l.id);
+            let l = ui.label("Height");
+            ui.add(egui::DragValue::new(&mut self.resize.1).range(1..=max)).labelled_by(l.id);
+        });
+        ui.horizontal(|ui| {
+            ui.label("Keep");
+            ui.selectable_value(&mut self.anchor, Anchor::TopLeft, "top-left");
+            ui.selectable_value(&mut self.anchor, Anchor::Centre, "centre");
+            if ui.button("Resize").clicked()
+                && let Err(e) = self.resize(self.resize.0, self.resize.1, self.anchor)
+            {
+                *error = Some(e);
+            }
+        });
+        ui.horizontal(|ui| {
+            let l = ui.label("Random seed");
+            ui.add(egui::DragValue::new(&mut self.random_seed)).labelled_by(l.id);
+            if ui
+                .button("Randomize")
+                .on_hover_text("Fill the board from the rule set's own generator")
+                .clicked()
+                && let Err(e) = self.randomize(self.random_seed)
+            {
+                *error = Some(format!("randomize: {e}"));
+            }
+        });
+    }
+
+    fn new_level_ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) {
+        ui.horizontal_wrapped(|ui| {
+            for r in RuleSet::ALL {
+                ui.selectable_value(&mut self.new_level.0, *r, r.name());
+            }
+        });
+        let max = max_side(self.new_level.0);
+        ui.horizontal(|ui| {
+            let l = ui.label("New width");
+            ui.add(egui::DragValue::new(&mut self.new_level.1).range(1..=max)).labelled_by(l.id);
+            let l = ui.label("New height");
+            ui.add(egui::DragValue::new(&mut self.new_level.2).range(1..=max)).labelled_by(l.id);
+        });
+        ui.horizontal(|ui| {
+            let l = ui.label("New seed");
+            ui.add(egui::DragValue::new(&mut self.new_level.3)).labelled_by(l.id);
+        });
+        if ui.button("Create level").on_hover_text("Options are in Settings once it exists").clicked() {
+            let (r, w, h, s) = self.new_level;
+            if let Err(e) = self.new_level(r, w, h, s) {
+                *error = Some(e);
+            }
+        }
+    }
+
+    fn canvas_ui(&mut self, ui: &mut egui::Ui) {
+        let size = self.draft.size();
+        let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 0.0, palette::BACKGROUND);
+        let c = &mut self.canvas;
+        if c.cell <= 0.0 || c.fitted != Some(size) {
+            let (w, h) = (f32::from(size.width), f32::from(size.height));
+            c.cell = ((rect.width() - 24.0) / w).min((rect.height() - 24.0) / h).clamp(0.25, 96.0);
+            c.offset = (rect.size() - vec2(w, h) * c.cell) / 2.0;
+            c.fitted = Some(size);
+        }
+        if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
+            c.offset += response.drag_delta();
+        }
+        if let Some(hover) = response.hover_pos() {
+            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+            let factor = zoom * (scroll / 400.0).exp();
+            if (factor - 1.0).abs() > 1e-4 {
+                let new = (c.cell * factor).clamp(0.25, 160.0);
+                let anchor = hover - rect.min;
+                c.offset = anchor - (anchor - c.offset) * (new / c.cell);
+                c.cell = new;
+            }
+        }
+        if response.double_clicked_by(PointerButton::Secondary) {
+            c.cell = 0.0;
+        }
+        let origin = rect.min + c.offset;
+        c.last_origin = Some(origin);
+        let cell = c.cell;
+        let cell_of = |p: Pos2| -> Option<Pos> {
+            let v = (p - origin) / cell;
+            (v.x >= 0.0 && v.y >= 0.0 && v.x < f32::from(size.width) && v.y < f32::from(size.height))
+                .then(|| Pos::new(v.x as u16, v.y as u16))
+        };
+
+        // Input: primary presses paint; the stroke ends when the button is released.
+        let (pressed, released, down, pointer) = ui.input(|i| {
+            (
+                i.pointer.primary_pressed(),
+                i.pointer.primary_released(),
+                i.pointer.primary_down(),
+                i.pointer.interact_pos(),
+            )
+        });
+        let inside = pointer.filter(|p| rect.contains(*p));
+        self.hovered = inside.and_then(cell_of);
+        if pressed && let Some(p) = inside.and_then(cell_of) {
+            self.finish_stroke();
+            self.active = Some(Active { stroke: Stroke::default(), start: p, last: p });
+            self.tool_at(p, true);
+        } else if self.active.is_some()
+            && (down || released)
+            && let Some(p) = pointer.and_then(|p| {
+                // Clamp to the board so a drag past its edge paints up to the edge.
+                let v = (p - origin) / cell;
+                let x = v.x.clamp(0.0, f32::from(size.width) - 0.5) as u16;
+                let y = v.y.clamp(0.0, f32::from(size.height) - 0.5) as u16;
+                Some(Pos::new(x, y))
+            })
+            && self.active.as_ref().is_some_and(|a| a.last != p)
+        {
+            self.tool_at(p, false);
+        }
+        if released || (!down && self.active.is_some()) {
+            self.finish_stroke();
+        }
+
+        // The board: one texture, then detail when cells are big enough.
+        let tex = self.texture(ui.ctx());
+        let (w, h) = (f32::from(size.width), f32::from(size.height));
+        let board = Rect::from_min_size(origin, vec2(w * cell, h * cell));
+        painter.image(tex, board, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)), Color32::WHITE);
+        let x0 = ((rect.min.x - origin.x) / cell).floor().clamp(0.0, w) as u16;
+        let x1 = ((rect.max.x - origin.x) / cell).ceil().clamp(0.0, w) as u16;
+        let y0 = ((rect.min.y - origin.y) / cell).floor().clamp(0.0, h) as u16;
+        let y1 = ((rect.max.y - origin.y) / cell).ceil().clamp(0.0, h) as u16;
+        let cell_rect = |p: Pos| {
+            Rect::from_min_size(origin + vec2(f32::from(p.x), f32::from(p.y)) * cell, Vec2::splat(cell))
+        };
+        let legend = self.draft.options.legend().to_vec();
+        if cell >= 8.0 {
+            let grid = Line::new(1.0, palette::BACKGROUND);
+            for x in x0..=x1 {
+                let sx = origin.x + f32::from(x) * cell;
+                painter.line_segment(
+                    [pos2(sx, origin.y + f32::from(y0) * cell), pos2(sx, origin.y + f32::from(y1) * cell)],
+                    grid,
+                );
+            }
+            for y in y0..=y1 {
+                let sy = origin.y + f32::from(y) * cell;
+                painter.line_segment(
+                    [pos2(origin.x + f32::from(x0) * cell, sy), pos2(origin.x + f32::from(x1) * cell, sy)],
+                    grid,
+                );
+            }
+        }
+        if cell >= 14.0 {
+            let font = FontId::monospace((cell * 0.42).min(22.0));
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    let p = Pos::new(x, y);
+                    let Some(ink) = self.draft.ink(p) else { continue };
+                    let r = cell_rect(p);
+                    let label = match ink {
+                        Ink::Empty | Ink::Void | Ink::Terrain(_) => continue,
+                        Ink::Open => "?".to_string(),
+                        other => other.label(&legend),
+                    };
+                    if matches!(ink, Ink::Block(_, true) | Ink::OpenLocked) {
+                        painter.rect_stroke(
+                            r.shrink(cell * 0.12),
+                            3.0,
+                            Line::new(2.0, Color32::WHITE),
+                            StrokeKind::Inside,
+                        );
+                    }
+                    let colour = if ink == Ink::Open {
+                        Color32::from_gray(0x90)
+                    } else {
+                        text_on(ink_colour(ink, &legend))
+                    };
+                    painter.text(r.center(), Align2::CENTER_CENTER, label, font.clone(), colour);
+                }
+            }
+        }
+        for (id, u) in self.draft.units().iter().enumerate() {
+            let p = Pos::new(u.x, u.y);
+            if u.x < x0 || u.x >= x1 || u.y < y0 || u.y >= y1 {
+                continue;
+            }
+            let r = cell_rect(p);
+            let radius = (cell * 0.38).max(1.5);
+            painter.circle(r.center(), radius, palette::hue(u.team), Line::new(1.5, Color32::WHITE));
+            if cell >= 14.0 {
+                painter.text(
+                    r.center(),
+                    Align2::CENTER_CENTER,
+                    id.to_string(),
+                    FontId::proportional(cell * 0.38),
+                    Color32::WHITE,
+                );
+            }
+        }
+        // The problem's cell, the rectangle being dragged, the hovered cell.
+        if let Some(p) = self.problem().and_then(|p| p.cell)
+            && size.contains(p)
+        {
+            painter.rect_stroke(
+                cell_rect(p).expand(1.0),
+                2.0,
+                Line::new(3.0, Color32::from_rgb(0xff, 0x30, 0x30)),
+                StrokeKind::Outside,
+            );
+        }
+        if self.tool == Tool::Rect
+            && let Some(a) = &self.active
+        {
+            let r = cell_rect(a.start).union(cell_rect(a.last));
+            painter.rect_stroke(r, 0.0, Line::new(2.0, palette::HIGHLIGHT), StrokeKind::Inside);
+        }
+        if let Some(p) = self.hovered {
+            painter.rect_stroke(cell_rect(p), 0.0, Line::new(1.5, palette::SELECTED), StrokeKind::Inside);
+        }
+    }
+
+    fn texture(&mut self, ctx: &egui::Context) -> egui::TextureId {
+        if let Some((rev, tex)) = &self.canvas.texture
+            && *rev == self.revision
+        {
+            return tex.id();
+        }
+        let legend = self.draft.options.legend();
+        let size = self.draft.size();
+        let dims = [usize::from(size.width), usize::from(size.height)];
+        let pixels = self.draft.cells().iter().map(|&c| ink_colour(c, legend)).collect();
+        let image = ColorImage { size: dims, pixels, source_size: vec2(dims[0] as f32, dims[1] as f32) };
+        match &mut self.canvas.texture {
+            Some((rev, tex)) if tex.size() == dims => {
+                tex.set(image, TextureOptions::NEAREST);
+                *rev = self.revision;
+                tex.id()
+            }
+            _ => {
+                let tex = ctx.load_texture("tessera-draft", image, TextureOptions::NEAREST);
+                let id = tex.id();
+                self.canvas.texture = Some((self.revision, tex));
+                id
+            }
+        }
+    }
+}
+
+/// The colour a cell of `ink` is painted.
+pub fn ink_colour(ink: Ink, legend: &[TerrainType]) -> Color32 {
+    match ink {
+        Ink::Empty => palette::EMPTY,
+        Ink::Tile(v) => palette::tile(v).0,
+        Ink::Colour(c) | Ink::Block(c, _) => palette::hue(c),
+        Ink::Open => Color32::from_rgb(0x4c, 0x53, 0x5e),
+        Ink::OpenLocked => Color32::from_rgb(0x5c, 0x63, 0x70),
+        Ink::Void => palette::VOID,
+        Ink::Terrain(i) => legend.get(usize::from(i)).map_or(Color32::BLACK, |t| palette::terrain(t, i)),
+    }
+}
+
+/// Black or white, whichever reads on `fill`.
+fn text_on(fill: Color32) -> Color32 {
+    let l = 299 * u32::from(fill.r()) + 587 * u32::from(fill.g()) + 114 * u32::from(fill.b());
+    if l > 150_000 { Color32::from_rgb(0x20, 0x20, 0x20) } else { Color32::WHITE }
+}

@@ -1,0 +1,298 @@
+//! Edit mode: levels painted, validated, saved, reloaded and played, by clicks, drags, keys and
+//! widget labels.
+
+use crate::common::{click_cell, editor, fixtures};
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tessera_core::{AnyCommand, AnyState, Level, Pos, RuleSet};
+use tessera_editor::draft::Ink;
+use tessera_editor::{EditorApp, Mode, Pending};
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tessera-editor-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+fn centre(h: &Harness<'_, EditorApp>, p: Pos) -> Pos2 {
+    h.state().edit().cell_centre(p).expect("the canvas was drawn")
+}
+
+fn button(h: &mut Harness<'_, EditorApp>, pressed: bool, at: Pos2) {
+    h.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: Default::default(),
+    });
+}
+
+/// Clicks canvas cell `p` in Edit mode.
+fn paint_at(h: &mut Harness<'_, EditorApp>, p: Pos) {
+    let at = centre(h, p);
+    h.hover_at(at);
+    h.run();
+    button(h, true, at);
+    button(h, false, at);
+    h.run();
+}
+
+/// Drags on the canvas from `from` to `to` in a few pointer samples (cells between samples are
+/// painted too).
+fn stroke(h: &mut Harness<'_, EditorApp>, from: Pos, to: Pos) {
+    let (a, b) = (centre(h, from), centre(h, to));
+    h.hover_at(a);
+    h.run();
+    button(h, true, a);
+    h.run();
+    for i in 1..=3 {
+        h.hover_at(a + (b - a) * (i as f32 / 3.0));
+        h.run();
+    }
+    button(h, false, b);
+    h.run();
+}
+
+fn click(h: &mut Harness<'_, EditorApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run();
+}
+
+/// The editor in Edit mode on a new empty level of `rule_set`, `w`×`h`, made through the New
+/// level section.
+fn new_level(rule_set: RuleSet, w: u16, hgt: u16) -> Harness<'static, EditorApp> {
+    let mut h = editor();
+    click(&mut h, "Edit");
+    assert_eq!(h.state().mode(), Mode::Edit);
+    click(&mut h, "New level");
+    click(&mut h, rule_set.name());
+    h.get_by_label("New width").set_value_accesskit(f64::from(w));
+    h.run();
+    h.get_by_label("New height").set_value_accesskit(f64::from(hgt));
+    h.run();
+    click(&mut h, "Create level");
+    // Fold the section again so the palette stays in view.
+    click(&mut h, "New level");
+    let d = h.state().edit().draft();
+    assert_eq!((d.rule_set(), d.size().width, d.size().height), (rule_set, w, hgt));
+    h
+}
+
+fn ink(h: &Harness<'_, EditorApp>, x: u16, y: u16) -> Ink {
+    h.state().edit().draft().ink(Pos::new(x, y)).expect("on the board")
+}
+
+#[test]
+fn a_match3_level_painted_saves_as_json_that_reloads_equal() {
+    let mut h = new_level(RuleSet::Match3, 9, 9);
+    click(&mut h, "breed a");
+    paint_at(&mut h, Pos::new(0, 0));
+    click(&mut h, "breed b");
+    paint_at(&mut h, Pos::new(1, 0));
+    h.get_by_label("Locked blocks").click();
+    h.run();
+    click(&mut h, "breed C");
+    paint_at(&mut h, Pos::new(4, 4));
+    click(&mut h, "Void");
+    stroke(&mut h, Pos::new(8, 0), Pos::new(8, 2));
+    click(&mut h, "Random locked");
+    paint_at(&mut h, Pos::new(6, 6));
+    assert_eq!(ink(&h, 0, 0), Ink::Block(0, false));
+    assert_eq!(ink(&h, 1, 0), Ink::Block(1, false));
+    assert_eq!(ink(&h, 4, 4), Ink::Block(2, true));
+    for y in 0..3 {
+        assert_eq!(ink(&h, 8, y), Ink::Void, "the drag painted (8, {y})");
+    }
+    assert_eq!(ink(&h, 6, 6), Ink::OpenLocked);
+    assert!(h.query_by_label("Playable").is_some());
+    assert!(h.state().edit().dirty());
+    let painted = h.state().edit().draft().clone();
+
+    // Save through the file picker.
+    let path = temp_path("painted.json");
+    click(&mut h, "Save level as…");
+    h.get_by_label("Path").set_text_value_accesskit(&path.display().to_string());
+    h.run();
+    click(&mut h, "Save file");
+    assert_eq!(h.state().error(), None);
+    assert!(!h.state().edit().dirty(), "saved");
+    let text = std::fs::read_to_string(&path).expect("saved");
+    let level = Level::from_json(&text).expect("the file is a level `tessera play` accepts");
+    assert_eq!(level, painted.to_level());
+    assert!(text.contains("\"A\"") || text.contains("C"), "locked breed c is written as 'C': {text}");
+
+    // Change it, then reopen the file: the unsaved change is asked about first.
+    click(&mut h, "breed C");
+    paint_at(&mut h, Pos::new(3, 3));
+    assert!(h.state().edit().dirty());
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().pending(), Some(&Pending::Open(path.clone())));
+    click(&mut h, "Discard changes");
+    assert_eq!(h.state().pending(), None);
+    assert_eq!(h.state().edit().draft(), &painted, "the reloaded level equals the saved one");
+    assert!(!h.state().edit().dirty());
+    std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn undo_reverts_a_whole_stroke_and_resize_keeps_the_content() {
+    let mut h = editor();
+    click(&mut h, "Edit");
+    // The built-in 4x4 2048 level.
+    click(&mut h, "8");
+    stroke(&mut h, Pos::new(0, 1), Pos::new(3, 1));
+    for x in 0..4 {
+        assert_eq!(ink(&h, x, 1), Ink::Tile(8));
+    }
+    click(&mut h, "Undo edit");
+    for x in 0..4 {
+        assert_eq!(ink(&h, x, 1), Ink::Empty, "one undo reverts the whole stroke");
+    }
+    click(&mut h, "Redo edit");
+    for x in 0..4 {
+        assert_eq!(ink(&h, x, 1), Ink::Tile(8), "redo restores it");
+    }
+    // Resize to 6x5 keeping the centre: content moves right by one column.
+    h.get_by_label("Width").set_value_accesskit(6.0);
+    h.run();
+    h.get_by_label("Height").set_value_accesskit(5.0);
+    h.run();
+    click(&mut h, "centre");
+    click(&mut h, "Resize");
+    let size = h.state().edit().draft().size();
+    assert_eq!((size.width, size.height), (6, 5));
+    for x in 0..6 {
+        let want = if (1..5).contains(&x) { Ink::Tile(8) } else { Ink::Empty };
+        assert_eq!(ink(&h, x, 1), want, "column {x}");
+    }
+    // Ctrl+Z undoes the resize.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().edit().draft().size().width, 4);
+    assert_eq!(ink(&h, 0, 1), Ink::Tile(8));
+}
+
+#[test]
+fn a_run_shows_the_reason_and_the_cell_and_shuffling_fixes_it() {
+    let mut h = new_level(RuleSet::Match3, 7, 7);
+    click(&mut h, "breed a");
+    stroke(&mut h, Pos::new(2, 3), Pos::new(4, 3));
+    click(&mut h, "breed b");
+    paint_at(&mut h, Pos::new(5, 3));
+    let shown = h.get_by_label_contains("Not playable").value().unwrap_or_default();
+    assert!(shown.contains("cell (2, 3)") && shown.contains("run"), "{shown}");
+    click(&mut h, "Fix by shuffling");
+    assert!(h.query_by_label("Playable").is_some(), "a shuffle of a, a, a, b breaks the run");
+    assert_eq!(h.state().edit().draft().check(), Ok(()));
+    // One undo brings the run back.
+    click(&mut h, "Undo edit");
+    assert!(h.state().edit().draft().check().is_err());
+}
+
+#[test]
+fn play_this_level_plays_exactly_the_painted_board_and_edit_keeps_it() {
+    let mut h = editor();
+    click(&mut h, "Edit");
+    click(&mut h, "2");
+    paint_at(&mut h, Pos::new(0, 0));
+    paint_at(&mut h, Pos::new(1, 0));
+    click(&mut h, "64");
+    paint_at(&mut h, Pos::new(3, 3));
+    let painted = h.state().edit().draft().clone();
+    click(&mut h, "Play this level");
+    assert_eq!(h.state().mode(), Mode::Play);
+    let AnyState::Slide(s) = h.state().session().state().clone() else { panic!("slide") };
+    let want = vec![vec![2, 2, 0, 0], vec![0; 4], vec![0; 4], vec![0, 0, 0, 64]];
+    assert_eq!(s.values(), want, "exactly the painted board, nothing spawned");
+    // One move: the two 2s merge.
+    h.key_press(Key::ArrowLeft);
+    h.run();
+    assert_eq!(h.state().session().history().step(), 1);
+    assert_eq!(h.state().session().state().score(), Some(4));
+    click(&mut h, "Edit");
+    assert_eq!(h.state().edit().draft(), &painted, "leaving Play returns to the board as painted");
+}
+
+#[test]
+fn a_collapse_level_painted_plays_a_tap() {
+    let mut h = new_level(RuleSet::Collapse, 3, 3);
+    click(&mut h, "colour 0");
+    stroke(&mut h, Pos::new(0, 2), Pos::new(1, 2));
+    click(&mut h, "colour 1");
+    paint_at(&mut h, Pos::new(2, 2));
+    paint_at(&mut h, Pos::new(2, 1));
+    assert!(h.query_by_label("Playable").is_some());
+    click(&mut h, "Play this level");
+    click_cell(&mut h, Pos::new(0, 2));
+    assert_eq!(h.state().session().history().step(), 1, "the tap cleared the pair of colour 0");
+    let AnyState::Collapse(s) = h.state().session().state() else { panic!("collapse") };
+    assert_eq!(s.tile_count(), 2);
+}
+
+#[test]
+fn a_match3_level_randomized_plays_a_swap() {
+    let mut h = new_level(RuleSet::Match3, 6, 6);
+    click(&mut h, "Void");
+    paint_at(&mut h, Pos::new(0, 0));
+    click(&mut h, "Randomize");
+    assert_eq!(ink(&h, 0, 0), Ink::Void, "randomize keeps voids");
+    assert!(h.state().edit().draft().cells().iter().filter(|c| matches!(c, Ink::Block(..))).count() == 35);
+    assert!(h.query_by_label("Playable").is_some(), "no run and a valid swap");
+    let painted = h.state().edit().draft().to_level();
+    click(&mut h, "Play this level");
+    let game = painted.start(None).expect("plays with the level's seed");
+    assert_eq!(h.state().session().state(), &game.state, "the painted board, fixed blocks as painted");
+    let Some(AnyCommand::Match3(tessera_core::match3::Match3Command::Swap(a, b))) =
+        h.state().session().history().rules().hint(h.state().session().state())
+    else {
+        panic!("a valid swap exists")
+    };
+    click_cell(&mut h, a);
+    click_cell(&mut h, b);
+    assert_eq!(h.state().session().history().step(), 1);
+}
+
+#[test]
+fn a_tactics_map_painted_with_units_plays_a_move() {
+    let mut h = new_level(RuleSet::Tactics, 6, 4);
+    click(&mut h, "wall (blocked)");
+    stroke(&mut h, Pos::new(3, 0), Pos::new(3, 2));
+    click(&mut h, "forest (cost 2)");
+    paint_at(&mut h, Pos::new(1, 0));
+    click(&mut h, "Unit");
+    paint_at(&mut h, Pos::new(0, 0));
+    h.get_by_label("team").set_value_accesskit(1.0);
+    h.run();
+    paint_at(&mut h, Pos::new(5, 3));
+    assert_eq!(h.state().edit().draft().units().len(), 2);
+    assert!(h.query_by_label("Playable").is_some());
+    // A unit on a wall is named.
+    paint_at(&mut h, Pos::new(3, 1));
+    let shown = h.get_by_label_contains("Not playable").value().unwrap_or_default();
+    assert!(shown.contains("unit 2") && shown.contains("cell 3, 1"), "{shown}");
+    click(&mut h, "Undo edit");
+    click(&mut h, "Play this level");
+    click_cell(&mut h, Pos::new(0, 0));
+    click_cell(&mut h, Pos::new(0, 3));
+    assert_eq!(h.state().session().history().step(), 1, "unit 0 moved");
+    let AnyState::Tactics(s) = h.state().session().state() else { panic!("tactics") };
+    assert_eq!(s.units()[0].pos, Pos::new(0, 3));
+}
+
+#[test]
+fn an_unplayable_level_opens_as_a_draft_and_saves_as_one() {
+    let mut h = editor();
+    h.state_mut().open(&fixtures().join("bad/levels/not_a_power_of_two.json"));
+    h.run();
+    assert_eq!(h.state().mode(), Mode::Edit, "a draft opens in Edit");
+    assert_eq!(h.state().error(), None);
+    assert!(h.state().edit().draft().check().is_err());
+    let path = temp_path("draft.json");
+    h.state_mut().save_level(&path);
+    h.run();
+    assert!(h.query_by_label_contains("does not play yet").is_some());
+    assert!(Level::from_json(&std::fs::read_to_string(&path).unwrap()).is_err(), "still a draft");
+    std::fs::remove_file(&path).ok();
+}
