@@ -186,6 +186,11 @@ impl EditView {
         self.history.dirty()
     }
 
+    /// The Difficulty panel.
+    pub fn difficulty(&self) -> &DifficultyPanel {
+        &self.difficulty
+    }
+
     /// The chosen tool.
     pub fn tool(&self) -> Tool {
         self.tool
@@ -198,7 +203,10 @@ impl EditView {
 
     /// The draft's problem, if it does not play (checked when it changes).
     pub fn problem(&mut self) -> Option<&Problem> {
-        if self.checked.as_ref().is_none_or(|(rev, _)| *rev != self.revision) {
+        // While a stroke is painted the last answer stands: checking starts the level, which on
+        // a large map costs more than a frame.
+        let stale = self.checked.as_ref().is_none_or(|(rev, _)| *rev != self.revision);
+        if stale && (self.active.is_none() || self.checked.is_none()) {
             self.checked = Some((self.revision, self.draft.check()));
         }
         self.checked.as_ref().and_then(|(_, r)| r.as_ref().err())
@@ -741,14 +749,14 @@ impl EditView {
                         ui.painter().rect_filled(r, 2.0, palette::terrain(t, i as u8));
                         let mut glyph = t.glyph.to_string();
                         if ui
-                            .add(egui::TextEdit::singleline(&mut glyph).desired_width(14.0))
+                            .add(egui::TextEdit::singleline(&mut glyph).desired_width(20.0))
                             .labelled_by(glyph_l.id)
                             .changed()
                             && let Some(g) = glyph.chars().last()
                         {
                             t.glyph = g;
                         }
-                        ui.add(egui::TextEdit::singleline(&mut t.name).desired_width(70.0))
+                        ui.add(egui::TextEdit::singleline(&mut t.name).desired_width(90.0))
                             .labelled_by(name_l.id);
                         ui.add_enabled(
                             !t.impassable,

@@ -4,7 +4,8 @@
 //! `TESSERA_SCREENSHOT=out.png` renders a few frames, saves a screenshot there and exits (for a
 //! person or CI looking at the real window, e.g. under `xvfb-run`). With it,
 //! `TESSERA_SCREENSHOT_CLICKS="x,y x,y"` clicks those board cells first and
-//! `TESSERA_SCREENSHOT_HOVER="x,y"` hovers one, to show a selection, a range or a path.
+//! `TESSERA_SCREENSHOT_HOVER="x,y"` hovers one, to show a selection, a range or a path, and
+//! `TESSERA_SCREENSHOT_MODE=edit|play|debug` picks the mode shown.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,6 +49,12 @@ fn main() -> ExitCode {
                 }
                 if let Some(p) = cells_from_env("TESSERA_SCREENSHOT_HOVER").first() {
                     app.hover_cell(*p);
+                }
+                match std::env::var("TESSERA_SCREENSHOT_MODE").as_deref() {
+                    Ok("edit") => app.set_mode(tessera_editor::Mode::Edit),
+                    Ok("play") => app.set_mode(tessera_editor::Mode::Play),
+                    Ok("debug") => app.set_mode(tessera_editor::Mode::Debug),
+                    _ => {}
                 }
             }
             Ok(Box::new(Window { app, screenshot, frames: 0 }))

@@ -296,3 +296,95 @@ fn an_unplayable_level_opens_as_a_draft_and_saves_as_one() {
     assert!(Level::from_json(&std::fs::read_to_string(&path).unwrap()).is_err(), "still a draft");
     std::fs::remove_file(&path).ok();
 }
+
+/// Runs frames until the Difficulty panel's sweep is over (at most 60 s).
+fn wait_for_sweep(h: &mut Harness<'_, EditorApp>) {
+    let mut frames = 0;
+    h.step();
+    while h.state().edit().difficulty().running() {
+        assert!(frames < 6000, "the sweep finished within 60 s");
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        frames += 1;
+    }
+    h.run();
+}
+
+#[test]
+fn difficulty_runs_bots_in_the_background_and_shows_the_results() {
+    let mut h = editor();
+    click(&mut h, "Edit");
+    click(&mut h, "Difficulty");
+    click(&mut h, "random");
+    h.get_by_label("Games").set_value_accesskit(24.0);
+    h.run();
+    click(&mut h, "Run bots");
+    assert!(h.state().edit().difficulty().running(), "the sweep runs on its own thread");
+    wait_for_sweep(&mut h);
+    let report = h.state().edit().difficulty().report().expect("a report").clone();
+    assert_eq!(report.summary.games, 24);
+    assert!(!report.interrupted);
+    assert!(h.query_by_label_contains("24 games: won").is_some());
+    assert!(
+        h.query_by_label_contains("Moves used").is_some()
+            && h.query_by_label_contains("Final score").is_some()
+    );
+    // The same sweep from the command line's engine gives the same games.
+    let sweep = tessera_bots::difficulty::Sweep {
+        level: h.state().edit().draft().to_level(),
+        level_name: report.level.clone(),
+        bot: report.bot.clone(),
+        seed: 0,
+        first_game: 0,
+        games: 24,
+        game: Default::default(),
+    };
+    let again = tessera_bots::difficulty::run(&sweep, 1, &Default::default(), &|_| {}).expect("runs");
+    assert_eq!(again.games, report.games);
+}
+
+#[test]
+fn difficulty_cancel_stops_the_sweep_and_keeps_what_was_played() {
+    let mut h = editor();
+    click(&mut h, "Edit");
+    click(&mut h, "Difficulty");
+    click(&mut h, "random");
+    h.get_by_label("Games").set_value_accesskit(1_000_000.0);
+    h.run();
+    click(&mut h, "Run bots");
+    for _ in 0..5 {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    click(&mut h, "Cancel");
+    wait_for_sweep(&mut h);
+    let report = h.state().edit().difficulty().report().expect("a report of what was played");
+    assert!(report.interrupted);
+    assert!(report.summary.games < 1_000_000);
+    assert!(h.query_by_label_contains("(cancelled)").is_some());
+}
+
+#[test]
+fn closing_the_window_with_unsaved_edits_asks_first() {
+    let mut h = editor();
+    click(&mut h, "Edit");
+    let close = |h: &mut Harness<'_, EditorApp>| {
+        h.input_mut()
+            .viewports
+            .entry(egui::ViewportId::ROOT)
+            .or_default()
+            .events
+            .push(egui::ViewportEvent::Close);
+        h.run();
+    };
+    close(&mut h);
+    assert_eq!(h.state().pending(), None, "nothing to save: the window may close");
+    click(&mut h, "2");
+    paint_at(&mut h, Pos::new(2, 2));
+    close(&mut h);
+    assert_eq!(h.state().pending(), Some(&Pending::Quit));
+    assert!(h.query_by_label_contains("Quit without saving?").is_some());
+    click(&mut h, "Cancel");
+    assert_eq!(h.state().pending(), None);
+    assert_eq!(ink(&h, 2, 2), Ink::Tile(2), "cancel keeps the edit");
+}
