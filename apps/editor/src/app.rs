@@ -322,10 +322,12 @@ impl EditorApp {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.pending = Some(Pending::Quit);
         }
-        if self.mode == Mode::Edit && self.pending.is_none() && self.picker.is_none() {
-            if let Some(a) = self.edit.shortcuts(ui.ctx()) {
-                self.edit_action(a);
-            }
+        if self.mode == Mode::Edit
+            && self.pending.is_none()
+            && self.picker.is_none()
+            && let Some(a) = self.edit.shortcuts(ui.ctx())
+        {
+            self.edit_action(a);
         }
         self.shortcuts(ui.ctx(), now);
         self.menu_bar(ui);

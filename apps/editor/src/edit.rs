@@ -65,6 +65,12 @@ struct Canvas {
     offset: Vec2,
     fitted: Option<Size>,
     texture: Option<(u64, TextureHandle)>,
+    /// Cells painted since the texture was last brought up to date (min and max corners), when
+    /// only strokes changed the draft since: a stroke on a 1024×1024 map uploads those texels,
+    /// not the whole map, each frame.
+    painted: Option<(Pos, Pos)>,
+    /// Something else changed: the texture is made anew.
+    remake: bool,
     last_origin: Option<Pos2>,
 }
 
@@ -252,6 +258,23 @@ impl EditView {
 
     fn changed(&mut self) {
         self.revision += 1;
+        self.canvas.remake = true;
+    }
+
+    /// Cells `from..` of the active stroke were just painted.
+    fn painted(&mut self, from: usize) {
+        self.revision += 1;
+        let Some(a) = &self.active else { return };
+        let size = self.draft.size();
+        for &(i, _, _) in &a.stroke.cells[from..] {
+            let p = size.pos(i as usize);
+            self.canvas.painted = Some(match self.canvas.painted {
+                None => (p, p),
+                Some((lo, hi)) => {
+                    (Pos::new(lo.x.min(p.x), lo.y.min(p.y)), Pos::new(hi.x.max(p.x), hi.y.max(p.y)))
+                }
+            });
+        }
     }
 
     /// Replaces the draft with `after` as one undoable step.
@@ -355,6 +378,7 @@ impl EditView {
         let from = if start { p } else { active.last };
         active.last = p;
         let mut stroke = std::mem::take(&mut active.stroke);
+        let (cells_before, units_before) = (stroke.cells.len(), stroke.units.clone());
         match self.tool {
             Tool::Paint | Tool::Erase => {
                 for q in line(from, p) {
@@ -389,12 +413,15 @@ impl EditView {
             }
             _ => {}
         }
-        let changed = !stroke.is_empty();
+        let (painted, units_changed) = (stroke.cells.len() > cells_before, stroke.units != units_before);
         if let Some(active) = &mut self.active {
             active.stroke = stroke;
         }
-        if changed {
-            self.changed();
+        if painted {
+            self.painted(cells_before);
+        } else if units_changed {
+            // Units are drawn over the texture: only validation follows them.
+            self.revision += 1;
         }
     }
 
@@ -405,8 +432,14 @@ impl EditView {
             self.draft.rect(active.start, active.last, ink, &mut active.stroke);
         }
         if !active.stroke.is_empty() {
+            let rect_cells = self.tool == Tool::Rect;
             self.history.push(Edit::Stroke(active.stroke));
-            self.changed();
+            if rect_cells {
+                self.changed();
+            } else {
+                // The strokes' cells are on the texture already.
+                self.revision += 1;
+            }
         }
     }
 
@@ -914,12 +947,12 @@ impl EditView {
             self.tool_at(p, true);
         } else if self.active.is_some()
             && (down || released)
-            && let Some(p) = pointer.and_then(|p| {
+            && let Some(p) = pointer.map(|p| {
                 // Clamp to the board so a drag past its edge paints up to the edge.
                 let v = (p - origin) / cell;
                 let x = v.x.clamp(0.0, f32::from(size.width) - 0.5) as u16;
                 let y = v.y.clamp(0.0, f32::from(size.height) - 0.5) as u16;
-                Some(Pos::new(x, y))
+                Pos::new(x, y)
             })
             && self.active.as_ref().is_some_and(|a| a.last != p)
         {
@@ -1029,14 +1062,36 @@ impl EditView {
     }
 
     fn texture(&mut self, ctx: &egui::Context) -> egui::TextureId {
-        if let Some((rev, tex)) = &self.canvas.texture
-            && *rev == self.revision
+        if let Some((_, tex)) = &self.canvas.texture
+            && !self.canvas.remake
+            && self.canvas.painted.is_none()
         {
             return tex.id();
         }
         let legend = self.draft.options.legend();
         let size = self.draft.size();
         let dims = [usize::from(size.width), usize::from(size.height)];
+        if !self.canvas.remake
+            && let Some((lo, hi)) = self.canvas.painted.take()
+            && let Some((rev, tex)) = &mut self.canvas.texture
+            && tex.size() == dims
+        {
+            let (w, h) = (usize::from(hi.x - lo.x) + 1, usize::from(hi.y - lo.y) + 1);
+            let mut pixels = Vec::with_capacity(w * h);
+            for y in lo.y..=hi.y {
+                for x in lo.x..=hi.x {
+                    pixels.push(
+                        self.draft.ink(Pos::new(x, y)).map_or(Color32::BLACK, |c| ink_colour(c, legend)),
+                    );
+                }
+            }
+            let image = ColorImage { size: [w, h], pixels, source_size: vec2(w as f32, h as f32) };
+            tex.set_partial([usize::from(lo.x), usize::from(lo.y)], image, TextureOptions::NEAREST);
+            *rev = self.revision;
+            return tex.id();
+        }
+        self.canvas.remake = false;
+        self.canvas.painted = None;
         let pixels = self.draft.cells().iter().map(|&c| ink_colour(c, legend)).collect();
         let image = ColorImage { size: dims, pixels, source_size: vec2(dims[0] as f32, dims[1] as f32) };
         match &mut self.canvas.texture {

@@ -319,7 +319,8 @@ fn difficulty_runs_bots_in_the_background_and_shows_the_results() {
     h.get_by_label("Games").set_value_accesskit(24.0);
     h.run();
     click(&mut h, "Run bots");
-    assert!(h.state().edit().difficulty().running(), "the sweep runs on its own thread");
+    // 24 quick games may be over within the frames of the click; the cancel test below shows the
+    // window staying live through a long sweep.
     wait_for_sweep(&mut h);
     let report = h.state().edit().difficulty().report().expect("a report").clone();
     assert_eq!(report.summary.games, 24);
@@ -353,7 +354,10 @@ fn difficulty_cancel_stops_the_sweep_and_keeps_what_was_played() {
     h.run();
     click(&mut h, "Run bots");
     for _ in 0..5 {
+        // The window keeps drawing while the games run.
         h.step();
+        assert!(h.state().edit().difficulty().running());
+        assert!(h.query_by_label_contains("of 1000000 games").is_some(), "a progress bar");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     click(&mut h, "Cancel");
@@ -387,4 +391,45 @@ fn closing_the_window_with_unsaved_edits_asks_first() {
     click(&mut h, "Cancel");
     assert_eq!(h.state().pending(), None);
     assert_eq!(ink(&h, 2, 2), Ink::Tile(2), "cancel keeps the edit");
+}
+
+#[test]
+fn fill_rectangle_erase_and_pick_by_their_keys() {
+    let mut h = new_level(RuleSet::Collapse, 6, 5);
+    // Fill (F): the whole empty board becomes colour 2, in one stroke.
+    click(&mut h, "colour 2");
+    h.key_press(Key::F);
+    h.run();
+    paint_at(&mut h, Pos::new(0, 0));
+    assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Colour(2)));
+    // Rectangle (R): drag corner to corner.
+    click(&mut h, "colour 1");
+    h.key_press(Key::R);
+    h.run();
+    stroke(&mut h, Pos::new(1, 1), Pos::new(3, 2));
+    for y in 0..5 {
+        for x in 0..6 {
+            let inside = (1..=3).contains(&x) && (1..=2).contains(&y);
+            assert_eq!(ink(&h, x, y), if inside { Ink::Colour(1) } else { Ink::Colour(2) }, "({x}, {y})");
+        }
+    }
+    // Erase (E) by dragging along the top row.
+    h.key_press(Key::E);
+    h.run();
+    stroke(&mut h, Pos::new(0, 0), Pos::new(5, 0));
+    assert!((0..6).all(|x| ink(&h, x, 0) == Ink::Empty));
+    // Pick (I) takes colour 1 from the rectangle; Paint (B) then paints with it.
+    h.key_press(Key::I);
+    h.run();
+    paint_at(&mut h, Pos::new(2, 2));
+    assert_eq!(h.state().edit().ink(), Ink::Colour(1));
+    h.key_press(Key::B);
+    h.run();
+    paint_at(&mut h, Pos::new(5, 4));
+    assert_eq!(ink(&h, 5, 4), Ink::Colour(1));
+    // Four tools, four undo steps back to the empty board (picking changes nothing).
+    for _ in 0..4 {
+        click(&mut h, "Undo edit");
+    }
+    assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Empty));
 }
