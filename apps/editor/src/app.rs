@@ -111,6 +111,11 @@ impl EditorApp {
         &mut self.edit
     }
 
+    /// Lets the window close without asking about unsaved edits (the screenshot hook).
+    pub fn close_without_asking(&mut self) {
+        self.may_close = true;
+    }
+
     /// The question about unsaved edits waiting for an answer, if any.
     pub fn pending(&self) -> Option<&Pending> {
         self.pending.as_ref()

@@ -169,11 +169,9 @@ impl EditView {
     pub fn load(&mut self, level: &Level, path: Option<&Path>) -> Result<(), String> {
         let draft = Draft::from_level(level)?;
         *self = EditView { difficulty: std::mem::take(&mut self.difficulty), ..EditView::new(draft) };
+        // An import (a stage file, a Moving AI map) has no level file yet: Save asks where. It is
+        // not "unsaved" until it is edited, so opening a map just to play it asks nothing on quit.
         self.path = path.map(Path::to_path_buf);
-        if self.path.is_none() {
-            // An import (a stage file, a Moving AI map) is not yet saved as a level.
-            self.history.mark_unsaved();
-        }
         Ok(())
     }
 
@@ -485,7 +483,7 @@ impl EditView {
     /// window's error banner.
     pub fn ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) -> Option<EditAction> {
         let mut action = None;
-        egui::Panel::left("edit-tools").resizable(true).default_size(270.0).show(ui, |ui| {
+        egui::Panel::left("edit-tools").resizable(true).default_size(330.0).show(ui, |ui| {
             egui::ScrollArea::vertical().id_salt("edit-tools-scroll").show(ui, |ui| {
                 action = self.panel(ui, error);
             });
@@ -782,14 +780,14 @@ impl EditView {
                         ui.painter().rect_filled(r, 2.0, palette::terrain(t, i as u8));
                         let mut glyph = t.glyph.to_string();
                         if ui
-                            .add(egui::TextEdit::singleline(&mut glyph).desired_width(20.0))
+                            .add_sized([22.0, 18.0], egui::TextEdit::singleline(&mut glyph))
                             .labelled_by(glyph_l.id)
                             .changed()
                             && let Some(g) = glyph.chars().last()
                         {
                             t.glyph = g;
                         }
-                        ui.add(egui::TextEdit::singleline(&mut t.name).desired_width(90.0))
+                        ui.add_sized([96.0, 18.0], egui::TextEdit::singleline(&mut t.name))
                             .labelled_by(name_l.id);
                         ui.add_enabled(
                             !t.impassable,

@@ -97,6 +97,7 @@ impl eframe::App for Window {
         self.frames += 1;
         let ctx = ui.ctx().clone();
         if self.frames == SCREENSHOT_FRAME {
+            self.app.close_without_asking();
             let (path, done) = (path.clone(), ctx.clone());
             ctx.request_screenshot(move |image| {
                 match save_png(&path, &image) {
