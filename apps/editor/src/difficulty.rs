@@ -122,15 +122,10 @@ impl DifficultyPanel {
         }
     }
 
-    /// Draws the panel for `level` (`playable`: whether it starts).
-    pub fn ui(&mut self, ui: &mut egui::Ui, level: &Level, playable: bool) {
+    /// Draws the panel for the level `level()` gives (made only when a sweep starts), of
+    /// `rule_set` (`playable`: whether it starts).
+    pub fn ui(&mut self, ui: &mut egui::Ui, rule_set: RuleSet, level: impl FnOnce() -> Level, playable: bool) {
         self.poll();
-        let rule_set = match level {
-            Level::Slide(_) => RuleSet::Slide,
-            Level::Collapse(_) => RuleSet::Collapse,
-            Level::Match3(_) => RuleSet::Match3,
-            Level::Tactics(_) => RuleSet::Tactics,
-        };
         let bots = bots_for(rule_set);
         if self.bot.is_none_or(|b| !bots.contains(&b)) {
             self.bot = bots.first().copied();
@@ -171,7 +166,7 @@ impl DifficultyPanel {
             if run_button.clicked()
                 && let Some(bot) = self.bot
             {
-                self.start(level, bot, self.games, self.seed, self.jobs);
+                self.start(&level(), bot, self.games, self.seed, self.jobs);
             }
         }
         if let Some(e) = &self.error {

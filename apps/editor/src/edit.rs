@@ -553,8 +553,9 @@ impl EditView {
             .default_open(false)
             .show(ui, |ui| self.new_level_ui(ui, error));
         egui::CollapsingHeader::new("Difficulty").default_open(false).show(ui, |ui| {
-            let (level, playable) = (self.draft.to_level(), self.problem().is_none());
-            self.difficulty.ui(ui, &level, playable);
+            let playable = self.problem().is_none();
+            let draft = &self.draft;
+            self.difficulty.ui(ui, draft.rule_set(), || draft.to_level(), playable);
         });
         action
     }
