@@ -124,7 +124,13 @@ impl DifficultyPanel {
 
     /// Draws the panel for the level `level()` gives (made only when a sweep starts), of
     /// `rule_set` (`playable`: whether it starts).
-    pub fn ui(&mut self, ui: &mut egui::Ui, rule_set: RuleSet, level: impl FnOnce() -> Level, playable: bool) {
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        rule_set: RuleSet,
+        level: impl FnOnce() -> Level,
+        playable: bool,
+    ) {
         self.poll();
         let bots = bots_for(rule_set);
         if self.bot.is_none_or(|b| !bots.contains(&b)) {
