@@ -278,6 +278,13 @@ impl Draft {
             }
             Level::Tactics(l) => {
                 let legend = l.legend.clone().unwrap_or_else(TerrainType::default_legend);
+                if legend.len() > tessera_core::tactics::MAX_TERRAIN_TYPES {
+                    return Err(format!(
+                        "legend: {} terrain types, more than {}",
+                        legend.len(),
+                        tessera_core::tactics::MAX_TERRAIN_TYPES
+                    ));
+                }
                 let (w, h) = rows_of(&l.map)?;
                 let mut d = Draft::new(RuleSet::Tactics, sized(w, h, RuleSet::Tactics)?, l.seed);
                 d.cells.clear();
@@ -593,8 +600,12 @@ impl Draft {
                     };
                 }
                 for u in &out.units {
-                    let i = self.size.index(Pos::new(u.x, u.y));
-                    out.cells[i] = Ink::Terrain(first);
+                    // A draft's units may stand off the board (a level that does not play yet).
+                    if let Some(c) = out.cells.get_mut(self.size.index(Pos::new(u.x, u.y)))
+                        && self.size.contains(Pos::new(u.x, u.y))
+                    {
+                        *c = Ink::Terrain(first);
+                    }
                 }
             }
         }
@@ -954,12 +965,110 @@ mod tests {
     }
 
     #[test]
+    fn drafts_that_do_not_play_still_edit_without_panics() {
+        // A unit off the board and a glyph-free legend entry: every edit still works.
+        let text = r##"{"rule_set":"tactics","map":["..","#."],"units":[{"team":0,"x":9,"y":9}]}"##;
+        let level = Level::parse_draft(text).unwrap();
+        let mut d = Draft::from_level(&level).unwrap();
+        assert!(d.check().is_err());
+        let r = d.randomized(1).unwrap();
+        assert_eq!(r.units().len(), 1);
+        let mut s = Stroke::default();
+        d.erase(Pos::new(1, 1), &mut s);
+        d.fill(Pos::new(0, 0), Ink::Terrain(1), &mut s);
+        let small = d.resized(size(1, 1), Anchor::Centre);
+        assert!(small.units().is_empty(), "the unit off the board is dropped");
+    }
+
+    #[test]
     fn randomized_boards_play() {
         for rule_set in RuleSet::ALL {
             let d = Draft::new(*rule_set, size(7, 6), Some(3));
             let r = d.randomized(11).unwrap();
             assert_eq!(r.check(), Ok(()), "{rule_set:?}");
             assert_eq!(r.randomized(11).unwrap(), r.randomized(11).unwrap(), "deterministic");
+        }
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        #[derive(Clone, Debug)]
+        enum Op {
+            Paint(u16, u16, u8),
+            Line(u16, u16, u16, u16, u8),
+            Fill(u16, u16, u8),
+            Rect(u16, u16, u16, u16, u8),
+            Erase(u16, u16),
+            Resize(u16, u16, bool),
+            Undo,
+            Redo,
+        }
+
+        fn op() -> impl Strategy<Value = Op> {
+            let c = 0u16..8;
+            prop_oneof![
+                (c.clone(), c.clone(), 0u8..4).prop_map(|(x, y, k)| Op::Paint(x, y, k)),
+                (c.clone(), c.clone(), c.clone(), c.clone(), 0u8..4)
+                    .prop_map(|(a, b, x, y, k)| Op::Line(a, b, x, y, k)),
+                (c.clone(), c.clone(), 0u8..4).prop_map(|(x, y, k)| Op::Fill(x, y, k)),
+                (c.clone(), c.clone(), c.clone(), c.clone(), 0u8..4)
+                    .prop_map(|(a, b, x, y, k)| Op::Rect(a, b, x, y, k)),
+                (c.clone(), c.clone()).prop_map(|(x, y)| Op::Erase(x, y)),
+                (1u16..9, 1u16..9, any::<bool>()).prop_map(|(w, h, centre)| Op::Resize(w, h, centre)),
+                Just(Op::Undo),
+                Just(Op::Redo),
+            ]
+        }
+
+        proptest! {
+            /// Undoing every edit returns the start exactly (and clean); redoing them all returns
+            /// the last edit's result.
+            #[test]
+            fn undo_and_redo_retrace_every_edit(ops in proptest::collection::vec(op(), 1..40)) {
+                let mut d = Draft::new(RuleSet::Collapse, Size::new(5, 4, 1024).unwrap(), None);
+                let start = d.clone();
+                let mut h = EditHistory::default();
+                for op in ops {
+                    let mut s = Stroke::default();
+                    let at = |x: u16, y: u16| Pos::new(x, y);
+                    match op {
+                        Op::Paint(x, y, k) => d.paint(at(x, y), Ink::Colour(k), &mut s),
+                        Op::Line(a, b, x, y, k) => {
+                            for p in line(at(a, b), at(x, y)) {
+                                d.paint(p, Ink::Colour(k), &mut s);
+                            }
+                        }
+                        Op::Fill(x, y, k) => d.fill(at(x, y), Ink::Colour(k), &mut s),
+                        Op::Rect(a, b, x, y, k) => d.rect(at(a, b), at(x, y), Ink::Colour(k), &mut s),
+                        Op::Erase(x, y) => d.erase(at(x, y), &mut s),
+                        Op::Resize(w, hh, centre) => {
+                            let anchor = if centre { Anchor::Centre } else { Anchor::TopLeft };
+                            let after = d.resized(Size::new(w.into(), hh.into(), 1024).unwrap(), anchor);
+                            if after != d {
+                                let before = std::mem::replace(&mut d, after.clone());
+                                h.push(Edit::Replace { before: Box::new(before), after: Box::new(after), settings: false });
+                            }
+                            continue;
+                        }
+                        Op::Undo => { h.undo(&mut d); continue; }
+                        Op::Redo => { h.redo(&mut d); continue; }
+                    }
+                    h.push(Edit::Stroke(s));
+                }
+                // The tip of the edits: every undone edit redone.
+                while h.redo(&mut d) {}
+                let end = d.clone();
+                let mut undone = 0;
+                while h.undo(&mut d) {
+                    undone += 1;
+                }
+                prop_assert_eq!(&d, &start);
+                prop_assert!(!h.dirty() || undone == MAX_UNDO);
+                while h.redo(&mut d) {}
+                prop_assert_eq!(&d, &end);
+            }
         }
     }
 }
