@@ -433,3 +433,37 @@ fn fill_rectangle_erase_and_pick_by_their_keys() {
     }
     assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Empty));
 }
+
+#[test]
+fn a_stage_file_imports_into_edit_and_saves_as_a_level() {
+    let mut h = editor();
+    click(&mut h, "Edit");
+    h.state_mut().open(&fixtures().join("stages/stage_voids.txt"));
+    h.run();
+    assert_eq!(h.state().error(), None);
+    assert_eq!(h.state().mode(), Mode::Edit, "Edit stays in Edit");
+    let d = h.state().edit().draft().clone();
+    assert_eq!(d.rule_set(), RuleSet::Match3);
+    assert!(d.cells().contains(&Ink::Void) && d.cells().contains(&Ink::Open));
+    assert_eq!(h.state().edit().path(), None, "an import has no level file yet");
+    assert!(!h.state().edit().dirty(), "nothing edited: quitting asks nothing");
+    // Ctrl+S asks where to save it.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    let path = temp_path("stage_voids.json");
+    h.get_by_label("Path").set_text_value_accesskit(&path.display().to_string());
+    h.run();
+    click(&mut h, "Save file");
+    let level = Level::from_json(&std::fs::read_to_string(&path).expect("saved")).expect("a level");
+    assert_eq!(
+        Some(level),
+        tessera_editor::files::open_path(&fixtures().join("stages/stage_voids.txt")).ok().and_then(
+            |o| match o {
+                tessera_editor::files::Opened::Level(l) =>
+                    Some(tessera_editor::draft::Draft::from_level(&l).expect("draft").to_level()),
+                _ => None,
+            }
+        )
+    );
+    std::fs::remove_file(&path).ok();
+}
