@@ -31,9 +31,11 @@ pub enum TailPolicy {
 /// An opened log: its header and an index of its frames, every length and crc checked.
 ///
 /// Opening reads the whole file into memory, walks every frame checking its length against
-/// [`crate::MAX_PAYLOAD`] (before reading it) and its crc, decodes the header, and checks the
-/// step numbers of keyframes and notes. Step payloads are decoded when asked for
-/// ([`Log::read_step`]), so a log of a million steps opens in the time it takes to crc it.
+/// [`crate::MAX_PAYLOAD`] (before reading it), decodes the header, checks the step numbers of
+/// keyframes and notes, and checks every frame's crc. Step payloads are decoded when asked for
+/// ([`Log::read_step`]), so a log of a million steps opens in the time it takes to read and crc
+/// it. A log of 4 MiB or more is read in parts and crc-checked on several threads (at most 8),
+/// with the same result and the same first error as one thread would give.
 #[derive(Debug)]
 pub struct Log {
     header: Header,
@@ -60,6 +62,11 @@ impl Log {
     }
 
     /// Reads a log from its bytes.
+    ///
+    /// Two passes: the frames are walked first (lengths, kinds, keyframe and note step
+    /// numbers: the index), then every walked frame's crc is checked, on several threads for a
+    /// large log. The error reported is the one the frame-by-frame order gives: a frame's bad
+    /// crc before anything else wrong with it or with any later frame.
     pub fn from_bytes(bytes: Vec<u8>, tail: TailPolicy) -> Result<Log, LogError> {
         let (header, at) = read_header(&bytes)?;
         let game = header
@@ -77,59 +84,87 @@ impl Log {
             notes: Vec::new(),
             dropped: 0,
         };
+        // The walk stops at the first error. `whole`: the frame it stopped at is whole, so its
+        // crc is checked (and reported first) before the error is.
+        let mut stop: Option<(LogError, bool)> = None;
         let mut pos = at.end;
         while pos < bytes.len() {
             let frame = log.frames.len() as u64;
-            let at = At { offset: pos as u64, frame };
-            let (kind, payload, end) = match read_frame(&bytes, pos, frame) {
-                Ok(f) => f,
+            match log.walk_frame(&bytes, pos, frame) {
+                Ok(end) => pos = end,
                 Err(e @ LogError::Truncated { .. }) => {
                     // Only a cut last frame is excused; a damaged length that reaches past the
                     // end is corruption (see "Cut tails" in the crate docs).
-                    check_cut_tail(&bytes, pos, frame)?;
-                    match tail {
-                        TailPolicy::Strict => return Err(e),
-                        TailPolicy::Lenient => {
-                            log.dropped = (bytes.len() - pos) as u64;
-                            break;
-                        }
+                    match check_cut_tail(&bytes, pos, frame) {
+                        Err(corrupt) => stop = Some((corrupt, false)),
+                        Ok(()) if tail == TailPolicy::Strict => stop = Some((e, false)),
+                        Ok(()) => log.dropped = (bytes.len() - pos) as u64,
                     }
+                    break;
                 }
-                Err(e) => return Err(e),
-            };
-            let steps = log.steps.len() as u64;
-            let index = u32::try_from(log.frames.len()).map_err(|_| LogError::Malformed {
-                offset: at.offset,
-                frame,
-                message: "more than 2^32 frames".into(),
-            })?;
-            match kind {
-                FrameKind::Header => {
-                    return Err(LogError::Malformed {
-                        offset: at.offset,
-                        frame,
-                        message: "a second header frame".into(),
-                    });
+                Err(e @ LogError::Oversized { .. }) => {
+                    stop = Some((e, false));
+                    break;
                 }
-                FrameKind::Step => log.steps.push(index),
-                FrameKind::Keyframe => {
-                    let n = decode_step_number(payload, at, kind)?;
-                    check_step_number(n, steps, at, kind)?;
-                    log.keyframes.push((n, index));
-                }
-                FrameKind::Note => {
-                    let note: Note = decode_all(payload, at, kind)?;
-                    check_step_number(note.step, steps, at, kind)?;
-                    log.notes.push(note);
+                Err(e) => {
+                    stop = Some((e, true));
+                    break;
                 }
             }
-            log.frames.push(FrameRef { offset: at.offset, kind });
-            pos = end;
+        }
+        // Frame 0, the header, was checked by `read_header`.
+        let mut offsets: Vec<usize> = log.frames[1..].iter().map(|f| f.offset as usize).collect();
+        if let Some((_, true)) = &stop {
+            offsets.push(pos);
+        }
+        check_crcs(&bytes, &offsets, 1)?;
+        if let Some((e, _)) = stop {
+            return Err(e);
         }
         let mut bytes = bytes;
         bytes.truncate(bytes.len() - log.dropped as usize);
         log.bytes = bytes;
         Ok(log)
+    }
+
+    /// Indexes the frame at `pos` (frame number `frame`), its crc not checked; where it ends.
+    fn walk_frame(&mut self, bytes: &[u8], pos: usize, frame: u64) -> Result<usize, LogError> {
+        let at = At { offset: pos as u64, frame };
+        let (kind_byte, payload, end) = frame_bounds(bytes, pos, frame)?;
+        // `ok_or_else`: an error built for every frame and dropped costs more than the crc.
+        let kind = FrameKind::from_byte(kind_byte).ok_or_else(|| LogError::UnknownKind {
+            offset: at.offset,
+            frame,
+            kind: kind_byte,
+        })?;
+        let steps = self.steps.len() as u64;
+        let index = u32::try_from(self.frames.len()).map_err(|_| LogError::Malformed {
+            offset: at.offset,
+            frame,
+            message: "more than 2^32 frames".into(),
+        })?;
+        match kind {
+            FrameKind::Header => {
+                return Err(LogError::Malformed {
+                    offset: at.offset,
+                    frame,
+                    message: "a second header frame".into(),
+                });
+            }
+            FrameKind::Step => self.steps.push(index),
+            FrameKind::Keyframe => {
+                let n = decode_step_number(payload, at, kind)?;
+                check_step_number(n, steps, at, kind)?;
+                self.keyframes.push((n, index));
+            }
+            FrameKind::Note => {
+                let note: Note = decode_all(payload, at, kind)?;
+                check_step_number(note.step, steps, at, kind)?;
+                self.notes.push(note);
+            }
+        }
+        self.frames.push(FrameRef { offset: at.offset, kind });
+        Ok(end)
     }
 
     /// The header.
@@ -368,7 +403,54 @@ pub(crate) enum Decoded {
 fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, LogError> {
     let file = std::fs::File::open(path)?;
     let known = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    #[cfg(unix)]
+    if let Some(n) = known
+        && n >= PARALLEL_FROM as u64
+        && n <= limit
+        && let Ok(n) = usize::try_from(n)
+    {
+        return read_in_parts(&file, n);
+    }
     read_log_bytes(file, known, limit)
+}
+
+/// Threads to share the reading and crc checking of a large log among.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from).min(8)
+}
+
+/// Reads the `n` bytes of a regular file, the magic first (so that a large file that is no log
+/// is refused after eight bytes), then the rest in parts read at once on several threads: for
+/// a large log most of the time goes to the kernel copying into fresh pages, which parallel
+/// reads share out. A file that shrank while read is an error; one that grew is read up to
+/// `n` bytes (the bytes appended are not part of what was opened).
+#[cfg(unix)]
+fn read_in_parts(file: &std::fs::File, n: usize) -> Result<Vec<u8>, LogError> {
+    use std::os::unix::fs::FileExt;
+    let mut magic = [0u8; MAGIC.len()];
+    file.read_exact_at(&mut magic, 0)?;
+    if magic != MAGIC {
+        return Err(LogError::BadMagic { found: magic.to_vec() });
+    }
+    // Zeroed memory comes from the allocator as untouched pages: the reads fault them in.
+    let mut bytes = vec![0u8; n];
+    let per = n.div_ceil(threads());
+    std::thread::scope(|s| {
+        let mut parts = bytes.chunks_mut(per);
+        let first = parts.next().unwrap_or_default();
+        // The first part is read here, the others on their own threads.
+        let others: Vec<_> = parts
+            .enumerate()
+            .map(|(k, part)| s.spawn(move || file.read_exact_at(part, ((k + 1) * per) as u64)))
+            .collect();
+        let mut result = file.read_exact_at(first, 0);
+        for h in others {
+            let r = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            result = result.and(r);
+        }
+        result
+    })?;
+    Ok(bytes)
 }
 
 /// Reads a log from `reader` (`known`: its size, when known): the magic first, so that a
@@ -523,9 +605,9 @@ fn check_cut_tail(bytes: &[u8], pos: usize, frame: u64) -> Result<(), LogError> 
     Ok(())
 }
 
-/// Reads the frame at `pos`: its kind, payload and end, with the length checked against the
-/// limit before anything else and the crc checked.
-fn read_frame(bytes: &[u8], pos: usize, frame: u64) -> Result<(FrameKind, &[u8], usize), LogError> {
+/// The frame at `pos`: its kind byte, payload and end, with the length checked against the
+/// limit before anything else. The crc is not checked (see [`read_frame`], [`check_crcs`]).
+fn frame_bounds(bytes: &[u8], pos: usize, frame: u64) -> Result<(u8, &[u8], usize), LogError> {
     let offset = pos as u64;
     let available = (bytes.len() - pos) as u64;
     if available < FRAME_HEADER_LEN as u64 {
@@ -539,17 +621,80 @@ fn read_frame(bytes: &[u8], pos: usize, frame: u64) -> Result<(FrameKind, &[u8],
     if available < needed {
         return Err(LogError::Truncated { offset, frame, needed, available });
     }
-    let stored = u32_at(bytes, pos + 4);
-    let kind_byte = bytes[pos + 8];
     let start = pos + FRAME_HEADER_LEN;
-    let payload = &bytes[start..start + length as usize];
-    let computed = frame_crc(kind_byte, payload);
+    let end = start + length as usize;
+    Ok((bytes[pos + 8], &bytes[start..end], end))
+}
+
+/// The crc the frame at `pos` (whole: see [`frame_bounds`]) stores, and the crc of its kind
+/// byte and payload, computed with a copy of `fresh` (a new hasher: `Hasher::new` detects the
+/// CPU's features each time, which costs as much as hashing a short frame).
+fn frame_crcs(bytes: &[u8], pos: usize, fresh: &crc32fast::Hasher) -> (u32, u32) {
+    let end = pos + FRAME_HEADER_LEN + u32_at(bytes, pos) as usize;
+    // The kind byte sits just before the payload: one crc call over both.
+    let mut h = fresh.clone();
+    h.update(&bytes[pos + 8..end]);
+    (u32_at(bytes, pos + 4), h.finalize())
+}
+
+/// Logs of at least this many bytes have their crcs checked on several threads.
+const PARALLEL_FROM: usize = 4 << 20;
+
+/// Checks the crc of the whole frames at `offsets` (frame numbers from `first`), in order;
+/// the first mismatch is the error. Large logs are split between threads, each checking a run
+/// of consecutive frames; the earliest mismatch of all runs is reported.
+fn check_crcs(bytes: &[u8], offsets: &[usize], first: usize) -> Result<(), LogError> {
+    let first_bad = |offsets: &[usize], first: usize| {
+        let fresh = crc32fast::Hasher::new();
+        offsets.iter().enumerate().find_map(|(i, &pos)| {
+            let (stored, computed) = frame_crcs(bytes, pos, &fresh);
+            (stored != computed).then_some((first + i, pos, stored, computed))
+        })
+    };
+    let threads = threads();
+    let bad = if threads < 2 || bytes.len() < PARALLEL_FROM || offsets.len() < 2 * threads {
+        first_bad(offsets, first)
+    } else {
+        let per = offsets.len().div_ceil(threads);
+        std::thread::scope(|s| {
+            // The first run is checked here, the others on their own threads.
+            let mut runs = offsets.chunks(per).enumerate();
+            let (_, mine) = runs.next().unwrap_or((0, &[]));
+            let others: Vec<_> =
+                runs.map(|(k, run)| s.spawn(move || first_bad(run, first + k * per))).collect();
+            let mut bad = first_bad(mine, first);
+            for h in others {
+                // A run's thread only hashes slices the walk bounded; should it panic all the
+                // same, the panic goes on here.
+                let found = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                bad = bad.or(found);
+            }
+            bad
+        })
+    };
+    match bad {
+        None => Ok(()),
+        Some((frame, pos, stored, computed)) => {
+            Err(LogError::CrcMismatch { offset: pos as u64, frame: frame as u64, stored, computed })
+        }
+    }
+}
+
+/// Reads the frame at `pos`: its kind, payload and end, with the length checked against the
+/// limit before anything else and the crc checked.
+fn read_frame(bytes: &[u8], pos: usize, frame: u64) -> Result<(FrameKind, &[u8], usize), LogError> {
+    let offset = pos as u64;
+    let (kind_byte, payload, end) = frame_bounds(bytes, pos, frame)?;
+    let (stored, computed) = frame_crcs(bytes, pos, &crc32fast::Hasher::new());
     if stored != computed {
         return Err(LogError::CrcMismatch { offset, frame, stored, computed });
     }
-    let kind =
-        FrameKind::from_byte(kind_byte).ok_or(LogError::UnknownKind { offset, frame, kind: kind_byte })?;
-    Ok((kind, payload, start + length as usize))
+    let kind = FrameKind::from_byte(kind_byte).ok_or_else(|| LogError::UnknownKind {
+        offset,
+        frame,
+        kind: kind_byte,
+    })?;
+    Ok((kind, payload, end))
 }
 
 #[cfg(test)]

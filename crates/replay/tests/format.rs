@@ -309,3 +309,60 @@ fn no_single_bit_flip_of_a_golden_log_opens() {
     }
     assert!(opened.is_empty(), "(byte, bit, steps, dropped) that open: {opened:?}");
 }
+
+/// A log of more than 4 MiB: read in parts and crc-checked on several threads. It opens the
+/// same from a file as from its bytes, and the frame reported for damage is the first damaged
+/// frame, wherever the threads' runs split the frames.
+#[test]
+fn a_large_log_opens_the_same_and_reports_its_first_bad_frame() {
+    let picks: Vec<usize> = (0..3000).map(|i| [1, 2, 3, 0][i % 4]).collect();
+    // Long notes (one after each pick) make the log large.
+    let mut game = level(6).start(Some(11)).unwrap();
+    let header = tessera_replay::Header::new(&level(6), 11, 16).unwrap();
+    let mut w = tessera_replay::LogWriter::new(Vec::new(), &header, &game.state).unwrap();
+    let mut events = Vec::new();
+    let text = "x".repeat(2000);
+    for &p in &picks {
+        events.clear();
+        let cmd = crate::common::slide(p);
+        if tessera_core::Rules::apply(&game.rules, &mut game.state, &cmd, &mut events).is_ok() {
+            w.record(&cmd, &events, &game.state).unwrap();
+        }
+        w.note(&text).unwrap();
+    }
+    let whole = w.into_inner();
+    assert!(whole.len() > 5 << 20, "{} bytes", whole.len());
+
+    let path = std::env::temp_dir().join(format!("tessera-large-{}.tlog", std::process::id()));
+    std::fs::write(&path, &whole).unwrap();
+    let from_file = Log::open(&path).unwrap();
+    let from_bytes = open(&whole);
+    assert_eq!(from_file.frames(), from_bytes.frames());
+    assert_eq!(from_file.whole_bytes(), &whole[..]);
+    assert_eq!(from_file.steps(), from_bytes.steps());
+
+    // Damage the payload of a frame three quarters in, then also one a quarter in.
+    let frames = from_bytes.frames();
+    let payload_byte = |i: usize| frames[i].offset as usize + FRAME_HEADER_LEN;
+    let (early, late) = (frames.len() / 4, frames.len() * 3 / 4);
+    let mut bytes = whole.clone();
+    bytes[payload_byte(late)] ^= 0x40;
+    let late_err = Log::from_bytes(bytes.clone(), TailPolicy::Lenient).unwrap_err();
+    assert!(
+        matches!(late_err, LogError::CrcMismatch { frame, .. } if frame == late as u64),
+        "{late_err} (late {late} of {})",
+        frames.len()
+    );
+    bytes[payload_byte(early)] ^= 0x40;
+    let err = Log::from_bytes(bytes.clone(), TailPolicy::Lenient).unwrap_err();
+    assert!(matches!(err, LogError::CrcMismatch { frame, .. } if frame == early as u64), "{err}");
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(Log::open(&path).unwrap_err(), err);
+    // A bad crc comes before what is wrong later in the file (here: an unknown kind byte).
+    let mut bytes = whole.clone();
+    bytes[frames[late].offset as usize + 8] = 9;
+    bytes[payload_byte(early)] ^= 0x40;
+    let err = Log::from_bytes(bytes, TailPolicy::Lenient).unwrap_err();
+    assert!(matches!(err, LogError::CrcMismatch { frame, .. } if frame == early as u64), "{err}");
+    std::fs::remove_file(&path).ok();
+}
