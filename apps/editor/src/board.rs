@@ -1,20 +1,37 @@
 //! [`BoardView`]: draws a [`Mirror`] with the painter — only the cells in view — with pan, zoom,
 //! animations and overlays, and turns pointer input into cells.
 //!
-//! Ground (terrain) of tactics maps is one texture, a texel per cell, built once per map: a
-//! 1024×1024 Moving AI map costs one quad to draw at any zoom. Pieces are drawn per visible
-//! cell; pieces that are animating this step are drawn from their animation instead, wherever
-//! they are. Detail follows the zoom: letters only when a cell is big enough to read them.
+//! Drawing is built for boards of tens of thousands of cells (issue 9: a 64×64 match3 frame in
+//! under 4 ms, 256×256 and 1024×1024 boards smooth):
+//! - Ground (terrain) of tactics maps is one texture, a texel per cell, built once per map: a
+//!   1024×1024 Moving AI map costs one quad to draw at any zoom.
+//! - Pieces at rest are found by one query over the pieces (entities with a game id and no
+//!   animation), not a lookup per visible cell, and drawn into a few meshes (see `mesh`): tiles
+//!   and cell tints as quads and feathered fans, blocks and units as quads of prepared discs,
+//!   locks and bars over them. A frame is a handful of shapes, whatever the board's size.
+//! - Zoomed out until a piece is under four pixels, the pieces at rest are a texture, a texel per
+//!   cell, uploaded again only when a texel changed (tactics units excepted: they stay discs of
+//!   at least 8 points, so a unit can be found on a whole 1024×1024 map).
+//! - Pieces that are animating this step are drawn from their animation instead, wherever they
+//!   are.
+//! - Detail follows the zoom: letters and numbers only when a cell is big enough to read them,
+//!   each distinct label laid out once per frame and its galley reused.
+
+mod mesh;
 
 use crate::anim::{self, Pose};
 use crate::palette;
+use egui::epaint::TextShape;
 use egui::{
-    Align2, Color32, ColorImage, CornerRadius, FontId, PointerButton, Pos2, Rect, Sense, Shape, Stroke,
-    StrokeKind, TextureHandle, TextureOptions, Vec2, pos2, vec2,
+    Align2, Color32, ColorImage, FontId, Galley, PointerButton, Pos2, Rect, Sense, Shape, Stroke,
+    TextureHandle, TextureOptions, Vec2, pos2, vec2,
 };
+use mesh::{Cells, DiscAtlas, Discs};
+use std::collections::HashMap;
+use std::sync::Arc;
 use tessera_core::tactics::{Axis, Glyph, Heading, path_glyphs};
-use tessera_core::{AnyState, Pos, Size};
-use tessera_ecs::{Anim, AnimKind, Kind, Mirror, Trail};
+use tessera_core::{AnyState, Id, Pos, Size};
+use tessera_ecs::{Anim, AnimKind, Cell, GameId, Kind, Mirror, Trail};
 
 /// Smallest and largest cell, in points.
 const MIN_CELL: f32 = 0.25;
@@ -56,6 +73,11 @@ pub struct BoardView {
     /// The board size the view was fitted to.
     fitted: Option<Size>,
     ground: Option<(u64, TextureHandle)>,
+    /// The prepared discs circles are drawn with (see `mesh`), made on the first frame.
+    discs: Option<(TextureHandle, DiscAtlas)>,
+    /// Pieces at rest as a texel per cell, when zoomed out so far that a piece is a few
+    /// pixels: the texture, its size in cells, and its texels (to upload only on change).
+    flat: Option<(TextureHandle, [usize; 2], Vec<Color32>)>,
     /// The cell a primary drag started on, and where the press was.
     drag_from: Option<(Pos, Pos2)>,
     /// Where the board was drawn in the last frame (screen position of cell (0, 0)'s corner).
@@ -123,71 +145,57 @@ impl BoardView {
         }
         let gap = if cell >= 8.0 { (cell * 0.06).max(1.0) } else { 0.0 };
         let detail = cell >= 14.0;
-        // Only match3 has void cells; tactics ground is the texture above.
-        let voids = if matches!(state, AnyState::Match3(_)) { y0..y1 } else { 0..0 };
-        for y in voids {
-            for x in x0..x1 {
-                let pos = Pos::new(x, y);
-                if let Some(e) = mirror.ground_at(pos)
-                    && let Ok(kind) = mirror.world().get::<&Kind>(e)
-                    && matches!(*kind, Kind::Void)
-                {
-                    painter.rect_filled(cell_rect(x.into(), y.into()), 0.0, palette::VOID);
+        let in_view = |p: Pos| (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y);
+        let ppp = ui.ctx().pixels_per_point();
+        let (disc_texture, atlas) = self.disc_texture(ui.ctx());
+        let mut rest = Layers::new(ppp, disc_texture, &atlas);
+        // Zoomed out so far that pieces would be squares of a few pixels: a texel per cell, one
+        // quad for the whole view (tactics units stay shapes: there are few, and they are
+        // drawn at a size to find).
+        let flat = (cell * ppp < 4.0 && !matches!(state, AnyState::Tactics(_)))
+            .then(|| self.flat_texture(ui.ctx(), mirror, (x0, x1), (y0, y1)))
+            .flatten();
+        if let Some(tex) = flat {
+            let r = Rect::from_min_max(
+                origin + vec2(f32::from(x0), f32::from(y0)) * cell,
+                origin + vec2(f32::from(x1), f32::from(y1)) * cell,
+            );
+            painter.image(tex, r, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)), Color32::WHITE);
+        }
+        if flat.is_none() && matches!(state, AnyState::Match3(_)) {
+            // Only match3 has void cells (ground entities without a game id; tactics ground is
+            // the texture above).
+            for (c, kind) in mirror.world().query::<(&Cell, &Kind)>().without::<&GameId>().iter() {
+                if matches!(kind, Kind::Void) && in_view(c.0) {
+                    rest.base.rect(cell_rect(c.0.x.into(), c.0.y.into()), palette::VOID);
                 }
             }
         }
-        if cell >= 10.0 && !matches!(state, AnyState::Tactics(_)) {
-            // Cell backgrounds, so empty cells read as cells.
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    let r = cell_rect(x.into(), y.into()).shrink(gap / 2.0);
-                    painter.rect_stroke(r, 2.0, Stroke::new(1.0, palette::BACKGROUND), StrokeKind::Inside);
-                }
-            }
-        } else if cell >= 10.0 {
-            let stroke = Stroke::new(1.0, Color32::from_black_alpha(40));
-            for x in x0..=x1 {
-                let px = origin.x + f32::from(x) * cell;
-                painter.line_segment(
-                    [pos2(px, origin.y + f32::from(y0) * cell), pos2(px, origin.y + f32::from(y1) * cell)],
-                    stroke,
-                );
-            }
-            for y in y0..=y1 {
-                let py = origin.y + f32::from(y) * cell;
-                painter.line_segment(
-                    [pos2(origin.x + f32::from(x0) * cell, py), pos2(origin.x + f32::from(x1) * cell, py)],
-                    stroke,
-                );
-            }
+        if cell >= 10.0 {
+            grid(&mut rest.base, &GridView { origin, cell, x: (x0, x1), y: (y0, y1), gap }, state);
         }
 
         // Overlays under the pieces.
         for &p in &overlay.range {
-            painter.rect_filled(cell_rect(p.x.into(), p.y.into()), 0.0, palette::RANGE);
+            rest.base.rect(cell_rect(p.x.into(), p.y.into()), palette::RANGE);
         }
 
-        // Pieces at rest.
-        let mut shapes = Vec::new();
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let pos = Pos::new(x, y);
-                let Some(e) = mirror.piece_at(pos) else { continue };
-                let Ok(er) = mirror.world().entity(e) else { continue };
-                if er.get::<&Anim>().is_some() {
-                    continue;
-                }
-                let Some(kind) = er.get::<&Kind>() else { continue };
-                let r = cell_rect(x.into(), y.into()).shrink(gap);
-                piece(&mut shapes, ui, r, &kind, detail, 1.0, 1.0);
+        // Pieces at rest, in view. (Pieces at rest never overlap: their order does not matter.)
+        let mut labels = Labels::new(ui.ctx());
+        let mut query = mirror.world().query::<(&Cell, &Kind, &GameId)>().without::<&Anim>();
+        for (c, kind, id) in query.iter().filter(|_| flat.is_none()) {
+            if in_view(c.0) {
+                let r = cell_rect(c.0.x.into(), c.0.y.into()).shrink(gap);
+                piece(&mut rest, &mut labels, r, kind, Some(id.0), detail, 1.0);
             }
         }
-        painter.extend(shapes);
+        rest.paint(&painter);
+        painter.extend(labels.take());
 
         // Animated pieces and ghosts, wherever they are.
-        let mut shapes = Vec::new();
+        let mut moving = Layers::new(ppp, disc_texture, &atlas);
         let view = rect.expand(cell);
-        for (kind, trail) in mirror.world().query::<(&Kind, &Trail)>().iter() {
+        for (kind, trail, id) in mirror.world().query::<(&Kind, &Trail, Option<&GameId>)>().iter() {
             let Some(a) = anim::current(&trail.0, at) else { continue };
             let Some(p) = anim::pose(a, at) else { continue };
             let r = posed_rect(origin, cell, p).shrink(gap * p.scale);
@@ -199,7 +207,7 @@ impl BoardView {
                     // Draw the lock fading out.
                     *locked = anim::lock_shown(a, at, mirror.reversed());
                 }
-                piece(&mut shapes, ui, r, &kind, detail, p.alpha, p.scale);
+                piece(&mut moving, &mut labels, r, &kind, id.map(|g| g.0), detail, p.alpha);
             }
         }
         for g in mirror.ghosts() {
@@ -211,20 +219,23 @@ impl BoardView {
             let Some(p) = p else { continue };
             let r = posed_rect(origin, cell, p).shrink(gap * p.scale);
             if view.intersects(r) {
-                piece(&mut shapes, ui, r, &g.kind, detail, p.alpha, p.scale);
+                piece(&mut moving, &mut labels, r, &g.kind, g.id, detail, p.alpha);
             }
         }
-        painter.extend(shapes);
+        moving.paint(&painter);
+        painter.extend(labels.take());
 
         // Overlays over the pieces.
-        let hl = Stroke::new((cell * 0.08).clamp(1.0, 4.0), palette::HIGHLIGHT);
+        let mut over = Cells::new(ppp);
+        let hl = (cell * 0.08).clamp(1.0, 4.0);
         for &p in &overlay.highlights {
-            painter.rect_stroke(cell_rect(p.x.into(), p.y.into()), 2.0, hl, StrokeKind::Inside);
+            over.frame(cell_rect(p.x.into(), p.y.into()), 2.0, hl, palette::HIGHLIGHT);
         }
         if let Some(p) = overlay.selected {
-            let s = Stroke::new((cell * 0.1).clamp(1.5, 5.0), palette::SELECTED);
-            painter.rect_stroke(cell_rect(p.x.into(), p.y.into()), 3.0, s, StrokeKind::Inside);
+            let width = (cell * 0.1).clamp(1.5, 5.0);
+            over.frame(cell_rect(p.x.into(), p.y.into()), 3.0, width, palette::SELECTED);
         }
+        painter.add(over.into_shape());
         if overlay.path.len() >= 2 {
             draw_path(&painter, &overlay.path, origin, cell);
         }
@@ -288,6 +299,54 @@ impl BoardView {
         }
     }
 
+    /// The pieces at rest (and match3 voids) of columns `x.0..x.1` and rows `y.0..y.1` as a
+    /// texture, a texel per cell; uploaded again only when a texel changed. `None` when the view
+    /// is larger than the largest texture.
+    fn flat_texture(
+        &mut self,
+        ctx: &egui::Context,
+        mirror: &Mirror,
+        x: (u16, u16),
+        y: (u16, u16),
+    ) -> Option<egui::TextureId> {
+        let size = [usize::from(x.1 - x.0), usize::from(y.1 - y.0)];
+        if size[0] == 0 || size[1] == 0 || size[0].max(size[1]) > ctx.input(|i| i.max_texture_side) {
+            return None;
+        }
+        let mut texels = vec![Color32::TRANSPARENT; size[0] * size[1]];
+        for (c, kind) in mirror.world().query::<(&Cell, &Kind)>().without::<&Anim>().iter() {
+            let Pos { x: cx, y: cy } = c.0;
+            if (x.0..x.1).contains(&cx) && (y.0..y.1).contains(&cy) {
+                texels[usize::from(cy - y.0) * size[0] + usize::from(cx - x.0)] = flat_colour(kind);
+            }
+        }
+        match &mut self.flat {
+            Some((tex, old_size, old)) if *old_size == size && *old == texels => Some(tex.id()),
+            Some((tex, old_size, old)) => {
+                tex.set(ColorImage::new(size, texels.clone()), TextureOptions::NEAREST);
+                *old_size = size;
+                *old = texels;
+                Some(tex.id())
+            }
+            None => {
+                let image = ColorImage::new(size, texels.clone());
+                let tex = ctx.load_texture("tessera-pieces", image, TextureOptions::NEAREST);
+                let id = tex.id();
+                self.flat = Some((tex, size, texels));
+                Some(id)
+            }
+        }
+    }
+
+    /// The disc texture and its layout, made on the first call.
+    fn disc_texture(&mut self, ctx: &egui::Context) -> (egui::TextureId, DiscAtlas) {
+        let (tex, atlas) = self.discs.get_or_insert_with(|| {
+            let (image, atlas) = DiscAtlas::build();
+            (ctx.load_texture("tessera-discs", image, TextureOptions::LINEAR), atlas)
+        });
+        (tex.id(), atlas.clone())
+    }
+
     fn ground_texture(
         &mut self,
         ctx: &egui::Context,
@@ -324,78 +383,239 @@ fn posed_rect(origin: Pos2, cell: f32, p: Pose) -> Rect {
     Rect::from_center_size(centre, Vec2::splat(cell * p.scale))
 }
 
-/// One piece in `r`.
-fn piece(out: &mut Vec<Shape>, ui: &egui::Ui, r: Rect, kind: &Kind, detail: bool, alpha: f32, _scale: f32) {
+/// Where the grid is drawn: the board's origin, the cell size, the columns and rows in view
+/// (`x.0..x.1`, `y.0..y.1`) and the gap between pieces.
+struct GridView {
+    origin: Pos2,
+    cell: f32,
+    x: (u16, u16),
+    y: (u16, u16),
+    gap: f32,
+}
+
+/// The lines between cells in view: each cell's one-pixel border in the background colour
+/// (the gap between cells left empty) so that empty cells read as cells; thin dark lines over
+/// tactics ground.
+fn grid(out: &mut Cells, g: &GridView, state: &AnyState) {
+    let GridView { origin, cell, gap, .. } = *g;
+    let (top, bottom) = (origin.y + f32::from(g.y.0) * cell, origin.y + f32::from(g.y.1) * cell);
+    let (left, right) = (origin.x + f32::from(g.x.0) * cell, origin.x + f32::from(g.x.1) * cell);
+    let px = out.px();
+    if matches!(state, AnyState::Tactics(_)) {
+        let c = Color32::from_black_alpha(40);
+        for x in g.x.0..=g.x.1 {
+            let px_x = origin.x + f32::from(x) * cell;
+            out.rect(Rect::from_min_max(pos2(px_x - px / 2.0, top), pos2(px_x + px / 2.0, bottom)), c);
+        }
+        for y in g.y.0..=g.y.1 {
+            let py = origin.y + f32::from(y) * cell;
+            out.rect(Rect::from_min_max(pos2(left, py - px / 2.0), pos2(right, py + px / 2.0)), c);
+        }
+        return;
+    }
+    let c = palette::BACKGROUND;
+    // A border line each side of every boundary, `gap / 2` from it, one point wide.
+    for x in g.x.0..=g.x.1 {
+        let b = origin.x + f32::from(x) * cell;
+        if x > g.x.0 {
+            out.rect(Rect::from_min_max(pos2(b - gap / 2.0 - 1.0, top), pos2(b - gap / 2.0, bottom)), c);
+        }
+        if x < g.x.1 {
+            out.rect(Rect::from_min_max(pos2(b + gap / 2.0, top), pos2(b + gap / 2.0 + 1.0, bottom)), c);
+        }
+    }
+    for y in g.y.0..=g.y.1 {
+        let b = origin.y + f32::from(y) * cell;
+        if y > g.y.0 {
+            out.rect(Rect::from_min_max(pos2(left, b - gap / 2.0 - 1.0), pos2(right, b - gap / 2.0)), c);
+        }
+        if y < g.y.1 {
+            out.rect(Rect::from_min_max(pos2(left, b + gap / 2.0), pos2(right, b + gap / 2.0 + 1.0)), c);
+        }
+    }
+}
+
+/// The meshes a set of pieces is drawn into, painted in this order: `base` (cell tints,
+/// tiles), `discs` (blocks and units), `marks` (locks, movement bars, and circles too big for a
+/// prepared disc).
+struct Layers<'a> {
+    base: Cells,
+    discs: Discs<'a>,
+    marks: Cells,
+}
+
+impl<'a> Layers<'a> {
+    fn new(pixels_per_point: f32, texture: egui::TextureId, atlas: &'a DiscAtlas) -> Layers<'a> {
+        Layers {
+            base: Cells::new(pixels_per_point),
+            discs: Discs::new(texture, atlas, pixels_per_point),
+            marks: Cells::new(pixels_per_point),
+        }
+    }
+
+    /// Concentric filled circles, largest first, all in the same layer (so they stack in
+    /// order).
+    fn circles(&mut self, centre: Pos2, circles: &[(f32, Color32)]) {
+        let largest = circles.iter().map(|c| c.0).fold(0.0, f32::max);
+        let as_discs = self.discs.fits(largest);
+        for &(radius, colour) in circles {
+            if as_discs {
+                self.discs.disc(centre, radius, colour);
+            } else {
+                self.marks.circle(centre, radius, colour);
+            }
+        }
+    }
+
+    fn paint(self, painter: &egui::Painter) {
+        painter.add(self.base.into_shape());
+        painter.add(self.discs.into_shape());
+        painter.add(self.marks.into_shape());
+    }
+}
+
+/// The colour of a piece (or a void) drawn as a single texel: its tile's, breed's or team's
+/// colour; a locked block paler.
+fn flat_colour(kind: &Kind) -> Color32 {
+    match *kind {
+        Kind::SlideTile { value } => palette::tile(value).0,
+        Kind::CollapseTile { colour } => palette::hue(colour),
+        Kind::Block { breed, locked: false } => palette::hue(breed),
+        Kind::Block { breed, locked: true } => {
+            palette::hue(breed).lerp_to_gamma(Color32::from_gray(230), 0.5)
+        }
+        Kind::Unit { team, .. } => palette::hue(team),
+        Kind::Void => palette::VOID,
+        Kind::Terrain { .. } => Color32::TRANSPARENT,
+    }
+}
+
+/// What a piece's label says.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum LabelText {
+    Number(u32),
+    Char(char),
+}
+
+/// The labels of a frame's pieces: each distinct text, size and colour is laid out once and the
+/// galley reused for every piece that shows it (laying out text per piece per frame is what
+/// made large boards slow).
+struct Labels<'a> {
+    ctx: &'a egui::Context,
+    galleys: HashMap<(LabelText, u32, Color32), Arc<Galley>>,
+    shapes: Vec<Shape>,
+}
+
+impl<'a> Labels<'a> {
+    fn new(ctx: &'a egui::Context) -> Labels<'a> {
+        Labels { ctx, galleys: HashMap::new(), shapes: Vec::new() }
+    }
+
+    /// `text` centred on `centre`, `size` points high (rounded to half a point), at `opacity`.
+    fn put(&mut self, text: LabelText, centre: Pos2, size: f32, colour: Color32, opacity: f32) {
+        let size = (size * 2.0).round() / 2.0;
+        if size < 1.0 {
+            return;
+        }
+        let ctx = self.ctx;
+        let galley = self
+            .galleys
+            .entry((text, size.to_bits(), colour))
+            .or_insert_with(|| {
+                let s = match text {
+                    LabelText::Number(n) => n.to_string(),
+                    LabelText::Char(c) => c.to_string(),
+                };
+                ctx.fonts_mut(|f| f.layout_no_wrap(s, FontId::proportional(size), colour))
+            })
+            .clone();
+        let pos = Align2::CENTER_CENTER.anchor_size(centre, galley.size()).min;
+        let shape = TextShape::new(pos, galley, colour).with_opacity_factor(opacity.clamp(0.0, 1.0));
+        self.shapes.push(Shape::Text(shape));
+    }
+
+    /// The label shapes so far, to paint over the pieces they belong to.
+    fn take(&mut self) -> Vec<Shape> {
+        std::mem::take(&mut self.shapes)
+    }
+}
+
+/// One piece in `r` (`id`: its game id, shown on units), at opacity `alpha`; letters and numbers
+/// only with `detail`.
+fn piece(
+    out: &mut Layers<'_>,
+    labels: &mut Labels<'_>,
+    r: Rect,
+    kind: &Kind,
+    id: Option<Id>,
+    detail: bool,
+    alpha: f32,
+) {
     let fade = |c: Color32| c.gamma_multiply(alpha.clamp(0.0, 1.0));
-    let round = CornerRadius::from((r.width() * 0.12).min(8.0));
-    let text = |out: &mut Vec<Shape>, s: String, colour: Color32, size: f32| {
+    let round = (r.width() * 0.12).min(8.0);
+    let mut text = |t: LabelText, colour: Color32, size: f32| {
         if detail {
-            let font = FontId::proportional(size);
-            out.push(
-                ui.ctx()
-                    .fonts_mut(|f| Shape::text(f, r.center(), Align2::CENTER_CENTER, s, font, fade(colour))),
-            );
+            labels.put(t, r.center(), size, colour, alpha);
         }
     };
     match *kind {
         Kind::SlideTile { value } => {
             let (bg, fg) = palette::tile(value);
-            out.push(Shape::rect_filled(r, round, fade(bg)));
-            let digits = value.to_string().len() as f32;
-            let size = (r.width() * 0.45).min(r.width() * 1.2 / digits.max(1.0));
-            text(out, value.to_string(), fg, size);
+            out.base.rounded(r, round, fade(bg));
+            let digits = value.checked_ilog10().unwrap_or(0) as f32 + 1.0;
+            let size = (r.width() * 0.45).min(r.width() * 1.2 / digits);
+            text(LabelText::Number(value), fg, size);
         }
         Kind::CollapseTile { colour } => {
-            out.push(Shape::rect_filled(r, round, fade(palette::hue(colour))));
-            text(
-                out,
-                tessera_core::collapse::colour_char(colour).to_string(),
-                Color32::from_black_alpha(150),
-                r.width() * 0.4,
-            );
+            out.base.rounded(r, round, fade(palette::hue(colour)));
+            let c = tessera_core::collapse::colour_char(colour);
+            text(LabelText::Char(c), Color32::from_black_alpha(150), r.width() * 0.4);
         }
         Kind::Block { breed, locked } => {
-            let c = palette::hue(breed);
-            out.push(Shape::circle_filled(r.center(), r.width() * 0.42, fade(c)));
-            text(
-                out,
-                char::from(b'A' + breed % 26).to_string(),
-                Color32::from_black_alpha(170),
-                r.width() * 0.4,
-            );
+            out.circles(r.center(), &[(r.width() * 0.42, fade(palette::hue(breed)))]);
+            let letter = char::from(b'A' + breed % 26);
+            text(LabelText::Char(letter), Color32::from_black_alpha(170), r.width() * 0.4);
             if locked {
-                let s = Stroke::new((r.width() * 0.08).max(1.0), fade(Color32::from_gray(230)));
-                out.push(Shape::rect_stroke(r.shrink(r.width() * 0.04), round, s, StrokeKind::Inside));
+                let lock = fade(Color32::from_gray(230));
+                out.marks.frame(r.shrink(r.width() * 0.04), round, (r.width() * 0.08).max(1.0), lock);
                 let l = Rect::from_center_size(
                     r.right_top() + vec2(-r.width() * 0.2, r.width() * 0.2),
                     Vec2::splat(r.width() * 0.22),
                 );
-                out.push(Shape::rect_filled(l, 2.0, fade(Color32::from_gray(230))));
+                out.marks.rounded(l, 2.0, lock);
             }
         }
         Kind::Unit { team, movement, left } => {
-            let c = palette::hue(team);
-            out.push(Shape::circle_filled(r.center(), r.width() * 0.38, fade(c)));
-            out.push(Shape::circle_stroke(
+            // Units fill their cell, and stay big enough to find on a zoomed-out map.
+            let r = if r.width() < 8.0 { Rect::from_center_size(r.center(), Vec2::splat(8.0)) } else { r };
+            let radius = r.width() * 0.46;
+            let ring = (r.width() * 0.06).max(1.0);
+            // A white rim: a white circle under the team's.
+            out.circles(
                 r.center(),
-                r.width() * 0.38,
-                Stroke::new((r.width() * 0.05).max(1.0), fade(Color32::WHITE)),
-            ));
-            if detail && movement > 0 {
-                // Movement left, as a bar under the unit.
+                &[(radius, fade(Color32::WHITE)), (radius - ring, fade(palette::hue(team)))],
+            );
+            let bar = detail && movement > 0;
+            if bar {
+                // Movement left, as a bar across the lower part of the unit, under its id.
                 let frac = (left as f32 / movement as f32).clamp(0.0, 1.0);
-                let bar = Rect::from_min_size(
-                    r.left_bottom() + vec2(r.width() * 0.15, -r.height() * 0.12),
-                    vec2(r.width() * 0.7, r.height() * 0.07),
+                let bar = Rect::from_center_size(
+                    r.center() + vec2(0.0, r.height() * 0.25),
+                    vec2(r.width() * 0.5, r.height() * 0.09),
                 );
-                out.push(Shape::rect_filled(bar, 1.0, fade(Color32::from_black_alpha(160))));
-                out.push(Shape::rect_filled(
-                    Rect::from_min_size(bar.min, vec2(bar.width() * frac, bar.height())),
-                    1.0,
-                    fade(Color32::from_rgb(0x7c, 0xf0, 0x7c)),
-                ));
+                out.marks.rect(bar, fade(Color32::from_black_alpha(190)));
+                let filled = Rect::from_min_size(bar.min, vec2(bar.width() * frac, bar.height()));
+                out.marks.rect(filled, fade(Color32::from_rgb(0x7c, 0xf0, 0x7c)));
             }
-            text(out, format!("{}", team), Color32::WHITE, r.width() * 0.38);
+            // The unit's id (its team is its colour), above the bar when there is one.
+            if let Some(id) = id
+                && detail
+            {
+                let digits = id.0.checked_ilog10().unwrap_or(0) as f32 + 1.0;
+                let size = (r.width() * if bar { 0.42 } else { 0.5 }).min(r.width() * 1.0 / digits);
+                let centre = r.center() - vec2(0.0, if bar { r.height() * 0.07 } else { 0.0 });
+                labels.put(LabelText::Number(id.0), centre, size, Color32::WHITE, alpha);
+            }
         }
         Kind::Void | Kind::Terrain { .. } => {}
     }
