@@ -35,7 +35,7 @@
 use crate::anim::{Clock, Speed};
 use crate::board::{BoardView, Overlay};
 use crate::session::Session;
-use egui::{Color32, Key, RichText, vec2};
+use egui::{Color32, Key, RichText, Sense, pos2, vec2};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError};
@@ -423,6 +423,69 @@ pub fn events_summary(events: &[AnyEvent]) -> String {
     if parts.is_empty() { "no events".into() } else { parts.join(" ") }
 }
 
+/// One row of the step list: the step number, note mark and command; its events in a few
+/// words on a second line; its recorded hash at the right. Lines too long for the column end
+/// with "…", and hovering the row shows all of it.
+struct StepRow {
+    head: String,
+    events: String,
+    hash: String,
+    /// The step does not decode (`events` says why).
+    bad: bool,
+}
+
+impl StepRow {
+    /// Draws the row, `height` points high; selected when it is the step shown.
+    fn show(self, ui: &mut egui::Ui, height: f32, selected: bool) -> egui::Response {
+        let (rect, response) = ui.allocate_exact_size(vec2(ui.available_width(), height), Sense::click());
+        let full = if self.hash.is_empty() {
+            format!("{}\n{}", self.head, self.events.trim_start())
+        } else {
+            format!("{}\n{}\nhash {}", self.head, self.events.trim_start(), self.hash)
+        };
+        response.widget_info(|| {
+            egui::WidgetInfo::selected(
+                egui::Role::Button,
+                ui.is_enabled(),
+                selected,
+                full.replace('\n', "  "),
+            )
+        });
+        if ui.is_rect_visible(rect) {
+            let visuals = ui.visuals();
+            let painter = ui.painter_at(rect);
+            if selected {
+                painter.rect_filled(rect, 2.0, visuals.selection.bg_fill);
+            } else if response.hovered() {
+                painter.rect_filled(rect, 2.0, visuals.widgets.hovered.weak_bg_fill);
+            }
+            let text = if self.bad {
+                visuals.error_fg_color
+            } else if selected {
+                visuals.selection.stroke.color
+            } else {
+                visuals.text_color()
+            };
+            let font = egui::TextStyle::Monospace.resolve(ui.style());
+            let pad = 4.0;
+            let layout = |s: String, colour: Color32, width: f32| {
+                let mut job = egui::text::LayoutJob::simple_singleline(s, font.clone(), colour);
+                job.wrap = egui::text::TextWrapping::truncate_at_width(width.max(0.0));
+                ui.fonts_mut(|f| f.layout_job(job))
+            };
+            let width = rect.width() - 2.0 * pad;
+            let hash = layout(self.hash, Color32::GRAY, width);
+            let head = layout(self.head, text, width - hash.size().x - 8.0);
+            let events = layout(self.events, text.gamma_multiply(0.75), width);
+            let top = rect.min + vec2(pad, 2.0);
+            painter.galley(pos2(rect.max.x - pad - hash.size().x, top.y), hash, Color32::GRAY);
+            painter.galley(top, head, text);
+            painter.galley(top + vec2(0.0, rect.height() / 2.0 - 2.0), events, text);
+        }
+        response.on_hover_text(egui::RichText::new(full).monospace())
+    }
+}
+
 /// The debugger's panel: the model, the board's view and what the user is typing.
 #[derive(Default)]
 pub struct DebugView {
@@ -534,7 +597,7 @@ impl DebugView {
         self.keys(ui.ctx(), now, speed);
         self.status_line(ui);
         let action = self.controls(ui, now, speed);
-        egui::Panel::left("debug-steps").resizable(true).default_size(360.0).show(ui, |ui| {
+        egui::Panel::left("debug-steps").resizable(true).default_size(430.0).min_size(260.0).show(ui, |ui| {
             self.step_list(ui, now, speed);
         });
         egui::Panel::right("debug-inspector").resizable(true).default_size(380.0).show(ui, |ui| {
@@ -651,7 +714,9 @@ impl DebugView {
         ui.heading("Steps");
         let log = d.log();
         let rows = usize::try_from(d.steps()).unwrap_or(usize::MAX - 1).saturating_add(1);
-        let row_h = ui.spacing().interact_size.y;
+        // Two lines a row: the step, its command and hash; under them its events.
+        let line_h = ui.text_style_height(&egui::TextStyle::Monospace);
+        let row_h = 2.0 * line_h + 4.0;
         let row_step = row_h + ui.spacing().item_spacing.y;
         let cursor = usize::try_from(d.step()).unwrap_or(usize::MAX);
         let mut area = egui::ScrollArea::vertical().id_salt("debug-step-list").auto_shrink([false, false]);
@@ -673,30 +738,33 @@ impl DebugView {
                 let s = row as u64;
                 let noted = notes_at(log, s).next().is_some();
                 let mark = if noted { "*" } else { " " };
-                let (body, hash, bad) = if s == 0 {
-                    (format!("{s:>7} {mark} start"), start_hash.clone(), false)
+                let step_row = if s == 0 {
+                    StepRow {
+                        head: format!("{s:>7} {mark} start"),
+                        events: String::new(),
+                        hash: start_hash.clone(),
+                        bad: false,
+                    }
                 } else {
                     match log.read_step(s, &mut rec) {
                         Ok(()) => {
                             let cmd = rec.command.as_ref().map_or_else(|| "?".into(), ToString::to_string);
-                            (
-                                format!("{s:>7} {mark} {cmd}  {}", events_summary(&rec.events)),
-                                format!("{:016x}", rec.hash),
-                                false,
-                            )
+                            StepRow {
+                                head: format!("{s:>7} {mark} {cmd}"),
+                                events: format!("{:>9} {}", "", events_summary(&rec.events)),
+                                hash: format!("{:016x}", rec.hash),
+                                bad: false,
+                            }
                         }
-                        Err(e) => (format!("{s:>7} {mark} error: {e}"), String::new(), true),
+                        Err(e) => StepRow {
+                            head: format!("{s:>7} {mark} error"),
+                            events: format!("{:>9} {e}", ""),
+                            hash: String::new(),
+                            bad: true,
+                        },
                     }
                 };
-                let mut label = RichText::new(body).monospace();
-                if bad {
-                    label = label.color(ui.visuals().error_fg_color);
-                }
-                let button = egui::Button::selectable(row == cursor, label)
-                    .right_text(RichText::new(hash).monospace().color(Color32::GRAY))
-                    .truncate()
-                    .min_size(vec2(ui.available_width(), row_h));
-                if ui.add(button).clicked() {
+                if step_row.show(ui, row_h, row == cursor).clicked() {
                     clicked = Some(s);
                 }
             }

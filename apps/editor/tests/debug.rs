@@ -119,6 +119,28 @@ fn every_golden_log_steps_by_keys_buttons_slider_and_rows() {
     }
 }
 
+/// Rows of the step list too long for the column are cut with "…" on screen, but each row
+/// carries (as its label and its tooltip) the whole of its command, events and hash.
+#[test]
+fn step_rows_carry_the_whole_command_events_and_hash() {
+    let path = golden("match3_locks_seed7.tlog");
+    let log = Log::open(&path).expect("the golden log reads");
+    let mut h = editor();
+    h.state_mut().open(&path);
+    h.run();
+    let mut rec = tessera_replay::StepRecord::default();
+    for s in 1..=5 {
+        log.read_step(s, &mut rec).expect("the step decodes");
+        let cmd = rec.command.as_ref().expect("a command").to_string();
+        let events = tessera_editor::debug::events_summary(&rec.events);
+        let head = format!("{s:>7}   {cmd}");
+        let row = h.get_by_label_contains(&head);
+        let label = egui_kittest::kittest::NodeT::accesskit_node(&row).label().unwrap_or_default();
+        assert!(label.contains(&events), "row {s}: {label:?} has {events:?}");
+        assert!(label.contains(&format!("{:016x}", rec.hash)), "row {s}: {label:?} has its hash");
+    }
+}
+
 #[test]
 fn a_long_log_scrolls_the_list_to_the_cursor() {
     // 12×12 slide with a fixed priority: a few hundred steps, more than the list shows at once.
