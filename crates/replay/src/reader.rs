@@ -42,7 +42,7 @@ pub struct Log {
     rules: AnyRules,
     /// The level's start state (format 2 keyframes of tactics take their terrain from it).
     start_state: AnyState,
-    bytes: Vec<u8>,
+    bytes: Bytes,
     frames: Vec<FrameRef>,
     /// `steps[n - 1]`: index in `frames` of step `n`'s frame.
     steps: Vec<u32>,
@@ -58,7 +58,7 @@ impl Log {
     /// short (see [`Log::dropped_bytes`]). Reads at most [`MAX_LOG_SIZE`] bytes: a larger
     /// file is [`LogError::TooLarge`].
     pub fn open(path: impl AsRef<Path>) -> Result<Log, LogError> {
-        Log::from_bytes(read_capped(path.as_ref(), MAX_LOG_SIZE)?, TailPolicy::Lenient)
+        Log::from_storage(read_capped(path.as_ref(), MAX_LOG_SIZE)?, TailPolicy::Lenient)
     }
 
     /// Reads a log from its bytes.
@@ -68,6 +68,10 @@ impl Log {
     /// large log. The error reported is the one the frame-by-frame order gives: a frame's bad
     /// crc before anything else wrong with it or with any later frame.
     pub fn from_bytes(bytes: Vec<u8>, tail: TailPolicy) -> Result<Log, LogError> {
+        Log::from_storage(Bytes::Owned(bytes), tail)
+    }
+
+    fn from_storage(bytes: Bytes, tail: TailPolicy) -> Result<Log, LogError> {
         let (header, at) = read_header(&bytes)?;
         let game = header
             .level
@@ -77,7 +81,7 @@ impl Log {
             header,
             rules: game.rules,
             start_state: game.state,
-            bytes: Vec::new(),
+            bytes: Bytes::Owned(Vec::new()),
             frames: vec![FrameRef { offset: PREAMBLE_LEN as u64, kind: FrameKind::Header }],
             steps: Vec::new(),
             keyframes: Vec::new(),
@@ -113,11 +117,8 @@ impl Log {
             }
         }
         // Frame 0, the header, was checked by `read_header`.
-        let mut offsets: Vec<usize> = log.frames[1..].iter().map(|f| f.offset as usize).collect();
-        if let Some((_, true)) = &stop {
-            offsets.push(pos);
-        }
-        check_crcs(&bytes, &offsets, 1)?;
+        let stopped_at = matches!(stop, Some((_, true))).then_some(pos);
+        check_crcs(&bytes, &log.frames[1..], stopped_at)?;
         if let Some((e, _)) = stop {
             return Err(e);
         }
@@ -398,9 +399,48 @@ pub(crate) enum Decoded {
     Note(Note),
 }
 
+/// A log's bytes in memory.
+enum Bytes {
+    /// Read into a vector, or given as one.
+    Owned(Vec<u8>),
+    /// A large log read from a file into an anonymous mapping advised to use huge pages (see
+    /// [`read_in_parts`]); its first `len` bytes.
+    #[cfg(unix)]
+    Mapped { map: memmap2::MmapMut, len: usize },
+}
+
+impl Bytes {
+    /// Keeps the first `len` bytes.
+    fn truncate(&mut self, new_len: usize) {
+        match self {
+            Bytes::Owned(v) => v.truncate(new_len),
+            #[cfg(unix)]
+            Bytes::Mapped { len, .. } => *len = new_len.min(*len),
+        }
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(v) => v,
+            #[cfg(unix)]
+            Bytes::Mapped { map, len } => &map[..*len],
+        }
+    }
+}
+
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} bytes", self.len())
+    }
+}
+
 /// The bytes of `path`, refusing a file of more than `limit` bytes before reading it (when its
 /// size is known) or once `limit` bytes were read (a pipe, a device).
-fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, LogError> {
+fn read_capped(path: &Path, limit: u64) -> Result<Bytes, LogError> {
     let file = std::fs::File::open(path)?;
     let known = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
     #[cfg(unix)]
@@ -411,7 +451,7 @@ fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, LogError> {
     {
         return read_in_parts(&file, n);
     }
-    read_log_bytes(file, known, limit)
+    read_log_bytes(file, known, limit).map(Bytes::Owned)
 }
 
 /// Threads to share the reading and crc checking of a large log among.
@@ -420,23 +460,38 @@ fn threads() -> usize {
 }
 
 /// Reads the `n` bytes of a regular file, the magic first (so that a large file that is no log
-/// is refused after eight bytes), then the rest in parts read at once on several threads: for
-/// a large log most of the time goes to the kernel copying into fresh pages, which parallel
-/// reads share out. A file that shrank while read is an error; one that grew is read up to
-/// `n` bytes (the bytes appended are not part of what was opened).
+/// is refused after eight bytes), then the rest in parts read at once on several threads.
+///
+/// Most of the time of opening a large log goes to the kernel handing out fresh pages and
+/// copying into them: the bytes go into an anonymous mapping advised to use transparent huge
+/// pages (2 MiB each, where the system has them: a 100 MB log then costs about 50 page faults
+/// instead of 25,000), and parallel reads share the copying out. Where the mapping cannot be
+/// made, a vector is used. A file that shrank while read is an error; one that grew is read up
+/// to `n` bytes (the bytes appended are not part of what was opened).
 #[cfg(unix)]
-fn read_in_parts(file: &std::fs::File, n: usize) -> Result<Vec<u8>, LogError> {
+fn read_in_parts(file: &std::fs::File, n: usize) -> Result<Bytes, LogError> {
     use std::os::unix::fs::FileExt;
     let mut magic = [0u8; MAGIC.len()];
     file.read_exact_at(&mut magic, 0)?;
     if magic != MAGIC {
         return Err(LogError::BadMagic { found: magic.to_vec() });
     }
-    // Zeroed memory comes from the allocator as untouched pages: the reads fault them in.
-    let mut bytes = vec![0u8; n];
+    let mut bytes = match memmap2::MmapMut::map_anon(n) {
+        Ok(map) => {
+            // Only advice: without huge pages the mapping works the same, a page at a time.
+            let _ = map.advise(memmap2::Advice::HugePage);
+            Bytes::Mapped { map, len: n }
+        }
+        // Zeroed memory comes from the allocator as untouched pages too.
+        Err(_) => Bytes::Owned(vec![0u8; n]),
+    };
+    let buf: &mut [u8] = match &mut bytes {
+        Bytes::Owned(v) => v,
+        Bytes::Mapped { map, .. } => &mut map[..],
+    };
     let per = n.div_ceil(threads());
     std::thread::scope(|s| {
-        let mut parts = bytes.chunks_mut(per);
+        let mut parts = buf.chunks_mut(per);
         let first = parts.next().unwrap_or_default();
         // The first part is read here, the others on their own threads.
         let others: Vec<_> = parts
@@ -640,29 +695,30 @@ fn frame_crcs(bytes: &[u8], pos: usize, fresh: &crc32fast::Hasher) -> (u32, u32)
 /// Logs of at least this many bytes have their crcs checked on several threads.
 const PARALLEL_FROM: usize = 4 << 20;
 
-/// Checks the crc of the whole frames at `offsets` (frame numbers from `first`), in order;
-/// the first mismatch is the error. Large logs are split between threads, each checking a run
-/// of consecutive frames; the earliest mismatch of all runs is reported.
-fn check_crcs(bytes: &[u8], offsets: &[usize], first: usize) -> Result<(), LogError> {
-    let first_bad = |offsets: &[usize], first: usize| {
+/// Checks the crc of the whole frames `frames` (frame numbers from 1), then of the frame at
+/// `stopped_at` (the walk stopped at it for another reason), in order; the first mismatch is
+/// the error. Large logs are split between threads, each checking a run of consecutive frames;
+/// the earliest mismatch of all runs is reported.
+fn check_crcs(bytes: &[u8], frames: &[FrameRef], stopped_at: Option<usize>) -> Result<(), LogError> {
+    let first_bad = |frames: &[FrameRef], first: usize| {
         let fresh = crc32fast::Hasher::new();
-        offsets.iter().enumerate().find_map(|(i, &pos)| {
+        frames.iter().enumerate().find_map(|(i, f)| {
+            let pos = f.offset as usize;
             let (stored, computed) = frame_crcs(bytes, pos, &fresh);
             (stored != computed).then_some((first + i, pos, stored, computed))
         })
     };
     let threads = threads();
-    let bad = if threads < 2 || bytes.len() < PARALLEL_FROM || offsets.len() < 2 * threads {
-        first_bad(offsets, first)
+    let mut bad = if threads < 2 || bytes.len() < PARALLEL_FROM || frames.len() < 2 * threads {
+        first_bad(frames, 1)
     } else {
-        let per = offsets.len().div_ceil(threads);
+        let per = frames.len().div_ceil(threads);
         std::thread::scope(|s| {
             // The first run is checked here, the others on their own threads.
-            let mut runs = offsets.chunks(per).enumerate();
+            let mut runs = frames.chunks(per).enumerate();
             let (_, mine) = runs.next().unwrap_or((0, &[]));
-            let others: Vec<_> =
-                runs.map(|(k, run)| s.spawn(move || first_bad(run, first + k * per))).collect();
-            let mut bad = first_bad(mine, first);
+            let others: Vec<_> = runs.map(|(k, run)| s.spawn(move || first_bad(run, 1 + k * per))).collect();
+            let mut bad = first_bad(mine, 1);
             for h in others {
                 // A run's thread only hashes slices the walk bounded; should it panic all the
                 // same, the panic goes on here.
@@ -672,6 +728,12 @@ fn check_crcs(bytes: &[u8], offsets: &[usize], first: usize) -> Result<(), LogEr
             bad
         })
     };
+    if bad.is_none()
+        && let Some(pos) = stopped_at
+    {
+        let (stored, computed) = frame_crcs(bytes, pos, &crc32fast::Hasher::new());
+        bad = (stored != computed).then_some((frames.len() + 1, pos, stored, computed));
+    }
     match bad {
         None => Ok(()),
         Some((frame, pos, stored, computed)) => {
