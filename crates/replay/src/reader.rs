@@ -34,8 +34,8 @@ pub enum TailPolicy {
 /// [`crate::MAX_PAYLOAD`] (before reading it), decodes the header, checks the step numbers of
 /// keyframes and notes, and checks every frame's crc. Step payloads are decoded when asked for
 /// ([`Log::read_step`]), so a log of a million steps opens in the time it takes to read and crc
-/// it. A log of 4 MiB or more is read in parts and crc-checked on several threads (at most 8),
-/// with the same result and the same first error as one thread would give.
+/// it. A log file of 4 MiB or more is read into memory advised to use huge pages (see
+/// `read_large`): most of the time of opening a large log is the kernel handing out pages.
 #[derive(Debug)]
 pub struct Log {
     header: Header,
@@ -62,15 +62,16 @@ impl Log {
     }
 
     /// Reads a log from its bytes.
-    ///
-    /// Two passes: the frames are walked first (lengths, kinds, keyframe and note step
-    /// numbers: the index), then every walked frame's crc is checked, on several threads for a
-    /// large log. The error reported is the one the frame-by-frame order gives: a frame's bad
-    /// crc before anything else wrong with it or with any later frame.
     pub fn from_bytes(bytes: Vec<u8>, tail: TailPolicy) -> Result<Log, LogError> {
         Log::from_storage(Bytes::Owned(bytes), tail)
     }
 
+    /// Walks every frame in order, each checked (length, crc, kind, step numbers) before the
+    /// next is read: the first error in file order is the one reported.
+    ///
+    /// One pass on one thread: crc-checking on other threads after the walk was measured slower
+    /// on a busy two-core machine (the frames are read from memory twice, and the walk itself
+    /// waits on memory), and no faster than this on an idle one.
     fn from_storage(bytes: Bytes, tail: TailPolicy) -> Result<Log, LogError> {
         let (header, at) = read_header(&bytes)?;
         let game = header
@@ -88,84 +89,62 @@ impl Log {
             notes: Vec::new(),
             dropped: 0,
         };
-        // The walk stops at the first error. `whole`: the frame it stopped at is whole, so its
-        // crc is checked (and reported first) before the error is.
-        let mut stop: Option<(LogError, bool)> = None;
+        // `Hasher::new` detects the CPU's features each time, which costs as much as hashing a
+        // short frame: every frame is hashed with a copy of this one.
+        let fresh = crc32fast::Hasher::new();
         let mut pos = at.end;
         while pos < bytes.len() {
             let frame = log.frames.len() as u64;
-            match log.walk_frame(&bytes, pos, frame) {
-                Ok(end) => pos = end,
+            let at = At { offset: pos as u64, frame };
+            let (kind, payload, end) = match read_frame(&bytes, pos, frame, &fresh) {
+                Ok(f) => f,
                 Err(e @ LogError::Truncated { .. }) => {
                     // Only a cut last frame is excused; a damaged length that reaches past the
                     // end is corruption (see "Cut tails" in the crate docs).
-                    match check_cut_tail(&bytes, pos, frame) {
-                        Err(corrupt) => stop = Some((corrupt, false)),
-                        Ok(()) if tail == TailPolicy::Strict => stop = Some((e, false)),
-                        Ok(()) => log.dropped = (bytes.len() - pos) as u64,
+                    check_cut_tail(&bytes, pos, frame)?;
+                    match tail {
+                        TailPolicy::Strict => return Err(e),
+                        TailPolicy::Lenient => {
+                            log.dropped = (bytes.len() - pos) as u64;
+                            break;
+                        }
                     }
-                    break;
                 }
-                Err(e @ LogError::Oversized { .. }) => {
-                    stop = Some((e, false));
-                    break;
+                Err(e) => return Err(e),
+            };
+            let steps = log.steps.len() as u64;
+            let index = u32::try_from(log.frames.len()).map_err(|_| LogError::Malformed {
+                offset: at.offset,
+                frame,
+                message: "more than 2^32 frames".into(),
+            })?;
+            match kind {
+                FrameKind::Header => {
+                    return Err(LogError::Malformed {
+                        offset: at.offset,
+                        frame,
+                        message: "a second header frame".into(),
+                    });
                 }
-                Err(e) => {
-                    stop = Some((e, true));
-                    break;
+                FrameKind::Step => log.steps.push(index),
+                FrameKind::Keyframe => {
+                    let n = decode_step_number(payload, at, kind)?;
+                    check_step_number(n, steps, at, kind)?;
+                    log.keyframes.push((n, index));
+                }
+                FrameKind::Note => {
+                    let note: Note = decode_all(payload, at, kind)?;
+                    check_step_number(note.step, steps, at, kind)?;
+                    log.notes.push(note);
                 }
             }
-        }
-        // Frame 0, the header, was checked by `read_header`.
-        let stopped_at = matches!(stop, Some((_, true))).then_some(pos);
-        check_crcs(&bytes, &log.frames[1..], stopped_at)?;
-        if let Some((e, _)) = stop {
-            return Err(e);
+            log.frames.push(FrameRef { offset: at.offset, kind });
+            pos = end;
         }
         let mut bytes = bytes;
         bytes.truncate(bytes.len() - log.dropped as usize);
         log.bytes = bytes;
         Ok(log)
-    }
-
-    /// Indexes the frame at `pos` (frame number `frame`), its crc not checked; where it ends.
-    fn walk_frame(&mut self, bytes: &[u8], pos: usize, frame: u64) -> Result<usize, LogError> {
-        let at = At { offset: pos as u64, frame };
-        let (kind_byte, payload, end) = frame_bounds(bytes, pos, frame)?;
-        // `ok_or_else`: an error built for every frame and dropped costs more than the crc.
-        let kind = FrameKind::from_byte(kind_byte).ok_or_else(|| LogError::UnknownKind {
-            offset: at.offset,
-            frame,
-            kind: kind_byte,
-        })?;
-        let steps = self.steps.len() as u64;
-        let index = u32::try_from(self.frames.len()).map_err(|_| LogError::Malformed {
-            offset: at.offset,
-            frame,
-            message: "more than 2^32 frames".into(),
-        })?;
-        match kind {
-            FrameKind::Header => {
-                return Err(LogError::Malformed {
-                    offset: at.offset,
-                    frame,
-                    message: "a second header frame".into(),
-                });
-            }
-            FrameKind::Step => self.steps.push(index),
-            FrameKind::Keyframe => {
-                let n = decode_step_number(payload, at, kind)?;
-                check_step_number(n, steps, at, kind)?;
-                self.keyframes.push((n, index));
-            }
-            FrameKind::Note => {
-                let note: Note = decode_all(payload, at, kind)?;
-                check_step_number(note.step, steps, at, kind)?;
-                self.notes.push(note);
-            }
-        }
-        self.frames.push(FrameRef { offset: at.offset, kind });
-        Ok(end)
     }
 
     /// The header.
@@ -404,7 +383,7 @@ enum Bytes {
     /// Read into a vector, or given as one.
     Owned(Vec<u8>),
     /// A large log read from a file into an anonymous mapping advised to use huge pages (see
-    /// [`read_in_parts`]); its first `len` bytes.
+    /// [`read_large`]); its first `len` bytes.
     #[cfg(unix)]
     Mapped { map: memmap2::MmapMut, len: usize },
 }
@@ -445,31 +424,30 @@ fn read_capped(path: &Path, limit: u64) -> Result<Bytes, LogError> {
     let known = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
     #[cfg(unix)]
     if let Some(n) = known
-        && n >= PARALLEL_FROM as u64
+        && n >= LARGE as u64
         && n <= limit
         && let Ok(n) = usize::try_from(n)
     {
-        return read_in_parts(&file, n);
+        return read_large(&file, n);
     }
     read_log_bytes(file, known, limit).map(Bytes::Owned)
 }
 
-/// Threads to share the reading and crc checking of a large log among.
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from).min(8)
-}
+/// Log files of at least this many bytes are read by [`read_large`].
+const LARGE: usize = 4 << 20;
 
 /// Reads the `n` bytes of a regular file, the magic first (so that a large file that is no log
-/// is refused after eight bytes), then the rest in parts read at once on several threads.
+/// is refused after eight bytes).
 ///
-/// Most of the time of opening a large log goes to the kernel handing out fresh pages and
-/// copying into them: the bytes go into an anonymous mapping advised to use transparent huge
-/// pages (2 MiB each, where the system has them: a 100 MB log then costs about 50 page faults
-/// instead of 25,000), and parallel reads share the copying out. Where the mapping cannot be
-/// made, a vector is used. A file that shrank while read is an error; one that grew is read up
-/// to `n` bytes (the bytes appended are not part of what was opened).
+/// Most of the time of reading a large log goes to the kernel handing out fresh pages (each
+/// zeroed) and copying into them: the bytes go into an anonymous mapping advised to use
+/// transparent huge pages (2 MiB each, where the system has them: an 80 MB log then costs about
+/// 40 page faults instead of 20,000, and reads in less than half the time). Where the mapping
+/// cannot be made, a vector is used. (Reading parts on several threads was measured no faster
+/// on a busy two-core machine.) A file that shrank while read is an error; one that grew is read
+/// up to `n` bytes (the bytes appended are not part of what was opened).
 #[cfg(unix)]
-fn read_in_parts(file: &std::fs::File, n: usize) -> Result<Bytes, LogError> {
+fn read_large(file: &std::fs::File, n: usize) -> Result<Bytes, LogError> {
     use std::os::unix::fs::FileExt;
     let mut magic = [0u8; MAGIC.len()];
     file.read_exact_at(&mut magic, 0)?;
@@ -489,22 +467,7 @@ fn read_in_parts(file: &std::fs::File, n: usize) -> Result<Bytes, LogError> {
         Bytes::Owned(v) => v,
         Bytes::Mapped { map, .. } => &mut map[..],
     };
-    let per = n.div_ceil(threads());
-    std::thread::scope(|s| {
-        let mut parts = buf.chunks_mut(per);
-        let first = parts.next().unwrap_or_default();
-        // The first part is read here, the others on their own threads.
-        let others: Vec<_> = parts
-            .enumerate()
-            .map(|(k, part)| s.spawn(move || file.read_exact_at(part, ((k + 1) * per) as u64)))
-            .collect();
-        let mut result = file.read_exact_at(first, 0);
-        for h in others {
-            let r = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            result = result.and(r);
-        }
-        result
-    })?;
+    file.read_exact_at(buf, 0)?;
     Ok(bytes)
 }
 
@@ -577,7 +540,7 @@ fn read_header(bytes: &[u8]) -> Result<(Header, HeaderAt), LogError> {
         });
     }
     let pos = PREAMBLE_LEN;
-    let (kind, payload, end) = read_frame(bytes, pos, 0)?;
+    let (kind, payload, end) = read_frame(bytes, pos, 0, &crc32fast::Hasher::new())?;
     let at = At { offset: pos as u64, frame: 0 };
     if kind != FrameKind::Header {
         return Err(LogError::Malformed {
@@ -660,9 +623,15 @@ fn check_cut_tail(bytes: &[u8], pos: usize, frame: u64) -> Result<(), LogError> 
     Ok(())
 }
 
-/// The frame at `pos`: its kind byte, payload and end, with the length checked against the
-/// limit before anything else. The crc is not checked (see [`read_frame`], [`check_crcs`]).
-fn frame_bounds(bytes: &[u8], pos: usize, frame: u64) -> Result<(u8, &[u8], usize), LogError> {
+/// Reads the frame at `pos`: its kind, payload and end, with the length checked against the
+/// limit before anything else and the crc checked (computed with a copy of `fresh`, a new
+/// hasher).
+fn read_frame<'a>(
+    bytes: &'a [u8],
+    pos: usize,
+    frame: u64,
+    fresh: &crc32fast::Hasher,
+) -> Result<(FrameKind, &'a [u8], usize), LogError> {
     let offset = pos as u64;
     let available = (bytes.len() - pos) as u64;
     if available < FRAME_HEADER_LEN as u64 {
@@ -676,87 +645,24 @@ fn frame_bounds(bytes: &[u8], pos: usize, frame: u64) -> Result<(u8, &[u8], usiz
     if available < needed {
         return Err(LogError::Truncated { offset, frame, needed, available });
     }
+    let stored = u32_at(bytes, pos + 4);
+    let kind_byte = bytes[pos + 8];
     let start = pos + FRAME_HEADER_LEN;
     let end = start + length as usize;
-    Ok((bytes[pos + 8], &bytes[start..end], end))
-}
-
-/// The crc the frame at `pos` (whole: see [`frame_bounds`]) stores, and the crc of its kind
-/// byte and payload, computed with a copy of `fresh` (a new hasher: `Hasher::new` detects the
-/// CPU's features each time, which costs as much as hashing a short frame).
-fn frame_crcs(bytes: &[u8], pos: usize, fresh: &crc32fast::Hasher) -> (u32, u32) {
-    let end = pos + FRAME_HEADER_LEN + u32_at(bytes, pos) as usize;
     // The kind byte sits just before the payload: one crc call over both.
     let mut h = fresh.clone();
     h.update(&bytes[pos + 8..end]);
-    (u32_at(bytes, pos + 4), h.finalize())
-}
-
-/// Logs of at least this many bytes have their crcs checked on several threads.
-const PARALLEL_FROM: usize = 4 << 20;
-
-/// Checks the crc of the whole frames `frames` (frame numbers from 1), then of the frame at
-/// `stopped_at` (the walk stopped at it for another reason), in order; the first mismatch is
-/// the error. Large logs are split between threads, each checking a run of consecutive frames;
-/// the earliest mismatch of all runs is reported.
-fn check_crcs(bytes: &[u8], frames: &[FrameRef], stopped_at: Option<usize>) -> Result<(), LogError> {
-    let first_bad = |frames: &[FrameRef], first: usize| {
-        let fresh = crc32fast::Hasher::new();
-        frames.iter().enumerate().find_map(|(i, f)| {
-            let pos = f.offset as usize;
-            let (stored, computed) = frame_crcs(bytes, pos, &fresh);
-            (stored != computed).then_some((first + i, pos, stored, computed))
-        })
-    };
-    let threads = threads();
-    let mut bad = if threads < 2 || bytes.len() < PARALLEL_FROM || frames.len() < 2 * threads {
-        first_bad(frames, 1)
-    } else {
-        let per = frames.len().div_ceil(threads);
-        std::thread::scope(|s| {
-            // The first run is checked here, the others on their own threads.
-            let mut runs = frames.chunks(per).enumerate();
-            let (_, mine) = runs.next().unwrap_or((0, &[]));
-            let others: Vec<_> = runs.map(|(k, run)| s.spawn(move || first_bad(run, 1 + k * per))).collect();
-            let mut bad = first_bad(mine, 1);
-            for h in others {
-                // A run's thread only hashes slices the walk bounded; should it panic all the
-                // same, the panic goes on here.
-                let found = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                bad = bad.or(found);
-            }
-            bad
-        })
-    };
-    if bad.is_none()
-        && let Some(pos) = stopped_at
-    {
-        let (stored, computed) = frame_crcs(bytes, pos, &crc32fast::Hasher::new());
-        bad = (stored != computed).then_some((frames.len() + 1, pos, stored, computed));
-    }
-    match bad {
-        None => Ok(()),
-        Some((frame, pos, stored, computed)) => {
-            Err(LogError::CrcMismatch { offset: pos as u64, frame: frame as u64, stored, computed })
-        }
-    }
-}
-
-/// Reads the frame at `pos`: its kind, payload and end, with the length checked against the
-/// limit before anything else and the crc checked.
-fn read_frame(bytes: &[u8], pos: usize, frame: u64) -> Result<(FrameKind, &[u8], usize), LogError> {
-    let offset = pos as u64;
-    let (kind_byte, payload, end) = frame_bounds(bytes, pos, frame)?;
-    let (stored, computed) = frame_crcs(bytes, pos, &crc32fast::Hasher::new());
+    let computed = h.finalize();
     if stored != computed {
         return Err(LogError::CrcMismatch { offset, frame, stored, computed });
     }
+    // `ok_or_else`: an error built for every frame and dropped costs as much as the crc.
     let kind = FrameKind::from_byte(kind_byte).ok_or_else(|| LogError::UnknownKind {
         offset,
         frame,
         kind: kind_byte,
     })?;
-    Ok((kind, payload, end))
+    Ok((kind, &bytes[start..end], end))
 }
 
 #[cfg(test)]

@@ -310,9 +310,9 @@ fn no_single_bit_flip_of_a_golden_log_opens() {
     assert!(opened.is_empty(), "(byte, bit, steps, dropped) that open: {opened:?}");
 }
 
-/// A log of more than 4 MiB: read in parts and crc-checked on several threads. It opens the
-/// same from a file as from its bytes, and the frame reported for damage is the first damaged
-/// frame, wherever the threads' runs split the frames.
+/// A log of more than 4 MiB (read from a file into a huge-page mapping, not a vector) opens the
+/// same from the file as from its bytes, and the frame reported for damage is the first damaged
+/// one, a bad crc before anything else wrong later.
 #[test]
 fn a_large_log_opens_the_same_and_reports_its_first_bad_frame() {
     let picks: Vec<usize> = (0..3000).map(|i| [1, 2, 3, 0][i % 4]).collect();
