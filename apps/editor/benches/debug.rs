@@ -15,12 +15,15 @@
 //!
 //! Run: `cargo bench -p tessera-editor --bench debug`.
 //!
-//! Figures of 2026-11-23, shared 2-core machine at load average ~12, measured in the *test*
-//! profile (dependencies at opt-level 3, workspace crates at opt-level 1; the release/bench
-//! profile was not built in time): `cargo test -p tessera-editor --bench debug -- --bench
-//! --warm-up-time 1 --measurement-time 3` gives 202 ms (EditorApp) and 193 ms (DebugView) per
-//! open + seek + frame, above the 100 ms target. Not yet profiled: reading and indexing the
-//! 79.6 MB file (`Log::open`) is expected to dominate; the seek and the frame read ~30 rows.
+//! Figures of 2026-11-23 (bench profile, a shared 2-core machine, load average 5.4 falling to
+//! 1.9 during the run; `cargo bench -p tessera-editor --bench frame --bench debug --
+//! --warm-up-time 1 --measurement-time 4`): 61.4 ms (EditorApp) and 61.9 ms (DebugView), from
+//! 152 ms and 153 ms before (load 6.8). What it took (profiled with `perf`): the log is read
+//! into memory advised to use huge pages (most of the time was the kernel faulting in and
+//! zeroing 20,000 fresh 4 KiB pages), each frame's crc is one call with a copy of one hasher
+//! (`Hasher::new` detects CPU features every time), and no error value is built per frame.
+//! What remains is about half crc, a quarter copying and zeroing the 80 MB, a fifth walking the
+//! frames; the seek and the frame are under a millisecond.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;

@@ -5,6 +5,11 @@
 //! tactics map, whole board in view (the worst case: every cell visible).
 //!
 //! `cargo bench -p tessera-editor --bench frame`
+//!
+//! Figures of 2026-11-23 (bench profile, a shared 2-core machine at load average about 5,
+//! `-- --warm-up-time 1 --measurement-time 4`): match3 64×64 mid-cascade 0.39 ms (target 4 ms;
+//! 18.0 ms before the board was drawn into meshes), collapse 256×256 0.58 ms (86 ms before),
+//! tactics 1024×1024 0.22 ms (2.4 ms before).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;

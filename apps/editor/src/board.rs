@@ -665,3 +665,90 @@ fn draw_path(painter: &egui::Painter, path: &[Pos], origin: Pos2, cell: f32) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_core::{Level, Rules};
+
+    /// What a frame drew: its shapes, the vertices of its meshes, the textures it uploaded.
+    struct Drawn {
+        shapes: usize,
+        vertices: usize,
+        uploaded: Vec<egui::TextureId>,
+        pixels_per_point: f32,
+    }
+
+    fn frame(ctx: &egui::Context, view: &mut BoardView, mirror: &Mirror, state: &AnyState) -> Drawn {
+        let input = egui::RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(1000.0, 760.0))),
+            ..Default::default()
+        };
+        let mut out = ctx.run_ui(input, |ui| {
+            view.show(ui, mirror, state, f32::MAX, &Overlay::default());
+        });
+        let vertices = out
+            .shapes
+            .iter()
+            .map(|s| match &s.shape {
+                Shape::Mesh(m) => m.vertices.len(),
+                _ => 0,
+            })
+            .sum();
+        let uploaded = out.textures_delta.set.keys().copied().collect();
+        out.textures_delta.clear();
+        Drawn { shapes: out.shapes.len(), vertices, uploaded, pixels_per_point: out.pixels_per_point }
+    }
+
+    fn level(json: &str) -> tessera_core::Game {
+        Level::from_json(json).expect("a level").start(Some(1)).expect("it starts")
+    }
+
+    /// A whole 64×64 match3 board is a handful of shapes (meshes), not a shape or more per
+    /// block; every block is in them (a disc is one quad: four vertices).
+    #[test]
+    fn a_big_board_is_a_few_meshes() {
+        let state = level(r#"{"rule_set":"match3","width":64,"height":64}"#).state;
+        let mirror = Mirror::from_state(&state);
+        let ctx = egui::Context::default();
+        let mut view = BoardView::default();
+        frame(&ctx, &mut view, &mirror, &state);
+        let drawn = frame(&ctx, &mut view, &mirror, &state);
+        assert!(view.cell_size() * drawn.pixels_per_point >= 4.0, "shapes, not a texel per cell");
+        assert!(drawn.shapes < 20, "{} shapes", drawn.shapes);
+        assert!(drawn.vertices >= 64 * 64 * 4, "{} vertices", drawn.vertices);
+    }
+
+    /// Zoomed out until a cell is a few pixels, the pieces are a texture, a texel per cell,
+    /// uploaded once and again only when a piece changes.
+    #[test]
+    fn tiny_cells_are_a_texture_uploaded_on_change() {
+        let game = level(r#"{"rule_set":"collapse","width":256,"height":256,"colours":5}"#);
+        let mut mirror = Mirror::from_state(&game.state);
+        let ctx = egui::Context::default();
+        let mut view = BoardView::default();
+        let first = frame(&ctx, &mut view, &mirror, &game.state);
+        assert!(view.cell_size() * first.pixels_per_point < 4.0);
+        let (texture, size) = view.flat.as_ref().map(|(t, s, _)| (t.id(), *s)).expect("a pieces texture");
+        assert_eq!(size, [256, 256]);
+        assert!(first.uploaded.contains(&texture));
+        assert!(first.vertices < 1000, "no mesh per piece: {} vertices", first.vertices);
+        let same = frame(&ctx, &mut view, &mirror, &game.state);
+        assert!(!same.uploaded.contains(&texture), "nothing changed, nothing uploaded");
+        // A tap clears a group: the texels change and are uploaded again.
+        let mut after = game.state.clone();
+        let mut events = Vec::new();
+        let tapped = (0..256u16).flat_map(|y| (0..256u16).map(move |x| Pos::new(x, y))).any(|p| {
+            let tap = tessera_core::AnyCommand::Collapse(tessera_core::collapse::CollapseCommand::Tap(p));
+            game.rules.apply(&mut after, &tap, &mut events).is_ok()
+        });
+        assert!(tapped, "a legal tap");
+        mirror.begin_step();
+        for e in &events {
+            mirror.apply(e);
+        }
+        mirror.begin_step();
+        let changed = frame(&ctx, &mut view, &mirror, &after);
+        assert!(changed.uploaded.contains(&texture), "the cleared group is uploaded");
+    }
+}
