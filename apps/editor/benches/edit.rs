@@ -5,6 +5,8 @@
 //!
 //! `cargo bench -p tessera-editor --bench edit`
 
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use tessera_core::Level;
@@ -20,17 +22,7 @@ fn input(time: f64, events: Vec<egui::Event>) -> egui::RawInput {
 }
 
 fn edit(c: &mut Criterion) {
-    let rows: Vec<String> = (0..1024u32)
-        .map(|y| {
-            (0..1024u32)
-                .map(|x| match (x.wrapping_mul(7919) ^ y.wrapping_mul(104_729)) % 11 {
-                    0 => '#',
-                    1 | 2 => 'f',
-                    _ => '.',
-                })
-                .collect()
-        })
-        .collect();
+    let rows = common::maze_rows(1024);
     let level = Level::from_json(&serde_json::json!({"rule_set": "tactics", "map": rows}).to_string())
         .expect("a 1024x1024 map");
     let path = std::env::temp_dir().join(format!("tessera-edit-bench-{}.json", std::process::id()));

@@ -11,6 +11,8 @@
 //! 18.0 ms before the board was drawn into meshes), collapse 256×256 0.58 ms (86 ms before),
 //! tactics 1024×1024 0.22 ms (2.4 ms before).
 
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use tessera_core::{AnyCommand, AnyEvent, Level, Rules};
@@ -75,18 +77,7 @@ fn frame(c: &mut Criterion) {
     bench_level(&mut group, &ctx, "frame_collapse_256x256_all_visible", big);
 
     // A 1024×1024 tactics map (a maze of walls and forest, two units), fitted to the window.
-    let rows: Vec<String> = (0..1024)
-        .map(|y: u32| {
-            (0..1024u32)
-                .map(|x| match (x.wrapping_mul(7919) ^ y.wrapping_mul(104_729)) % 11 {
-                    0 => '#',
-                    1 | 2 => 'f',
-                    _ => '.',
-                })
-                .collect()
-        })
-        .collect();
-    let mut rows = rows;
+    let mut rows = common::maze_rows(1024);
     rows[0].replace_range(0..1, ".");
     rows[1023].replace_range(1023..1024, ".");
     let json = serde_json::json!({
