@@ -687,20 +687,22 @@ impl EditView {
     }
 
     fn settings_ui(&mut self, ui: &mut egui::Ui) {
-        let mut d = self.draft.clone();
+        // The settings only: cloning the whole draft each frame would copy every cell.
+        let (mut name_v, mut seed_v, mut options) =
+            (self.draft.name.clone(), self.draft.seed, self.draft.options.clone());
         ui.horizontal(|ui| {
             let label = ui.label("Name");
-            let mut name = d.name.clone().unwrap_or_default();
+            let mut name = name_v.clone().unwrap_or_default();
             if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
-                d.name = (!name.is_empty()).then_some(name);
+                name_v = (!name.is_empty()).then_some(name);
             }
         });
         ui.horizontal(|ui| {
-            let mut has = d.seed.is_some();
+            let mut has = seed_v.is_some();
             let cb = ui.checkbox(&mut has, "Level seed");
-            let mut seed = d.seed.unwrap_or(0);
+            let mut seed = seed_v.unwrap_or(0);
             ui.add_enabled(has, egui::DragValue::new(&mut seed)).labelled_by(cb.id);
-            d.seed = has.then_some(seed);
+            seed_v = has.then_some(seed);
         });
         let num = |ui: &mut egui::Ui, label: &str, v: &mut u32, range: std::ops::RangeInclusive<u32>| {
             ui.horizontal(|ui| {
@@ -718,7 +720,7 @@ impl EditView {
             });
         };
         let mut legend_change = None;
-        match &mut d.options {
+        match &mut options {
             crate::draft::Options::Slide(c) => {
                 num(ui, "Target tile", &mut c.target, 4..=1 << 30);
                 ui.horizontal(|ui| {
@@ -821,10 +823,16 @@ impl EditView {
                 *legend = new_legend;
             }
         }
-        if let Some(i) = legend_change {
-            d.remove_terrain(i as u8);
-        }
-        if d != self.draft {
+        let changed = name_v != self.draft.name
+            || seed_v != self.draft.seed
+            || options != self.draft.options
+            || legend_change.is_some();
+        if changed {
+            let mut d = self.draft.clone();
+            (d.name, d.seed, d.options) = (name_v, seed_v, options);
+            if let Some(i) = legend_change {
+                d.remove_terrain(i as u8);
+            }
             if !d.accepts(self.ink) {
                 self.ink = Ink::blank(d.rule_set());
             }
