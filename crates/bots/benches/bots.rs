@@ -11,36 +11,20 @@ use tessera_core::{Dir, Level, Size};
 
 const FOUR: u32 = u32::MAX / 10 + 1; // 1/10 in 2^32
 
+/// A new game's board: two spawns on an empty board.
 fn fresh(rng: &mut BotRng) -> Board {
     slide::spawn(slide::spawn(0, rng, FOUR), rng, FOUR)
 }
 
-/// Exactly `n` accepted slides of random 4×4 play (a random direction among those that change
-/// the board, then a spawn), starting a new game whenever one ends.
+/// Exactly `n` slides of random 4×4 play (see [`slide::random_slides`]).
 fn random_slides(n: u64, rng: &mut BotRng) -> Board {
-    let mut b = fresh(rng);
-    let mut done = 0;
-    while done < n {
-        let first = rng.below(4) as usize;
-        let mut moved = false;
-        for k in 0..4 {
-            let nb = slide::slide(b, Dir::ALL[(first + k) & 3]);
-            if nb != b {
-                b = slide::spawn(nb, rng, FOUR);
-                moved = true;
-                done += 1;
-                break;
-            }
-        }
-        if !moved {
-            b = fresh(rng);
-        }
-    }
-    b
+    slide::random_slides(fresh(rng), n, rng, FOUR).0
 }
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("bots");
+    // Slides per second: moves applied (one slide that changes the board, plus its spawn), with
+    // a new game started (uncounted) whenever one ends.
     const N: u64 = 1_000_000;
     g.throughput(Throughput::Elements(N));
     let mut rng = BotRng::new(1);
