@@ -3,11 +3,11 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use tessera_bots::collapse::Nmcs;
+use tessera_bots::collapse::{self, Nmcs};
 use tessera_bots::slide::{self, Board, ExpectimaxBot, ExpectimaxConfig};
 use tessera_bots::{BotRng, BotSpec, Budget, GameConfig, make_bot, play_game};
 use tessera_core::collapse::{CollapseConfig, CollapseRules, CollapseState};
-use tessera_core::{Dir, Level, Size};
+use tessera_core::{Level, Size};
 
 const FOUR: u32 = u32::MAX / 10 + 1; // 1/10 in 2^32
 
@@ -43,18 +43,20 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    // SameGame random playouts on a 15×15, 5-colour board (the standard test-set shape).
+    // SameGame random playouts (tabu colour) on a 15×15, 5-colour board (the standard test-set
+    // shape), on the search board, as NMCS runs them.
     let rules = CollapseRules::new(CollapseConfig::standard());
     let state = CollapseState::new_game(Size::new(15, 15, 256).unwrap(), 5, 3);
-    let mut search = Nmcs::new(&rules, 1, None);
+    let start = collapse::Board::from_state(&state);
+    let mut search = Nmcs::new(&rules.config, 1, None);
     g.throughput(Throughput::Elements(100));
     g.bench_function("collapse_nmcs_playouts", |b| {
+        let (mut board, mut line) = (start.clone(), Vec::new());
         b.iter(|| {
-            let mut s = state.clone();
-            let mut line = Vec::new();
             for _ in 0..100 {
+                board.copy_from(&start);
                 line.clear();
-                black_box(search.playout(&mut s, 0, &mut line));
+                black_box(search.playout(&mut board, &mut line));
             }
         })
     });
