@@ -196,18 +196,7 @@ impl Board {
         }
         let (joined, stack) = (&mut joined[..], &mut stack[..]);
         let cells = &self.cells[..];
-        let inner = &mut joined[s..n - s];
-        let around = cells[s - 1..n - s - 1]
-            .iter()
-            .zip(&cells[s + 1..n - s + 1])
-            .zip(cells[..n - 2 * s].iter().zip(&cells[2 * s..]));
-        // `joined[i]`: the colour byte of a tile with a neighbour of its colour, else 0.
-        for ((j, &c), ((&below, &above), (&left, &right))) in
-            inner.iter_mut().zip(&cells[s..n - s]).zip(around)
-        {
-            *j = c
-                * (u8::from(c == below) | u8::from(c == above) | u8::from(c == left) | u8::from(c == right));
-        }
+        self.mark_joined(joined);
         if min <= 1 {
             for (i, &c) in cells.iter().enumerate() {
                 if c != 0 && joined[i] == 0 {
@@ -250,6 +239,61 @@ impl Board {
             }
             word_start += 8;
         }
+    }
+
+    /// Sets `joined[i]` (for every cell but the first and last padding column) to the colour
+    /// byte of a tile that has a neighbour of its colour, else 0. Written so that it vectorizes:
+    /// the border makes every neighbour an index away, so this is five shifted slices compared
+    /// byte by byte. `joined` must be at least as long as the board's cells.
+    #[inline]
+    fn mark_joined(&self, joined: &mut [u8]) {
+        let (s, n) = (self.stride, self.cells.len());
+        let cells = &self.cells[..];
+        let inner = &mut joined[s..n - s];
+        let around = cells[s - 1..n - s - 1]
+            .iter()
+            .zip(&cells[s + 1..n - s + 1])
+            .zip(cells[..n - 2 * s].iter().zip(&cells[2 * s..]));
+        for ((j, &c), ((&below, &above), (&left, &right))) in
+            inner.iter_mut().zip(&cells[s..n - s]).zip(around)
+        {
+            *j = c
+                * (u8::from(c == below) | u8::from(c == above) | u8::from(c == left) | u8::from(c == right));
+        }
+    }
+
+    /// Whether `i` (a joined tile of colour byte `c`) is the lowest index of its group, by a
+    /// flood fill through joined cells (marking them `epoch` in `mark`) that stops at the first
+    /// lower index.
+    #[inline]
+    fn is_first_cell(
+        &self,
+        i: usize,
+        c: u8,
+        joined: &[u8],
+        mark: &mut [u32],
+        epoch: u32,
+        stack: &mut [u32],
+    ) -> bool {
+        let s = self.stride;
+        mark[i] = epoch;
+        stack[0] = i as u32;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let j = stack[top] as usize;
+            for k in [j - 1, j + 1, j - s, j + s] {
+                if joined[k] == c && mark[k] != epoch {
+                    if k < i {
+                        return false;
+                    }
+                    mark[k] = epoch;
+                    stack[top] = k as u32;
+                    top += 1;
+                }
+            }
+        }
+        true
     }
 
     /// Pushes every group of at least `min` tiles into `out` (not cleared first).
@@ -490,6 +534,8 @@ pub struct Nmcs<'a> {
     min: u32,
     rng: BotRng,
     scratch: BoardScratch,
+    /// The taps' buffers, apart from `scratch`, whose marks the sampled playout keeps.
+    scratch_tap: BoardScratch,
     /// Per level: the position the level plays on, and a child position.
     current: Vec<Board>,
     child: Vec<Board>,
@@ -514,6 +560,7 @@ impl<'a> Nmcs<'a> {
             min: config.min_group.max(1),
             rng: BotRng::new(seed),
             scratch: BoardScratch::default(),
+            scratch_tap: BoardScratch::default(),
             current: Vec::new(),
             child: Vec::new(),
             groups: Vec::new(),
@@ -539,6 +586,9 @@ impl<'a> Nmcs<'a> {
     pub fn playout(&mut self, b: &mut Board, line: &mut Vec<Tap>) -> u64 {
         self.playouts += 1;
         let tabu = b.most_common_colour();
+        if self.min == 2 {
+            return self.sampled_playout(b, line, tabu);
+        }
         let (min, config) = (self.min, self.config);
         let (mut free, mut taboo) = (std::mem::take(&mut self.free), std::mem::take(&mut self.taboo));
         // Room for every group (at most one per tile): pushes need no capacity checks.
@@ -569,6 +619,102 @@ impl<'a> Nmcs<'a> {
         }
         self.free = free;
         self.taboo = taboo;
+        b.score
+    }
+
+    /// [`Nmcs::playout`] for groups of two or more (the usual rule), without listing the groups:
+    /// each step marks the tiles that have a neighbour of their colour (one vectorized pass,
+    /// then a count of them and of those not of the tabu colour), then draws cells uniformly
+    /// until one is a marked tile of an allowed colour that is the lowest cell of its group (a
+    /// flood fill that stops at the first lower cell). Every group has exactly one lowest cell,
+    /// so every allowed group is equally likely, as with the list; most draws cost a byte test.
+    fn sampled_playout(&mut self, b: &mut Board, line: &mut Vec<Tap>, tabu: Option<u8>) -> u64 {
+        let config = self.config;
+        let tabu_byte = tabu.map_or(0, |t| t + 1);
+        let (s, n) = (b.stride, b.cells.len());
+        let BoardScratch { joined, mark, stack, .. } = &mut self.scratch;
+        if joined.len() < n + 8 {
+            joined.resize(n + 8, 0);
+        }
+        if stack.len() < n {
+            stack.resize(n, 0);
+        }
+        if mark.len() < n {
+            mark.resize(n, 0);
+        }
+        mark[..n].fill(0);
+        let mut epoch = 0u32;
+        loop {
+            b.mark_joined(joined);
+            let marked = &joined[s..n - s];
+            let avoid = if marked.iter().any(|&j| j != 0 && j != tabu_byte) {
+                tabu_byte
+            } else if marked.iter().any(|&j| j != 0) {
+                0
+            } else {
+                break;
+            };
+            // Draw among the columns holding tiles.
+            let first = (0..b.width).find(|&x| !b.column_empty(x)).unwrap_or(0);
+            let last = (0..b.width).rev().find(|&x| !b.column_empty(x)).unwrap_or(first);
+            let (lo, span) = ((first + 1) * s, ((last - first + 1) * s) as u32);
+            // Four draws from each 64-bit word, 16 bits each, while the span has at most 2^16
+            // cells (every board up to 250×250; a 16-bit draw reaches every cell of such a span,
+            // with a bias irrelevant to a playout); a whole draw each beyond.
+            let (mut bits, mut left, mut misses) = (0u64, 0u32, 0u32);
+            let short = span <= 1 << 16;
+            let tap = 'draw: loop {
+                if misses == 24 {
+                    // Few candidates among many cells (late in a game): list them, then draw
+                    // from the list (still uniform over cells, so over groups).
+                    let cands = &mut self.free;
+                    cands.clear();
+                    for (k, &j) in joined[lo..lo + span as usize].iter().enumerate() {
+                        if j != 0 && j != avoid {
+                            cands.push((lo + k) as Tap);
+                        }
+                    }
+                    loop {
+                        let i = cands[self.rng.below(cands.len() as u32) as usize] as usize;
+                        epoch = epoch.wrapping_add(1);
+                        if epoch == 0 {
+                            mark[..n].fill(0);
+                            epoch = 1;
+                        }
+                        if b.is_first_cell(i, joined[i], joined, mark, epoch, stack) {
+                            break 'draw i;
+                        }
+                    }
+                }
+                let i = if short {
+                    if left == 0 {
+                        bits = self.rng.next_u64();
+                        left = 4;
+                    }
+                    let i = lo + (((bits & 0xffff) * u64::from(span)) >> 16) as usize;
+                    bits >>= 16;
+                    left -= 1;
+                    i
+                } else {
+                    lo + self.rng.below(span) as usize
+                };
+                let c = joined[i];
+                if c == 0 || c == avoid {
+                    misses += 1;
+                    continue;
+                }
+                epoch = epoch.wrapping_add(1);
+                if epoch == 0 {
+                    mark[..n].fill(0);
+                    epoch = 1;
+                }
+                if b.is_first_cell(i, c, joined, mark, epoch, stack) {
+                    break i;
+                }
+            };
+            b.tap(tap as Tap, config, &mut self.scratch_tap);
+            line.push(tap as Tap);
+        }
         b.score
     }
 

@@ -155,6 +155,24 @@ fn playouts_avoid_the_tabu_colour_while_another_group_exists() {
 }
 
 #[test]
+fn playouts_draw_groups_uniformly_not_cells() {
+    // Colour 1 has most tiles (tabu); the free groups are a pair of 2s (2 cells) and a block of
+    // ten 3s: the first tap is either, about equally often, although one has five times the
+    // cells.
+    let (rules, state) = board(&["11111", "22333", "13333", "13331", "11111"]);
+    let b = Board::from_state(&state);
+    let mut search = Nmcs::new(&rules.config, 11, None);
+    let mut twos = 0;
+    for _ in 0..2000 {
+        let (_, line) = search.search(&b, 0);
+        let first = b.colour(b.pos(line[0])).unwrap();
+        assert_ne!(first, 1, "the tabu colour is not played while others are");
+        twos += u32::from(first == 2);
+    }
+    assert!((850..1150).contains(&twos), "{twos} of 2000 playouts began with the pair");
+}
+
+#[test]
 fn solve_keeps_the_best_of_its_runs_and_stops_in_time() {
     let (rules, state) = board(SMALL);
     let began = Instant::now();
