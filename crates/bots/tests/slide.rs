@@ -140,9 +140,8 @@ fn spawns_reach_every_empty_cell_about_equally_and_fours_at_their_rate() {
             fours += u32::from((after >> (4 * at)) & 15 == 2);
         }
         let expected = draws / k;
-        for i in 0..16 {
+        for (i, &h) in hits.iter().enumerate() {
             if empty & (1 << (4 * i)) != 0 {
-                let h = hits[i];
                 assert!(h * 10 > expected * 9 && h * 10 < expected * 11, "cell {i}: {h} of {draws}, k {k}");
             }
         }
