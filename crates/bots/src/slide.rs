@@ -9,13 +9,13 @@
 //! while every tile is at most 2^14 (then no merge passes 2^15). A property test plays the
 //! bitboard and the engine side by side. Up and down look the transposed board's rows up in
 //! column tables whose entries are already laid out as columns (one transpose per slide, not
-//! two).
+//! two); random playouts keep the board's transpose beside it and need none (see `slide_k`).
 //!
 //! **Random playouts** ([`random_playout`], [`random_slides`]: the throughput benchmark) draw
 //! one 64-bit word per move from the bot's generator: it picks the slide, uniformly among those
 //! that change the board, the spawn's cell, uniformly among the empty ones, and its value. The
 //! step has no branch on the random direction (row and column results are both looked up and
-//! one is kept) and no loop to find the cell (a nibble-wise prefix count, see [`spawn`]).
+//! one is kept), no transpose, and no loop to find the cell (a nibble-wise prefix count).
 //!
 //! **Expectimax.** A move node takes the best of the four slides (unchanged boards excluded); a
 //! chance node averages over every empty cell and both spawns (2 and 4, with the rules'
@@ -259,6 +259,13 @@ const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
 /// wanted cell is the empty one whose count is `rank + 1`: a nibble-wise equality test.
 #[inline(always)]
 fn spawn_bits(b: Board, r: u64, four: u32) -> Board {
+    let (at, e) = spawn_cell(b, r, four);
+    b | (e << at)
+}
+
+/// Where [`spawn_bits`] puts its tile (the bit offset of the cell's nibble) and the exponent.
+#[inline(always)]
+fn spawn_cell(b: Board, r: u64, four: u32) -> (u32, u64) {
     let mask = empty_mask(b);
     let counts = mask.wrapping_mul(NIBBLE_ONES);
     // The top nibble counts every empty cell (16 wrapped to 0: map 0 back to 16). Cheaper than
@@ -268,7 +275,14 @@ fn spawn_bits(b: Board, r: u64, four: u32) -> Board {
     let x = counts ^ (((rank + 1) & 15) * NIBBLE_ONES);
     let at = (empty_mask(x) & mask).trailing_zeros();
     let e: u64 = if ((r >> 16) & 0xffff) < u64::from(four >> 16) { 2 } else { 1 };
-    b | (e << at)
+    (at, e)
+}
+
+/// The bit offset, in the transposed board, of the nibble at bit offset `at`.
+#[inline(always)]
+fn transposed_at(at: u32) -> u32 {
+    let i = at >> 2;
+    ((i & 3) << 2 | i >> 2) << 2
 }
 
 /// Spawns a tile from the bot's generator (one draw): an empty cell chosen uniformly, a 4 with
@@ -284,19 +298,24 @@ fn columns_through(tb: Board, table: &[u64; 1 << 16]) -> Board {
     table[row(tb, 0)] | table[row(tb, 1)] << 4 | table[row(tb, 2)] << 8 | table[row(tb, 3)] << 12
 }
 
-/// Slide number `k & 3` of `b` (`tb` is `transpose(b)`): bit 0 picks right over left, bit 1
-/// the columns over the rows (so 0 left, 1 right, 2 up, 3 down). Branch-free: a random
-/// direction would mispredict a branch on it at nearly every step. Both the row and the column
-/// slide are looked up (in parallel) and one is kept.
+/// Slide number `k & 3` of `b` and the transpose of the result, from `b` and `tb =
+/// transpose(b)`, with no transpose: bit 0 of `k` picks right over left, bit 1 the columns over
+/// the rows (so 0 left, 1 right, 2 up, 3 down). A row slide of `b` through the row table is the
+/// result, and the same rows through the column table are its transpose; a column slide is the
+/// rows of `tb` through the column table, and through the row table its transpose. So both are
+/// eight independent lookups, and the playouts keep a board and its transpose side by side.
+/// Branch-free: a random direction would mispredict a branch on it at nearly every step.
 #[inline(always)]
-fn slide_k(t: &Tables, b: Board, tb: Board, k: usize) -> Board {
-    let rows = rows_through(b, [&t.left, &t.right][k & 1]);
-    let cols = columns_through(tb, [&t.up, &t.down][k & 1]);
+fn slide_k(t: &Tables, b: Board, tb: Board, k: usize) -> (Board, Board) {
     let columns = 0u64.wrapping_sub(((k >> 1) & 1) as u64);
-    (cols & columns) | (rows & !columns)
+    let src = (tb & columns) | (b & !columns);
+    let x = rows_through(src, [&t.left, &t.right][k & 1]);
+    let y = columns_through(src, [&t.up, &t.down][k & 1]);
+    ((y & columns) | (x & !columns), (x & columns) | (y & !columns))
 }
 
-/// The four slides of `b` in [`slide_k`] order (left, right, up, down).
+/// The four slides of `b` (`tb` is `transpose(b)`) in [`slide_k`] order (left, right, up,
+/// down).
 #[inline(always)]
 fn all_slides(t: &Tables, b: Board, tb: Board) -> [Board; 4] {
     [
@@ -333,11 +352,11 @@ const SELECT: [[u8; 4]; 16] = {
 /// slide computed); otherwise one drawn from bits 2..16 of `r` among all that do. Each of `c`
 /// valid directions is then chosen with probability `1/4 + (4 − c)/4 · 1/c = 1/c`.
 #[inline(always)]
-fn random_step(t: &Tables, b: Board, r: u64, four: u32) -> Option<Board> {
-    let tb = transpose(b);
-    let first = slide_k(t, b, tb, r as usize);
-    if first != b {
-        return Some(spawn_bits(first, r, four));
+fn random_step(t: &Tables, b: Board, tb: Board, r: u64, four: u32) -> Option<(Board, Board)> {
+    let (nb, ntb) = slide_k(t, b, tb, r as usize);
+    if nb != b {
+        let (at, e) = spawn_cell(nb, r, four);
+        return Some((nb | e << at, ntb | e << transposed_at(at)));
     }
     let next = all_slides(t, b, tb);
     let valid = usize::from(next[0] != b)
@@ -349,7 +368,9 @@ fn random_step(t: &Tables, b: Board, r: u64, four: u32) -> Option<Board> {
     }
     let count = (0x4332_3221_3221_2110u64 >> (4 * valid)) & 15; // set bits of `valid`
     let pick = ((((r >> 2) & 0x3fff) * count) >> 14) as usize;
-    Some(spawn_bits(next[usize::from(SELECT[valid][pick & 3] & 3)], r, four))
+    let nb = next[usize::from(SELECT[valid][pick & 3] & 3)];
+    let (at, e) = spawn_cell(nb, r, four);
+    Some((nb | e << at, transpose(nb) | e << transposed_at(at)))
 }
 
 /// A random playout from `b` until no slide changes the board: each step slides toward a random
@@ -357,9 +378,9 @@ fn random_step(t: &Tables, b: Board, r: u64, four: u32) -> Option<Board> {
 /// the slides made.
 pub fn random_playout(mut b: Board, rng: &mut BotRng, four: u32) -> (Board, u64) {
     let t = tables();
-    let mut slides = 0;
-    while let Some(nb) = random_step(t, b, rng.next_u64(), four) {
-        b = nb;
+    let (mut tb, mut slides) = (transpose(b), 0);
+    while let Some((nb, ntb)) = random_step(t, b, tb, rng.next_u64(), four) {
+        (b, tb) = (nb, ntb);
         slides += 1;
     }
     (b, slides)
@@ -371,15 +392,16 @@ pub fn random_playout(mut b: Board, rng: &mut BotRng, four: u32) -> (Board, u64)
 /// and the games ended on the way.
 pub fn random_slides(mut b: Board, n: u64, rng: &mut BotRng, four: u32) -> (Board, u64) {
     let t = tables();
-    let (mut done, mut games) = (0, 0);
+    let (mut tb, mut done, mut games) = (transpose(b), 0, 0);
     while done < n {
-        match random_step(t, b, rng.next_u64(), four) {
-            Some(nb) => {
-                b = nb;
+        match random_step(t, b, tb, rng.next_u64(), four) {
+            Some((nb, ntb)) => {
+                (b, tb) = (nb, ntb);
                 done += 1;
             }
             None => {
                 b = spawn(spawn(0, rng, four), rng, four);
+                tb = transpose(b);
                 games += 1;
             }
         }
@@ -525,11 +547,15 @@ mod tests {
             let tb = transpose(b);
             let all = all_slides(t, b, tb);
             for (k, dir) in dirs.into_iter().enumerate() {
-                assert_eq!(slide_k(t, b, tb, k), slide(b, dir), "{b:016x} {dir:?}");
-                assert_eq!(all[k], slide(b, dir), "{b:016x} {dir:?}");
+                let after = slide(b, dir);
+                assert_eq!(slide_k(t, b, tb, k), (after, transpose(after)), "{b:016x} {dir:?}");
+                assert_eq!(all[k], after, "{b:016x} {dir:?}");
             }
-            b = match random_step(t, b, rng.next_u64(), u32::MAX / 10) {
-                Some(nb) => nb,
+            b = match random_step(t, b, tb, rng.next_u64(), u32::MAX / 10) {
+                Some((nb, ntb)) => {
+                    assert_eq!(ntb, transpose(nb), "the playout's transpose after {b:016x}");
+                    nb
+                }
                 None => spawn(spawn(0, &mut rng, 0), &mut rng, 0),
             };
         }
