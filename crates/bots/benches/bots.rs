@@ -4,7 +4,13 @@
 //! The group `bots` measures wall-clock time, as usual. The group `bots_cpu` measures the two
 //! playout loops again by the benchmark thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): on the
 //! shared 2-core machine, where other builds take the CPU away, that figure does not depend on
-//! the load (the wall-clock one does; give the load average with it).
+//! the load (the wall-clock one does; give the load average with it). It is not entirely
+//! load-free either: the two cores are hyperthread-like vCPUs, and a busy sibling slows a thread
+//! per CPU-second (the slide figure fell to 26 M/CPU-s at load 7 from 33 M at load 3).
+//!
+//! Figures of 2026-11-23, one run at load average 2.8: random 4×4 slides 27.0 M/s wall,
+//! 32.9 M per CPU-second; SameGame 15×15 playouts from the full board 14.0 k/s wall, 16.9 k per
+//! CPU-second (NMCS averages about 29 k per CPU-second, its playouts starting deeper).
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
