@@ -10,7 +10,9 @@
 //!
 //! Figures of 2026-11-23, one run at load average 2.8: random 4×4 slides 27.0 M/s wall,
 //! 32.9 M per CPU-second; SameGame 15×15 playouts from the full board 14.0 k/s wall, 16.9 k per
-//! CPU-second (NMCS averages about 29 k per CPU-second, its playouts starting deeper).
+//! CPU-second (NMCS averages about 29 k per CPU-second, its playouts starting deeper). At load
+//! 1.2 the slides ran at 34.1 M/s wall (and 27.9 M per CPU-second in the run after it, when
+//! something else took the sibling vCPU: compare figures from the same run only).
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
