@@ -14,7 +14,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use tessera_bots::collapse::solve;
+use tessera_bots::collapse::{Deadline, solve, thread_cpu_time};
 use tessera_bots::difficulty::{self, Report, Sweep};
 use tessera_bots::{BotKind, BotSpec, Budget, GameConfig, Playable, make_bot, play_game};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Level, Rules};
@@ -367,6 +367,10 @@ pub struct SolveArgs {
     /// Seconds to search (restarts with fresh generators until then).
     #[arg(long, default_value_t = 10.0)]
     pub seconds: f64,
+    /// Count `--seconds` as the solver thread's CPU time instead of wall-clock time: a fair
+    /// budget on a loaded machine, where wall time also counts other processes.
+    #[arg(long)]
+    pub cpu_time: bool,
     /// The solver's seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -395,10 +399,18 @@ pub fn solve_level(args: &SolveArgs) -> Result<(), CliError> {
     let (AnyRules::Collapse(rules), AnyState::Collapse(state)) = (&game.rules, &game.state) else {
         return Err(CliError::file(&args.level, "solve plays collapse levels only"));
     };
+    let budget = Duration::from_secs_f64(args.seconds);
+    let deadline = if args.cpu_time {
+        Deadline::cpu_after(budget)
+            .ok_or_else(|| CliError::BadInput("--cpu-time: this platform has no thread CPU clock".into()))?
+    } else {
+        Deadline::wall_after(budget)
+    };
     let began = Instant::now();
-    let found =
-        solve(rules, state, args.nmcs_level, args.seed, began + Duration::from_secs_f64(args.seconds));
+    let cpu_began = thread_cpu_time();
+    let found = solve(rules, state, args.nmcs_level, args.seed, deadline);
     let elapsed = began.elapsed().as_secs_f64();
+    let cpu = cpu_began.and_then(|b| Some(thread_cpu_time()?.saturating_sub(b).as_secs_f64()));
     // Play the line on the game (checking it) and record it.
     let mut log = match &args.record {
         Some(p) => Some(crate::replay::SessionLog::create(p, &level, seed, &game.state)?),
@@ -417,6 +429,7 @@ pub fn solve_level(args: &SolveArgs) -> Result<(), CliError> {
     }
     let score = game.state.score().unwrap_or(0);
     let rate = found.playouts as f64 / elapsed.max(1e-9);
+    let cpu_rate = cpu.map(|c| found.playouts as f64 / c.max(1e-9));
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {
@@ -424,18 +437,22 @@ pub fn solve_level(args: &SolveArgs) -> Result<(), CliError> {
             "level": args.level.display().to_string(),
             "nmcs_level": args.nmcs_level,
             "seconds": elapsed,
+            "cpu_seconds": cpu,
+            "budget": if args.cpu_time { "cpu" } else { "wall" },
             "score": score,
             "taps": found.taps.len(),
             "runs": found.runs,
             "playouts": found.playouts,
             "playouts_per_second": rate,
+            "playouts_per_cpu_second": cpu_rate,
             "line": found.taps.iter().map(|p| format!("tap {} {}", p.x, p.y)).collect::<Vec<_>>(),
         });
         writeln!(out, "{v}").map_err(output_error)
     } else {
+        let cpu_text = cpu.map_or(String::new(), |c| format!(", {c:.1} s CPU"));
         writeln!(
             out,
-            "{}: score {score} in {} taps (NMCS level {}, {} runs, {} playouts, {:.0} playouts/s, {elapsed:.1} s)",
+            "{}: score {score} in {} taps (NMCS level {}, {} runs, {} playouts, {:.0} playouts/s, {elapsed:.1} s{cpu_text})",
             args.level.display(),
             found.taps.len(),
             args.nmcs_level,

@@ -111,3 +111,28 @@ fn solve_records_a_line_that_verifies() {
     let verify = tessera(&["replay", "verify", log.to_str().unwrap()], "");
     assert!(verify.status.success(), "{}", stderr(&verify));
 }
+
+#[test]
+fn solve_can_budget_the_solver_threads_cpu_time() {
+    let out = tessera(
+        &[
+            "solve",
+            "fixtures/levels/collapse_standard_15x15.json",
+            "--level",
+            "1",
+            "--seconds",
+            "0.3",
+            "--cpu-time",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["budget"], "cpu", "{v}");
+    let cpu = v["cpu_seconds"].as_f64().unwrap();
+    // The budget is spent (within one playout) and no more than a little beyond.
+    assert!((0.3..1.5).contains(&cpu), "{v}");
+    assert!(v["seconds"].as_f64().unwrap() >= cpu * 0.9, "{v}");
+    assert!(v["playouts_per_cpu_second"].as_f64().unwrap() > 0.0, "{v}");
+}

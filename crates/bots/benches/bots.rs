@@ -1,46 +1,45 @@
 //! Bot speed: 2048 bitboard random playouts (slides per second) and expectimax decisions,
 //! SameGame NMCS playouts, match-3 bot games. Run: `cargo bench -p tessera-bots`.
+//!
+//! The group `bots` measures wall-clock time, as usual. The group `bots_cpu` measures the two
+//! playout loops again by the benchmark thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`): on the
+//! shared 2-core machine, where other builds take the CPU away, that figure does not depend on
+//! the load (the wall-clock one does; give the load average with it). It is not entirely
+//! load-free either: the two cores are hyperthread-like vCPUs, and a busy sibling slows a thread
+//! per CPU-second (the slide figure fell to 26 M/CPU-s at load 7 from 33 M at load 3).
+//!
+//! Figures of 2026-11-23, one run at load average 2.8: random 4×4 slides 27.0 M/s wall,
+//! 32.9 M per CPU-second; SameGame 15×15 playouts from the full board 14.0 k/s wall, 16.9 k per
+//! CPU-second (NMCS averages about 29 k per CPU-second, its playouts starting deeper). At load
+//! 1.2 the slides ran at 34.1 M/s wall (and 27.9 M per CPU-second in the run after it, when
+//! something else took the sibling vCPU: compare figures from the same run only).
 
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use tessera_bots::collapse::Nmcs;
+use std::time::Duration;
+use tessera_bots::collapse::{self, Nmcs};
 use tessera_bots::slide::{self, Board, ExpectimaxBot, ExpectimaxConfig};
 use tessera_bots::{BotRng, BotSpec, Budget, GameConfig, make_bot, play_game};
 use tessera_core::collapse::{CollapseConfig, CollapseRules, CollapseState};
-use tessera_core::{Dir, Level, Size};
+use tessera_core::{Level, Size};
 
 const FOUR: u32 = u32::MAX / 10 + 1; // 1/10 in 2^32
 
+/// A new game's board: two spawns on an empty board.
 fn fresh(rng: &mut BotRng) -> Board {
     slide::spawn(slide::spawn(0, rng, FOUR), rng, FOUR)
 }
 
-/// Exactly `n` accepted slides of random 4×4 play (a random direction among those that change
-/// the board, then a spawn), starting a new game whenever one ends.
+/// Exactly `n` slides of random 4×4 play (see [`slide::random_slides`]).
 fn random_slides(n: u64, rng: &mut BotRng) -> Board {
-    let mut b = fresh(rng);
-    let mut done = 0;
-    while done < n {
-        let first = rng.below(4) as usize;
-        let mut moved = false;
-        for k in 0..4 {
-            let nb = slide::slide(b, Dir::ALL[(first + k) & 3]);
-            if nb != b {
-                b = slide::spawn(nb, rng, FOUR);
-                moved = true;
-                done += 1;
-                break;
-            }
-        }
-        if !moved {
-            b = fresh(rng);
-        }
-    }
-    b
+    slide::random_slides(fresh(rng), n, rng, FOUR).0
 }
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("bots");
+    // Slides per second: moves applied (one slide that changes the board, plus its spawn), with
+    // a new game started (uncounted) whenever one ends.
     const N: u64 = 1_000_000;
     g.throughput(Throughput::Elements(N));
     let mut rng = BotRng::new(1);
@@ -59,18 +58,20 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    // SameGame random playouts on a 15×15, 5-colour board (the standard test-set shape).
+    // SameGame random playouts (tabu colour) on a 15×15, 5-colour board (the standard test-set
+    // shape), on the search board, as NMCS runs them.
     let rules = CollapseRules::new(CollapseConfig::standard());
     let state = CollapseState::new_game(Size::new(15, 15, 256).unwrap(), 5, 3);
-    let mut search = Nmcs::new(&rules, 1, None);
+    let start = collapse::Board::from_state(&state);
+    let mut search = Nmcs::new(&rules.config, 1, None);
     g.throughput(Throughput::Elements(100));
     g.bench_function("collapse_nmcs_playouts", |b| {
+        let (mut board, mut line) = (start.clone(), Vec::new());
         b.iter(|| {
-            let mut s = state.clone();
-            let mut line = Vec::new();
             for _ in 0..100 {
+                board.copy_from(&start);
                 line.clear();
-                black_box(search.playout(&mut s, 0, &mut line));
+                black_box(search.playout(&mut board, &mut line));
             }
         })
     });
@@ -105,5 +106,66 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
+/// Criterion measuring the benchmark thread's CPU time.
+struct CpuTime;
+
+fn cpu_now() -> Duration {
+    tessera_bots::collapse::thread_cpu_time().unwrap_or_default()
+}
+
+impl Measurement for CpuTime {
+    type Intermediate = Duration;
+    type Value = Duration;
+    fn start(&self) -> Duration {
+        cpu_now()
+    }
+    fn end(&self, start: Duration) -> Duration {
+        cpu_now().saturating_sub(start)
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, v: &Duration) -> f64 {
+        v.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        static WALL: WallTime = WallTime;
+        WALL.formatter()
+    }
+}
+
+/// The playout loops, by CPU time (see the module docs).
+fn bench_cpu(c: &mut Criterion<CpuTime>) {
+    let mut g = c.benchmark_group("bots_cpu");
+    const N: u64 = 1_000_000;
+    g.throughput(Throughput::Elements(N));
+    let mut rng = BotRng::new(1);
+    g.bench_function("slide_bitboard_random_slides", |b| b.iter(|| black_box(random_slides(N, &mut rng))));
+    let rules = CollapseRules::new(CollapseConfig::standard());
+    let state = CollapseState::new_game(Size::new(15, 15, 256).unwrap(), 5, 3);
+    let start = collapse::Board::from_state(&state);
+    let mut search = Nmcs::new(&rules.config, 1, None);
+    g.throughput(Throughput::Elements(100));
+    g.bench_function("collapse_nmcs_playouts", |b| {
+        let (mut board, mut line) = (start.clone(), Vec::new());
+        b.iter(|| {
+            for _ in 0..100 {
+                board.copy_from(&start);
+                line.clear();
+                black_box(search.playout(&mut board, &mut line));
+            }
+        })
+    });
+    g.finish();
+}
+
 criterion_group!(benches, bench);
-criterion_main!(benches);
+criterion_group! {
+    name = cpu;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = bench_cpu
+}
+criterion_main!(benches, cpu);

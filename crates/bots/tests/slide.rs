@@ -103,7 +103,48 @@ fn random_playouts_end_on_a_full_board_with_no_merge() {
     let mut rng = BotRng::new(1);
     let b = slide::spawn(slide::spawn(0, &mut rng, 0), &mut rng, 0);
     let mut rng2 = rng.clone();
-    let n = slide::random_playout(b, &mut rng, u32::MAX / 10);
+    let (end, n) = slide::random_playout(b, &mut rng, u32::MAX / 10);
     assert!(n > 10, "{n} slides");
-    assert_eq!(n, slide::random_playout(b, &mut rng2, u32::MAX / 10), "deterministic");
+    assert_eq!(slide::empty_mask(end), 0, "full board");
+    for dir in Dir::ALL {
+        assert_eq!(slide::slide(end, dir), end, "{dir:?} still changes the final board");
+    }
+    assert_eq!((end, n), slide::random_playout(b, &mut rng2, u32::MAX / 10), "deterministic");
+}
+
+#[test]
+fn random_slides_makes_exactly_n_slides_across_games() {
+    let mut rng = BotRng::new(3);
+    let b = slide::spawn(slide::spawn(0, &mut rng, 0), &mut rng, 0);
+    let (_, games) = slide::random_slides(b, 20_000, &mut rng, u32::MAX / 10);
+    // Random games last about 100-200 slides: 20,000 slides end many of them.
+    assert!((50..400).contains(&games), "{games} games");
+}
+
+#[test]
+fn spawns_reach_every_empty_cell_about_equally_and_fours_at_their_rate() {
+    // A board with 16, 9 and 1 empty cells: 20,000 spawns each.
+    for b in [0, 0x0000_0000_0211_2121, 0x1234_5612_3456_1230] {
+        let empty = slide::empty_mask(b);
+        let k = empty.count_ones();
+        let mut rng = BotRng::new(u64::from(k));
+        let (mut hits, mut fours) = ([0u32; 16], 0u32);
+        let draws = 20_000u32;
+        for _ in 0..draws {
+            let after = slide::spawn(b, &mut rng, u32::MAX / 10);
+            let changed = after ^ b;
+            assert_eq!(changed.count_ones(), 1, "one cell, one bit: {b:016x} -> {after:016x}");
+            let at = changed.trailing_zeros() / 4;
+            assert_ne!(empty & (1 << (4 * at)), 0, "cell {at} was not empty in {b:016x}");
+            hits[at as usize] += 1;
+            fours += u32::from((after >> (4 * at)) & 15 == 2);
+        }
+        let expected = draws / k;
+        for (i, &h) in hits.iter().enumerate() {
+            if empty & (1 << (4 * i)) != 0 {
+                assert!(h * 10 > expected * 9 && h * 10 < expected * 11, "cell {i}: {h} of {draws}, k {k}");
+            }
+        }
+        assert!((1_700..2_300).contains(&fours), "{fours} fours in {draws}");
+    }
 }

@@ -30,6 +30,16 @@
 //! after every step: bincode's serde encoding of the 144-cell state (43% of the time in
 //! `varint_encode_u32`), not the log itself.
 
+//!
+//! Figures of 2026-11-23 (incremental hash, log format 2, the direct encoder of `encode.rs`), one
+//! run at load average 2.5–2.8: play without a log 1.06 M steps/s; record (play + hash + encode,
+//! in memory) 742 k steps/s; the writer alone (precomputed steps) 3.65 M steps/s; verify
+//! 690 k steps/s, 65 % of play. Quieter (load 1.2–1.3, one run of these three): play 1.26 M,
+//! record 936 k (74 % of play), verify 731 k steps/s (58 %). By instruction counts (callgrind, 100k steps) a step costs 6.7 k
+//! instructions to play and 1.2 k more to record (1.9 k before the direct encoder: bincode's
+//! serde path wrote every integer through `io::Write`). Recording is now bounded by play itself:
+//! the 12×12 slide `apply` (general line path and spawn scan) is 85 % of it.
+
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::OnceLock;

@@ -262,10 +262,16 @@ fn decode_config() -> Limited {
     canonical_config().with_limit::<{ MAX_PAYLOAD as usize }>()
 }
 
-/// Appends the canonical encoding of `value` to `buf`.
+/// Appends the canonical encoding of `value` to `buf`: through the direct serializer of
+/// [`crate::encode`] (bincode's bytes, cheaper), or bincode itself for a shape that one leaves
+/// to it.
 pub(crate) fn encode_into<T: Serialize + ?Sized>(value: &T, buf: &mut Vec<u8>) {
-    // Writing into a Vec cannot fail, and tessera's types all have a bincode form.
-    let _ = bincode::serde::encode_into_std_write(value, buf, canonical_config());
+    let start = buf.len();
+    if crate::encode::encode_fast(value, buf).is_err() {
+        buf.truncate(start);
+        // Writing into a Vec cannot fail, and tessera's types all have a bincode form.
+        let _ = bincode::serde::encode_into_std_write(value, buf, canonical_config());
+    }
 }
 
 /// Where a payload came from, for errors.

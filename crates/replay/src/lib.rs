@@ -120,6 +120,7 @@
 //! ```
 
 mod check;
+mod encode;
 mod error;
 mod format;
 mod history;
