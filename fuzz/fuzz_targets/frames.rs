@@ -1,6 +1,7 @@
 //! Like `reader`, but every frame's crc is fixed up before reading, so that mutations reach the
 //! payload decoders, the header checks and verify instead of stopping at a crc. (As in `reader`,
-//! the event-replaying paths are left to the property tests: they rely on `catch_unwind`.)
+//! redo of recorded events is the `redo` target's: it feeds arbitrary well-framed events to the
+//! checked redo, which returns `Inconsistent` rather than panicking.)
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,10 +1,9 @@
 //! Any bytes given to the log reader: an error or a log, never a panic, a hang or an allocation
 //! beyond the frame limit. What opens is then verified, exported and every step decoded.
 //!
-//! Not called here: `Log::state_at` and `History::from_log`, which replay recorded events and
-//! catch, with `catch_unwind`, a rule set's panic on events that do not fit the board (reported
-//! as `LogError::Inconsistent`); libFuzzer aborts on any panic, caught or not. The property test
-//! `format::frames_with_valid_crcs_and_random_payloads_do_not_panic` covers them.
+//! Not called here: `Log::state_at` and `History::from_log`, which replay recorded events; the
+//! `redo` target feeds arbitrary well-framed events to the checked redo behind them (an event
+//! that does not fit is `LogError::Inconsistent`, with no panic and no `catch_unwind`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
