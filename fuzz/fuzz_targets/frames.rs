@@ -4,23 +4,13 @@
 //! checked redo, which returns `Inconsistent` rather than panicking.)
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
-use tessera_replay::{FRAME_HEADER_LEN, Log, PREAMBLE_LEN, StepRecord, TailPolicy, verify};
+use tessera_replay::{Log, StepRecord, TailPolicy, verify};
 
 fuzz_target!(|data: &[u8]| {
-    let mut bytes = data.to_vec();
-    let mut pos = PREAMBLE_LEN;
-    while pos + FRAME_HEADER_LEN <= bytes.len() {
-        let len = u32::from_le_bytes([bytes[pos], bytes[pos + 1], bytes[pos + 2], bytes[pos + 3]]) as usize;
-        let end = pos + FRAME_HEADER_LEN + len;
-        if end > bytes.len() {
-            break;
-        }
-        let mut h = crc32fast::Hasher::new();
-        h.update(&bytes[pos + 8..end]);
-        bytes[pos + 4..pos + 8].copy_from_slice(&h.finalize().to_le_bytes());
-        pos = end;
-    }
+    let bytes = common::with_fixed_crcs(data);
     let Ok(log) = Log::from_bytes(bytes, TailPolicy::Lenient) else { return };
     let _ = verify(&log);
     let mut rec = StepRecord::default();

@@ -402,6 +402,11 @@ impl EditorApp {
     }
 
     fn pending_ui(&mut self, ctx: &egui::Context) {
+        enum Answer {
+            Save,
+            Discard,
+            Cancel,
+        }
         let Some(p) = self.pending.clone() else { return };
         let what = match &p {
             Pending::Open(path) => format!("Open {} without saving?", path.display()),
@@ -413,18 +418,18 @@ impl EditorApp {
             ui.label(format!("The level being edited has changes that are not saved. {what}"));
             ui.horizontal(|ui| {
                 if ui.button("Save level").clicked() {
-                    answer = Some(0);
+                    answer = Some(Answer::Save);
                 }
                 if ui.button("Discard changes").clicked() {
-                    answer = Some(1);
+                    answer = Some(Answer::Discard);
                 }
                 if ui.button("Cancel").clicked() {
-                    answer = Some(2);
+                    answer = Some(Answer::Cancel);
                 }
             });
         });
         match answer {
-            Some(0) => {
+            Some(Answer::Save) => {
                 // Save, then go on if the save worked; without a file, ask where first.
                 match self.edit.path().map(Path::to_path_buf) {
                     Some(path) => {
@@ -438,8 +443,8 @@ impl EditorApp {
                     }
                 }
             }
-            Some(1) => self.answer_pending(true, ctx),
-            Some(_) => self.answer_pending(false, ctx),
+            Some(Answer::Discard) => self.answer_pending(true, ctx),
+            Some(Answer::Cancel) => self.answer_pending(false, ctx),
             None => {}
         }
     }

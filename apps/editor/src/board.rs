@@ -63,29 +63,23 @@ pub struct BoardInput {
     pub swipe: Option<(Pos, Vec2)>,
 }
 
-/// Pan and zoom of one board, and its cached ground texture.
+/// Pan and zoom of a grid of cells drawn in a widget: the Play and Debug board and the Edit
+/// canvas. Scroll (or pinch) zooms around the pointer, a secondary or middle drag pans, a double
+/// secondary click fits the whole grid again.
 #[derive(Default)]
-pub struct BoardView {
+pub struct Viewport {
     /// Points per cell (0 = fit on the next frame).
     cell: f32,
-    /// Board origin relative to the widget's top-left corner.
+    /// Grid origin relative to the widget's top-left corner.
     offset: Vec2,
-    /// The board size the view was fitted to.
+    /// The grid size the view was fitted to.
     fitted: Option<Size>,
-    ground: Option<(u64, TextureHandle)>,
-    /// The prepared discs circles are drawn with (see `mesh`), made on the first frame.
-    discs: Option<(TextureHandle, DiscAtlas)>,
-    /// Pieces at rest as a texel per cell, when zoomed out so far that a piece is a few
-    /// pixels: the texture, its size in cells, and its texels (to upload only on change).
-    flat: Option<(TextureHandle, [usize; 2], Vec<Color32>)>,
-    /// The cell a primary drag started on, and where the press was.
-    drag_from: Option<(Pos, Pos2)>,
-    /// Where the board was drawn in the last frame (screen position of cell (0, 0)'s corner).
+    /// Where the grid was drawn in the last frame (screen position of cell (0, 0)'s corner).
     last_origin: Option<Pos2>,
 }
 
-impl BoardView {
-    /// Fits the whole board into view on the next frame.
+impl Viewport {
+    /// Fits the whole grid into view on the next frame.
     pub fn fit(&mut self) {
         self.cell = 0.0;
     }
@@ -100,6 +94,83 @@ impl BoardView {
     pub fn cell_centre(&self, p: Pos) -> Option<Pos2> {
         let o = self.last_origin?;
         Some(o + vec2((f32::from(p.x) + 0.5) * self.cell, (f32::from(p.y) + 0.5) * self.cell))
+    }
+
+    /// This frame's view of a `size` grid drawn in `rect` (whose widget answered `response`):
+    /// fits it when asked or when the size changed, applies pan and zoom, and returns the
+    /// screen position of cell (0, 0)'s corner.
+    pub fn update(&mut self, ui: &egui::Ui, response: &egui::Response, rect: Rect, size: Size) -> Pos2 {
+        if self.cell <= 0.0 || self.fitted != Some(size) {
+            let (w, h) = (f32::from(size.width), f32::from(size.height));
+            let margin = 12.0;
+            let cell = ((rect.width() - 2.0 * margin) / w).min((rect.height() - 2.0 * margin) / h);
+            self.cell = cell.clamp(MIN_CELL, 96.0);
+            self.offset = (rect.size() - vec2(w, h) * self.cell) / 2.0;
+            self.fitted = Some(size);
+        }
+        if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
+            self.offset += response.drag_delta();
+        }
+        if let Some(hover) = response.hover_pos() {
+            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+            let factor = zoom * (scroll / 400.0).exp();
+            if (factor - 1.0).abs() > 1e-4 {
+                let new = (self.cell * factor).clamp(MIN_CELL, MAX_CELL);
+                // Keep the point under the pointer where it is.
+                let anchor = hover - rect.min;
+                self.offset = anchor - (anchor - self.offset) * (new / self.cell);
+                self.cell = new;
+            }
+        }
+        if response.double_clicked_by(PointerButton::Secondary) {
+            self.cell = 0.0;
+        }
+        let origin = rect.min + self.offset;
+        self.last_origin = Some(origin);
+        origin
+    }
+
+    /// The columns `x0..x1` and rows `y0..y1` of a `size` grid at `origin` that `rect` shows.
+    pub fn visible(&self, rect: Rect, origin: Pos2, size: Size) -> (u16, u16, u16, u16) {
+        let (w, h, cell) = (f32::from(size.width), f32::from(size.height), self.cell);
+        (
+            ((rect.min.x - origin.x) / cell).floor().clamp(0.0, w) as u16,
+            ((rect.max.x - origin.x) / cell).ceil().clamp(0.0, w) as u16,
+            ((rect.min.y - origin.y) / cell).floor().clamp(0.0, h) as u16,
+            ((rect.max.y - origin.y) / cell).ceil().clamp(0.0, h) as u16,
+        )
+    }
+}
+
+/// The view of one board (pan and zoom) and its cached textures.
+#[derive(Default)]
+pub struct BoardView {
+    view: Viewport,
+    ground: Option<(u64, TextureHandle)>,
+    /// The prepared discs circles are drawn with (see `mesh`), made on the first frame.
+    discs: Option<(TextureHandle, DiscAtlas)>,
+    /// Pieces at rest as a texel per cell, when zoomed out so far that a piece is a few
+    /// pixels: the texture, its size in cells, and its texels (to upload only on change).
+    flat: Option<(TextureHandle, [usize; 2], Vec<Color32>)>,
+    /// The cell a primary drag started on, and where the press was.
+    drag_from: Option<(Pos, Pos2)>,
+}
+
+impl BoardView {
+    /// Fits the whole board into view on the next frame.
+    pub fn fit(&mut self) {
+        self.view.fit();
+    }
+
+    /// Points per cell now.
+    pub fn cell_size(&self) -> f32 {
+        self.view.cell_size()
+    }
+
+    /// The screen position of the centre of cell `p` as last drawn (`None` before the first
+    /// frame): what a test clicks.
+    pub fn cell_centre(&self, p: Pos) -> Option<Pos2> {
+        self.view.cell_centre(p)
     }
 
     /// Draws `mirror` (whose game state is `state`) at clock position `at` with `overlay`, and
@@ -117,22 +188,14 @@ impl BoardView {
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 0.0, palette::BACKGROUND);
 
-        if self.cell <= 0.0 || self.fitted != Some(size) {
-            self.fit_to(rect, size);
-        }
-        self.pan_and_zoom(ui, &response, rect);
-        let origin = rect.min + self.offset;
-        self.last_origin = Some(origin);
-        let cell = self.cell;
+        let origin = self.view.update(ui, &response, rect, size);
+        let cell = self.view.cell_size();
         let cell_rect =
             |x: f32, y: f32| Rect::from_min_size(origin + vec2(x * cell, y * cell), Vec2::splat(cell));
 
         // The cells in view.
         let (w, h) = (f32::from(size.width), f32::from(size.height));
-        let x0 = ((rect.min.x - origin.x) / cell).floor().clamp(0.0, w) as u16;
-        let x1 = ((rect.max.x - origin.x) / cell).ceil().clamp(0.0, w) as u16;
-        let y0 = ((rect.min.y - origin.y) / cell).floor().clamp(0.0, h) as u16;
-        let y1 = ((rect.max.y - origin.y) / cell).ceil().clamp(0.0, h) as u16;
+        let (x0, x1, y0, y1) = self.view.visible(rect, origin, size);
         let board_rect = Rect::from_min_size(origin, vec2(w * cell, h * cell));
 
         // Ground.
@@ -268,35 +331,6 @@ impl BoardView {
             painter.galley(r.min + vec2(4.0, 4.0), galley, Color32::WHITE);
         }
         input
-    }
-
-    fn fit_to(&mut self, rect: Rect, size: Size) {
-        let (w, h) = (f32::from(size.width), f32::from(size.height));
-        let margin = 12.0;
-        let cell = ((rect.width() - 2.0 * margin) / w).min((rect.height() - 2.0 * margin) / h);
-        self.cell = cell.clamp(MIN_CELL, 96.0);
-        self.offset = (rect.size() - vec2(w, h) * self.cell) / 2.0;
-        self.fitted = Some(size);
-    }
-
-    fn pan_and_zoom(&mut self, ui: &egui::Ui, response: &egui::Response, rect: Rect) {
-        if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
-            self.offset += response.drag_delta();
-        }
-        if let Some(hover) = response.hover_pos() {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
-            let factor = zoom * (scroll / 400.0).exp();
-            if (factor - 1.0).abs() > 1e-4 {
-                let new = (self.cell * factor).clamp(MIN_CELL, MAX_CELL);
-                // Keep the point under the pointer where it is.
-                let anchor = hover - rect.min;
-                self.offset = anchor - (anchor - self.offset) * (new / self.cell);
-                self.cell = new;
-            }
-        }
-        if response.double_clicked_by(PointerButton::Secondary) {
-            self.cell = 0.0;
-        }
     }
 
     /// The pieces at rest (and match3 voids) of columns `x.0..x.1` and rows `y.0..y.1` as a

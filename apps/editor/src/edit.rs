@@ -11,12 +11,13 @@
 //! button pans; the wheel zooms. Keys: B paint, F fill, R rectangle, E erase, I pick,
 //! Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y undo and redo, Ctrl+S save.
 
+use crate::board::Viewport;
 use crate::difficulty::DifficultyPanel;
 use crate::draft::{Anchor, Draft, Edit, EditHistory, Ink, Problem, Stroke, UnitInk, line, max_side};
 use crate::palette;
 use egui::{
-    Align2, Color32, ColorImage, FontId, PointerButton, Pos2, Rect, Sense, Stroke as Line, StrokeKind,
-    TextureHandle, TextureOptions, Vec2, pos2, vec2,
+    Align2, Color32, ColorImage, FontId, Pos2, Rect, Sense, Stroke as Line, StrokeKind, TextureHandle,
+    TextureOptions, Vec2, pos2, vec2,
 };
 use std::path::{Path, PathBuf};
 use tessera_core::collapse::{Compaction, Scoring};
@@ -61,9 +62,7 @@ pub enum EditAction {
 /// The pan and zoom of the canvas and its texture.
 #[derive(Default)]
 struct Canvas {
-    cell: f32,
-    offset: Vec2,
-    fitted: Option<Size>,
+    view: Viewport,
     texture: Option<(u64, TextureHandle)>,
     /// Cells painted since the texture was last brought up to date (min and max corners), when
     /// only strokes changed the draft since: a stroke on a 1024×1024 map uploads those texels,
@@ -71,7 +70,6 @@ struct Canvas {
     painted: Option<(Pos, Pos)>,
     /// Something else changed: the texture is made anew.
     remake: bool,
-    last_origin: Option<Pos2>,
 }
 
 /// A stroke being painted.
@@ -160,7 +158,7 @@ impl EditView {
         self.unit_brush = false;
         self.resize = (self.draft.size().width, self.draft.size().height);
         self.play_seed = self.draft.seed.unwrap_or(tessera_core::DEFAULT_SEED);
-        self.canvas.cell = 0.0;
+        self.canvas.view.fit();
         self.active = None;
         self.changed();
     }
@@ -236,9 +234,7 @@ impl EditView {
 
     /// The screen position of the centre of cell `p` as last drawn (for tests).
     pub fn cell_centre(&self, p: Pos) -> Option<Pos2> {
-        let o = self.canvas.last_origin?;
-        let c = self.canvas.cell;
-        Some(o + vec2((f32::from(p.x) + 0.5) * c, (f32::from(p.y) + 0.5) * c))
+        self.canvas.view.cell_centre(p)
     }
 
     /// Chooses a tool.
@@ -332,7 +328,7 @@ impl EditView {
         let after = self.draft.resized(size, anchor);
         self.replace(after, false);
         self.resize = (width, height);
-        self.canvas.cell = 0.0;
+        self.canvas.view.fit();
         Ok(())
     }
 
@@ -905,32 +901,8 @@ impl EditView {
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 0.0, palette::BACKGROUND);
-        let c = &mut self.canvas;
-        if c.cell <= 0.0 || c.fitted != Some(size) {
-            let (w, h) = (f32::from(size.width), f32::from(size.height));
-            c.cell = ((rect.width() - 24.0) / w).min((rect.height() - 24.0) / h).clamp(0.25, 96.0);
-            c.offset = (rect.size() - vec2(w, h) * c.cell) / 2.0;
-            c.fitted = Some(size);
-        }
-        if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
-            c.offset += response.drag_delta();
-        }
-        if let Some(hover) = response.hover_pos() {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
-            let factor = zoom * (scroll / 400.0).exp();
-            if (factor - 1.0).abs() > 1e-4 {
-                let new = (c.cell * factor).clamp(0.25, 160.0);
-                let anchor = hover - rect.min;
-                c.offset = anchor - (anchor - c.offset) * (new / c.cell);
-                c.cell = new;
-            }
-        }
-        if response.double_clicked_by(PointerButton::Secondary) {
-            c.cell = 0.0;
-        }
-        let origin = rect.min + c.offset;
-        c.last_origin = Some(origin);
-        let cell = c.cell;
+        let origin = self.canvas.view.update(ui, &response, rect, size);
+        let cell = self.canvas.view.cell_size();
         let cell_of = |p: Pos2| -> Option<Pos> {
             let v = (p - origin) / cell;
             (v.x >= 0.0 && v.y >= 0.0 && v.x < f32::from(size.width) && v.y < f32::from(size.height))
@@ -974,10 +946,7 @@ impl EditView {
         let (w, h) = (f32::from(size.width), f32::from(size.height));
         let board = Rect::from_min_size(origin, vec2(w * cell, h * cell));
         painter.image(tex, board, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)), Color32::WHITE);
-        let x0 = ((rect.min.x - origin.x) / cell).floor().clamp(0.0, w) as u16;
-        let x1 = ((rect.max.x - origin.x) / cell).ceil().clamp(0.0, w) as u16;
-        let y0 = ((rect.min.y - origin.y) / cell).floor().clamp(0.0, h) as u16;
-        let y1 = ((rect.max.y - origin.y) / cell).ceil().clamp(0.0, h) as u16;
+        let (x0, x1, y0, y1) = self.canvas.view.visible(rect, origin, size);
         let cell_rect = |p: Pos| {
             Rect::from_min_size(origin + vec2(f32::from(p.x), f32::from(p.y)) * cell, Vec2::splat(cell))
         };

@@ -58,23 +58,7 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    // SameGame random playouts (tabu colour) on a 15×15, 5-colour board (the standard test-set
-    // shape), on the search board, as NMCS runs them.
-    let rules = CollapseRules::new(CollapseConfig::standard());
-    let state = CollapseState::new_game(Size::new(15, 15, 256).unwrap(), 5, 3);
-    let start = collapse::Board::from_state(&state);
-    let mut search = Nmcs::new(&rules.config, 1, None);
-    g.throughput(Throughput::Elements(100));
-    g.bench_function("collapse_nmcs_playouts", |b| {
-        let (mut board, mut line) = (start.clone(), Vec::new());
-        b.iter(|| {
-            for _ in 0..100 {
-                board.copy_from(&start);
-                line.clear();
-                black_box(search.playout(&mut board, &mut line));
-            }
-        })
-    });
+    collapse_playouts(&mut g);
 
     // Match-3 games with objectives (the locks fixture: 3000 points in 25 moves).
     let text = std::fs::read_to_string(concat!(
@@ -137,13 +121,9 @@ impl Measurement for CpuTime {
     }
 }
 
-/// The playout loops, by CPU time (see the module docs).
-fn bench_cpu(c: &mut Criterion<CpuTime>) {
-    let mut g = c.benchmark_group("bots_cpu");
-    const N: u64 = 1_000_000;
-    g.throughput(Throughput::Elements(N));
-    let mut rng = BotRng::new(1);
-    g.bench_function("slide_bitboard_random_slides", |b| b.iter(|| black_box(random_slides(N, &mut rng))));
+/// SameGame random playouts (tabu colour) on a 15×15, 5-colour board (the standard test-set
+/// shape), on the search board, as NMCS runs them: 100 per iteration.
+fn collapse_playouts<M: Measurement>(g: &mut criterion::BenchmarkGroup<'_, M>) {
     let rules = CollapseRules::new(CollapseConfig::standard());
     let state = CollapseState::new_game(Size::new(15, 15, 256).unwrap(), 5, 3);
     let start = collapse::Board::from_state(&state);
@@ -159,6 +139,16 @@ fn bench_cpu(c: &mut Criterion<CpuTime>) {
             }
         })
     });
+}
+
+/// The playout loops, by CPU time (see the module docs).
+fn bench_cpu(c: &mut Criterion<CpuTime>) {
+    let mut g = c.benchmark_group("bots_cpu");
+    const N: u64 = 1_000_000;
+    g.throughput(Throughput::Elements(N));
+    let mut rng = BotRng::new(1);
+    g.bench_function("slide_bitboard_random_slides", |b| b.iter(|| black_box(random_slides(N, &mut rng))));
+    collapse_playouts(&mut g);
     g.finish();
 }
 
