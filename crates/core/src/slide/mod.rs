@@ -29,12 +29,16 @@
 //! as value 0 rather than `None`, so reading a cell never branches; a line of four cells whose
 //! tiles are at most 2^15 looks up what the slide does in a table of 65,536 precomputed plans
 //! (built once, from the same rule as the general path; property tests compare both with a
-//! plain reference implementation); other lines are condensed in place and merged in one pass;
-//! the spawn finds its cell in a bit mask of empty cells on boards of up to 64 cells, with a
-//! branch-free select; line geometry comes from selects, not a `match` on the direction.
+//! plain reference implementation); on other boards one scan finds the lines that change, eight
+//! cells at a time, in a byte-per-cell copy of the exponents kept beside the board
+//! ([`exponents`]), and only those lines are condensed in place and merged in one pass; the
+//! spawn finds its cell in the same bytes, eight cells a word; line geometry comes from selects,
+//! not a `match` on the direction.
 
+mod exponents;
 mod level;
 
+use exponents::Exponents;
 pub use level::SlideLevel;
 
 use crate::geom::{Dir, Grid, Pos, Size};
@@ -115,6 +119,9 @@ pub struct SlideState {
     rng: GameRng,
     #[serde(skip)]
     hash: u64,
+    /// The board's exponents, a byte per cell, for the slide's scans; written with the board.
+    #[serde(skip)]
+    exps: Exponents,
 }
 
 /// [`SlideState`] as stored (the same fields in the same order, without the hash).
@@ -130,7 +137,8 @@ struct RawState {
 impl From<RawState> for SlideState {
     fn from(r: RawState) -> Self {
         let RawState { board, score, won, ids, rng } = r;
-        let mut s = SlideState { board, score, won, ids, rng, hash: 0 };
+        let exps = Exponents::of(board.cells());
+        let mut s = SlideState { board, score, won, ids, rng, hash: 0, exps };
         s.hash = s.recompute_hash();
         s
     }
@@ -159,13 +167,16 @@ fn merge_key(tile: Id, from: usize, absorbed: Id, absorbed_from: usize, to: usiz
 impl SlideState {
     /// A new game on an empty `size` board: two tiles spawned from `seed`.
     pub fn new_game(size: Size, config: &SlideConfig, seed: u64) -> Self {
+        let board = Grid::filled(size, EMPTY);
+        let exps = Exponents::of(board.cells());
         let mut state = SlideState {
-            board: Grid::filled(size, EMPTY),
+            board,
             score: 0,
             won: false,
             ids: IdGen::default(),
             rng: GameRng::new(seed),
             hash: 0,
+            exps,
         };
         state.hash = state.recompute_hash();
         for _ in 0..2 {
@@ -186,14 +197,9 @@ impl SlideState {
         let mut ids = IdGen::default();
         let cells =
             values.iter().map(|&v| if v == 0 { EMPTY } else { Tile { id: ids.next(), value: v } }).collect();
-        let mut s = SlideState {
-            board: Grid::from_cells(size, cells)?,
-            score: 0,
-            won: false,
-            ids,
-            rng: GameRng::new(seed),
-            hash: 0,
-        };
+        let board = Grid::from_cells(size, cells)?;
+        let exps = Exponents::of(board.cells());
+        let mut s = SlideState { board, score: 0, won: false, ids, rng: GameRng::new(seed), hash: 0, exps };
         s.hash = s.recompute_hash();
         Some(s)
     }
@@ -283,7 +289,7 @@ impl SlideState {
     }
 
     fn empty_count(&self) -> u32 {
-        self.board.cells().iter().filter(|c| c.value == 0).count() as u32
+        self.exps.empty_count()
     }
 
     /// Spawns one tile on a random one of the `empty` empty cells (at least one); returns where
@@ -293,22 +299,10 @@ impl SlideState {
         let nth = self.rng.below(empty);
         let value = if self.rng.chance(config.four_chance.num, config.four_chance.den) { 4 } else { 2 };
         let tile = Tile { id: self.ids.next(), value };
-        // The nth empty cell (row by row): boards of up to 64 cells pick it from a bit mask of
-        // empty cells (clearing the lowest set bit nth times); larger boards count cell by cell.
-        let cells = self.board.cells();
-        let index = if cells.len() <= 64 {
-            let mask = cells.iter().enumerate().fold(0u64, |m, (i, c)| m | u64::from(c.value == 0) << i);
-            select_bit(mask, nth) as usize
-        } else {
-            let (mut seen, mut index) = (0u32, 0usize);
-            for (i, cell) in cells.iter().enumerate() {
-                let is_empty = cell.value == 0;
-                index = if is_empty && seen == nth { i } else { index };
-                seen += u32::from(is_empty);
-            }
-            index
-        };
+        // The nth empty cell, row by row. There are `empty` > `nth`: the caller counted them.
+        let index = self.exps.nth_empty(nth).unwrap_or_default();
         self.board.cells_mut()[index] = tile;
+        self.exps.set(index, value);
         self.hash ^= pos_key(index, tile.id)
             ^ what_key(value, tile.id)
             ^ rng_before
@@ -352,6 +346,29 @@ fn line_changes(cells: &[Tile], lines: &Lines, l: usize) -> (bool, usize) {
         i += lines.cell_step;
     }
     (changes, count)
+}
+
+/// Marks which lines change when the board slides toward `dir` (`changes[l]` for line `l` of
+/// [`Lines`]).
+///
+/// Equivalent to [`line_changes`] on every line, but eight cells at a time: a line changes
+/// exactly when some cell holds a tile and its neighbour toward the edge is empty or holds an
+/// equal tile (a tile after a gap has such a neighbour at the gap's far end). Each pair of
+/// neighbours is independent of the others, so [`Exponents::for_each_moving_pair`] tests them a
+/// word at a time, and only the few pairs that move cost more.
+fn changed_lines(exps: &Exponents, size: Size, dir: Dir, changes: &mut [bool]) {
+    let w = usize::from(size.width);
+    let toward_second = matches!(dir, Dir::Down | Dir::Right);
+    if matches!(dir, Dir::Up | Dir::Down) {
+        exps.for_each_moving_pair(w, toward_second, |p| changes[p % w] = true);
+    } else {
+        // Pairs from the end of one row to the start of the next are not neighbours.
+        exps.for_each_moving_pair(1, toward_second, |p| {
+            if p % w != w - 1 {
+                changes[p / w] = true;
+            }
+        });
+    }
 }
 
 /// How a merge happened (the seed's single and double combine move orders).
@@ -524,11 +541,12 @@ impl SlideRules {
         let size = state.board.size();
         let lines = Lines::new(size, dir);
         let cells = state.board.cells_mut();
+        let exps = &mut state.exps;
         let mut changed = false;
         let mut hash = 0u64; // how the board's part of the hash changes
         let mut points: u64 = 0;
         let mut best: u32 = 0;
-        let mut empty: u32 = 0; // empty cells after the slide, counted line by line
+        let mut empty: u32 = 0; // empty cells after the slide
         // Source cell (k along the line) of each condensed tile. Lines are at most MAX_SIDE long;
         // the usual small board gets a small array, so that zeroing it costs next to nothing.
         let (mut small, mut large);
@@ -540,8 +558,17 @@ impl SlideRules {
             &mut large
         };
 
+        // Boards whose lines are not four cells long find their changing lines in one scan
+        // first, and count their empty cells before the slide (each merge adds one); lines of
+        // four look theirs up in the plans below and count line by line.
+        let whole_board = lines.len != 4;
+        let mut changes = [false; MAX_SIDE as usize];
+        if whole_board {
+            changed_lines(exps, size, dir, &mut changes);
+            empty = exps.empty_count();
+        }
         let plans = line_plans();
-        for l in 0..lines.count {
+        for (l, &marked) in changes[..lines.count].iter().enumerate() {
             let start = lines.start(l);
             // Lines of four cells holding tiles up to 2^15 (every classic 4×4 game until its
             // 65536 tile) follow a precomputed plan; other lines take the general path.
@@ -549,7 +576,7 @@ impl SlideRules {
                 let at = |k: isize| (start + k * lines.cell_step) as usize;
                 let idx = [at(0), at(1), at(2), at(3)];
                 let t = idx.map(|i| cells[i]);
-                let e = t.map(|t| t.value.trailing_zeros() & 31); // 0 for an empty cell
+                let e = idx.map(|i| u32::from(exps.get(i))); // 0 for an empty cell
                 if (e[0] | e[1] | e[2] | e[3]) < 16 {
                     let plan = plans[usize::from((e[0] | e[1] << 4 | e[2] << 8 | e[3] << 12) as u16)];
                     if plan & PLAN_CHANGES == 0 {
@@ -565,6 +592,7 @@ impl SlideRules {
                             let b = (slot >> 4 & 3) as usize;
                             let value = t[a].value * 2;
                             cells[idx[out]] = Tile { id: t[a].id, value };
+                            exps.set(idx[out], value);
                             hash ^= merge_key(t[a].id, idx[a], t[b].id, idx[b], idx[out], value);
                             events.push(E::from(merged(&lines, l, t[a].id, a, t[b].id, b, out, value)));
                             points += u64::from(value);
@@ -572,6 +600,7 @@ impl SlideRules {
                         } else {
                             cells[idx[out]] = t[a];
                             if a != out {
+                                exps.set(idx[out], t[a].value);
                                 hash ^= pos_key(idx[a], t[a].id) ^ pos_key(idx[out], t[a].id);
                                 events.push(E::from(SlideEvent::Moved {
                                     tile: t[a].id,
@@ -584,14 +613,20 @@ impl SlideRules {
                     }
                     for &i in &idx[out..] {
                         cells[i] = EMPTY;
+                        exps.set(i, 0);
                     }
                     empty += (4 - out) as u32;
                     continue;
                 }
             }
 
-            let (line_changes, count) = line_changes(cells, &lines, l);
-            empty += (lines.len - count) as u32;
+            let line_changes = if whole_board {
+                marked
+            } else {
+                let (line_changes, count) = line_changes(cells, &lines, l);
+                empty += (lines.len - count) as u32;
+                line_changes
+            };
             if !line_changes {
                 continue;
             }
@@ -602,6 +637,7 @@ impl SlideRules {
             for k in 0..lines.len {
                 let t = cells[at(k)];
                 cells[at(n)] = t;
+                exps.set(at(n), t.value);
                 src[n] = k as u16;
                 n += usize::from(t.value != 0);
             }
@@ -615,6 +651,7 @@ impl SlideRules {
                     let next = cells[at(i + 1)];
                     let value = t.value * 2;
                     cells[at(out)] = Tile { id: t.id, value };
+                    exps.set(at(out), value);
                     let next_from = usize::from(src[i + 1]);
                     hash ^= merge_key(t.id, at(from), next.id, at(next_from), at(out), value);
                     events.push(E::from(merged(&lines, l, t.id, from, next.id, next_from, out, value)));
@@ -623,6 +660,7 @@ impl SlideRules {
                     i += 2;
                 } else {
                     cells[at(out)] = t;
+                    exps.set(at(out), t.value);
                     if from != out {
                         hash ^= pos_key(at(from), t.id) ^ pos_key(at(out), t.id);
                         events.push(E::from(SlideEvent::Moved {
@@ -637,6 +675,7 @@ impl SlideRules {
             }
             for k in out..lines.len {
                 cells[at(k)] = EMPTY;
+                exps.set(at(k), 0);
             }
             empty += (n - out) as u32;
         }
@@ -714,26 +753,6 @@ fn merged(
         value,
         combine: if k == out { Combine::Single } else { Combine::Double },
     }
-}
-
-/// The index of the `n`th (from 0) set bit of `x`, which has more than `n` set bits. Branch-free
-/// (the spawn's choice of cell would otherwise mispredict): count the set bits of each byte,
-/// sum them into running totals with one multiply, count the bytes whose running total is at
-/// most `n` to find the byte, then look the bit up within that byte.
-#[inline]
-fn select_bit(x: u64, n: u32) -> u32 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut counts = x - ((x >> 1) & 0x5555_5555_5555_5555);
-    counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
-    counts = (counts + (counts >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    let totals = counts.wrapping_mul(ONES); // byte i: set bits in bytes 0..=i (at most 64)
-    // High bit of byte i set when totals_i <= n; those bytes come first since totals only grow.
-    let at_most_n = (((u64::from(n) * ONES) | HIGHS) - totals) & HIGHS;
-    let byte = ((at_most_n >> 7).wrapping_mul(ONES) >> 56) as u32;
-    let before = ((totals << 8) >> (8 * byte)) as u32 & 0xff;
-    let bits = (x >> (8 * byte)) as u8;
-    8 * byte + u32::from(SELECT_IN_BYTE[usize::from(bits)][(n - before) as usize & 7])
 }
 
 /// `SELECT_IN_BYTE[b][k]`: the index of the `k`th set bit of byte `b` (0 where there is none).
@@ -824,14 +843,20 @@ impl Rules for SlideRules {
         let b = &mut state.board;
         match *event {
             SlideEvent::Moved { tile, from, to } => {
+                let (f, t) = (size.index(from), size.index(to));
                 b[from] = std::mem::replace(&mut b[to], EMPTY);
-                state.hash ^= pos_key(size.index(from), tile) ^ pos_key(size.index(to), tile);
+                state.exps.set(f, b[from].value);
+                state.exps.set(t, 0);
+                state.hash ^= pos_key(f, tile) ^ pos_key(t, tile);
             }
             SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value, .. } => {
                 b[to] = EMPTY;
                 b[from] = Tile { id: tile, value: value / 2 };
                 b[absorbed_from] = Tile { id: absorbed, value: value / 2 };
                 let (f, a, t) = (size.index(from), size.index(absorbed_from), size.index(to));
+                state.exps.set(t, 0);
+                state.exps.set(f, value / 2);
+                state.exps.set(a, value / 2);
                 state.hash ^= merge_key(tile, f, absorbed, a, t, value);
             }
             SlideEvent::Scored { points } => {
@@ -841,6 +866,7 @@ impl Rules for SlideRules {
             }
             SlideEvent::Spawned { tile, at, value, rng } => {
                 b[at] = EMPTY;
+                state.exps.set(size.index(at), 0);
                 let before = rng_key(&state.rng);
                 state.ids.reset(tile.0);
                 state.rng.set_position(rng.before);
@@ -888,6 +914,8 @@ impl Rules for SlideRules {
                 let f = holds(b, from, tile, 0)?;
                 let t = empty(b, to)?;
                 b[to] = std::mem::replace(&mut b[from], EMPTY);
+                state.exps.set(t, b[to].value);
+                state.exps.set(f, 0);
                 state.hash ^= pos_key(f, tile) ^ pos_key(t, tile);
             }
             SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value, .. } => {
@@ -907,6 +935,9 @@ impl Rules for SlideRules {
                 b[from] = EMPTY;
                 b[absorbed_from] = EMPTY;
                 b[to] = Tile { id: tile, value };
+                state.exps.set(f, 0);
+                state.exps.set(a, 0);
+                state.exps.set(t, value);
                 state.hash ^= merge_key(tile, f, absorbed, a, t, value);
             }
             SlideEvent::Scored { points } => {
@@ -939,6 +970,7 @@ impl Rules for SlideRules {
                     )));
                 }
                 b[at] = Tile { id: tile, value };
+                state.exps.set(i, value);
                 let before = rng_key(&state.rng);
                 state.ids.reset(tile.0 + 1);
                 state.rng.set_position(rng.after);

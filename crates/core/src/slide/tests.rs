@@ -216,17 +216,61 @@ fn command_text_round_trips() {
     assert!("sideways".parse::<SlideCommand>().is_err());
 }
 
-#[test]
-fn select_bit_finds_the_nth_set_bit() {
-    let naive = |x: u64, n: u32| (0..64).filter(|&i| x >> i & 1 == 1).nth(n as usize).unwrap();
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    for _ in 0..2000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        for mask in [x, x & 0xffff, x >> 40, u64::MAX, 1 << 63, x & (x >> 3)] {
-            for n in 0..mask.count_ones() {
-                assert_eq!(super::select_bit(mask, n), naive(mask, n), "mask {mask:#x}, n {n}");
+mod exponents_follow_the_board {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A random board up to 20×20 (lines of four and others), tiles up to 2^17 (beyond the
+    /// four-cell plans' 2^15).
+    fn state() -> impl Strategy<Value = SlideState> {
+        (1usize..=20, 1usize..=20, any::<u64>()).prop_flat_map(|(w, h, seed)| {
+            prop::collection::vec(prop::option::weighted(0.6, 1u32..=17), w * h).prop_map(move |cells| {
+                let values: Vec<u32> = cells.iter().map(|c| c.map_or(0, |k| 1 << k)).collect();
+                SlideState::from_values(Size::new(w, h, MAX_SIDE).unwrap(), &values, seed).unwrap()
+            })
+        })
+    }
+
+    fn assert_follows(s: &SlideState) {
+        assert_eq!(s.exps, Exponents::of(s.board.cells()), "the exponents drifted from the board");
+    }
+
+    proptest! {
+        /// After any sequence of slides, undos and redos, the exponents the scans read are those
+        /// of the board: the cache never drifts.
+        #[test]
+        fn after_apply_undo_and_redo(mut s in state(), ops in prop::collection::vec((0u8..4, 0usize..4), 1..40)) {
+            let rules = SlideRules::default();
+            let mut done: Vec<Vec<SlideEvent>> = Vec::new();
+            let mut undone: Vec<Vec<SlideEvent>> = Vec::new();
+            for (op, d) in ops {
+                match op {
+                    0 | 1 => {
+                        let mut events = Vec::new();
+                        if rules.apply(&mut s, &SlideCommand::Slide(Dir::ALL[d]), &mut events).is_ok() {
+                            done.push(events);
+                            undone.clear();
+                        }
+                    }
+                    2 => {
+                        if let Some(events) = done.pop() {
+                            for e in events.iter().rev() {
+                                rules.undo_event(&mut s, e);
+                            }
+                            undone.push(events);
+                        }
+                    }
+                    _ => {
+                        if let Some(events) = undone.pop() {
+                            for e in &events {
+                                rules.redo_event(&mut s, e).unwrap();
+                            }
+                            done.push(events);
+                        }
+                    }
+                }
+                assert_follows(&s);
+                prop_assert_eq!(s.hash(), s.recompute_hash());
             }
         }
     }
