@@ -5,8 +5,17 @@ use std::fmt;
 
 /// The id of a tile, block or unit: allocated from a counter in the game state, never reused
 /// within a game, and kept across moves so that views can animate and logs can name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+///
+/// Serialized as the derive would (a newtype struct), by hand so that it inlines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
 pub struct Id(pub u32);
+
+impl Serialize for Id {
+    #[inline]
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_newtype_struct("Id", &self.0)
+    }
+}
 
 impl fmt::Display for Id {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -143,7 +143,13 @@ impl Exponents {
     /// neighbour nearer the edge the tiles move toward (`p + off` when `toward_second`) is empty
     /// or holds an equal tile, and the other cell holds a tile. Such a pair exists in a line
     /// exactly when the line changes.
-    pub(super) fn for_each_moving_pair(&self, off: usize, toward_second: bool, mut f: impl FnMut(usize)) {
+    pub(super) fn for_each_moving_pair(&self, off: usize, toward_second: bool, f: impl FnMut(usize)) {
+        if toward_second { self.moving_pairs::<true>(off, f) } else { self.moving_pairs::<false>(off, f) }
+    }
+
+    /// [`Exponents::for_each_moving_pair`] with the direction fixed at compile time.
+    #[inline]
+    fn moving_pairs<const TOWARD_SECOND: bool>(&self, off: usize, mut f: impl FnMut(usize)) {
         let pairs = self.len().saturating_sub(off);
         // Words of cells `i..` and `i + off..` for i = 0, 8, 16, ...: the last words run into the
         // padding, and their bytes from `pairs` on are dropped.
@@ -152,7 +158,7 @@ impl Exponents {
         let seconds = self.bytes.get(off..).unwrap_or_default().chunks_exact(8);
         for (w, (x, y)) in firsts.zip(seconds).enumerate() {
             let (x, y) = (word_of(x), word_of(y));
-            let (toward, farther) = if toward_second { (y, x) } else { (x, y) };
+            let (toward, farther) = if TOWARD_SECOND { (y, x) } else { (x, y) };
             // The farther cell holds a tile, and the nearer one is empty or equal.
             let mut moving = nonzero_bytes(farther) & (zero_bytes(toward) | zero_bytes(x ^ y));
             if w + 1 == words {

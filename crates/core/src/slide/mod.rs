@@ -348,28 +348,42 @@ fn line_changes(cells: &[Tile], lines: &Lines, l: usize) -> (bool, usize) {
     (changes, count)
 }
 
-/// Marks which lines change when the board slides toward `dir` (`changes[l]` for line `l` of
-/// [`Lines`]).
+/// For each line of [`Lines`] that changes when the board slides toward `dir`, the first cell
+/// (counted from the edge) that something happens next to: `first[l]` becomes the smallest `k`
+/// such that cell `k + 1` of line `l` holds a tile and cell `k` is empty or holds an equal tile.
+/// Lines that do not change keep [`UNCHANGED`].
 ///
 /// Equivalent to [`line_changes`] on every line, but eight cells at a time: a line changes
-/// exactly when some cell holds a tile and its neighbour toward the edge is empty or holds an
-/// equal tile (a tile after a gap has such a neighbour at the gap's far end). Each pair of
-/// neighbours is independent of the others, so [`Exponents::for_each_moving_pair`] tests them a
-/// word at a time, and only the few pairs that move cost more.
-fn changed_lines(exps: &Exponents, size: Size, dir: Dir, changes: &mut [bool]) {
-    let w = usize::from(size.width);
+/// exactly when it has such a pair (a tile after a gap has one at the gap's far end). Each pair
+/// of neighbours is independent of the others, so [`Exponents::for_each_moving_pair`] tests them
+/// a word at a time, and only the few pairs that move cost more.
+fn changed_lines(exps: &Exponents, size: Size, dir: Dir, first: &mut [u16]) {
+    let (w, h) = (usize::from(size.width), usize::from(size.height));
     let toward_second = matches!(dir, Dir::Down | Dir::Right);
-    if matches!(dir, Dir::Up | Dir::Down) {
-        exps.for_each_moving_pair(w, toward_second, |p| changes[p % w] = true);
-    } else {
-        // Pairs from the end of one row to the start of the next are not neighbours.
-        exps.for_each_moving_pair(1, toward_second, |p| {
-            if p % w != w - 1 {
-                changes[p / w] = true;
-            }
-        });
-    }
+    let vertical = matches!(dir, Dir::Up | Dir::Down);
+    // Pairs come in increasing order, so the row of each is found by stepping, not dividing.
+    let (mut row, mut row_start) = (0, 0);
+    exps.for_each_moving_pair(if vertical { w } else { 1 }, toward_second, |p| {
+        while p >= row_start + w {
+            (row, row_start) = (row + 1, row_start + w);
+        }
+        let column = p - row_start;
+        // The line, and where along it the pair's cell nearer the edge is.
+        let (line, k) = match dir {
+            Dir::Up => (column, row),
+            Dir::Down => (column, h - 2 - row),
+            Dir::Left => (row, column),
+            Dir::Right => (row, w.wrapping_sub(2 + column)),
+        };
+        // A pair from the end of one row to the start of the next is not a pair.
+        if vertical || column != w - 1 {
+            first[line] = first[line].min(k as u16);
+        }
+    });
 }
+
+/// [`changed_lines`]'s mark of a line that does not change.
+const UNCHANGED: u16 = u16::MAX;
 
 /// How a merge happened (the seed's single and double combine move orders).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -513,6 +527,12 @@ impl Lines {
         self.first + line as isize * self.line_step
     }
 
+    /// The index of cell `k` along `line`.
+    #[inline]
+    fn index(&self, line: usize, k: usize) -> usize {
+        (self.start(line) + k as isize * self.cell_step) as usize
+    }
+
     /// The cell of `k` along `line`.
     #[inline]
     fn pos(&self, line: usize, k: usize) -> Pos {
@@ -542,143 +562,44 @@ impl SlideRules {
         let lines = Lines::new(size, dir);
         let cells = state.board.cells_mut();
         let exps = &mut state.exps;
-        let mut changed = false;
-        let mut hash = 0u64; // how the board's part of the hash changes
-        let mut points: u64 = 0;
-        let mut best: u32 = 0;
-        let mut empty: u32 = 0; // empty cells after the slide
-        // Source cell (k along the line) of each condensed tile. Lines are at most MAX_SIDE long;
-        // the usual small board gets a small array, so that zeroing it costs next to nothing.
-        let (mut small, mut large);
-        let src: &mut [u16] = if lines.len <= 16 {
-            small = [0u16; 16];
-            &mut small
-        } else {
-            large = [0u16; MAX_SIDE as usize];
-            &mut large
-        };
-
+        let mut step = Step::default();
         // Boards whose lines are not four cells long find their changing lines in one scan
         // first, and count their empty cells before the slide (each merge adds one); lines of
-        // four look theirs up in the plans below and count line by line.
+        // four look theirs up in the plans and count line by line.
         let whole_board = lines.len != 4;
-        let mut changes = [false; MAX_SIDE as usize];
+        // Where each line's first change is. The usual small board gets a small array, so that
+        // filling it costs next to nothing.
+        let (mut small, mut large);
+        let first: &mut [u16] = if lines.count <= 16 {
+            small = [UNCHANGED; 16];
+            &mut small
+        } else {
+            large = [UNCHANGED; MAX_SIDE as usize];
+            &mut large
+        };
         if whole_board {
-            changed_lines(exps, size, dir, &mut changes);
-            empty = exps.empty_count();
+            changed_lines(exps, size, dir, first);
+            step.empty = exps.empty_count();
         }
-        let plans = line_plans();
-        for (l, &marked) in changes[..lines.count].iter().enumerate() {
-            let start = lines.start(l);
+        for (l, &from) in first[..lines.count].iter().enumerate() {
             // Lines of four cells holding tiles up to 2^15 (every classic 4×4 game until its
             // 65536 tile) follow a precomputed plan; other lines take the general path.
-            if lines.len == 4 {
-                let at = |k: isize| (start + k * lines.cell_step) as usize;
-                let idx = [at(0), at(1), at(2), at(3)];
-                let t = idx.map(|i| cells[i]);
-                let e = idx.map(|i| u32::from(exps.get(i))); // 0 for an empty cell
-                if (e[0] | e[1] | e[2] | e[3]) < 16 {
-                    let plan = plans[usize::from((e[0] | e[1] << 4 | e[2] << 8 | e[3] << 12) as u16)];
-                    if plan & PLAN_CHANGES == 0 {
-                        empty += plan >> PLAN_EMPTY_SHIFT & 7;
-                        continue;
-                    }
-                    changed = true;
-                    let mut out = 0;
-                    while out < 4 && (plan >> (6 * out)) & SLOT_USED != 0 {
-                        let slot = plan >> (6 * out);
-                        let a = (slot >> 2 & 3) as usize;
-                        if slot & SLOT_MERGED != 0 {
-                            let b = (slot >> 4 & 3) as usize;
-                            let value = t[a].value * 2;
-                            cells[idx[out]] = Tile { id: t[a].id, value };
-                            exps.set(idx[out], value);
-                            hash ^= merge_key(t[a].id, idx[a], t[b].id, idx[b], idx[out], value);
-                            events.push(E::from(merged(&lines, l, t[a].id, a, t[b].id, b, out, value)));
-                            points += u64::from(value);
-                            best = best.max(value);
-                        } else {
-                            cells[idx[out]] = t[a];
-                            if a != out {
-                                exps.set(idx[out], t[a].value);
-                                hash ^= pos_key(idx[a], t[a].id) ^ pos_key(idx[out], t[a].id);
-                                events.push(E::from(SlideEvent::Moved {
-                                    tile: t[a].id,
-                                    from: lines.pos(l, a),
-                                    to: lines.pos(l, out),
-                                }));
-                            }
-                        }
-                        out += 1;
-                    }
-                    for &i in &idx[out..] {
-                        cells[i] = EMPTY;
-                        exps.set(i, 0);
-                    }
-                    empty += (4 - out) as u32;
-                    continue;
-                }
-            }
-
-            let line_changes = if whole_board {
-                marked
-            } else {
-                let (line_changes, count) = line_changes(cells, &lines, l);
-                empty += (lines.len - count) as u32;
-                line_changes
-            };
-            if !line_changes {
+            if lines.len == 4 && slide_planned_line(cells, exps, &lines, l, &mut step, events) {
                 continue;
             }
-            changed = true;
-            let at = |k: usize| (start + k as isize * lines.cell_step) as usize;
-            // 1. Condense in place, remembering where each tile came from.
-            let mut n = 0;
-            for k in 0..lines.len {
-                let t = cells[at(k)];
-                cells[at(n)] = t;
-                exps.set(at(n), t.value);
-                src[n] = k as u16;
-                n += usize::from(t.value != 0);
+            let line_changes = if whole_board {
+                from != UNCHANGED
+            } else {
+                let (line_changes, count) = line_changes(cells, &lines, l);
+                step.empty += (lines.len - count) as u32;
+                line_changes
+            };
+            if line_changes {
+                let from = if whole_board { usize::from(from) } else { 0 };
+                slide_line(cells, exps, &lines, l, from, &mut step, events);
             }
-            // 2. Merge from the edge: each tile merges at most once. `out` never passes `i`, so
-            //    writing cell `out` never clobbers a tile still to be read.
-            let (mut i, mut out) = (0, 0);
-            while i < n {
-                let t = cells[at(i)];
-                let from = usize::from(src[i]);
-                if i + 1 < n && cells[at(i + 1)].value == t.value {
-                    let next = cells[at(i + 1)];
-                    let value = t.value * 2;
-                    cells[at(out)] = Tile { id: t.id, value };
-                    exps.set(at(out), value);
-                    let next_from = usize::from(src[i + 1]);
-                    hash ^= merge_key(t.id, at(from), next.id, at(next_from), at(out), value);
-                    events.push(E::from(merged(&lines, l, t.id, from, next.id, next_from, out, value)));
-                    points += u64::from(value);
-                    best = best.max(value);
-                    i += 2;
-                } else {
-                    cells[at(out)] = t;
-                    exps.set(at(out), t.value);
-                    if from != out {
-                        hash ^= pos_key(at(from), t.id) ^ pos_key(at(out), t.id);
-                        events.push(E::from(SlideEvent::Moved {
-                            tile: t.id,
-                            from: lines.pos(l, from),
-                            to: lines.pos(l, out),
-                        }));
-                    }
-                    i += 1;
-                }
-                out += 1;
-            }
-            for k in out..lines.len {
-                cells[at(k)] = EMPTY;
-                exps.set(at(k), 0);
-            }
-            empty += (n - out) as u32;
         }
+        let Step { changed, mut hash, points, mut best, empty } = step;
 
         if !changed {
             return Err(Rejected::new("no_change", "the slide would not move or merge any tile"));
@@ -710,6 +631,173 @@ impl SlideRules {
             events.push(E::from(SlideEvent::GameOver));
         }
         Ok(())
+    }
+}
+
+/// What the lines of one slide add up to.
+#[derive(Default)]
+struct Step {
+    /// Whether any line changed.
+    changed: bool,
+    /// How the board's part of the hash changes.
+    hash: u64,
+    /// Points scored.
+    points: u64,
+    /// The largest merged value.
+    best: u32,
+    /// Empty cells after the slide.
+    empty: u32,
+}
+
+impl Step {
+    /// Tiles `tile` (from `k` along `line`) and `absorbed` (from `absorbed_k`) merge at `out`,
+    /// becoming `tile` worth `value`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn merge<E: From<SlideEvent>>(
+        &mut self,
+        lines: &Lines,
+        line: usize,
+        (tile, k): (Id, usize),
+        (absorbed, absorbed_k): (Id, usize),
+        out: usize,
+        value: u32,
+        events: &mut Vec<E>,
+    ) {
+        let at = |k: usize| lines.index(line, k);
+        self.hash ^= merge_key(tile, at(k), absorbed, at(absorbed_k), at(out), value);
+        events.push(E::from(merged(lines, line, tile, k, absorbed, absorbed_k, out, value)));
+        self.points += u64::from(value);
+        self.best = self.best.max(value);
+    }
+
+    /// `tile` moves from `from` to `to` along `line`.
+    #[inline]
+    fn moved<E: From<SlideEvent>>(
+        &mut self,
+        lines: &Lines,
+        line: usize,
+        tile: Id,
+        from: usize,
+        to: usize,
+        events: &mut Vec<E>,
+    ) {
+        events.push(E::from(SlideEvent::Moved {
+            tile,
+            from: lines.pos(line, from),
+            to: lines.pos(line, to),
+        }));
+        self.hash ^= pos_key(lines.index(line, from), tile) ^ pos_key(lines.index(line, to), tile);
+    }
+}
+
+/// Slides line `l` (of four cells) by its precomputed plan; `false`, touching nothing, when a
+/// tile is too large for the plans (the general path takes the line then).
+#[inline]
+fn slide_planned_line<E: From<SlideEvent>>(
+    cells: &mut [Tile],
+    exps: &mut Exponents,
+    lines: &Lines,
+    l: usize,
+    step: &mut Step,
+    events: &mut Vec<E>,
+) -> bool {
+    let idx = [0, 1, 2, 3].map(|k| lines.index(l, k));
+    let t = idx.map(|i| cells[i]);
+    let e = idx.map(|i| u32::from(exps.get(i))); // 0 for an empty cell
+    if (e[0] | e[1] | e[2] | e[3]) >= 16 {
+        return false;
+    }
+    let plan = line_plans()[usize::from((e[0] | e[1] << 4 | e[2] << 8 | e[3] << 12) as u16)];
+    if plan & PLAN_CHANGES == 0 {
+        step.empty += plan >> PLAN_EMPTY_SHIFT & 7;
+        return true;
+    }
+    step.changed = true;
+    let mut out = 0;
+    while out < 4 && (plan >> (6 * out)) & SLOT_USED != 0 {
+        let slot = plan >> (6 * out);
+        let a = (slot >> 2 & 3) as usize;
+        if slot & SLOT_MERGED != 0 {
+            let b = (slot >> 4 & 3) as usize;
+            let value = t[a].value * 2;
+            cells[idx[out]] = Tile { id: t[a].id, value };
+            exps.set(idx[out], value);
+            step.merge(lines, l, (t[a].id, a), (t[b].id, b), out, value, events);
+        } else if a != out {
+            cells[idx[out]] = t[a];
+            exps.set(idx[out], t[a].value);
+            step.moved(lines, l, t[a].id, a, out, events);
+        }
+        out += 1;
+    }
+    for &i in &idx[out..] {
+        cells[i] = EMPTY;
+        exps.set(i, 0);
+    }
+    step.empty += (4 - out) as u32;
+    true
+}
+
+/// Slides line `l`, which changes, in one pass from its edge; nothing happens before cell `from`
+/// (see [`changed_lines`]; 0 when not known).
+///
+/// The tiles before the gap that ends at `from` (or before `from + 1` when cell `from` holds a
+/// tile) are packed against the edge with no two equal neighbours, so they stay where they are,
+/// and only the last of them may still take part: the pass starts there.
+///
+/// `pending` is the tile placed last (at `out - 1`, from `pending_from`): the next tile may
+/// still merge into it, so its event waits until that is known. Cells are written only where a
+/// tile lands, and the cells from the last tile placed to the last tile read are cleared at the
+/// end. Writing `out` never clobbers a tile still to be read: `out` never passes `k`.
+fn slide_line<E: From<SlideEvent>>(
+    cells: &mut [Tile],
+    exps: &mut Exponents,
+    lines: &Lines,
+    l: usize,
+    from: usize,
+    step: &mut Step,
+    events: &mut Vec<E>,
+) {
+    step.changed = true;
+    let at = |k: usize| lines.index(l, k);
+    let mut gap = from + usize::from(cells[at(from)].value != 0);
+    while gap > 0 && cells[at(gap - 1)].value == 0 {
+        gap -= 1;
+    }
+    let start = gap.saturating_sub(1);
+    let (mut out, mut pending, mut pending_from, mut last) = (start, EMPTY, 0, start);
+    for k in start..lines.len {
+        let t = cells[at(k)];
+        if t.value == 0 {
+            continue;
+        }
+        last = k;
+        if t.value == pending.value {
+            let (to, value) = (out - 1, t.value * 2);
+            cells[at(to)] = Tile { id: pending.id, value };
+            exps.set(at(to), value);
+            step.merge(lines, l, (pending.id, pending_from), (t.id, k), to, value, events);
+            step.empty += 1;
+            pending = EMPTY;
+            continue;
+        }
+        if pending.value != 0 && pending_from != out - 1 {
+            step.moved(lines, l, pending.id, pending_from, out - 1, events);
+        }
+        if k != out {
+            cells[at(out)] = t;
+            exps.set(at(out), t.value);
+        }
+        (pending, pending_from) = (t, k);
+        out += 1;
+    }
+    if pending.value != 0 && pending_from != out - 1 {
+        step.moved(lines, l, pending.id, pending_from, out - 1, events);
+    }
+    for k in out..=last {
+        cells[at(k)] = EMPTY;
+        exps.set(at(k), 0);
     }
 }
 
