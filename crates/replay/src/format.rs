@@ -274,6 +274,16 @@ pub(crate) fn encode_into<T: Serialize + ?Sized>(value: &T, buf: &mut Vec<u8>) {
     }
 }
 
+/// Appends the payload of a step frame (the bytes of [`encode_into`] on a [`StepRef`]), by the
+/// faster [`crate::encode::encode_step`].
+pub(crate) fn encode_step_into(step: &StepRef, buf: &mut Vec<u8>) {
+    let start = buf.len();
+    if crate::encode::encode_step(step.command, step.events, step.hash, buf).is_err() {
+        buf.truncate(start);
+        encode_into(step, buf);
+    }
+}
+
 /// Where a payload came from, for errors.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct At {
@@ -354,6 +364,12 @@ pub(crate) fn frame_crc(kind: u8, payload: &[u8]) -> u32 {
     h.update(&[kind]);
     h.update(payload);
     h.finalize()
+}
+
+/// [`frame_crc`] of a kind byte and the payload after it, in one slice (as the writer lays a
+/// frame out).
+pub(crate) fn frame_crc_of_kind_and_payload(bytes: &[u8]) -> u32 {
+    crc32fast::hash(bytes)
 }
 
 /// The header payload parsed and checked: a known rule set, a level that loads and is of it.

@@ -5,7 +5,7 @@
 use crate::format::FORMAT_VERSION;
 use crate::format::{
     FRAME_HEADER_LEN, FrameKind, Header, KeyframeRef, KeyframeRefV2, KeyframeStateRef, MAGIC, MAX_PAYLOAD,
-    Note, StepRef, encode_into, frame_crc,
+    Note, StepRef, encode_into, encode_step_into, frame_crc_of_kind_and_payload,
 };
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -20,10 +20,14 @@ use tessera_core::{AnyCommand, AnyEvent, AnyState};
 #[derive(Debug)]
 pub struct LogWriter<W: Write> {
     out: W,
+    /// The frame being written: its header (length and crc filled in last), then the payload.
     buf: Vec<u8>,
     len: u64,
     frames: u64,
     steps: u64,
+    /// `steps` modulo the keyframe interval (kept, not divided: a division per step costs more
+    /// than the rest of the check); a keyframe is due when it is 0.
+    steps_past_keyframe: u32,
     keyframe_interval: u32,
     format_version: u32,
 }
@@ -48,9 +52,11 @@ impl<W: Write> LogWriter<W> {
             len: (MAGIC.len() + 4) as u64,
             frames: 0,
             steps: 0,
+            steps_past_keyframe: 0,
             keyframe_interval: header.keyframe_interval,
             format_version: header.format_version,
         };
+        w.begin(FrameKind::Header);
         encode_into(&header.to_payload(), &mut w.buf);
         w.emit(FrameKind::Header)?;
         Ok(w)
@@ -60,8 +66,7 @@ impl<W: Write> LogWriter<W> {
     /// hash of the header's format version) and, when due, a keyframe of `after`.
     pub fn record(&mut self, command: &AnyCommand, events: &[AnyEvent], after: &AnyState) -> io::Result<()> {
         self.step(command, events, crate::format::state_hash_for(self.format_version, after))?;
-        let k = u64::from(self.keyframe_interval);
-        if k > 0 && self.steps.is_multiple_of(k) {
+        if self.keyframe_interval > 0 && self.steps_past_keyframe == 0 {
             self.keyframe(after)?;
         }
         Ok(())
@@ -69,14 +74,22 @@ impl<W: Write> LogWriter<W> {
 
     /// Writes a step frame with a hash the caller computed.
     pub fn step(&mut self, command: &AnyCommand, events: &[AnyEvent], hash: u64) -> io::Result<()> {
-        encode_into(&StepRef { command, events, hash }, &mut self.buf);
+        self.begin(FrameKind::Step);
+        encode_step_into(&StepRef { command, events, hash }, &mut self.buf);
         self.emit(FrameKind::Step)?;
         self.steps += 1;
+        if self.keyframe_interval > 0 {
+            self.steps_past_keyframe += 1;
+            if self.steps_past_keyframe == self.keyframe_interval {
+                self.steps_past_keyframe = 0;
+            }
+        }
         Ok(())
     }
 
     /// Writes a keyframe of `state` as the state after the steps written so far.
     pub fn keyframe(&mut self, state: &AnyState) -> io::Result<()> {
+        self.begin(FrameKind::Keyframe);
         if self.format_version >= 2 {
             let state = KeyframeStateRef::new(state);
             encode_into(&KeyframeRefV2 { step: self.steps, state }, &mut self.buf);
@@ -88,30 +101,34 @@ impl<W: Write> LogWriter<W> {
 
     /// Writes a note at the current step.
     pub fn note(&mut self, text: &str) -> io::Result<()> {
+        self.begin(FrameKind::Note);
         encode_into(&Note { step: self.steps, text: text.to_string() }, &mut self.buf);
         self.emit(FrameKind::Note)
     }
 
-    /// Writes the payload in `self.buf` as one frame and empties the buffer.
+    /// Starts a frame of `kind` in `self.buf`: room for its length and crc, then the kind byte;
+    /// the payload is encoded after it.
+    fn begin(&mut self, kind: FrameKind) {
+        self.buf.clear();
+        self.buf.extend_from_slice(&[0; FRAME_HEADER_LEN - 1]);
+        self.buf.push(kind.byte());
+    }
+
+    /// Fills in the length and crc of the frame in `self.buf` and writes it, in one write.
     fn emit(&mut self, kind: FrameKind) -> io::Result<()> {
-        let payload = &self.buf;
-        if payload.len() > MAX_PAYLOAD as usize {
-            let n = payload.len();
-            self.buf.clear();
+        let n = self.buf.len() - FRAME_HEADER_LEN;
+        if n > MAX_PAYLOAD as usize {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!("a {} frame of {n} bytes exceeds the limit of {MAX_PAYLOAD}", kind.name()),
             ));
         }
-        let mut head = [0u8; FRAME_HEADER_LEN];
-        head[0..4].copy_from_slice(&(payload.len() as u32).to_le_bytes());
-        head[4..8].copy_from_slice(&frame_crc(kind.byte(), payload).to_le_bytes());
-        head[8] = kind.byte();
-        self.out.write_all(&head)?;
-        self.out.write_all(payload)?;
-        self.len += (FRAME_HEADER_LEN + payload.len()) as u64;
+        let crc = frame_crc_of_kind_and_payload(&self.buf[FRAME_HEADER_LEN - 1..]);
+        self.buf[0..4].copy_from_slice(&(n as u32).to_le_bytes());
+        self.buf[4..8].copy_from_slice(&crc.to_le_bytes());
+        self.out.write_all(&self.buf)?;
+        self.len += self.buf.len() as u64;
         self.frames += 1;
-        self.buf.clear();
         Ok(())
     }
 
@@ -218,6 +235,7 @@ impl Recorder {
             len: first.len() as u64,
             frames: 2,
             steps: 0,
+            steps_past_keyframe: 0,
             keyframe_interval: config.keyframe_interval,
             format_version: header.format_version,
         };
@@ -261,6 +279,8 @@ impl Recorder {
         file.seek(SeekFrom::Start(end))?;
         self.ends.truncate(step as usize + 1);
         self.writer.steps = step;
+        let k = u64::from(self.writer.keyframe_interval);
+        self.writer.steps_past_keyframe = if k == 0 { 0 } else { (step % k) as u32 };
         self.writer.len = end;
         Ok(())
     }

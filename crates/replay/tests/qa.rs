@@ -186,6 +186,42 @@ fn the_recorder_appends_flushes_and_cuts_back_on_undo() {
 }
 
 #[test]
+fn keyframes_stay_on_multiples_of_the_interval_after_an_undo() {
+    let lv = level(4);
+    let path = tmp("recorder-keyframes.tlog");
+    let mut g = lv.start(Some(12)).unwrap();
+    let config = RecorderConfig { keyframe_interval: 3, flush: Flush::EveryFrame };
+    let mut rec = Recorder::create(&path, &Header::new(&lv, 12, 0).unwrap(), &g.state, config).unwrap();
+    let mut states = vec![g.state.clone()];
+    let mut ev = Vec::new();
+    let mut play = |g: &mut tessera_core::Game,
+                    rec: &mut Recorder,
+                    states: &mut Vec<tessera_core::AnyState>,
+                    picks: &[usize]| {
+        for &p in picks {
+            ev.clear();
+            if g.rules.apply(&mut g.state, &slide(p), &mut ev).is_ok() {
+                rec.record(&slide(p), &ev, &g.state).unwrap();
+                states.push(g.state.clone());
+            }
+        }
+    };
+    play(&mut g, &mut rec, &mut states, &PICKS);
+    // Undo to a step that is not a multiple of 3, then play on.
+    let back = (1..rec.steps()).rev().find(|s| s % 3 != 0).unwrap();
+    rec.truncate_to(back).unwrap();
+    states.truncate(back as usize + 1);
+    g.state = states[back as usize].clone();
+    play(&mut g, &mut rec, &mut states, &PICKS);
+    rec.finish().unwrap();
+    let log = Log::open(&path).unwrap();
+    let keyframes: Vec<u64> = log.keyframe_steps().collect();
+    let expected: Vec<u64> = (0..=log.steps()).filter(|s| s % 3 == 0).collect();
+    assert_eq!(keyframes, expected);
+    assert!(verify(&log).unwrap().ok());
+}
+
+#[test]
 fn a_crashed_recording_opens_and_repairs() {
     let path = tmp("crashed.tlog");
     let bytes = record(&level(4), 5, 4, &PICKS, &[]).bytes;

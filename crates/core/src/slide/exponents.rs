@@ -101,6 +101,12 @@ impl Exponents {
         self.bytes[i] = exponent(value);
     }
 
+    /// Records that cell `i` is empty.
+    #[inline]
+    pub(super) fn clear(&mut self, i: usize) {
+        self.bytes[i] = 0;
+    }
+
     /// The byte of cell `i`.
     #[inline]
     pub(super) fn get(&self, i: usize) -> u8 {

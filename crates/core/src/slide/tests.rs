@@ -275,3 +275,12 @@ mod exponents_follow_the_board {
         }
     }
 }
+
+#[test]
+fn rows_by_multiplying_equal_rows_by_dividing() {
+    for w in 1..=usize::from(MAX_SIDE) {
+        for p in 0..usize::from(MAX_SIDE) * usize::from(MAX_SIDE) {
+            assert_eq!(row_of(p, w), p / w, "cell {p}, width {w}");
+        }
+    }
+}
