@@ -149,6 +149,7 @@ impl Exponents {
     /// neighbour nearer the edge the tiles move toward (`p + off` when `toward_second`) is empty
     /// or holds an equal tile, and the other cell holds a tile. Such a pair exists in a line
     /// exactly when the line changes.
+    #[inline]
     pub(super) fn for_each_moving_pair(&self, off: usize, toward_second: bool, f: impl FnMut(usize)) {
         if toward_second { self.moving_pairs::<true>(off, f) } else { self.moving_pairs::<false>(off, f) }
     }

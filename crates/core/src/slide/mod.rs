@@ -358,19 +358,33 @@ fn line_changes(cells: &[Tile], lines: &Lines, l: usize) -> (bool, usize) {
 /// of neighbours is independent of the others, so [`Exponents::for_each_moving_pair`] tests them
 /// a word at a time, and only the few pairs that move cost more.
 fn changed_lines(exps: &Exponents, size: Size, dir: Dir, first: &mut [u16]) {
+    // One copy per direction, so that nothing in the loop asks which.
+    match dir {
+        Dir::Up => changed_lines_toward::<{ Dir::Up as u8 }>(exps, size, first),
+        Dir::Down => changed_lines_toward::<{ Dir::Down as u8 }>(exps, size, first),
+        Dir::Left => changed_lines_toward::<{ Dir::Left as u8 }>(exps, size, first),
+        Dir::Right => changed_lines_toward::<{ Dir::Right as u8 }>(exps, size, first),
+    }
+}
+
+/// [`changed_lines`] toward the direction whose discriminant is `DIR`.
+#[inline(always)]
+fn changed_lines_toward<const DIR: u8>(exps: &Exponents, size: Size, first: &mut [u16]) {
+    const UP: u8 = Dir::Up as u8;
+    const DOWN: u8 = Dir::Down as u8;
+    const LEFT: u8 = Dir::Left as u8;
     let (w, h) = (usize::from(size.width), usize::from(size.height));
-    let toward_second = matches!(dir, Dir::Down | Dir::Right);
-    let vertical = matches!(dir, Dir::Up | Dir::Down);
-    let row_of = |p: usize| row_of(p, w);
+    let vertical = DIR == UP || DIR == DOWN;
+    let toward_second = !(DIR == UP || DIR == LEFT);
     exps.for_each_moving_pair(if vertical { w } else { 1 }, toward_second, |p| {
-        let row = row_of(p);
+        let row = row_of(p, w);
         let column = p - row * w;
         // The line, and where along it the pair's cell nearer the edge is.
-        let (line, k) = match dir {
-            Dir::Up => (column, row),
-            Dir::Down => (column, h - 2 - row),
-            Dir::Left => (row, column),
-            Dir::Right => (row, w.wrapping_sub(2 + column)),
+        let (line, k) = match DIR {
+            UP => (column, row),
+            DOWN => (column, h - 2 - row),
+            LEFT => (row, column),
+            _ => (row, w.wrapping_sub(2 + column)),
         };
         // A pair from the end of one row to the start of the next is not a pair.
         if vertical || column != w - 1 {
