@@ -20,7 +20,8 @@
 
 use serde::ser::{self, Serialize};
 use std::fmt;
-use tessera_core::slide::{Combine, SlideEvent};
+use tessera_core::slide::{Combine, SlideCommand, SlideEvent};
+use crate::format::StepRef;
 use tessera_core::{AnyCommand, AnyEvent, Pos};
 
 /// Appends the canonical encoding of `value` to `buf`; `Err` (with `buf` possibly holding part
@@ -29,92 +30,53 @@ pub(crate) fn encode_fast<T: Serialize + ?Sized>(value: &T, buf: &mut Vec<u8>) -
     value.serialize(Fast { out: buf })
 }
 
-/// Appends the payload of a step frame: the bytes `encode_fast` writes for a struct of
-/// `command`, `events` and `hash` (the frame's `StepRef`).
+/// Appends the payload of a step frame: the bytes [`encode_fast`] writes for `step`.
 ///
-/// The events of a 2048 step are written by hand. They are the smallest and most numerous
-/// events there are (a long game or a bot records millions of steps), and serde's call per
-/// field was a third of what recording a 2048 step cost. Any other event goes through
+/// 2048 steps are written by hand. They are the smallest and most numerous steps there are (a
+/// long game or a bot records millions), and serde's call per field, with a push and its
+/// capacity check per byte, was a third of what recording one cost. Room for the whole step is
+/// made at the end of `buf` at once, written, and cut to length. Every other step goes through
 /// [`encode_fast`]. A proptest compares both ways byte for byte, every slide event at every
 /// varint boundary.
-pub(crate) fn encode_step(
-    command: &AnyCommand,
-    events: &[AnyEvent],
-    hash: u64,
-    buf: &mut Vec<u8>,
-) -> Result<(), Unsupported> {
-    encode_fast(command, buf)?;
-    varint(buf, events.len() as u64);
+pub(crate) fn encode_step(step: &StepRef, buf: &mut Vec<u8>) -> Result<(), Unsupported> {
+    let StepRef { command, events, hash } = *step;
+    let AnyCommand::Slide(SlideCommand::Slide(dir)) = command else {
+        return encode_fast(step, buf);
+    };
+    if !events.iter().all(|e| matches!(e, AnyEvent::Slide(_))) {
+        return encode_fast(step, buf);
+    }
+    let start = buf.len();
+    buf.resize(start + STEP_ROOM + EVENT_ROOM * events.len(), 0);
+    let mut b = Small { b: &mut buf[start..], n: 0 };
+    // `AnyCommand::Slide(SlideCommand::Slide(dir))`: three variant indices.
+    b.varint(ANY_SLIDE);
+    b.varint(0);
+    b.varint(*dir as u64);
+    b.varint(events.len() as u64);
     for e in events {
-        match e {
-            AnyEvent::Slide(e) => slide_event(e, buf),
-            e => encode_fast(e, buf)?,
+        if let AnyEvent::Slide(e) = e {
+            b.slide_event(e);
         }
     }
-    varint(buf, hash);
+    b.varint(hash);
+    let end = start + b.n;
+    buf.truncate(end);
     Ok(())
 }
 
-/// `AnyEvent::Slide`'s variant index.
+/// `AnyEvent::Slide`'s and `AnyCommand::Slide`'s variant index.
 const ANY_SLIDE: u64 = 0;
 
-/// The bytes of `AnyEvent::Slide(e)`: the variant indices, then the fields in declaration order
-/// (`Id` as its `u32`, `Pos` as `x` then `y`, `Combine` and unit variants as their index).
-/// Written into room made at the end of `out` in one step, then cut to length: a push per byte,
-/// with its capacity check, cost more than the rest.
-#[inline]
-fn slide_event(e: &SlideEvent, out: &mut Vec<u8>) {
-    let start = out.len();
-    out.resize(start + ROOM, 0);
-    let mut b = Small { b: &mut out[start..], n: 0 };
-    b.varint(ANY_SLIDE);
-    match *e {
-        SlideEvent::Moved { tile, from, to } => {
-            b.varint(0);
-            b.varint(u64::from(tile.0));
-            b.pos(from);
-            b.pos(to);
-        }
-        SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value, combine } => {
-            b.varint(1);
-            b.varint(u64::from(tile.0));
-            b.pos(from);
-            b.varint(u64::from(absorbed.0));
-            b.pos(absorbed_from);
-            b.pos(to);
-            b.varint(u64::from(value));
-            b.varint(match combine {
-                Combine::Single => 0,
-                Combine::Double => 1,
-            });
-        }
-        SlideEvent::Scored { points } => {
-            b.varint(2);
-            b.varint(points);
-        }
-        SlideEvent::Spawned { tile, at, value, rng } => {
-            b.varint(3);
-            b.varint(u64::from(tile.0));
-            b.pos(at);
-            b.varint(u64::from(value));
-            b.varint(rng.before);
-            b.varint(rng.after);
-        }
-        SlideEvent::Won { value } => {
-            b.varint(4);
-            b.varint(u64::from(value));
-        }
-        SlideEvent::GameOver => b.varint(5),
-    }
-    let end = start + b.n;
-    out.truncate(end);
-}
+/// Room for a slide step's command (3 bytes), event count and hash (9 bytes each), and for the
+/// last varint's eight-byte store.
+const STEP_ROOM: usize = 32;
 
 /// Room for the largest slide event (`Merged`: 2 variant bytes, 5 varints of up to 5 bytes and
-/// 6 of up to 3, and the combine byte: 46 bytes), and for the last varint's eight-byte store.
-const ROOM: usize = 64;
+/// 6 of up to 3, and the combine byte: 46 bytes).
+const EVENT_ROOM: usize = 48;
 
-/// Bytes written into [`ROOM`] bytes: `n` of them so far.
+/// Bytes written into room made for them: `n` of them so far.
 struct Small<'a> {
     b: &'a mut [u8],
     n: usize,
@@ -144,6 +106,52 @@ impl Small<'_> {
     fn pos(&mut self, p: Pos) {
         self.varint(u64::from(p.x));
         self.varint(u64::from(p.y));
+    }
+
+    /// The bytes of `AnyEvent::Slide(e)`: the variant indices, then the fields in declaration
+    /// order (`Id` as its `u32`, `Pos` as `x` then `y`, `Combine` and unit variants as their
+    /// index).
+    #[inline]
+    fn slide_event(&mut self, e: &SlideEvent) {
+        self.varint(ANY_SLIDE);
+        match *e {
+            SlideEvent::Moved { tile, from, to } => {
+                self.varint(0);
+                self.varint(u64::from(tile.0));
+                self.pos(from);
+                self.pos(to);
+            }
+            SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value, combine } => {
+                self.varint(1);
+                self.varint(u64::from(tile.0));
+                self.pos(from);
+                self.varint(u64::from(absorbed.0));
+                self.pos(absorbed_from);
+                self.pos(to);
+                self.varint(u64::from(value));
+                self.varint(match combine {
+                    Combine::Single => 0,
+                    Combine::Double => 1,
+                });
+            }
+            SlideEvent::Scored { points } => {
+                self.varint(2);
+                self.varint(points);
+            }
+            SlideEvent::Spawned { tile, at, value, rng } => {
+                self.varint(3);
+                self.varint(u64::from(tile.0));
+                self.pos(at);
+                self.varint(u64::from(value));
+                self.varint(rng.before);
+                self.varint(rng.after);
+            }
+            SlideEvent::Won { value } => {
+                self.varint(4);
+                self.varint(u64::from(value));
+            }
+            SlideEvent::GameOver => self.varint(5),
+        }
     }
 }
 
@@ -489,7 +497,6 @@ mod tests {
     use serde::Serialize;
     use std::collections::BTreeMap;
     use tessera_core::collapse::CollapseEvent;
-    use tessera_core::slide::SlideCommand;
     use tessera_core::{Dir, Id, RngSpan};
 
     fn bincode_bytes<T: Serialize>(v: &T) -> Vec<u8> {
@@ -656,8 +663,8 @@ mod tests {
         ) {
             let command = AnyCommand::Slide(SlideCommand::Slide(dir));
             let mut buf = vec![7u8; 3]; // appends after what is there
-            encode_step(&command, &events, hash, &mut buf).unwrap();
-            let step = crate::format::StepRef { command: &command, events: &events, hash };
+            let step = StepRef { command: &command, events: &events, hash };
+            encode_step(&step, &mut buf).unwrap();
             prop_assert_eq!(&buf[..3], &[7u8; 3][..]);
             prop_assert_eq!(&buf[3..], &bincode_bytes(&step)[..]);
         }

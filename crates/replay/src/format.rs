@@ -164,7 +164,7 @@ pub(crate) struct HeaderPayload {
 }
 
 /// A step frame's payload, borrowed for encoding (same bytes as the owned form).
-#[derive(Serialize)]
+#[derive(Clone, Copy, Serialize)]
 pub(crate) struct StepRef<'a> {
     pub command: &'a AnyCommand,
     pub events: &'a [AnyEvent],
@@ -278,7 +278,7 @@ pub(crate) fn encode_into<T: Serialize + ?Sized>(value: &T, buf: &mut Vec<u8>) {
 /// faster [`crate::encode::encode_step`].
 pub(crate) fn encode_step_into(step: &StepRef, buf: &mut Vec<u8>) {
     let start = buf.len();
-    if crate::encode::encode_step(step.command, step.events, step.hash, buf).is_err() {
+    if crate::encode::encode_step(step, buf).is_err() {
         buf.truncate(start);
         encode_into(step, buf);
     }
