@@ -18,10 +18,10 @@
 //! bincode itself, so the bytes are bincode's in every case. Tests compare both encoders on
 //! random values of every shape and re-encode every payload of the golden logs.
 
+use crate::format::StepRef;
 use serde::ser::{self, Serialize};
 use std::fmt;
 use tessera_core::slide::{Combine, SlideCommand, SlideEvent};
-use crate::format::StepRef;
 use tessera_core::{AnyCommand, AnyEvent, Pos};
 
 /// Appends the canonical encoding of `value` to `buf`; `Err` (with `buf` possibly holding part

@@ -26,6 +26,8 @@ const PAD: usize = 8;
 pub(super) struct Exponents {
     /// The cells, row by row, then [`PAD`] zero bytes.
     bytes: Vec<u8>,
+    /// How many cells are empty (kept as cells are written).
+    empty: u32,
 }
 
 impl std::fmt::Debug for Exponents {
@@ -85,8 +87,9 @@ impl Exponents {
     /// The bytes of `cells`.
     pub(super) fn of(cells: &[Tile]) -> Exponents {
         let mut bytes: Vec<u8> = cells.iter().map(|t| exponent(t.value)).collect();
+        let empty = bytes.iter().filter(|&&b| b == 0).count() as u32;
         bytes.extend([0; PAD]);
-        Exponents { bytes }
+        Exponents { bytes, empty }
     }
 
     /// The number of cells.
@@ -98,12 +101,15 @@ impl Exponents {
     /// Records that cell `i` now holds a tile worth `value` (0 for none).
     #[inline]
     pub(super) fn set(&mut self, i: usize, value: u32) {
-        self.bytes[i] = exponent(value);
+        let (was, now) = (self.bytes[i], exponent(value));
+        self.bytes[i] = now;
+        self.empty = self.empty + u32::from(was != 0) - u32::from(now != 0);
     }
 
     /// Records that cell `i` is empty.
     #[inline]
     pub(super) fn clear(&mut self, i: usize) {
+        self.empty += u32::from(self.bytes[i] != 0);
         self.bytes[i] = 0;
     }
 
@@ -120,12 +126,9 @@ impl Exponents {
     }
 
     /// How many cells are empty.
+    #[inline]
     pub(super) fn empty_count(&self) -> u32 {
-        let len = self.len();
-        // Whole words, then the last cells (the padding's zero bytes are not empty cells).
-        let whole: u32 = self.bytes[..len].chunks_exact(8).map(|w| count(zero_bytes(word_of(w)))).sum();
-        let last = len - len % 8;
-        whole + count(keep_bytes(zero_bytes(self.word(last)), len - last))
+        self.empty
     }
 
     /// The index of the `nth` (from 0) empty cell, row by row, if there are more than `nth`.

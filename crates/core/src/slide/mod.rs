@@ -292,10 +292,10 @@ impl SlideState {
         self.exps.empty_count()
     }
 
-    /// Spawns one tile on a random one of the `empty` empty cells (at least one); returns where
-    /// and what.
-    fn spawn(&mut self, config: &SlideConfig, empty: u32) -> (Pos, Tile) {
-        let (rng_before, ids_before) = (rng_key(&self.rng), self.ids.peek().0);
+    /// Spawns one tile on a random one of the `empty` empty cells (at least one); returns where,
+    /// what, and the generator's position around the draws.
+    fn spawn(&mut self, config: &SlideConfig, empty: u32) -> (Pos, Tile, RngSpan) {
+        let (before, ids_before) = (self.rng.position(), self.ids.peek().0);
         let nth = self.rng.below(empty);
         let value = if self.rng.chance(config.four_chance.num, config.four_chance.den) { 4 } else { 2 };
         let tile = Tile { id: self.ids.next(), value };
@@ -303,14 +303,16 @@ impl SlideState {
         let index = self.exps.nth_empty(nth).unwrap_or_default();
         self.board.cells_mut()[index] = tile;
         self.exps.set(index, value);
+        let after = self.rng.position();
+        // The generator's key is its seed's and its position's (`rng_key`): the seed's cancels.
         self.hash ^= pos_key(index, tile.id)
             ^ what_key(value, tile.id)
-            ^ rng_before
-            ^ rng_key(&self.rng)
+            ^ field_key(kind::RNG, before)
+            ^ field_key(kind::RNG, after)
             ^ field_key(kind::IDS, u64::from(ids_before))
             ^ field_key(kind::IDS, u64::from(self.ids.peek().0));
         let at = self.board.size().pos(index);
-        (at, tile)
+        (at, tile, RngSpan { before, after })
     }
 
     /// Whether any slide would change the board.
@@ -327,25 +329,24 @@ impl SlideState {
     /// Whether sliding toward `dir` would change the board.
     pub fn can_slide(&self, dir: Dir) -> bool {
         let lines = Lines::new(self.board.size(), dir);
-        (0..lines.count).any(|l| line_changes(self.board.cells(), &lines, l).0)
+        (0..lines.count).any(|l| line_changes(self.board.cells(), &lines, l))
     }
 }
 
-/// Whether line `l` changes when slid, and how many tiles it holds. Branch-free per cell: a tile
-/// after a gap, or two equal tiles in a row, means the line changes.
+/// Whether line `l` changes when slid. Branch-free per cell: a tile after a gap, or two equal
+/// tiles in a row, means the line changes.
 #[inline]
-fn line_changes(cells: &[Tile], lines: &Lines, l: usize) -> (bool, usize) {
-    let (mut gap, mut prev, mut changes, mut count) = (false, 0u32, false, 0usize);
+fn line_changes(cells: &[Tile], lines: &Lines, l: usize) -> bool {
+    let (mut gap, mut prev, mut changes) = (false, 0u32, false);
     let mut i = lines.start(l);
     for _ in 0..lines.len {
         let v = cells[i as usize].value;
         changes |= (v != 0) & (gap | (v == prev));
         gap |= v == 0;
-        count += usize::from(v != 0);
         prev = v;
         i += lines.cell_step;
     }
-    (changes, count)
+    changes
 }
 
 /// For each line of [`Lines`] that changes when the board slides toward `dir`, the first cell
@@ -610,7 +611,6 @@ impl SlideRules {
         };
         if whole_board {
             changed_lines(exps, size, dir, first);
-            step.empty = exps.empty_count();
         }
         for (l, &from) in first[..lines.count].iter().enumerate() {
             // Lines of four cells holding tiles up to 2^15 (every classic 4×4 game until its
@@ -618,19 +618,13 @@ impl SlideRules {
             if lines.len == 4 && slide_planned_line(cells, exps, &lines, l, &mut step, events) {
                 continue;
             }
-            let line_changes = if whole_board {
-                from != UNCHANGED
-            } else {
-                let (line_changes, count) = line_changes(cells, &lines, l);
-                step.empty += (lines.len - count) as u32;
-                line_changes
-            };
+            let line_changes = if whole_board { from != UNCHANGED } else { line_changes(cells, &lines, l) };
             if line_changes {
                 let from = if whole_board { usize::from(from) } else { 0 };
                 slide_line(cells, exps, &lines, l, from, &mut step, events);
             }
         }
-        let Step { changed, mut hash, points, mut best, empty } = step;
+        let Step { changed, mut hash, points, mut best } = step;
 
         if !changed {
             return Err(Rejected::new("no_change", "the slide would not move or merge any tile"));
@@ -643,15 +637,9 @@ impl SlideRules {
         if points > 0 {
             events.push(E::from(SlideEvent::Scored { points }));
         }
-        let before = state.rng.position();
-        let (at, tile) = state.spawn(&self.config, empty);
-        let after = state.rng.position();
-        events.push(E::from(SlideEvent::Spawned {
-            tile: tile.id,
-            at,
-            value: tile.value,
-            rng: RngSpan { before, after },
-        }));
+        let empty = state.empty_count();
+        let (at, tile, rng) = state.spawn(&self.config, empty);
+        events.push(E::from(SlideEvent::Spawned { tile: tile.id, at, value: tile.value, rng }));
         best = best.max(tile.value);
         if !state.won && best >= self.config.target {
             state.won = true;
@@ -676,8 +664,6 @@ struct Step {
     points: u64,
     /// The largest merged value.
     best: u32,
-    /// Empty cells after the slide.
-    empty: u32,
 }
 
 impl Step {
@@ -741,7 +727,6 @@ fn slide_planned_line<E: From<SlideEvent>>(
     }
     let plan = line_plans()[usize::from((e[0] | e[1] << 4 | e[2] << 8 | e[3] << 12) as u16)];
     if plan & PLAN_CHANGES == 0 {
-        step.empty += plan >> PLAN_EMPTY_SHIFT & 7;
         return true;
     }
     step.changed = true;
@@ -766,7 +751,6 @@ fn slide_planned_line<E: From<SlideEvent>>(
         cells[i] = EMPTY;
         exps.clear(i);
     }
-    step.empty += (4 - out) as u32;
     true
 }
 
@@ -809,7 +793,6 @@ fn slide_line<E: From<SlideEvent>>(
             cells[at(to)] = Tile { id: pending.id, value };
             exps.set(at(to), value);
             step.merge(lines, l, (pending.id, pending_from), (t.id, k), to, value, events);
-            step.empty += 1;
             pending = EMPTY;
             continue;
         }
@@ -894,8 +877,6 @@ static SELECT_IN_BYTE: [[u8; 8]; 256] = {
 
 /// Set in a line plan when the line changes.
 const PLAN_CHANGES: u32 = 1 << 31;
-/// Bits 24–26 of a line plan: how many cells of the line are empty after the slide.
-const PLAN_EMPTY_SHIFT: u32 = 24;
 /// In each 6-bit slot of a plan (slot `j` = output cell `j`): a tile lands here ...
 const SLOT_USED: u32 = 1;
 /// ... made by merging two tiles; bits 2–3 give the (first) source cell, bits 4–5 the second.
@@ -940,7 +921,7 @@ fn line_plan(e: [u32; 4]) -> u32 {
         plan |= slot << (6 * out);
         out += 1;
     }
-    plan | (4 - out) << PLAN_EMPTY_SHIFT
+    plan
 }
 
 impl Rules for SlideRules {
