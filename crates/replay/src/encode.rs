@@ -86,19 +86,28 @@ impl Small<'_> {
     /// bincode's varint, as [`varint`].
     #[inline(always)]
     fn varint(&mut self, v: u64) {
-        let (marker, bytes, len) = if v < 251 {
-            (v as u8, 0u64, 0)
-        } else if v <= u64::from(u16::MAX) {
-            (251, v, 2)
-        } else if v <= u64::from(u32::MAX) {
-            (252, v, 4)
+        if v < 251 {
+            self.b[self.n] = v as u8;
+            self.n += 1;
         } else {
-            (253, v, 8)
+            self.wide(v);
+        }
+    }
+
+    /// A varint of 251 or more: its marker, then eight bytes (one store), of which 2, 4 or 8
+    /// count.
+    #[inline(never)]
+    fn wide(&mut self, v: u64) {
+        let (marker, len) = if v <= u64::from(u16::MAX) {
+            (251, 2)
+        } else if v <= u64::from(u32::MAX) {
+            (252, 4)
+        } else {
+            (253, 8)
         };
         self.b[self.n] = marker;
-        // Always eight bytes (one store), of which `len` count.
         let at = self.n + 1;
-        self.b[at..at + 8].copy_from_slice(&bytes.to_le_bytes());
+        self.b[at..at + 8].copy_from_slice(&v.to_le_bytes());
         self.n = at + len;
     }
 
