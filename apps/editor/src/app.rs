@@ -7,6 +7,7 @@ use crate::debug::{DebugAction, DebugView};
 use crate::edit::{EditAction, EditView};
 use crate::files::{FilePicker, Opened, Purpose};
 use crate::play::PlayInput;
+use crate::recovery::{Recovered, Recovery};
 use crate::session::Session;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -54,6 +55,10 @@ pub enum Pending {
 pub struct EditorApp {
     edit: EditView,
     pending: Option<Pending>,
+    /// Keeps unsaved edits where a crash cannot take them (off until [`EditorApp::enable_recovery`]).
+    recovery: Option<Recovery>,
+    /// Edits an earlier run left unsaved, waiting for the user to restore or discard them.
+    recovered: Option<Recovered>,
     /// The user chose to quit without saving: let the next close through.
     may_close: bool,
     settings: Settings,
@@ -79,6 +84,8 @@ impl EditorApp {
         EditorApp {
             edit: EditView::default(),
             pending: None,
+            recovery: None,
+            recovered: None,
             may_close: false,
             settings,
             mode: Mode::Play,
@@ -116,6 +123,46 @@ impl EditorApp {
         self.may_close = true;
     }
 
+    /// Keeps a copy of unsaved edits in `dir` ([`crate::recovery`]), at most `every` seconds
+    /// behind, and offers back what an earlier run left there.
+    pub fn enable_recovery(&mut self, dir: &Path, every: f64) {
+        let recovery = Recovery::new(dir, every);
+        match recovery.left_over() {
+            Ok(left) => self.recovered = left,
+            Err(e) => self.error = Some(e),
+        }
+        self.recovery = Some(recovery);
+    }
+
+    /// Edits an earlier run left unsaved, while the editor asks what to do with them.
+    pub fn recovered(&self) -> Option<&Recovered> {
+        self.recovered.as_ref()
+    }
+
+    /// Answers the question about recovered edits: restore them in Edit mode, or discard them.
+    pub fn answer_recovered(&mut self, restore: bool) {
+        let Some(r) = self.recovered.take() else { return };
+        if !restore {
+            if let Some(rec) = &mut self.recovery
+                && let Err(e) = rec.forget()
+            {
+                self.error = Some(e);
+            }
+            return;
+        }
+        let restored = Level::parse_draft(&r.level)
+            .map_err(|e| e.to_string())
+            .and_then(|level| self.edit.restore(&level, r.path.as_deref()));
+        match restored {
+            Ok(()) => {
+                self.mode = Mode::Edit;
+                self.title = r.path.as_ref().map_or("recovered level".into(), |p| p.display().to_string());
+                self.notice = Some(format!("restored unsaved edits ({})", r.describe()));
+            }
+            Err(e) => self.error = Some(format!("the recovered edits do not load: {e}")),
+        }
+    }
+
     /// The question about unsaved edits waiting for an answer, if any.
     pub fn pending(&self) -> Option<&Pending> {
         self.pending.as_ref()
@@ -131,6 +178,11 @@ impl EditorApp {
         match p {
             Pending::Open(path) => self.open_now(&path),
             Pending::Quit => {
+                // Closing without saving: the edits are given up, so no recovery either (and
+                // none kept in the frames left before the window closes).
+                if let Some(mut rec) = self.recovery.take() {
+                    let _ = rec.forget();
+                }
                 self.may_close = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
@@ -368,6 +420,43 @@ impl EditorApp {
         }
         self.picker_ui(ui.ctx());
         self.pending_ui(ui.ctx());
+        self.recovered_ui(ui.ctx());
+        self.keep_recovery(ui.ctx(), now);
+    }
+
+    /// Keeps the recovery file in step with the draft (not while recovered edits wait for an
+    /// answer: they must not be overwritten).
+    fn keep_recovery(&mut self, ctx: &egui::Context, now: f64) {
+        let Some(rec) = &mut self.recovery else { return };
+        if self.recovered.is_some() {
+            return;
+        }
+        match rec.tick(&self.edit, now) {
+            Ok(Some(wait)) => ctx.request_repaint_after(std::time::Duration::from_secs_f64(wait)),
+            Ok(None) => {}
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn recovered_ui(&mut self, ctx: &egui::Context) {
+        let Some(r) = &self.recovered else { return };
+        let what = r.describe();
+        let mut answer = None;
+        egui::Modal::new(egui::Id::unique("recovered-edits")).show(ctx, |ui| {
+            ui.heading("Recover unsaved edits?");
+            ui.label(format!("The editor closed before these edits were saved: {what}."));
+            ui.horizontal(|ui| {
+                if ui.button("Restore edits").clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Discard edits").clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        if let Some(restore) = answer {
+            self.answer_recovered(restore);
+        }
     }
 
     fn edit_action(&mut self, action: EditAction) {

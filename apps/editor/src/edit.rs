@@ -173,6 +173,20 @@ impl EditView {
         Ok(())
     }
 
+    /// Loads edits recovered after a crash ([`crate::recovery`]): `level` as it was being
+    /// edited, from `path` if it had a file. The draft is unsaved, as it was.
+    pub fn restore(&mut self, level: &Level, path: Option<&Path>) -> Result<(), String> {
+        self.load(level, path)?;
+        self.history.mark_unsaved();
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// A number that changes whenever the draft does.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     /// The draft.
     pub fn draft(&self) -> &Draft {
         &self.draft

@@ -21,6 +21,7 @@ pub mod edit;
 pub mod files;
 pub mod palette;
 pub mod play;
+pub mod recovery;
 mod session;
 
 pub use app::{EditorApp, Mode, Pending, SETTINGS_KEY, Settings, objectives};

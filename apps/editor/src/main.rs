@@ -6,6 +6,9 @@
 //! `TESSERA_SCREENSHOT_CLICKS="x,y x,y"` clicks those board cells first and
 //! `TESSERA_SCREENSHOT_HOVER="x,y"` hovers one, to show a selection, a range or a path, and
 //! `TESSERA_SCREENSHOT_MODE=edit|play|debug` picks the mode shown.
+//!
+//! Unsaved edits are copied to a recovery folder (`TESSERA_RECOVERY_DIR`, else the user's state
+//! folder; see `recovery`) and offered back after a crash.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,6 +43,13 @@ fn main() -> ExitCode {
             let settings: Settings =
                 cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)).unwrap_or_default();
             let mut app = EditorApp::new(settings);
+            // Unsaved edits are kept where a crash cannot take them, and offered back on the
+            // next start (not in the screenshot hook, which must show the window as asked).
+            if screenshot.is_none()
+                && let Some(dir) = tessera_editor::recovery::default_dir()
+            {
+                app.enable_recovery(&dir, tessera_editor::recovery::DEFAULT_EVERY);
+            }
             if let Some(p) = &path {
                 app.open(p);
             }

@@ -467,3 +467,126 @@ fn a_stage_file_imports_into_edit_and_saves_as_a_level() {
     );
     std::fs::remove_file(&path).ok();
 }
+
+/// A fresh recovery folder for one test.
+fn recovery_dir(name: &str) -> std::path::PathBuf {
+    let dir = temp_path(&format!("recovery-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The editor as `main` starts it, keeping unsaved edits in `dir` (written at once, so the
+/// test needs no clock).
+fn recovering_editor(dir: &std::path::Path) -> Harness<'static, EditorApp> {
+    let mut app = EditorApp::new(tessera_editor::Settings::default());
+    app.enable_recovery(dir, 0.0);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_max_steps(64)
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
+    h.run();
+    h
+}
+
+fn recovery_file(dir: &std::path::Path) -> std::path::PathBuf {
+    dir.join(tessera_editor::recovery::RECOVERY_FILE)
+}
+
+#[test]
+fn unsaved_edits_survive_a_crash_and_come_back() {
+    let dir = recovery_dir("crash");
+    let saved = temp_path("recovered.json");
+    let mut h = recovering_editor(&dir);
+    assert!(h.state().recovered().is_none(), "nothing to recover on a first start");
+    click(&mut h, "Edit");
+    assert!(!recovery_file(&dir).exists(), "nothing unsaved, no copy");
+    click(&mut h, "8");
+    paint_at(&mut h, Pos::new(1, 2));
+    paint_at(&mut h, Pos::new(3, 0));
+    let edited = h.state().edit().draft().clone();
+    // The copy on disk is the draft as edited.
+    let text = std::fs::read_to_string(recovery_file(&dir)).expect("unsaved edits are copied");
+    let copy: tessera_editor::recovery::Recovered = serde_json::from_str(&text).expect("a recovery file");
+    let level = Level::parse_draft(&copy.level).expect("the copy is a level");
+    assert_eq!(&tessera_editor::draft::Draft::from_level(&level).unwrap(), &edited);
+    // The process dies: no save, no question, no clean exit.
+    drop(h);
+
+    let mut h = recovering_editor(&dir);
+    assert!(h.state().recovered().is_some());
+    assert!(h.query_by_label_contains("Recover unsaved edits?").is_some());
+    click(&mut h, "Restore edits");
+    assert_eq!(h.state().mode(), Mode::Edit);
+    assert_eq!(h.state().edit().draft(), &edited, "the edits are back");
+    assert!(h.state().edit().dirty(), "and still unsaved");
+    assert!(recovery_file(&dir).exists(), "kept until saved");
+    // Saving them ends the recovery.
+    h.state_mut().save_level(&saved);
+    h.run();
+    assert!(!recovery_file(&dir).exists(), "saved: the copy is gone");
+    assert_eq!(h.state().error(), None);
+    let on_disk = Level::from_json(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    assert_eq!(&tessera_editor::draft::Draft::from_level(&on_disk).unwrap(), &edited);
+}
+
+#[test]
+fn recovered_edits_can_be_discarded_and_undo_to_the_save_forgets_them() {
+    let dir = recovery_dir("discard");
+    let mut h = recovering_editor(&dir);
+    click(&mut h, "Edit");
+    let clean = h.state().edit().draft().clone();
+    click(&mut h, "16");
+    paint_at(&mut h, Pos::new(0, 0));
+    assert!(recovery_file(&dir).exists());
+    // Undoing back to the saved draft leaves nothing to recover.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().edit().draft(), &clean);
+    assert!(!recovery_file(&dir).exists(), "nothing unsaved: no copy");
+    paint_at(&mut h, Pos::new(0, 0));
+    drop(h);
+
+    let mut h = recovering_editor(&dir);
+    click(&mut h, "Discard edits");
+    assert!(h.state().recovered().is_none());
+    assert!(!recovery_file(&dir).exists(), "discarded for good");
+    assert!(!h.state().edit().dirty());
+    drop(h);
+    let h = recovering_editor(&dir);
+    assert!(h.state().recovered().is_none(), "not offered again");
+}
+
+#[test]
+fn quitting_without_saving_leaves_nothing_to_recover() {
+    let dir = recovery_dir("quit");
+    let mut h = recovering_editor(&dir);
+    click(&mut h, "Edit");
+    click(&mut h, "4");
+    paint_at(&mut h, Pos::new(2, 1));
+    assert!(recovery_file(&dir).exists());
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.run();
+    click(&mut h, "Discard changes");
+    assert!(!recovery_file(&dir).exists(), "the user gave the edits up");
+}
+
+#[test]
+fn an_unreadable_recovery_file_is_reported_and_moved_aside() {
+    let dir = recovery_dir("unreadable");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(recovery_file(&dir), "{ not json").unwrap();
+    let h = recovering_editor(&dir);
+    let error = h.state().error().expect("the window says so").to_string();
+    assert!(error.contains("unreadable") && error.contains("moved to"), "{error}");
+    assert!(h.state().recovered().is_none());
+    assert!(!recovery_file(&dir).exists());
+    assert!(dir.join(format!("{}.unreadable", tessera_editor::recovery::RECOVERY_FILE)).exists());
+    drop(h);
+    let h = recovering_editor(&dir);
+    assert_eq!(h.state().error(), None, "reported once");
+}

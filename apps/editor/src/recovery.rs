@@ -1,0 +1,204 @@
+//! Recovery of unsaved edits, so that a crash, a killed process or a power cut loses nothing.
+//!
+//! While the level in Edit mode has changes that are not saved, [`Recovery`] keeps a copy of it
+//! in one file of a recovery folder (by default `$XDG_STATE_HOME/tessera`, else
+//! `~/.local/state/tessera`; `TESSERA_RECOVERY_DIR` overrides): written atomically, at most once
+//! per [`Recovery::every`] seconds while changes go on, and removed as soon as nothing is unsaved
+//! (saved, undone back to the save, discarded, or another level opened). A file still there when
+//! the editor starts means the last run ended with unsaved edits: the editor offers them back.
+//!
+//! One file for all windows: two editors with unsaved edits at once share it, and the last to
+//! write wins.
+
+use crate::edit::EditView;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The file's name in the recovery folder.
+pub const RECOVERY_FILE: &str = "unsaved-level.json";
+
+/// The most the recovery file lags behind the draft while it changes, in seconds.
+pub const DEFAULT_EVERY: f64 = 1.0;
+
+/// What the recovery file holds: the level as edited, where it came from, and when.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Recovered {
+    /// The level file being edited, if it had one.
+    pub path: Option<PathBuf>,
+    /// When the copy was written, in seconds since 1970.
+    pub written_at: u64,
+    /// The level as edited: the JSON text of a level file (which may not play yet).
+    pub level: String,
+}
+
+impl Recovered {
+    /// "2048.json, 5 minutes ago": what the question shows.
+    pub fn describe(&self) -> String {
+        let name = self
+            .path
+            .as_deref()
+            .and_then(Path::file_name)
+            .map_or("a new level (never saved)".to_string(), |n| n.to_string_lossy().into_owned());
+        format!("{name}, {}", ago(now_secs().saturating_sub(self.written_at)))
+    }
+}
+
+/// Keeps the recovery file in step with the draft.
+#[derive(Debug)]
+pub struct Recovery {
+    file: PathBuf,
+    every: f64,
+    /// The draft revision the file holds, when this run wrote it.
+    written: Option<u64>,
+    /// When the file was last written (or a write failed), in egui seconds.
+    last_try: Option<f64>,
+}
+
+impl Recovery {
+    /// Recovery into `dir` (made when first needed), writing at most once per `every` seconds.
+    pub fn new(dir: &Path, every: f64) -> Recovery {
+        Recovery { file: dir.join(RECOVERY_FILE), every, written: None, last_try: None }
+    }
+
+    /// The recovery file.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// The most the file lags behind the draft, in seconds.
+    pub fn every(&self) -> f64 {
+        self.every
+    }
+
+    /// What an earlier run left: `Ok(None)` when nothing. A file that cannot be read as a
+    /// recovery is moved aside (`….unreadable`) so that it is not offered again, and the error
+    /// says where it went.
+    pub fn left_over(&self) -> Result<Option<Recovered>, String> {
+        let text = match std::fs::read_to_string(&self.file) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("unsaved edits in {}: {e}", self.file.display())),
+        };
+        serde_json::from_str(&text).map(Some).map_err(|e| {
+            let aside = self.file.with_extension("json.unreadable");
+            let moved = match std::fs::rename(&self.file, &aside) {
+                Ok(()) => format!("moved to {}", aside.display()),
+                Err(m) => format!("and could not be moved aside: {m}"),
+            };
+            format!("unsaved edits in {} are unreadable ({e}); {moved}", self.file.display())
+        })
+    }
+
+    /// Removes the recovery file (the edits were saved or given up).
+    pub fn forget(&mut self) -> Result<(), String> {
+        self.written = None;
+        match std::fs::remove_file(&self.file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(format!("could not remove {}: {e}", self.file.display()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Brings the file in step with `edit` at egui time `now`: written when the draft has
+    /// unsaved changes the file does not hold yet (at most once per [`Recovery::every`]
+    /// seconds), removed when nothing is unsaved. `Ok(Some(wait))`: a write is due in `wait`
+    /// seconds (repaint then). A failed write is reported once per interval, not every frame.
+    pub fn tick(&mut self, edit: &EditView, now: f64) -> Result<Option<f64>, String> {
+        if !edit.dirty() {
+            return if self.written.is_some() { self.forget().map(|()| None) } else { Ok(None) };
+        }
+        if self.written == Some(edit.revision()) {
+            return Ok(None);
+        }
+        if let Some(last) = self.last_try {
+            let wait = last + self.every - now;
+            if wait > 0.0 {
+                return Ok(Some(wait));
+            }
+        }
+        self.last_try = Some(now);
+        let copy = Recovered {
+            path: edit.path().map(Path::to_path_buf),
+            written_at: now_secs(),
+            level: edit.draft().to_level().to_json(),
+        };
+        let json = serde_json::to_string(&copy).map_err(|e| e.to_string())?;
+        let dir = self.file.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir)
+            .and_then(|()| tessera_replay::atomic_write(&self.file, json.as_bytes()))
+            .map_err(|e| {
+                format!("could not keep a copy of the unsaved edits in {}: {e}", self.file.display())
+            })?;
+        self.written = Some(edit.revision());
+        Ok(None)
+    }
+}
+
+/// The recovery folder: `TESSERA_RECOVERY_DIR`, else `$XDG_STATE_HOME/tessera`, else
+/// `%LOCALAPPDATA%\tessera` (Windows), else `~/.local/state/tessera`; `None` without any.
+pub fn default_dir() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("TESSERA_RECOVERY_DIR")
+        .or_else(|| var("XDG_STATE_HOME").map(|d| d.join("tessera")))
+        .or_else(|| var("LOCALAPPDATA").map(|d| d.join("tessera")))
+        .or_else(|| var("HOME").map(|d| d.join(".local/state/tessera")))
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// "just now", "5 minutes ago", "3 hours ago", "2 days ago".
+fn ago(secs: u64) -> String {
+    let (n, unit) = match secs {
+        0..60 => return "just now".into(),
+        60..3600 => (secs / 60, "minute"),
+        3600..86_400 => (secs / 3600, "hour"),
+        _ => (secs / 86_400, "day"),
+    };
+    format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_are_copied_at_most_once_per_interval_and_the_last_one_always() {
+        let dir = std::env::temp_dir().join(format!("tessera-recovery-unit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut edit = EditView::default();
+        let mut r = Recovery::new(&dir, 1.0);
+        assert_eq!(r.tick(&edit, 0.0), Ok(None));
+        assert!(!r.file().exists(), "nothing unsaved");
+        edit.new_level(tessera_core::RuleSet::Collapse, 5, 4, 1).unwrap();
+        let read = |r: &Recovery| {
+            let text = std::fs::read_to_string(r.file()).unwrap();
+            serde_json::from_str::<Recovered>(&text).unwrap().level
+        };
+        assert_eq!(r.tick(&edit, 10.0), Ok(None), "the first change is copied at once");
+        assert_eq!(read(&r), edit.draft().to_level().to_json());
+        edit.randomize(7).unwrap();
+        let wait = r.tick(&edit, 10.25).unwrap().expect("the next copy waits");
+        assert!((wait - 0.75).abs() < 1e-9, "{wait}");
+        assert_ne!(read(&r), edit.draft().to_level().to_json(), "not yet");
+        assert_eq!(r.tick(&edit, 11.0), Ok(None));
+        assert_eq!(read(&r), edit.draft().to_level().to_json(), "the last change is copied");
+        assert_eq!(r.tick(&edit, 11.5), Ok(None), "nothing new: nothing to wait for");
+        r.forget().unwrap();
+        assert!(!r.file().exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn ages_read_as_people_say_them() {
+        assert_eq!(ago(0), "just now");
+        assert_eq!(ago(59), "just now");
+        assert_eq!(ago(60), "1 minute ago");
+        assert_eq!(ago(3599), "59 minutes ago");
+        assert_eq!(ago(7200), "2 hours ago");
+        assert_eq!(ago(86_400 * 3 + 5), "3 days ago");
+    }
+}
