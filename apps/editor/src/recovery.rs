@@ -7,9 +7,14 @@
 //! (saved, undone back to the save, discarded, or another level opened). A file still there when
 //! the editor starts means the last run ended with unsaved edits: the editor offers them back.
 //!
+//! The copy is written on a thread of its own: encoding a 1024×1024 map and syncing it to disk
+//! takes longer than a frame, and painting must not stutter once a second. The window only
+//! clones the draft.
+//!
 //! One file for all windows: two editors with unsaved edits at once share it, and the last to
 //! write wins.
 
+use crate::draft::Draft;
 use crate::edit::EditView;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -53,12 +58,16 @@ pub struct Recovery {
     written: Option<u64>,
     /// When the file was last written (or a write failed), in egui seconds.
     last_try: Option<f64>,
+    /// The write under way, if any.
+    writing: Option<std::thread::JoinHandle<Result<(), String>>>,
 }
 
 impl Recovery {
-    /// Recovery into `dir` (made when first needed), writing at most once per `every` seconds.
+    /// Recovery into `dir` (made when first needed), writing at most once per `every` seconds
+    /// on a thread of its own; with `every` 0, at once and on the caller's thread (so that a
+    /// test sees the file as soon as the frame that changed the draft is over).
     pub fn new(dir: &Path, every: f64) -> Recovery {
-        Recovery { file: dir.join(RECOVERY_FILE), every, written: None, last_try: None }
+        Recovery { file: dir.join(RECOVERY_FILE), every, written: None, last_try: None, writing: None }
     }
 
     /// The recovery file.
@@ -90,8 +99,24 @@ impl Recovery {
         })
     }
 
-    /// Removes the recovery file (the edits were saved or given up).
+    /// Waits for the write under way, if any; its error, if it failed.
+    pub fn wait(&mut self) -> Result<(), String> {
+        match self.writing.take().map(std::thread::JoinHandle::join) {
+            None | Some(Ok(Ok(()))) => Ok(()),
+            Some(Ok(Err(e))) => {
+                self.written = None;
+                Err(e)
+            }
+            Some(Err(_)) => {
+                self.written = None;
+                Err(format!("the copy of the unsaved edits to {} failed", self.file.display()))
+            }
+        }
+    }
+
+    /// Removes the recovery file (the edits were saved or given up), after any write under way.
     pub fn forget(&mut self) -> Result<(), String> {
+        let _ = self.wait();
         self.written = None;
         match std::fs::remove_file(&self.file) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -103,14 +128,25 @@ impl Recovery {
 
     /// Brings the file in step with `edit` at egui time `now`: written when the draft has
     /// unsaved changes the file does not hold yet (at most once per [`Recovery::every`]
-    /// seconds), removed when nothing is unsaved. `Ok(Some(wait))`: a write is due in `wait`
-    /// seconds (repaint then). A failed write is reported once per interval, not every frame.
+    /// seconds, one write at a time), removed when nothing is unsaved. `Ok(Some(wait))`: a
+    /// write is due in `wait` seconds (repaint then). A failed write is reported once, and tried
+    /// again an interval later.
     pub fn tick(&mut self, edit: &EditView, now: f64) -> Result<Option<f64>, String> {
+        if self.writing.as_ref().is_some_and(std::thread::JoinHandle::is_finished) {
+            self.wait()?;
+        }
         if !edit.dirty() {
-            return if self.written.is_some() { self.forget().map(|()| None) } else { Ok(None) };
+            return if self.written.is_some() || self.writing.is_some() {
+                self.forget().map(|()| None)
+            } else {
+                Ok(None)
+            };
         }
         if self.written == Some(edit.revision()) {
             return Ok(None);
+        }
+        if self.writing.is_some() {
+            return Ok(Some(POLL));
         }
         if let Some(last) = self.last_try {
             let wait = last + self.every - now;
@@ -119,21 +155,42 @@ impl Recovery {
             }
         }
         self.last_try = Some(now);
-        let copy = Recovered {
-            path: edit.path().map(Path::to_path_buf),
-            written_at: now_secs(),
-            level: edit.draft().to_level().to_json(),
-        };
-        let json = serde_json::to_string(&copy).map_err(|e| e.to_string())?;
-        let dir = self.file.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir)
-            .and_then(|()| tessera_replay::atomic_write(&self.file, json.as_bytes()))
-            .map_err(|e| {
-                format!("could not keep a copy of the unsaved edits in {}: {e}", self.file.display())
-            })?;
         self.written = Some(edit.revision());
-        Ok(None)
+        if self.every <= 0.0 {
+            let path = edit.path().map(Path::to_path_buf);
+            return write_copy(&self.file, edit.draft(), path)
+                .map(|()| None)
+                .inspect_err(|_| self.written = None);
+        }
+        let (file, draft, path) =
+            (self.file.clone(), edit.draft().clone(), edit.path().map(Path::to_path_buf));
+        let spawned = std::thread::Builder::new()
+            .name("tessera-recovery".into())
+            .spawn(move || write_copy(&file, &draft, path));
+        match spawned {
+            Ok(handle) => {
+                self.writing = Some(handle);
+                Ok(None)
+            }
+            Err(e) => {
+                self.written = None;
+                Err(format!("could not keep a copy of the unsaved edits: {e}"))
+            }
+        }
     }
+}
+
+/// How often a finished write is looked for while changes wait behind it, in seconds.
+const POLL: f64 = 0.1;
+
+/// Writes the copy of `draft` (opened from `path`) to `file`, atomically.
+fn write_copy(file: &Path, draft: &Draft, path: Option<PathBuf>) -> Result<(), String> {
+    let copy = Recovered { path, written_at: now_secs(), level: draft.to_level().to_json() };
+    let json = serde_json::to_string(&copy).map_err(|e| e.to_string())?;
+    let dir = file.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)
+        .and_then(|()| tessera_replay::atomic_write(file, json.as_bytes()))
+        .map_err(|e| format!("could not keep a copy of the unsaved edits in {}: {e}", file.display()))
 }
 
 /// The recovery folder: `TESSERA_RECOVERY_DIR`, else `$XDG_STATE_HOME/tessera`, else
@@ -179,12 +236,14 @@ mod tests {
             serde_json::from_str::<Recovered>(&text).unwrap().level
         };
         assert_eq!(r.tick(&edit, 10.0), Ok(None), "the first change is copied at once");
+        r.wait().unwrap();
         assert_eq!(read(&r), edit.draft().to_level().to_json());
         edit.randomize(7).unwrap();
         let wait = r.tick(&edit, 10.25).unwrap().expect("the next copy waits");
         assert!((wait - 0.75).abs() < 1e-9, "{wait}");
         assert_ne!(read(&r), edit.draft().to_level().to_json(), "not yet");
         assert_eq!(r.tick(&edit, 11.0), Ok(None));
+        r.wait().unwrap();
         assert_eq!(read(&r), edit.draft().to_level().to_json(), "the last change is copied");
         assert_eq!(r.tick(&edit, 11.5), Ok(None), "nothing new: nothing to wait for");
         r.forget().unwrap();
