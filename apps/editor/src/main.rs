@@ -8,7 +8,8 @@
 //! `TESSERA_SCREENSHOT_MODE=edit|play|debug` picks the mode shown.
 //!
 //! Unsaved edits are copied to a recovery folder (`TESSERA_RECOVERY_DIR`, else the user's state
-//! folder; see `recovery`) and offered back after a crash.
+//! folder; see `recovery`) and offered back after a crash. The screenshot hook does so only when
+//! `TESSERA_RECOVERY_DIR` is set (to show the question).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,10 +45,13 @@ fn main() -> ExitCode {
                 cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)).unwrap_or_default();
             let mut app = EditorApp::new(settings);
             // Unsaved edits are kept where a crash cannot take them, and offered back on the
-            // next start (not in the screenshot hook, which must show the window as asked).
-            if screenshot.is_none()
-                && let Some(dir) = tessera_editor::recovery::default_dir()
-            {
+            // next start. The screenshot hook shows the window as asked: recovery only when
+            // TESSERA_RECOVERY_DIR names a folder.
+            let dir = match screenshot {
+                None => tessera_editor::recovery::default_dir(),
+                Some(_) => std::env::var_os("TESSERA_RECOVERY_DIR").map(PathBuf::from),
+            };
+            if let Some(dir) = dir {
                 app.enable_recovery(&dir, tessera_editor::recovery::DEFAULT_EVERY);
             }
             if let Some(p) = &path {
