@@ -427,9 +427,8 @@ struct GridView {
     gap: f32,
 }
 
-/// The lines between cells in view: each cell's one-pixel border in the background colour
-/// (the gap between cells left empty) so that empty cells read as cells; thin dark lines over
-/// tactics ground.
+/// The lines between cells in view: a gutter in the background colour along every boundary, so
+/// that empty cells read as cells; thin dark lines over tactics ground.
 fn grid(out: &mut Cells, g: &GridView, state: &AnyState) {
     let GridView { origin, cell, gap, .. } = *g;
     let (top, bottom) = (origin.y + f32::from(g.y.0) * cell, origin.y + f32::from(g.y.1) * cell);
@@ -447,25 +446,17 @@ fn grid(out: &mut Cells, g: &GridView, state: &AnyState) {
         }
         return;
     }
-    let c = palette::BACKGROUND;
-    // A border line each side of every boundary, `gap / 2` from it, one point wide.
+    // One gutter along every boundary, `gap` wide (at least a pixel), in the background colour.
+    let (c, w) = (palette::BACKGROUND, gap.max(px));
     for x in g.x.0..=g.x.1 {
         let b = origin.x + f32::from(x) * cell;
-        if x > g.x.0 {
-            out.rect(Rect::from_min_max(pos2(b - gap / 2.0 - 1.0, top), pos2(b - gap / 2.0, bottom)), c);
-        }
-        if x < g.x.1 {
-            out.rect(Rect::from_min_max(pos2(b + gap / 2.0, top), pos2(b + gap / 2.0 + 1.0, bottom)), c);
-        }
+        let (l, r) = ((b - w / 2.0).max(left), (b + w / 2.0).min(right));
+        out.rect(Rect::from_min_max(pos2(l, top), pos2(r, bottom)), c);
     }
     for y in g.y.0..=g.y.1 {
         let b = origin.y + f32::from(y) * cell;
-        if y > g.y.0 {
-            out.rect(Rect::from_min_max(pos2(left, b - gap / 2.0 - 1.0), pos2(right, b - gap / 2.0)), c);
-        }
-        if y < g.y.1 {
-            out.rect(Rect::from_min_max(pos2(left, b + gap / 2.0), pos2(right, b + gap / 2.0 + 1.0)), c);
-        }
+        let (t, u) = ((b - w / 2.0).max(top), (b + w / 2.0).min(bottom));
+        out.rect(Rect::from_min_max(pos2(left, t), pos2(right, u)), c);
     }
 }
 
