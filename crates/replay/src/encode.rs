@@ -96,7 +96,7 @@ impl Small<'_> {
 
     /// A varint of 251 or more: its marker, then eight bytes (one store), of which 2, 4 or 8
     /// count.
-    #[inline(never)]
+    #[inline(always)]
     fn wide(&mut self, v: u64) {
         let (marker, len) = if v <= u64::from(u16::MAX) {
             (251, 2)

@@ -367,9 +367,12 @@ pub(crate) fn frame_crc(kind: u8, payload: &[u8]) -> u32 {
 }
 
 /// [`frame_crc`] of a kind byte and the payload after it, in one slice (as the writer lays a
-/// frame out).
-pub(crate) fn frame_crc_of_kind_and_payload(bytes: &[u8]) -> u32 {
-    crc32fast::hash(bytes)
+/// frame out), computed with a copy of `fresh`, a new hasher (`Hasher::new` detects the CPU's
+/// features each time, which costs as much as hashing a small frame).
+pub(crate) fn frame_crc_of_kind_and_payload(fresh: &crc32fast::Hasher, bytes: &[u8]) -> u32 {
+    let mut h = fresh.clone();
+    h.update(bytes);
+    h.finalize()
 }
 
 /// The header payload parsed and checked: a known rule set, a level that loads and is of it.

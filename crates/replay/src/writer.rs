@@ -22,6 +22,8 @@ pub struct LogWriter<W: Write> {
     out: W,
     /// The frame being written: its header (length and crc filled in last), then the payload.
     buf: Vec<u8>,
+    /// A new crc hasher, copied for each frame.
+    crc: crc32fast::Hasher,
     len: u64,
     frames: u64,
     steps: u64,
@@ -49,6 +51,7 @@ impl<W: Write> LogWriter<W> {
         let mut w = LogWriter {
             out,
             buf: Vec::with_capacity(256),
+            crc: crc32fast::Hasher::new(),
             len: (MAGIC.len() + 4) as u64,
             frames: 0,
             steps: 0,
@@ -123,7 +126,7 @@ impl<W: Write> LogWriter<W> {
                 format!("a {} frame of {n} bytes exceeds the limit of {MAX_PAYLOAD}", kind.name()),
             ));
         }
-        let crc = frame_crc_of_kind_and_payload(&self.buf[FRAME_HEADER_LEN - 1..]);
+        let crc = frame_crc_of_kind_and_payload(&self.crc, &self.buf[FRAME_HEADER_LEN - 1..]);
         self.buf[0..4].copy_from_slice(&(n as u32).to_le_bytes());
         self.buf[4..8].copy_from_slice(&crc.to_le_bytes());
         self.out.write_all(&self.buf)?;
@@ -232,6 +235,7 @@ impl Recorder {
         let writer = LogWriter {
             out,
             buf: Vec::with_capacity(256),
+            crc: crc32fast::Hasher::new(),
             len: first.len() as u64,
             frames: 2,
             steps: 0,
