@@ -47,7 +47,7 @@
 //! verify 1.12 M steps/s (43 % of play). Runs on this shared machine vary by up to 20 % (the same
 //! binary gave 386/624 ms and 438/696 ms in other runs); recording stayed above 1.5 M in every
 //! run after the last change. By instruction counts (callgrind) a step now costs about 2.1 k
-//! instructions to play (6.7 k before) and 1.0 k more to record.
+//! instructions to play (6.7 k before) and 0.86 k more to record (1.2 k before).
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
