@@ -51,7 +51,17 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
             Level::Match3(Match3Level::from_stage_json(&text, name).map_err(|e| named(&e))?)
         }
         _ => {
-            let level = Level::parse_draft(&text).map_err(|e| named(&e))?;
+            let level = Level::parse_draft(&text).map_err(|e| {
+                if ext == "json" {
+                    named(&e)
+                } else {
+                    // Not named as a level: say what the editor opens, not only what JSON wanted.
+                    named(&format!(
+                        "not a level (.json), a Moving AI map (.map), a stage (.txt) or a log (.tlog); \
+                         read as a level: {e}"
+                    ))
+                }
+            })?;
             if let Err(e) = level.start(None) {
                 return Ok(Opened::Draft(level, named(&e)));
             }
@@ -217,6 +227,11 @@ mod tests {
         std::fs::write(&p, r#"{"rule_set":"slide","board":[[2,3]]"#).expect("write");
         let Err(e) = open_path(&p) else { panic!("not JSON") };
         assert!(e.starts_with(&p.display().to_string()) && e.contains("line 1"), "{e}");
+        // A file of another kind says what the editor opens.
+        let commands = dir.join("game.commands");
+        std::fs::write(&commands, "up\nleft\n").expect("write");
+        let Err(e) = open_path(&commands) else { panic!("a command script is not a level") };
+        assert!(e.contains("not a level (.json), a Moving AI map (.map)") && e.contains(".tlog"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
     }
 }
