@@ -38,17 +38,31 @@ pub enum Tool {
     Erase,
     /// Pick the ink under the pointer.
     Pick,
+    /// Select a rectangle (drag), to copy, cut, or paste at.
+    Select,
 }
 
 impl Tool {
     /// Every tool, its label and its key.
-    pub const ALL: [(Tool, &'static str, egui::Key); 5] = [
+    pub const ALL: [(Tool, &'static str, egui::Key); 6] = [
         (Tool::Paint, "Paint", egui::Key::B),
         (Tool::Fill, "Fill", egui::Key::F),
         (Tool::Rect, "Rectangle", egui::Key::R),
         (Tool::Erase, "Erase", egui::Key::E),
         (Tool::Pick, "Pick", egui::Key::I),
+        (Tool::Select, "Select", egui::Key::S),
     ];
+}
+
+/// Cells copied with the Select tool: a `width`×`height` block of inks, row by row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clip {
+    /// Columns.
+    pub width: u16,
+    /// Rows.
+    pub height: u16,
+    /// The inks, row by row.
+    pub inks: Vec<Ink>,
 }
 
 /// What Edit mode asks the app to do.
@@ -104,6 +118,10 @@ pub struct EditView {
     new_level: (RuleSet, u16, u16, u64),
     notice: Option<String>,
     difficulty: DifficultyPanel,
+    /// The Select tool's rectangle (two corners), where copy and cut read and paste writes.
+    selection: Option<(Pos, Pos)>,
+    /// What Copy or Cut took, for Paste (kept across levels of the same rule set).
+    clip: Option<Clip>,
 }
 
 impl Default for EditView {
@@ -142,6 +160,8 @@ impl EditView {
             new_level: (RuleSet::Match3, 9, 9, 1),
             notice: None,
             difficulty: DifficultyPanel::default(),
+            selection: None,
+            clip: None,
         };
         v.reset_for_draft();
         v
@@ -166,7 +186,11 @@ impl EditView {
     /// Loads `level` (opened from `path` if it is our JSON level file), forgetting edits.
     pub fn load(&mut self, level: &Level, path: Option<&Path>) -> Result<(), String> {
         let draft = Draft::from_level(level)?;
-        *self = EditView { difficulty: std::mem::take(&mut self.difficulty), ..EditView::new(draft) };
+        *self = EditView {
+            difficulty: std::mem::take(&mut self.difficulty),
+            clip: self.clip.take(),
+            ..EditView::new(draft)
+        };
         // An import (a stage file, a Moving AI map) has no level file yet: Save asks where. It is
         // not "unsaved" until it is edited, so opening a map just to play it asks nothing on quit.
         self.path = path.map(Path::to_path_buf);
@@ -261,6 +285,92 @@ impl EditView {
         if self.draft.accepts(ink) {
             self.ink = ink;
             self.unit_brush = false;
+        }
+    }
+
+    /// The Select tool's rectangle, as its top-left and bottom-right cells (within the board).
+    pub fn selection(&self) -> Option<(Pos, Pos)> {
+        let (a, b) = self.selection?;
+        let size = self.draft.size();
+        (size.contains(a) && size.contains(b))
+            .then(|| (Pos::new(a.x.min(b.x), a.y.min(b.y)), Pos::new(a.x.max(b.x), a.y.max(b.y))))
+    }
+
+    /// What Copy or Cut took.
+    pub fn clip(&self) -> Option<&Clip> {
+        self.clip.as_ref()
+    }
+
+    /// Copies the selected cells (not units) for Paste; false with nothing selected.
+    pub fn copy(&mut self) -> bool {
+        let Some((lo, hi)) = self.selection() else {
+            self.notice = Some("select cells first (Select tool, S): drag over them".into());
+            return false;
+        };
+        let (width, height) = (hi.x - lo.x + 1, hi.y - lo.y + 1);
+        let inks = (lo.y..=hi.y)
+            .flat_map(|y| (lo.x..=hi.x).map(move |x| Pos::new(x, y)))
+            .filter_map(|p| self.draft.ink(p))
+            .collect();
+        self.clip = Some(Clip { width, height, inks });
+        self.notice = Some(format!("copied {width}×{height} cells"));
+        true
+    }
+
+    /// Copies the selected cells, then erases them (and their units), as one undoable step.
+    pub fn cut(&mut self) {
+        if !self.copy() {
+            return;
+        }
+        let Some((lo, hi)) = self.selection() else { return };
+        self.finish_stroke();
+        let mut stroke = Stroke::default();
+        for y in lo.y..=hi.y {
+            for x in lo.x..=hi.x {
+                self.draft.erase(Pos::new(x, y), &mut stroke);
+            }
+        }
+        self.commit(stroke);
+        if let Some(clip) = &self.clip {
+            self.notice = Some(format!("cut {}×{} cells", clip.width, clip.height));
+        }
+    }
+
+    /// Pastes what was copied with its top-left corner at the selection's top-left cell, as one
+    /// undoable step; cells past the board's edge and inks of another rule set are left out.
+    /// The pasted cells become the selection.
+    pub fn paste(&mut self) {
+        let Some(clip) = self.clip.clone() else {
+            self.notice = Some("nothing to paste: copy (Ctrl+C) or cut (Ctrl+X) cells first".into());
+            return;
+        };
+        let Some((at, _)) = self.selection() else {
+            self.notice = Some("select where to paste first (Select tool, S): click a cell".into());
+            return;
+        };
+        self.finish_stroke();
+        let mut stroke = Stroke::default();
+        for (i, &ink) in clip.inks.iter().enumerate() {
+            let (dx, dy) = ((i % usize::from(clip.width)) as u16, (i / usize::from(clip.width)) as u16);
+            if let (Some(x), Some(y)) = (at.x.checked_add(dx), at.y.checked_add(dy)) {
+                self.draft.paint(Pos::new(x, y), ink, &mut stroke);
+            }
+        }
+        self.commit(stroke);
+        let size = self.draft.size();
+        let end = Pos::new(
+            (at.x + clip.width - 1).min(size.width - 1),
+            (at.y + clip.height - 1).min(size.height - 1),
+        );
+        self.selection = Some((at, end));
+        self.notice = Some(format!("pasted {}×{} cells at ({}, {})", clip.width, clip.height, at.x, at.y));
+    }
+
+    /// Records `stroke`, already made, as one undoable step.
+    fn commit(&mut self, stroke: Stroke) {
+        if !stroke.is_empty() {
+            self.history.push(Edit::Stroke(stroke));
+            self.changed();
         }
     }
 
@@ -404,6 +514,10 @@ impl EditView {
                     self.draft.fill(p, self.ink, &mut stroke);
                 }
             }
+            Tool::Select => {
+                let corner = if start { p } else { self.selection.map_or(p, |(a, _)| a) };
+                self.selection = Some((corner, p));
+            }
             Tool::Pick if start => {
                 if let Some(u) = self.draft.unit_at(p) {
                     self.unit = UnitInk { team: u.team, movement: u.movement };
@@ -461,7 +575,17 @@ impl EditView {
         let redo_z = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
         let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
         let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
-        if ctx.input_mut(|i| i.consume_shortcut(&redo_z) || i.consume_shortcut(&redo_y)) {
+        // The window turns Ctrl+C, X and V into copy, cut and paste events; tests press keys.
+        let clipboard = |i: &mut egui::InputState, key: Key, event: fn(&egui::Event) -> bool| {
+            i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, key)) || i.events.iter().any(event)
+        };
+        if ctx.input_mut(|i| clipboard(i, Key::C, |e| matches!(e, egui::Event::Copy))) {
+            self.copy();
+        } else if ctx.input_mut(|i| clipboard(i, Key::X, |e| matches!(e, egui::Event::Cut))) {
+            self.cut();
+        } else if ctx.input_mut(|i| clipboard(i, Key::V, |e| matches!(e, egui::Event::Paste(_)))) {
+            self.paste();
+        } else if ctx.input_mut(|i| i.consume_shortcut(&redo_z) || i.consume_shortcut(&redo_y)) {
             self.redo();
         } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
             self.undo();
@@ -554,6 +678,22 @@ impl EditView {
                 ui.selectable_value(&mut self.tool, tool, label).on_hover_text(format!("key {}", key.name()));
             }
         });
+        if self.tool == Tool::Select {
+            ui.horizontal(|ui| {
+                let selected = self.selection().is_some();
+                if ui.add_enabled(selected, egui::Button::new("Copy")).on_hover_text("Ctrl+C").clicked() {
+                    self.copy();
+                }
+                if ui.add_enabled(selected, egui::Button::new("Cut")).on_hover_text("Ctrl+X").clicked() {
+                    self.cut();
+                }
+                let can_paste = selected && self.clip.is_some();
+                if ui.add_enabled(can_paste, egui::Button::new("Paste")).on_hover_text("Ctrl+V").clicked() {
+                    self.paste();
+                }
+            });
+            ui.weak("Drag over cells to select them. Paste puts the copy at the selected top-left cell.");
+        }
         ui.separator();
         self.palette_ui(ui);
         ui.separator();
@@ -1044,6 +1184,26 @@ impl EditView {
             && let Some(a) = &self.active
         {
             let r = cell_rect(a.start).union(cell_rect(a.last));
+            painter.rect_stroke(r, 0.0, Line::new(2.0, palette::HIGHLIGHT), StrokeKind::Inside);
+        }
+        if self.tool == Tool::Select
+            && let Some((lo, hi)) = self.selection()
+        {
+            // Where a paste would land, then the selection itself.
+            if let Some(clip) = &self.clip {
+                let end = Pos::new(
+                    (lo.x + clip.width - 1).min(size.width - 1),
+                    (lo.y + clip.height - 1).min(size.height - 1),
+                );
+                let r = cell_rect(lo).union(cell_rect(end));
+                painter.rect_stroke(
+                    r,
+                    0.0,
+                    Line::new(1.0, palette::HIGHLIGHT.gamma_multiply(0.6)),
+                    StrokeKind::Outside,
+                );
+            }
+            let r = cell_rect(lo).union(cell_rect(hi));
             painter.rect_stroke(r, 0.0, Line::new(2.0, palette::HIGHLIGHT), StrokeKind::Inside);
         }
         if let Some(p) = self.hovered {

@@ -590,3 +590,60 @@ fn an_unreadable_recovery_file_is_reported_and_moved_aside() {
     let h = recovering_editor(&dir);
     assert_eq!(h.state().error(), None, "reported once");
 }
+
+#[test]
+fn select_copy_cut_and_paste_a_block_of_cells() {
+    let mut h = new_level(RuleSet::Collapse, 6, 5);
+    // A 2×2 block: colours 1 and 2 on top, 3 and 1 below.
+    for (p, label) in [((0, 0), "colour 1"), ((1, 0), "colour 2"), ((0, 1), "colour 3"), ((1, 1), "colour 1")]
+    {
+        click(&mut h, label);
+        paint_at(&mut h, Pos::new(p.0, p.1));
+    }
+    let block = [ink(&h, 0, 0), ink(&h, 1, 0), ink(&h, 0, 1), ink(&h, 1, 1)];
+    // Select it by dragging with the Select tool (S), copy (Ctrl+C).
+    h.key_press(Key::S);
+    h.run();
+    stroke(&mut h, Pos::new(0, 0), Pos::new(1, 1));
+    assert_eq!(h.state().edit().selection(), Some((Pos::new(0, 0), Pos::new(1, 1))));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    h.run();
+    assert_eq!(h.state().edit().clip().map(|c| (c.width, c.height)), Some((2, 2)));
+    // Click where it goes, paste (Ctrl+V): the block lands with its corner there.
+    paint_at(&mut h, Pos::new(3, 2));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run();
+    assert_eq!([ink(&h, 3, 2), ink(&h, 4, 2), ink(&h, 3, 3), ink(&h, 4, 3)], block);
+    assert_eq!(h.state().edit().selection(), Some((Pos::new(3, 2), Pos::new(4, 3))), "the paste is selected");
+    // One undo takes the whole paste back.
+    let blank = ink(&h, 5, 4);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!([ink(&h, 3, 2), ink(&h, 4, 2), ink(&h, 3, 3), ink(&h, 4, 3)], [blank; 4]);
+    // Pasting at the edge keeps what fits.
+    paint_at(&mut h, Pos::new(5, 4));
+    click(&mut h, "Paste");
+    assert_eq!(ink(&h, 5, 4), block[0]);
+    // Cut (the button, then Ctrl+X's twin): the source is erased, the clip kept.
+    stroke(&mut h, Pos::new(0, 0), Pos::new(1, 1));
+    click(&mut h, "Cut");
+    assert_eq!([ink(&h, 0, 0), ink(&h, 1, 0), ink(&h, 0, 1), ink(&h, 1, 1)], [blank; 4]);
+    paint_at(&mut h, Pos::new(2, 0));
+    click(&mut h, "Paste");
+    assert_eq!([ink(&h, 2, 0), ink(&h, 3, 0), ink(&h, 2, 1), ink(&h, 3, 1)], block);
+}
+
+#[test]
+fn paste_with_nothing_copied_or_selected_says_what_to_do() {
+    let mut h = new_level(RuleSet::Slide, 4, 4);
+    let before = h.state().edit().draft().clone();
+    h.key_press(Key::S);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run();
+    assert!(h.query_by_label_contains("nothing to paste").is_some());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    h.run();
+    assert!(h.query_by_label_contains("select cells first").is_some());
+    assert_eq!(h.state().edit().draft(), &before, "nothing changed");
+}
