@@ -301,6 +301,29 @@ impl EditView {
         self.clip.as_ref()
     }
 
+    /// The clip as text for the system clipboard: a row per line, cells as the level format
+    /// writes them (`.` for empty). A window only sends Ctrl+V on when the system clipboard
+    /// holds text, so Copy and Cut put this there.
+    pub fn clip_text(&self) -> Option<String> {
+        let clip = self.clip.as_ref()?;
+        let legend = self.draft.options.legend();
+        let cell = |ink: &Ink| if *ink == Ink::Empty { ".".to_string() } else { ink.label(legend) };
+        let rows: Vec<String> = clip
+            .inks
+            .chunks(usize::from(clip.width).max(1))
+            .map(|row| row.iter().map(cell).collect::<Vec<_>>().join(" "))
+            .collect();
+        Some(rows.join("\n"))
+    }
+
+    /// Copy or Cut, then the clip's text onto the system clipboard.
+    fn copy_or_cut(&mut self, ctx: &egui::Context, cut: bool) {
+        let copied = if cut { self.cut() } else { self.copy() };
+        if copied && let Some(text) = self.clip_text() {
+            ctx.copy_text(text);
+        }
+    }
+
     /// Copies the selected cells (not units) for Paste; false with nothing selected.
     pub fn copy(&mut self) -> bool {
         let Some((lo, hi)) = self.selection() else {
@@ -317,12 +340,13 @@ impl EditView {
         true
     }
 
-    /// Copies the selected cells, then erases them (and their units), as one undoable step.
-    pub fn cut(&mut self) {
+    /// Copies the selected cells, then erases them (and their units), as one undoable step;
+    /// false with nothing selected.
+    pub fn cut(&mut self) -> bool {
         if !self.copy() {
-            return;
+            return false;
         }
-        let Some((lo, hi)) = self.selection() else { return };
+        let Some((lo, hi)) = self.selection() else { return false };
         self.finish_stroke();
         let mut stroke = Stroke::default();
         for y in lo.y..=hi.y {
@@ -334,6 +358,7 @@ impl EditView {
         if let Some(clip) = &self.clip {
             self.notice = Some(format!("cut {}×{} cells", clip.width, clip.height));
         }
+        true
     }
 
     /// Pastes what was copied with its top-left corner at the selection's top-left cell, as one
@@ -580,10 +605,12 @@ impl EditView {
             i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, key)) || i.events.iter().any(event)
         };
         if ctx.input_mut(|i| clipboard(i, Key::C, |e| matches!(e, egui::Event::Copy))) {
-            self.copy();
+            self.copy_or_cut(ctx, false);
         } else if ctx.input_mut(|i| clipboard(i, Key::X, |e| matches!(e, egui::Event::Cut))) {
-            self.cut();
-        } else if ctx.input_mut(|i| clipboard(i, Key::V, |e| matches!(e, egui::Event::Paste(_)))) {
+            self.copy_or_cut(ctx, true);
+        } else if ctx.input_mut(|i| {
+            clipboard(i, Key::V, |e| matches!(e, egui::Event::Paste(_) | egui::Event::PasteImage(_)))
+        }) {
             self.paste();
         } else if ctx.input_mut(|i| i.consume_shortcut(&redo_z) || i.consume_shortcut(&redo_y)) {
             self.redo();
@@ -682,10 +709,10 @@ impl EditView {
             ui.horizontal(|ui| {
                 let selected = self.selection().is_some();
                 if ui.add_enabled(selected, egui::Button::new("Copy")).on_hover_text("Ctrl+C").clicked() {
-                    self.copy();
+                    self.copy_or_cut(ui.ctx(), false);
                 }
                 if ui.add_enabled(selected, egui::Button::new("Cut")).on_hover_text("Ctrl+X").clicked() {
-                    self.cut();
+                    self.copy_or_cut(ui.ctx(), true);
                 }
                 let can_paste = selected && self.clip.is_some();
                 if ui.add_enabled(can_paste, egui::Button::new("Paste")).on_hover_text("Ctrl+V").clicked() {
