@@ -18,6 +18,8 @@ const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 /// One in every byte.
 const ONES: u64 = 0x0101_0101_0101_0101;
+/// The byte of a [`super::MAX_TILE`] tile in every byte: two of them are equal but do not merge.
+const NO_MERGE: u64 = 30 * ONES;
 /// Zero bytes read past the board, so that a word can start at any cell.
 const PAD: usize = 8;
 
@@ -169,8 +171,10 @@ impl Exponents {
         for (w, (x, y)) in firsts.zip(seconds).enumerate() {
             let (x, y) = (word_of(x), word_of(y));
             let (toward, farther) = if TOWARD_SECOND { (y, x) } else { (x, y) };
-            // The farther cell holds a tile, and the nearer one is empty or equal.
-            let mut moving = nonzero_bytes(farther) & (zero_bytes(toward) | zero_bytes(x ^ y));
+            // The farther cell holds a tile, and the nearer one is empty or equal (and not the
+            // largest tile, which does not merge).
+            let equal = zero_bytes(x ^ y) & nonzero_bytes(x ^ NO_MERGE);
+            let mut moving = nonzero_bytes(farther) & (zero_bytes(toward) | equal);
             if w + 1 == words {
                 moving = keep_bytes(moving, pairs - 8 * w);
             }
@@ -215,7 +219,7 @@ mod tests {
         /// inside the board and past it) and offset.
         #[test]
         fn scans_agree_with_a_walk(
-            exps in prop::collection::vec(prop_oneof![Just(0u8), 1u8..4, 1u8..32], 0..150),
+            exps in prop::collection::vec(prop_oneof![Just(0u8), Just(30u8), 1u8..4, 1u8..32], 0..150),
             off in 1usize..20,
             toward_second: bool,
         ) {
@@ -234,7 +238,7 @@ mod tests {
                 .filter(|&p| {
                     let (toward, farther) =
                         if toward_second { (exps[p + off], exps[p]) } else { (exps[p], exps[p + off]) };
-                    farther != 0 && (toward == 0 || toward == farther)
+                    farther != 0 && (toward == 0 || (toward == farther && farther != 30))
                 })
                 .collect();
             prop_assert_eq!(found, expected);

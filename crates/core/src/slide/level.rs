@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 ///   "board": [[0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 4, 0], [0, 0, 0, 0]], "seed": 7 }
 /// ```
 /// - `board`: rows from the top, each a list of numbers, `0` for empty, other values powers of
-///   two of at least 2. With a board the game starts from exactly it (nothing spawned); without
+///   two from 2 to 2^30. With a board the game starts from exactly it (nothing spawned); without
 ///   one it starts a new game of `width × height` (default 4×4) with two spawned tiles.
 /// - `width`, `height`: optional with a board (they must then match it).
 /// - `config`: `target` (power of two ≥ 4, default 2048) and `four_chance`
@@ -71,6 +71,9 @@ impl SlideLevel {
             for (x, &v) in row.iter().enumerate() {
                 if v != 0 && (v < 2 || !v.is_power_of_two()) {
                     return Err(format!("board cell ({x}, {y}): {v} is not a power of two of at least 2"));
+                }
+                if v > super::MAX_TILE {
+                    return Err(format!("board cell ({x}, {y}): {v} is larger than 2^30, the largest tile"));
                 }
                 values.push(v);
             }

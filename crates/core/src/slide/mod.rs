@@ -10,7 +10,8 @@
 //!    and [`Combine::Double`] when two moving tiles meet at a new cell.
 //!
 //! The merged tile keeps the id of the tile nearer the edge (`tile`); the other (`absorbed`)
-//! disappears. Only spawns allocate ids.
+//! disappears. Only spawns allocate ids. The largest tile is [`MAX_TILE`] (2^30): two of them do
+//! not merge, so values always fit a `u32` (levels and logs with larger tiles are refused).
 //!
 //! A slide that changes nothing is rejected (`no_change`) and spawns nothing. After a slide that
 //! changed something one tile spawns on a uniformly random empty cell: the generator first draws
@@ -52,6 +53,21 @@ use std::str::FromStr;
 
 /// The largest board side `slide` accepts.
 pub const MAX_SIDE: u16 = 256;
+
+/// The largest tile: 2^30. Two of them do not merge, so every value fits a `u32` (a level or a
+/// log may hold tiles of any size; without a cap, two 2^31 tiles merged past the type).
+pub const MAX_TILE: u32 = 1 << 30;
+
+/// Whether `value` can be a tile's: 0 (empty), or a power of two from 2 to [`MAX_TILE`].
+pub fn valid_value(value: u32) -> bool {
+    value == 0 || (value >= 2 && value.is_power_of_two() && value <= MAX_TILE)
+}
+
+/// Whether neighbouring tiles worth `a` and `b` merge when slid together.
+#[inline]
+fn merge(a: u32, b: u32) -> bool {
+    a == b && a < MAX_TILE
+}
 
 /// A probability as a fraction of integers (no floats in rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,7 +126,7 @@ const EMPTY: Tile = Tile { id: Id(0), value: 0 };
 /// It also keeps its incremental hash ([`SlideState::hash`]), which is not serialized:
 /// deserialization recomputes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "RawState")]
+#[serde(try_from = "RawState")]
 pub struct SlideState {
     board: Grid<Tile>, // value 0 = empty (see EMPTY)
     score: u64,
@@ -134,13 +150,22 @@ struct RawState {
     rng: GameRng,
 }
 
-impl From<RawState> for SlideState {
-    fn from(r: RawState) -> Self {
+impl TryFrom<RawState> for SlideState {
+    type Error = String;
+
+    /// A stored state (a log's keyframe) with its tiles checked: any value a level may hold.
+    fn try_from(r: RawState) -> Result<Self, String> {
         let RawState { board, score, won, ids, rng } = r;
+        if let Some((p, t)) = board.iter().find(|(_, t)| !valid_value(t.value)) {
+            return Err(format!(
+                "cell {p}: {} is not a tile value (0, or a power of two from 2 to 2^30)",
+                t.value
+            ));
+        }
         let exps = Exponents::of(board.cells());
         let mut s = SlideState { board, score, won, ids, rng, hash: 0, exps };
         s.hash = s.recompute_hash();
-        s
+        Ok(s)
     }
 }
 
@@ -191,7 +216,7 @@ impl SlideState {
     /// A game starting from exactly `values` (row-major, 0 for empty); nothing is spawned.
     /// Values must be 0 or powers of two of at least 2 (the level loader checks and explains).
     pub fn from_values(size: Size, values: &[u32], seed: u64) -> Option<Self> {
-        if values.len() != size.area() || values.iter().any(|&v| v != 0 && (v < 2 || !v.is_power_of_two())) {
+        if values.len() != size.area() || !values.iter().all(|&v| valid_value(v)) {
             return None;
         }
         let mut ids = IdGen::default();
@@ -322,7 +347,7 @@ impl SlideState {
             t.value == 0
                 || [Dir::Right, Dir::Down]
                     .into_iter()
-                    .any(|d| p.step(d, size).is_some_and(|q| self.board[q].value == t.value))
+                    .any(|d| p.step(d, size).is_some_and(|q| merge(self.board[q].value, t.value)))
         })
     }
 
@@ -341,7 +366,7 @@ fn line_changes(cells: &[Tile], lines: &Lines, l: usize) -> bool {
     let mut i = lines.start(l);
     for _ in 0..lines.len {
         let v = cells[i as usize].value;
-        changes |= (v != 0) & (gap | (v == prev));
+        changes |= (v != 0) & (gap | merge(v, prev));
         gap |= v == 0;
         prev = v;
         i += lines.cell_step;
@@ -788,7 +813,7 @@ fn slide_line<E: From<SlideEvent>>(
             continue;
         }
         last = k;
-        if t.value == pending.value {
+        if pending.value != 0 && merge(t.value, pending.value) {
             let (to, value) = (out - 1, t.value * 2);
             cells[at(to)] = Tile { id: pending.id, value };
             exps.set(at(to), value);
@@ -1019,9 +1044,9 @@ impl Rules for SlideRules {
                 state.hash ^= pos_key(f, tile) ^ pos_key(t, tile);
             }
             SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value, .. } => {
-                if value < 4 || !value.is_power_of_two() {
+                if value < 4 || !valid_value(value) {
                     return Err(Inconsistent::detailed(format!(
-                        "merged value {value} is not a power of two of at least 4"
+                        "merged value {value} is not a power of two from 4 to 2^30"
                     )));
                 }
                 if from == absorbed_from {

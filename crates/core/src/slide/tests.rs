@@ -284,3 +284,21 @@ fn rows_by_multiplying_equal_rows_by_dividing() {
         }
     }
 }
+
+#[test]
+fn the_largest_tiles_do_not_merge_and_nothing_overflows() {
+    let big = MAX_TILE;
+    // Two 2^29 merge into the largest tile; two of those stay apart.
+    assert_eq!(row_after(&[big / 2, big / 2, 0], Dir::Left), [big, 0, 0]);
+    let mut s = game(&[&[big, big]]);
+    let mut events = Vec::new();
+    let refused = SlideRules::default().apply(&mut s, &SlideCommand::Slide(Dir::Left), &mut events);
+    assert_eq!(refused.map_err(|r| r.code), Err("no_change"));
+    assert!(!s.can_move() && !s.can_slide(Dir::Right));
+    assert_eq!(row_after(&[big, big, 0, 2], Dir::Right), [0, big, big, 2], "they slide, not merge");
+    // Larger values are not tiles: not in a level, not in a stored state.
+    assert!(SlideState::from_values(Size::new(2, 1, MAX_SIDE).unwrap(), &[big * 2, 0], 1).is_none());
+    let json = serde_json::to_string(&game(&[&[2, 4]])).unwrap().replace("\"value\":4", "\"value\":3");
+    let e = serde_json::from_str::<SlideState>(&json).unwrap_err().to_string();
+    assert!(e.contains("cell (1, 0): 3 is not a tile value"), "{e}");
+}
