@@ -3,7 +3,7 @@
 //! While the level in Edit mode has changes that are not saved, [`Recovery`] keeps a copy of it
 //! in one file of a recovery folder (by default `$XDG_STATE_HOME/tessera`, else
 //! `~/.local/state/tessera`; `TESSERA_RECOVERY_DIR` overrides): written atomically, at most once
-//! per [`Recovery::every`] seconds while changes go on, and removed as soon as nothing is unsaved
+//! a second ([`DEFAULT_EVERY`]) while changes go on, and removed as soon as nothing is unsaved
 //! (saved, undone back to the save, discarded, or another level opened). A file still there when
 //! the editor starts means the last run ended with unsaved edits: the editor offers them back.
 //!
@@ -75,11 +75,6 @@ impl Recovery {
         &self.file
     }
 
-    /// The most the file lags behind the draft, in seconds.
-    pub fn every(&self) -> f64 {
-        self.every
-    }
-
     /// What an earlier run left: `Ok(None)` when nothing. A file that cannot be read as a
     /// recovery is moved aside (`….unreadable`) so that it is not offered again, and the error
     /// says where it went.
@@ -127,8 +122,8 @@ impl Recovery {
     }
 
     /// Brings the file in step with `edit` at egui time `now`: written when the draft has
-    /// unsaved changes the file does not hold yet (at most once per [`Recovery::every`]
-    /// seconds, one write at a time), removed when nothing is unsaved. `Ok(Some(wait))`: a
+    /// unsaved changes the file does not hold yet (at most once per `every` seconds, one write
+    /// at a time), removed when nothing is unsaved. `Ok(Some(wait))`: a
     /// write is due in `wait` seconds (repaint then). A failed write is reported once, and tried
     /// again an interval later.
     pub fn tick(&mut self, edit: &EditView, now: f64) -> Result<Option<f64>, String> {

@@ -368,19 +368,21 @@ fn difficulty_cancel_stops_the_sweep_and_keeps_what_was_played() {
     assert!(h.query_by_label_contains("(cancelled)").is_some());
 }
 
+/// Asks the window to close, as its close button does.
+fn close(h: &mut Harness<'_, EditorApp>) {
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.run();
+}
+
 #[test]
 fn closing_the_window_with_unsaved_edits_asks_first() {
     let mut h = editor();
     click(&mut h, "Edit");
-    let close = |h: &mut Harness<'_, EditorApp>| {
-        h.input_mut()
-            .viewports
-            .entry(egui::ViewportId::ROOT)
-            .or_default()
-            .events
-            .push(egui::ViewportEvent::Close);
-        h.run();
-    };
     close(&mut h);
     assert_eq!(h.state().pending(), None, "nothing to save: the window may close");
     click(&mut h, "2");
@@ -564,13 +566,7 @@ fn quitting_without_saving_leaves_nothing_to_recover() {
     click(&mut h, "4");
     paint_at(&mut h, Pos::new(2, 1));
     assert!(recovery_file(&dir).exists());
-    h.input_mut()
-        .viewports
-        .entry(egui::ViewportId::ROOT)
-        .or_default()
-        .events
-        .push(egui::ViewportEvent::Close);
-    h.run();
+    close(&mut h);
     click(&mut h, "Discard changes");
     assert!(!recovery_file(&dir).exists(), "the user gave the edits up");
 }
