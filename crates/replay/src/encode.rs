@@ -21,8 +21,6 @@
 use crate::format::StepRef;
 use serde::ser::{self, Serialize};
 use std::fmt;
-use tessera_core::slide::{Combine, SlideCommand, SlideEvent};
-use tessera_core::{AnyCommand, AnyEvent, Pos};
 
 /// Appends the canonical encoding of `value` to `buf`; `Err` (with `buf` possibly holding part
 /// of the value: the caller truncates) for a shape this encoder leaves to bincode.
@@ -32,136 +30,15 @@ pub(crate) fn encode_fast<T: Serialize + ?Sized>(value: &T, buf: &mut Vec<u8>) -
 
 /// Appends the payload of a step frame: the bytes [`encode_fast`] writes for `step`.
 ///
-/// 2048 steps are written by hand. They are the smallest and most numerous steps there are (a
-/// long game or a bot records millions), and serde's call per field, with a push and its
-/// capacity check per byte, was a third of what recording one cost. Room for the whole step is
-/// made at the end of `buf` at once, written, and cut to length. Every other step goes through
-/// [`encode_fast`]. A proptest compares both ways byte for byte, every slide event at every
-/// varint boundary.
+/// A rule set may write its steps by hand ([`tessera_core::Plugin::encode_step`]: 2048 does, its
+/// steps being the smallest and most numerous); every other step goes through [`encode_fast`].
+#[inline]
 pub(crate) fn encode_step(step: &StepRef, buf: &mut Vec<u8>) -> Result<(), Unsupported> {
     let StepRef { command, events, hash } = *step;
-    let AnyCommand::Slide(SlideCommand::Slide(dir)) = command else {
-        return encode_fast(step, buf);
-    };
-    if !events.iter().all(|e| matches!(e, AnyEvent::Slide(_))) {
-        return encode_fast(step, buf);
+    if command.encode_step(events, hash, buf) {
+        return Ok(());
     }
-    let start = buf.len();
-    buf.resize(start + STEP_ROOM + EVENT_ROOM * events.len(), 0);
-    let mut b = Small { b: &mut buf[start..], n: 0 };
-    // `AnyCommand::Slide(SlideCommand::Slide(dir))`: three variant indices.
-    b.varint(ANY_SLIDE);
-    b.varint(0);
-    b.varint(*dir as u64);
-    b.varint(events.len() as u64);
-    for e in events {
-        if let AnyEvent::Slide(e) = e {
-            b.slide_event(e);
-        }
-    }
-    b.varint(hash);
-    let end = start + b.n;
-    buf.truncate(end);
-    Ok(())
-}
-
-/// `AnyEvent::Slide`'s and `AnyCommand::Slide`'s variant index.
-const ANY_SLIDE: u64 = 0;
-
-/// Room for a slide step's command (3 bytes), event count and hash (9 bytes each), and for the
-/// last varint's eight-byte store.
-const STEP_ROOM: usize = 32;
-
-/// Room for the largest slide event (`Merged`: 2 variant bytes, 5 varints of up to 5 bytes and
-/// 6 of up to 3, and the combine byte: 46 bytes).
-const EVENT_ROOM: usize = 48;
-
-/// Bytes written into room made for them: `n` of them so far.
-struct Small<'a> {
-    b: &'a mut [u8],
-    n: usize,
-}
-
-impl Small<'_> {
-    /// bincode's varint, as [`varint`].
-    #[inline(always)]
-    fn varint(&mut self, v: u64) {
-        if v < 251 {
-            self.b[self.n] = v as u8;
-            self.n += 1;
-        } else {
-            self.wide(v);
-        }
-    }
-
-    /// A varint of 251 or more: its marker, then eight bytes (one store), of which 2, 4 or 8
-    /// count.
-    #[inline(always)]
-    fn wide(&mut self, v: u64) {
-        let (marker, len) = if v <= u64::from(u16::MAX) {
-            (251, 2)
-        } else if v <= u64::from(u32::MAX) {
-            (252, 4)
-        } else {
-            (253, 8)
-        };
-        self.b[self.n] = marker;
-        let at = self.n + 1;
-        self.b[at..at + 8].copy_from_slice(&v.to_le_bytes());
-        self.n = at + len;
-    }
-
-    #[inline(always)]
-    fn pos(&mut self, p: Pos) {
-        self.varint(u64::from(p.x));
-        self.varint(u64::from(p.y));
-    }
-
-    /// The bytes of `AnyEvent::Slide(e)`: the variant indices, then the fields in declaration
-    /// order (`Id` as its `u32`, `Pos` as `x` then `y`, `Combine` and unit variants as their
-    /// index).
-    #[inline]
-    fn slide_event(&mut self, e: &SlideEvent) {
-        self.varint(ANY_SLIDE);
-        match *e {
-            SlideEvent::Moved { tile, from, to } => {
-                self.varint(0);
-                self.varint(u64::from(tile.0));
-                self.pos(from);
-                self.pos(to);
-            }
-            SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value, combine } => {
-                self.varint(1);
-                self.varint(u64::from(tile.0));
-                self.pos(from);
-                self.varint(u64::from(absorbed.0));
-                self.pos(absorbed_from);
-                self.pos(to);
-                self.varint(u64::from(value));
-                self.varint(match combine {
-                    Combine::Single => 0,
-                    Combine::Double => 1,
-                });
-            }
-            SlideEvent::Scored { points } => {
-                self.varint(2);
-                self.varint(points);
-            }
-            SlideEvent::Spawned { tile, at, value, rng } => {
-                self.varint(3);
-                self.varint(u64::from(tile.0));
-                self.pos(at);
-                self.varint(u64::from(value));
-                self.varint(rng.before);
-                self.varint(rng.after);
-            }
-            SlideEvent::Won { value } => {
-                self.varint(4);
-                self.varint(u64::from(value));
-            }
-            SlideEvent::GameOver => self.varint(5),
-        }
-    }
+    encode_fast(step, buf)
 }
 
 /// A shape [`encode_fast`] leaves to bincode.
@@ -505,8 +382,6 @@ mod tests {
     use proptest::prelude::*;
     use serde::Serialize;
     use std::collections::BTreeMap;
-    use tessera_core::collapse::CollapseEvent;
-    use tessera_core::{Dir, Id, RngSpan};
 
     fn bincode_bytes<T: Serialize>(v: &T) -> Vec<u8> {
         bincode::serde::encode_to_vec(v, tessera_core::canonical_config()).unwrap()
@@ -619,63 +494,6 @@ mod tests {
                 bytes: serde_bytes_like::Bytes(bytes),
             };
             prop_assert_eq!(fast_bytes(&all), Some(bincode_bytes(&all)));
-        }
-    }
-
-    fn pos() -> impl Strategy<Value = Pos> {
-        (int(), int()).prop_map(|(x, y)| Pos::new(x as u16, y as u16))
-    }
-
-    fn id() -> impl Strategy<Value = Id> {
-        int().prop_map(|v| Id(v as u32))
-    }
-
-    /// Every slide event, every field at every varint boundary.
-    fn slide_event() -> impl Strategy<Value = SlideEvent> {
-        prop_oneof![
-            (id(), pos(), pos()).prop_map(|(tile, from, to)| SlideEvent::Moved { tile, from, to }),
-            (id(), pos(), id(), pos(), pos(), int(), any::<bool>()).prop_map(
-                |(tile, from, absorbed, absorbed_from, to, value, double)| SlideEvent::Merged {
-                    tile,
-                    from,
-                    absorbed,
-                    absorbed_from,
-                    to,
-                    value: value as u32,
-                    combine: if double { Combine::Double } else { Combine::Single },
-                }
-            ),
-            int().prop_map(|points| SlideEvent::Scored { points }),
-            (id(), pos(), int(), int(), int()).prop_map(|(tile, at, value, before, after)| {
-                SlideEvent::Spawned { tile, at, value: value as u32, rng: RngSpan { before, after } }
-            }),
-            int().prop_map(|value| SlideEvent::Won { value: value as u32 }),
-            Just(SlideEvent::GameOver),
-        ]
-    }
-
-    /// Slide events, and now and then another rule set's (which takes the serde path).
-    fn any_event() -> impl Strategy<Value = AnyEvent> {
-        prop_oneof![
-            8 => slide_event().prop_map(AnyEvent::Slide),
-            1 => (int(), int()).prop_map(|(points, bonus)| AnyEvent::Collapse(CollapseEvent::Scored { points, bonus })),
-        ]
-    }
-
-    proptest! {
-        /// A step written by hand has the bytes of its `StepRef` through bincode.
-        #[test]
-        fn steps_by_hand_equal_bincodes(
-            dir in prop::sample::select(Dir::ALL.to_vec()),
-            events in proptest::collection::vec(any_event(), 0..12),
-            hash in int(),
-        ) {
-            let command = AnyCommand::Slide(SlideCommand::Slide(dir));
-            let mut buf = vec![7u8; 3]; // appends after what is there
-            let step = StepRef { command: &command, events: &events, hash };
-            encode_step(&step, &mut buf).unwrap();
-            prop_assert_eq!(&buf[..3], &[7u8; 3][..]);
-            prop_assert_eq!(&buf[3..], &bincode_bytes(&step)[..]);
         }
     }
 

@@ -5,11 +5,9 @@
 
 use crate::error::LogError;
 use serde::{Deserialize, Serialize};
-use tessera_core::collapse::CollapseState;
-use tessera_core::match3::Match3State;
-use tessera_core::slide::SlideState;
-use tessera_core::tactics::TacticsPlay;
-use tessera_core::{AnyCommand, AnyEvent, AnyState, Level, LevelError, RuleSet, canonical_config};
+use tessera_core::{
+    AnyCommand, AnyEvent, AnyKeyframe, AnyKeyframeRef, AnyState, Level, LevelError, RuleSet, canonical_config,
+};
 
 /// The eight bytes every log starts with.
 pub const MAGIC: [u8; 8] = *b"TESSLOG\0";
@@ -185,49 +183,21 @@ pub(crate) struct KeyframePayload {
     pub state: AnyState,
 }
 
-/// A keyframe's state as format 2 stores it: as `AnyState` (same variant order, same bytes)
-/// except that a tactics state leaves out its terrain, which is the level's and never changes
-/// ([`TacticsPlay`]); the reader takes it from the level's start state.
-#[derive(Serialize)]
-pub(crate) enum KeyframeStateRef<'a> {
-    Slide(&'a SlideState),
-    Collapse(&'a CollapseState),
-    Tactics(TacticsPlay),
-    Match3(&'a Match3State),
-}
-
-impl<'a> KeyframeStateRef<'a> {
-    pub fn new(state: &'a AnyState) -> Self {
-        match state {
-            AnyState::Slide(s) => KeyframeStateRef::Slide(s),
-            AnyState::Collapse(s) => KeyframeStateRef::Collapse(s),
-            AnyState::Tactics(s) => KeyframeStateRef::Tactics(s.play()),
-            AnyState::Match3(s) => KeyframeStateRef::Match3(s),
-        }
-    }
-}
-
-/// [`KeyframeStateRef`], decoded.
-#[derive(Deserialize)]
-pub(crate) enum KeyframeState {
-    Slide(SlideState),
-    Collapse(CollapseState),
-    Tactics(TacticsPlay),
-    Match3(Match3State),
-}
-
 /// A keyframe's payload in format 2, borrowed for encoding.
 #[derive(Serialize)]
 pub(crate) struct KeyframeRefV2<'a> {
     pub step: u64,
-    pub state: KeyframeStateRef<'a>,
+    /// As `AnyState` (same variant order, same bytes) except where a rule set leaves out what
+    /// never changes ([`tessera_core::Plugin::Keyframe`]: a tactics state its terrain, which
+    /// is the level's); the reader takes that from the level's start state.
+    pub state: AnyKeyframeRef<'a>,
 }
 
 /// A keyframe's payload in format 2, decoded.
 #[derive(Deserialize)]
 pub(crate) struct KeyframePayloadV2 {
     pub step: u64,
-    pub state: KeyframeState,
+    pub state: AnyKeyframe,
 }
 
 /// A QA annotation or bookmark: `text` at `step` (the state after that many steps).

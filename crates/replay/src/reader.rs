@@ -4,11 +4,11 @@
 use crate::error::LogError;
 use crate::format::{
     At, FORMAT_VERSION, FRAME_HEADER_LEN, FrameKind, Header, HeaderPayload, KeyframePayload,
-    KeyframePayloadV2, KeyframeState, MAGIC, MAX_LOG_SIZE, MAX_PAYLOAD, Note, OLDEST_FORMAT_VERSION,
-    PREAMBLE_LEN, StepRecord, check_header, decode_all, decode_step, decode_step_number, frame_crc,
+    KeyframePayloadV2, MAGIC, MAX_LOG_SIZE, MAX_PAYLOAD, Note, OLDEST_FORMAT_VERSION, PREAMBLE_LEN,
+    StepRecord, check_header, decode_all, decode_step, decode_step_number, frame_crc,
 };
 use std::path::Path;
-use tessera_core::{AnyRules, AnyState, Game, Rules};
+use tessera_core::{AnyRules, AnyState, Game, KeyframeError, Rules};
 
 /// Where a frame is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,16 +171,14 @@ impl Log {
 
     /// Whether the keyframe of step `step` (if the log has one) differs from `state`: `None`
     /// when there is no keyframe there or it is equal, else the keyframe's state hash (of the
-    /// log's format version). A format-2 tactics keyframe is compared without decoding a whole
-    /// state: its terrain is the level's, as `state`'s is.
+    /// log's format version). A format-2 keyframe is compared as stored, without building a
+    /// state (a tactics keyframe leaves out the terrain, which is the level's, as `state`'s is).
     pub(crate) fn keyframe_differs(&self, step: u64, state: &AnyState) -> Result<Option<u64>, LogError> {
         let Ok(k) = self.keyframes.binary_search_by_key(&step, |&(s, _)| s) else { return Ok(None) };
-        if self.header.format_version >= 2
-            && let AnyState::Tactics(t) = state
-        {
+        if self.header.format_version >= 2 {
             let (at, payload) = self.payload(self.keyframes[k].1 as usize);
             let p: KeyframePayloadV2 = decode_all(payload, at, FrameKind::Keyframe)?;
-            if matches!(&p.state, KeyframeState::Tactics(play) if *play == t.play()) {
+            if p.state.matches(state) {
                 return Ok(None);
             }
         }
@@ -280,21 +278,12 @@ impl Log {
             (p.step, p.state)
         } else {
             let p: KeyframePayloadV2 = decode_all(payload, at, kind)?;
-            let state = match (p.state, &self.start_state) {
-                (KeyframeState::Slide(s), _) => AnyState::Slide(s),
-                (KeyframeState::Collapse(s), _) => AnyState::Collapse(s),
-                (KeyframeState::Match3(s), _) => AnyState::Match3(s),
-                (KeyframeState::Tactics(play), AnyState::Tactics(start)) => {
-                    AnyState::Tactics(start.with_play(play).map_err(|e| at.undecodable(kind, e))?)
+            let state = p.state.into_state(&self.start_state).map_err(|e| match e {
+                KeyframeError::OtherRuleSet { .. } => {
+                    LogError::Malformed { offset: at.offset, frame: at.frame, message: e.to_string() }
                 }
-                (KeyframeState::Tactics(_), start) => {
-                    return Err(LogError::Malformed {
-                        offset: at.offset,
-                        frame: at.frame,
-                        message: format!("a tactics keyframe in a {} log", start.rule_set()),
-                    });
-                }
-            };
+                KeyframeError::Invalid(e) => at.undecodable(kind, e),
+            })?;
             (p.step, state)
         };
         if state.rule_set() != self.header.rule_set {

@@ -4,8 +4,8 @@
 #[cfg(doc)]
 use crate::format::FORMAT_VERSION;
 use crate::format::{
-    FRAME_HEADER_LEN, FrameKind, Header, KeyframeRef, KeyframeRefV2, KeyframeStateRef, MAGIC, MAX_PAYLOAD,
-    Note, StepRef, encode_into, encode_step_into, frame_crc_of_kind_and_payload,
+    FRAME_HEADER_LEN, FrameKind, Header, KeyframeRef, KeyframeRefV2, MAGIC, MAX_PAYLOAD, Note, StepRef,
+    encode_into, encode_step_into, frame_crc_of_kind_and_payload,
 };
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -94,7 +94,7 @@ impl<W: Write> LogWriter<W> {
     pub fn keyframe(&mut self, state: &AnyState) -> io::Result<()> {
         self.begin(FrameKind::Keyframe);
         if self.format_version >= 2 {
-            let state = KeyframeStateRef::new(state);
+            let state = state.keyframe();
             encode_into(&KeyframeRefV2 { step: self.steps, state }, &mut self.buf);
         } else {
             encode_into(&KeyframeRef { step: self.steps, state }, &mut self.buf);

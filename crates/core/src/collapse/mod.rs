@@ -66,9 +66,11 @@
 //! benchmark's rules ([`CollapseConfig::standard`]).
 
 mod level;
+mod plugin;
 mod testset;
 
 pub use level::{CollapseLevel, DEFAULT_SIDE};
+pub use plugin::Collapse;
 pub use testset::{TestsetBoard, TestsetError, parse_testset};
 
 use crate::geom::{Grid, Pos, Size};

@@ -100,8 +100,10 @@
 mod arrange;
 mod board;
 mod level;
+mod plugin;
 
 pub use level::{Match3Level, StageError};
+pub use plugin::Match3;
 
 use crate::geom::{Grid, Pos, Size};
 use crate::hash::keys::{cell_key, field_key, kind, rng_key, size_key};

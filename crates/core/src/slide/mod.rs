@@ -38,9 +38,12 @@
 
 mod exponents;
 mod level;
+mod encode;
+mod plugin;
 
 use exponents::Exponents;
 pub use level::SlideLevel;
+pub use plugin::Slide;
 
 use crate::geom::{Dir, Grid, Pos, Size};
 use crate::hash::keys::{cell_key, field_key, kind, rng_key, size_key};

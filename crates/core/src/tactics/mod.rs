@@ -44,12 +44,14 @@
 
 mod glyph;
 mod level;
+mod plugin;
 pub mod movingai;
 mod search;
 mod terrain;
 
 pub use glyph::{Axis, Glyph, Heading, SeedPiece, path_glyphs};
 pub use level::{TacticsLevel, UnitSpec};
+pub use plugin::Tactics;
 pub use search::{Graph, PathFinder, Weight};
 pub use terrain::{MAX_EXTRA, MAX_TERRAIN_TYPES, Terrain, TerrainType, check_legend};
 

@@ -1,6 +1,6 @@
 use super::*;
 use crate::geom::Dir;
-use crate::level::Level;
+use crate::Level;
 use std::collections::BTreeMap;
 
 fn p(x: u16, y: u16) -> Pos {

@@ -1,0 +1,145 @@
+//! What a rule set provides to the rest of tessera: the [`Plugin`] trait.
+//!
+//! A rule set is one folder under `src/` (its rules, state, commands and events, level format)
+//! with a `plugin.rs` that implements [`Plugin`] for a unit type, plus one line in the registry
+//! ([`crate::rule_sets!`] in `lib.rs`). The registry generates the type-erased enums
+//! ([`AnyRules`](crate::AnyRules), [`AnyState`](crate::AnyState), [`AnyCommand`](crate::AnyCommand),
+//! [`AnyEvent`](crate::AnyEvent), [`Level`](crate::Level), [`RuleSet`](crate::RuleSet),
+//! [`AnyKeyframe`](crate::AnyKeyframe)) and every dispatch over them from this trait, so the log,
+//! the mirror, the bots and the apps open any game without naming one.
+//!
+//! The registry line's position is the rule set's variant index in every enum, and so in every
+//! log: new rule sets go at the end, and a line never moves.
+
+use crate::level::LevelError;
+use crate::rng::GameRng;
+use crate::rules::{Rejected, Rules};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+/// A rule set as the rest of tessera sees it. Implemented by a unit type in the rule set's
+/// `plugin.rs`; every method is an associated function (no `self`), so the registry dispatches
+/// statically and a step costs what it cost before the registry existed.
+pub trait Plugin: 'static {
+    /// The name used in levels, logs and command lines (`"slide"`); the level JSON's
+    /// `rule_set` field.
+    const NAME: &'static str;
+    /// The version of this rule set's behaviour. Bump it whenever a change alters the events
+    /// some command sequence produces; logs record it.
+    const VERSION: u32;
+    /// The command words `tessera play` accepts (besides `undo` and `redo`), for help texts.
+    const COMMAND_HELP: &'static str;
+    /// The largest board side a level of this rule set may have.
+    const MAX_SIDE: usize;
+
+    /// The rules (settings of one game).
+    type Rules: Rules<State = Self::State, Command = Self::Command, Event = Self::Event>
+        + Clone
+        + Eq
+        + fmt::Debug
+        + Serialize
+        + DeserializeOwned;
+    /// The whole game state, generator included.
+    type State: Clone + Eq + fmt::Debug + Serialize + DeserializeOwned;
+    /// What a player does; its text form is a line of a `tessera play` script.
+    type Command: Clone
+        + Eq
+        + fmt::Debug
+        + Serialize
+        + DeserializeOwned
+        + fmt::Display
+        + FromStr<Err = String>;
+    /// What happened: enough to animate, undo and redo.
+    type Event: Clone + Eq + fmt::Debug + Serialize + DeserializeOwned;
+    /// The level file's body (everything but the `rule_set` tag).
+    type Level: Clone + Eq + fmt::Debug + Serialize + DeserializeOwned;
+    /// The state as a format-2 log keyframe stores it: usually the state itself; a rule set
+    /// whose state holds a large part that never changes (a tactics terrain) leaves it out and
+    /// takes it back from the start state in [`Plugin::from_keyframe`].
+    type Keyframe: Clone + PartialEq + Serialize + DeserializeOwned;
+
+    /// Applies `cmd`, pushing the step's events into a buffer of any event type that converts
+    /// from this rule set's (so [`AnyRules`](crate::AnyRules) fills a `Vec<AnyEvent>` directly).
+    /// Either pushes one step's events and returns `Ok`, or returns `Rejected` having changed
+    /// nothing.
+    fn apply_into<E: From<Self::Event>>(
+        rules: &Self::Rules,
+        state: &mut Self::State,
+        cmd: &Self::Command,
+        events: &mut Vec<E>,
+    ) -> Result<(), Rejected>;
+
+    /// Starts a game of `level` with `seed` (a level's own seed, if any, has already been
+    /// chosen by the caller). Checks everything the rules rely on.
+    fn start(level: &Self::Level, seed: u64) -> Result<(Self::Rules, Self::State), LevelError>;
+    /// The seed the level file names, if any.
+    fn level_seed(level: &Self::Level) -> Option<u64>;
+
+    /// The incremental state hash ([`crate::keys`]), kept up to date by the rules: O(1).
+    fn hash(state: &Self::State) -> u64;
+    /// The same hash recomputed from the whole state: the reference for tests.
+    fn recompute_hash(state: &Self::State) -> u64;
+    /// The board as the level format writes it (JSON).
+    fn board_json(state: &Self::State) -> serde_json::Value;
+    /// The score, for rule sets that keep one.
+    fn score(state: &Self::State) -> Option<u64>;
+    /// Replaces the state's generator (bots' determinized look-ahead only; a no-op for a rule
+    /// set that draws nothing).
+    fn replace_rng(state: &mut Self::State, rng: GameRng);
+    /// The board as text for a terminal.
+    fn render(state: &Self::State) -> String;
+    /// A command worth trying now, changing nothing. By default the first legal command.
+    fn hint(rules: &Self::Rules, state: &Self::State) -> Option<Self::Command> {
+        rules.legal_commands(state).into_iter().next()
+    }
+
+    /// The state as a format-2 keyframe stores it.
+    fn keyframe(state: &Self::State) -> Cow<'_, Self::Keyframe>;
+    /// The state a keyframe stores, given the log's start state when it is of this rule set
+    /// (`None` for a log of another rule set).
+    fn from_keyframe(
+        keyframe: Self::Keyframe,
+        start: Option<&Self::State>,
+    ) -> Result<Self::State, KeyframeError>;
+
+    /// Writes a step's payload by hand — exactly the canonical bytes (bincode 2 `standard()`)
+    /// of `(AnyCommand, Vec<AnyEvent>, u64)` for `command` wrapped in variant `tag` — and
+    /// returns `true`, or returns `false` (writing nothing) to leave it to the serde encoder.
+    /// Only worth it for the smallest, most numerous steps (2048's); the default declines.
+    fn encode_step<E: EventOf<Self::Event>>(
+        tag: u32,
+        command: &Self::Command,
+        events: &[E],
+        hash: u64,
+        buf: &mut Vec<u8>,
+    ) -> bool {
+        let _ = (tag, command, events, hash, buf);
+        false
+    }
+}
+
+/// Borrows a rule set's own event out of a type-erased one (implemented by the registry for
+/// [`AnyEvent`](crate::AnyEvent)).
+pub trait EventOf<E> {
+    /// The event, if it is of that rule set.
+    fn event_of(&self) -> Option<&E>;
+}
+
+/// Why a keyframe does not give a state.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KeyframeError {
+    /// The keyframe needs the log's start state of its own rule set, and the log is of another.
+    #[error("a {keyframe} keyframe in a {log} log")]
+    OtherRuleSet {
+        /// The keyframe's rule set.
+        keyframe: &'static str,
+        /// The log's rule set.
+        log: &'static str,
+    },
+    /// The keyframe does not fit the start state.
+    #[error("{0}")]
+    Invalid(String),
+}
