@@ -1,12 +1,12 @@
 //! The registry: [`rule_sets!`] turns the list of rule sets in `lib.rs` (one line each) into
 //! the type-erased enums and every dispatch over them, from each rule set's [`Plugin`] impl.
 //!
-//! This is the one place in the workspace that names every rule set; nothing here is written per
-//! rule set. A line `slide::Slide as Slide = "slide"` declares the module `slide`, makes
-//! `Slide` a variant of [`RuleSet`](crate::RuleSet), [`AnyRules`](crate::AnyRules),
+//! The list in `lib.rs` is the one place in core that names every rule set; nothing here is
+//! written per rule set. A line such as `mygame::MyGame as MyGame = "mygame"` declares the module
+//! `mygame`, makes `MyGame` a variant of [`RuleSet`](crate::RuleSet), [`AnyRules`](crate::AnyRules),
 //! [`AnyState`](crate::AnyState), [`AnyCommand`](crate::AnyCommand),
 //! [`AnyEvent`](crate::AnyEvent), [`AnyKeyframe`](crate::AnyKeyframe) and
-//! [`Level`](crate::Level) holding the plugin's associated types, and names it `"slide"` in
+//! [`Level`](crate::Level) holding the plugin's associated types, and names it `"mygame"` in
 //! levels, logs and command lines (checked at compile time against [`Plugin::NAME`]). The
 //! order of the lines is the variant order: bincode writes a variant as its index, so logs
 //! depend on it. Append; never reorder.
