@@ -35,7 +35,6 @@ pub(crate) const fn same_str(a: &str, b: &str) -> bool {
 macro_rules! rule_sets {
     ($($module:ident :: $plugin:ident as $V:ident = $name:literal),+ $(,)?) => {
         $(
-            #[doc = concat!("The `", $name, "` rule set.")]
             pub mod $module;
             const _: () = assert!(
                 $crate::registry::same_str(<$module::$plugin as $crate::Plugin>::NAME, $name),
