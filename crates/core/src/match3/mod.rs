@@ -99,6 +99,7 @@
 
 mod arrange;
 mod board;
+pub mod import;
 mod level;
 
 pub use level::{Match3Level, StageError};
