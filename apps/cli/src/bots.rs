@@ -131,7 +131,11 @@ pub struct BotArgs {
     pub options: BotOptions,
 }
 
-pub(crate) fn start(level: &Level, path: &std::path::Path, seed: u64) -> Result<tessera_core::Game, CliError> {
+pub(crate) fn start(
+    level: &Level,
+    path: &std::path::Path,
+    seed: u64,
+) -> Result<tessera_core::Game, CliError> {
     level.start(Some(seed)).map_err(|e| CliError::file(path, e))
 }
 
@@ -378,4 +382,41 @@ fn print_report(r: &Report, as_json: bool) -> Result<(), CliError> {
         }
     }
     write!(out, "{text}").map_err(output_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `--bot` help is made from the registry, and says what it said before it.
+    #[test]
+    fn bot_help_lists_every_bot_by_the_rule_set_it_plays() {
+        assert_eq!(
+            bot_help(),
+            "The bot: random, greedy, mcts (any level); expectimax (slide); nmcs (collapse); \
+             match3-greedy, match3-mcts (match3); tactics (tactics)"
+        );
+    }
+
+    /// `--depth` and `--level` go to the bot whose setting they are, within its range.
+    #[test]
+    fn a_level_flag_is_checked_against_the_bots_setting() {
+        let bot = |name| BotKind::from_name(name).expect("a bot");
+        let set = |name, depth, level| level_setting(bot(name), &[("--depth", depth), ("--level", level)]);
+        let message = |r: Result<Option<u32>, CliError>| r.map_err(|e| e.to_string());
+        assert_eq!(message(set("expectimax", Some(3), None)), Ok(Some(3)));
+        assert_eq!(message(set("nmcs", None, Some(2))), Ok(Some(2)));
+        assert_eq!(message(set("random", None, None)), Ok(None));
+        assert_eq!(
+            message(set("expectimax", Some(9), None)),
+            Err("--depth 9: expectimax depth is 1 to 6".into())
+        );
+        assert_eq!(message(set("nmcs", None, Some(4))), Err("--level 4: the NMCS level is 1 to 3".into()));
+        assert_eq!(
+            message(set("random", Some(2), None)),
+            Err("--depth is for expectimax, not random".into())
+        );
+        assert_eq!(message(set("greedy", None, Some(2))), Err("--level is for nmcs, not greedy".into()));
+        assert_eq!(message(set("nmcs", Some(2), Some(2))), Err("--depth is for expectimax, not nmcs".into()));
+    }
 }

@@ -55,13 +55,23 @@ fn format_names() -> String {
 /// Runs `tessera convert`.
 pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
     let Some(format) = &args.format else {
-        return Err(CliError::BadInput(format!("convert: give a format, a file and where to write\n{}", formats_help())));
+        return Err(CliError::BadInput(format!(
+            "convert: give a format, a file and where to write\n{}",
+            formats_help()
+        )));
     };
     let Some(imp) = importer(format) else {
-        return Err(CliError::BadInput(format!("convert: unknown format '{format}' (formats: {})", format_names())));
+        return Err(CliError::BadInput(format!(
+            "convert: unknown format '{format}' (formats: {})",
+            format_names()
+        )));
     };
     let (Some(file), Some(out)) = (&args.file, &args.out) else {
-        return Err(CliError::BadInput(format!("usage: tessera convert {} FILE {}", imp.name, out_name(imp))));
+        return Err(CliError::BadInput(format!(
+            "usage: tessera convert {} FILE {}",
+            imp.name,
+            out_name(imp)
+        )));
     };
     let levels = import(imp, file)?;
     match imp.output {

@@ -301,3 +301,30 @@ pub fn make_bot(spec: &BotSpec, rule_set: RuleSet, seed: u64) -> Result<Box<dyn 
         Make::Own(make) => make(spec, seed),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bot_kind_is_serialized_as_its_name_and_unknown_names_are_refused() {
+        for &k in BotKind::ALL {
+            let json = serde_json::to_string(&k).expect("serializes");
+            assert_eq!(json, format!("\"{}\"", k.name()));
+            assert_eq!(serde_json::from_str::<BotKind>(&json).expect("deserializes"), k);
+        }
+        let e = serde_json::from_str::<BotKind>("\"nope\"").expect_err("no such bot");
+        assert!(e.to_string().contains("unknown bot 'nope'"), "{e}");
+        assert_eq!(BotKind::from_name("nope"), None);
+    }
+
+    #[test]
+    fn a_generic_bot_plays_every_rule_set_and_a_rule_sets_bot_only_its_own() {
+        for &k in BotKind::ALL {
+            for &rs in RuleSet::ALL {
+                let plays = k.only_for().is_none_or(|only| only == rs);
+                assert_eq!(make_bot(&BotSpec::new(k), rs, 1).is_ok(), plays, "{k} on {rs}");
+            }
+        }
+    }
+}

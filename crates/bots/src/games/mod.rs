@@ -203,4 +203,10 @@ mod tests {
         }
         assert_eq!(BotKind::ALL.len(), count(PARTS));
     }
+
+    #[test]
+    fn a_rule_sets_name_names_its_own_bot() {
+        assert_eq!(BotKind::from_name("slide"), Some(slide::EXPECTIMAX));
+        assert_eq!(BotKind::from_name("collapse"), Some(collapse::NMCS));
+    }
 }
