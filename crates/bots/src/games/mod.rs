@@ -1,9 +1,9 @@
-//! The bots' registry of rule sets: one module per rule set, one line in [`games!`] each.
+//! The bots' registry of rule sets: one module per rule set, one line in `games!` each.
 //!
 //! A rule set's module gives what the bots crate needs from it and nothing else outside it
 //! names the rule set:
 //! - its [`Playable`] impl (determinization, when a game is finished, its [`Outcome`] and the
-//!   value [`crate::ScoreEval`] maximizes) and its [`Variant`] impl (the [`variant!`] macro: its
+//!   value [`crate::ScoreEval`] maximizes) and its [`Variant`] impl (the `variant!` macro: its
 //!   rules, state and commands inside [`AnyRules`]);
 //! - [`GameBots`]: which [`RuleSet`] it is, its own bots ([`BotKind`]s of [`crate::BotInfo`]s,
 //!   registered by name with their help text and settings) and its figures in a difficulty
@@ -14,7 +14,7 @@
 //! registry order) and one entry per rule set, found by [`RuleSet`], through which
 //! [`crate::make_bot`] builds the generic bots on the rule set's own types and
 //! `Playable for AnyRules` answers. Adding a rule set: a module here and its name in
-//! [`games!`].
+//! `games!`.
 
 use crate::any::{BotSpec, Generic, Variant, boxed};
 use crate::difficulty::Summary;
