@@ -1,5 +1,6 @@
-//! Bots from the command line: `tessera bot` (one game), `tessera difficulty` (a sweep, and
-//! `merge` of shards) and `tessera solve` (the best line NMCS finds for a collapse level).
+//! Bots from the command line: `tessera bot` (one game) and `tessera difficulty` (a sweep, and
+//! `merge` of shards). The bots, their names, settings and help come from the bots' registry
+//! ([`tessera_bots::BotKind::ALL`]).
 //!
 //! `difficulty` prints a text summary, or with `--json` the whole report (every game), which is
 //! what `difficulty merge` reads. A progress bar goes to stderr when it is a terminal and
@@ -9,22 +10,17 @@
 use crate::error::{CliError, Input, output_error, read_input};
 use crate::play::load_level;
 use clap::{Args, Subcommand};
-use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
-use tessera_bots::collapse::{Deadline, solve, thread_cpu_time};
 use tessera_bots::difficulty::{self, Report, Sweep};
 use tessera_bots::{BotKind, BotSpec, Budget, GameConfig, Playable, make_bot, play_game};
-use tessera_core::{AnyCommand, AnyRules, AnyState, Level, Rules};
+use tessera_core::{Level, Rules};
 
 /// Settings shared by every bot command.
 #[derive(Args, Debug, Clone)]
 pub struct BotOptions {
-    /// The bot: random, greedy, mcts (any level); expectimax (slide); nmcs (collapse);
-    /// match3-greedy, match3-mcts (match3); tactics (tactics).
-    #[arg(long)]
+    #[arg(long, help = bot_help())]
     pub bot: String,
     /// MCTS: playouts per move (default 200).
     #[arg(long, conflicts_with = "millis")]
@@ -42,7 +38,7 @@ pub struct BotOptions {
     /// The most moves a game may last (default 10000).
     #[arg(long, default_value_t = GameConfig::default().max_moves)]
     pub max_moves: u32,
-    /// Slide: play on after reaching the target, until the game is over.
+    /// Play on after reaching the target (2048's "keep going"), until the game is over.
     #[arg(long)]
     pub keep_going: bool,
 }
@@ -59,24 +55,10 @@ impl BotOptions {
             (_, Some(ms)) => Some(Budget::Millis(ms)),
             _ => None,
         };
-        if budget.is_some() && !matches!(kind, BotKind::Mcts | BotKind::Match3Mcts) {
+        if budget.is_some() && !kind.takes_budget() {
             return Err(CliError::BadInput(format!("--playouts and --millis are for mcts bots, not {kind}")));
         }
-        let level = match (kind, self.depth, self.nmcs_level) {
-            (BotKind::Expectimax, Some(d), None) if (1..=6).contains(&d) => Some(d),
-            (BotKind::Expectimax, Some(d), None) => {
-                return Err(CliError::BadInput(format!("--depth {d}: expectimax depth is 1 to 6")));
-            }
-            (BotKind::Nmcs, None, Some(l)) if (1..=3).contains(&l) => Some(l),
-            (BotKind::Nmcs, None, Some(l)) => {
-                return Err(CliError::BadInput(format!("--level {l}: the NMCS level is 1 to 3")));
-            }
-            (_, None, None) => None,
-            (_, Some(_), _) => {
-                return Err(CliError::BadInput(format!("--depth is for expectimax, not {kind}")));
-            }
-            (_, _, Some(_)) => return Err(CliError::BadInput(format!("--level is for nmcs, not {kind}"))),
-        };
+        let level = level_setting(kind, &[("--depth", self.depth), ("--level", self.nmcs_level)])?;
         if self.max_moves == 0 {
             return Err(CliError::BadInput("--max-moves must be at least 1".into()));
         }
@@ -85,6 +67,52 @@ impl BotOptions {
 
     fn game(&self) -> GameConfig {
         GameConfig { max_moves: self.max_moves, keep_going: self.keep_going }
+    }
+}
+
+/// `--bot`'s help: every bot, grouped by the rule set it plays (`random, greedy, mcts (any
+/// level); expectimax (slide); ...`).
+fn bot_help() -> String {
+    let mut groups: Vec<(Option<tessera_core::RuleSet>, Vec<&str>)> = Vec::new();
+    for k in BotKind::ALL {
+        match groups.last_mut() {
+            Some((only, names)) if *only == k.only_for() => names.push(k.name()),
+            _ => groups.push((k.only_for(), vec![k.name()])),
+        }
+    }
+    let groups: Vec<String> = groups
+        .iter()
+        .map(|(only, names)| {
+            let plays = only.map_or("any level", |r| r.name());
+            format!("{} ({plays})", names.join(", "))
+        })
+        .collect();
+    format!("The bot: {}", groups.join("; "))
+}
+
+/// The bot's numeric setting from the flags given (`flags`: each flag and its value): the one
+/// flag the bot's [`tessera_bots::LevelSetting`] names, within its range, or none.
+fn level_setting(kind: BotKind, flags: &[(&str, Option<u32>)]) -> Result<Option<u32>, CliError> {
+    let mut given = flags.iter().filter_map(|&(flag, v)| Some((flag, v?)));
+    let Some((flag, value)) = given.next() else { return Ok(None) };
+    let setting = kind.level_setting().filter(|s| s.flag == flag);
+    match setting {
+        Some(s) if given.next().is_none() => {
+            if (s.min..=s.max).contains(&value) {
+                Ok(Some(value))
+            } else {
+                Err(CliError::BadInput(format!("{flag} {value}: {}", s.range)))
+            }
+        }
+        _ => {
+            let owners: Vec<&str> = BotKind::ALL
+                .iter()
+                .filter(|k| k.level_setting().is_some_and(|s| s.flag == flag))
+                .map(|k| k.name())
+                .collect();
+            let owners = if owners.is_empty() { "no bot".to_string() } else { owners.join(" and ") };
+            Err(CliError::BadInput(format!("{flag} is for {owners}, not {kind}")))
+        }
     }
 }
 
@@ -103,7 +131,11 @@ pub struct BotArgs {
     pub options: BotOptions,
 }
 
-fn start(level: &Level, path: &std::path::Path, seed: u64) -> Result<tessera_core::Game, CliError> {
+pub(crate) fn start(
+    level: &Level,
+    path: &std::path::Path,
+    seed: u64,
+) -> Result<tessera_core::Game, CliError> {
     level.start(Some(seed)).map_err(|e| CliError::file(path, e))
 }
 
@@ -277,10 +309,9 @@ fn replay_flags(r: &Report) -> String {
         Some(Budget::Millis(ms)) => flags += &format!(" --millis {ms}"),
         None => {}
     }
-    match (r.bot.kind, r.bot.level) {
-        (BotKind::Expectimax, Some(d)) => flags += &format!(" --depth {d}"),
-        (_, Some(l)) => flags += &format!(" --level {l}"),
-        _ => {}
+    if let Some(l) = r.bot.level {
+        let flag = r.bot.kind.level_setting().map_or("--level", |s| s.flag);
+        flags += &format!(" {flag} {l}");
     }
     if r.config.max_moves != GameConfig::default().max_moves {
         flags += &format!(" --max-moves {}", r.config.max_moves);
@@ -353,113 +384,39 @@ fn print_report(r: &Report, as_json: bool) -> Result<(), CliError> {
     write!(out, "{text}").map_err(output_error)
 }
 
-/// `tessera solve LEVEL --bot nmcs --level L --seconds T`.
-#[derive(Args, Debug)]
-pub struct SolveArgs {
-    /// A collapse level file.
-    pub level: PathBuf,
-    /// The solver (only `nmcs`).
-    #[arg(long, default_value = "nmcs")]
-    pub bot: String,
-    /// NMCS nesting level, 1 to 3.
-    #[arg(long = "level", default_value_t = 2)]
-    pub nmcs_level: u32,
-    /// Seconds to search (restarts with fresh generators until then).
-    #[arg(long, default_value_t = 10.0)]
-    pub seconds: f64,
-    /// Count `--seconds` as the solver thread's CPU time instead of wall-clock time: a fair
-    /// budget on a loaded machine, where wall time also counts other processes.
-    #[arg(long)]
-    pub cpu_time: bool,
-    /// The solver's seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Record the best line as a log.
-    #[arg(long, value_name = "LOG")]
-    pub record: Option<PathBuf>,
-    /// Print one JSON object.
-    #[arg(long)]
-    pub json: bool,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Runs `tessera solve`.
-pub fn solve_level(args: &SolveArgs) -> Result<(), CliError> {
-    if BotKind::from_name(&args.bot) != Some(BotKind::Nmcs) {
-        return Err(CliError::BadInput(format!("--bot {}: solve has one solver, nmcs", args.bot)));
+    /// The `--bot` help is made from the registry, and says what it said before it.
+    #[test]
+    fn bot_help_lists_every_bot_by_the_rule_set_it_plays() {
+        assert_eq!(
+            bot_help(),
+            "The bot: random, greedy, mcts (any level); expectimax (slide); nmcs (collapse); \
+             match3-greedy, match3-mcts (match3); tactics (tactics)"
+        );
     }
-    if !(1..=3).contains(&args.nmcs_level) {
-        return Err(CliError::BadInput(format!("--level {}: the NMCS level is 1 to 3", args.nmcs_level)));
-    }
-    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
-        return Err(CliError::BadInput(format!("--seconds {}: give 0 to 86400 seconds", args.seconds)));
-    }
-    let level = load_level(Some(&args.level))?;
-    let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
-    let mut game = start(&level, &args.level, seed)?;
-    let (AnyRules::Collapse(rules), AnyState::Collapse(state)) = (&game.rules, &game.state) else {
-        return Err(CliError::file(&args.level, "solve plays collapse levels only"));
-    };
-    let budget = Duration::from_secs_f64(args.seconds);
-    let deadline = if args.cpu_time {
-        Deadline::cpu_after(budget)
-            .ok_or_else(|| CliError::BadInput("--cpu-time: this platform has no thread CPU clock".into()))?
-    } else {
-        Deadline::wall_after(budget)
-    };
-    let began = Instant::now();
-    let cpu_began = thread_cpu_time();
-    let found = solve(rules, state, args.nmcs_level, args.seed, deadline);
-    let elapsed = began.elapsed().as_secs_f64();
-    let cpu = cpu_began.and_then(|b| Some(thread_cpu_time()?.saturating_sub(b).as_secs_f64()));
-    // Play the line on the game (checking it) and record it.
-    let mut log = match &args.record {
-        Some(p) => Some(crate::replay::SessionLog::create(p, &level, seed, &game.state)?),
-        None => None,
-    };
-    let mut events = Vec::new();
-    for (i, &at) in found.taps.iter().enumerate() {
-        let cmd = AnyCommand::Collapse(tessera_core::collapse::CollapseCommand::Tap(at));
-        events.clear();
-        game.rules
-            .apply(&mut game.state, &cmd, &mut events)
-            .map_err(|e| CliError::Failed(format!("tap {} of the line was refused: {e}", i + 1)))?;
-        if let Some(log) = &mut log {
-            log.applied(&cmd, &events, &game.state)?;
-        }
-    }
-    let score = game.state.score().unwrap_or(0);
-    let rate = found.playouts as f64 / elapsed.max(1e-9);
-    let cpu_rate = cpu.map(|c| found.playouts as f64 / c.max(1e-9));
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if args.json {
-        let v = json!({
-            "level": args.level.display().to_string(),
-            "nmcs_level": args.nmcs_level,
-            "seconds": elapsed,
-            "cpu_seconds": cpu,
-            "budget": if args.cpu_time { "cpu" } else { "wall" },
-            "score": score,
-            "taps": found.taps.len(),
-            "runs": found.runs,
-            "playouts": found.playouts,
-            "playouts_per_second": rate,
-            "playouts_per_cpu_second": cpu_rate,
-            "line": found.taps.iter().map(|p| format!("tap {} {}", p.x, p.y)).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{v}").map_err(output_error)
-    } else {
-        let cpu_text = cpu.map_or(String::new(), |c| format!(", {c:.1} s CPU"));
-        writeln!(
-            out,
-            "{}: score {score} in {} taps (NMCS level {}, {} runs, {} playouts, {:.0} playouts/s, {elapsed:.1} s{cpu_text})",
-            args.level.display(),
-            found.taps.len(),
-            args.nmcs_level,
-            found.runs,
-            found.playouts,
-            rate
-        )
-        .map_err(output_error)
+
+    /// `--depth` and `--level` go to the bot whose setting they are, within its range.
+    #[test]
+    fn a_level_flag_is_checked_against_the_bots_setting() {
+        let bot = |name| BotKind::from_name(name).expect("a bot");
+        let set = |name, depth, level| level_setting(bot(name), &[("--depth", depth), ("--level", level)]);
+        let message = |r: Result<Option<u32>, CliError>| r.map_err(|e| e.to_string());
+        assert_eq!(message(set("expectimax", Some(3), None)), Ok(Some(3)));
+        assert_eq!(message(set("nmcs", None, Some(2))), Ok(Some(2)));
+        assert_eq!(message(set("random", None, None)), Ok(None));
+        assert_eq!(
+            message(set("expectimax", Some(9), None)),
+            Err("--depth 9: expectimax depth is 1 to 6".into())
+        );
+        assert_eq!(message(set("nmcs", None, Some(4))), Err("--level 4: the NMCS level is 1 to 3".into()));
+        assert_eq!(
+            message(set("random", Some(2), None)),
+            Err("--depth is for expectimax, not random".into())
+        );
+        assert_eq!(message(set("greedy", None, Some(2))), Err("--level is for nmcs, not greedy".into()));
+        assert_eq!(message(set("nmcs", Some(2), Some(2))), Err("--depth is for expectimax, not nmcs".into()));
     }
 }

@@ -1,93 +1,134 @@
-//! `tessera convert`: other formats into our level format.
+//! `tessera convert FORMAT FILE OUT`: other formats into our level format.
 //!
-//! Each source format is a subcommand of `convert` (add a variant to [`ConvertWhat`] and an arm to
-//! [`run`]): `stage` (match3), `samegame-testset` (collapse) and `movingai` (tactics). Output files are written
-//! atomically: a temporary file beside the target, then a rename, so a crash never leaves a
-//! half-written level; a test set's levels are written all or none (`write_all_or_nothing`).
+//! The formats are the importers the rule sets register in core ([`tessera_core::importers`]),
+//! found by name; `tessera convert` alone, `--help` and an unknown format list them. An importer
+//! gives one level (`OUT` is the level file) or many (`OUT` is a folder, created if missing,
+//! and each level names its file in it). Output files are written atomically: a temporary file
+//! beside the target, then a rename, so a crash never leaves a half-written level; many levels
+//! are written all or none (`write_all_or_nothing`), then one line per level that has a summary
+//! is printed.
 
 use crate::error::{CliError, Input, read_input};
-use clap::{Args, Subcommand};
+use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tessera_core::Level;
-use tessera_core::collapse::parse_testset;
-use tessera_core::match3::Match3Level;
+use tessera_core::{ImportError, ImportOutput, Imported, Importer, Level, importer, importers};
 
 /// Arguments of `tessera convert`.
 #[derive(Args, Debug)]
+#[command(after_help = formats_help())]
 pub struct ConvertArgs {
-    /// What to convert.
-    #[command(subcommand)]
-    pub what: ConvertWhat,
+    /// The source format (listed below).
+    #[arg(value_name = "FORMAT")]
+    pub format: Option<String>,
+    /// The file to convert.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// The level file to write, or the folder to write the levels into for formats that give
+    /// many levels.
+    #[arg(value_name = "OUT")]
+    pub out: Option<PathBuf>,
 }
 
-/// The formats `convert` reads.
-#[derive(Subcommand, Debug)]
-pub enum ConvertWhat {
-    /// A match-3 stage file of seed 004 (`{"row": R, "col": C, "cells": [...]}`, 0 = Void,
-    /// 1 = Playable, top row first) into a match3 level whose blocks are chosen at the start.
-    Stage {
-        /// The stage file.
-        file: PathBuf,
-        /// The level file to write.
-        out: PathBuf,
-    },
-    /// The standard SameGame test set (boards of space-separated colour numbers, top row first,
-    /// blank lines between) into one collapse level per board, with `left` compaction and
-    /// `standard` scoring: OUTDIR/samegame-01.json, samegame-02.json, ...
-    SamegameTestset {
-        /// The test-set text file.
-        file: PathBuf,
-        /// The directory to write the levels into (created if missing).
-        outdir: PathBuf,
-    },
-    /// A Moving AI `.map` file into a tactics level: its terrain, 8-connected, no units.
-    Movingai {
-        /// The `.map` file.
-        file: PathBuf,
-        /// The level file to write.
-        out: PathBuf,
-    },
+/// `OUT` or `OUTDIR`, as the importer's output is.
+fn out_name(i: &Importer) -> &'static str {
+    match i.output {
+        ImportOutput::One => "OUT",
+        ImportOutput::Many => "OUTDIR",
+    }
+}
+
+/// The formats and what each does, for `--help` and messages.
+pub fn formats_help() -> String {
+    let mut text = String::from("Formats:");
+    for i in importers() {
+        text += &format!("\n  {} FILE {}\n      {}", i.name, out_name(i), i.about);
+    }
+    text
+}
+
+/// The formats' names, comma-separated.
+fn format_names() -> String {
+    importers().map(|i| i.name).collect::<Vec<_>>().join(", ")
 }
 
 /// Runs `tessera convert`.
 pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
-    match &args.what {
-        ConvertWhat::Stage { file, out } => {
-            let text = read_input(file, Input::Stage)?;
-            let name = file.file_stem().map(|s| s.to_string_lossy().into_owned());
-            let level = Match3Level::from_stage_json(&text, name).map_err(|e| CliError::file(file, e))?;
-            write_atomically(out, &Level::Match3(level).to_json())
+    let Some(format) = &args.format else {
+        return Err(CliError::BadInput(format!(
+            "convert: give a format, a file and where to write\n{}",
+            formats_help()
+        )));
+    };
+    let Some(imp) = importer(format) else {
+        return Err(CliError::BadInput(format!(
+            "convert: unknown format '{format}' (formats: {})",
+            format_names()
+        )));
+    };
+    let (Some(file), Some(out)) = (&args.file, &args.out) else {
+        return Err(CliError::BadInput(format!(
+            "usage: tessera convert {} FILE {}",
+            imp.name,
+            out_name(imp)
+        )));
+    };
+    let levels = import(imp, file)?;
+    match imp.output {
+        ImportOutput::One => {
+            let level = one(levels, file)?;
+            write_atomically(out, &level.to_json())
         }
-        ConvertWhat::SamegameTestset { file, outdir } => samegame_testset(file, outdir),
-        ConvertWhat::Movingai { file, out } => {
-            write_atomically(out, &crate::tactics::movingai_level(file)?.to_json())
-        }
+        ImportOutput::Many => write_many(&levels, out),
     }
 }
 
-/// Reads and checks every board before writing anything, so bad input (exit 2, `file:line`)
-/// leaves no partial output. Prints one line per level written.
-fn samegame_testset(file: &Path, outdir: &Path) -> Result<(), CliError> {
-    let text = read_input(file, Input::TestSet)?;
-    let boards = parse_testset(&text)
-        .map_err(|e| CliError::BadInput(format!("{}:{}: {}", file.display(), e.line, e.message)))?;
-    let stem = file.file_stem().map_or_else(|| "test set".into(), |s| s.to_string_lossy().into_owned());
-    let digits = boards.len().to_string().len().max(2);
-    let mut levels = Vec::with_capacity(boards.len());
-    for (i, board) in boards.iter().enumerate() {
-        let n = i + 1;
-        let level = Level::Collapse(board.to_level(format!("{stem} position {n}")));
-        // A board of this format is always a playable level; check anyway, before writing.
-        level
-            .start(None)
-            .map_err(|e| CliError::BadInput(format!("{}:{}: board {n}: {e}", file.display(), board.line)))?;
-        levels.push((outdir.join(format!("samegame-{n:0digits$}.json")), level, board));
+/// What an importer's input is, for reading it.
+fn input_of(imp: &Importer) -> Input {
+    Input::Import { name: imp.input, limit: imp.max_bytes }
+}
+
+/// Reads `file` (at most the importer's limit) and imports it. Errors name the file (and the
+/// line when the importer gives one): exit 2.
+pub fn import(imp: &Importer, file: &Path) -> Result<Vec<Imported>, CliError> {
+    let text = read_input(file, input_of(imp))?;
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+    (imp.import)(&text, name.as_deref()).map_err(|e| import_error(file, e))
+}
+
+fn import_error(file: &Path, e: ImportError) -> CliError {
+    match e.line {
+        Some(line) => CliError::BadInput(format!("{}:{line}: {}", file.display(), e.message)),
+        None => CliError::file(file, e.message),
+    }
+}
+
+/// The one level of an importer of one level.
+fn one(levels: Vec<Imported>, file: &Path) -> Result<Level, CliError> {
+    let n = levels.len();
+    match <[Imported; 1]>::try_from(levels) {
+        Ok([imported]) => Ok(imported.level),
+        Err(_) => Err(CliError::file(file, format!("expected one level, the format gave {n}"))),
+    }
+}
+
+/// The level of `file` if an importer of one level reads files of its extension (`.map`).
+pub fn level_by_extension(file: &Path) -> Option<Result<Level, CliError>> {
+    let ext = file.extension()?.to_str()?;
+    let imp = tessera_core::importer_for_extension(ext)?;
+    Some(import(imp, file).and_then(|levels| one(levels, file)))
+}
+
+/// Writes every level into `outdir` (created if missing) or none, then prints one line per
+/// level that has a summary.
+fn write_many(levels: &[Imported], outdir: &Path) -> Result<(), CliError> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::with_capacity(levels.len());
+    for (i, imported) in levels.iter().enumerate() {
+        let name = imported.file.clone().unwrap_or_else(|| format!("level-{}.json", i + 1));
+        files.push((outdir.join(name), text_bytes(&imported.level.to_json())));
     }
     let created = !outdir.exists();
     std::fs::create_dir_all(outdir).map_err(|e| CliError::file(outdir, e))?;
-    let files: Vec<(PathBuf, Vec<u8>)> =
-        levels.iter().map(|(path, level, _)| (path.clone(), text_bytes(&level.to_json()))).collect();
     if let Err(e) = write_all_or_nothing(&files) {
         if created {
             let _ = std::fs::remove_dir(outdir);
@@ -96,10 +137,10 @@ fn samegame_testset(file: &Path, outdir: &Path) -> Result<(), CliError> {
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for (path, _, board) in &levels {
-        let (w, h) = (board.rows.first().map_or(0, String::len), board.rows.len());
-        writeln!(out, "{}: {w}x{h}, {} colours", path.display(), board.colours_used)
-            .map_err(crate::error::output_error)?;
+    for ((path, _), imported) in files.iter().zip(levels) {
+        if let Some(summary) = &imported.summary {
+            writeln!(out, "{}: {summary}", path.display()).map_err(crate::error::output_error)?;
+        }
     }
     Ok(())
 }

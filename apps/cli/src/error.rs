@@ -55,14 +55,17 @@ pub fn output_error(e: std::io::Error) -> CliError {
 pub enum Input {
     /// A level (JSON): 64 MiB.
     Level,
-    /// A match-3 stage file of the seed's format: 16 MiB.
-    Stage,
     /// A Moving AI `.map` file: 64 MiB.
     Map,
     /// A Moving AI `.scen` file: 64 MiB.
     Scenario,
-    /// A SameGame test set: 16 MiB.
-    TestSet,
+    /// A file of an importer's format (`tessera convert`): the importer's own limit.
+    Import {
+        /// What it is, for messages (`a stage file`).
+        name: &'static str,
+        /// The most bytes read.
+        limit: u64,
+    },
     /// A command script for `tessera play --commands`: 64 MiB.
     Script,
     /// A `tessera difficulty` report (JSON) to merge: 64 MiB.
@@ -73,7 +76,7 @@ impl Input {
     /// The most bytes read of such a file.
     pub const fn limit(self) -> u64 {
         match self {
-            Input::Stage | Input::TestSet => 16 << 20,
+            Input::Import { limit, .. } => limit,
             Input::Level | Input::Map | Input::Scenario | Input::Script | Input::Report => 64 << 20,
         }
     }
@@ -82,10 +85,9 @@ impl Input {
     pub const fn name(self) -> &'static str {
         match self {
             Input::Level => "a level",
-            Input::Stage => "a stage file",
             Input::Map => "a Moving AI map",
             Input::Scenario => "a Moving AI scenario",
-            Input::TestSet => "a SameGame test set",
+            Input::Import { name, .. } => name,
             Input::Script => "a command script",
             Input::Report => "a difficulty report",
         }

@@ -2,14 +2,15 @@
 //!
 //! `main` only parses arguments and maps failures to exit codes: 0 ok, 1 a check failed (a
 //! divergence, a refused command under `--strict`), 2 bad input (file, argument, command line).
-//! Each subcommand lives in its own module.
+//! Each subcommand lives in its own module; the subcommands of one rule set (tactics' `range`,
+//! `path`, `path-bench`, collapse's `solve`) live in its module of `games/`, the CLI's registry.
 
 mod bots;
 mod convert;
 mod error;
+mod games;
 mod play;
 mod replay;
-mod tactics;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,18 +31,13 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Check and inspect recorded logs: info, verify, show, diff, export, repair, note.
     Replay(replay::ReplayArgs),
-    /// Tactics: the cells a unit can reach this turn.
-    Range(tactics::RangeArgs),
-    /// Tactics: the cheapest path between two cells (A*), drawn with the path's arrows.
-    Path(tactics::PathArgs),
-    /// Run every problem of a Moving AI scenario with A* and compare with the optimal lengths.
-    PathBench(tactics::BenchArgs),
+    /// The subcommands of one rule set.
+    #[command(flatten)]
+    Game(games::GameCommand),
     /// Let a bot play one game of a level, printing each move.
     Bot(bots::BotArgs),
     /// How hard is a level: a bot plays it many times (or `merge` shard reports).
     Difficulty(bots::DifficultyArgs),
-    /// The best line nested Monte Carlo search finds for a collapse level, in a time limit.
-    Solve(bots::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,12 +46,9 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
-        Some(Command::Range(args)) => tactics::range(&args),
-        Some(Command::Path(args)) => tactics::path(&args),
-        Some(Command::PathBench(args)) => tactics::bench(&args),
+        Some(Command::Game(command)) => command.run(),
         Some(Command::Bot(args)) => bots::bot(&args),
         Some(Command::Difficulty(args)) => bots::difficulty(&args),
-        Some(Command::Solve(args)) => bots::solve_level(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };

@@ -120,12 +120,12 @@ fn parse_line(game: &Game, text: &str) -> Result<Option<Line>, String> {
 
 /// Loads `path` as a level, or the classic game when there is none.
 pub fn load_level(path: Option<&Path>) -> Result<Level, CliError> {
-    match path {
-        None => Ok(Level::classic()),
-        // Moving AI maps open as tactics levels.
-        Some(p) if p.extension().is_some_and(|e| e == "map") => crate::tactics::movingai_level(p),
-        Some(p) => Level::from_json(&read_input(p, Input::Level)?).map_err(|e| CliError::file(p, e)),
+    let Some(p) = path else { return Ok(Level::classic()) };
+    // Files of an importer's extension (Moving AI `.map` files) open through it.
+    if let Some(level) = crate::convert::level_by_extension(p) {
+        return level;
     }
+    Level::from_json(&read_input(p, Input::Level)?).map_err(|e| CliError::file(p, e))
 }
 
 /// Runs `tessera play`.

@@ -2,6 +2,7 @@
 
 mod bots;
 mod collapse;
+mod convert;
 mod match3;
 mod play;
 mod replay;

@@ -18,8 +18,8 @@ use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tessera_bots::collapse::{self, Nmcs};
-use tessera_bots::slide::{self, Board, ExpectimaxBot, ExpectimaxConfig};
+use tessera_bots::games::collapse::{self, Nmcs};
+use tessera_bots::games::slide::{self, Board, ExpectimaxBot, ExpectimaxConfig};
 use tessera_bots::{BotRng, BotSpec, Budget, GameConfig, make_bot, play_game};
 use tessera_core::collapse::{CollapseConfig, CollapseRules, CollapseState};
 use tessera_core::{Level, Size};
@@ -94,7 +94,7 @@ fn bench(c: &mut Criterion) {
 struct CpuTime;
 
 fn cpu_now() -> Duration {
-    tessera_bots::collapse::thread_cpu_time().unwrap_or_default()
+    tessera_bots::games::collapse::thread_cpu_time().unwrap_or_default()
 }
 
 impl Measurement for CpuTime {

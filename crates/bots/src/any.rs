@@ -1,52 +1,28 @@
 //! Bots by name for a game of any rule set.
 //!
-//! [`make_bot`] builds the bot a [`BotSpec`] names for the rule set of [`AnyRules`], on that rule
-//! set's own types (so a search pays no enum dispatch per step), wrapped in [`ForAny`] so that the
-//! apps drive every bot as a `Bot<AnyRules>`.
+//! A bot is a [`BotKind`]: a `Copy` handle to a registered [`BotInfo`] (its name, help, the rule
+//! set it is for, its settings and how it is made). The generic bots (`random`, `greedy`,
+//! `mcts`) are declared in [`crate::generic`]; each rule set declares its own in its folder of
+//! [`crate::games`], and [`BotKind::ALL`] lists them in registry order. [`make_bot`] builds the
+//! bot a [`BotSpec`] names on the rule set's own types (so a search pays no enum dispatch per
+//! step), wrapped in [`ForAny`] so that the apps drive every bot as a `Bot<AnyRules>`.
 
 use crate::Bot;
-use crate::collapse::{NmcsBot, NmcsConfig};
-use crate::generic::{Budget, GreedyBot, MctsBot, MctsConfig, RandomBot};
-use crate::playable::{ObjectiveEval, Playable, ScoreEval};
-use crate::slide::{ExpectimaxBot, ExpectimaxConfig};
-use crate::tactics::ApproachBot;
-use serde::{Deserialize, Serialize};
+use crate::generic::{Budget, MctsConfig};
+use crate::playable::Playable;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::marker::PhantomData;
-use tessera_core::collapse::CollapseRules;
-use tessera_core::match3::Match3Rules;
-use tessera_core::slide::SlideRules;
-use tessera_core::tactics::TacticsRules;
 use tessera_core::{AnyCommand, AnyRules, AnyState, RuleSet};
 
-/// A rule set inside [`AnyRules`]: how to take it out and put its commands back.
+/// A rule set inside [`AnyRules`]: how to take it out and put its commands back (implemented in
+/// each rule set's folder of [`crate::games`]).
 pub trait Variant: Playable + Sized + 'static {
     /// This rule set's rules and state, when `rules` and `state` are of it.
     fn split<'a>(rules: &'a AnyRules, state: &'a AnyState) -> Option<(&'a Self, &'a Self::State)>;
     /// The command as an [`AnyCommand`].
     fn wrap(cmd: Self::Command) -> AnyCommand;
 }
-
-macro_rules! variant {
-    ($rules:ty, $name:ident) => {
-        impl Variant for $rules {
-            fn split<'a>(rules: &'a AnyRules, state: &'a AnyState) -> Option<(&'a Self, &'a Self::State)> {
-                match (rules, state) {
-                    (AnyRules::$name(r), AnyState::$name(s)) => Some((r, s)),
-                    _ => None,
-                }
-            }
-            fn wrap(cmd: Self::Command) -> AnyCommand {
-                AnyCommand::$name(cmd)
-            }
-        }
-    };
-}
-
-variant!(SlideRules, Slide);
-variant!(CollapseRules, Collapse);
-variant!(TacticsRules, Tactics);
-variant!(Match3Rules, Match3);
 
 /// A bot for one rule set, played through [`AnyRules`]. On a game of another rule set it
 /// chooses nothing.
@@ -69,73 +45,120 @@ impl<R: Variant, B: Bot<R>> Bot<AnyRules> for ForAny<R, B> {
     }
 }
 
-/// Which bot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BotKind {
-    /// Uniformly random legal commands (any rule set).
-    Random,
-    /// Best immediate value (any rule set).
-    Greedy,
-    /// UCT with determinized rollouts (any rule set).
-    Mcts,
-    /// Expectimax over spawns on a 4×4 bitboard (slide).
-    Expectimax,
-    /// Nested Monte Carlo search (collapse).
-    Nmcs,
-    /// Greedy toward the level's objectives (match3).
-    Match3Greedy,
-    /// MCTS toward the level's objectives (match3).
-    Match3Mcts,
-    /// Each unit toward the nearest enemy, then end the turn (tactics).
-    Tactics,
+/// `bot` on rule set `R`, boxed as a bot of [`AnyRules`].
+pub fn boxed<R: Variant, B: Bot<R> + 'static>(bot: B) -> Box<dyn Bot<AnyRules>> {
+    Box::new(ForAny::<R, B>::new(bot))
 }
 
+/// One of the generic bots, which every rule set's registry entry builds on its own types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generic {
+    /// [`crate::RandomBot`].
+    Random,
+    /// [`crate::GreedyBot`] with [`crate::ScoreEval`].
+    Greedy,
+    /// [`crate::MctsBot`] with [`crate::ScoreEval`].
+    Mcts,
+}
+
+/// How a registered bot is made.
+#[derive(Clone, Copy)]
+pub enum Make {
+    /// A generic bot: the game's registry entry builds it for the game's rule set.
+    Generic(Generic),
+    /// A bot of one rule set: `make(spec, seed)`.
+    Own(fn(&BotSpec, u64) -> Box<dyn Bot<AnyRules>>),
+}
+
+/// A bot's numeric setting ([`BotSpec::level`]): the command-line flag that sets it, and its
+/// range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelSetting {
+    /// The flag (`--depth`, `--level`).
+    pub flag: &'static str,
+    /// The smallest value.
+    pub min: u32,
+    /// The largest value.
+    pub max: u32,
+    /// The range, said for messages (`expectimax depth is 1 to 6`).
+    pub range: &'static str,
+}
+
+/// A registered bot: what the help, the command line and [`make_bot`] need to know of it.
+pub struct BotInfo {
+    /// The name on command lines and in reports.
+    pub name: &'static str,
+    /// Other names `--bot` accepts (a rule set's name for its own bot: `slide`).
+    pub aliases: &'static [&'static str],
+    /// What it does, in one sentence.
+    pub about: &'static str,
+    /// The one rule set it plays, or `None` for the generic bots.
+    pub only_for: Option<RuleSet>,
+    /// Whether it searches within a [`Budget`] (`--playouts`, `--millis`).
+    pub budget: bool,
+    /// Its numeric setting, if it has one.
+    pub level: Option<LevelSetting>,
+    /// How it is made.
+    pub make: Make,
+}
+
+/// Which bot: a handle to a registered [`BotInfo`]. Two handles are equal when they name the
+/// same bot; serialized as the bot's name.
+#[derive(Clone, Copy)]
+pub struct BotKind(&'static BotInfo);
+
 impl BotKind {
-    /// Every bot, in the order the help lists them.
-    pub const ALL: &'static [BotKind] = &[
-        BotKind::Random,
-        BotKind::Greedy,
-        BotKind::Mcts,
-        BotKind::Expectimax,
-        BotKind::Nmcs,
-        BotKind::Match3Greedy,
-        BotKind::Match3Mcts,
-        BotKind::Tactics,
-    ];
+    /// `random`: uniformly random legal commands (any rule set).
+    pub const RANDOM: BotKind = BotKind(&crate::generic::RANDOM);
+    /// `greedy`: best immediate value (any rule set).
+    pub const GREEDY: BotKind = BotKind(&crate::generic::GREEDY);
+    /// `mcts`: UCT with determinized rollouts (any rule set).
+    pub const MCTS: BotKind = BotKind(&crate::generic::MCTS);
+
+    /// Every bot, in the order the help lists them: the generic bots, then each rule set's own
+    /// in registry order.
+    pub const ALL: &'static [BotKind] = crate::games::ALL_BOTS;
+
+    /// The handle of `info` (what a rule set's folder registers).
+    pub const fn new(info: &'static BotInfo) -> BotKind {
+        BotKind(info)
+    }
+
+    /// Everything registered about the bot.
+    pub const fn info(self) -> &'static BotInfo {
+        self.0
+    }
 
     /// The name used on command lines and in reports.
     pub const fn name(self) -> &'static str {
-        match self {
-            BotKind::Random => "random",
-            BotKind::Greedy => "greedy",
-            BotKind::Mcts => "mcts",
-            BotKind::Expectimax => "expectimax",
-            BotKind::Nmcs => "nmcs",
-            BotKind::Match3Greedy => "match3-greedy",
-            BotKind::Match3Mcts => "match3-mcts",
-            BotKind::Tactics => "tactics",
-        }
+        self.0.name
     }
 
-    /// The bot called `name` (`slide` and `collapse` also name their rule set's bot).
+    /// What the bot does, in one sentence.
+    pub const fn about(self) -> &'static str {
+        self.0.about
+    }
+
+    /// The bot called `name` (or one of its aliases: `slide` and `collapse` name their rule
+    /// set's bot).
     pub fn from_name(name: &str) -> Option<BotKind> {
-        match name {
-            "slide" => Some(BotKind::Expectimax),
-            "collapse" => Some(BotKind::Nmcs),
-            _ => BotKind::ALL.iter().copied().find(|k| k.name() == name),
-        }
+        let all = BotKind::ALL.iter().copied();
+        all.clone().find(|k| k.name() == name).or_else(|| all.clone().find(|k| k.0.aliases.contains(&name)))
     }
 
     /// The one rule set the bot plays, or `None` for the generic bots.
     pub const fn only_for(self) -> Option<RuleSet> {
-        match self {
-            BotKind::Random | BotKind::Greedy | BotKind::Mcts => None,
-            BotKind::Expectimax => Some(RuleSet::Slide),
-            BotKind::Nmcs => Some(RuleSet::Collapse),
-            BotKind::Match3Greedy | BotKind::Match3Mcts => Some(RuleSet::Match3),
-            BotKind::Tactics => Some(RuleSet::Tactics),
-        }
+        self.0.only_for
+    }
+
+    /// Whether the bot takes a search budget (`--playouts`, `--millis`).
+    pub const fn takes_budget(self) -> bool {
+        self.0.budget
+    }
+
+    /// The bot's numeric setting, if it has one.
+    pub const fn level_setting(self) -> Option<LevelSetting> {
+        self.0.level
     }
 
     /// Every name, comma-separated (for messages).
@@ -144,9 +167,39 @@ impl BotKind {
     }
 }
 
+impl PartialEq for BotKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for BotKind {}
+
+impl fmt::Debug for BotKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "BotKind({})", self.name())
+    }
+}
+
 impl fmt::Display for BotKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl Serialize for BotKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for BotKind {
+    /// A registered bot's name (not an alias: reports record names).
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        BotKind::ALL.iter().copied().find(|k| k.name() == name).ok_or_else(|| {
+            serde::de::Error::custom(format!("unknown bot '{name}' (bots: {})", BotKind::names()))
+        })
     }
 }
 
@@ -157,10 +210,11 @@ impl fmt::Display for BotKind {
 pub struct BotSpec {
     /// Which bot.
     pub kind: BotKind,
-    /// Search per decision for `mcts` and `match3-mcts` (default 200 playouts).
+    /// Search per decision for the bots that take a budget (default 200 playouts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<Budget>,
-    /// Search depth for `expectimax` (default: adaptive), nesting level for `nmcs` (default 1).
+    /// The bot's numeric setting ([`BotKind::level_setting`]: the search depth of
+    /// `expectimax`, default adaptive; the nesting level of `nmcs`, default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<u32>,
 }
@@ -179,7 +233,8 @@ impl BotSpec {
         }
     }
 
-    fn mcts(&self) -> MctsConfig {
+    /// The MCTS settings: the defaults with this spec's budget.
+    pub fn mcts_config(&self) -> MctsConfig {
         let mut c = MctsConfig::default();
         if let Some(b) = self.budget {
             c.budget = b;
@@ -219,6 +274,9 @@ pub enum BotError {
         /// The rule set the bot plays.
         only: RuleSet,
     },
+    /// The rule set has no entry in the bots' registry ([`crate::games`]).
+    #[error("no bot plays {0} levels yet")]
+    Unregistered(RuleSet),
     /// The bot chose a command the rules refused: a bug in the bot.
     #[error("move {step}: the bot chose '{command}', which the rules refused: {reason}")]
     Illegal {
@@ -234,50 +292,39 @@ pub enum BotError {
     Level(String),
 }
 
-fn boxed<R: Variant, B: Bot<R> + 'static>(bot: B) -> Box<dyn Bot<AnyRules>> {
-    Box::new(ForAny::<R, B>::new(bot))
-}
-
-fn generic<R: Variant>(spec: &BotSpec, seed: u64) -> Box<dyn Bot<AnyRules>>
-where
-    R::Event: Send,
-    R::Command: Send,
-{
-    match spec.kind {
-        BotKind::Greedy => boxed::<R, _>(GreedyBot::<R, _>::new(seed, ScoreEval)),
-        BotKind::Mcts => boxed::<R, _>(MctsBot::<R, _>::new(seed, ScoreEval, spec.mcts())),
-        _ => boxed::<R, _>(RandomBot::new(seed)),
-    }
-}
-
 /// The bot `spec` names, for a game of `rule_set`, seeded with `seed`.
 pub fn make_bot(spec: &BotSpec, rule_set: RuleSet, seed: u64) -> Result<Box<dyn Bot<AnyRules>>, BotError> {
     spec.check(rule_set)?;
-    Ok(match spec.kind {
-        BotKind::Random | BotKind::Greedy | BotKind::Mcts => match rule_set {
-            RuleSet::Slide => generic::<SlideRules>(spec, seed),
-            RuleSet::Collapse => generic::<CollapseRules>(spec, seed),
-            RuleSet::Tactics => generic::<TacticsRules>(spec, seed),
-            RuleSet::Match3 => generic::<Match3Rules>(spec, seed),
-        },
-        BotKind::Expectimax => {
-            let config = ExpectimaxConfig { depth: spec.level };
-            boxed::<SlideRules, _>(ExpectimaxBot::new(seed, config))
-        }
-        BotKind::Nmcs => {
-            let config = NmcsConfig { level: spec.level.unwrap_or(1) };
-            boxed::<CollapseRules, _>(NmcsBot::new(seed, config))
-        }
-        BotKind::Match3Greedy => {
-            boxed::<Match3Rules, _>(GreedyBot::<Match3Rules, _>::new(seed, ObjectiveEval))
-        }
-        BotKind::Match3Mcts => {
-            let mut config = spec.mcts();
-            // Play on toward the end of the move limit, where the objective is decided (levels
-            // without one stop at the cap).
-            config.rollout_depth = 100;
-            boxed::<Match3Rules, _>(MctsBot::<Match3Rules, _>::new(seed, ObjectiveEval, config))
-        }
-        BotKind::Tactics => boxed::<TacticsRules, _>(ApproachBot),
+    let game = crate::games::find(rule_set).ok_or(BotError::Unregistered(rule_set))?;
+    Ok(match spec.kind.info().make {
+        Make::Generic(which) => game.generic(which, spec, seed),
+        Make::Own(make) => make(spec, seed),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bot_kind_is_serialized_as_its_name_and_unknown_names_are_refused() {
+        for &k in BotKind::ALL {
+            let json = serde_json::to_string(&k).expect("serializes");
+            assert_eq!(json, format!("\"{}\"", k.name()));
+            assert_eq!(serde_json::from_str::<BotKind>(&json).expect("deserializes"), k);
+        }
+        let e = serde_json::from_str::<BotKind>("\"nope\"").expect_err("no such bot");
+        assert!(e.to_string().contains("unknown bot 'nope'"), "{e}");
+        assert_eq!(BotKind::from_name("nope"), None);
+    }
+
+    #[test]
+    fn a_generic_bot_plays_every_rule_set_and_a_rule_sets_bot_only_its_own() {
+        for &k in BotKind::ALL {
+            for &rs in RuleSet::ALL {
+                let plays = k.only_for().is_none_or(|only| only == rs);
+                assert_eq!(make_bot(&BotSpec::new(k), rs, 1).is_ok(), plays, "{k} on {rs}");
+            }
+        }
+    }
 }

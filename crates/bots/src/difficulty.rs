@@ -138,7 +138,7 @@ pub struct Summary {
     pub objectives: u32,
     /// `[objectives met, games]`, for each number of objectives met that occurred.
     pub objectives_met: Vec<[u64; 2]>,
-    /// `[tile, games]`: the largest tile of each game (slide only).
+    /// `[tile, games]`: the largest tile of each game (rule sets that report it: slide).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub top_tiles: Vec<[u64; 2]>,
     /// The best game.
@@ -160,7 +160,8 @@ pub fn wilson_interval(wins: u64, n: u64) -> [f64; 2] {
     [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
-fn histogram(values: impl Iterator<Item = u64>) -> Vec<[u64; 2]> {
+/// `[value, count]` for each value that occurs, in increasing order.
+pub(crate) fn histogram(values: impl Iterator<Item = u64>) -> Vec<[u64; 2]> {
     let mut v: Vec<u64> = values.collect();
     v.sort_unstable();
     let mut out: Vec<[u64; 2]> = Vec::new();
@@ -174,7 +175,8 @@ fn histogram(values: impl Iterator<Item = u64>) -> Vec<[u64; 2]> {
 }
 
 impl Summary {
-    /// The figures of `results` (in any order) for a level with `objectives` objectives.
+    /// The figures of `results` (in any order) for a level of `rule_set` with `objectives`
+    /// objectives, with the rule set's own figures ([`crate::games::GameBots::summarize`]).
     pub fn of(results: &[GameResult], objectives: u32, rule_set: RuleSet) -> Summary {
         let games = results.len() as u64;
         let wins = results.iter().filter(|r| r.won).count() as u64;
@@ -189,7 +191,7 @@ impl Summary {
         // Best: the largest key, the lowest game number among equals; worst: the smallest key.
         let best = results.iter().max_by(|a, b| key(a).cmp(&key(b)).then(b.game.cmp(&a.game))).map(as_ref);
         let worst = results.iter().min_by(|a, b| key(a).cmp(&key(b)).then(a.game.cmp(&b.game))).map(as_ref);
-        Summary {
+        let mut summary = Summary {
             games,
             wins,
             win_rate: if games == 0 { 0.0 } else { wins as f64 / games as f64 },
@@ -198,14 +200,15 @@ impl Summary {
             score: Distribution::of(results.iter().map(|r| r.score).collect()),
             objectives,
             objectives_met: histogram(results.iter().map(|r| u64::from(r.objectives_met))),
-            top_tiles: if rule_set == RuleSet::Slide {
-                histogram(results.iter().map(|r| u64::from(r.top_tile)))
-            } else {
-                Vec::new()
-            },
+            top_tiles: Vec::new(),
             best,
             worst,
+        };
+        // The rule set's own figures (slide: the largest tiles).
+        if let Some(game) = crate::games::find(rule_set) {
+            game.summarize(results, &mut summary);
         }
+        summary
     }
 }
 

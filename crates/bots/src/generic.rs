@@ -14,12 +14,52 @@
 //!
 //! Every bot searches on one copy of the state with `apply` and `undo`, reusing one event buffer
 //! per depth.
+//!
+//! [`BOTS`] registers them by name (`random`, `greedy`, `mcts`); each rule set's registry entry
+//! ([`crate::games`]) builds them on its own types.
 
+use crate::any::{BotInfo, BotKind, Generic, Make};
 use crate::playable::{Evaluator, Playable, ScoreEval};
 use crate::{Bot, BotRng};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 use tessera_core::GameRng;
+
+/// `random`.
+pub(crate) static RANDOM: BotInfo = BotInfo {
+    name: "random",
+    aliases: &[],
+    about: "Uniformly random legal commands.",
+    only_for: None,
+    budget: false,
+    level: None,
+    make: Make::Generic(Generic::Random),
+};
+
+/// `greedy`.
+pub(crate) static GREEDY: BotInfo = BotInfo {
+    name: "greedy",
+    aliases: &[],
+    about: "Best immediate value.",
+    only_for: None,
+    budget: false,
+    level: None,
+    make: Make::Generic(Generic::Greedy),
+};
+
+/// `mcts`.
+pub(crate) static MCTS: BotInfo = BotInfo {
+    name: "mcts",
+    aliases: &[],
+    about: "UCT with determinized rollouts.",
+    only_for: None,
+    budget: true,
+    level: None,
+    make: Make::Generic(Generic::Mcts),
+};
+
+/// The generic bots, in the order the help lists them.
+pub const BOTS: &[BotKind] = &[BotKind::RANDOM, BotKind::GREEDY, BotKind::MCTS];
 
 /// A uniformly random legal command.
 #[derive(Clone, Debug)]

@@ -8,11 +8,12 @@
 //! - Generic bots for any rule set ([`generic`]): [`RandomBot`], [`GreedyBot`] (best immediate
 //!   value, ties to the first command in `legal_commands` order) and [`MctsBot`] (UCT with
 //!   determinized rollouts, budget in playouts or milliseconds).
-//! - Bots for one rule set: [`slide::ExpectimaxBot`] (2048 on a 4×4 bitboard),
-//!   [`collapse::NmcsBot`] (nested Monte Carlo search for SameGame), the match-3 objective
-//!   evaluator [`playable::ObjectiveEval`] behind `match3-greedy` and `match3-mcts`, and
-//!   [`tactics::ApproachBot`].
-//! - [`BotSpec`] and [`make_bot`]: a bot by name for any game ([`tessera_core::AnyRules`]).
+//! - Bots for one rule set, in its module of [`games`] (the registry: one module and one line
+//!   per rule set): the 2048 expectimax on a 4×4 bitboard (`games::slide`), nested Monte Carlo
+//!   search for SameGame (`games::collapse`), the match-3 objective bots and the tactics
+//!   approach bot. Each rule set registers its bots by name with their help ([`BotInfo`]).
+//! - [`BotKind`] (a handle to a registered bot: [`BotKind::ALL`], by name), [`BotSpec`] and
+//!   [`make_bot`]: a bot by name for any game ([`tessera_core::AnyRules`]).
 //! - [`game::play_game`]: one game; [`difficulty`]: many, in parallel, with a report whose
 //!   figures do not depend on the number of threads, and shards that merge into the report one
 //!   run would give.
@@ -31,18 +32,17 @@
 //! number of playouts depends on the machine.
 
 pub mod any;
-pub mod collapse;
 pub mod difficulty;
 pub mod game;
+pub mod games;
 pub mod generic;
 pub mod playable;
-pub mod slide;
-pub mod tactics;
 
-pub use any::{BotError, BotKind, BotSpec, ForAny, Variant, make_bot};
+pub use any::{BotError, BotInfo, BotKind, BotSpec, ForAny, LevelSetting, Variant, make_bot};
 pub use game::{GameConfig, GameResult, play_game};
+pub use games::GameBots;
 pub use generic::{Budget, GreedyBot, MctsBot, MctsConfig, RandomBot};
-pub use playable::{Evaluator, ObjectiveEval, Outcome, Playable, ScoreEval};
+pub use playable::{Evaluator, Outcome, Playable, ScoreEval};
 
 use tessera_core::Rules;
 

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
 use tessera_bots::BotRng;
-use tessera_bots::collapse::{Board, BoardScratch, Deadline, Nmcs, Tap, solve, thread_cpu_time};
+use tessera_bots::games::collapse::{Board, BoardScratch, Deadline, Nmcs, Tap, solve, thread_cpu_time};
 use tessera_core::collapse::{
     CollapseCommand, CollapseConfig, CollapseRules, CollapseState, Compaction, GroupScratch, Scoring,
 };

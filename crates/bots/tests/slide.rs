@@ -1,7 +1,7 @@
 //! The 2048 bitboard slides exactly as the engine does, and expectimax plays well.
 
 use proptest::prelude::*;
-use tessera_bots::slide::{self, ExpectimaxBot, ExpectimaxConfig, from_state};
+use tessera_bots::games::slide::{self, ExpectimaxBot, ExpectimaxConfig, from_state};
 use tessera_bots::{Bot, BotRng};
 use tessera_core::slide::{SlideCommand, SlideEvent, SlideRules, SlideState};
 use tessera_core::{Dir, Level, Pos, Rules, Size};

@@ -73,3 +73,17 @@ fn wilson_interval_brackets_the_rate() {
     let [lo, hi] = wilson_interval(50, 100);
     assert!(lo < 0.5 && hi > 0.5 && (0.5 - lo - (hi - 0.5)).abs() < 1e-9);
 }
+
+/// The rule set's own figures come from its registry entry: a slide report has the histogram of
+/// each game's largest tile, other rule sets' reports have none.
+#[test]
+fn only_slide_reports_the_largest_tiles() {
+    let slide = go(&sweep("classic.json", "random", 0, 6), 1);
+    let tiles = &slide.summary.top_tiles;
+    assert_eq!(tiles.iter().map(|[_, n]| n).sum::<u64>(), 6, "{tiles:?}");
+    let largest = slide.games.iter().map(|g| u64::from(g.top_tile)).max();
+    assert_eq!(tiles.last().map(|[t, _]| *t), largest);
+    assert!(tiles.iter().all(|[t, _]| t.is_power_of_two()), "{tiles:?}");
+    let collapse = go(&sweep("collapse_seed.json", "random", 0, 3), 1);
+    assert!(collapse.summary.top_tiles.is_empty());
+}

@@ -1,8 +1,8 @@
 //! The tactics bot walks every unit toward the nearest enemy, then ends the turn.
 
 use crate::start;
+use tessera_bots::games::tactics::ApproachBot;
 use tessera_bots::playable::Playable;
-use tessera_bots::tactics::ApproachBot;
 use tessera_bots::{Bot, ForAny};
 use tessera_core::tactics::TacticsCommand;
 use tessera_core::{AnyCommand, AnyRules, Rules};

@@ -36,10 +36,10 @@ pub const FIXTURES: &[(&str, &[&str])] = &[
 pub fn spec(name: &str) -> tessera_bots::BotSpec {
     let kind = tessera_bots::BotKind::from_name(name).expect("a bot name");
     let mut spec = tessera_bots::BotSpec::new(kind);
-    if matches!(kind, tessera_bots::BotKind::Mcts | tessera_bots::BotKind::Match3Mcts) {
+    if kind.takes_budget() {
         spec.budget = Some(tessera_bots::Budget::Playouts(24));
     }
-    if kind == tessera_bots::BotKind::Expectimax {
+    if kind == tessera_bots::games::slide::EXPECTIMAX {
         spec.level = Some(1);
     }
     spec

@@ -11,6 +11,8 @@
 //! - [`AnyRules`], [`AnyState`], [`AnyCommand`], [`AnyEvent`]: one enum over the rule sets, for
 //!   the apps and the log.
 //! - [`Level`]: the JSON level format, checked on load.
+//! - [`importers`]: other formats into levels ([`Importer`], each rule set's `import.rs`), by
+//!   name, without I/O.
 //! - [`GameRng`]: ChaCha8 from a `u64` seed, kept in the state; the only randomness.
 //! - [`state_hash`]: xxh3-64 of the canonical bincode 2 encoding.
 //! - Geometry: [`Pos`] (`y = 0` is the top row), [`Dir`], [`Size`], [`Grid`]; stable [`Id`]s.
@@ -39,6 +41,7 @@ mod any;
 mod geom;
 mod hash;
 mod id;
+mod import;
 mod level;
 mod plugin;
 mod rng;
@@ -48,6 +51,9 @@ pub use any::Game;
 pub use geom::{Dir, Grid, MAX_SIDE, Pos, Size, SizeError};
 pub use hash::{canonical_bytes, canonical_config, keys, state_hash};
 pub use id::{Id, IdGen};
+pub use import::{
+    ImportError, ImportOutput, Imported, Importer, importer, importer_for_extension, importers,
+};
 pub use level::{DEFAULT_SEED, LevelError};
 pub use plugin::{EventOf, KeyframeError, Plugin};
 pub use rng::{GameRng, RngSpan};

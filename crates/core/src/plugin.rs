@@ -34,6 +34,9 @@ pub trait Plugin: 'static {
     const COMMAND_HELP: &'static str;
     /// The largest board side a level of this rule set may have.
     const MAX_SIDE: usize;
+    /// Its importers from other file formats (`tessera convert FORMAT`, the editor's File →
+    /// Open), listed by [`crate::importers`]. None by default.
+    const IMPORTERS: &'static [crate::Importer] = &[];
 
     /// The rules (settings of one game).
     type Rules: Rules<State = Self::State, Command = Self::Command, Event = Self::Event>

@@ -86,6 +86,9 @@ macro_rules! rule_sets {
             }
         }
 
+        /// Every rule set's importers ([`Plugin::IMPORTERS`](crate::Plugin::IMPORTERS)), in registry order.
+        pub(crate) const IMPORTERS: &[&[$crate::Importer]] = &[$(<$module::$plugin as $crate::Plugin>::IMPORTERS),+];
+
         /// The rules (settings) of any rule set.
         #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
         pub enum AnyRules {

@@ -65,6 +65,7 @@
 //! (boards of space-separated colour numbers, blank lines between) into levels with the
 //! benchmark's rules ([`CollapseConfig::standard`]).
 
+pub mod import;
 mod level;
 mod plugin;
 mod testset;

@@ -12,6 +12,7 @@ impl Plugin for Collapse {
     const NAME: &'static str = "collapse";
     const VERSION: u32 = 1;
     const COMMAND_HELP: &'static str = "tap X Y";
+    const IMPORTERS: &'static [crate::Importer] = super::import::IMPORTERS;
     const MAX_SIDE: usize = crate::MAX_SIDE as usize;
 
     type Rules = CollapseRules;

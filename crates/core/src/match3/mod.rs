@@ -99,6 +99,7 @@
 
 mod arrange;
 mod board;
+pub mod import;
 mod level;
 mod plugin;
 

@@ -43,6 +43,7 @@
 //! There is no randomness and no win condition: [`TacticsRules::status`] is always `Playing`.
 
 mod glyph;
+pub mod import;
 mod level;
 mod plugin;
 pub mod movingai;

@@ -12,6 +12,7 @@ impl Plugin for Tactics {
     const NAME: &'static str = "tactics";
     const VERSION: u32 = 2;
     const COMMAND_HELP: &'static str = "move UNIT X Y | move-along UNIT X Y X Y ... | end-turn";
+    const IMPORTERS: &'static [crate::Importer] = super::import::IMPORTERS;
     const MAX_SIDE: usize = super::MAX_SIDE as usize;
 
     type Rules = TacticsRules;

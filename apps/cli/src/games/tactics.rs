@@ -1,10 +1,10 @@
-//! Tactics queries: `tessera range`, `tessera path` and `tessera path-bench`.
+//! The tactics subcommands: `tessera range`, `tessera path` and `tessera path-bench`.
 //!
 //! `LEVEL` is a tactics level (JSON) or a Moving AI `.map` file (8-connected, no units). Costs
 //! print as steps (`4.414`) in text and as fixed-point thousandths of a step (`4414`) in JSON.
 
 use crate::error::{CliError, Input, output_error, read_input};
-use clap::Args;
+use clap::{Args, Subcommand};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -14,6 +14,28 @@ use tessera_core::tactics::{
     Connectivity, Glyph, PathFinder, TacticsLevel, TacticsRules, TacticsState, Weight, fmt_cost, path_glyphs,
 };
 use tessera_core::{Id, Level, Pos};
+
+/// The tactics subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Tactics: the cells a unit can reach this turn.
+    Range(RangeArgs),
+    /// Tactics: the cheapest path between two cells (A*), drawn with the path's arrows.
+    Path(PathArgs),
+    /// Run every problem of a Moving AI scenario with A* and compare with the optimal lengths.
+    PathBench(BenchArgs),
+}
+
+impl Command {
+    /// Runs the subcommand.
+    pub fn run(&self) -> Result<(), CliError> {
+        match self {
+            Command::Range(args) => range(args),
+            Command::Path(args) => path(args),
+            Command::PathBench(args) => bench(args),
+        }
+    }
+}
 
 /// `tessera range LEVEL UNIT [--json]`.
 #[derive(Args, Debug)]
@@ -58,14 +80,6 @@ pub struct BenchArgs {
     /// Print one JSON object (`problems`, `mismatches`, `total_ms`, `mean_us`).
     #[arg(long)]
     pub json: bool,
-}
-
-/// A Moving AI `.map` file as a tactics level (8-connected, no units), named after the file.
-pub fn movingai_level(path: &Path) -> Result<Level, CliError> {
-    let mut level =
-        TacticsLevel::from_movingai(&read_input(path, Input::Map)?).map_err(|e| CliError::file(path, e))?;
-    level.name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    Ok(Level::Tactics(level))
 }
 
 /// Loads a tactics level from JSON or a Moving AI map.

@@ -30,6 +30,14 @@
 //!
 //! Collapse draws nothing from its generator after the board is made, so there is no chance to
 //! determinize: the bot's own generator only drives the playouts.
+//!
+//! `register.rs` registers collapse with the bots (its [`crate::Playable`] impl, the `nmcs`
+//! bot).
+
+mod register;
+
+pub(crate) use register::Game;
+pub use register::NMCS;
 
 use crate::{Bot, BotRng};
 use std::time::{Duration, Instant};

@@ -29,6 +29,14 @@
 //!
 //! Depth: the number of chance nodes on a line; the default adapts to the board (see
 //! [`ExpectimaxConfig`]).
+//!
+//! `register.rs` registers slide with the bots (its [`crate::Playable`] impl, the `expectimax`
+//! bot, the largest tiles in a difficulty report).
+
+mod register;
+
+pub(crate) use register::Game;
+pub use register::EXPECTIMAX;
 
 use crate::generic::GreedyBot;
 use crate::playable::ScoreEval;

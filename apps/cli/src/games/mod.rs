@@ -1,0 +1,39 @@
+//! The CLI's registry of rule sets: the subcommands that belong to one rule set, one module per
+//! rule set that has any, one name each in [`games!`].
+//!
+//! A module gives `pub enum Command` (a clap `Subcommand` enum: its subcommands) and
+//! `Command::run`; [`GameCommand`] flattens them into `tessera`'s subcommands. Everything else
+//! the CLI does per rule set it asks the rule set: levels and commands through `tessera_core`'s
+//! `Any*` types, importers through `tessera_core::importers`, bots through
+//! `tessera_bots::BotKind::ALL`.
+
+use crate::error::CliError;
+
+/// Declares the rule sets' modules and flattens their subcommands into [`GameCommand`].
+macro_rules! games {
+    ($($game:ident),* $(,)?) => {
+        $(pub mod $game;)*
+
+        /// A subcommand of one rule set.
+        #[derive(clap::Subcommand, Debug)]
+        #[allow(non_camel_case_types)]
+        pub enum GameCommand {
+            $(
+                #[command(flatten)]
+                $game($game::Command),
+            )*
+        }
+
+        impl GameCommand {
+            /// Runs the subcommand.
+            pub fn run(&self) -> Result<(), CliError> {
+                match self {
+                    $(GameCommand::$game(c) => c.run(),)*
+                }
+            }
+        }
+    };
+}
+
+// The registry: one name per rule set with subcommands of its own.
+games!(collapse, tactics);

@@ -1,0 +1,212 @@
+//! The bots' registry of rule sets: one module per rule set, one line in `games!` each.
+//!
+//! A rule set's module gives what the bots crate needs from it and nothing else outside it
+//! names the rule set:
+//! - its [`Playable`] impl (determinization, when a game is finished, its [`Outcome`] and the
+//!   value [`crate::ScoreEval`] maximizes) and its [`Variant`] impl (the `variant!` macro: its
+//!   rules, state and commands inside [`AnyRules`]);
+//! - [`GameBots`]: which [`RuleSet`] it is, its own bots ([`BotKind`]s of [`crate::BotInfo`]s,
+//!   registered by name with their help text and settings) and its figures in a difficulty
+//!   report (slide: the largest tile of each game);
+//! - `pub(crate) type Game`: the rules type the registry entry is built on.
+//!
+//! From these the registry builds [`BotKind::ALL`] (the generic bots, then each rule set's in
+//! registry order) and one entry per rule set, found by [`RuleSet`], through which
+//! [`crate::make_bot`] builds the generic bots on the rule set's own types and
+//! `Playable for AnyRules` answers. Adding a rule set: a module here and its name in
+//! `games!`.
+
+use crate::any::{BotSpec, Generic, Variant, boxed};
+use crate::difficulty::Summary;
+use crate::game::GameResult;
+use crate::generic::{GreedyBot, MctsBot, RandomBot};
+use crate::playable::{Outcome, ScoreEval};
+use crate::{Bot, BotKind};
+use std::marker::PhantomData;
+use tessera_core::{AnyRules, AnyState, RuleSet};
+
+/// What one rule set registers with the bots (implemented in its module).
+pub trait GameBots: Variant {
+    /// The rule set.
+    const RULE_SET: RuleSet;
+    /// The bots that play this rule set alone, in the order the help lists them.
+    const BOTS: &'static [BotKind];
+
+    /// Adds this rule set's own figures to a sweep's `summary` of `results` (slide: the largest
+    /// tile of each game). Nothing by default.
+    fn summarize(results: &[GameResult], summary: &mut Summary) {
+        let _ = (results, summary);
+    }
+}
+
+/// Implements [`Variant`] for a rule set's rules type, whose variant of [`AnyRules`],
+/// [`AnyState`] and [`tessera_core::AnyCommand`] is `$name`.
+macro_rules! variant {
+    ($rules:ty, $name:ident) => {
+        impl $crate::any::Variant for $rules {
+            fn split<'a>(
+                rules: &'a tessera_core::AnyRules,
+                state: &'a tessera_core::AnyState,
+            ) -> Option<(&'a Self, &'a Self::State)> {
+                match (rules, state) {
+                    (tessera_core::AnyRules::$name(r), tessera_core::AnyState::$name(s)) => Some((r, s)),
+                    _ => None,
+                }
+            }
+            fn wrap(cmd: Self::Command) -> tessera_core::AnyCommand {
+                tessera_core::AnyCommand::$name(cmd)
+            }
+        }
+    };
+}
+
+/// A rule set's entry in the registry, built once for any [`GameBots`].
+pub(crate) trait Entry: Sync {
+    /// The rule set.
+    fn rule_set(&self) -> RuleSet;
+    /// A generic bot on the rule set's own types.
+    fn generic(&self, which: Generic, spec: &BotSpec, seed: u64) -> Box<dyn Bot<AnyRules>>;
+    /// [`Playable::outcome`], when `rules` and `state` are of this rule set.
+    fn outcome(&self, rules: &AnyRules, state: &AnyState) -> Option<Outcome>;
+    /// [`Playable::finished`], when `rules` and `state` are of this rule set.
+    fn finished(&self, rules: &AnyRules, state: &AnyState, keep_going: bool) -> Option<bool>;
+    /// [`Playable::score_value`], when `rules` and `state` are of this rule set.
+    fn score_value(&self, rules: &AnyRules, state: &AnyState) -> Option<f64>;
+    /// [`GameBots::summarize`].
+    fn summarize(&self, results: &[GameResult], summary: &mut Summary);
+}
+
+/// The entry of rule set `R`.
+struct EntryOf<R>(PhantomData<fn() -> R>);
+
+impl<R> EntryOf<R> {
+    const NEW: EntryOf<R> = EntryOf(PhantomData);
+}
+
+impl<R: GameBots> Entry for EntryOf<R>
+where
+    R::Event: Send,
+    R::Command: Send,
+{
+    fn rule_set(&self) -> RuleSet {
+        R::RULE_SET
+    }
+
+    fn generic(&self, which: Generic, spec: &BotSpec, seed: u64) -> Box<dyn Bot<AnyRules>> {
+        match which {
+            Generic::Random => boxed::<R, _>(RandomBot::new(seed)),
+            Generic::Greedy => boxed::<R, _>(GreedyBot::<R, _>::new(seed, ScoreEval)),
+            Generic::Mcts => boxed::<R, _>(MctsBot::<R, _>::new(seed, ScoreEval, spec.mcts_config())),
+        }
+    }
+
+    fn outcome(&self, rules: &AnyRules, state: &AnyState) -> Option<Outcome> {
+        R::split(rules, state).map(|(r, s)| r.outcome(s))
+    }
+
+    fn finished(&self, rules: &AnyRules, state: &AnyState, keep_going: bool) -> Option<bool> {
+        R::split(rules, state).map(|(r, s)| r.finished(s, keep_going))
+    }
+
+    fn score_value(&self, rules: &AnyRules, state: &AnyState) -> Option<f64> {
+        R::split(rules, state).map(|(r, s)| r.score_value(s))
+    }
+
+    fn summarize(&self, results: &[GameResult], summary: &mut Summary) {
+        R::summarize(results, summary);
+    }
+}
+
+/// Declares the rule sets' modules and lists them: the registry.
+macro_rules! games {
+    ($($game:ident),* $(,)?) => {
+        $(pub mod $game;)*
+
+        /// Every rule set's entry, in registry order.
+        static ENTRIES: &[&dyn Entry] = &[$(&EntryOf::<$game::Game>::NEW),*];
+
+        /// The generic bots, then each rule set's, in registry order.
+        const PARTS: &[&[BotKind]] = &[crate::generic::BOTS, $(<$game::Game as GameBots>::BOTS),*];
+    };
+}
+
+// The registry: one name per rule set, in the order the help lists their bots.
+games!(slide, collapse, match3, tactics);
+
+/// The entry of `rule_set`, if it is registered.
+pub(crate) fn find(rule_set: RuleSet) -> Option<&'static dyn Entry> {
+    ENTRIES.iter().copied().find(|e| e.rule_set() == rule_set)
+}
+
+/// The registered rule sets, in registry order.
+pub fn rule_sets() -> impl Iterator<Item = RuleSet> {
+    ENTRIES.iter().map(|e| e.rule_set())
+}
+
+const fn count(parts: &[&[BotKind]]) -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < parts.len() {
+        n += parts[i].len();
+        i += 1;
+    }
+    n
+}
+
+const fn concat<const N: usize>(parts: &[&[BotKind]]) -> [BotKind; N] {
+    let mut out = [BotKind::RANDOM; N];
+    let (mut k, mut i) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[k] = parts[i][j];
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+const ALL_ARRAY: [BotKind; count(PARTS)] = concat(PARTS);
+
+/// [`BotKind::ALL`].
+pub(crate) const ALL_BOTS: &[BotKind] = &ALL_ARRAY;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_set_is_registered_once() {
+        let mut registered: Vec<RuleSet> = rule_sets().collect();
+        registered.sort_by_key(|r| r.name());
+        let mut all = RuleSet::ALL.to_vec();
+        all.sort_by_key(|r| r.name());
+        assert_eq!(registered, all);
+    }
+
+    #[test]
+    fn bot_names_and_aliases_are_unique_and_each_bot_is_in_its_rule_sets_entry() {
+        let mut names: Vec<&str> = BotKind::ALL
+            .iter()
+            .flat_map(|k| std::iter::once(k.name()).chain(k.info().aliases.iter().copied()))
+            .collect();
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n, "a name or alias is registered twice");
+        for k in BotKind::ALL {
+            assert_eq!(BotKind::from_name(k.name()), Some(*k));
+            if let Some(rs) = k.only_for() {
+                assert!(find(rs).is_some(), "{k} plays {rs}, which has no entry");
+            }
+        }
+        assert_eq!(BotKind::ALL.len(), count(PARTS));
+    }
+
+    #[test]
+    fn a_rule_sets_name_names_its_own_bot() {
+        assert_eq!(BotKind::from_name("slide"), Some(slide::EXPECTIMAX));
+        assert_eq!(BotKind::from_name("collapse"), Some(collapse::NMCS));
+    }
+}
