@@ -296,10 +296,12 @@ impl SokobanState {
     #[inline]
     pub(super) fn move_box(&mut self, from: Pos, to: Pos, delta: i64) {
         let size = self.size();
-        let Some(id) = self.boxes.get_mut(from).and_then(Option::take) else { return };
-        if let Some(slot) = self.boxes.get_mut(to) {
-            *slot = Some(id);
+        // Callers check both cells; an unchecked undo of a foreign event changes nothing here.
+        if !size.contains(to) || self.boxes[to].is_some() {
+            return;
         }
+        let Some(id) = self.boxes.get_mut(from).and_then(Option::take) else { return };
+        self.boxes[to] = Some(id);
         let pushes = self.pushes.wrapping_add(delta as u32);
         self.hash ^= box_key(size.index(from), id)
             ^ box_key(size.index(to), id)
