@@ -2,6 +2,8 @@
 //! solver and prints, per file: levels solved, total and median time, the slowest level, and
 //! nodes expanded per second. A level gets at most `--seconds S` (default 10). Every solution
 //! is replayed through the rules and must end won (the run stops with exit code 1 otherwise).
+//! `--per-level` also prints one tab-separated line per solved level: file, level, pushes, moves,
+//! nodes, microseconds.
 //!
 //! ```text
 //! cargo run --release -p tessera-core --example sokoban_boxoban -- \
@@ -14,10 +16,13 @@ use tessera_core::{AnyState, Level, Rules, Status};
 
 fn main() {
     let mut seconds = 10.0f64;
+    let mut per_level = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        if a == "--seconds" {
+        if a == "--per-level" {
+            per_level = true;
+        } else if a == "--seconds" {
             seconds = args.next().and_then(|s| s.parse().ok()).unwrap_or(seconds);
         } else {
             files.push(a);
@@ -74,6 +79,15 @@ fn main() {
                     }
                     solved += 1;
                     pushes += u64::from(s.pushes);
+                    if per_level {
+                        println!(
+                            "{file}\t{name}\t{}\t{}\t{}\t{}",
+                            s.pushes,
+                            s.moves,
+                            report.nodes,
+                            dt.as_micros()
+                        );
+                    }
                 }
                 SolveOutcome::Unsolvable => unsolvable += 1,
                 SolveOutcome::Stopped => stopped += 1,

@@ -9,6 +9,8 @@
 //!   an error at that character (a damaged board row, not a title).
 //! - Any other line (blank, a title, a `;` comment, `Title: …`, `Author: …`) separates boards.
 //!
+//! The run-length variant (`4#|#@$.#|4#`) is not read: such a line is taken as a title.
+//!
 //! A level's name is the text of a `Title:` line after its board (before the next board; a
 //! `Title:` line with no untitled board before it names the next board), else
 //! the last line before its board (after the previous one) that is neither blank nor a

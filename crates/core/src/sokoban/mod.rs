@@ -47,8 +47,8 @@
 //! walk off the map is refused, naming the cell where it escapes. [`parse_levels`] reads the
 //! standard text collections (`.xsb`, `.sok`) and the Boxoban files.
 //!
-//! **Solver.** [`solve`] finds a solution with the fewest pushes (A* over push states; see
-//! [`solver`](self::solver)'s docs), for the CLI's `solve` and the difficulty measures.
+//! **Solver.** [`solve`] finds a solution with the fewest pushes (A* over push states; see the
+//! `solver` module's docs), with a node budget and a stop callback (no clock in core).
 
 mod apply;
 mod event;
