@@ -457,6 +457,7 @@ pub fn solve(state: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -
     let mut cur = vec![0u16; k + 1];
     let mut child = vec![0u16; k + 1];
     let mut found = None;
+    let mut pushes: Vec<(usize, usize)> = Vec::with_capacity(4 * k);
     'search: while let Some(Reverse((_, Reverse(gn), id))) = open.pop() {
         let i = id as usize;
         if closed[i] || g[i] != gn {
@@ -474,9 +475,9 @@ pub fn solve(state: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -
         }
         s.reach(pl[0]);
         let region = s.epoch;
-        // The region's marks are overwritten by the children's normalisation: keep the pushes
+        // The region's marks are overwritten by the children's normalisation: list the pushes
         // to try first.
-        let mut pushes: Vec<(usize, usize)> = Vec::with_capacity(4 * k);
+        pushes.clear();
         for (slot, &b) in bx.iter().enumerate() {
             for (d, &t) in pb.nb[usize::from(b)].iter().enumerate() {
                 let behind = pb.nb[usize::from(b)][d ^ 1];
@@ -489,7 +490,7 @@ pub fn solve(state: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -
                 pushes.push((slot, d));
             }
         }
-        for (slot, d) in pushes {
+        for &(slot, d) in &pushes {
             let b = cur[slot];
             let t = pb.nb[usize::from(b)][d];
             s.occ[usize::from(b)] = 0;

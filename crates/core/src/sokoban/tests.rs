@@ -510,11 +510,11 @@ fn boxoban(file: &str) -> Option<String> {
         .find_map(|dir| std::fs::read_to_string(root.join(dir).join(file)).ok())
 }
 
-/// The first Boxoban levels of two difficulty sets: they import, the solver solves them with
+/// The first Boxoban levels of the three difficulty sets: they import, the solver solves them with
 /// as few pushes as a plain BFS needs, and its solutions replay to a won state.
 #[test]
 fn the_first_boxoban_levels_import_and_solve_optimally() {
-    for file in ["unfiltered_test_000.txt", "medium_valid_000.txt"] {
+    for file in ["unfiltered_test_000.txt", "medium_valid_000.txt", "hard_000.txt"] {
         let Some(text) = boxoban(file) else {
             println!("shared/benchmarks/boxoban is absent: skipping the Boxoban solver test");
             return;
