@@ -32,6 +32,8 @@
 //!
 //! **`legal_commands`** lists the steps that would be accepted, in the order up, down, left,
 //! right. Walks are not listed: each walk's outcome is reached by a sequence of the listed steps.
+//! The hint ([`crate::Plugin::hint`]) is the first command of a solution with the fewest pushes
+//! when the solver finds one within [`HINT_NODES`] expansions, else the first legal step.
 //!
 //! **Hash.** The incremental hash ([`crate::keys`]) is the XOR of the board size, the static
 //! cells (one key of their canonical hash, entered once), one key per box (its cell and id), the
@@ -66,7 +68,7 @@ pub use apply::walk_path;
 pub use event::{SokobanCommand, SokobanEvent};
 pub use import::{ImportError, parse_levels};
 pub use level::{BoardError, SokobanLevel, parse_board};
-pub use plugin::Sokoban;
+pub use plugin::{HINT_NODES, Sokoban};
 pub use solver::{SolveLimits, SolveOutcome, SolveReport, Solution, solve};
 pub use state::{Cell, SokobanState};
 

@@ -1,6 +1,6 @@
 //! The `sokoban` rule set as a [`Plugin`]: what the registry and the rest of tessera ask of it.
 
-use super::{SokobanCommand, SokobanEvent, SokobanLevel, SokobanRules, SokobanState};
+use super::{SokobanCommand, SokobanEvent, SokobanLevel, SokobanRules, SokobanState, SolveLimits, SolveOutcome, solve};
 use crate::{GameRng, KeyframeError, LevelError, Plugin, Rejected};
 use std::borrow::Cow;
 
@@ -72,4 +72,17 @@ impl Plugin for Sokoban {
     fn render(state: &SokobanState) -> String {
         state.render()
     }
+
+    /// The first command of a solution with the fewest pushes, when the solver finds one
+    /// within [`HINT_NODES`] expansions; else the first legal step (none once solved).
+    fn hint(rules: &SokobanRules, state: &SokobanState) -> Option<SokobanCommand> {
+        let limits = SolveLimits { max_nodes: HINT_NODES };
+        match solve(state, limits, &mut || false).outcome {
+            SolveOutcome::Solved(s) if !s.commands.is_empty() => s.commands.first().copied(),
+            _ => rules.steps(state).into_iter().next(),
+        }
+    }
 }
+
+/// How many states the hint's solver may expand (a few milliseconds).
+pub const HINT_NODES: u64 = 20_000;

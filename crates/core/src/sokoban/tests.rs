@@ -100,6 +100,25 @@ fn walks_that_cannot_be_made_are_refused() {
 }
 
 #[test]
+fn the_hint_is_the_first_command_of_a_solution() {
+    let rules = crate::AnyRules::Sokoban(SokobanRules);
+    let mut game = AnyState::Sokoban(state(&SMALL));
+    let walk = SokobanCommand::Walk(Pos::new(2, 1));
+    assert_eq!(rules.hint(&game), Some(AnyCommand::Sokoban(walk)));
+    let mut events = Vec::new();
+    for expected in [walk, SokobanCommand::Step(Dir::Right), SokobanCommand::Step(Dir::Right)] {
+        let hint = rules.hint(&game);
+        assert_eq!(hint, Some(AnyCommand::Sokoban(expected)));
+        rules.apply(&mut game, &AnyCommand::Sokoban(expected), &mut events).unwrap();
+    }
+    assert_eq!(rules.status(&game), Status::Won);
+    assert_eq!(rules.hint(&game), None);
+    // A deadlocked game still hints a legal step.
+    let dead = AnyState::Sokoban(state(&["######", "#$  .#", "#  @ #", "#.  $#", "######"]));
+    assert_eq!(rules.hint(&dead), Some(AnyCommand::Sokoban(SokobanCommand::Step(Dir::Up))));
+}
+
+#[test]
 fn commands_print_and_parse_as_one_line() {
     for text in ["up", "down", "left", "right", "walk 3 12"] {
         assert_eq!(cmd(text).to_string(), text);
