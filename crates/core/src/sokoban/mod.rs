@@ -39,8 +39,9 @@
 //! cells (one key of their canonical hash, entered once), one key per box (its cell and id), the
 //! player's cell, the moves, the pushes and the seed. Each event changes only the keys it names.
 //!
-//! **Allocation.** Steps (`up` …) allocate nothing once the event buffer has capacity; a walk
-//! allocates its path (the event owns it) and the search's work arrays.
+//! **Allocation.** Accepted steps (`up` …) allocate nothing once the event buffer has capacity;
+//! a walk allocates its path (the event owns it) and the search's work arrays; refusals allocate
+//! their message, which names the cell.
 //!
 //! **Levels.** [`SokobanLevel`] holds the board as rows of the standard XSB characters
 //! (`#` wall, space floor, `.` goal, `$` box, `*` box on goal, `@` player, `+` player on goal; `-`
