@@ -67,6 +67,7 @@ rule_sets! {
     collapse::Collapse as Collapse = "collapse",
     tactics::Tactics as Tactics = "tactics",
     match3::Match3 as Match3 = "match3",
+    sokoban::Sokoban as Sokoban = "sokoban",
 }
 
 impl Level {

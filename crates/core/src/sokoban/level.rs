@@ -1,0 +1,168 @@
+//! The `sokoban` part of the level format, and the board checks the importer shares.
+
+use super::{Cell, MAX_SIDE, SokobanRules, SokobanState};
+use crate::geom::{Dir, Grid, Pos, Size};
+use crate::id::Id;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A Sokoban level: the board as rows of XSB characters, a name and an optional seed.
+///
+/// ```json
+/// { "rule_set": "sokoban", "name": "first steps",
+///   "board": ["#####",
+///             "#@$.#",
+///             "#####"] }
+/// ```
+/// - `board`: rows from the top, each a string with one character per cell, every row the
+///   same length: `#` wall, ` ` (space), `-` or `_` floor, `.` goal, `$` box, `*` box on a
+///   goal, `@` player, `+` player on a goal. Exactly one player; as many goals as boxes, at
+///   least one; walls enclose the player (cells it can reach without crossing a wall never touch
+///   the map's edge). Boxes get ids 0, 1, … row by row from the top left. 1 to 256 cells a side.
+/// - `seed`: carried in the state, never drawn from (the player's `--seed` overrides it).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SokobanLevel {
+    /// A title for people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The seed; the player's `--seed` overrides it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Rows from the top, in XSB characters.
+    pub board: Vec<String>,
+}
+
+/// Why a board is not a playable Sokoban level: what is wrong and, when one cell says it, which.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardError {
+    /// The cell the problem is at, if one cell says it.
+    pub cell: Option<Pos>,
+    /// What is wrong (naming the cell too, as `board cell (x, y): …`).
+    pub message: String,
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<BoardError> for String {
+    fn from(e: BoardError) -> String {
+        e.message
+    }
+}
+
+fn at(cell: Pos, message: String) -> BoardError {
+    BoardError { cell: Some(cell), message: format!("board cell {cell}: {message}") }
+}
+
+fn whole(message: String) -> BoardError {
+    BoardError { cell: None, message }
+}
+
+/// The characters a board may hold, for error messages.
+const CHARACTERS: &str = "# wall, space - _ floor, . goal, $ box, * box on goal, @ player, + player on goal";
+
+/// Checks `rows` of XSB characters (see [`SokobanLevel`]) and builds the starting state with
+/// `seed`: the level's checks, shared with the importer, which turns the cell into a line and
+/// column.
+pub fn parse_board(rows: &[String], seed: u64) -> Result<SokobanState, BoardError> {
+    let height = rows.len();
+    let width = rows.first().map_or(0, |r| r.chars().count());
+    let size = Size::new(width, height, MAX_SIDE).map_err(|e| whole(format!("board: {e}")))?;
+    let mut cells = Vec::with_capacity(size.area());
+    let mut boxes = Vec::with_capacity(size.area());
+    let mut player: Option<Pos> = None;
+    let (mut n_boxes, mut n_goals) = (0u32, 0u32);
+    for (y, row) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != width {
+            return Err(whole(format!("board row {y} has {n} cells, expected {width}")));
+        }
+        for (x, ch) in row.chars().enumerate() {
+            let p = Pos::new(x as u16, y as u16);
+            let (cell, boxed, man) = match ch {
+                '#' => (Cell::Wall, false, false),
+                ' ' | '-' | '_' => (Cell::Floor, false, false),
+                '.' => (Cell::Goal, false, false),
+                '$' => (Cell::Floor, true, false),
+                '*' => (Cell::Goal, true, false),
+                '@' => (Cell::Floor, false, true),
+                '+' => (Cell::Goal, false, true),
+                _ => return Err(at(p, format!("'{ch}' is not a Sokoban character ({CHARACTERS})"))),
+            };
+            if man {
+                if let Some(first) = player {
+                    return Err(at(p, format!("a second player (the first is at {first})")));
+                }
+                player = Some(p);
+            }
+            n_goals += u32::from(cell == Cell::Goal);
+            cells.push(cell);
+            boxes.push(boxed.then(|| {
+                n_boxes += 1;
+                Id(n_boxes - 1)
+            }));
+        }
+    }
+    let Some(player) = player else {
+        return Err(whole("the board has no player (@ or +)".into()));
+    };
+    if n_boxes == 0 {
+        return Err(whole("the board has no box ($ or *)".into()));
+    }
+    if n_boxes != n_goals {
+        let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        return Err(whole(format!(
+            "the board has {} but {}",
+            plural(n_boxes, "box", "boxes"),
+            plural(n_goals, "goal", "goals")
+        )));
+    }
+    if let Some(edge) = escape(&cells, size, player) {
+        return Err(at(edge, "the player can walk off the map here: no wall encloses it".into()));
+    }
+    let cells = Grid::from_cells(size, cells).ok_or_else(|| whole("board cell count does not match".into()))?;
+    let boxes = Grid::from_cells(size, boxes).ok_or_else(|| whole("board cell count does not match".into()))?;
+    SokobanState::new(cells, boxes, player, seed).map_err(whole)
+}
+
+/// The first cell on the map's edge that the player reaches without crossing a wall
+/// (breadth-first from the player, neighbours up, down, left, right), if any.
+fn escape(cells: &[Cell], size: Size, player: Pos) -> Option<Pos> {
+    let on_edge = |p: Pos| p.x == 0 || p.y == 0 || p.x + 1 == size.width || p.y + 1 == size.height;
+    let mut seen = vec![false; size.area()];
+    seen[size.index(player)] = true;
+    let mut queue = vec![player];
+    let mut head = 0;
+    while head < queue.len() {
+        let p = queue[head];
+        head += 1;
+        if on_edge(p) {
+            return Some(p);
+        }
+        for d in Dir::ALL {
+            let Some(q) = p.step(d, size) else { continue };
+            let j = size.index(q);
+            if !seen[j] && cells[j].is_open() {
+                seen[j] = true;
+                queue.push(q);
+            }
+        }
+    }
+    None
+}
+
+impl SokobanLevel {
+    /// A level of `board` rows (see the type's docs).
+    pub fn from_rows(board: Vec<String>) -> Self {
+        SokobanLevel { board, ..SokobanLevel::default() }
+    }
+
+    /// Checks the level and builds its rules and starting state.
+    pub fn start(&self, seed: u64) -> Result<(SokobanRules, SokobanState), String> {
+        Ok((SokobanRules, parse_board(&self.board, seed)?))
+    }
+}
