@@ -172,3 +172,38 @@ pub fn parse_levels(text: &str) -> Result<Vec<(String, Level)>, ImportError> {
     }
     Ok(levels)
 }
+
+/// `sokoban`: a Sokoban collection (`.xsb`/`.sok` text, or a Boxoban file) into one level per
+/// puzzle, all or none.
+pub const SOKOBAN: crate::Importer = crate::Importer {
+    name: "sokoban",
+    about: "A Sokoban collection in the standard text format (.xsb/.sok: # wall, space/-/_ floor, \
+            . goal, $ box, * box on goal, @ player, + player on goal; levels separated by blank \
+            and title lines; Boxoban files with `; N` headers) into one sokoban level per puzzle: \
+            OUTDIR/STEM-001.json, STEM-002.json, ...",
+    input: "a Sokoban collection",
+    max_bytes: 64 << 20,
+    extensions: &["xsb", "sok"],
+    output: crate::ImportOutput::Many,
+    import: import_collection,
+};
+
+/// This rule set's importers.
+pub const IMPORTERS: &[crate::Importer] = &[SOKOBAN];
+
+/// Every puzzle as a level named "STEM TITLE", written as `STEM-NNN.json`.
+fn import_collection(text: &str, file_name: Option<&str>) -> Result<Vec<crate::Imported>, crate::ImportError> {
+    let levels = parse_levels(text).map_err(crate::ImportError::whole)?;
+    let stem = crate::import::stem(file_name).unwrap_or_else(|| "sokoban".into());
+    let digits = levels.len().to_string().len().max(3);
+    Ok(levels
+        .into_iter()
+        .enumerate()
+        .map(|(i, (title, mut level))| {
+            if let Level::Sokoban(l) = &mut level {
+                l.name = Some(format!("{stem} {title}"));
+            }
+            crate::Imported { file: Some(format!("{stem}-{:0digits$}.json", i + 1)), level, summary: None }
+        })
+        .collect())
+}
