@@ -8,6 +8,7 @@
 
 use crate::any::{AnyRules, AnyState, Game};
 use crate::collapse::CollapseLevel;
+use crate::geom::Pos;
 use crate::match3::Match3Level;
 use crate::slide::SlideLevel;
 use crate::tactics::TacticsLevel;
@@ -31,6 +32,9 @@ pub enum Level {
 }
 
 /// A level that cannot be read or played.
+///
+/// The message (`Display`) says what and where for a person; [`LevelError::place`] gives the
+/// where as data, so a view can outline the cell without reading the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LevelError {
     /// Not valid JSON, or fields of the wrong type or name.
@@ -44,8 +48,67 @@ pub enum LevelError {
         message: String,
     },
     /// Well-formed but not a playable level (a bad board, size or setting).
-    #[error("{0}")]
-    Invalid(String),
+    #[error("{message}")]
+    Invalid {
+        /// What is wrong, naming the place for a person.
+        message: String,
+        /// Where, when the problem is at one place of the board, map or unit list.
+        at: Option<Place>,
+    },
+}
+
+/// Where in a level a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// A cell of the board or map (`x` the column, `y` the row from the top), whatever the rule
+    /// set calls it in the message (`board cell (x, y)`, `map row y, column x`).
+    Cell(Pos),
+    /// A whole row of the board or map, from the top (one of the wrong length).
+    Row(usize),
+    /// A whole column of the board (an empty column where the compaction policy allows none).
+    Column(usize),
+    /// A unit of the level, by its index in the level's list (which is its id).
+    Unit(usize),
+}
+
+impl Place {
+    /// The cell at column `x`, row `y` of a board already checked to fit [`crate::MAX_SIDE`].
+    pub(crate) fn cell(x: usize, y: usize) -> Place {
+        Place::Cell(Pos::new(x as u16, y as u16))
+    }
+}
+
+impl LevelError {
+    /// A level that does not play, at no one place.
+    pub fn invalid(message: impl Into<String>) -> LevelError {
+        LevelError::Invalid { message: message.into(), at: None }
+    }
+
+    /// A level that does not play because of what is at `place`.
+    pub fn at(place: Place, message: impl Into<String>) -> LevelError {
+        LevelError::Invalid { message: message.into(), at: Some(place) }
+    }
+
+    /// Where the problem is, if it is at one place ([`LevelError::Syntax`]: the JSON text's line
+    /// and column are in the variant, not a place of the level).
+    pub fn place(&self) -> Option<Place> {
+        match self {
+            LevelError::Syntax { .. } => None,
+            LevelError::Invalid { at, .. } => *at,
+        }
+    }
+}
+
+impl From<String> for LevelError {
+    fn from(message: String) -> LevelError {
+        LevelError::invalid(message)
+    }
+}
+
+impl From<&str> for LevelError {
+    fn from(message: &str) -> LevelError {
+        LevelError::invalid(message)
+    }
 }
 
 impl Level {
@@ -64,7 +127,7 @@ impl Level {
             // serde_json reports line 0 when it cannot place the problem (a field missing from a
             // level, which it checks after buffering the whole object): say what, not where.
             if e.line() == 0 {
-                LevelError::Invalid(message)
+                LevelError::invalid(message)
             } else {
                 LevelError::Syntax { line: e.line(), column: e.column(), message }
             }
@@ -97,19 +160,19 @@ impl Level {
         let seed = seed.or(self.seed()).unwrap_or(DEFAULT_SEED);
         match self {
             Level::Slide(l) => {
-                let (r, s) = l.start(seed).map_err(LevelError::Invalid)?;
+                let (r, s) = l.start(seed)?;
                 Ok(Game { rules: AnyRules::Slide(r), state: AnyState::Slide(s) })
             }
             Level::Collapse(l) => {
-                let (r, s) = l.start(seed).map_err(LevelError::Invalid)?;
+                let (r, s) = l.start(seed)?;
                 Ok(Game { rules: AnyRules::Collapse(r), state: AnyState::Collapse(s) })
             }
             Level::Tactics(l) => {
-                let (r, s) = l.start().map_err(LevelError::Invalid)?;
+                let (r, s) = l.start()?;
                 Ok(Game { rules: AnyRules::Tactics(r), state: AnyState::Tactics(s) })
             }
             Level::Match3(l) => {
-                let (r, s) = l.start(seed).map_err(LevelError::Invalid)?;
+                let (r, s) = l.start(seed)?;
                 Ok(Game { rules: AnyRules::Match3(r), state: AnyState::Match3(s) })
             }
         }

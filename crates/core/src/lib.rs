@@ -48,6 +48,6 @@ pub use any::{AnyCommand, AnyEvent, AnyRules, AnyState, Game, RuleSet};
 pub use geom::{Dir, Grid, MAX_SIDE, Pos, Size, SizeError};
 pub use hash::{canonical_bytes, canonical_config, keys, state_hash};
 pub use id::{Id, IdGen};
-pub use level::{DEFAULT_SEED, Level, LevelError};
+pub use level::{DEFAULT_SEED, Level, LevelError, Place};
 pub use rng::{GameRng, RngSpan};
 pub use rules::{Inconsistent, Rejected, Rules, Status};

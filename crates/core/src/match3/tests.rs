@@ -1,3 +1,4 @@
+use super::apply::{Scratch, calm_breed};
 use super::*;
 
 fn state(rows: &[&str]) -> Match3State {
@@ -359,7 +360,7 @@ fn level_errors_name_the_cell() {
         config: Match3Config { breeds, ..Match3Config::default() },
         ..Match3Level::default()
     };
-    let err = |l: Match3Level| l.start(0).unwrap_err();
+    let err = |l: Match3Level| l.start(0).unwrap_err().to_string();
     assert_eq!(err(level(&["...", "..g"], 6)), "board cell (2, 1): breed 'g' is outside the 6 breeds (a-f)");
     assert_eq!(
         err(level(&["...", "..?"], 6)),
@@ -384,7 +385,7 @@ fn generation_terminates_where_the_seeds_exclusion_loop_would_not() {
         config: Match3Config { breeds: 3, ..Match3Config::default() },
         ..Match3Level::default()
     };
-    let e = level.start(0).unwrap_err();
+    let e = level.start(0).unwrap_err().to_string();
     assert!(e.contains("no board without a run"), "{e}");
 }
 
