@@ -69,6 +69,17 @@ impl RuleSet {
             RuleSet::Match3 => "swap X1 Y1 X2 Y2",
         }
     }
+
+    /// The largest board width or height this rule set's levels accept (its `MAX_SIDE`).
+    pub const fn max_side(self) -> usize {
+        let side = match self {
+            RuleSet::Slide => crate::slide::MAX_SIDE,
+            RuleSet::Collapse => crate::collapse::MAX_SIDE,
+            RuleSet::Tactics => crate::tactics::MAX_SIDE,
+            RuleSet::Match3 => crate::match3::MAX_SIDE,
+        };
+        side as usize
+    }
 }
 
 impl fmt::Display for RuleSet {

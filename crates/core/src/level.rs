@@ -182,6 +182,7 @@ impl Level {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{RuleSet, Size};
 
     #[test]
     fn classic_round_trips_through_json() {
@@ -209,6 +210,100 @@ mod tests {
         assert_eq!(e.to_string(), "missing field `map`");
         let e = Level::from_json(r#"{"rule_set": "slide", "config": {"target": 100}}"#).unwrap_err();
         assert!(e.to_string().contains("target 100"), "{e}");
+    }
+
+    /// The place of the first problem of `json`, and its message.
+    fn place(json: &str) -> (Option<Place>, String) {
+        let e = Level::from_json(json).unwrap_err();
+        (e.place(), e.to_string())
+    }
+
+    #[test]
+    fn errors_carry_their_cell_as_data() {
+        let cell = |x, y| Some(Place::Cell(Pos::new(x, y)));
+        assert_eq!(place(r#"{"rule_set": "slide", "board": [[0,2],[2,6]]}"#).0, cell(1, 1));
+        assert_eq!(place(r#"{"rule_set": "collapse", "board": ["0x", "00"]}"#).0, cell(1, 0));
+        // A tile above a gap is found by the state, not the level: its place still comes back.
+        assert_eq!(place(r#"{"rule_set": "collapse", "board": ["00", ".0"]}"#).0, cell(0, 0));
+        assert_eq!(place(r#"{"rule_set": "match3", "board": ["...", "..?"]}"#).0, cell(2, 1));
+        assert_eq!(place(r#"{"rule_set": "match3", "board": ["....", "aaa."]}"#).0, cell(0, 1));
+        // Tactics names map cells by row and column; the place is the same cell.
+        let (at, message) = place(r#"{"rule_set": "tactics", "map": ["...", ".?."]}"#);
+        assert_eq!(message, "map row 1, column 1: '?' is not in the legend");
+        assert_eq!(at, cell(1, 1));
+    }
+
+    #[test]
+    fn errors_carry_their_unit_row_or_column_as_data() {
+        let tactics =
+            |units: &str| format!(r#"{{"rule_set": "tactics", "map": ["..", ".#"], "units": [{units}]}}"#);
+        let (at, message) = place(&tactics(r#"{"team": 0, "x": 0, "y": 0}, {"team": 1, "x": 9, "y": 0}"#));
+        assert_eq!((at, message.as_str()), (Some(Place::Unit(1)), "unit 1: cell (9, 0) is off the 2x2 map"));
+        let (at, message) = place(&tactics(r#"{"team": 0, "x": 1, "y": 1}"#));
+        assert_eq!(
+            (at, message.as_str()),
+            (Some(Place::Unit(0)), "unit 0: cell (1, 1) is impassable terrain")
+        );
+        let (at, _) = place(&tactics(r#"{"team": 0, "x": 0, "y": 0}, {"team": 1, "x": 0, "y": 0}"#));
+        assert_eq!(at, Some(Place::Unit(0)));
+        let (at, _) = place(&tactics(r#"{"team": 0, "x": 0, "y": 0, "movement": 2000000}"#));
+        assert_eq!(at, Some(Place::Unit(0)));
+
+        let (at, message) = place(r#"{"rule_set": "match3", "board": ["...", "..", "..."]}"#);
+        assert_eq!((at, message.as_str()), (Some(Place::Row(1)), "board row 1 has 2 cells, expected 3"));
+        let (at, message) = place(r#"{"rule_set": "tactics", "map": ["..", "..."]}"#);
+        assert_eq!((at, message.as_str()), (Some(Place::Row(1)), "map row 1 has 3 cells, expected 2"));
+        let (at, message) =
+            place(r#"{"rule_set": "collapse", "board": [".0", ".0"], "config": {"compaction": "left"}}"#);
+        assert!(message.starts_with("board column 0 is empty but column 1 is not"), "{message}");
+        assert_eq!(at, Some(Place::Column(0)));
+
+        // Problems of the whole level are at no place.
+        assert_eq!(place(r#"{"rule_set": "slide", "width": 3, "board": [[0,2],[2,0]]}"#).0, None);
+        assert_eq!(place(r#"{"rule_set": "slide", "board": []}"#).0, None);
+        assert_eq!(place(r#"{"rule_set": "collapse", "colours": 40}"#).0, None);
+        assert_eq!(place("{\n\"rule_set\": \"slide\",\n\"board\": [[0,2],[2,0]\n}").0, None);
+    }
+
+    #[test]
+    fn the_row_check_says_what_as_the_levels_said_it() {
+        let rows = |lengths: &[usize], w, h| Size::of_rows("board", lengths.iter().copied(), 256, w, h);
+        assert_eq!(rows(&[3, 3], None, None), Ok(Size { width: 3, height: 2 }));
+        assert_eq!(rows(&[3, 3], Some(3), Some(2)), Ok(Size { width: 3, height: 2 }));
+        let e = rows(&[], None, None).unwrap_err();
+        assert_eq!(e.to_string(), "board: board size 0x0 is outside 1x1..=256x256");
+        let e = rows(&[257], None, None).unwrap_err();
+        assert_eq!(e.to_string(), "board: board size 257x1 is outside 1x1..=256x256");
+        let e = rows(&[0, 0], None, None).unwrap_err();
+        assert_eq!(e.to_string(), "board: board size 0x2 is outside 1x1..=256x256");
+        // Width, then height, then each row, as every level format checked them.
+        let e = rows(&[3, 2], Some(4), Some(5)).unwrap_err();
+        assert_eq!((e.place(), e.to_string().as_str()), (None, "width is 4 but the board rows have 3 cells"));
+        let e = rows(&[3, 2], None, Some(5)).unwrap_err();
+        assert_eq!(e.to_string(), "height is 5 but the board has 2 rows");
+        let e = Size::of_rows("map", [2, 2, 1].into_iter(), 1024, None, None).unwrap_err();
+        assert_eq!(
+            (e.place(), e.to_string().as_str()),
+            (Some(Place::Row(2)), "map row 2 has 1 cells, expected 2")
+        );
+    }
+
+    #[test]
+    fn each_rule_set_states_its_largest_side() {
+        assert_eq!(RuleSet::Slide.max_side(), 256);
+        assert_eq!(RuleSet::Collapse.max_side(), 256);
+        assert_eq!(RuleSet::Match3.max_side(), 256);
+        assert_eq!(RuleSet::Tactics.max_side(), 1024);
+        for &r in RuleSet::ALL {
+            let side = r.max_side();
+            let json = |w: usize| match r {
+                RuleSet::Tactics => format!(r#"{{"rule_set": "tactics", "map": ["{}"]}}"#, ".".repeat(w)),
+                _ => format!(r#"{{"rule_set": "{}", "width": {w}, "height": 3}}"#, r.name()),
+            };
+            assert!(Level::from_json(&json(side)).is_ok(), "{r:?} at {side}");
+            let e = Level::from_json(&json(side + 1)).unwrap_err();
+            assert!(e.to_string().contains(&format!("{}x", side + 1)), "{r:?}: {e}");
+        }
     }
 
     #[test]
