@@ -281,7 +281,7 @@ mod tests {
         assert_eq!((e.place(), e.to_string().as_str()), (None, "width is 4 but the board rows have 3 cells"));
         let e = rows(&[3, 2], None, Some(5)).unwrap_err();
         assert_eq!(e.to_string(), "height is 5 but the board has 2 rows");
-        let e = Size::of_rows("map", [2, 2, 1].into_iter(), 1024, None, None).unwrap_err();
+        let e = Size::of_rows("map", [2, 2, 1], 1024, None, None).unwrap_err();
         assert_eq!(
             (e.place(), e.to_string().as_str()),
             (Some(Place::Row(2)), "map row 2 has 1 cells, expected 2")

@@ -10,7 +10,8 @@
 //!   range, A*, path arrows), [`match3`] (swap, cascades, locked blocks, shuffle).
 //! - [`AnyRules`], [`AnyState`], [`AnyCommand`], [`AnyEvent`]: one enum over the rule sets, for
 //!   the apps and the log.
-//! - [`Level`]: the JSON level format, checked on load.
+//! - [`Level`]: the JSON level format, checked on load; a [`LevelError`] carries where the
+//!   problem is ([`Place`]: a cell, row, column or unit) as data besides its message.
 //! - [`GameRng`]: ChaCha8 from a `u64` seed, kept in the state; the only randomness.
 //! - [`state_hash`]: xxh3-64 of the canonical bincode 2 encoding.
 //! - Geometry: [`Pos`] (`y = 0` is the top row), [`Dir`], [`Size`], [`Grid`]; stable [`Id`]s.

@@ -1,4 +1,6 @@
-//! The SameGame rule: `apply`/`apply_into`, `legal_commands` and `status`.
+//! The SameGame rule: `apply`/`apply_into`, `legal_commands` and `status`, with the group
+//! search they share with bots (`groups_into`, `random_group`, [`GroupScratch`]) and gravity and
+//! compaction.
 
 use super::*;
 

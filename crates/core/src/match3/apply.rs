@@ -1,4 +1,5 @@
-//! The match-3 rule: `apply`/`apply_into`, `legal_commands` and `status`.
+//! The match-3 rule: `apply`/`apply_into`, `legal_commands` and `status`, with the swap,
+//! cascade (matches, gravity, refills) and shuffle, and their thread-local scratch buffers.
 
 use super::*;
 

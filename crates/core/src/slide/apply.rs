@@ -1,4 +1,6 @@
-//! The 2048 rule: `apply`/`apply_into`, `legal_commands` and `status`.
+//! The 2048 rule: `apply`/`apply_into`, `legal_commands` and `status`, with what makes a slide
+//! fast: the table of line plans for lines of four, the scan for the lines that change, and
+//! the condense-and-merge of one line.
 
 use super::*;
 

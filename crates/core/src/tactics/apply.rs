@@ -1,4 +1,5 @@
-//! The tactics rule: `apply`/`apply_into`, `legal_commands` and `status`.
+//! The tactics rule: `apply`/`apply_into`, `legal_commands` and `status`, with the movement range
+//! and path queries moves are checked against ([`TacticsRules::reachable`], [`TacticsRules::path`]).
 
 use super::*;
 

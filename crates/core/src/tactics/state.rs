@@ -1,4 +1,5 @@
-//! The tactics state: the board and scalars, their hash keys and the state's own methods.
+//! The tactics state: terrain, units and turn, their hash keys, the state's own methods, and the
+//! [`Board`] searches see (terrain with units in the way).
 
 use super::*;
 use crate::level::{LevelError, Place};
