@@ -4,7 +4,7 @@
 //!
 //! A draft can always be written as a [`Level`] ([`Draft::to_level`]), playable or not;
 //! [`Draft::check`] asks the level format itself ([`Level::start`]) whether it plays and, when it
-//! does not, which cell the reason names. Nothing here knows egui, so it is tested directly.
+//! does not, which cell the error places. Nothing here knows egui, so it is tested directly.
 //!
 //! Decisions:
 //! - An empty `slide` or `collapse` board is written without a `board`: the game then starts as
@@ -19,14 +19,11 @@ use tessera_core::collapse::{CollapseConfig, CollapseLevel, CollapseState};
 use tessera_core::match3::{Match3Config, Match3Level};
 use tessera_core::slide::{SlideConfig, SlideLevel, SlideState};
 use tessera_core::tactics::{TacticsConfig, TacticsLevel, TerrainType, UnitSpec};
-use tessera_core::{AnyState, GameRng, Level, Pos, RuleSet, Size};
+use tessera_core::{AnyState, GameRng, Level, Place, Pos, RuleSet, Size};
 
 /// The largest side of a draft of `rule_set` (what its level format accepts).
 pub fn max_side(rule_set: RuleSet) -> u16 {
-    match rule_set {
-        RuleSet::Tactics => tessera_core::MAX_SIDE,
-        _ => 256,
-    }
+    u16::try_from(rule_set.max_side()).unwrap_or(tessera_core::MAX_SIDE)
 }
 
 /// What one cell of a draft holds.
@@ -142,12 +139,12 @@ pub struct Draft {
     units: Vec<UnitSpec>,
 }
 
-/// Why a draft cannot be played, and the cell the reason names (if it names one).
+/// Why a draft cannot be played, and the cell the error places (if it places one).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// What [`Level::start`] says.
     pub message: String,
-    /// The cell it names.
+    /// The cell it places: a board or map cell, or the cell of the unit it names.
     pub cell: Option<Pos>,
 }
 
@@ -369,42 +366,20 @@ impl Draft {
         }
     }
 
-    /// Whether the level plays: `Ok`, or what [`Level::start`] says and the cell it names.
+    /// Whether the level plays: `Ok`, or what [`Level::start`] says and the cell its error
+    /// places ([`LevelError::place`](tessera_core::LevelError::place): a cell, or a unit's cell).
     pub fn check(&self) -> Result<(), Problem> {
         match self.to_level().start(None) {
             Ok(_) => Ok(()),
             Err(e) => {
-                let message = e.to_string();
-                Err(Problem { cell: self.cell_named(&message), message })
+                let cell = match e.place() {
+                    Some(Place::Cell(pos)) => Some(pos),
+                    Some(Place::Unit(k)) => self.units.get(k).map(|u| Pos::new(u.x, u.y)),
+                    Some(Place::Row(_) | Place::Column(_)) | None => None,
+                };
+                Err(Problem { cell, message: e.to_string() })
             }
         }
-    }
-
-    /// The cell an error message of the level format names: `cell (x, y)`, `map row R, column C`
-    /// or `unit N`.
-    fn cell_named(&self, message: &str) -> Option<Pos> {
-        let num = |s: &str| -> Option<(u16, usize)> {
-            let n = s.bytes().take_while(u8::is_ascii_digit).count();
-            Some((s[..n].parse().ok()?, n))
-        };
-        if let Some(i) = message.find("cell (") {
-            let rest = &message[i + 6..];
-            let (x, n) = num(rest)?;
-            let (y, _) = num(rest[n..].strip_prefix(", ")?)?;
-            return Some(Pos::new(x, y));
-        }
-        if let Some(i) = message.find("map row ") {
-            let rest = &message[i + 8..];
-            let (y, n) = num(rest)?;
-            let (x, _) = num(rest[n..].strip_prefix(", column ")?)?;
-            return Some(Pos::new(x, y));
-        }
-        if let Some(rest) = message.strip_prefix("unit ").or_else(|| message.strip_prefix("units ")) {
-            let (id, _) = num(rest)?;
-            let u = self.units.get(usize::from(id))?;
-            return Some(Pos::new(u.x, u.y));
-        }
-        None
     }
 
     /// The rule set.

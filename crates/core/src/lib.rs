@@ -10,7 +10,8 @@
 //!   range, A*, path arrows), [`match3`] (swap, cascades, locked blocks, shuffle).
 //! - [`AnyRules`], [`AnyState`], [`AnyCommand`], [`AnyEvent`]: one enum over the rule sets, for
 //!   the apps and the log.
-//! - [`Level`]: the JSON level format, checked on load.
+//! - [`Level`]: the JSON level format, checked on load; a [`LevelError`] carries where the
+//!   problem is ([`Place`]: a cell, row, column or unit) as data besides its message.
 //! - [`importers`]: other formats into levels ([`Importer`], each rule set's `import.rs`), by
 //!   name, without I/O.
 //! - [`GameRng`]: ChaCha8 from a `u64` seed, kept in the state; the only randomness.
@@ -54,7 +55,7 @@ pub use id::{Id, IdGen};
 pub use import::{
     ImportError, ImportOutput, Imported, Importer, importer, importer_for_extension, importers,
 };
-pub use level::{DEFAULT_SEED, LevelError};
+pub use level::{DEFAULT_SEED, LevelError, Place};
 pub use plugin::{EventOf, KeyframeError, Plugin};
 pub use rng::{GameRng, RngSpan};
 pub use rules::{Inconsistent, Rejected, Rules, Status};

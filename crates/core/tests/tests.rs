@@ -5,5 +5,6 @@ mod determinism;
 mod hash;
 mod match3;
 mod redo;
+mod sides;
 mod slide;
 mod tactics;

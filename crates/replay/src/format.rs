@@ -117,7 +117,7 @@ impl Header {
     pub fn new(level: &Level, seed: u64, keyframe_interval: u32) -> Result<Header, LevelError> {
         let level_json = level.to_json();
         let rule_set = rule_set_of(&level_json)
-            .ok_or_else(|| LevelError::Invalid("the level names no known rule set".into()))?;
+            .ok_or_else(|| LevelError::invalid("the level names no known rule set"))?;
         Ok(Header {
             format_version: FORMAT_VERSION,
             rule_set,

@@ -5,6 +5,7 @@ use super::{
     colour_from_char,
 };
 use crate::geom::Size;
+use crate::level::{LevelError, Place};
 use serde::{Deserialize, Serialize};
 
 /// The side of a new random board when the level gives neither a board nor a size (the seed
@@ -71,12 +72,13 @@ impl CollapseLevel {
         CollapseLevel { board: Some(board), config, ..CollapseLevel::default() }
     }
 
-    /// Checks the level and builds its rules and starting state.
-    pub fn start(&self, seed: u64) -> Result<(CollapseRules, CollapseState), String> {
+    /// Checks the level and builds its rules and starting state. Errors name the cell, row or
+    /// column ([`LevelError::place`]).
+    pub fn start(&self, seed: u64) -> Result<(CollapseRules, CollapseState), LevelError> {
         self.config.validate().map_err(|e| format!("config: {e}"))?;
         let rules = CollapseRules::new(self.config.clone());
         if let Some(k) = self.colours.filter(|k| !(2..=MAX_COLOURS).contains(k)) {
-            return Err(format!("colours {k} is outside 2..={MAX_COLOURS}"));
+            return Err(format!("colours {k} is outside 2..={MAX_COLOURS}").into());
         }
         let Some(rows) = &self.board else {
             let size =
@@ -85,34 +87,27 @@ impl CollapseLevel {
             let colours = self.colours.unwrap_or(DEFAULT_COLOURS);
             return Ok((rules, CollapseState::new_game(size, colours, seed)));
         };
-        let height = rows.len();
-        let width = rows.first().map_or(0, |r| r.chars().count());
-        let size = Size::new(width, height, MAX_SIDE).map_err(|e| format!("board: {e}"))?;
-        if let Some(w) = self.width.filter(|&w| w != width) {
-            return Err(format!("width is {w} but the board rows have {width} cells"));
-        }
-        if let Some(h) = self.height.filter(|&h| h != height) {
-            return Err(format!("height is {h} but the board has {height} rows"));
-        }
+        let lengths = rows.iter().map(|r| r.chars().count());
+        let size = Size::of_rows("board", lengths, MAX_SIDE, self.width, self.height)?;
         let limit = self.colours.unwrap_or(MAX_COLOURS);
         let mut cells = Vec::with_capacity(size.area());
         for (y, row) in rows.iter().enumerate() {
-            let n = row.chars().count();
-            if n != width {
-                return Err(format!("board row {y} has {n} cells, expected {width}"));
-            }
             for (x, ch) in row.chars().enumerate() {
                 if ch == '.' {
                     cells.push(None);
                     continue;
                 }
                 let Some(c) = colour_from_char(ch) else {
-                    return Err(format!(
-                        "board cell ({x}, {y}): '{ch}' is not a colour (0-9, a-f) or '.' (empty)"
+                    return Err(LevelError::at(
+                        Place::cell(x, y),
+                        format!("board cell ({x}, {y}): '{ch}' is not a colour (0-9, a-f) or '.' (empty)"),
                     ));
                 };
                 if c >= limit {
-                    return Err(format!("board cell ({x}, {y}): colour {ch} is not below colours {limit}"));
+                    return Err(LevelError::at(
+                        Place::cell(x, y),
+                        format!("board cell ({x}, {y}): colour {ch} is not below colours {limit}"),
+                    ));
                 }
                 cells.push(Some(c));
             }
@@ -124,16 +119,20 @@ impl CollapseLevel {
 }
 
 /// Refuses a board whose empty columns are not where `compaction` keeps them.
-fn check_compaction(state: &CollapseState, compaction: Compaction) -> Result<(), String> {
+/// The place is the empty column.
+fn check_compaction(state: &CollapseState, compaction: Compaction) -> Result<(), LevelError> {
     let w = state.board().width();
     let empty = |x: u16| state.column_is_empty(x);
     match compaction {
         Compaction::None => Ok(()),
         Compaction::Left => match (0..w).find(|&x| empty(x)) {
             Some(e) => match (e + 1..w).find(|&x| !empty(x)) {
-                Some(x) => Err(format!(
-                    "board column {e} is empty but column {x} is not: with left compaction the \
-                     non-empty columns are packed to the left"
+                Some(x) => Err(LevelError::at(
+                    Place::Column(usize::from(e)),
+                    format!(
+                        "board column {e} is empty but column {x} is not: with left compaction the \
+                         non-empty columns are packed to the left"
+                    ),
                 )),
                 None => Ok(()),
             },
@@ -145,20 +144,26 @@ fn check_compaction(state: &CollapseState, compaction: Compaction) -> Result<(),
             if let Some(e) = (0..=c).rev().find(|&x| empty(x))
                 && let Some(x) = (0..e).find(|&x| !empty(x))
             {
-                return Err(format!(
-                    "board column {e} is empty but column {x} left of it is not: with center \
-                     compaction columns 0..={c} are packed toward column {c}"
+                return Err(LevelError::at(
+                    Place::Column(usize::from(e)),
+                    format!(
+                        "board column {e} is empty but column {x} left of it is not: with center \
+                         compaction columns 0..={c} are packed toward column {c}"
+                    ),
                 ));
             }
             // Right part c+1.. packs toward c+1: no non-empty column right of an empty one.
             if let Some(e) = (c + 1..w).find(|&x| empty(x))
                 && let Some(x) = (e + 1..w).find(|&x| !empty(x))
             {
-                return Err(format!(
-                    "board column {e} is empty but column {x} right of it is not: with center \
-                     compaction columns {}..{w} are packed toward column {}",
-                    c + 1,
-                    c + 1
+                return Err(LevelError::at(
+                    Place::Column(usize::from(e)),
+                    format!(
+                        "board column {e} is empty but column {x} right of it is not: with center \
+                         compaction columns {}..{w} are packed toward column {}",
+                        c + 1,
+                        c + 1
+                    ),
                 ));
             }
             Ok(())

@@ -13,7 +13,7 @@ impl Plugin for Collapse {
     const VERSION: u32 = 1;
     const COMMAND_HELP: &'static str = "tap X Y";
     const IMPORTERS: &'static [crate::Importer] = super::import::IMPORTERS;
-    const MAX_SIDE: usize = crate::MAX_SIDE as usize;
+    const MAX_SIDE: usize = super::MAX_SIDE as usize;
 
     type Rules = CollapseRules;
     type State = CollapseState;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::Place;
 
 /// A board from rows of colour characters and `.`, settled (checked by `from_cells`).
 fn game(rows: &[&str]) -> CollapseState {
@@ -338,12 +339,14 @@ fn boards_with_floating_tiles_or_bad_colours_are_refused() {
     assert!(e.is_ok());
     let e = CollapseState::from_cells(size, &[None, Some(1), Some(1), None], 0).unwrap_err();
     assert_eq!(
-        e,
+        e.to_string(),
         "board cell (1, 0) holds a tile above the empty cell (1, 1): tiles must rest on the bottom \
          row or on another tile"
     );
+    assert_eq!(e.place(), Some(Place::Cell(Pos::new(1, 0))));
     let e = CollapseState::from_cells(size, &[None, None, Some(16), None], 0).unwrap_err();
-    assert_eq!(e, "board cell (0, 1): colour 16 is not below 16");
+    assert_eq!(e.to_string(), "board cell (0, 1): colour 16 is not below 16");
+    assert_eq!(e.place(), Some(Place::Cell(Pos::new(0, 1))));
     assert!(CollapseState::from_cells(size, &[None], 0).is_err());
 }
 
@@ -390,28 +393,28 @@ mod levels {
 
     #[test]
     fn bad_boards_say_what_and_where() {
-        let e = level(&["01", "0x"], Compaction::Left).start(0).unwrap_err();
+        let e = level(&["01", "0x"], Compaction::Left).start(0).unwrap_err().to_string();
         assert_eq!(e, "board cell (1, 1): 'x' is not a colour (0-9, a-f) or '.' (empty)");
-        let e = level(&["01", "011"], Compaction::Left).start(0).unwrap_err();
+        let e = level(&["01", "011"], Compaction::Left).start(0).unwrap_err().to_string();
         assert_eq!(e, "board row 1 has 3 cells, expected 2");
         let e = level(&["0.", "0."], Compaction::None).start(0);
         assert!(e.is_ok());
-        let e = level(&[".0", ".0"], Compaction::Left).start(0).unwrap_err();
+        let e = level(&[".0", ".0"], Compaction::Left).start(0).unwrap_err().to_string();
         assert!(e.starts_with("board column 0 is empty but column 1 is not"), "{e}");
         let e = level(&["1.", "10"], Compaction::Left).start(0);
         assert!(e.is_ok());
-        let e = level(&["00", ".."], Compaction::None).start(0).unwrap_err();
+        let e = level(&["00", ".."], Compaction::None).start(0).unwrap_err().to_string();
         assert!(e.starts_with("board cell (0, 0) holds a tile above the empty cell (0, 1)"), "{e}");
-        let e = level(&[], Compaction::None).start(0).unwrap_err();
+        let e = level(&[], Compaction::None).start(0).unwrap_err().to_string();
         assert!(e.starts_with("board: board size 0x0"), "{e}");
         let mut l = level(&["3"], Compaction::None);
         l.colours = Some(3);
-        assert_eq!(l.start(0).unwrap_err(), "board cell (0, 0): colour 3 is not below colours 3");
+        assert_eq!(l.start(0).unwrap_err().to_string(), "board cell (0, 0): colour 3 is not below colours 3");
         l.colours = Some(17);
-        assert_eq!(l.start(0).unwrap_err(), "colours 17 is outside 2..=16");
+        assert_eq!(l.start(0).unwrap_err().to_string(), "colours 17 is outside 2..=16");
         let mut l = level(&["0"], Compaction::None);
         l.config.min_group = 0;
-        assert_eq!(l.start(0).unwrap_err(), "config: min_group 0 is not at least 1");
+        assert_eq!(l.start(0).unwrap_err().to_string(), "config: min_group 0 is not at least 1");
     }
 
     #[test]
@@ -420,9 +423,9 @@ mod levels {
         assert!(level(&[".000."], Compaction::Center).start(0).is_ok());
         assert!(level(&["...0."], Compaction::Center).start(0).is_ok());
         assert!(level(&["..0.."], Compaction::Center).start(0).is_ok());
-        let e = level(&["0.00."], Compaction::Center).start(0).unwrap_err();
+        let e = level(&["0.00."], Compaction::Center).start(0).unwrap_err().to_string();
         assert!(e.starts_with("board column 1 is empty but column 0 left of it is not"), "{e}");
-        let e = level(&["..0.0"], Compaction::Center).start(0).unwrap_err();
+        let e = level(&["..0.0"], Compaction::Center).start(0).unwrap_err().to_string();
         assert!(e.starts_with("board column 3 is empty but column 4 right of it is not"), "{e}");
     }
 

@@ -4,6 +4,7 @@ use super::arrange::{Arranger, Plan};
 use super::{Block, Cell, MAX_SIDE, Match3Config, Match3Rules, Match3State, breed_char};
 use crate::geom::{Grid, Size};
 use crate::id::IdGen;
+use crate::level::{LevelError, Place};
 use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
@@ -54,23 +55,10 @@ pub struct Match3Level {
     pub board: Option<Vec<String>>,
 }
 
-/// A stage file in the seed's format that cannot be converted.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum StageError {
-    /// Not valid JSON, or fields of the wrong type or name.
-    #[error("line {line}, column {column}: {message}")]
-    Syntax {
-        /// 1-based line of the problem.
-        line: usize,
-        /// 1-based column of the problem.
-        column: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// Well-formed but not a usable stage (bad size, cell count or cell code).
-    #[error("{0}")]
-    Invalid(String),
-}
+/// A stage file in the seed's format that cannot be converted: the same type as a level's error,
+/// [`LevelError::Syntax`] (with the file's line and column) when it is not JSON of the stage's
+/// fields, else [`LevelError::Invalid`] with the cell of a bad code, or what the level says.
+pub type StageError = LevelError;
 
 /// The seed's stage format (seed 004): `row` rows of `col` cells, listed top row first.
 #[derive(Deserialize)]
@@ -92,21 +80,22 @@ impl Match3Level {
     /// filled when the game starts. The level is checked: a layout on which no board can offer a
     /// valid swap is an error.
     pub fn from_stage_json(text: &str, name: Option<String>) -> Result<Match3Level, StageError> {
-        let stage: Stage = serde_json::from_str(text).map_err(|e| StageError::Syntax {
+        let stage: Stage = serde_json::from_str(text).map_err(|e| LevelError::Syntax {
             line: e.line(),
             column: e.column(),
             message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
         })?;
-        let size = Size::new(stage.col, stage.row, MAX_SIDE)
-            .map_err(|e| StageError::Invalid(format!("\"col\" × \"row\": {e}")))?;
+        let size =
+            Size::new(stage.col, stage.row, MAX_SIDE).map_err(|e| format!("\"col\" × \"row\": {e}"))?;
         if stage.cells.len() != size.area() {
-            return Err(StageError::Invalid(format!(
+            return Err(format!(
                 "\"cells\" has {} entries, expected row × col = {} × {} = {}",
                 stage.cells.len(),
                 stage.row,
                 stage.col,
                 size.area()
-            )));
+            )
+            .into());
         }
         let mut rows = Vec::with_capacity(stage.row);
         for (y, chunk) in stage.cells.chunks(stage.col).enumerate() {
@@ -116,22 +105,26 @@ impl Match3Level {
                     0 => '#',
                     1 => '.',
                     _ => {
-                        return Err(StageError::Invalid(format!(
-                            "\"cells\"[{}] (cell ({x}, {y})): code {code} is not 0 (void) or 1 (playable)",
-                            y * stage.col + x
-                        )));
+                        return Err(LevelError::at(
+                            Place::cell(x, y),
+                            format!(
+                                "\"cells\"[{}] (cell ({x}, {y})): code {code} is not 0 (void) or 1 (playable)",
+                                y * stage.col + x
+                            ),
+                        ));
                     }
                 });
             }
             rows.push(row);
         }
         let level = Match3Level { name, board: Some(rows), ..Match3Level::default() };
-        level.start(crate::level::DEFAULT_SEED).map_err(StageError::Invalid)?;
+        level.start(crate::level::DEFAULT_SEED)?;
         Ok(level)
     }
 
-    /// Checks the level and builds its rules and starting state.
-    pub fn start(&self, seed: u64) -> Result<(Match3Rules, Match3State), String> {
+    /// Checks the level and builds its rules and starting state. Errors name the cell or row
+    /// ([`LevelError::place`]).
+    pub fn start(&self, seed: u64) -> Result<(Match3Rules, Match3State), LevelError> {
         self.config.validate().map_err(|e| format!("config: {e}"))?;
         let breeds = self.config.breeds;
         let rows: Vec<String> = match &self.board {
@@ -142,24 +135,15 @@ impl Match3Level {
                 vec![".".repeat(usize::from(size.width)); usize::from(size.height)]
             }
         };
-        let height = rows.len();
-        let width = rows.first().map_or(0, |r| r.chars().count());
-        let size = Size::new(width, height, MAX_SIDE).map_err(|e| format!("board: {e}"))?;
-        if let Some(w) = self.width.filter(|&w| w != width) {
-            return Err(format!("width is {w} but the board rows have {width} cells"));
-        }
-        if let Some(h) = self.height.filter(|&h| h != height) {
-            return Err(format!("height is {h} but the board has {height} rows"));
-        }
+        let lengths = rows.iter().map(|r| r.chars().count());
+        let size = Size::of_rows("board", lengths, MAX_SIDE, self.width, self.height)?;
+        let (width, height) = (usize::from(size.width), usize::from(size.height));
         let (w, h) = (width, height);
         let mut ar = Arranger::default();
         ar.reset(w, h, breeds);
         let mut cells = Vec::with_capacity(size.area());
         let mut locked = vec![false; size.area()];
         for (y, row) in rows.iter().enumerate() {
-            if row.chars().count() != width {
-                return Err(format!("board row {y} has {} cells, expected {width}", row.chars().count()));
-            }
             for (x, ch) in row.chars().enumerate() {
                 let i = y * w + x;
                 match ch {
@@ -172,10 +156,13 @@ impl Match3Level {
                     'a'..='p' | 'A'..='P' => {
                         let breed = ch.to_ascii_lowercase() as u8 - b'a';
                         if breed >= breeds {
-                            return Err(format!(
-                                "board cell ({x}, {y}): breed '{ch}' is outside the {breeds} breeds ({}-{})",
-                                breed_char(0, false),
-                                breed_char(breeds - 1, false)
+                            return Err(LevelError::at(
+                                Place::cell(x, y),
+                                format!(
+                                    "board cell ({x}, {y}): breed '{ch}' is outside the {breeds} breeds ({}-{})",
+                                    breed_char(0, false),
+                                    breed_char(breeds - 1, false)
+                                ),
                             ));
                         }
                         cells.push(Cell::Playable);
@@ -183,18 +170,20 @@ impl Match3Level {
                         ar.set_fixed(i, breed, !locked[i]);
                     }
                     _ => {
-                        return Err(format!(
-                            "board cell ({x}, {y}): '{ch}' is not a cell ('.', '#', '*', a-p or A-P)"
+                        return Err(LevelError::at(
+                            Place::cell(x, y),
+                            format!(
+                                "board cell ({x}, {y}): '{ch}' is not a cell ('.', '#', '*', a-p or A-P)"
+                            ),
                         ));
                     }
                 }
             }
         }
         if let Some(i) = ar.fixed_run() {
-            return Err(format!(
-                "board cell ({}, {}): the given blocks form a run of three or more",
-                i % w,
-                i / w
+            return Err(LevelError::at(
+                Place::cell(i % w, i / w),
+                format!("board cell ({}, {}): the given blocks form a run of three or more", i % w, i / w),
             ));
         }
         let mut rng = GameRng::new(seed);
@@ -207,13 +196,15 @@ impl Match3Level {
                 return Err(format!(
                     "no board without a run of three and with a valid swap exists for this layout \
                      with {breeds} breeds"
-                ));
+                )
+                .into());
             }
             Plan::GaveUp => {
                 return Err(format!(
                     "no board without a run of three and with a valid swap was found for this layout \
                      with {breeds} breeds within the search budget"
-                ));
+                )
+                .into());
             }
         }
         let mut ids = IdGen::default();

@@ -1,3 +1,4 @@
+use super::apply::{Scratch, calm_breed};
 use super::*;
 
 fn state(rows: &[&str]) -> Match3State {
@@ -359,7 +360,7 @@ fn level_errors_name_the_cell() {
         config: Match3Config { breeds, ..Match3Config::default() },
         ..Match3Level::default()
     };
-    let err = |l: Match3Level| l.start(0).unwrap_err();
+    let err = |l: Match3Level| l.start(0).unwrap_err().to_string();
     assert_eq!(err(level(&["...", "..g"], 6)), "board cell (2, 1): breed 'g' is outside the 6 breeds (a-f)");
     assert_eq!(
         err(level(&["...", "..?"], 6)),
@@ -384,7 +385,7 @@ fn generation_terminates_where_the_seeds_exclusion_loop_would_not() {
         config: Match3Config { breeds: 3, ..Match3Config::default() },
         ..Match3Level::default()
     };
-    let e = level.start(0).unwrap_err();
+    let e = level.start(0).unwrap_err().to_string();
     assert!(e.contains("no board without a run"), "{e}");
 }
 
@@ -392,6 +393,7 @@ fn generation_terminates_where_the_seeds_exclusion_loop_would_not() {
 fn stage_files_convert() {
     let e = Match3Level::from_stage_json(r#"{"row": 1, "col": 3, "cells": [1, 1, 1]}"#, None).unwrap_err();
     assert!(e.to_string().contains("no board without a run"), "1x3 can never offer a swap: {e}");
+    assert_eq!(e.place(), None);
     let l = Match3Level::from_stage_json(
         r#"{"row": 3, "col": 4, "cells": [1,1,1,1, 1,0,1,1, 1,1,1,1]}"#,
         Some("s".into()),
@@ -400,10 +402,15 @@ fn stage_files_convert() {
     assert_eq!(l.board, Some(vec!["....".into(), ".#..".into(), "....".into()]));
     let e = Match3Level::from_stage_json(r#"{"row": 1, "col": 3, "cells": [1, 2, 1]}"#, None).unwrap_err();
     assert_eq!(e.to_string(), "\"cells\"[1] (cell (1, 0)): code 2 is not 0 (void) or 1 (playable)");
+    assert_eq!(e.place(), Some(crate::Place::Cell(Pos::new(1, 0))));
     let e = Match3Level::from_stage_json(r#"{"row": 2, "col": 3, "cells": [1]}"#, None).unwrap_err();
     assert_eq!(e.to_string(), "\"cells\" has 1 entries, expected row × col = 2 × 3 = 6");
+    // A stage whose fixed layout cannot play: the level's own error, with its place.
+    let e = Match3Level::from_stage_json(r#"{"row": 3, "col": 1, "cells": [1, 0, 1]}"#, None).unwrap_err();
+    assert!(matches!(e, StageError::Invalid { .. }), "{e:?}");
     let e = Match3Level::from_stage_json("{\"row\": 2,\n\"col\": 3,\n\"cels\": []}", None).unwrap_err();
     assert!(matches!(e, StageError::Syntax { line: 3, .. }), "{e:?}");
+    assert_eq!(e.place(), None);
     let e = Match3Level::from_stage_json(r#"{"row": 0, "col": 3, "cells": []}"#, None).unwrap_err();
     assert!(e.to_string().contains("0"), "{e}");
 }

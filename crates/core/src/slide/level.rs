@@ -2,6 +2,7 @@
 
 use super::{MAX_SIDE, SlideConfig, SlideRules, SlideState};
 use crate::geom::Size;
+use crate::level::{LevelError, Place};
 use serde::{Deserialize, Serialize};
 
 /// A 2048 level: a board size or a starting board, settings and an optional seed.
@@ -45,8 +46,9 @@ impl SlideLevel {
         SlideLevel { name: Some("classic 4x4".into()), ..SlideLevel::default() }
     }
 
-    /// Checks the level and builds its rules and starting state.
-    pub fn start(&self, seed: u64) -> Result<(SlideRules, SlideState), String> {
+    /// Checks the level and builds its rules and starting state. Errors name the cell or row
+    /// ([`LevelError::place`]).
+    pub fn start(&self, seed: u64) -> Result<(SlideRules, SlideState), LevelError> {
         self.config.validate().map_err(|e| format!("config: {e}"))?;
         let rules = SlideRules::new(self.config.clone());
         let Some(rows) = &self.board else {
@@ -54,26 +56,21 @@ impl SlideLevel {
                 .map_err(|e| e.to_string())?;
             return Ok((rules, SlideState::new_game(size, &self.config, seed)));
         };
-        let height = rows.len();
-        let width = rows.first().map_or(0, Vec::len);
-        let size = Size::new(width, height, MAX_SIDE).map_err(|e| format!("board: {e}"))?;
-        if let Some(w) = self.width.filter(|&w| w != width) {
-            return Err(format!("width is {w} but the board rows have {width} cells"));
-        }
-        if let Some(h) = self.height.filter(|&h| h != height) {
-            return Err(format!("height is {h} but the board has {height} rows"));
-        }
+        let size = Size::of_rows("board", rows.iter().map(Vec::len), MAX_SIDE, self.width, self.height)?;
         let mut values = Vec::with_capacity(size.area());
         for (y, row) in rows.iter().enumerate() {
-            if row.len() != width {
-                return Err(format!("board row {y} has {} cells, expected {width}", row.len()));
-            }
             for (x, &v) in row.iter().enumerate() {
                 if v != 0 && (v < 2 || !v.is_power_of_two()) {
-                    return Err(format!("board cell ({x}, {y}): {v} is not a power of two of at least 2"));
+                    return Err(LevelError::at(
+                        Place::cell(x, y),
+                        format!("board cell ({x}, {y}): {v} is not a power of two of at least 2"),
+                    ));
                 }
                 if v > super::MAX_TILE {
-                    return Err(format!("board cell ({x}, {y}): {v} is larger than 2^30, the largest tile"));
+                    return Err(LevelError::at(
+                        Place::cell(x, y),
+                        format!("board cell ({x}, {y}): {v} is larger than 2^30, the largest tile"),
+                    ));
                 }
                 values.push(v);
             }

@@ -12,7 +12,7 @@ impl Plugin for Slide {
     const NAME: &'static str = "slide";
     const VERSION: u32 = 1;
     const COMMAND_HELP: &'static str = "up | down | left | right";
-    const MAX_SIDE: usize = crate::MAX_SIDE as usize;
+    const MAX_SIDE: usize = super::MAX_SIDE as usize;
 
     type Rules = SlideRules;
     type State = SlideState;

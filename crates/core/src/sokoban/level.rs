@@ -54,6 +54,15 @@ impl From<BoardError> for String {
     }
 }
 
+impl From<BoardError> for crate::LevelError {
+    fn from(e: BoardError) -> crate::LevelError {
+        match e.cell {
+            Some(cell) => crate::LevelError::at(crate::Place::Cell(cell), e.message),
+            None => crate::LevelError::invalid(e.message),
+        }
+    }
+}
+
 fn at(cell: Pos, message: String) -> BoardError {
     BoardError { cell: Some(cell), message: format!("board cell {cell}: {message}") }
 }
@@ -162,7 +171,7 @@ impl SokobanLevel {
     }
 
     /// Checks the level and builds its rules and starting state.
-    pub fn start(&self, seed: u64) -> Result<(SokobanRules, SokobanState), String> {
+    pub fn start(&self, seed: u64) -> Result<(SokobanRules, SokobanState), crate::LevelError> {
         Ok((SokobanRules, parse_board(&self.board, seed)?))
     }
 }

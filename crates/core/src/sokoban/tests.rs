@@ -222,7 +222,8 @@ fn level_json_round_trips_and_refuses_unknown_fields() {
     let e = Level::from_json(&text).unwrap_err();
     assert!(e.to_string().contains("walls"), "{e}");
     let e = Level::from_json(r#"{"rule_set": "sokoban", "board": ["@$."]}"#).unwrap_err();
-    assert_eq!(e, LevelError::Invalid("board cell (0, 0): the player can walk off the map here: no wall encloses it".into()));
+    assert_eq!(e.to_string(), "board cell (0, 0): the player can walk off the map here: no wall encloses it");
+    assert_eq!(e.place(), Some(crate::Place::Cell(Pos::new(0, 0))));
 }
 
 #[test]

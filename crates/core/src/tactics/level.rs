@@ -4,6 +4,7 @@ use super::movingai::{self, MapError};
 use super::terrain::{Terrain, TerrainType};
 use super::{Connectivity, DEFAULT_MOVEMENT, MAX_SIDE, Placement, TacticsConfig, TacticsRules, TacticsState};
 use crate::geom::Pos;
+use crate::level::{LevelError, Place};
 use serde::{Deserialize, Serialize};
 
 /// A unit in a level: its team, cell and movement points.
@@ -84,20 +85,24 @@ impl TacticsLevel {
     }
 
     /// The terrain, checked. Errors name the row and column.
-    pub fn terrain(&self) -> Result<Terrain, String> {
+    pub fn terrain(&self) -> Result<Terrain, LevelError> {
         let legend = self.legend.clone().unwrap_or_else(TerrainType::default_legend);
         Terrain::from_rows(legend, &self.map, MAX_SIDE)
     }
 
-    /// Checks the level and builds its rules and starting state.
-    pub fn start(&self) -> Result<(TacticsRules, TacticsState), String> {
+    /// Checks the level and builds its rules and starting state. Errors name the map cell, row
+    /// or unit ([`LevelError::place`]).
+    pub fn start(&self) -> Result<(TacticsRules, TacticsState), LevelError> {
         let terrain = self.terrain()?;
         let size = terrain.size();
         let mut placements = Vec::with_capacity(self.units.len());
         for (k, u) in self.units.iter().enumerate() {
             let pos = Pos::new(u.x, u.y);
             if !size.contains(pos) {
-                return Err(format!("unit {k}: cell {pos} is off the {size} map"));
+                return Err(LevelError::at(
+                    Place::Unit(k),
+                    format!("unit {k}: cell {pos} is off the {size} map"),
+                ));
             }
             placements.push(Placement { team: u.team, pos, movement: u.movement });
         }

@@ -2,6 +2,7 @@
 
 use super::search::Graph;
 use crate::geom::{Grid, Pos, Size};
+use crate::level::{LevelError, Place};
 use serde::{Deserialize, Serialize};
 
 /// The largest extra cost a terrain type may have (so that costs stay far from overflow).
@@ -155,32 +156,29 @@ impl Terrain {
         self.hash
     }
 
-    /// Terrain from rows of legend glyphs. Errors name the row and column.
+    /// Terrain from rows of legend glyphs. Errors name the row and column ([`LevelError::place`]).
     pub fn from_rows<S: AsRef<str>>(
         legend: Vec<TerrainType>,
         rows: &[S],
         max_side: u16,
-    ) -> Result<Terrain, String> {
+    ) -> Result<Terrain, LevelError> {
         check_legend(&legend)?;
-        let height = rows.len();
-        let width = rows.first().map_or(0, |r| r.as_ref().chars().count());
-        let size = Size::new(width, height, max_side).map_err(|e| format!("map: {e}"))?;
+        let size =
+            Size::of_rows("map", rows.iter().map(|r| r.as_ref().chars().count()), max_side, None, None)?;
         let mut cells = Vec::with_capacity(size.area());
         for (y, row) in rows.iter().enumerate() {
-            let row = row.as_ref();
-            let n = row.chars().count();
-            if n != width {
-                return Err(format!("map row {y} has {n} cells, expected {width}"));
-            }
-            for (x, c) in row.chars().enumerate() {
+            for (x, c) in row.as_ref().chars().enumerate() {
                 let Some(k) = legend.iter().position(|t| t.glyph == c) else {
-                    return Err(format!("map row {y}, column {x}: '{c}' is not in the legend"));
+                    return Err(LevelError::at(
+                        Place::cell(x, y),
+                        format!("map row {y}, column {x}: '{c}' is not in the legend"),
+                    ));
                 };
                 cells.push(k as u8);
             }
         }
         let grid = Grid::from_cells(size, cells).ok_or("map cell count does not match its size")?;
-        Terrain::new(legend, grid)
+        Ok(Terrain::new(legend, grid)?)
     }
 
     /// The map's size.

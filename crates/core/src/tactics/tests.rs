@@ -485,7 +485,7 @@ fn maps_go_up_to_1024_square_and_no_further() {
     let t = Terrain::from_rows(TerrainType::default_legend(), &wide, MAX_SIDE).unwrap();
     assert_eq!(t.size(), Size::new(1024, 1, MAX_SIDE).unwrap());
     let too_wide = vec![".".repeat(1025)];
-    let e = Terrain::from_rows(TerrainType::default_legend(), &too_wide, MAX_SIDE).unwrap_err();
+    let e = Terrain::from_rows(TerrainType::default_legend(), &too_wide, MAX_SIDE).unwrap_err().to_string();
     assert!(e.contains("1025x1"), "{e}");
     // A full 1024×1024 map searches corner to corner.
     let rows = vec![".".repeat(1024); 1024];

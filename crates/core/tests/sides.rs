@@ -1,0 +1,31 @@
+//! Each rule set states its largest side, and its levels are held to it.
+
+use tessera_core::{Level, RuleSet};
+
+/// A level of `r` whose board is `w` cells wide and 3 high.
+fn level_of_width(r: RuleSet, w: usize) -> String {
+    match r {
+        RuleSet::Tactics => format!(r#"{{"rule_set": "tactics", "map": ["{}"]}}"#, ".".repeat(w)),
+        RuleSet::Sokoban => {
+            let wall = format!("\"{}\"", "#".repeat(w));
+            let middle = format!("\"#@$.{}\"", "#".repeat(w - 4));
+            format!(r#"{{"rule_set": "sokoban", "board": [{wall}, {middle}, {wall}]}}"#)
+        }
+        _ => format!(r#"{{"rule_set": "{}", "width": {w}, "height": 3}}"#, r.name()),
+    }
+}
+
+#[test]
+fn each_rule_set_states_its_largest_side() {
+    assert_eq!(RuleSet::Slide.max_side(), 256);
+    assert_eq!(RuleSet::Collapse.max_side(), 256);
+    assert_eq!(RuleSet::Match3.max_side(), 256);
+    assert_eq!(RuleSet::Tactics.max_side(), 1024);
+    assert_eq!(RuleSet::Sokoban.max_side(), 256);
+    for &r in RuleSet::ALL {
+        let side = r.max_side();
+        assert!(Level::from_json(&level_of_width(r, side)).is_ok(), "{r:?} at {side}");
+        let e = Level::from_json(&level_of_width(r, side + 1)).unwrap_err();
+        assert!(e.to_string().contains(&format!("{}", side + 1)), "{r:?}: {e}");
+    }
+}
