@@ -52,7 +52,11 @@ fn golden_logs_verify(version: u32) {
         assert_eq!(history.state(), &end, "{name}");
         seen.push(log.header().rule_set);
     }
-    for rs in RuleSet::ALL {
+    // Every rule set has a log in today's format; an older folder keeps the games of its day (a
+    // rule set added later never wrote that format).
+    let required: &[RuleSet] = if version == tessera_replay::FORMAT_VERSION { RuleSet::ALL } else { &[] };
+    assert!(!seen.is_empty(), "no golden log in {}", dir.display());
+    for rs in required {
         assert!(
             seen.contains(rs),
             "no golden log for rule set '{rs}' in {}: record one as fixtures/logs/README.md says",
