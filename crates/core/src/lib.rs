@@ -42,6 +42,8 @@ pub mod match3;
 mod rng;
 mod rules;
 pub mod slide;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 pub mod tactics;
 
 pub use any::{AnyCommand, AnyEvent, AnyRules, AnyState, Game, RuleSet};

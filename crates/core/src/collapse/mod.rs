@@ -66,6 +66,8 @@
 //! benchmark's rules ([`CollapseConfig::standard`]).
 
 mod level;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 mod testset;
 
 pub use level::{CollapseLevel, DEFAULT_SIDE};

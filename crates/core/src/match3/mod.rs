@@ -100,6 +100,8 @@
 mod arrange;
 mod board;
 mod level;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 
 pub use level::{Match3Level, StageError};
 

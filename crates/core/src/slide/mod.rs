@@ -38,6 +38,8 @@
 
 mod exponents;
 mod level;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 
 use exponents::Exponents;
 pub use level::SlideLevel;

@@ -44,6 +44,8 @@
 
 mod glyph;
 mod level;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 pub mod movingai;
 mod search;
 mod terrain;
