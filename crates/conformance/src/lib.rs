@@ -36,9 +36,9 @@ use proptest::sample::Index;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::fmt::Debug;
-use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Game, Level, Rules};
 #[cfg(doc)]
 use tessera_core::RuleSet;
+use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Game, Level, Rules};
 use tessera_core::{canonical_bytes, canonical_config};
 use tessera_ecs::{Anim, Cell, Mirror, Trail};
 use tessera_replay::{Header, History, Log, LogWriter, StepRecord, TailPolicy};
@@ -99,15 +99,19 @@ pub struct Setup {
 }
 
 fn setup(s: &Strategies) -> impl Strategy<Value = Setup> + use<> {
-    ((s.level)(), any::<u64>(), any::<u64>()).prop_map(|(level, seed, choices)| Setup { level, seed, choices })
+    ((s.level)(), any::<u64>(), any::<u64>()).prop_map(|(level, seed, choices)| Setup {
+        level,
+        seed,
+        choices,
+    })
 }
 
 impl Setup {
     /// The game the level starts with the seed.
     fn start(&self) -> Result<Game, TestCaseError> {
-        self.level
-            .start(Some(self.seed))
-            .map_err(|e| TestCaseError::fail(format!("the level strategy made a level that does not start: {e}")))
+        self.level.start(Some(self.seed)).map_err(|e| {
+            TestCaseError::fail(format!("the level strategy made a level that does not start: {e}"))
+        })
     }
 }
 
@@ -205,7 +209,8 @@ pub fn determinism(s: &Strategies, cases: u32) {
         }
         let report = tessera_replay::verify(&log).map_err(|e| TestCaseError::fail(format!("verify: {e}")))?;
         prop_assert!(report.ok(), "verify: {:?}", report);
-        let h = History::from_log(&log).map_err(|e| TestCaseError::fail(format!("History::from_log: {e}")))?;
+        let h =
+            History::from_log(&log).map_err(|e| TestCaseError::fail(format!("History::from_log: {e}")))?;
         prop_assert_eq!(h.state(), &a.end, "the history of the log ends elsewhere");
         Ok(())
     });
@@ -448,10 +453,17 @@ pub fn checked_redo(s: &Strategies, cases: u32) {
         for (n, events) in steps.iter().enumerate() {
             let before = state.clone();
             match played.rules.redo(&mut state, events) {
-                Ok(()) => prop_assert_eq!(state.hash(), state.recompute_hash(), "step {}: hash after redo", n + 1),
+                Ok(()) => {
+                    prop_assert_eq!(state.hash(), state.recompute_hash(), "step {}: hash after redo", n + 1)
+                }
                 Err(e) => {
                     prop_assert!(mutated, "step {}: unforged events refused: {}", n + 1, e);
-                    prop_assert!(e.event < events.len(), "step {}: the refusal names event {}", n + 1, e.event);
+                    prop_assert!(
+                        e.event < events.len(),
+                        "step {}: the refusal names event {}",
+                        n + 1,
+                        e.event
+                    );
                     prop_assert_eq!(&state, &before, "step {}: a refused step changed the state", n + 1);
                     prop_assert_eq!(state.hash(), before.hash());
                     return Ok(());
@@ -488,12 +500,14 @@ fn follow(m: &mut Mirror, events: &[AnyEvent], forward: bool) -> Result<(), Test
     m.begin_step();
     if forward {
         for e in events {
-            m.try_apply(e).map_err(|err| TestCaseError::fail(format!("{e:?} does not fit the mirror: {err}")))?;
+            m.try_apply(e)
+                .map_err(|err| TestCaseError::fail(format!("{e:?} does not fit the mirror: {err}")))?;
         }
     } else {
         for e in events.iter().rev() {
-            m.try_unapply(e)
-                .map_err(|err| TestCaseError::fail(format!("{e:?} does not fit the mirror backward: {err}")))?;
+            m.try_unapply(e).map_err(|err| {
+                TestCaseError::fail(format!("{e:?} does not fit the mirror backward: {err}"))
+            })?;
         }
     }
     trails_are_continuous(m)
@@ -508,7 +522,13 @@ fn trails_are_continuous(m: &Mirror) -> Result<(), TestCaseError> {
             prop_assert_eq!(w[0].to, w[1].from, "{}: the trail jumps: {:?}", what, trail);
             prop_assert!(w[0].phase <= w[1].phase, "{}: phases out of order: {:?}", what, trail);
         }
-        prop_assert!(trail.iter().all(|a| a.phase < m.phases()), "{}: phase past {}: {:?}", what, m.phases(), trail);
+        prop_assert!(
+            trail.iter().all(|a| a.phase < m.phases()),
+            "{}: phase past {}: {:?}",
+            what,
+            m.phases(),
+            trail
+        );
         Ok(())
     };
     for (cell, anim, trail) in m.world().query::<(&Cell, &Anim, &Trail)>().iter() {
@@ -541,7 +561,13 @@ pub fn history(s: &Strategies, cases: u32) {
                     match h.execute(&cmd) {
                         Ok(events) => follow(&mut m, events, true)?,
                         Err(_) => {
-                            prop_assert_eq!(h.state(), &before, "op {}: refused {} changed the state", n, cmd);
+                            prop_assert_eq!(
+                                h.state(),
+                                &before,
+                                "op {}: refused {} changed the state",
+                                n,
+                                cmd
+                            );
                             prop_assert_eq!((h.step(), h.len()), (step, len));
                         }
                     }
@@ -572,15 +598,28 @@ pub fn history(s: &Strategies, cases: u32) {
                 }
             }
             let state = h.state();
-            prop_assert_eq!(state.hash(), state.recompute_hash(), "op {} ({:?}): kept hash != recomputed", n, op);
+            prop_assert_eq!(
+                state.hash(),
+                state.recompute_hash(),
+                "op {} ({:?}): kept hash != recomputed",
+                n,
+                op
+            );
             prop_assert!(m.check().is_ok(), "op {} ({:?}): mirror indexes: {:?}", n, op, m.check());
             let fresh = Mirror::from_state(state);
-            prop_assert_eq!(m.snapshot(), fresh.snapshot(), "op {} ({:?}): the mirror differs from a fresh one", n, op);
+            prop_assert_eq!(
+                m.snapshot(),
+                fresh.snapshot(),
+                "op {} ({:?}): the mirror differs from a fresh one",
+                n,
+                op
+            );
             prop_assert!(m == fresh);
         }
         let state = h.state();
         let bytes = canonical_bytes(state);
-        let back: Result<(AnyState, usize), _> = bincode::serde::decode_from_slice(&bytes, canonical_config());
+        let back: Result<(AnyState, usize), _> =
+            bincode::serde::decode_from_slice(&bytes, canonical_config());
         let back = back.map_err(|e| TestCaseError::fail(format!("canonical bytes do not decode: {e}")))?.0;
         prop_assert_eq!(&back, state, "a state read back from its canonical bytes differs");
         prop_assert_eq!(back.hash(), state.hash(), "a state read back has another hash");
@@ -596,7 +635,8 @@ pub fn log_state_at(s: &Strategies, cases: u32) {
         let log = record(&setup, &played, k)?;
         for pick in &picks {
             let n = pick.index(played.states.len());
-            let at = log.state_at(n as u64).map_err(|e| TestCaseError::fail(format!("state_at({n}): {e}")))?;
+            let at =
+                log.state_at(n as u64).map_err(|e| TestCaseError::fail(format!("state_at({n}): {e}")))?;
             prop_assert_eq!(&at, &played.states[n], "state_at({}) differs from play", n);
             prop_assert_eq!(at.hash(), played.states[n].hash());
         }
@@ -620,4 +660,52 @@ pub fn level_json(s: &Strategies, cases: u32) {
         prop_assert_eq!(game.state.hash(), game.state.recompute_hash(), "a new game's kept hash");
         Ok(())
     });
+}
+
+/// What games played from a rule set's strategies reached: how often each kind of event
+/// happened (by its name in the event's JSON, `Merged`, `Shuffled`, ...) and each status was
+/// reached (`won`, `over`), and how many commands were accepted and refused.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Events by kind.
+    pub events: std::collections::BTreeMap<String, u64>,
+    /// Statuses other than `playing` by name, counted once per game that reached them.
+    pub statuses: std::collections::BTreeMap<&'static str, u64>,
+    /// Commands accepted.
+    pub accepted: u64,
+    /// Commands refused.
+    pub refused: u64,
+}
+
+/// Plays `games` games of up to [`MAX_STEPS`] commands from `s` (a fixed generator, so the
+/// answer is the same on every run) and says what they reached.
+pub fn coverage(s: &Strategies, games: u32) -> Coverage {
+    let mut runner = TestRunner::deterministic();
+    let mut out = Coverage::default();
+    let input = setup(s);
+    for _ in 0..games {
+        let Ok(tree) = input.new_tree(&mut runner) else { continue };
+        let Ok(p) = play(s, &tree.current(), MAX_STEPS) else { continue };
+        for (_, events, _) in &p.trace {
+            let Some(events) = events else {
+                out.refused += 1;
+                continue;
+            };
+            out.accepted += 1;
+            for e in events {
+                if let Some(name) = e.to_json().as_object().and_then(|o| o.keys().next()) {
+                    *out.events.entry(name.clone()).or_default() += 1;
+                }
+            }
+        }
+        let mut seen = Vec::new();
+        for st in &p.states {
+            let status = p.rules.status(st);
+            if status != tessera_core::Status::Playing && !seen.contains(&status) {
+                seen.push(status);
+                *out.statuses.entry(status.name()).or_default() += 1;
+            }
+        }
+    }
+    out
 }

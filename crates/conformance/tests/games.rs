@@ -16,7 +16,7 @@ fn strategies(rule_set: RuleSet) -> Strategies {
 }
 
 /// Cases per property and rule set: the whole kit stays well under a minute on two cores.
-const CASES: u32 = 48;
+const CASES: u32 = 256;
 
 /// Runs the property called `name` on every rule set.
 fn property(name: &str) {
@@ -62,4 +62,19 @@ fn log_state_at() {
 #[test]
 fn level_json() {
     property("level_json");
+}
+
+/// The strategies reach what they say (every kind of event, wins and game overs), and refused
+/// commands as well as accepted ones.
+#[test]
+fn strategies_reach_what_they_promise() {
+    for &rule_set in RuleSet::ALL {
+        let s = strategies(rule_set);
+        let c = tessera_conformance::coverage(&s, 256);
+        for what in s.reaches {
+            let seen = c.events.contains_key(*what) || c.statuses.contains_key(what);
+            assert!(seen, "{rule_set}: no game reached {what}: {c:?}");
+        }
+        assert!(c.accepted > 0 && c.refused > 0, "{rule_set}: {c:?}");
+    }
 }

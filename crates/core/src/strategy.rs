@@ -22,6 +22,10 @@ pub struct Strategies {
     /// A random command for the game `(rules, state)`: legal or illegal, mostly legal. The kit
     /// draws one per step from a generator of its own, seeded by the test case.
     pub command: fn(&AnyRules, &AnyState) -> BoxedStrategy<AnyCommand>,
+    /// What games played from these strategies reach, so they cannot quietly grow dull: the
+    /// kinds of events (their names in the events' JSON, `Merged`, `Shuffled`, ...) and the
+    /// statuses (`won`, `over`). The kit's `coverage` test checks every one happens.
+    pub reaches: &'static [&'static str],
 }
 
 /// Mostly one of `legal` (when there is any), else `other`: `legal_weight : 1`.
@@ -30,9 +34,5 @@ pub fn mostly_legal(
     legal_weight: u32,
     other: BoxedStrategy<AnyCommand>,
 ) -> BoxedStrategy<AnyCommand> {
-    if legal.is_empty() {
-        other
-    } else {
-        prop_oneof![legal_weight => select(legal), 1 => other].boxed()
-    }
+    if legal.is_empty() { other } else { prop_oneof![legal_weight => select(legal), 1 => other].boxed() }
 }

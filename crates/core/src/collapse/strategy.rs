@@ -7,8 +7,11 @@ use proptest::prelude::*;
 
 /// SameGame's strategies.
 pub fn strategies() -> Strategies {
-    Strategies { rule_set: RuleSet::Collapse, level, command }
+    Strategies { rule_set: RuleSet::Collapse, level, command, reaches: REACHES }
 }
+
+/// What games played from these strategies reach (the kit checks it).
+const REACHES: &[&str] = &["Cleared", "Fell", "ColumnShifted", "Scored", "GameOver", "over"];
 
 /// Any settings: groups of 1 to 3, every compaction and scoring.
 fn config() -> impl Strategy<Value = CollapseConfig> {
@@ -24,16 +27,20 @@ fn config() -> impl Strategy<Value = CollapseConfig> {
 /// empty column, so any compaction's layout holds), as level rows.
 fn board() -> impl Strategy<Value = (Vec<String>, u8)> {
     (1usize..=7, 1usize..=7, 1u8..=4).prop_flat_map(|(w, h, k)| {
-        (prop::collection::vec(1..=h, w), prop::collection::vec(0..k, w * h)).prop_map(move |(heights, colours)| {
-            let rows = (0..h)
-                .map(|y| {
-                    (0..w)
-                        .map(|x| if y >= h - heights[x] { char::from(b'0' + colours[y * w + x]) } else { '.' })
-                        .collect()
-                })
-                .collect();
-            (rows, k.max(2))
-        })
+        (prop::collection::vec(1..=h, w), prop::collection::vec(0..k, w * h)).prop_map(
+            move |(heights, colours)| {
+                let rows = (0..h)
+                    .map(|y| {
+                        (0..w)
+                            .map(|x| {
+                                if y >= h - heights[x] { char::from(b'0' + colours[y * w + x]) } else { '.' }
+                            })
+                            .collect()
+                    })
+                    .collect();
+                (rows, k.max(2))
+            },
+        )
     })
 }
 
@@ -52,9 +59,16 @@ fn fixtures() -> Vec<Level> {
 /// Random SameGame levels: a given settled board, or a new board of 1×1 to 8×8 in 2 to 5
 /// colours drawn from the seed, or a fixture level; any settings.
 pub fn level() -> BoxedStrategy<Level> {
-    let given = (board(), config(), prop::option::of(any::<u64>())).prop_map(|((rows, colours), config, seed)| {
-        Level::Collapse(CollapseLevel { colours: Some(colours), config, seed, board: Some(rows), ..Default::default() })
-    });
+    let given =
+        (board(), config(), prop::option::of(any::<u64>())).prop_map(|((rows, colours), config, seed)| {
+            Level::Collapse(CollapseLevel {
+                colours: Some(colours),
+                config,
+                seed,
+                board: Some(rows),
+                ..Default::default()
+            })
+        });
     let fresh = (1usize..=8, 1usize..=8, 2u8..=5, config(), prop::option::of(any::<u64>())).prop_map(
         |(w, h, colours, config, seed)| {
             Level::Collapse(CollapseLevel {
@@ -81,6 +95,7 @@ pub fn command(rules: &AnyRules, state: &AnyState) -> BoxedStrategy<AnyCommand> 
         AnyState::Collapse(s) => (s.board().width(), s.board().height()),
         _ => (1, 1),
     };
-    let any_tap = (0..=w, 0..=h).prop_map(|(x, y)| AnyCommand::Collapse(CollapseCommand::Tap(Pos::new(x, y))));
+    let any_tap =
+        (0..=w, 0..=h).prop_map(|(x, y)| AnyCommand::Collapse(CollapseCommand::Tap(Pos::new(x, y))));
     mostly_legal(rules.legal_commands(state), 3, any_tap.boxed())
 }

@@ -7,8 +7,25 @@ use proptest::prelude::*;
 
 /// Match-3's strategies.
 pub fn strategies() -> Strategies {
-    Strategies { rule_set: RuleSet::Match3, level, command }
+    Strategies { rule_set: RuleSet::Match3, level, command, reaches: REACHES }
 }
+
+/// What games played from these strategies reach (the kit checks it).
+const REACHES: &[&str] = &[
+    "Swapped",
+    "SwappedBack",
+    "Matched",
+    "Unlocked",
+    "Fell",
+    "Spawned",
+    "Scored",
+    "Shuffled",
+    "Recoloured",
+    "Won",
+    "GameOver",
+    "won",
+    "over",
+];
 
 /// A random layout of 1×1 to 7×7: cells mostly open, some Void (`#`), some locked (`*`), rarely
 /// a fixed block (`a`, `B`); 3 to 6 breeds (small boards with many breeds go dead: shuffles and
@@ -43,9 +60,7 @@ fn fixtures() -> Vec<Level> {
 /// Random match-3 levels that start (a layout with no board without runs is left out), or a
 /// fixture level.
 pub fn level() -> BoxedStrategy<Level> {
-    let random = layout()
-        .prop_map(Level::Match3)
-        .prop_filter("the layout starts", |l| l.start(None).is_ok());
+    let random = layout().prop_map(Level::Match3).prop_filter("the layout starts", |l| l.start(None).is_ok());
     let fixtures = fixtures();
     if fixtures.is_empty() {
         return random.boxed();
@@ -66,7 +81,8 @@ pub fn command(rules: &AnyRules, state: &AnyState) -> BoxedStrategy<AnyCommand> 
         let b = if right { Pos::new(x + 1, y) } else { Pos::new(x, y + 1) };
         swap(Pos::new(x, y), b)
     });
-    let any_two = (0..=w, 0..=h, 0..=w, 0..=h).prop_map(move |(x, y, u, v)| swap(Pos::new(x, y), Pos::new(u, v)));
+    let any_two =
+        (0..=w, 0..=h, 0..=w, 0..=h).prop_map(move |(x, y, u, v)| swap(Pos::new(x, y), Pos::new(u, v)));
     let other = prop_oneof![4 => neighbours, 1 => any_two].boxed();
     mostly_legal(rules.legal_commands(state), 2, other)
 }

@@ -7,8 +7,11 @@ use proptest::prelude::*;
 
 /// 2048's strategies.
 pub fn strategies() -> Strategies {
-    Strategies { rule_set: RuleSet::Slide, level, command }
+    Strategies { rule_set: RuleSet::Slide, level, command, reaches: REACHES }
 }
+
+/// What games played from these strategies reach (the kit checks it).
+const REACHES: &[&str] = &["Moved", "Merged", "Scored", "Spawned", "Won", "won", "over"];
 
 /// A tile's exponent: mostly small (merges), sometimes past the four-cell plans' 2^15, rarely
 /// the largest tiles (2^29, 2^30: two 2^30 do not merge).
@@ -36,7 +39,13 @@ pub fn level() -> BoxedStrategy<Level> {
     let given = (board, config(), prop::option::of(any::<u64>()))
         .prop_map(|(board, config, seed)| SlideLevel { config, seed, board, ..SlideLevel::default() });
     let fresh = (1usize..=10, 1usize..=10, config(), prop::option::of(any::<u64>())).prop_map(
-        |(w, h, config, seed)| SlideLevel { width: Some(w), height: Some(h), config, seed, ..SlideLevel::default() },
+        |(w, h, config, seed)| SlideLevel {
+            width: Some(w),
+            height: Some(h),
+            config,
+            seed,
+            ..SlideLevel::default()
+        },
     );
     prop_oneof![4 => given, 2 => fresh, 1 => Just(SlideLevel::classic())].prop_map(Level::Slide).boxed()
 }
@@ -44,6 +53,7 @@ pub fn level() -> BoxedStrategy<Level> {
 /// A slide: mostly one that moves something (3 : 1), else any direction (refused when nothing
 /// moves that way).
 pub fn command(rules: &AnyRules, state: &AnyState) -> BoxedStrategy<AnyCommand> {
-    let any_dir = prop::sample::select(Dir::ALL.to_vec()).prop_map(|d| AnyCommand::Slide(SlideCommand::Slide(d)));
+    let any_dir =
+        prop::sample::select(Dir::ALL.to_vec()).prop_map(|d| AnyCommand::Slide(SlideCommand::Slide(d)));
     mostly_legal(rules.legal_commands(state), 3, any_dir.boxed())
 }

@@ -44,10 +44,10 @@
 
 mod glyph;
 mod level;
-#[cfg(feature = "strategy")]
-pub mod strategy;
 pub mod movingai;
 mod search;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 mod terrain;
 
 pub use glyph::{Axis, Glyph, Heading, SeedPiece, path_glyphs};

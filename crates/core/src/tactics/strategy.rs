@@ -7,14 +7,18 @@ use proptest::prelude::*;
 
 /// The tactics grid's strategies.
 pub fn strategies() -> Strategies {
-    Strategies { rule_set: RuleSet::Tactics, level, command }
+    Strategies { rule_set: RuleSet::Tactics, level, command, reaches: REACHES }
 }
+
+/// What games played from these strategies reach (the kit checks it).
+const REACHES: &[&str] = &["UnitMoved", "TurnEnded", "MovementRestored"];
 
 /// A random map of 1×1 to 6×6 (plain, forest, hills, water, wall), 4- or 8-connected, with up
 /// to four units of up to three teams on distinct passable cells.
 fn map() -> impl Strategy<Value = Level> {
     (1usize..=6, 1usize..=6, any::<bool>()).prop_flat_map(|(w, h, eight)| {
-        let cells = prop::collection::vec(prop::sample::select(vec!['.', '.', '.', 'f', 'h', '~', '#']), w * h);
+        let cells =
+            prop::collection::vec(prop::sample::select(vec!['.', '.', '.', 'f', 'h', '~', '#']), w * h);
         let units = prop::collection::vec((0u8..3, 0..w as u16, 0..h as u16, 0u32..=6), 0..=4);
         (cells, units).prop_map(move |(cells, units)| {
             let map: Vec<String> = cells.chunks(w).map(|r| r.iter().collect()).collect();
@@ -30,7 +34,12 @@ fn map() -> impl Strategy<Value = Level> {
                 .map(|(team, x, y, movement)| UnitSpec { team, x, y, movement })
                 .collect();
             let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
-            Level::Tactics(TacticsLevel { map, units, config: TacticsConfig { connectivity }, ..TacticsLevel::default() })
+            Level::Tactics(TacticsLevel {
+                map,
+                units,
+                config: TacticsConfig { connectivity },
+                ..TacticsLevel::default()
+            })
         })
     })
 }
@@ -62,11 +71,12 @@ pub fn command(rules: &AnyRules, state: &AnyState) -> BoxedStrategy<AnyCommand> 
         prop_oneof![any_move, end_turn].boxed()
     } else {
         let (r, s) = (r.clone(), s.clone());
-        let along = (prop::sample::select(units), 0..size.width, 0..size.height).prop_map(move |((id, at), x, y)| {
-            let to = Pos::new(x, y);
-            let path = r.path_for(&s, id, to, Weight::OPTIMAL).map_or_else(|| vec![at, to], |p| p.cells);
-            AnyCommand::Tactics(TacticsCommand::MoveAlong { unit: id, path })
-        });
+        let along =
+            (prop::sample::select(units), 0..size.width, 0..size.height).prop_map(move |((id, at), x, y)| {
+                let to = Pos::new(x, y);
+                let path = r.path_for(&s, id, to, Weight::OPTIMAL).map_or_else(|| vec![at, to], |p| p.cells);
+                AnyCommand::Tactics(TacticsCommand::MoveAlong { unit: id, path })
+            });
         prop_oneof![2 => along, 2 => any_move, 1 => end_turn].boxed()
     };
     mostly_legal(rules.legal_commands(state), 3, other)
