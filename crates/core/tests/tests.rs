@@ -4,6 +4,5 @@ mod collapse;
 mod determinism;
 mod hash;
 mod match3;
-mod redo;
 mod slide;
 mod tactics;
