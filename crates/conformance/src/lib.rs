@@ -15,14 +15,19 @@
 //! | [`log_state_at`] | [`tessera_replay::Log::state_at`] at random steps (any keyframe interval) equals the state reached by playing |
 //! | [`level_json`] | [`Level::to_json`] then [`Level::from_json`] gives the same level, which starts the same game (with its own seed and with another) |
 //!
+//! And [`coverage`] says what games played from the strategies reach (kinds of events,
+//! statuses, accepted and refused commands): the kit's tests check that every rule set's games
+//! reach what its [`Strategies::reaches`] lists.
+//!
 //! # Using it for a new rule set
 //! 1. In the rule set's folder in core, add `strategy.rs` (compiled with core's `strategy`
 //!    feature) with `pub fn strategies() -> Strategies`: a `level` strategy that makes varied
 //!    levels that start (sizes, settings, boards, fixture levels) and a `command` strategy that
 //!    reaches every kind of event ([`tessera_core::strategy::mostly_legal`] mixes the legal
 //!    commands with refused ones). The strategies may match on the rule set's own variants.
-//! 2. Add it to the one list the kit's tests read (`tests/games.rs`, the lookup by
-//!    [`RuleSet`]); `every_rule_set_has_strategies` fails until it is there.
+//!    List in `reaches` the kinds of events and the statuses its games must reach.
+//! 2. Add one line to the lookup by [`RuleSet`] in the kit's `tests/games.rs`, the one list of
+//!    rule sets the kit checks (its `match` does not compile until the new rule set is there).
 //! 3. `cargo test -p tessera-conformance` runs every property for every rule set. To run one
 //!    rule set from a test of its own: `tessera_conformance::check(&strategies(), cases)`.
 //!
@@ -99,11 +104,11 @@ pub struct Setup {
 }
 
 fn setup(s: &Strategies) -> impl Strategy<Value = Setup> + use<> {
-    ((s.level)(), any::<u64>(), any::<u64>()).prop_map(|(level, seed, choices)| Setup {
-        level,
-        seed,
-        choices,
-    })
+    ((s.level)(), any::<u64>(), any::<u64>())
+        .prop_map(|(level, seed, choices)| Setup { level, seed, choices })
+        // A level that starts may still not start with every seed (a match-3 layout whose
+        // board search gives up within its budget): such rare pairs are left out.
+        .prop_filter("the level starts with the seed", |s| s.level.start(Some(s.seed)).is_ok())
 }
 
 impl Setup {

@@ -15,9 +15,10 @@ use proptest::sample::select;
 pub struct Strategies {
     /// The rule set they are for; every level and command they make is of it.
     pub rule_set: RuleSet,
-    /// Random levels that start ([`Level::start`] succeeds with any seed): varied sizes,
-    /// settings and boards (locks, voids, terrain, units), so that the commands reach every
-    /// kind of event (merges, cascades, shuffles, moves, wins and game overs).
+    /// Random levels that start ([`Level::start`] with their own seed succeeds; the kit leaves
+    /// out the rare other seed a level does not start with): varied sizes, settings and boards
+    /// (locks, voids, terrain, units), so that the commands reach every kind of event (merges,
+    /// cascades, shuffles, moves, wins and game overs).
     pub level: fn() -> BoxedStrategy<Level>,
     /// A random command for the game `(rules, state)`: legal or illegal, mostly legal. The kit
     /// draws one per step from a generator of its own, seeded by the test case.
