@@ -50,8 +50,8 @@ use tessera_replay::{Header, History, Log, LogWriter, StepRecord, TailPolicy};
 
 pub use tessera_core::strategy::{Strategies, mostly_legal};
 
-/// The most steps a game of the kit plays.
-const MAX_STEPS: usize = 30;
+/// The most commands a game of the kit plays.
+pub const MAX_STEPS: usize = 30;
 
 /// One of the kit's properties: its name and the function that checks it.
 pub type Property = (&'static str, fn(&Strategies, u32));
@@ -94,13 +94,13 @@ fn run<S: Strategy>(
 
 /// A game to play: a level, the seed it starts with, and the seed of the player's choices.
 #[derive(Clone, Debug)]
-pub struct Setup {
+struct Setup {
     /// The level.
-    pub level: Level,
+    level: Level,
     /// The seed the game starts with.
-    pub seed: u64,
+    seed: u64,
     /// The seed of the generator that draws the commands.
-    pub choices: u64,
+    choices: u64,
 }
 
 fn setup(s: &Strategies) -> impl Strategy<Value = Setup> + use<> {
@@ -270,7 +270,7 @@ pub fn undo_and_redo(s: &Strategies, cases: u32) {
 
 /// A change to a game's recorded steps.
 #[derive(Clone, Debug)]
-pub enum Mutation {
+enum Mutation {
     /// Sets the `leaf`-th number of an event (in its JSON form) to `value`.
     Number {
         /// The step.
@@ -442,8 +442,9 @@ fn mutate(steps: &mut [Vec<AnyEvent>], foreign: &[AnyEvent], m: &Mutation) -> bo
     }
 }
 
-/// Checked redo: forged events (see [`Mutation`]) redo with the kept hash right or are refused
-/// as `Inconsistent` changing nothing; unforged events always redo to the played state.
+/// Checked redo: forged events (a number changed, an event dropped, repeated, moved, swapped, or
+/// taken from another game) redo with the kept hash right or are refused as `Inconsistent`
+/// changing nothing; unforged events always redo to the played state.
 pub fn checked_redo(s: &Strategies, cases: u32) {
     let input = (setup(s), setup(s), 1..=MAX_STEPS, prop::collection::vec(mutation(), 0..6));
     run(s, "checked_redo", cases, input, |(setup, other, tries, mutations)| {
@@ -484,7 +485,7 @@ pub fn checked_redo(s: &Strategies, cases: u32) {
 
 /// One thing done to a [`History`].
 #[derive(Clone, Debug)]
-pub enum Op {
+enum Op {
     /// Execute the next command of the player.
     Execute,
     /// Undo a step.
