@@ -28,8 +28,9 @@
 //!    List in `reaches` the kinds of events and the statuses its games must reach.
 //! 2. Add one line to the lookup by [`RuleSet`] in the kit's `tests/games.rs`, the one list of
 //!    rule sets the kit checks (its `match` does not compile until the new rule set is there).
-//! 3. `cargo test -p tessera-conformance` runs every property for every rule set. To run one
-//!    rule set from a test of its own: `tessera_conformance::check(&strategies(), cases)`.
+//! 3. `cargo test -p tessera-conformance` runs every property on every rule set
+//!    ([`conformance_tests!`]: one test per property). To run one rule set from a test of its
+//!    own: `tessera_conformance::check(&strategies(), cases)`.
 //!
 //! Failures panic naming the rule set, the property and proptest's smallest failing input.
 //! Games are played from a generator seeded by the test case (a command is drawn from the
@@ -41,9 +42,7 @@ use proptest::sample::Index;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::fmt::Debug;
-#[cfg(doc)]
-use tessera_core::RuleSet;
-use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Game, Level, Rules};
+use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Game, Level, RuleSet, Rules};
 use tessera_core::{canonical_bytes, canonical_config};
 use tessera_ecs::{Anim, Cell, Mirror, Trail};
 use tessera_replay::{Header, History, Log, LogWriter, StepRecord, TailPolicy};
@@ -56,7 +55,8 @@ pub const MAX_STEPS: usize = 30;
 /// One of the kit's properties: its name and the function that checks it.
 pub type Property = (&'static str, fn(&Strategies, u32));
 
-/// Every property, in the order [`check`] runs them.
+/// Every property, in the order [`check`] runs them ([`conformance_tests!`] has one test for
+/// each: keep the two in step).
 pub const PROPERTIES: &[Property] = &[
     ("determinism", determinism),
     ("undo_and_redo", undo_and_redo),
@@ -72,6 +72,64 @@ pub fn check(strategies: &Strategies, cases: u32) {
     for (_, property) in PROPERTIES {
         property(strategies, cases);
     }
+}
+
+/// Runs `property` on every rule set of [`RuleSet::ALL`], with `strategies(rule_set)`'s
+/// strategies; panics if the lookup hands back another rule set's.
+pub fn on_every_rule_set(strategies: fn(RuleSet) -> Strategies, cases: u32, property: fn(&Strategies, u32)) {
+    for &rule_set in RuleSet::ALL {
+        let s = strategies(rule_set);
+        assert_eq!(s.rule_set, rule_set, "the lookup gives {}'s strategies for {rule_set}", s.rule_set);
+        property(&s, cases);
+    }
+}
+
+/// Checks that games played from `s` reach everything [`Strategies::reaches`] lists, and that
+/// some commands are accepted and some refused; panics naming what was not reached.
+pub fn check_coverage(s: &Strategies, games: u32) {
+    let c = coverage(s, games);
+    for what in s.reaches {
+        let seen = c.events.contains_key(*what) || c.statuses.contains_key(what);
+        assert!(seen, "{}: no game reached {what}: {c:?}", s.rule_set);
+    }
+    assert!(c.accepted > 0 && c.refused > 0, "{}: only accepted or only refused commands: {c:?}", s.rule_set);
+}
+
+/// One `#[test]` per property of the kit, each over every rule set: `conformance_tests!(lookup,
+/// cases)` with `lookup: fn(RuleSet) -> Strategies` (the one list of rule sets), plus a test
+/// that the games reach what each rule set's strategies promise ([`check_coverage`], 256 games).
+#[macro_export]
+macro_rules! conformance_tests {
+    ($lookup:path, $cases:expr) => {
+        #[test]
+        fn determinism() {
+            $crate::on_every_rule_set($lookup, $cases, $crate::determinism);
+        }
+        #[test]
+        fn undo_and_redo() {
+            $crate::on_every_rule_set($lookup, $cases, $crate::undo_and_redo);
+        }
+        #[test]
+        fn checked_redo() {
+            $crate::on_every_rule_set($lookup, $cases, $crate::checked_redo);
+        }
+        #[test]
+        fn history() {
+            $crate::on_every_rule_set($lookup, $cases, $crate::history);
+        }
+        #[test]
+        fn log_state_at() {
+            $crate::on_every_rule_set($lookup, $cases, $crate::log_state_at);
+        }
+        #[test]
+        fn level_json() {
+            $crate::on_every_rule_set($lookup, $cases, $crate::level_json);
+        }
+        #[test]
+        fn strategies_reach_what_they_promise() {
+            $crate::on_every_rule_set($lookup, 256, $crate::check_coverage);
+        }
+    };
 }
 
 /// Runs one property: `cases` cases of `input` through `test` (`PROPTEST_CASES` overrides).
