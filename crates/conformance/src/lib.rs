@@ -32,9 +32,10 @@
 //!    ([`conformance_tests!`]: one test per property). To run one rule set from a test of its
 //!    own: `tessera_conformance::check(&strategies(), cases)`.
 //!
-//! Failures panic naming the rule set, the property and proptest's smallest failing input.
-//! Games are played from a generator seeded by the test case (a command is drawn from the
-//! `command` strategy for the state at hand, one per step), so a failing case replays exactly.
+//! Failures panic naming the rule set, the property and proptest's smallest failing input (no
+//! regression file is written). Commands are drawn from the `command` strategy for the state at
+//! hand, one per step, by a generator seeded from the input (`choices`), so the printed input
+//! replays the same game.
 //! `PROPTEST_CASES` overrides the number of cases, for a deeper run.
 
 use proptest::prelude::*;
