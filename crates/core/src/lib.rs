@@ -47,6 +47,8 @@ mod level;
 mod plugin;
 mod rng;
 mod rules;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 
 pub use any::Game;
 pub use geom::{Dir, Grid, MAX_SIDE, Pos, Size, SizeError};

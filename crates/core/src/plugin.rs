@@ -108,6 +108,11 @@ pub trait Plugin: 'static {
         start: Option<&Self::State>,
     ) -> Result<Self::State, KeyframeError>;
 
+    /// Its proptest strategies (random levels, random commands for a state) for the
+    /// conformance kit (`tessera-conformance`); only with core's `strategy` feature.
+    #[cfg(feature = "strategy")]
+    fn strategies() -> crate::strategy::Strategies;
+
     /// Writes a step's payload by hand — exactly the canonical bytes (bincode 2 `standard()`)
     /// of `(AnyCommand, Vec<AnyEvent>, u64)` for `command` wrapped in variant `tag` — and
     /// returns `true`, or returns `false` (writing nothing) to leave it to the serde encoder.

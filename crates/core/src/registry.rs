@@ -89,6 +89,17 @@ macro_rules! rule_sets {
         /// Every rule set's importers ([`Plugin::IMPORTERS`](crate::Plugin::IMPORTERS)), in registry order.
         pub(crate) const IMPORTERS: &[&[$crate::Importer]] = &[$(<$module::$plugin as $crate::Plugin>::IMPORTERS),+];
 
+        #[cfg(feature = "strategy")]
+        impl RuleSet {
+            /// The rule set's proptest strategies for the conformance kit
+            /// ([`Plugin::strategies`](crate::Plugin::strategies)).
+            pub fn strategies(self) -> $crate::strategy::Strategies {
+                match self {
+                    $(RuleSet::$V => <$module::$plugin as $crate::Plugin>::strategies(),)+
+                }
+            }
+        }
+
         /// The rules (settings) of any rule set.
         #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
         pub enum AnyRules {

@@ -83,7 +83,7 @@ impl Inconsistent {
 /// The rules value itself is the configuration (board-independent settings such as 2048's target);
 /// the state is the whole game, generator included.
 ///
-/// Contract, checked by each rule set's property tests:
+/// Contract, checked for every rule set by the conformance kit (`crates/conformance`):
 /// - `apply` either pushes the events of one step and returns `Ok`, or returns `Err(Rejected)`
 ///   having changed nothing and pushed nothing.
 /// - `undo(events)` after `apply` restores the state exactly, generator position included.

@@ -1,5 +1,6 @@
-//! Invariants of `collapse` (SameGame) over random boards, settings and tap sequences, and the
-//! standard test set when `../shared/benchmarks` exists.
+//! Invariants of `collapse` (SameGame)'s own rules over random boards, settings and tap
+//! sequences, and the standard test set when `../shared/benchmarks` exists. Undo, redo and
+//! determinism are the conformance kit's (`crates/conformance`).
 
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -12,7 +13,7 @@ use tessera_core::{Id, Level, Pos, Rejected, Rules, Size, Status};
 
 /// A random settled board: 1×1 to 7×7, 1 to 4 colours, every column holding 1..=height tiles
 /// (no empty column, so any compaction policy's layout holds at the start).
-pub(crate) fn board() -> impl Strategy<Value = CollapseState> {
+fn board() -> impl Strategy<Value = CollapseState> {
     (1usize..=7, 1usize..=7, 1u8..=4, any::<u64>()).prop_flat_map(|(w, h, k, seed)| {
         (prop::collection::vec(1..=h, w), prop::collection::vec(0..k, w * h)).prop_map(
             move |(heights, colours)| {
@@ -28,7 +29,7 @@ pub(crate) fn board() -> impl Strategy<Value = CollapseState> {
     })
 }
 
-pub(crate) fn config() -> impl Strategy<Value = CollapseConfig> {
+fn config() -> impl Strategy<Value = CollapseConfig> {
     (
         1u32..=3,
         prop::sample::select(vec![Compaction::Center, Compaction::Left, Compaction::None]),
@@ -272,14 +273,6 @@ fn step(rules: &CollapseRules, s: &mut CollapseState, cmd: CollapseCommand) -> R
     });
     prop_assert_eq!(over_event, (!any_group).then_some(cleared_all));
     prop_assert_eq!(rules.status(s), if any_group { Status::Playing } else { Status::Over });
-
-    // Undo and redo are exact.
-    let after = s.clone();
-    rules.undo(s, &events);
-    prop_assert_eq!(&*s, &before);
-    prop_assert_eq!(s.rng(), before.rng());
-    rules.redo(s, &events).expect("recorded events fit");
-    prop_assert_eq!(&*s, &after);
     Ok(true)
 }
 
@@ -330,30 +323,6 @@ proptest! {
             prop_assert!(listed.contains(&g), "{:?} not in {:?}", g, listed);
             rules.apply(&mut s, &CollapseCommand::Tap(g.at), &mut Vec::new()).unwrap();
         }
-    }
-
-    #[test]
-    fn undo_of_a_whole_game_returns_to_the_start(s in board(), config in config(), picks in picks()) {
-        let rules = CollapseRules::new(config);
-        let start = s.clone();
-        let mut played = s;
-        let mut steps = Vec::new();
-        for pick in &picks {
-            let cmd = choose(&rules, &played, pick);
-            let mut events = Vec::new();
-            if rules.apply(&mut played, &cmd, &mut events).is_ok() {
-                steps.push(events);
-            }
-        }
-        let end = played.clone();
-        for events in steps.iter().rev() {
-            rules.undo(&mut played, events);
-        }
-        prop_assert_eq!(&played, &start);
-        for events in &steps {
-            rules.redo(&mut played, events).expect("recorded events fit");
-        }
-        prop_assert_eq!(&played, &end);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Invariants of `tactics` over random small maps: exact range, optimal A*, valid paths, undo;
-//! and the Moving AI arena benchmark when `../shared/benchmarks` is present.
+//! Invariants of `tactics` over random small maps: exact range, optimal A*, valid paths, the
+//! movement left; and the Moving AI arena benchmark when `../shared/benchmarks` is present. Undo,
+//! redo and determinism are the conformance kit's (`crates/conformance`).
 
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -12,7 +13,7 @@ use tessera_core::{Id, Pos, Rules};
 
 /// A random map of up to 6×6 (plain, forest, hills, wall), 4- or 8-connected, with up to three
 /// units on distinct passable cells.
-pub(crate) fn world() -> impl Strategy<Value = (TacticsRules, TacticsState)> {
+fn world() -> impl Strategy<Value = (TacticsRules, TacticsState)> {
     (1usize..=6, 1usize..=6, any::<bool>()).prop_flat_map(|(w, h, eight)| {
         let cells = prop::collection::vec(prop::sample::select(vec!['.', '.', '.', 'f', 'h', '#']), w * h);
         let units = prop::collection::vec(
@@ -186,7 +187,7 @@ proptest! {
     }
 
     #[test]
-    fn move_then_undo_restores_the_exact_state(
+    fn movement_left_never_exceeds_a_turns_movement(
         (rules, mut state) in world(),
         script in prop::collection::vec((0u8..10, any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..25),
     ) {
@@ -207,23 +208,10 @@ proptest! {
                     TacticsCommand::Move { unit: unit.id, to }
                 }
             };
-            let before = state.clone();
             events.clear();
-            match rules.apply(&mut state, &cmd, &mut events) {
-                Ok(()) => {
-                    let after = state.clone();
-                    rules.undo(&mut state, &events);
-                    prop_assert_eq!(&state, &before);
-                    prop_assert_eq!(tessera_core::state_hash(&state), tessera_core::state_hash(&before));
-                    rules.redo(&mut state, &events).expect("recorded events fit");
-                    prop_assert_eq!(&state, &after);
-                    for u in state.units() {
-                        prop_assert!(u.left <= u.movement);
-                    }
-                }
-                Err(_) => {
-                    prop_assert!(events.is_empty());
-                    prop_assert_eq!(&state, &before);
+            if rules.apply(&mut state, &cmd, &mut events).is_ok() {
+                for u in state.units() {
+                    prop_assert!(u.left <= u.movement, "unit {} has {} left of {}", u.id, u.left, u.movement);
                 }
             }
         }

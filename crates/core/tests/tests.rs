@@ -4,7 +4,6 @@ mod collapse;
 mod determinism;
 mod hash;
 mod match3;
-mod redo;
 mod sides;
 mod slide;
 mod tactics;

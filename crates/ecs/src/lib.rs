@@ -17,14 +17,14 @@
 //! One step at a time: [`Mirror::begin_step`], then [`Mirror::apply`] for each of the step's
 //! events in order (execute, redo) or [`Mirror::unapply`] for each in reverse order (undo). After
 //! any such sequence the mirror equals [`Mirror::from_state`] of the game's state
-//! ([`PartialEq`] compares [`Snapshot`]s); the property tests in `tests/` check this for every
-//! rule set against `tessera_replay::History`. A seek (or a branch switch) has no events of its
-//! own. Two ways to follow it: rebuild with `from_state` (what the editor does, without
-//! animation), or walk the line one step at a time with the recorded events
-//! (`History::events_at`), unapplying back or applying forward. The property tests walk, the
-//! stronger check (a rebuilt mirror equals a fresh one by definition). `from_state` costs about
-//! a millisecond on a 64×64 board but about 0.13 s on a 1024×1024 tactics map (a million terrain
-//! entities; `benches/mirror.rs`), where walking a few steps is much cheaper.
+//! ([`PartialEq`] compares [`Snapshot`]s); the conformance kit (`crates/conformance`, its
+//! `history` property) checks this for every rule set against `tessera_replay::History`. A seek
+//! (or a branch switch) has no events of its own. Two ways to follow it: rebuild with
+//! `from_state` (what the editor does, without animation), or walk the line one step at a time
+//! with the recorded events (`History::events_at`), unapplying back or applying forward. The kit
+//! walks, the stronger check (a rebuilt mirror equals a fresh one by definition). `from_state`
+//! costs about a millisecond on a 64×64 board but about 0.13 s on a 1024×1024 tactics map (a
+//! million terrain entities; `benches/mirror.rs`), where walking a few steps is much cheaper.
 //!
 //! Events of another rule set than the mirror's, and events that do not fit the board (an id the
 //! mirror does not hold, a piece not on the cell the event names, a cell off the board, a

@@ -3,7 +3,6 @@
 mod collapse;
 mod common;
 mod errors;
-mod history;
 mod match3;
 mod slide;
 mod tactics;

@@ -73,6 +73,8 @@ mod event;
 mod state;
 #[cfg(test)]
 mod tests;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 mod testset;
 mod undo;
 

@@ -69,6 +69,11 @@ impl Plugin for Collapse {
         state.replace_rng(rng);
     }
 
+    #[cfg(feature = "strategy")]
+    fn strategies() -> crate::strategy::Strategies {
+        super::strategy::strategies()
+    }
+
     fn render(state: &CollapseState) -> String {
         state.render()
     }

@@ -108,6 +108,8 @@ mod state;
 #[cfg(test)]
 mod tests;
 mod undo;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 
 pub use event::{Match3Command, Match3Event, MatchedBlock, ShuffledBlock};
 pub use level::{Match3Level, StageError};

@@ -69,6 +69,11 @@ impl Plugin for Match3 {
         state.replace_rng(rng);
     }
 
+    #[cfg(feature = "strategy")]
+    fn strategies() -> crate::strategy::Strategies {
+        super::strategy::strategies()
+    }
+
     fn render(state: &Match3State) -> String {
         state.render()
     }

@@ -46,6 +46,8 @@ mod state;
 #[cfg(test)]
 mod tests;
 mod undo;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 
 pub use event::{Combine, SlideCommand, SlideEvent};
 pub use level::SlideLevel;

@@ -68,6 +68,11 @@ impl Plugin for Slide {
         state.replace_rng(rng);
     }
 
+    #[cfg(feature = "strategy")]
+    fn strategies() -> crate::strategy::Strategies {
+        super::strategy::strategies()
+    }
+
     fn render(state: &SlideState) -> String {
         state.render()
     }

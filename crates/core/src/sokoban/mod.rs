@@ -55,11 +55,15 @@
 
 mod apply;
 mod event;
+#[cfg(any(test, feature = "strategy"))]
+mod generate;
 mod import;
 mod level;
 mod plugin;
 pub mod solver;
 mod state;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 mod undo;
 
 #[cfg(test)]

@@ -70,6 +70,11 @@ impl Plugin for Sokoban {
     /// Nothing: Sokoban draws nothing.
     fn replace_rng(_state: &mut SokobanState, _rng: GameRng) {}
 
+    #[cfg(feature = "strategy")]
+    fn strategies() -> crate::strategy::Strategies {
+        super::strategy::strategies()
+    }
+
     fn render(state: &SokobanState) -> String {
         state.render()
     }

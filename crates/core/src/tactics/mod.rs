@@ -51,6 +51,8 @@ mod plugin;
 pub mod movingai;
 mod search;
 mod state;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 mod terrain;
 #[cfg(test)]
 mod tests;

@@ -73,6 +73,11 @@ impl Plugin for Tactics {
         let _ = (state, rng); // tactics draws nothing
     }
 
+    #[cfg(feature = "strategy")]
+    fn strategies() -> crate::strategy::Strategies {
+        super::strategy::strategies()
+    }
+
     fn render(state: &TacticsState) -> String {
         state.render()
     }
