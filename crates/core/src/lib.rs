@@ -11,6 +11,8 @@
 //! - [`AnyRules`], [`AnyState`], [`AnyCommand`], [`AnyEvent`]: one enum over the rule sets, for
 //!   the apps and the log.
 //! - [`Level`]: the JSON level format, checked on load.
+//! - [`project`]: the mirror projection, how a rule set shows itself to views (pieces with a
+//!   generic look, events as generic mirror ops); [`project_state`], [`project_event`].
 //! - [`GameRng`]: ChaCha8 from a `u64` seed, kept in the state; the only randomness.
 //! - [`state_hash`]: xxh3-64 of the canonical bincode 2 encoding.
 //! - Geometry: [`Pos`] (`y = 0` is the top row), [`Dir`], [`Size`], [`Grid`]; stable [`Id`]s.
@@ -39,6 +41,8 @@ mod hash;
 mod id;
 mod level;
 pub mod match3;
+pub mod project;
+mod project_any;
 mod rng;
 mod rules;
 pub mod slide;
@@ -49,5 +53,6 @@ pub use geom::{Dir, Grid, MAX_SIDE, Pos, Size, SizeError};
 pub use hash::{canonical_bytes, canonical_config, keys, state_hash};
 pub use id::{Id, IdGen};
 pub use level::{DEFAULT_SEED, Level, LevelError};
+pub use project_any::{project_event, project_state};
 pub use rng::{GameRng, RngSpan};
 pub use rules::{Inconsistent, Rejected, Rules, Status};

@@ -101,7 +101,8 @@ mod error;
 mod follow;
 mod mirror;
 
-pub use components::{Anim, AnimKind, Cell, GameId, Ghost, Kind, Layer, Trail};
+pub use components::{Anim, Cell, GameId, Ghost, Trail};
 pub use error::{Inconsistent, MirrorError};
 pub use hecs;
 pub use mirror::{Mirror, Snapshot};
+pub use tessera_core::project::{AnimKind, Label, Layer, Look, Shape};

@@ -66,6 +66,7 @@
 //! benchmark's rules ([`CollapseConfig::standard`]).
 
 mod level;
+mod mirror;
 mod testset;
 
 pub use level::{CollapseLevel, DEFAULT_SIDE};

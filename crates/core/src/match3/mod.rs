@@ -100,6 +100,7 @@
 mod arrange;
 mod board;
 mod level;
+mod mirror;
 
 pub use level::{Match3Level, StageError};
 

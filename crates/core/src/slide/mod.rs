@@ -38,6 +38,7 @@
 
 mod exponents;
 mod level;
+mod mirror;
 
 use exponents::Exponents;
 pub use level::SlideLevel;

@@ -44,6 +44,7 @@
 
 mod glyph;
 mod level;
+mod mirror;
 pub mod movingai;
 mod search;
 mod terrain;
