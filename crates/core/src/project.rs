@@ -254,14 +254,10 @@ impl Change {
     pub fn apply_to(&self, look: &mut Look) {
         match (*self, &mut look.shape) {
             (Change::Look { after, .. }, _) => *look = after,
-            (
-                Change::Lock { after, .. },
-                Shape::Square { locked, .. } | Shape::Disc { locked, .. },
-            ) => *locked = after,
-            (
-                Change::Colour { after, .. },
-                Shape::Square { colour, .. } | Shape::Disc { colour, .. },
-            ) => {
+            (Change::Lock { after, .. }, Shape::Square { locked, .. } | Shape::Disc { locked, .. }) => {
+                *locked = after
+            }
+            (Change::Colour { after, .. }, Shape::Square { colour, .. } | Shape::Disc { colour, .. }) => {
                 *colour = after.0;
                 look.label = after.1;
             }
@@ -427,7 +423,13 @@ impl Ops {
     }
 
     /// Pieces leave ([`Op::Despawn`]).
-    pub fn despawn(&mut self, items: impl IntoIterator<Item = Item>, look: Look, anim: AnimKind, stage: Stage) {
+    pub fn despawn(
+        &mut self,
+        items: impl IntoIterator<Item = Item>,
+        look: Look,
+        anim: AnimKind,
+        stage: Stage,
+    ) {
         let items = self.push_items(items);
         self.ops.push(Op::Despawn { items, look, anim, stage });
     }

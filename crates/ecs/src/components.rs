@@ -37,8 +37,9 @@ impl Anim {
 }
 
 /// Every animation of an entity in the current step, in phase order; the last one is its
-/// [`Anim`]. Present exactly when [`Anim`] is. A match3 block can fall in several cascade levels
-/// of one step: a view that tweens it phase by phase reads this rather than `Anim`.
+/// [`Anim`]. Present exactly when [`Anim`] is. A piece can move in several phases of one step (a
+/// block falling in several cascade levels): a view that tweens it phase by phase reads this
+/// rather than `Anim`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Trail(pub Vec<Anim>);
 

@@ -3,8 +3,7 @@
 //! anything, then moves, spawns, removes and restyles entities with their animations.
 //!
 //! An event of one op (nearly all of them) is checked against the mirror itself and carried out.
-//! An event of several ops (a 2048 merge: the absorbed tile goes, the survivor doubles and
-//! moves) is first checked whole in a dry run, where each op sees the earlier ones' effects
+//! An event of several ops (a merge: one piece goes, the other changes look and moves) is first checked whole in a dry run, where each op sees the earlier ones' effects
 //! through a small overlay of cells, ids and shapes ([`Check`]); only then is it carried out. So
 //! an event that does not fit changes nothing, whatever op of it fails. Unapplying takes the ops
 //! in reverse order, each inverted (see `tessera_core::project`).
@@ -75,11 +74,7 @@ fn key_cell(k: u64) -> Pos {
 }
 
 /// Fails if two items name the same id, or (with `cells`) the same cell as `cell` picks.
-fn distinct(
-    keys: &mut Vec<u64>,
-    items: &[Item],
-    cell: Option<fn(&Item) -> Pos>,
-) -> Result<(), MirrorError> {
+fn distinct(keys: &mut Vec<u64>, items: &[Item], cell: Option<fn(&Item) -> Pos>) -> Result<(), MirrorError> {
     if items.len() < 2 {
         return Ok(());
     }
@@ -133,7 +128,9 @@ impl Mirror {
     fn op(&mut self, ops: &Ops, op: Op, fwd: bool, c: &mut Check, commit: bool) -> Result<(), MirrorError> {
         match op {
             Op::Move { items, anim, stage } => self.moves(ops.items(items), fwd, anim, stage, c, commit),
-            Op::Walk { id, path, spend, stage } => self.walk(id, ops.cells(path), spend, fwd, stage, c, commit),
+            Op::Walk { id, path, spend, stage } => {
+                self.walk(id, ops.cells(path), spend, fwd, stage, c, commit)
+            }
             Op::Spawn { items, look, anim, stage } if fwd => {
                 self.spawns(ops.items(items), fwd, look, anim, stage, c, commit)
             }
@@ -290,7 +287,12 @@ impl Mirror {
                 if !fwd {
                     walked.reverse();
                 }
-                self.move_piece(e, from, to, Anim { kind: AnimKind::Walk, from, to, phase, path: Some(walked) });
+                self.move_piece(
+                    e,
+                    from,
+                    to,
+                    Anim { kind: AnimKind::Walk, from, to, phase, path: Some(walked) },
+                );
             }
             _ if commit => {}
             _ => {

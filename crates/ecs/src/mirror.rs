@@ -190,7 +190,7 @@ impl Mirror {
         self.size.contains(pos).then(|| self.pieces[self.size.index(pos)]).flatten()
     }
 
-    /// The ground entity of `pos` (match3 void, tactics terrain; none off the board).
+    /// The ground entity of `pos` (a void, terrain; none off the board).
     pub fn ground_at(&self, pos: Pos) -> Option<Entity> {
         self.size.contains(pos).then(|| self.ground[self.size.index(pos)]).flatten()
     }

@@ -34,7 +34,12 @@ impl Project for CollapseRules {
     fn ops(event: &CollapseEvent, out: &mut Ops) {
         match *event {
             CollapseEvent::Cleared { ref tiles, colour } => {
-                out.despawn(tiles.iter().map(|t| Item::at(t.id, t.at)), square(colour), AnimKind::Clear, CLEAR);
+                out.despawn(
+                    tiles.iter().map(|t| Item::at(t.id, t.at)),
+                    square(colour),
+                    AnimKind::Clear,
+                    CLEAR,
+                );
             }
             CollapseEvent::Fell { tile, from, to } => out.move_one(tile, from, to, AnimKind::Fall, FALL),
             CollapseEvent::ColumnShifted { from, to } => {
