@@ -462,3 +462,60 @@ pub trait Project {
     /// turn ends) push none.
     fn ops(event: &Self::Event, out: &mut Ops);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn disc(colour: u8, locked: bool) -> Look {
+        Look::new(Shape::Disc { colour, locked }, Some(Label::Char(char::from(b'A' + colour))))
+    }
+
+    /// A change carried out forward then backward restores the look; it only fits the shapes it
+    /// is about.
+    #[test]
+    fn changes_invert_and_fit_only_their_shapes() {
+        let before = disc(1, true);
+        let changes = [
+            Change::Lock { before: true, after: false },
+            Change::Colour { before: (1, Some(Label::Char('B'))), after: (4, Some(Label::Char('E'))) },
+            Change::Look { before, after: disc(2, false) },
+        ];
+        for change in changes {
+            let mut look = before;
+            assert!(change.fits(&look.shape));
+            change.apply_to(&mut look);
+            assert_ne!(look, before, "{change:?}");
+            change.oriented(false).apply_to(&mut look);
+            assert_eq!(look, before, "{change:?}");
+        }
+        assert_eq!(
+            {
+                let mut l = disc(1, false);
+                changes[1].apply_to(&mut l);
+                l
+            },
+            disc(4, false)
+        );
+        let unit = Shape::Unit { team: 0, movement: 3000, left: 1000 };
+        assert!(Change::Left { before: 1000, after: 3000 }.fits(&unit));
+        assert!(!Change::Lock { before: true, after: false }.fits(&unit));
+        assert!(!Change::Left { before: 1, after: 2 }.fits(&Shape::Tile { value: 2 }));
+    }
+
+    /// Items, spans and the buffer: what an op refers to is read back in order, and an item
+    /// reads backward with its cells swapped.
+    #[test]
+    fn ops_keep_their_items_and_paths() {
+        let (a, b) = (Pos::new(0, 1), Pos::new(2, 1));
+        let mut ops = Ops::default();
+        ops.move_one(Id(3), a, b, AnimKind::Fall, Stage::new(1));
+        ops.walk(Id(4), &[a, Pos::new(1, 1), b], 2000, Stage::new(0));
+        let [Op::Move { items, .. }, Op::Walk { path, .. }] = ops.ops() else { panic!("{:?}", ops.ops()) };
+        assert_eq!(ops.items(*items), &[Item { id: Id(3), from: a, to: b }]);
+        assert_eq!(ops.items(*items)[0].oriented(false), (Id(3), b, a));
+        assert_eq!(ops.cells(*path).len(), 3);
+        ops.clear();
+        assert!(ops.ops().is_empty());
+    }
+}
