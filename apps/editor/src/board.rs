@@ -30,8 +30,8 @@ use mesh::{Cells, DiscAtlas, Discs};
 use std::collections::HashMap;
 use std::sync::Arc;
 use tessera_core::tactics::{Axis, Glyph, Heading, path_glyphs};
-use tessera_core::{AnyState, Id, Pos, Size};
-use tessera_ecs::{Anim, AnimKind, Cell, GameId, Label, Look, Mirror, Shape, Trail};
+use tessera_core::{AnyState, Pos, Size};
+use tessera_ecs::{Anim, AnimKind, Cell, GameId, Label, Look, Mirror, Shape as PieceShape, Trail};
 
 /// Smallest and largest cell, in points.
 const MIN_CELL: f32 = 0.25;
@@ -198,10 +198,12 @@ impl BoardView {
         let (x0, x1, y0, y1) = self.view.visible(rect, origin, size);
         let board_rect = Rect::from_min_size(origin, vec2(w * cell, h * cell));
 
-        // Ground: terrain (every cell has `Shape::Ground`) is one texture.
+        // Ground: terrain (every cell has `PieceShape::Ground`) is one texture.
         let terrain = mirror
             .ground_at(Pos::new(0, 0))
-            .and_then(|e| mirror.world().get::<&Look>(e).ok().map(|l| matches!(l.shape, Shape::Ground { .. })))
+            .and_then(|e| {
+                mirror.world().get::<&Look>(e).ok().map(|l| matches!(l.shape, PieceShape::Ground { .. }))
+            })
             .unwrap_or(false);
         if let AnyState::Tactics(t) = state {
             let tex = self.ground_texture(ui.ctx(), t);
@@ -232,7 +234,7 @@ impl BoardView {
         if flat.is_none() && !terrain {
             // Void cells: ground entities without a game id (terrain is the texture above).
             for (c, look) in mirror.world().query::<(&Cell, &Look)>().without::<&GameId>().iter() {
-                if matches!(look.shape, Shape::Void) && in_view(c.0) {
+                if matches!(look.shape, PieceShape::Void) && in_view(c.0) {
                     rest.base.rect(cell_rect(c.0.x.into(), c.0.y.into()), palette::VOID);
                 }
             }
@@ -268,7 +270,8 @@ impl BoardView {
             if view.intersects(r) {
                 let mut look = *look;
                 if a.kind == AnimKind::Unlock
-                    && let Shape::Disc { locked, .. } | Shape::Square { locked, .. } = &mut look.shape
+                    && let PieceShape::Disc { locked, .. } | PieceShape::Square { locked, .. } =
+                        &mut look.shape
                 {
                     // Draw the lock fading out.
                     *locked = anim::lock_shown(a, at, mirror.reversed());
@@ -506,14 +509,16 @@ impl<'a> Layers<'a> {
 /// colour; a locked one paler.
 fn flat_colour(look: &Look) -> Color32 {
     match look.shape {
-        Shape::Tile { value } => palette::tile(value).0,
-        Shape::Square { colour, locked: false } | Shape::Disc { colour, locked: false } => palette::hue(colour),
-        Shape::Square { colour, locked: true } | Shape::Disc { colour, locked: true } => {
+        PieceShape::Tile { value } => palette::tile(value).0,
+        PieceShape::Square { colour, locked: false } | PieceShape::Disc { colour, locked: false } => {
+            palette::hue(colour)
+        }
+        PieceShape::Square { colour, locked: true } | PieceShape::Disc { colour, locked: true } => {
             palette::hue(colour).lerp_to_gamma(Color32::from_gray(230), 0.5)
         }
-        Shape::Unit { team, .. } => palette::hue(team),
-        Shape::Void => palette::VOID,
-        Shape::Ground { .. } => Color32::TRANSPARENT,
+        PieceShape::Unit { team, .. } => palette::hue(team),
+        PieceShape::Void => palette::VOID,
+        PieceShape::Ground { .. } => Color32::TRANSPARENT,
     }
 }
 
@@ -587,28 +592,28 @@ fn piece(out: &mut Layers<'_>, labels: &mut Labels<'_>, r: Rect, look: &Look, de
         out.marks.rounded(l, 2.0, lock);
     };
     match look.shape {
-        Shape::Tile { value } => {
+        PieceShape::Tile { value } => {
             let (bg, fg) = palette::tile(value);
             out.base.rounded(r, round, fade(bg));
             let digits = look.label.map_or(1.0, label_width);
             let size = (r.width() * 0.45).min(r.width() * 1.2 / digits);
             text(fg, size);
         }
-        Shape::Square { colour, locked } => {
+        PieceShape::Square { colour, locked } => {
             out.base.rounded(r, round, fade(palette::hue(colour)));
             text(Color32::from_black_alpha(150), r.width() * 0.4);
             if locked {
                 lock(out);
             }
         }
-        Shape::Disc { colour, locked } => {
+        PieceShape::Disc { colour, locked } => {
             out.circles(r.center(), &[(r.width() * 0.42, fade(palette::hue(colour)))]);
             text(Color32::from_black_alpha(170), r.width() * 0.4);
             if locked {
                 lock(out);
             }
         }
-        Shape::Unit { team, movement, left } => {
+        PieceShape::Unit { team, movement, left } => {
             // Units fill their cell, and stay big enough to find on a zoomed-out map.
             let r = if r.width() < 8.0 { Rect::from_center_size(r.center(), Vec2::splat(8.0)) } else { r };
             let radius = r.width() * 0.46;
@@ -640,7 +645,7 @@ fn piece(out: &mut Layers<'_>, labels: &mut Labels<'_>, r: Rect, look: &Look, de
                 labels.put(label, centre, size, Color32::WHITE, alpha);
             }
         }
-        Shape::Void | Shape::Ground { .. } => {}
+        PieceShape::Void | PieceShape::Ground { .. } => {}
     }
 }
 

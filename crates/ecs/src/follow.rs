@@ -91,7 +91,8 @@ fn distinct(keys: &mut Vec<u64>, items: &[Item], cell: Option<fn(&Item) -> Pos>)
 
 impl Mirror {
     pub(crate) fn follow(&mut self, event: &AnyEvent, forward: bool) -> Result<(), MirrorError> {
-        let mut scratch = std::mem::take(&mut self.scratch);
+        // Boxed, so taking it out for the call is a pointer move.
+        let mut scratch = self.scratch.take().unwrap_or_default();
         scratch.ops.clear();
         let rule_set = project_event(event, &mut scratch.ops);
         let result = if rule_set == self.rule_set {
@@ -99,7 +100,7 @@ impl Mirror {
         } else {
             Err(MirrorError::WrongRuleSet { mirror: self.rule_set, event: rule_set })
         };
-        self.scratch = scratch;
+        self.scratch = Some(scratch);
         if result.is_ok() {
             self.reversed = !forward;
         }
@@ -109,14 +110,14 @@ impl Mirror {
     fn follow_ops(&mut self, ops: &Ops, check: &mut Check, forward: bool) -> Result<(), MirrorError> {
         let all = ops.ops();
         let nth = |k: usize| if forward { all[k] } else { all[all.len() - 1 - k] };
-        check.clear();
         if all.len() > 1 {
-            // The dry run: every op checked against the effects of the ones before it.
-            for k in 0..all.len() {
-                self.op(ops, nth(k), forward, check, false)?;
-            }
+            // The dry run: every op checked against the effects of the ones before it. The
+            // overlay is emptied whether it fits or not.
+            let dry = (0..all.len()).try_for_each(|k| self.op(ops, nth(k), forward, check, false));
             check.clear();
+            dry?;
         }
+        // The overlay is empty here: the ops see (and change) the mirror itself.
         for k in 0..all.len() {
             self.op(ops, nth(k), forward, check, true)?;
         }

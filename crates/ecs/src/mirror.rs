@@ -66,7 +66,7 @@ pub struct Mirror {
     pub(crate) phases: Phases,
     pub(crate) reversed: bool,
     /// Buffers reused from event to event (the event's ops, the checks' overlay).
-    pub(crate) scratch: Scratch,
+    pub(crate) scratch: Option<Box<Scratch>>,
 }
 
 impl fmt::Debug for Mirror {
@@ -112,7 +112,7 @@ impl Mirror {
             touched: Vec::new(),
             phases: Phases::default(),
             reversed: false,
-            scratch: Scratch::default(),
+            scratch: None,
         };
         let ground = |p: &&Piece| p.layer == Layer::Ground && size.contains(p.cell);
         let spawned = m.world.spawn_batch(all.iter().filter(ground).map(|p| (Cell(p.cell), p.look)));

@@ -296,3 +296,24 @@ fn the_mirror_sources_name_no_rule_set() {
         }
     }
 }
+
+/// A refused multi-op event leaves nothing behind for the next event: a plain move after it
+/// checks against the mirror itself.
+#[test]
+fn after_a_refused_merge_the_next_event_sees_the_mirror() {
+    let mut m = slide_mirror();
+    // The dry run despawns tile 1 from (1, 0), then the survivor's move fails.
+    let merge = SlideEvent::Merged {
+        tile: Id(0),
+        from: Pos::new(0, 0),
+        absorbed: Id(1),
+        absorbed_from: Pos::new(1, 0),
+        to: Pos::new(1, 1),
+        value: 4,
+        combine: Combine::Double,
+    };
+    assert!(m.try_apply(&merge.into()).is_err());
+    // (1, 0) still holds tile 1: a move onto it is refused.
+    assert_eq!(m.try_apply(&moved(0, (0, 0), (1, 0))), Err(MirrorError::Occupied { pos: Pos::new(1, 0) }));
+    m.check().unwrap();
+}
