@@ -30,8 +30,8 @@ use mesh::{Cells, DiscAtlas, Discs};
 use std::collections::HashMap;
 use std::sync::Arc;
 use tessera_core::tactics::{Axis, Glyph, Heading, path_glyphs};
-use tessera_core::{AnyState, Id, Pos, Size};
-use tessera_ecs::{Anim, AnimKind, Cell, GameId, Kind, Mirror, Trail};
+use tessera_core::{AnyState, Pos, Size};
+use tessera_ecs::{Anim, AnimKind, Cell, GameId, Label, Look, Mirror, Shape as PieceShape, Trail};
 
 /// Smallest and largest cell, in points.
 const MIN_CELL: f32 = 0.25;
@@ -198,7 +198,13 @@ impl BoardView {
         let (x0, x1, y0, y1) = self.view.visible(rect, origin, size);
         let board_rect = Rect::from_min_size(origin, vec2(w * cell, h * cell));
 
-        // Ground.
+        // Ground: terrain (every cell has `PieceShape::Ground`) is one texture.
+        let terrain = mirror
+            .ground_at(Pos::new(0, 0))
+            .and_then(|e| {
+                mirror.world().get::<&Look>(e).ok().map(|l| matches!(l.shape, PieceShape::Ground { .. }))
+            })
+            .unwrap_or(false);
         if let AnyState::Tactics(t) = state {
             let tex = self.ground_texture(ui.ctx(), t);
             let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
@@ -213,9 +219,9 @@ impl BoardView {
         let (disc_texture, atlas) = self.disc_texture(ui.ctx());
         let mut rest = Layers::new(ppp, disc_texture, &atlas);
         // Zoomed out so far that pieces would be squares of a few pixels: a texel per cell, one
-        // quad for the whole view (tactics units stay shapes: there are few, and they are
+        // quad for the whole view (on terrain, units stay shapes: there are few, and they are
         // drawn at a size to find).
-        let flat = (cell * ppp < 4.0 && !matches!(state, AnyState::Tactics(_)))
+        let flat = (cell * ppp < 4.0 && !terrain)
             .then(|| self.flat_texture(ui.ctx(), mirror, (x0, x1), (y0, y1)))
             .flatten();
         if let Some(tex) = flat {
@@ -225,17 +231,16 @@ impl BoardView {
             );
             painter.image(tex, r, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)), Color32::WHITE);
         }
-        if flat.is_none() && matches!(state, AnyState::Match3(_)) {
-            // Only match3 has void cells (ground entities without a game id; tactics ground is
-            // the texture above).
-            for (c, kind) in mirror.world().query::<(&Cell, &Kind)>().without::<&GameId>().iter() {
-                if matches!(kind, Kind::Void) && in_view(c.0) {
+        if flat.is_none() && !terrain {
+            // Void cells: ground entities without a game id (terrain is the texture above).
+            for (c, look) in mirror.world().query::<(&Cell, &Look)>().without::<&GameId>().iter() {
+                if matches!(look.shape, PieceShape::Void) && in_view(c.0) {
                     rest.base.rect(cell_rect(c.0.x.into(), c.0.y.into()), palette::VOID);
                 }
             }
         }
         if cell >= 10.0 {
-            grid(&mut rest.base, &GridView { origin, cell, x: (x0, x1), y: (y0, y1), gap }, state);
+            grid(&mut rest.base, &GridView { origin, cell, x: (x0, x1), y: (y0, y1), gap }, terrain);
         }
 
         // Overlays under the pieces.
@@ -245,11 +250,11 @@ impl BoardView {
 
         // Pieces at rest, in view. (Pieces at rest never overlap: their order does not matter.)
         let mut labels = Labels::new(ui.ctx());
-        let mut query = mirror.world().query::<(&Cell, &Kind, &GameId)>().without::<&Anim>();
-        for (c, kind, id) in query.iter().filter(|_| flat.is_none()) {
+        let mut query = mirror.world().query::<(&Cell, &Look, &GameId)>().without::<&Anim>();
+        for (c, look, _) in query.iter().filter(|_| flat.is_none()) {
             if in_view(c.0) {
                 let r = cell_rect(c.0.x.into(), c.0.y.into()).shrink(gap);
-                piece(&mut rest, &mut labels, r, kind, Some(id.0), detail, 1.0);
+                piece(&mut rest, &mut labels, r, look, detail, 1.0);
             }
         }
         rest.paint(&painter);
@@ -258,19 +263,20 @@ impl BoardView {
         // Animated pieces and ghosts, wherever they are.
         let mut moving = Layers::new(ppp, disc_texture, &atlas);
         let view = rect.expand(cell);
-        for (kind, trail, id) in mirror.world().query::<(&Kind, &Trail, Option<&GameId>)>().iter() {
+        for (look, trail) in mirror.world().query::<(&Look, &Trail)>().iter() {
             let Some(a) = anim::current(&trail.0, at) else { continue };
             let Some(p) = anim::pose(a, at) else { continue };
             let r = posed_rect(origin, cell, p).shrink(gap * p.scale);
             if view.intersects(r) {
-                let mut kind = *kind;
+                let mut look = *look;
                 if a.kind == AnimKind::Unlock
-                    && let Kind::Block { locked, .. } = &mut kind
+                    && let PieceShape::Disc { locked, .. } | PieceShape::Square { locked, .. } =
+                        &mut look.shape
                 {
                     // Draw the lock fading out.
                     *locked = anim::lock_shown(a, at, mirror.reversed());
                 }
-                piece(&mut moving, &mut labels, r, &kind, id.map(|g| g.0), detail, p.alpha);
+                piece(&mut moving, &mut labels, r, &look, detail, p.alpha);
             }
         }
         for g in mirror.ghosts() {
@@ -282,7 +288,7 @@ impl BoardView {
             let Some(p) = p else { continue };
             let r = posed_rect(origin, cell, p).shrink(gap * p.scale);
             if view.intersects(r) {
-                piece(&mut moving, &mut labels, r, &g.kind, g.id, detail, p.alpha);
+                piece(&mut moving, &mut labels, r, &g.look, detail, p.alpha);
             }
         }
         moving.paint(&painter);
@@ -333,7 +339,7 @@ impl BoardView {
         input
     }
 
-    /// The pieces at rest (and match3 voids) of columns `x.0..x.1` and rows `y.0..y.1` as a
+    /// The pieces at rest (and voids) of columns `x.0..x.1` and rows `y.0..y.1` as a
     /// texture, a texel per cell; uploaded again only when a texel changed. `None` when the view
     /// is larger than the largest texture.
     fn flat_texture(
@@ -348,10 +354,10 @@ impl BoardView {
             return None;
         }
         let mut texels = vec![Color32::TRANSPARENT; size[0] * size[1]];
-        for (c, kind) in mirror.world().query::<(&Cell, &Kind)>().without::<&Anim>().iter() {
+        for (c, look) in mirror.world().query::<(&Cell, &Look)>().without::<&Anim>().iter() {
             let Pos { x: cx, y: cy } = c.0;
             if (x.0..x.1).contains(&cx) && (y.0..y.1).contains(&cy) {
-                texels[usize::from(cy - y.0) * size[0] + usize::from(cx - x.0)] = flat_colour(kind);
+                texels[usize::from(cy - y.0) * size[0] + usize::from(cx - x.0)] = flat_colour(look);
             }
         }
         match &mut self.flat {
@@ -428,13 +434,13 @@ struct GridView {
 }
 
 /// The lines between cells in view: a gutter in the background colour along every boundary, so
-/// that empty cells read as cells; thin dark lines over tactics ground.
-fn grid(out: &mut Cells, g: &GridView, state: &AnyState) {
+/// that empty cells read as cells; thin dark lines over `terrain`.
+fn grid(out: &mut Cells, g: &GridView, terrain: bool) {
     let GridView { origin, cell, gap, .. } = *g;
     let (top, bottom) = (origin.y + f32::from(g.y.0) * cell, origin.y + f32::from(g.y.1) * cell);
     let (left, right) = (origin.x + f32::from(g.x.0) * cell, origin.x + f32::from(g.x.1) * cell);
     let px = out.px();
-    if matches!(state, AnyState::Tactics(_)) {
+    if terrain {
         let c = Color32::from_black_alpha(40);
         for x in g.x.0..=g.x.1 {
             let px_x = origin.x + f32::from(x) * cell;
@@ -499,27 +505,29 @@ impl<'a> Layers<'a> {
     }
 }
 
-/// The colour of a piece (or a void) drawn as a single texel: its tile's, breed's or team's
-/// colour; a locked block paler.
-fn flat_colour(kind: &Kind) -> Color32 {
-    match *kind {
-        Kind::SlideTile { value } => palette::tile(value).0,
-        Kind::CollapseTile { colour } => palette::hue(colour),
-        Kind::Block { breed, locked: false } => palette::hue(breed),
-        Kind::Block { breed, locked: true } => {
-            palette::hue(breed).lerp_to_gamma(Color32::from_gray(230), 0.5)
+/// The colour of a piece (or a void) drawn as a single texel: its tile's, hue's or team's
+/// colour; a locked one paler.
+fn flat_colour(look: &Look) -> Color32 {
+    match look.shape {
+        PieceShape::Tile { value } => palette::tile(value).0,
+        PieceShape::Square { colour, locked: false } | PieceShape::Disc { colour, locked: false } => {
+            palette::hue(colour)
         }
-        Kind::Unit { team, .. } => palette::hue(team),
-        Kind::Void => palette::VOID,
-        Kind::Terrain { .. } => Color32::TRANSPARENT,
+        PieceShape::Square { colour, locked: true } | PieceShape::Disc { colour, locked: true } => {
+            palette::hue(colour).lerp_to_gamma(Color32::from_gray(230), 0.5)
+        }
+        PieceShape::Unit { team, .. } => palette::hue(team),
+        PieceShape::Void => palette::VOID,
+        PieceShape::Ground { .. } => Color32::TRANSPARENT,
     }
 }
 
-/// What a piece's label says.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum LabelText {
-    Number(u32),
-    Char(char),
+/// How many characters `label` is wide.
+fn label_width(label: Label) -> f32 {
+    match label {
+        Label::Number(n) => n.checked_ilog10().unwrap_or(0) as f32 + 1.0,
+        Label::Char(_) => 1.0,
+    }
 }
 
 /// The labels of a frame's pieces: each distinct text, size and colour is laid out once and the
@@ -527,7 +535,7 @@ enum LabelText {
 /// made large boards slow).
 struct Labels<'a> {
     ctx: &'a egui::Context,
-    galleys: HashMap<(LabelText, u32, Color32), Arc<Galley>>,
+    galleys: HashMap<(Label, u32, Color32), Arc<Galley>>,
     shapes: Vec<Shape>,
 }
 
@@ -537,7 +545,7 @@ impl<'a> Labels<'a> {
     }
 
     /// `text` centred on `centre`, `size` points high (rounded to half a point), at `opacity`.
-    fn put(&mut self, text: LabelText, centre: Pos2, size: f32, colour: Color32, opacity: f32) {
+    fn put(&mut self, text: Label, centre: Pos2, size: f32, colour: Color32, opacity: f32) {
         let size = (size * 2.0).round() / 2.0;
         if size < 1.0 {
             return;
@@ -548,8 +556,8 @@ impl<'a> Labels<'a> {
             .entry((text, size.to_bits(), colour))
             .or_insert_with(|| {
                 let s = match text {
-                    LabelText::Number(n) => n.to_string(),
-                    LabelText::Char(c) => c.to_string(),
+                    Label::Number(n) => n.to_string(),
+                    Label::Char(c) => c.to_string(),
                 };
                 ctx.fonts_mut(|f| f.layout_no_wrap(s, FontId::proportional(size), colour))
             })
@@ -565,52 +573,47 @@ impl<'a> Labels<'a> {
     }
 }
 
-/// One piece in `r` (`id`: its game id, shown on units), at opacity `alpha`; letters and numbers
-/// only with `detail`.
-fn piece(
-    out: &mut Layers<'_>,
-    labels: &mut Labels<'_>,
-    r: Rect,
-    kind: &Kind,
-    id: Option<Id>,
-    detail: bool,
-    alpha: f32,
-) {
+/// One piece in `r` drawn as its look says, at opacity `alpha`; its label only with `detail`.
+fn piece(out: &mut Layers<'_>, labels: &mut Labels<'_>, r: Rect, look: &Look, detail: bool, alpha: f32) {
     let fade = |c: Color32| c.gamma_multiply(alpha.clamp(0.0, 1.0));
     let round = (r.width() * 0.12).min(8.0);
-    let mut text = |t: LabelText, colour: Color32, size: f32| {
-        if detail {
-            labels.put(t, r.center(), size, colour, alpha);
+    let mut text = |colour: Color32, size: f32| {
+        if detail && let Some(label) = look.label {
+            labels.put(label, r.center(), size, colour, alpha);
         }
     };
-    match *kind {
-        Kind::SlideTile { value } => {
+    let lock = |out: &mut Layers<'_>| {
+        let lock = fade(Color32::from_gray(230));
+        out.marks.frame(r.shrink(r.width() * 0.04), round, (r.width() * 0.08).max(1.0), lock);
+        let l = Rect::from_center_size(
+            r.right_top() + vec2(-r.width() * 0.2, r.width() * 0.2),
+            Vec2::splat(r.width() * 0.22),
+        );
+        out.marks.rounded(l, 2.0, lock);
+    };
+    match look.shape {
+        PieceShape::Tile { value } => {
             let (bg, fg) = palette::tile(value);
             out.base.rounded(r, round, fade(bg));
-            let digits = value.checked_ilog10().unwrap_or(0) as f32 + 1.0;
+            let digits = look.label.map_or(1.0, label_width);
             let size = (r.width() * 0.45).min(r.width() * 1.2 / digits);
-            text(LabelText::Number(value), fg, size);
+            text(fg, size);
         }
-        Kind::CollapseTile { colour } => {
+        PieceShape::Square { colour, locked } => {
             out.base.rounded(r, round, fade(palette::hue(colour)));
-            let c = tessera_core::collapse::colour_char(colour);
-            text(LabelText::Char(c), Color32::from_black_alpha(150), r.width() * 0.4);
-        }
-        Kind::Block { breed, locked } => {
-            out.circles(r.center(), &[(r.width() * 0.42, fade(palette::hue(breed)))]);
-            let letter = char::from(b'A' + breed % 26);
-            text(LabelText::Char(letter), Color32::from_black_alpha(170), r.width() * 0.4);
+            text(Color32::from_black_alpha(150), r.width() * 0.4);
             if locked {
-                let lock = fade(Color32::from_gray(230));
-                out.marks.frame(r.shrink(r.width() * 0.04), round, (r.width() * 0.08).max(1.0), lock);
-                let l = Rect::from_center_size(
-                    r.right_top() + vec2(-r.width() * 0.2, r.width() * 0.2),
-                    Vec2::splat(r.width() * 0.22),
-                );
-                out.marks.rounded(l, 2.0, lock);
+                lock(out);
             }
         }
-        Kind::Unit { team, movement, left } => {
+        PieceShape::Disc { colour, locked } => {
+            out.circles(r.center(), &[(r.width() * 0.42, fade(palette::hue(colour)))]);
+            text(Color32::from_black_alpha(170), r.width() * 0.4);
+            if locked {
+                lock(out);
+            }
+        }
+        PieceShape::Unit { team, movement, left } => {
             // Units fill their cell, and stay big enough to find on a zoomed-out map.
             let r = if r.width() < 8.0 { Rect::from_center_size(r.center(), Vec2::splat(8.0)) } else { r };
             let radius = r.width() * 0.46;
@@ -622,7 +625,7 @@ fn piece(
             );
             let bar = detail && movement > 0;
             if bar {
-                // Movement left, as a bar across the lower part of the unit, under its id.
+                // Movement left, as a bar across the lower part of the unit, under its label.
                 let frac = (left as f32 / movement as f32).clamp(0.0, 1.0);
                 let bar = Rect::from_center_size(
                     r.center() + vec2(0.0, r.height() * 0.25),
@@ -632,17 +635,17 @@ fn piece(
                 let filled = Rect::from_min_size(bar.min, vec2(bar.width() * frac, bar.height()));
                 out.marks.rect(filled, fade(Color32::from_rgb(0x7c, 0xf0, 0x7c)));
             }
-            // The unit's id (its team is its colour), above the bar when there is one.
-            if let Some(id) = id
+            // The unit's label (its id; its team is its colour), above the bar when there is one.
+            if let Some(label) = look.label
                 && detail
             {
-                let digits = id.0.checked_ilog10().unwrap_or(0) as f32 + 1.0;
+                let digits = label_width(label);
                 let size = (r.width() * if bar { 0.42 } else { 0.5 }).min(r.width() * 1.0 / digits);
                 let centre = r.center() - vec2(0.0, if bar { r.height() * 0.07 } else { 0.0 });
-                labels.put(LabelText::Number(id.0), centre, size, Color32::WHITE, alpha);
+                labels.put(label, centre, size, Color32::WHITE, alpha);
             }
         }
-        Kind::Void | Kind::Terrain { .. } => {}
+        PieceShape::Void | PieceShape::Ground { .. } => {}
     }
 }
 

@@ -14,6 +14,8 @@
 //!   problem is ([`Place`]: a cell, row, column or unit) as data besides its message.
 //! - [`importers`]: other formats into levels ([`Importer`], each rule set's `import.rs`), by
 //!   name, without I/O.
+//! - [`project`]: the mirror projection, how a rule set shows itself to views (pieces with a
+//!   generic look, events as generic mirror ops); [`project_state`], [`project_event`].
 //! - [`GameRng`]: ChaCha8 from a `u64` seed, kept in the state; the only randomness.
 //! - [`state_hash`]: xxh3-64 of the canonical bincode 2 encoding.
 //! - Geometry: [`Pos`] (`y = 0` is the top row), [`Dir`], [`Size`], [`Grid`]; stable [`Id`]s.
@@ -45,6 +47,7 @@ mod id;
 mod import;
 mod level;
 mod plugin;
+pub mod project;
 mod rng;
 mod rules;
 #[cfg(feature = "strategy")]

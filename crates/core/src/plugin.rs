@@ -38,8 +38,10 @@ pub trait Plugin: 'static {
     /// Open), listed by [`crate::importers`]. None by default.
     const IMPORTERS: &'static [crate::Importer] = &[];
 
-    /// The rules (settings of one game).
+    /// The rules (settings of one game), which also project the game for views (its mirror
+    /// projection, in the rule set's `mirror.rs`: state → pieces, event → mirror ops).
     type Rules: Rules<State = Self::State, Command = Self::Command, Event = Self::Event>
+        + crate::project::Project<State = Self::State, Event = Self::Event>
         + Clone
         + Eq
         + fmt::Debug

@@ -324,6 +324,35 @@ macro_rules! rule_sets {
             }
         }
 
+        /// Pushes every ground cell and piece of `state` onto `out`
+        /// ([`Project::pieces`](crate::project::Project::pieces)); returns the board's size.
+        pub fn project_state(state: &AnyState, out: &mut Vec<$crate::project::Piece>) -> $crate::Size {
+            use $crate::project::Project;
+            match state {
+                $(
+                    AnyState::$V(s) => {
+                        <<$module::$plugin as $crate::Plugin>::Rules as Project>::pieces(s, out);
+                        <<$module::$plugin as $crate::Plugin>::Rules as Project>::size(s)
+                    }
+                )+
+            }
+        }
+
+        /// Pushes the ops of `event` onto `out` ([`Project::ops`](crate::project::Project::ops));
+        /// returns the event's rule set.
+        #[inline]
+        pub fn project_event(event: &AnyEvent, out: &mut $crate::project::Ops) -> RuleSet {
+            use $crate::project::Project;
+            match event {
+                $(
+                    AnyEvent::$V(e) => {
+                        <<$module::$plugin as $crate::Plugin>::Rules as Project>::ops(e, out);
+                        RuleSet::$V
+                    }
+                )+
+            }
+        }
+
         impl AnyCommand {
             /// Parses one line of command text for `rule_set` (see [`RuleSet::command_help`]).
             pub fn parse(rule_set: RuleSet, text: &str) -> Result<AnyCommand, String> {

@@ -1,403 +1,291 @@
-//! Following events: one handler per rule set, each checking that the event fits before it
-//! changes anything, then moving, spawning and removing entities with their animations.
+//! Following events: the rule set projects an event into generic ops
+//! ([`tessera_core::project_event`]); the mirror checks that every op fits before it changes
+//! anything, then moves, spawns, removes and restyles entities with their animations.
+//!
+//! An event of one op (nearly all of them) is checked against the mirror itself and carried out.
+//! An event of several ops (a merge: one piece goes, the other changes look and moves) is first checked whole in a dry run, where each op sees the earlier ones' effects
+//! through a small overlay of cells, ids and shapes ([`Check`]); only then is it carried out. So
+//! an event that does not fit changes nothing, whatever op of it fails. Unapplying takes the ops
+//! in reverse order, each inverted (see `tessera_core::project`).
 
-use crate::components::{Anim, AnimKind, Kind};
+use crate::components::Anim;
 use crate::error::MirrorError;
-use crate::mirror::{Mirror, Stage};
+use crate::mirror::Mirror;
 use hecs::Entity;
-use tessera_core::collapse::CollapseEvent;
-use tessera_core::match3::Match3Event;
-use tessera_core::slide::SlideEvent;
-use tessera_core::tactics::TacticsEvent;
-use tessera_core::{AnyEvent, Id, Pos, RuleSet};
+use tessera_core::project::{AnimKind, Change, Item, Look, Op, Ops, Shape, Stage};
+use tessera_core::{AnyEvent, Id, Pos, project_event};
 
-fn event_rule_set(event: &AnyEvent) -> RuleSet {
-    match event {
-        AnyEvent::Slide(_) => RuleSet::Slide,
-        AnyEvent::Collapse(_) => RuleSet::Collapse,
-        AnyEvent::Tactics(_) => RuleSet::Tactics,
-        AnyEvent::Match3(_) => RuleSet::Match3,
+/// A piece as the checks see it: one on the board, or one an earlier op of the event spawned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Token {
+    Real(Entity),
+    New(u32),
+}
+
+/// The dry run's view of what the event's earlier ops did (latest entry wins), and buffers
+/// reused by the checks.
+#[derive(Default)]
+struct Check {
+    /// Cell index → the piece now there.
+    cells: Vec<(usize, Option<Token>)>,
+    /// Id → the piece that has it now.
+    ids: Vec<(Id, Option<Token>)>,
+    /// A piece's shape now.
+    shapes: Vec<(Token, Shape)>,
+    fresh: u32,
+    /// The pieces an op names, in its items' order.
+    toks: Vec<Token>,
+    /// A column's pieces and rows.
+    stack: Vec<(Token, u16)>,
+    /// Keys sorted to find duplicates.
+    keys: Vec<u64>,
+}
+
+impl Check {
+    fn clear(&mut self) {
+        self.cells.clear();
+        self.ids.clear();
+        self.shapes.clear();
+        self.fresh = 0;
     }
 }
 
-/// Fails if two of `items` are equal.
-fn distinct<T: Ord + Copy>(
-    items: impl Iterator<Item = T>,
-    err: impl Fn(T) -> MirrorError,
-) -> Result<(), MirrorError> {
-    let mut v: Vec<T> = items.collect();
-    v.sort_unstable();
-    match v.windows(2).find(|w| w[0] == w[1]) {
-        Some(w) => Err(err(w[0])),
+/// Buffers reused from event to event.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    ops: Ops,
+    check: Check,
+}
+
+/// The first key of `items` that occurs twice, if any.
+fn duplicate(keys: &mut Vec<u64>, items: impl Iterator<Item = u64>) -> Option<u64> {
+    keys.clear();
+    keys.extend(items);
+    keys.sort_unstable();
+    keys.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+}
+
+fn cell_key(p: Pos) -> u64 {
+    (u64::from(p.y) << 16) | u64::from(p.x)
+}
+
+fn key_cell(k: u64) -> Pos {
+    Pos::new((k & 0xffff) as u16, (k >> 16) as u16)
+}
+
+/// Fails if two items name the same id, or (with `cells`) the same cell as `cell` picks.
+fn distinct(keys: &mut Vec<u64>, items: &[Item], cell: Option<fn(&Item) -> Pos>) -> Result<(), MirrorError> {
+    if items.len() < 2 {
+        return Ok(());
+    }
+    if let Some(cell) = cell
+        && let Some(k) = duplicate(keys, items.iter().map(|it| cell_key(cell(it))))
+    {
+        return Err(MirrorError::DuplicateCell { pos: key_cell(k) });
+    }
+    match duplicate(keys, items.iter().map(|it| u64::from(it.id.0))) {
+        Some(k) => Err(MirrorError::DuplicateId { id: Id(k as u32) }),
         None => Ok(()),
     }
 }
 
 impl Mirror {
     pub(crate) fn follow(&mut self, event: &AnyEvent, forward: bool) -> Result<(), MirrorError> {
-        let rule_set = event_rule_set(event);
-        if rule_set != self.rule_set {
-            return Err(MirrorError::WrongRuleSet { mirror: self.rule_set, event: rule_set });
-        }
-        let result = match event {
-            AnyEvent::Slide(e) => self.slide(e, forward),
-            AnyEvent::Collapse(e) => self.collapse(e, forward),
-            AnyEvent::Match3(e) => self.match3(e, forward),
-            AnyEvent::Tactics(e) => self.tactics(e, forward),
+        // Boxed, so taking it out for the call is a pointer move.
+        let mut scratch = self.scratch.take().unwrap_or_default();
+        scratch.ops.clear();
+        let rule_set = project_event(event, &mut scratch.ops);
+        let result = if rule_set == self.rule_set {
+            self.follow_ops(&scratch.ops, &mut scratch.check, forward)
+        } else {
+            Err(MirrorError::WrongRuleSet { mirror: self.rule_set, event: rule_set })
         };
+        self.scratch = Some(scratch);
         if result.is_ok() {
             self.reversed = !forward;
         }
         result
     }
 
-    /// Moves piece `id` from `from` to `to` (checked) with an animation of `kind`.
-    fn move_one(
-        &mut self,
-        id: Id,
-        from: Pos,
-        to: Pos,
-        stage: Stage,
-        kind: AnimKind,
-    ) -> Result<Entity, MirrorError> {
-        let e = self.piece(id, from)?;
-        self.free(to, &[e])?;
-        let phase = self.phase(stage, None);
-        self.move_piece(e, from, to, Anim::new(kind, from, to, phase));
-        Ok(e)
-    }
-
-    /// Puts a new piece `id` of `what` on `at` (checked), animated as `kind`.
-    fn spawn_one(
-        &mut self,
-        id: Id,
-        at: Pos,
-        what: Kind,
-        stage: Stage,
-        kind: AnimKind,
-    ) -> Result<(), MirrorError> {
-        self.free(at, &[])?;
-        self.new_id(id)?;
-        let phase = self.phase(stage, None);
-        self.spawn_piece(id, at, what, Anim::new(kind, at, at, phase));
-        Ok(())
-    }
-
-    /// Removes piece `id` from `at` (checked), leaving a ghost animated as `kind`.
-    fn remove_one(&mut self, id: Id, at: Pos, stage: Stage, kind: AnimKind) -> Result<(), MirrorError> {
-        let e = self.piece(id, at)?;
-        let phase = self.phase(stage, None);
-        self.remove_piece(e, id, at, Anim::new(kind, at, at, phase));
-        Ok(())
-    }
-
-    /// Moves `a` from `pa` to `pb` and `b` from `pb` to `pa`.
-    fn swap_two(
-        &mut self,
-        a: (Id, Pos),
-        b: (Id, Pos),
-        stage: Stage,
-        kind: AnimKind,
-    ) -> Result<(), MirrorError> {
-        let ea = self.piece(a.0, a.1)?;
-        let eb = self.piece(b.0, b.1)?;
-        if ea == eb {
-            return Err(MirrorError::DuplicateCell { pos: a.1 });
+    fn follow_ops(&mut self, ops: &Ops, check: &mut Check, forward: bool) -> Result<(), MirrorError> {
+        let all = ops.ops();
+        let nth = |k: usize| if forward { all[k] } else { all[all.len() - 1 - k] };
+        if all.len() > 1 {
+            // The dry run: every op checked against the effects of the ones before it. The
+            // overlay is emptied whether it fits or not.
+            let dry = (0..all.len()).try_for_each(|k| self.op(ops, nth(k), forward, check, false));
+            check.clear();
+            dry?;
         }
-        let phase = self.phase(stage, None);
-        self.lift(ea, a.1);
-        self.lift(eb, b.1);
-        self.place(ea, b.1);
-        self.place(eb, a.1);
-        self.animate(ea, Anim::new(kind, a.1, b.1, phase));
-        self.animate(eb, Anim::new(kind, b.1, a.1, phase));
+        // The overlay is empty here: the ops see (and change) the mirror itself.
+        for k in 0..all.len() {
+            self.op(ops, nth(k), forward, check, true)?;
+        }
         Ok(())
     }
 
-    /// Moves many pieces at once (`(id, from, to)`): every destination must be free or left by
-    /// one of the moving pieces, and destinations must differ.
-    fn move_many(
-        &mut self,
-        moves: &[(Id, Pos, Pos)],
-        stage: Stage,
-        kind: AnimKind,
-    ) -> Result<(), MirrorError> {
-        let entities =
-            moves.iter().map(|&(id, from, _)| self.piece(id, from)).collect::<Result<Vec<_>, _>>()?;
-        for &(_, _, to) in moves {
-            self.free(to, &entities)?;
+    /// Checks `op` (going forward or backward); with `commit`, carries it out, else records its
+    /// effects in `c` for the ops after it.
+    fn op(&mut self, ops: &Ops, op: Op, fwd: bool, c: &mut Check, commit: bool) -> Result<(), MirrorError> {
+        match op {
+            Op::Move { items, anim, stage } => self.moves(ops.items(items), fwd, anim, stage, c, commit),
+            Op::Walk { id, path, spend, stage } => {
+                self.walk(id, ops.cells(path), spend, fwd, stage, c, commit)
+            }
+            Op::Spawn { items, look, anim, stage } if fwd => {
+                self.spawns(ops.items(items), fwd, look, anim, stage, c, commit)
+            }
+            Op::Despawn { items, look, anim, stage } if !fwd => {
+                self.spawns(ops.items(items), fwd, look, anim, stage, c, commit)
+            }
+            Op::Spawn { items, anim, stage, .. } | Op::Despawn { items, anim, stage, .. } => {
+                self.despawns(ops.items(items), fwd, anim, stage, c, commit)
+            }
+            Op::Change { id, at, change, anim } => self.change(id, at, change.oriented(fwd), anim, c, commit),
+            Op::ShiftColumn { from, to, anim, stage } => {
+                let (from, to) = if fwd { (from, to) } else { (to, from) };
+                self.shift_column(from, to, anim, stage, c, commit)
+            }
         }
-        distinct(moves.iter().map(|m| (m.2.y, m.2.x)), |(y, x)| MirrorError::DuplicateCell {
-            pos: Pos::new(x, y),
-        })?;
-        distinct(moves.iter().map(|m| m.0), |id| MirrorError::DuplicateId { id })?;
-        if moves.is_empty() {
+    }
+
+    // --- lookups through the dry run's overlay ---
+
+    fn at_cell(&self, c: &Check, i: usize) -> Option<Token> {
+        match c.cells.iter().rev().find(|(j, _)| *j == i) {
+            Some(&(_, t)) => t,
+            None => self.pieces[i].map(Token::Real),
+        }
+    }
+
+    fn by_id(&self, c: &Check, id: Id) -> Option<Token> {
+        match c.ids.iter().rev().find(|(j, _)| *j == id) {
+            Some(&(_, t)) => t,
+            None => self.ids.get(&id).copied().map(Token::Real),
+        }
+    }
+
+    fn shape_of(&self, c: &Check, t: Token) -> Option<Shape> {
+        if let Some(&(_, s)) = c.shapes.iter().rev().find(|(u, _)| *u == t) {
+            return Some(s);
+        }
+        match t {
+            Token::Real(e) => self.look(e).map(|l| l.shape),
+            Token::New(_) => None,
+        }
+    }
+
+    /// The piece `id`, which must stand on `at`.
+    fn piece(&self, c: &Check, id: Id, at: Pos) -> Result<Token, MirrorError> {
+        let i = self.on_board(at)?;
+        let t = self.by_id(c, id).ok_or(MirrorError::UnknownId { id })?;
+        if self.at_cell(c, i) == Some(t) { Ok(t) } else { Err(MirrorError::NotAt { id, pos: at }) }
+    }
+
+    /// Fails unless `pos` is on the board and free, or holds one of `leaving`.
+    fn free(&self, c: &Check, pos: Pos, leaving: &[Token]) -> Result<(), MirrorError> {
+        let i = self.on_board(pos)?;
+        match self.at_cell(c, i) {
+            Some(t) if !leaving.contains(&t) => Err(MirrorError::Occupied { pos }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Records, for the dry run, that `t` left cell `from` (if it is there) .
+    fn lift_in(&self, c: &mut Check, t: Token, from: Pos) {
+        let i = self.size.index(from);
+        if self.at_cell(c, i) == Some(t) {
+            c.cells.push((i, None));
+        }
+    }
+
+    // --- the ops ---
+
+    /// Pieces move at once: every destination free or left by one of them, all different.
+    fn moves(
+        &mut self,
+        items: &[Item],
+        fwd: bool,
+        anim: AnimKind,
+        stage: Stage,
+        c: &mut Check,
+        commit: bool,
+    ) -> Result<(), MirrorError> {
+        c.toks.clear();
+        for it in items {
+            let (id, from, _) = it.oriented(fwd);
+            let t = self.piece(c, id, from)?;
+            c.toks.push(t);
+        }
+        for it in items {
+            self.free(c, it.oriented(fwd).2, &c.toks)?;
+        }
+        let to: fn(&Item) -> Pos = if fwd { |it| it.to } else { |it| it.from };
+        distinct(&mut c.keys, items, Some(to))?;
+        if items.is_empty() {
             return Ok(());
         }
-        let phase = self.phase(stage, None);
-        for (&e, &(_, from, _)) in entities.iter().zip(moves) {
-            self.lift(e, from);
-        }
-        for (&e, &(_, from, to)) in entities.iter().zip(moves) {
-            self.place(e, to);
-            self.animate(e, Anim::new(kind, from, to, phase));
+        if commit {
+            let phase = self.phase(stage);
+            for (&t, it) in c.toks.iter().zip(items) {
+                if let Token::Real(e) = t {
+                    self.lift(e, it.oriented(fwd).1);
+                }
+            }
+            for (&t, it) in c.toks.iter().zip(items) {
+                let (_, from, to) = it.oriented(fwd);
+                if let Token::Real(e) = t {
+                    self.place(e, to);
+                    self.animate(e, Anim::new(anim, from, to, phase));
+                }
+            }
+        } else {
+            let toks = std::mem::take(&mut c.toks);
+            for (&t, it) in toks.iter().zip(items) {
+                self.lift_in(c, t, it.oriented(fwd).1);
+            }
+            for (&t, it) in toks.iter().zip(items) {
+                c.cells.push((self.size.index(it.oriented(fwd).2), Some(t)));
+            }
+            c.toks = toks;
         }
         Ok(())
     }
 
-    fn slide(&mut self, event: &SlideEvent, forward: bool) -> Result<(), MirrorError> {
-        match *event {
-            SlideEvent::Moved { tile, from, to } => {
-                let (from, to) = if forward { (from, to) } else { (to, from) };
-                self.move_one(tile, from, to, Stage::Move, AnimKind::Slide).map(drop)
-            }
-            SlideEvent::Merged { tile, from, absorbed, absorbed_from, to, value, .. } => {
-                if forward {
-                    let s = self.piece(tile, from)?;
-                    let a = self.piece(absorbed, absorbed_from)?;
-                    if s == a {
-                        return Err(MirrorError::DuplicateCell { pos: from });
-                    }
-                    self.free(to, &[s, a])?;
-                    let phase = self.phase(Stage::Move, None);
-                    self.remove_piece(
-                        a,
-                        absorbed,
-                        absorbed_from,
-                        Anim::new(AnimKind::Merge, absorbed_from, to, phase),
-                    );
-                    self.set_kind(s, |k| *k = Kind::SlideTile { value });
-                    // The survivor moves from → to (equal for a single combine).
-                    self.move_piece(s, from, to, Anim::new(AnimKind::Merge, from, to, phase));
-                } else {
-                    let s = self.piece(tile, to)?;
-                    if from == absorbed_from {
-                        return Err(MirrorError::DuplicateCell { pos: from });
-                    }
-                    self.free(from, &[s])?;
-                    self.free(absorbed_from, &[s])?;
-                    self.new_id(absorbed)?;
-                    let phase = self.phase(Stage::Move, None);
-                    let half = Kind::SlideTile { value: value / 2 };
-                    self.set_kind(s, |k| *k = half);
-                    self.move_piece(s, to, from, Anim::new(AnimKind::Merge, to, from, phase));
-                    self.spawn_piece(
-                        absorbed,
-                        absorbed_from,
-                        half,
-                        Anim::new(AnimKind::Merge, to, absorbed_from, phase),
-                    );
-                }
-                Ok(())
-            }
-            SlideEvent::Spawned { tile, at, value, .. } => {
-                if forward {
-                    self.spawn_one(tile, at, Kind::SlideTile { value }, Stage::Spawn, AnimKind::Spawn)
-                } else {
-                    self.remove_one(tile, at, Stage::Spawn, AnimKind::Spawn)
-                }
-            }
-            SlideEvent::Scored { .. } | SlideEvent::Won { .. } | SlideEvent::GameOver => Ok(()),
+    /// A unit walks its path and spends movement (gets it back going backward).
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &mut self,
+        id: Id,
+        path: &[Pos],
+        spend: u64,
+        fwd: bool,
+        stage: Stage,
+        c: &mut Check,
+        commit: bool,
+    ) -> Result<(), MirrorError> {
+        let (Some(&first), Some(&last)) = (path.first(), path.last()) else {
+            return Err(MirrorError::EmptyPath { id });
+        };
+        for &p in path {
+            self.on_board(p)?;
         }
-    }
-
-    fn collapse(&mut self, event: &CollapseEvent, forward: bool) -> Result<(), MirrorError> {
-        match event {
-            CollapseEvent::Cleared { tiles, colour } => {
-                if forward {
-                    let entities =
-                        tiles.iter().map(|t| self.piece(t.id, t.at)).collect::<Result<Vec<_>, _>>()?;
-                    distinct(tiles.iter().map(|t| t.id), |id| MirrorError::DuplicateId { id })?;
-                    let phase = self.phase(Stage::Clear, None);
-                    for (e, t) in entities.into_iter().zip(tiles) {
-                        self.remove_piece(e, t.id, t.at, Anim::new(AnimKind::Clear, t.at, t.at, phase));
-                    }
-                } else {
-                    for t in tiles {
-                        self.free(t.at, &[])?;
-                        self.new_id(t.id)?;
-                    }
-                    distinct(tiles.iter().map(|t| t.id), |id| MirrorError::DuplicateId { id })?;
-                    distinct(tiles.iter().map(|t| (t.at.y, t.at.x)), |(y, x)| MirrorError::DuplicateCell {
-                        pos: Pos::new(x, y),
-                    })?;
-                    let phase = self.phase(Stage::Clear, None);
-                    for t in tiles {
-                        let kind = Kind::CollapseTile { colour: *colour };
-                        self.spawn_piece(t.id, t.at, kind, Anim::new(AnimKind::Clear, t.at, t.at, phase));
-                    }
-                }
-                Ok(())
-            }
-            &CollapseEvent::Fell { tile, from, to } => {
-                let (from, to) = if forward { (from, to) } else { (to, from) };
-                self.move_one(tile, from, to, Stage::Fall, AnimKind::Fall).map(drop)
-            }
-            &CollapseEvent::ColumnShifted { from, to } => {
-                let (from, to) = if forward { (from, to) } else { (to, from) };
-                self.shift_column(from, to)
-            }
-            CollapseEvent::Scored { .. } | CollapseEvent::GameOver { .. } => Ok(()),
-        }
-    }
-
-    /// Moves the tiles of column `from` (from the bottom up to the first empty cell, as the
-    /// rules do) into column `to`.
-    fn shift_column(&mut self, from: u16, to: u16) -> Result<(), MirrorError> {
-        let h = self.size.height;
-        self.on_board(Pos::new(from, h - 1))?;
-        self.on_board(Pos::new(to, h - 1))?;
-        let mut moves = Vec::new();
-        for y in (0..h).rev() {
-            let p = Pos::new(from, y);
-            let Some(e) = self.piece_at(p) else { break };
-            moves.push((e, y));
-        }
-        if from == to || moves.is_empty() {
-            return Ok(());
-        }
-        for &(_, y) in &moves {
-            self.free(Pos::new(to, y), &[])?;
-        }
-        let phase = self.phase(Stage::Shift, None);
-        for (e, y) in moves {
-            let (a, b) = (Pos::new(from, y), Pos::new(to, y));
-            self.move_piece(e, a, b, Anim::new(AnimKind::ColumnShift, a, b, phase));
-        }
-        Ok(())
-    }
-
-    fn match3(&mut self, event: &Match3Event, forward: bool) -> Result<(), MirrorError> {
-        match event {
-            &Match3Event::Swapped { a, b, a_block, b_block } => {
-                if forward {
-                    self.swap_two((a_block, a), (b_block, b), Stage::Swap, AnimKind::Swap)
-                } else {
-                    self.swap_two((a_block, b), (b_block, a), Stage::Swap, AnimKind::Swap)
-                }
-            }
-            &Match3Event::SwappedBack { a, b, a_block, b_block } => {
-                if forward {
-                    self.swap_two((a_block, b), (b_block, a), Stage::SwapBack, AnimKind::SwapBack)
-                } else {
-                    self.swap_two((a_block, a), (b_block, b), Stage::SwapBack, AnimKind::SwapBack)
-                }
-            }
-            Match3Event::Matched { blocks, breed, cascade } => {
-                let going: Vec<_> = blocks.iter().filter(|mb| !mb.locked).collect();
-                distinct(going.iter().map(|mb| mb.block), |id| MirrorError::DuplicateId { id })?;
-                if forward {
-                    let entities =
-                        going.iter().map(|mb| self.piece(mb.block, mb.at)).collect::<Result<Vec<_>, _>>()?;
-                    let phase = self.phase(Stage::Match, Some(*cascade));
-                    for (e, mb) in entities.into_iter().zip(going) {
-                        self.remove_piece(
-                            e,
-                            mb.block,
-                            mb.at,
-                            Anim::new(AnimKind::Clear, mb.at, mb.at, phase),
-                        );
-                    }
-                } else {
-                    for mb in &going {
-                        self.free(mb.at, &[])?;
-                        self.new_id(mb.block)?;
-                    }
-                    distinct(going.iter().map(|mb| (mb.at.y, mb.at.x)), |(y, x)| {
-                        MirrorError::DuplicateCell { pos: Pos::new(x, y) }
-                    })?;
-                    let phase = self.phase(Stage::Match, Some(*cascade));
-                    for mb in going {
-                        let kind = Kind::Block { breed: *breed, locked: false };
-                        self.spawn_piece(
-                            mb.block,
-                            mb.at,
-                            kind,
-                            Anim::new(AnimKind::Clear, mb.at, mb.at, phase),
-                        );
-                    }
-                }
-                Ok(())
-            }
-            &Match3Event::Unlocked { block, at } => {
-                let e = self.piece(block, at)?;
-                let Some(Kind::Block { .. }) = self.kind(e) else {
-                    return Err(MirrorError::WrongKind { id: block });
-                };
-                let phase = self.phase(Stage::Match, None);
-                self.set_kind(e, |k| {
-                    if let Kind::Block { locked, .. } = k {
-                        *locked = !forward;
+        let (from, to) = if fwd { (first, last) } else { (last, first) };
+        let t = self.piece(c, id, from)?;
+        let Some(Shape::Unit { .. }) = self.shape_of(c, t) else {
+            return Err(MirrorError::WrongKind { id });
+        };
+        self.free(c, to, &[t])?;
+        match t {
+            Token::Real(e) if commit => {
+                let phase = self.phase(stage);
+                self.set_look(e, |l| {
+                    if let Shape::Unit { left, .. } = &mut l.shape {
+                        *left = if fwd { left.saturating_sub(spend) } else { left.saturating_add(spend) };
                     }
                 });
-                self.animate(e, Anim::new(AnimKind::Unlock, at, at, phase));
-                Ok(())
-            }
-            &Match3Event::Fell { block, from, to } => {
-                let (from, to) = if forward { (from, to) } else { (to, from) };
-                self.move_one(block, from, to, Stage::Fall, AnimKind::Fall).map(drop)
-            }
-            &Match3Event::Spawned { block, at, breed, .. } => {
-                if forward {
-                    self.spawn_one(
-                        block,
-                        at,
-                        Kind::Block { breed, locked: false },
-                        Stage::Spawn,
-                        AnimKind::Spawn,
-                    )
-                } else {
-                    self.remove_one(block, at, Stage::Spawn, AnimKind::Spawn)
-                }
-            }
-            Match3Event::Shuffled { blocks, .. } => {
-                let moves: Vec<(Id, Pos, Pos)> = blocks
-                    .iter()
-                    .map(|sb| if forward { (sb.block, sb.from, sb.to) } else { (sb.block, sb.to, sb.from) })
-                    .collect();
-                self.move_many(&moves, Stage::Shuffle, AnimKind::Shuffle)
-            }
-            &Match3Event::Recoloured { block, at, from, to } => {
-                let e = self.piece(block, at)?;
-                let Some(Kind::Block { .. }) = self.kind(e) else {
-                    return Err(MirrorError::WrongKind { id: block });
-                };
-                let new = if forward { to } else { from };
-                self.set_kind(e, |k| {
-                    if let Kind::Block { breed, .. } = k {
-                        *breed = new;
-                    }
-                });
-                self.touch_cell(at);
-                Ok(())
-            }
-            Match3Event::Scored { .. } | Match3Event::Won { .. } | Match3Event::GameOver { .. } => Ok(()),
-        }
-    }
-
-    fn tactics(&mut self, event: &TacticsEvent, forward: bool) -> Result<(), MirrorError> {
-        match event {
-            TacticsEvent::UnitMoved { unit, path, cost } => {
-                let (Some(&first), Some(&last)) = (path.first(), path.last()) else {
-                    return Err(MirrorError::EmptyPath { id: *unit });
-                };
-                for &p in path {
-                    self.on_board(p)?;
-                }
-                let (from, to) = if forward { (first, last) } else { (last, first) };
-                let e = self.piece(*unit, from)?;
-                let Some(Kind::Unit { .. }) = self.kind(e) else {
-                    return Err(MirrorError::WrongKind { id: *unit });
-                };
-                self.free(to, &[e])?;
-                let phase = self.phase(Stage::Walk, None);
-                self.set_kind(e, |k| {
-                    if let Kind::Unit { left, .. } = k {
-                        *left = if forward { left.saturating_sub(*cost) } else { left.saturating_add(*cost) };
-                    }
-                });
-                let mut walked = path.clone();
-                if !forward {
+                let mut walked = path.to_vec();
+                if !fwd {
                     walked.reverse();
                 }
                 self.move_piece(
@@ -406,22 +294,174 @@ impl Mirror {
                     to,
                     Anim { kind: AnimKind::Walk, from, to, phase, path: Some(walked) },
                 );
-                Ok(())
             }
-            &TacticsEvent::MovementRestored { unit, from, to } => {
-                let e = self.entity_of(unit).ok_or(MirrorError::UnknownId { id: unit })?;
-                let Some((at, Kind::Unit { .. })) = self.cell_kind(e) else {
-                    return Err(MirrorError::WrongKind { id: unit });
-                };
-                self.set_kind(e, |k| {
-                    if let Kind::Unit { left, .. } = k {
-                        *left = if forward { to } else { from };
-                    }
-                });
-                self.touch_cell(at);
-                Ok(())
+            _ if commit => {}
+            _ => {
+                self.lift_in(c, t, from);
+                c.cells.push((self.size.index(to), Some(t)));
             }
-            TacticsEvent::TurnEnded { .. } => Ok(()),
         }
+        Ok(())
+    }
+
+    /// New pieces appear: each item `(id, a, b)` (oriented) appears on `b`, animated `a → b`.
+    #[allow(clippy::too_many_arguments)]
+    fn spawns(
+        &mut self,
+        items: &[Item],
+        fwd: bool,
+        look: Look,
+        anim: AnimKind,
+        stage: Stage,
+        c: &mut Check,
+        commit: bool,
+    ) -> Result<(), MirrorError> {
+        for it in items {
+            let (id, _, at) = it.oriented(fwd);
+            self.free(c, at, &[])?;
+            if self.by_id(c, id).is_some() {
+                return Err(MirrorError::DuplicateId { id });
+            }
+        }
+        let at: fn(&Item) -> Pos = if fwd { |it| it.to } else { |it| it.from };
+        distinct(&mut c.keys, items, Some(at))?;
+        if commit {
+            let phase = self.phase(stage);
+            for it in items {
+                let (id, from, at) = it.oriented(fwd);
+                self.spawn_piece(id, at, look, Anim::new(anim, from, at, phase));
+            }
+        } else {
+            for it in items {
+                let (id, _, at) = it.oriented(fwd);
+                let t = Token::New(c.fresh);
+                c.fresh += 1;
+                c.cells.push((self.size.index(at), Some(t)));
+                c.ids.push((id, Some(t)));
+                c.shapes.push((t, look.shape));
+            }
+        }
+        Ok(())
+    }
+
+    /// Pieces leave: each item `(id, a, b)` (oriented) leaves `a`, its ghost animated `a → b`.
+    fn despawns(
+        &mut self,
+        items: &[Item],
+        fwd: bool,
+        anim: AnimKind,
+        stage: Stage,
+        c: &mut Check,
+        commit: bool,
+    ) -> Result<(), MirrorError> {
+        c.toks.clear();
+        for it in items {
+            let (id, at, _) = it.oriented(fwd);
+            let t = self.piece(c, id, at)?;
+            c.toks.push(t);
+        }
+        distinct(&mut c.keys, items, None)?;
+        if commit {
+            let phase = self.phase(stage);
+            for (&t, it) in c.toks.iter().zip(items) {
+                let (id, at, to) = it.oriented(fwd);
+                if let Token::Real(e) = t {
+                    self.remove_piece(e, id, at, Anim::new(anim, at, to, phase));
+                }
+            }
+        } else {
+            for it in items {
+                let (id, at, _) = it.oriented(fwd);
+                c.cells.push((self.size.index(at), None));
+                c.ids.push((id, None));
+            }
+        }
+        Ok(())
+    }
+
+    /// A piece's look changes, in place.
+    fn change(
+        &mut self,
+        id: Id,
+        at: Option<Pos>,
+        change: Change,
+        anim: Option<(AnimKind, Stage)>,
+        c: &mut Check,
+        commit: bool,
+    ) -> Result<(), MirrorError> {
+        let t = match at {
+            Some(p) => self.piece(c, id, p)?,
+            None => self.by_id(c, id).ok_or(MirrorError::UnknownId { id })?,
+        };
+        if !self.shape_of(c, t).is_some_and(|s| change.fits(&s)) {
+            return Err(MirrorError::WrongKind { id });
+        }
+        match t {
+            Token::Real(e) if commit => {
+                let Some((cell, _)) = self.cell_look(e) else { return Ok(()) };
+                match anim {
+                    Some((kind, stage)) => {
+                        let phase = self.phase(stage);
+                        self.set_look(e, |l| change.apply_to(l));
+                        self.animate(e, Anim::new(kind, cell, cell, phase));
+                    }
+                    None => {
+                        self.set_look(e, |l| change.apply_to(l));
+                        self.touch_cell(cell);
+                    }
+                }
+            }
+            _ if commit => {}
+            _ => {
+                if let Change::Look { after, .. } = change {
+                    c.shapes.push((t, after.shape));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves the pieces of column `from` (from the bottom row up to the first empty cell) into
+    /// column `to`.
+    fn shift_column(
+        &mut self,
+        from: u16,
+        to: u16,
+        anim: AnimKind,
+        stage: Stage,
+        c: &mut Check,
+        commit: bool,
+    ) -> Result<(), MirrorError> {
+        let h = self.size.height;
+        self.on_board(Pos::new(from, h - 1))?;
+        self.on_board(Pos::new(to, h - 1))?;
+        c.stack.clear();
+        for y in (0..h).rev() {
+            let Some(t) = self.at_cell(c, self.size.index(Pos::new(from, y))) else { break };
+            c.stack.push((t, y));
+        }
+        if from == to || c.stack.is_empty() {
+            return Ok(());
+        }
+        for &(_, y) in &c.stack {
+            self.free(c, Pos::new(to, y), &[])?;
+        }
+        let stack = std::mem::take(&mut c.stack);
+        if commit {
+            let phase = self.phase(stage);
+            for &(t, y) in &stack {
+                let (a, b) = (Pos::new(from, y), Pos::new(to, y));
+                if let Token::Real(e) = t {
+                    self.move_piece(e, a, b, Anim::new(anim, a, b, phase));
+                }
+            }
+        } else {
+            for &(t, y) in &stack {
+                c.cells.push((self.size.index(Pos::new(from, y)), None));
+                c.cells.push((self.size.index(Pos::new(to, y)), Some(t)));
+            }
+        }
+        c.stack = stack;
+        Ok(())
     }
 }

@@ -1,60 +1,35 @@
 //! [`Mirror`]: the world, its per-cell indexes and id map, built from a state; the queries.
 
-use crate::components::{Anim, Cell, GameId, Ghost, Kind, Layer, Trail};
+use crate::components::{Anim, Cell, GameId, Ghost, Trail};
 use crate::error::{Inconsistent, MirrorError};
+use crate::follow::Scratch;
 use hecs::{Entity, World};
 use std::collections::BTreeMap;
 use std::fmt;
-use tessera_core::match3::Cell as Match3Cell;
-use tessera_core::tactics::STEP;
-use tessera_core::{AnyEvent, AnyState, Id, Pos, RuleSet, Size};
+use tessera_core::project::{Layer, Look, Piece, Stage};
+use tessera_core::{AnyEvent, AnyState, Id, Pos, RuleSet, Size, project_state};
 
-/// What kind of thing happens, for grouping a step's animations into phases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stage {
-    /// slide: moves and merges.
-    Move,
-    /// slide, match3: new pieces.
-    Spawn,
-    /// collapse: the tapped group goes.
-    Clear,
-    /// collapse, match3: gravity.
-    Fall,
-    /// collapse: column compaction.
-    Shift,
-    /// match3: the swap.
-    Swap,
-    /// match3: the swap going back.
-    SwapBack,
-    /// match3: matches and unlocks of one cascade level.
-    Match,
-    /// match3: the dead-board shuffle.
-    Shuffle,
-    /// tactics: a unit walks.
-    Walk,
-}
-
-/// Counts phases: a new phase starts whenever an animating event's stage differs from the
-/// previous animating event's (match stages also differ by cascade level). Works the same
-/// whichever order the events come in, so unapplying a step's events in reverse numbers the
-/// phases in reverse.
+/// Counts phases: a new phase starts whenever an animating op's [`Stage`] differs from the
+/// previous animating op's (its group, or both levels set and different). Works the same
+/// whichever order the ops come in, so unapplying a step's events in reverse numbers the phases
+/// in reverse.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Phases {
     count: u32,
-    stage: Option<Stage>,
-    cascade: Option<u32>,
+    group: Option<u8>,
+    level: Option<u32>,
 }
 
 impl Phases {
-    fn enter(&mut self, stage: Stage, cascade: Option<u32>) -> u32 {
-        let same = self.stage == Some(stage)
-            && (cascade.is_none() || self.cascade.is_none() || cascade == self.cascade);
+    fn enter(&mut self, stage: Stage) -> u32 {
+        let same = self.group == Some(stage.group)
+            && (stage.level.is_none() || self.level.is_none() || stage.level == self.level);
         if same {
-            self.cascade = self.cascade.or(cascade);
+            self.level = self.level.or(stage.level);
         } else {
             self.count += 1;
-            self.stage = Some(stage);
-            self.cascade = cascade;
+            self.group = Some(stage.group);
+            self.level = stage.level;
         }
         self.count - 1
     }
@@ -68,8 +43,8 @@ pub struct Snapshot {
     pub rule_set: RuleSet,
     /// The board's size.
     pub size: Size,
-    /// Every live entity's cell, layer, kind and game id, sorted by (row, column, layer, id).
-    pub entities: Vec<(Pos, Layer, Kind, Option<Id>)>,
+    /// Every live entity's cell, layer, look and game id, sorted by (row, column, layer, id).
+    pub entities: Vec<(Pos, Layer, Look, Option<Id>)>,
 }
 
 /// A hecs [`World`] that mirrors one game: see the crate docs.
@@ -90,6 +65,8 @@ pub struct Mirror {
     pub(crate) touched: Vec<Pos>,
     pub(crate) phases: Phases,
     pub(crate) reversed: bool,
+    /// Buffers reused from event to event (the event's ops, the checks' overlay).
+    pub(crate) scratch: Option<Box<Scratch>>,
 }
 
 impl fmt::Debug for Mirror {
@@ -116,15 +93,13 @@ impl PartialEq for Mirror {
 impl Eq for Mirror {}
 
 impl Mirror {
-    /// A mirror of `state`: one entity per piece (with [`Cell`], [`Kind`], [`GameId`]) and per
-    /// ground cell (with [`Cell`], [`Kind`]), no animations. Entities are spawned in batches.
+    /// A mirror of `state`: one entity per piece (with [`Cell`], [`Look`], [`GameId`]) and per
+    /// ground cell (with [`Cell`], [`Look`]), as the rule set projects them
+    /// ([`tessera_core::project_state`]), no animations. Entities are spawned in batches, ground
+    /// first. A piece off the board, or a piece-layer piece without an id, is left out.
     pub fn from_state(state: &AnyState) -> Mirror {
-        let size = match state {
-            AnyState::Slide(s) => s.size(),
-            AnyState::Collapse(s) => s.board().size(),
-            AnyState::Match3(s) => s.size(),
-            AnyState::Tactics(s) => s.size(),
-        };
+        let mut all: Vec<Piece> = Vec::new();
+        let size = project_state(state, &mut all);
         let mut m = Mirror {
             world: World::new(),
             rule_set: state.rule_set(),
@@ -137,67 +112,22 @@ impl Mirror {
             touched: Vec::new(),
             phases: Phases::default(),
             reversed: false,
+            scratch: None,
         };
-        let pieces: Vec<(Cell, Kind, GameId)> = match state {
-            AnyState::Slide(s) => {
-                s.tiles().map(|(p, t)| (Cell(p), Kind::SlideTile { value: t.value }, GameId(t.id))).collect()
-            }
-            AnyState::Collapse(s) => s
-                .board()
-                .iter()
-                .filter_map(|(p, t)| {
-                    t.map(|t| (Cell(p), Kind::CollapseTile { colour: t.colour }, GameId(t.id)))
-                })
-                .collect(),
-            AnyState::Match3(s) => s
-                .blocks()
-                .iter()
-                .filter_map(|(p, b)| {
-                    b.map(|b| (Cell(p), Kind::Block { breed: b.breed, locked: b.locked }, GameId(b.id)))
-                })
-                .collect(),
-            AnyState::Tactics(s) => s
-                .units()
-                .iter()
-                .map(|u| {
-                    (
-                        Cell(u.pos),
-                        Kind::Unit { team: u.team, movement: u.movement, left: u.left },
-                        GameId(u.id),
-                    )
-                })
-                .collect(),
-        };
-        match state {
-            AnyState::Match3(s) => {
-                let voids: Vec<(Cell, Kind)> = s
-                    .cells()
-                    .iter()
-                    .filter(|(_, c)| **c == Match3Cell::Void)
-                    .map(|(p, _)| (Cell(p), Kind::Void))
-                    .collect();
-                let cells: Vec<Pos> = voids.iter().map(|(c, _)| c.0).collect();
-                for (p, e) in cells.into_iter().zip(m.world.spawn_batch(voids)) {
-                    m.ground[size.index(p)] = Some(e);
-                }
-            }
-            AnyState::Tactics(s) => {
-                let terrain = s.terrain();
-                let kinds = terrain.cells().cells().iter().zip(terrain.multipliers()).enumerate().map(
-                    |(i, (&t, &mul))| {
-                        (Cell(size.pos(i)), Kind::Terrain { terrain: t, cost: STEP * u64::from(mul) })
-                    },
-                );
-                // Every cell has ground, in row-major order: the batch's entities are the index.
-                m.ground.clear();
-                m.ground.extend(m.world.spawn_batch(kinds).map(Some));
-            }
-            AnyState::Slide(_) | AnyState::Collapse(_) => {}
+        let ground = |p: &&Piece| p.layer == Layer::Ground && size.contains(p.cell);
+        let spawned = m.world.spawn_batch(all.iter().filter(ground).map(|p| (Cell(p.cell), p.look)));
+        for (p, e) in all.iter().filter(ground).zip(spawned) {
+            m.ground[size.index(p.cell)] = Some(e);
         }
-        let cells: Vec<(Pos, Id)> = pieces.iter().map(|(c, _, id)| (c.0, id.0)).collect();
-        for ((p, id), e) in cells.into_iter().zip(m.world.spawn_batch(pieces)) {
-            m.pieces[size.index(p)] = Some(e);
-            m.ids.insert(id, e);
+        let piece = |p: &&Piece| p.layer == Layer::Piece && p.id.is_some() && size.contains(p.cell);
+        let spawned = m.world.spawn_batch(
+            all.iter().filter(piece).map(|p| (Cell(p.cell), p.look, GameId(p.id.unwrap_or(Id(0))))),
+        );
+        for (p, e) in all.iter().filter(piece).zip(spawned) {
+            m.pieces[size.index(p.cell)] = Some(e);
+            if let Some(id) = p.id {
+                m.ids.insert(id, e);
+            }
         }
         m
     }
@@ -238,7 +168,7 @@ impl Mirror {
         self.follow(event, false)
     }
 
-    /// The world, to query or read components (`world.get::<&Kind>(entity)`). Its iteration
+    /// The world, to query or read components (`world.get::<&Look>(entity)`). Its iteration
     /// order is arbitrary: use [`Mirror::pieces_by_id`], [`Mirror::cells_by_position`] or the
     /// per-cell lookups for anything that must be deterministic.
     pub fn world(&self) -> &World {
@@ -260,7 +190,7 @@ impl Mirror {
         self.size.contains(pos).then(|| self.pieces[self.size.index(pos)]).flatten()
     }
 
-    /// The ground entity of `pos` (match3 void, tactics terrain; none off the board).
+    /// The ground entity of `pos` (a void, terrain; none off the board).
     pub fn ground_at(&self, pos: Pos) -> Option<Entity> {
         self.size.contains(pos).then(|| self.ground[self.size.index(pos)]).flatten()
     }
@@ -275,25 +205,25 @@ impl Mirror {
         &self.ghosts
     }
 
-    /// Every piece: its id, cell and kind, sorted by id.
-    pub fn pieces_by_id(&self) -> Vec<(Id, Pos, Kind)> {
+    /// Every piece: its id, cell and look, sorted by id.
+    pub fn pieces_by_id(&self) -> Vec<(Id, Pos, Look)> {
         self.ids
             .iter()
             .filter_map(|(&id, &e)| {
-                let (cell, kind) = self.cell_kind(e)?;
-                Some((id, cell, kind))
+                let (cell, look) = self.cell_look(e)?;
+                Some((id, cell, look))
             })
             .collect()
     }
 
-    /// Every entity's cell, layer and kind, sorted by (row, column, layer): ground before piece.
-    pub fn cells_by_position(&self) -> Vec<(Pos, Layer, Kind)> {
+    /// Every entity's cell, layer and look, sorted by (row, column, layer): ground before piece.
+    pub fn cells_by_position(&self) -> Vec<(Pos, Layer, Look)> {
         let mut out = Vec::new();
         for i in 0..self.size.area() {
             let pos = self.size.pos(i);
             for (layer, e) in [(Layer::Ground, self.ground[i]), (Layer::Piece, self.pieces[i])] {
-                if let Some((_, kind)) = e.and_then(|e| self.cell_kind(e)) {
-                    out.push((pos, layer, kind));
+                if let Some((_, look)) = e.and_then(|e| self.cell_look(e)) {
+                    out.push((pos, layer, look));
                 }
             }
         }
@@ -303,19 +233,22 @@ impl Mirror {
     /// The live entities as a [`Snapshot`], read from the world itself (not the indexes), so
     /// that comparing snapshots also compares what a view would draw.
     pub fn snapshot(&self) -> Snapshot {
-        let mut entities: Vec<(Pos, Layer, Kind, Option<Id>)> = self
+        let mut entities: Vec<(Pos, Layer, Look, Option<Id>)> = self
             .world
-            .query::<(&Cell, &Kind, Option<&GameId>)>()
+            .query::<(&Cell, &Look, Option<&GameId>)>()
             .iter()
-            .map(|(c, k, id)| (c.0, k.layer(), *k, id.map(|g| g.0)))
+            .map(|(c, look, id)| {
+                let layer = if id.is_some() { Layer::Piece } else { Layer::Ground };
+                (c.0, layer, *look, id.map(|g| g.0))
+            })
             .collect();
-        entities.sort_unstable_by_key(|&(p, layer, kind, id)| (p.y, p.x, layer, id, kind));
+        entities.sort_unstable_by_key(|&(p, layer, look, id)| (p.y, p.x, layer, id, look));
         Snapshot { rule_set: self.rule_set, size: self.size, entities }
     }
 
     /// The cells the current step touched: the `from`, `to` and path cells of every animation
-    /// (live entities' and ghosts'), and the cells of recoloured blocks and of units whose
-    /// movement changed; sorted row by row (by `(y, x)`), without duplicates.
+    /// (live entities' and ghosts'), and the cells of pieces whose look changed without an
+    /// animation; sorted row by row (by `(y, x)`), without duplicates.
     pub fn touched(&self) -> Vec<Pos> {
         let mut out = self.touched.clone();
         out.sort_unstable_by_key(|p| (p.y, p.x));
@@ -336,8 +269,8 @@ impl Mirror {
     }
 
     /// Checks that the per-cell indexes and the id map agree with the world: every indexed
-    /// entity is alive, on its cell, of its index's layer, with its id; and the world holds no
-    /// other entity. The property tests call it after every step.
+    /// entity is alive, on its cell, of its index's layer (a piece has a [`GameId`], the ground
+    /// none), with its id; and the world holds no other entity. The property tests call it after every step.
     pub fn check(&self) -> Result<(), Inconsistent> {
         let bad = |pos: Option<Pos>, what: String| Err(Inconsistent { pos, what });
         let mut indexed = 0u32;
@@ -346,11 +279,11 @@ impl Mirror {
             for (layer, e) in [(Layer::Ground, self.ground[i]), (Layer::Piece, self.pieces[i])] {
                 let Some(e) = e else { continue };
                 indexed += 1;
-                let Some((cell, kind)) = self.cell_kind(e) else {
-                    return bad(Some(pos), format!("{layer:?} entity {e:?} is gone or lacks Cell/Kind"));
+                let Some((cell, look)) = self.cell_look(e) else {
+                    return bad(Some(pos), format!("{layer:?} entity {e:?} is gone or lacks Cell/Look"));
                 };
-                if cell != pos || kind.layer() != layer {
-                    return bad(Some(pos), format!("{layer:?} entity is a {kind:?} at {cell}"));
+                if cell != pos {
+                    return bad(Some(pos), format!("{layer:?} entity is a {look:?} at {cell}"));
                 }
                 let id = self.world.get::<&GameId>(e).ok().map(|g| g.0);
                 match (layer, id) {
@@ -372,13 +305,13 @@ impl Mirror {
         Ok(())
     }
 
-    pub(crate) fn cell_kind(&self, e: Entity) -> Option<(Pos, Kind)> {
+    pub(crate) fn cell_look(&self, e: Entity) -> Option<(Pos, Look)> {
         let cell = self.world.get::<&Cell>(e).ok()?.0;
-        let kind = *self.world.get::<&Kind>(e).ok()?;
-        Some((cell, kind))
+        let look = *self.world.get::<&Look>(e).ok()?;
+        Some((cell, look))
     }
 
-    // --- primitives the event handlers use; each handler checks before it calls them ---
+    // --- primitives the ops use; `follow` checks an event's ops before it calls them ---
 
     /// Fails unless `pos` is on the board.
     pub(crate) fn on_board(&self, pos: Pos) -> Result<usize, MirrorError> {
@@ -389,30 +322,9 @@ impl Mirror {
         }
     }
 
-    /// The piece `id`, which must stand on `at`.
-    pub(crate) fn piece(&self, id: Id, at: Pos) -> Result<Entity, MirrorError> {
-        let i = self.on_board(at)?;
-        let e = self.entity_of(id).ok_or(MirrorError::UnknownId { id })?;
-        if self.pieces[i] == Some(e) { Ok(e) } else { Err(MirrorError::NotAt { id, pos: at }) }
-    }
-
-    /// Fails unless `pos` is on the board and free, or holds one of `leaving`.
-    pub(crate) fn free(&self, pos: Pos, leaving: &[Entity]) -> Result<(), MirrorError> {
-        let i = self.on_board(pos)?;
-        match self.pieces[i] {
-            Some(e) if !leaving.contains(&e) => Err(MirrorError::Occupied { pos }),
-            _ => Ok(()),
-        }
-    }
-
-    /// Fails if piece `id` is on the board.
-    pub(crate) fn new_id(&self, id: Id) -> Result<(), MirrorError> {
-        if self.ids.contains_key(&id) { Err(MirrorError::DuplicateId { id }) } else { Ok(()) }
-    }
-
-    /// The phase of an animating event of `stage` (and cascade level) in the current step.
-    pub(crate) fn phase(&mut self, stage: Stage, cascade: Option<u32>) -> u32 {
-        self.phases.enter(stage, cascade)
+    /// The phase of an animating op of `stage` in the current step.
+    pub(crate) fn phase(&mut self, stage: Stage) -> u32 {
+        self.phases.enter(stage)
     }
 
     /// Takes `e` off the cell index at `from` (only if it is there).
@@ -478,7 +390,7 @@ impl Mirror {
         if self.ids.get(&id) == Some(&e) {
             self.ids.remove(&id);
         }
-        let Ok(kind) = self.world.get::<&Kind>(e).map(|k| *k) else { return };
+        let Ok(look) = self.world.get::<&Look>(e).map(|k| *k) else { return };
         let mut trail =
             self.world.get::<&mut Trail>(e).map(|mut t| std::mem::take(&mut t.0)).unwrap_or_default();
         if self.world.despawn(e).is_err() {
@@ -486,32 +398,32 @@ impl Mirror {
         }
         self.touch(&anim);
         trail.push(anim.clone());
-        self.ghosts.push(Ghost { kind, id: Some(id), at, anim, trail });
+        self.ghosts.push(Ghost { look, id: Some(id), at, anim, trail });
     }
 
     /// Puts a new piece on `at` with an animation.
-    pub(crate) fn spawn_piece(&mut self, id: Id, at: Pos, kind: Kind, anim: Anim) {
+    pub(crate) fn spawn_piece(&mut self, id: Id, at: Pos, look: Look, anim: Anim) {
         if !self.size.contains(at) {
             return;
         }
         // Spawned with its animation: one archetype placement rather than a spawn and a move.
         self.touch(&anim);
         let trail = Trail(vec![anim.clone()]);
-        let e = self.world.spawn((Cell(at), kind, GameId(id), anim, trail));
+        let e = self.world.spawn((Cell(at), look, GameId(id), anim, trail));
         self.animated.push(e);
         self.pieces[self.size.index(at)] = Some(e);
         self.ids.insert(id, e);
     }
 
-    /// Changes the [`Kind`] of `e`.
-    pub(crate) fn set_kind(&mut self, e: Entity, f: impl FnOnce(&mut Kind)) {
-        if let Ok(mut k) = self.world.get::<&mut Kind>(e) {
+    /// Changes the [`Look`] of `e`.
+    pub(crate) fn set_look(&mut self, e: Entity, f: impl FnOnce(&mut Look)) {
+        if let Ok(mut k) = self.world.get::<&mut Look>(e) {
             f(&mut k);
         }
     }
 
-    /// The [`Kind`] of `e`.
-    pub(crate) fn kind(&self, e: Entity) -> Option<Kind> {
-        self.world.get::<&Kind>(e).ok().map(|k| *k)
+    /// The [`Look`] of `e`.
+    pub(crate) fn look(&self, e: Entity) -> Option<Look> {
+        self.world.get::<&Look>(e).ok().map(|k| *k)
     }
 }

@@ -3,7 +3,7 @@
 use crate::common::{anim_of, step, undo};
 use tessera_core::collapse::{CollapseCommand, CollapseConfig, CollapseEvent, CollapseRules, CollapseState};
 use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Id, Pos, Size};
-use tessera_ecs::{Anim, AnimKind, Kind, Mirror};
+use tessera_ecs::{Anim, AnimKind, Look, Mirror, Shape};
 
 /// ```text
 /// 2 . 3
@@ -39,18 +39,18 @@ fn tap_clears_then_falls_then_shifts_columns_in_three_phases() {
     assert_eq!(kinds, ["cleared", "fell", "shifted", "other", "other"]);
     assert_eq!(m.phases(), 3);
     // Ids are row-major: 2 → #0, 3 → #1, 1 → #2, the 0s → #3 and #4.
-    let ghosts: Vec<_> = m.ghosts().iter().map(|g| (g.id, g.kind, g.anim.clone())).collect();
+    let ghosts: Vec<_> = m.ghosts().iter().map(|g| (g.id, g.look.shape, g.anim.clone())).collect();
     assert_eq!(
         ghosts,
         vec![
             (
                 Some(Id(3)),
-                Kind::CollapseTile { colour: 0 },
+                Shape::Square { colour: 0, locked: false },
                 Anim::new(AnimKind::Clear, Pos::new(1, 1), Pos::new(1, 1), 0)
             ),
             (
                 Some(Id(4)),
-                Kind::CollapseTile { colour: 0 },
+                Shape::Square { colour: 0, locked: false },
                 Anim::new(AnimKind::Clear, Pos::new(2, 1), Pos::new(2, 1), 0)
             ),
         ]
@@ -82,8 +82,8 @@ fn undo_restores_the_group_with_phases_reversed() {
     assert_eq!(anim_of(&m, Id(1)).unwrap().0, Anim::new(AnimKind::Fall, Pos::new(2, 1), Pos::new(2, 0), 1));
     assert_eq!(anim_of(&m, Id(3)).unwrap().0, Anim::new(AnimKind::Clear, Pos::new(1, 1), Pos::new(1, 1), 2));
     assert_eq!(
-        *m.world().get::<&Kind>(m.entity_of(Id(4)).unwrap()).unwrap(),
-        Kind::CollapseTile { colour: 0 }
+        m.world().get::<&Look>(m.entity_of(Id(4)).unwrap()).unwrap().shape,
+        Shape::Square { colour: 0, locked: false }
     );
 }
 

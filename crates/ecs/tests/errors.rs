@@ -240,3 +240,80 @@ proptest! {
         }
     }
 }
+
+/// An event of several ops (a merge: the absorbed tile goes, the survivor changes and moves) is
+/// checked whole before any op is carried out: here the absorbed tile's despawn fits but the
+/// survivor's move does not, and nothing changes (not even the absorbed tile).
+#[test]
+fn a_multi_op_event_whose_last_op_does_not_fit_changes_nothing() {
+    let mut m = slide_mirror();
+    // 2 4 .      tile 0 absorbs tile 1 and moves onto (1, 1), which holds tile 2.
+    // . 8 2
+    let merge = SlideEvent::Merged {
+        tile: Id(0),
+        from: Pos::new(0, 0),
+        absorbed: Id(1),
+        absorbed_from: Pos::new(1, 0),
+        to: Pos::new(1, 1),
+        value: 4,
+        combine: Combine::Double,
+    };
+    refused(&mut m, &merge.into(), MirrorError::Occupied { pos: Pos::new(1, 1) });
+    assert!(m.entity_of(Id(1)).is_some(), "the absorbed tile is still there");
+    // Backward: the survivor (tile 0 on (0, 0)) goes back to (2, 0), which is free, but the
+    // absorbed tile would come back on (1, 0), which holds tile 1.
+    let unmerge = SlideEvent::Merged {
+        tile: Id(0),
+        from: Pos::new(2, 0),
+        absorbed: Id(7),
+        absorbed_from: Pos::new(1, 0),
+        to: Pos::new(0, 0),
+        value: 2,
+        combine: Combine::Double,
+    };
+    let before = m.snapshot();
+    assert_eq!(m.try_unapply(&unmerge.into()), Err(MirrorError::Occupied { pos: Pos::new(1, 0) }));
+    assert_eq!(m.snapshot(), before);
+    assert_eq!(m.phases(), 0);
+    m.check().unwrap();
+}
+
+/// The mirror knows no rule set (issue 17): its sources name none.
+#[test]
+fn the_mirror_sources_name_no_rule_set() {
+    let sources = [
+        include_str!("../src/lib.rs"),
+        include_str!("../src/mirror.rs"),
+        include_str!("../src/follow.rs"),
+        include_str!("../src/components.rs"),
+        include_str!("../src/error.rs"),
+    ];
+    for name in ["slide", "collapse", "match3", "tactics", "Slide", "Collapse", "Match3", "Tactics"] {
+        for (i, src) in sources.iter().enumerate() {
+            let code: String =
+                src.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+            assert!(!code.contains(name), "source {i} names {name}");
+        }
+    }
+}
+
+/// A refused multi-op event leaves nothing behind for the next event: a plain move after it
+/// checks against the mirror itself.
+#[test]
+fn after_a_refused_merge_the_next_event_sees_the_mirror() {
+    let mut m = slide_mirror();
+    // The dry run despawns tile 1 from (1, 0), then the survivor's move fails.
+    let merge = SlideEvent::Merged {
+        tile: Id(0),
+        from: Pos::new(0, 0),
+        absorbed: Id(1),
+        absorbed_from: Pos::new(1, 0),
+        to: Pos::new(1, 1),
+        value: 4,
+        combine: Combine::Double,
+    };
+    assert!(m.try_apply(&merge.into()).is_err());
+    // (1, 0) still holds tile 1: a move onto it is refused.
+    assert_eq!(m.try_apply(&moved(0, (0, 0), (1, 0))), Err(MirrorError::Occupied { pos: Pos::new(1, 0) }));
+    m.check().unwrap();
+}

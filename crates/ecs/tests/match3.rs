@@ -3,7 +3,7 @@
 use crate::common::{anim_of, assert_mirrors, follow, step, undo};
 use tessera_core::match3::{Match3Command, Match3Event, Match3Rules, Match3State, ShuffledBlock};
 use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Id, Pos, RngSpan, Rules};
-use tessera_ecs::{Anim, AnimKind, Kind, Layer, Mirror};
+use tessera_ecs::{Anim, AnimKind, Label, Layer, Look, Mirror, Shape};
 
 fn game(rows: &[&str]) -> (AnyRules, AnyState) {
     (AnyRules::Match3(Match3Rules::default()), AnyState::Match3(Match3State::from_rows(rows, 3).unwrap()))
@@ -26,12 +26,14 @@ fn voids_are_ground_entities_and_blocks_pieces() {
     let m = Mirror::from_state(&state);
     assert_eq!(m.world().len(), 6);
     let void = m.ground_at(Pos::new(1, 0)).unwrap();
-    assert_eq!(*m.world().get::<&Kind>(void).unwrap(), Kind::Void);
+    assert_eq!(m.world().get::<&Look>(void).unwrap().shape, Shape::Void);
     assert!(m.piece_at(Pos::new(1, 0)).is_none());
     assert!(m.ground_at(Pos::new(1, 1)).is_none());
     let cells = m.cells_by_position();
-    assert_eq!(cells[1], (Pos::new(1, 0), Layer::Ground, Kind::Void));
-    assert_eq!(cells[4], (Pos::new(1, 1), Layer::Piece, Kind::Block { breed: 3, locked: true }));
+    assert_eq!(cells[1], (Pos::new(1, 0), Layer::Ground, Look::new(Shape::Void, None)));
+    // A block is a disc lettered with its breed.
+    let d = Look::new(Shape::Disc { colour: 3, locked: true }, Some(Label::Char('D')));
+    assert_eq!(cells[4], (Pos::new(1, 1), Layer::Piece, d));
     m.check().unwrap();
 }
 
@@ -68,8 +70,8 @@ fn a_match_through_a_lock_unlocks_it_and_removes_the_rest() {
     assert_eq!(unlock.kind, AnimKind::Unlock);
     assert_eq!(unlock.phase, 1, "the swap is phase 0");
     assert_eq!(
-        *m.world().get::<&Kind>(m.entity_of(locked).unwrap()).unwrap(),
-        Kind::Block { breed: 0, locked: false }
+        m.world().get::<&Look>(m.entity_of(locked).unwrap()).unwrap().shape,
+        Shape::Disc { colour: 0, locked: false }
     );
     // The swapped block that went in the match: its ghost's trail is the swap, then the clear.
     let swapped = m.ghosts().iter().find(|g| g.id == Some(Id(11))).unwrap();
@@ -102,8 +104,8 @@ fn undo_of_a_cascade_relocks_and_restores_every_block() {
     assert_eq!(m.ghosts().len(), spawned, "every spawned block leaves as a ghost");
     assert!(m.ghosts().iter().all(|g| g.anim.kind == AnimKind::Spawn));
     assert_eq!(
-        *m.world().get::<&Kind>(m.entity_of(Id(8)).unwrap()).unwrap(),
-        Kind::Block { breed: 0, locked: true }
+        m.world().get::<&Look>(m.entity_of(Id(8)).unwrap()).unwrap().shape,
+        Shape::Disc { colour: 0, locked: true }
     );
     let (swap_back, _) = anim_of(&m, Id(10)).unwrap();
     assert_eq!(swap_back, Anim::new(AnimKind::Swap, Pos::new(3, 2), Pos::new(2, 2), m.phases() - 1));
@@ -137,8 +139,8 @@ fn shuffle_moves_blocks_and_recolour_changes_breed() {
         Anim::new(AnimKind::Shuffle, Pos::new(0, 0), Pos::new(1, 1), 0)
     );
     assert_eq!(
-        *m.world().get::<&Kind>(m.entity_of(Id(0)).unwrap()).unwrap(),
-        Kind::Block { breed: 2, locked: false }
+        m.world().get::<&Look>(m.entity_of(Id(0)).unwrap()).unwrap().shape,
+        Shape::Disc { colour: 2, locked: false }
     );
     rules.undo(&mut state, &events);
     assert_eq!(state, before);

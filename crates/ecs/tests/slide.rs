@@ -3,7 +3,7 @@
 use crate::common::{anim_of, assert_mirrors, step, undo};
 use tessera_core::slide::{Combine, SlideCommand, SlideEvent, SlideRules, SlideState};
 use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Dir, Id, Pos, Rules, Size};
-use tessera_ecs::{Anim, AnimKind, Ghost, Kind, Layer, Mirror};
+use tessera_ecs::{Anim, AnimKind, Ghost, Label, Layer, Look, Mirror, Shape};
 
 fn game(width: usize, height: usize, values: &[u32]) -> (AnyRules, AnyState) {
     let size = Size::new(width, height, 16).unwrap();
@@ -31,15 +31,17 @@ fn from_state_has_one_entity_per_tile_and_no_ground() {
     let m = Mirror::from_state(&state);
     assert_eq!(m.world().len(), 4);
     assert_eq!(
-        m.pieces_by_id(),
+        m.pieces_by_id().into_iter().map(|(id, p, look)| (id, p, look.shape)).collect::<Vec<_>>(),
         vec![
-            (Id(0), Pos::new(0, 0), Kind::SlideTile { value: 2 }),
-            (Id(1), Pos::new(2, 0), Kind::SlideTile { value: 4 }),
-            (Id(2), Pos::new(1, 1), Kind::SlideTile { value: 8 }),
-            (Id(3), Pos::new(2, 1), Kind::SlideTile { value: 2 }),
+            (Id(0), Pos::new(0, 0), Shape::Tile { value: 2 }),
+            (Id(1), Pos::new(2, 0), Shape::Tile { value: 4 }),
+            (Id(2), Pos::new(1, 1), Shape::Tile { value: 8 }),
+            (Id(3), Pos::new(2, 1), Shape::Tile { value: 2 }),
         ]
     );
-    assert_eq!(m.cells_by_position()[1], (Pos::new(2, 0), Layer::Piece, Kind::SlideTile { value: 4 }));
+    // A tile is numbered with its value.
+    let four = Look::new(Shape::Tile { value: 4 }, Some(Label::Number(4)));
+    assert_eq!(m.cells_by_position()[1], (Pos::new(2, 0), Layer::Piece, four));
     assert!(m.ground_at(Pos::new(0, 0)).is_none());
     assert_eq!(m.piece_at(Pos::new(1, 1)), m.entity_of(Id(2)));
     assert_eq!(m.piece_at(Pos::new(3, 0)), None, "off the board");
@@ -59,12 +61,16 @@ fn single_merge_animates_survivor_and_leaves_a_ghost_for_the_absorbed_tile() {
     let (a, trail) = anim_of(&m, Id(0)).unwrap();
     assert_eq!(a, Anim::new(AnimKind::Merge, Pos::new(0, 0), Pos::new(0, 0), 0));
     assert_eq!(trail, vec![a]);
-    assert_eq!(*m.world().get::<&Kind>(m.entity_of(Id(0)).unwrap()).unwrap(), Kind::SlideTile { value: 4 });
+    // The survivor doubles, label included.
+    assert_eq!(
+        *m.world().get::<&Look>(m.entity_of(Id(0)).unwrap()).unwrap(),
+        Look::new(Shape::Tile { value: 4 }, Some(Label::Number(4)))
+    );
     let absorbed = Anim::new(AnimKind::Merge, Pos::new(1, 0), Pos::new(0, 0), 0);
     assert_eq!(
         m.ghosts(),
         &[Ghost {
-            kind: Kind::SlideTile { value: 2 },
+            look: Look::new(Shape::Tile { value: 2 }, Some(Label::Number(2))),
             id: Some(Id(1)),
             at: Pos::new(1, 0),
             anim: absorbed.clone(),
@@ -106,12 +112,12 @@ fn undo_reverses_the_merge_and_the_spawn() {
     assert_eq!(m.phases(), 2);
     assert_eq!(m.ghosts().len(), 1);
     assert_eq!(m.ghosts()[0].id, Some(tile));
-    assert_eq!(m.ghosts()[0].kind, Kind::SlideTile { value });
+    assert_eq!(m.ghosts()[0].look.shape, Shape::Tile { value });
     assert_eq!(m.ghosts()[0].anim, Anim::new(AnimKind::Spawn, at, at, 0));
     assert_eq!(anim_of(&m, Id(0)).unwrap().0, Anim::new(AnimKind::Merge, Pos::new(0, 0), Pos::new(0, 0), 1));
     assert_eq!(anim_of(&m, Id(1)).unwrap().0, Anim::new(AnimKind::Merge, Pos::new(0, 0), Pos::new(1, 0), 1));
     assert_eq!(anim_of(&m, Id(2)).unwrap().0, Anim::new(AnimKind::Slide, Pos::new(1, 0), Pos::new(3, 0), 1));
-    assert_eq!(*m.world().get::<&Kind>(m.entity_of(Id(1)).unwrap()).unwrap(), Kind::SlideTile { value: 2 });
+    assert_eq!(m.world().get::<&Look>(m.entity_of(Id(1)).unwrap()).unwrap().shape, Shape::Tile { value: 2 });
     // And redo again.
     let mut redo = state.clone();
     rules.redo(&mut redo, &events).expect("recorded events fit");

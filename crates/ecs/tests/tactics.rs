@@ -3,7 +3,7 @@
 use crate::common::{anim_of, level, step, undo};
 use tessera_core::tactics::{STEP, TacticsCommand, TacticsEvent};
 use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Id, Pos};
-use tessera_ecs::{Anim, AnimKind, Kind, Mirror};
+use tessera_ecs::{Anim, AnimKind, Look, Mirror, Shape};
 
 /// A 4×3 map with a river cell and a forest cell; unit 0 (team 0, 3 points) at (0, 0), unit 1
 /// (team 1, 2 points) at (3, 2).
@@ -17,8 +17,8 @@ fn game() -> (AnyRules, AnyState) {
     (g.rules, g.state)
 }
 
-fn kind(m: &Mirror, id: u32) -> Kind {
-    *m.world().get::<&Kind>(m.entity_of(Id(id)).unwrap()).unwrap()
+fn kind(m: &Mirror, id: u32) -> Shape {
+    m.world().get::<&Look>(m.entity_of(Id(id)).unwrap()).unwrap().shape
 }
 
 #[test]
@@ -26,11 +26,11 @@ fn every_cell_has_terrain_with_its_cost() {
     let (_, state) = game();
     let m = Mirror::from_state(&state);
     assert_eq!(m.world().len(), 12 + 2);
-    let at = |x, y| *m.world().get::<&Kind>(m.ground_at(Pos::new(x, y)).unwrap()).unwrap();
-    assert_eq!(at(0, 0), Kind::Terrain { terrain: 0, cost: STEP });
-    assert_eq!(at(2, 1), Kind::Terrain { terrain: 3, cost: 0 }, "water is impassable");
-    assert_eq!(at(3, 1), Kind::Terrain { terrain: 1, cost: 2 * STEP }, "forest costs one extra");
-    assert_eq!(kind(&m, 1), Kind::Unit { team: 1, movement: 2 * STEP, left: 2 * STEP });
+    let at = |x, y| m.world().get::<&Look>(m.ground_at(Pos::new(x, y)).unwrap()).unwrap().shape;
+    assert_eq!(at(0, 0), Shape::Ground { index: 0, cost: STEP });
+    assert_eq!(at(2, 1), Shape::Ground { index: 3, cost: 0 }, "water is impassable");
+    assert_eq!(at(3, 1), Shape::Ground { index: 1, cost: 2 * STEP }, "forest costs one extra");
+    assert_eq!(kind(&m, 1), Shape::Unit { team: 1, movement: 2 * STEP, left: 2 * STEP });
     m.check().unwrap();
 }
 
@@ -44,7 +44,7 @@ fn a_move_walks_its_path_and_spends_movement() {
         anim_of(&m, Id(0)).unwrap().0,
         Anim { kind: AnimKind::Walk, from: path[0], to: path[2], phase: 0, path: Some(path.clone()) }
     );
-    assert_eq!(kind(&m, 0), Kind::Unit { team: 0, movement: 3 * STEP, left: STEP });
+    assert_eq!(kind(&m, 0), Shape::Unit { team: 0, movement: 3 * STEP, left: STEP });
     assert_eq!(m.touched(), path);
     assert_eq!(m.phases(), 1);
     undo(&rules, &mut state, &mut m, &events);
@@ -53,7 +53,7 @@ fn a_move_walks_its_path_and_spends_movement() {
         anim_of(&m, Id(0)).unwrap().0,
         Anim { kind: AnimKind::Walk, from: path[2], to: path[0], phase: 0, path: Some(back) }
     );
-    assert_eq!(kind(&m, 0), Kind::Unit { team: 0, movement: 3 * STEP, left: 3 * STEP });
+    assert_eq!(kind(&m, 0), Shape::Unit { team: 0, movement: 3 * STEP, left: 3 * STEP });
 }
 
 #[test]
@@ -79,11 +79,11 @@ fn ending_turns_restores_movement_and_undo_takes_it_back() {
         e,
         AnyEvent::Tactics(TacticsEvent::MovementRestored { unit: Id(0), from, to }) if *from == 2 * STEP && *to == 3 * STEP
     )));
-    assert_eq!(kind(&m, 0), Kind::Unit { team: 0, movement: 3 * STEP, left: 3 * STEP });
+    assert_eq!(kind(&m, 0), Shape::Unit { team: 0, movement: 3 * STEP, left: 3 * STEP });
     assert_eq!(m.phases(), 0, "nothing walks");
     assert_eq!(m.touched(), vec![Pos::new(1, 0)], "the restored unit's cell");
     undo(&rules, &mut state, &mut m, last);
-    assert_eq!(kind(&m, 0), Kind::Unit { team: 0, movement: 3 * STEP, left: 2 * STEP });
+    assert_eq!(kind(&m, 0), Shape::Unit { team: 0, movement: 3 * STEP, left: 2 * STEP });
 }
 
 /// The largest map: a million terrain entities, indexed by cell.
@@ -101,9 +101,10 @@ fn a_1024_by_1024_map_mirrors_every_cell() {
     };
     let mut m = Mirror::from_state(&state);
     assert_eq!(m.world().len(), 1024 * 1024 + 1);
-    let ground = |m: &Mirror, x, y| *m.world().get::<&Kind>(m.ground_at(Pos::new(x, y)).unwrap()).unwrap();
-    assert_eq!(ground(&m, 1023, 1023), Kind::Terrain { terrain: 4, cost: 0 });
-    assert_eq!(ground(&m, 0, 0), Kind::Terrain { terrain: 0, cost: STEP });
+    let ground =
+        |m: &Mirror, x, y| m.world().get::<&Look>(m.ground_at(Pos::new(x, y)).unwrap()).unwrap().shape;
+    assert_eq!(ground(&m, 1023, 1023), Shape::Ground { index: 4, cost: 0 });
+    assert_eq!(ground(&m, 0, 0), Shape::Ground { index: 0, cost: STEP });
     assert_eq!(m.piece_at(Pos::new(1023, 0)), m.entity_of(Id(0)));
     m.check().unwrap();
     let cmd = AnyCommand::Tactics(TacticsCommand::Move { unit: Id(0), to: Pos::new(1020, 2) });

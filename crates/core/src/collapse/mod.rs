@@ -75,6 +75,7 @@ mod state;
 mod tests;
 #[cfg(feature = "strategy")]
 pub mod strategy;
+mod mirror;
 mod testset;
 mod undo;
 

@@ -110,6 +110,7 @@ mod tests;
 mod undo;
 #[cfg(feature = "strategy")]
 pub mod strategy;
+mod mirror;
 
 pub use event::{Match3Command, Match3Event, MatchedBlock, ShuffledBlock};
 pub use level::{Match3Level, StageError};

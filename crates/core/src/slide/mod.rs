@@ -48,6 +48,7 @@ mod tests;
 mod undo;
 #[cfg(feature = "strategy")]
 pub mod strategy;
+mod mirror;
 
 pub use event::{Combine, SlideCommand, SlideEvent};
 pub use level::SlideLevel;

@@ -35,7 +35,7 @@ pub fn level() -> BoxedStrategy<Level> {
 /// wall, box, off the board).
 pub fn command(rules: &AnyRules, state: &AnyState) -> BoxedStrategy<AnyCommand> {
     let (w, h) = match state {
-        AnyState::Sokoban(s) => (s.size().width(), s.size().height()),
+        AnyState::Sokoban(s) => (s.size().width, s.size().height),
         _ => (1, 1),
     };
     let other = prop_oneof![

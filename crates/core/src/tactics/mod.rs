@@ -48,6 +48,7 @@ mod glyph;
 pub mod import;
 mod level;
 mod plugin;
+mod mirror;
 pub mod movingai;
 mod search;
 mod state;
