@@ -758,8 +758,15 @@ pub fn coverage(s: &Strategies, games: u32) -> Coverage {
             };
             out.accepted += 1;
             for e in events {
-                if let Some(name) = e.to_json().as_object().and_then(|o| o.keys().next()) {
-                    *out.events.entry(name.clone()).or_default() += 1;
+                // A variant with fields is `{"Name": {...}}`; a unit variant is `"Name"`.
+                let json = e.to_json();
+                let name = match &json {
+                    serde_json::Value::Object(o) => o.keys().next().cloned(),
+                    serde_json::Value::String(name) => Some(name.clone()),
+                    _ => None,
+                };
+                if let Some(name) = name {
+                    *out.events.entry(name).or_default() += 1;
                 }
             }
         }

@@ -31,8 +31,8 @@ pub fn level() -> BoxedStrategy<Level> {
     }
 }
 
-/// A step (mostly legal), or a walk to any cell up to one past the board's edge (floor,
-/// wall, box, off the board).
+/// The solver's next move half the time, else a step (mostly legal) or a walk to any cell up to
+/// one past the board's edge (floor, wall, box, off the board).
 pub fn command(rules: &AnyRules, state: &AnyState) -> BoxedStrategy<AnyCommand> {
     let (w, h) = match state {
         AnyState::Sokoban(s) => (s.size().width, s.size().height),
@@ -42,5 +42,10 @@ pub fn command(rules: &AnyRules, state: &AnyState) -> BoxedStrategy<AnyCommand> 
         prop::sample::select(Dir::ALL.to_vec()).prop_map(|d| AnyCommand::Sokoban(SokobanCommand::Step(d))),
         (0..=w, 0..=h).prop_map(|(x, y)| AnyCommand::Sokoban(SokobanCommand::Walk(Pos::new(x, y)))),
     ];
-    mostly_legal(rules.legal_commands(state), 3, other.boxed())
+    let play = mostly_legal(rules.legal_commands(state), 3, other.boxed());
+    // Random steps rarely solve a level: now and then the solver's next move (the hint).
+    match rules.hint(state) {
+        Some(hint) => prop_oneof![1 => Just(hint), 2 => play].boxed(),
+        None => play,
+    }
 }
