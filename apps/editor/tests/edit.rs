@@ -742,7 +742,7 @@ fn a_level_with_no_fixed_board_says_so_in_edit() {
 /// Issue 17: "Play this level" on an untouched level does not call it edited.
 #[test]
 fn playing_an_untouched_level_does_not_mark_it_edited() {
-    let mut h = crate::common::editor_with("levels/collapse_seed.json");
+    let mut h = crate::common::editor_with("levels/classic.json");
     let opened = h.state().title().to_string();
     click(&mut h, "Edit");
     click(&mut h, "Play this level");
@@ -751,8 +751,10 @@ fn playing_an_untouched_level_does_not_mark_it_edited() {
     assert!(h.query_by_label_contains("(edited)").is_none());
     // Edited, it says so.
     click(&mut h, "Edit");
-    click(&mut h, "colour 1");
+    click(&mut h, "2");
     paint_at(&mut h, Pos::new(0, 0));
+    assert_eq!(ink(&h, 0, 0), Ink::Tile(2), "painted");
+    assert!(h.state().edit().dirty());
     click(&mut h, "Play this level");
     assert_eq!(h.state().title(), format!("{opened} (edited)"));
     // The built-in level, untouched, keeps its name too.
