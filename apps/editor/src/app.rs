@@ -6,6 +6,7 @@ use crate::board::BoardView;
 use crate::debug::{DebugAction, DebugView};
 use crate::edit::{EditAction, EditView};
 use crate::files::{FilePicker, Opened, Purpose};
+use crate::games::{self, PlayAction};
 use crate::play::PlayInput;
 use crate::recovery::{Recovered, Recovery};
 use crate::session::Session;
@@ -217,6 +218,12 @@ impl EditorApp {
         self.mode = mode;
     }
 
+    /// What the menu bar names as the level or log shown (its file, "(edited)" when Play runs
+    /// Edit's changed draft).
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
     /// The error shown in the window, if any.
     pub fn error(&self) -> Option<&str> {
         self.error.as_deref()
@@ -364,7 +371,7 @@ impl EditorApp {
             Ok(()) => {
                 self.notice = None;
                 self.play.hint = None;
-                if !matches!(self.session.state(), AnyState::Tactics(_)) {
+                if !games::of(self.session.state().rule_set()).is_some_and(|g| g.keeps_selection()) {
                     self.play.selected = None;
                 }
             }
@@ -380,8 +387,7 @@ impl EditorApp {
             self.pending = Some(Pending::Quit);
         }
         if self.mode == Mode::Edit
-            && self.pending.is_none()
-            && self.picker.is_none()
+            && !self.dialog_open()
             && let Some(a) = self.edit.shortcuts(ui.ctx())
         {
             self.edit_action(a);
@@ -462,8 +468,14 @@ impl EditorApp {
     fn edit_action(&mut self, action: EditAction) {
         match action {
             EditAction::Play(level, seed) => {
-                let title =
-                    self.edit.path().map_or("edited level".into(), |p| format!("{} (edited)", p.display()));
+                // "(edited)" only when it is: an untouched level keeps its file's name (or, when
+                // it has none, what the window shows, as an import's path).
+                let title = match (self.edit.path(), self.edit.dirty()) {
+                    (Some(p), true) => format!("{} (edited)", p.display()),
+                    (None, true) => "edited level".into(),
+                    (Some(p), false) => p.display().to_string(),
+                    (None, false) => self.title.clone(),
+                };
                 self.open_level(level, seed, &title);
             }
             EditAction::SaveAs => {
@@ -538,8 +550,14 @@ impl EditorApp {
         }
     }
 
+    /// Whether a dialog is showing (the file picker, the unsaved-changes or the recovery
+    /// question): keys then go to it, never to the board behind it.
+    pub fn dialog_open(&self) -> bool {
+        self.picker.is_some() || self.pending.is_some() || self.recovered.is_some()
+    }
+
     fn shortcuts(&mut self, ctx: &egui::Context, now: f64) {
-        if self.mode != Mode::Play || ctx.egui_wants_keyboard_input() {
+        if self.mode != Mode::Play || self.dialog_open() || ctx.egui_wants_keyboard_input() {
             return;
         }
         use egui::{Key, KeyboardShortcut, Modifiers};
@@ -722,44 +740,12 @@ impl EditorApp {
                 self.redo(now);
             }
         });
-        let rules = self.session.history().rules().clone();
-        match &rules {
-            AnyRules::Slide(_) => {
-                ui.label("Arrow keys, WASD, or swipe on the board.");
-            }
-            AnyRules::Collapse(_) => {
-                ui.label("Click a group to clear it; hover to see what it scores.");
-            }
-            AnyRules::Match3(r) => {
-                ui.label("Click a block, then a neighbour to swap; or drag it.");
-                if ui.button("Hint").on_hover_text("Highlight a swap that makes a run").clicked() {
-                    match r.hint(match self.session.state() {
-                        AnyState::Match3(s) => s,
-                        _ => return,
-                    }) {
-                        Some(tessera_core::match3::Match3Command::Swap(a, b)) => {
-                            self.play.hint = Some((a, b))
-                        }
-                        None => self.notice = Some("no swap makes a run".into()),
-                    }
-                }
-            }
-            AnyRules::Tactics(_) => {
-                if let AnyState::Tactics(s) = self.session.state() {
-                    ui.label(format!("Turn {} · team {} to play", s.turn(), s.team()));
-                }
-                ui.label("Click a unit, hover for its path, click to move.");
-                if let AnyState::Tactics(s) = self.session.state() {
-                    terrain_legend(ui, s);
-                }
-                if ui.button("End turn").clicked() {
-                    self.execute(
-                        &tessera_core::AnyCommand::Tactics(tessera_core::tactics::TacticsCommand::EndTurn),
-                        now,
-                    );
-                    self.play.clear();
-                }
-            }
+        let (rules, state) = (self.session.history().rules(), self.session.state());
+        let action = games::of(rules.rule_set()).and_then(|g| g.play_panel(ui, rules, state, &mut self.play));
+        match action {
+            Some(PlayAction::Execute(cmd)) => self.execute(&cmd, now),
+            Some(PlayAction::Notice(n)) => self.notice = Some(n),
+            None => {}
         }
         ui.separator();
         ui.horizontal(|ui| {
@@ -821,53 +807,12 @@ impl EditorApp {
     }
 }
 
-/// The map's terrain types: colour, name and what entering costs.
-fn terrain_legend(ui: &mut egui::Ui, s: &tessera_core::tactics::TacticsState) {
-    egui::CollapsingHeader::new("Terrain").default_open(true).show(ui, |ui| {
-        for (i, t) in s.terrain().legend().iter().enumerate() {
-            ui.horizontal(|ui| {
-                let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-                ui.painter().rect_filled(r, 2.0, crate::palette::terrain(t, i as u8));
-                let cost =
-                    if t.impassable { "impassable".to_string() } else { format!("cost {}", 1 + t.extra) };
-                ui.label(format!("{} '{}' · {cost}", t.name, t.glyph));
-            });
-        }
-    });
-    egui::CollapsingHeader::new("Units").default_open(false).show(ui, |ui| {
-        for u in s.units() {
-            ui.label(format!(
-                "#{} team {} at ({}, {}) · {} of {}",
-                u.id.0,
-                u.team,
-                u.pos.x,
-                u.pos.y,
-                tessera_core::tactics::fmt_cost(u.left),
-                tessera_core::tactics::fmt_cost(u.movement)
-            ));
-        }
-    });
-}
-
-/// The objectives line: match3's moves and target, tactics' turn.
+/// The objectives line of the status bar (match3's moves and target, tactics' turn, 2048's
+/// target), from the rule set's editor entry.
 pub fn objectives(rules: &AnyRules, state: &AnyState) -> Vec<String> {
     let mut out = Vec::new();
-    match (rules, state) {
-        (AnyRules::Match3(r), AnyState::Match3(s)) => {
-            if let Some(limit) = r.config.move_limit {
-                out.push(format!("Moves left {}", limit.saturating_sub(s.moves())));
-            } else {
-                out.push(format!("Moves {}", s.moves()));
-            }
-            if let Some(t) = r.config.target_score {
-                out.push(format!("Target {t}"));
-            }
-        }
-        (AnyRules::Tactics(_), AnyState::Tactics(s)) => {
-            out.push(format!("Turn {} · team {}", s.turn(), s.team()))
-        }
-        (AnyRules::Slide(r), AnyState::Slide(_)) => out.push(format!("Target {}", r.config.target)),
-        _ => {}
+    if let Some(g) = games::of(rules.rule_set()) {
+        g.objectives(rules, state, &mut out);
     }
     out
 }

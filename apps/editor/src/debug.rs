@@ -831,18 +831,10 @@ impl DebugView {
                 format!("Warning: board rebuilt from the state: {n}"),
             );
         }
-        if let Ok(AnyState::Tactics(t)) = d.state() {
-            ui.label(format!("Turn {} · team {} to play", t.turn(), t.team()));
-            for u in t.units() {
-                ui.monospace(format!(
-                    "unit {} · team {} · at {} · movement {} of {}",
-                    u.id,
-                    u.team,
-                    u.pos,
-                    tessera_core::tactics::fmt_cost(u.left),
-                    tessera_core::tactics::fmt_cost(u.movement)
-                ));
-            }
+        if let Ok(s) = d.state()
+            && let Some(g) = crate::games::of(s.rule_set())
+        {
+            g.inspector_ui(ui, s);
         }
         self.divergence_ui(ui);
         ui.separator();

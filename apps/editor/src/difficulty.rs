@@ -185,12 +185,7 @@ impl DifficultyPanel {
 }
 
 fn level_name(level: &Level) -> String {
-    let name = match level {
-        Level::Slide(l) => l.name.clone(),
-        Level::Collapse(l) => l.name.clone(),
-        Level::Match3(l) => l.name.clone(),
-        Level::Tactics(l) => l.name.clone(),
-    };
+    let name = crate::games::of_level(level).and_then(|g| g.level_name(level));
     name.unwrap_or_else(|| "edited level".into())
 }
 

@@ -6,20 +6,23 @@
 //! [`Draft::check`] asks the level format itself ([`Level::start`]) whether it plays and, when it
 //! does not, which cell the error places. Nothing here knows egui, so it is tested directly.
 //!
-//! Decisions:
+//! Nothing here knows a rule set either: a draft's [`Options`] carry its editor entry
+//! ([`crate::games::EditorGame`]), which converts drafts and levels, says which inks it accepts
+//! and which one an eraser leaves, and randomizes. [`Ink`] is the vocabulary of cells the games
+//! share.
+//!
+//! Decisions (the games' files hold the details):
 //! - An empty `slide` or `collapse` board is written without a `board`: the game then starts as
 //!   the rule set does by default (two spawned tiles; a random full board). Painting one tile
 //!   makes the board explicit.
 //! - Randomize uses each rule set's own generator with the draft's seed: `slide` and `collapse`
 //!   new-game boards; `match3` starts the layout (fixed blocks opened, voids and locks kept) so
 //!   the result has no run and a valid swap; `tactics`, whose rules draw nothing random, scatters
-//!   the legend's terrain from a [`GameRng`].
+//!   the legend's terrain from a `GameRng`.
 
-use tessera_core::collapse::{CollapseConfig, CollapseLevel, CollapseState};
-use tessera_core::match3::{Match3Config, Match3Level};
-use tessera_core::slide::{SlideConfig, SlideLevel, SlideState};
-use tessera_core::tactics::{TacticsConfig, TacticsLevel, TerrainType, UnitSpec};
-use tessera_core::{AnyState, GameRng, Level, Place, Pos, RuleSet, Size};
+use crate::games::{self, EditorGame};
+use tessera_core::tactics::{TerrainType, UnitSpec};
+use tessera_core::{GameRng, Level, Place, Pos, RuleSet, Size};
 
 /// The largest side of a draft of `rule_set` (what its level format accepts).
 pub fn max_side(rule_set: RuleSet) -> u16 {
@@ -48,15 +51,6 @@ pub enum Ink {
 }
 
 impl Ink {
-    /// The ink an eraser leaves in `rule_set`.
-    pub fn blank(rule_set: RuleSet) -> Ink {
-        match rule_set {
-            RuleSet::Slide | RuleSet::Collapse => Ink::Empty,
-            RuleSet::Match3 => Ink::Open,
-            RuleSet::Tactics => Ink::Terrain(0),
-        }
-    }
-
     /// A short label for the palette and the board ("2048", "3", "a", "A", "?", "#").
     pub fn label(self, legend: &[TerrainType]) -> String {
         match self {
@@ -81,46 +75,63 @@ pub struct UnitInk {
     pub movement: u32,
 }
 
-/// The rule set's settings (everything of a level but the board).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Options {
-    /// 2048.
-    Slide(SlideConfig),
-    /// SameGame: the number of colours and the config.
-    Collapse(u8, CollapseConfig),
-    /// Match-3.
-    Match3(Match3Config),
-    /// Tactics: the config and the terrain types.
-    Tactics(TacticsConfig, Vec<TerrainType>),
+/// The rule set's settings: everything of a level but its board, name and seed (which the
+/// draft holds), kept as a [`Level`] of the rule set, with the rule set's editor entry.
+#[derive(Clone)]
+pub struct Options {
+    game: &'static dyn EditorGame,
+    level: Level,
+}
+
+impl PartialEq for Options {
+    fn eq(&self, other: &Options) -> bool {
+        self.rule_set() == other.rule_set() && self.level == other.level
+    }
+}
+
+impl Eq for Options {}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options").field("rule_set", &self.rule_set()).field("level", &self.level).finish()
+    }
 }
 
 impl Options {
-    /// The defaults of `rule_set`.
-    pub fn default_for(rule_set: RuleSet) -> Options {
-        match rule_set {
-            RuleSet::Slide => Options::Slide(SlideConfig::default()),
-            RuleSet::Collapse => Options::Collapse(4, CollapseConfig::default()),
-            RuleSet::Match3 => Options::Match3(Match3Config::default()),
-            RuleSet::Tactics => Options::Tactics(TacticsConfig::default(), TerrainType::default_legend()),
-        }
+    /// The settings `level` holds, for `game` (the games make these: the board parts of
+    /// `level` are not read).
+    pub fn new(game: &'static dyn EditorGame, level: Level) -> Options {
+        Options { game, level }
+    }
+
+    /// The defaults of `rule_set`, if the editor knows it.
+    pub fn default_for(rule_set: RuleSet) -> Option<Options> {
+        games::of(rule_set).map(|g| g.default_options())
+    }
+
+    /// The rule set's editor entry.
+    pub fn game(&self) -> &'static dyn EditorGame {
+        self.game
     }
 
     /// The rule set these options belong to.
     pub fn rule_set(&self) -> RuleSet {
-        match self {
-            Options::Slide(_) => RuleSet::Slide,
-            Options::Collapse(..) => RuleSet::Collapse,
-            Options::Match3(_) => RuleSet::Match3,
-            Options::Tactics(..) => RuleSet::Tactics,
-        }
+        self.game.rule_set()
     }
 
-    /// The terrain types (empty for other rule sets).
+    /// The settings, as a level of the rule set.
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    /// The settings, to change.
+    pub fn level_mut(&mut self) -> &mut Level {
+        &mut self.level
+    }
+
+    /// The terrain types [`Ink::Terrain`] indexes (empty for rule sets without terrain).
     pub fn legend(&self) -> &[TerrainType] {
-        match self {
-            Options::Tactics(_, legend) => legend,
-            _ => &[],
-        }
+        self.game.legend(self)
     }
 }
 
@@ -159,211 +170,55 @@ pub enum Anchor {
 }
 
 impl Draft {
-    /// An empty board of `rule_set`, `size`, with its default settings.
-    pub fn new(rule_set: RuleSet, size: Size, seed: Option<u64>) -> Draft {
+    /// An empty board of `game`'s rule set, `size`, with its default settings.
+    pub fn new(game: &'static dyn EditorGame, size: Size, seed: Option<u64>) -> Draft {
         Draft {
             name: None,
             seed,
-            options: Options::default_for(rule_set),
+            options: game.default_options(),
             size,
-            cells: vec![Ink::blank(rule_set); size.area()],
+            cells: vec![game.blank(); size.area()],
             units: Vec::new(),
         }
     }
 
+    /// The draft with these cells (row by row; the games build drafts with it). Cells past the
+    /// board are dropped, missing ones are blank.
+    pub fn with_cells(mut self, mut cells: Vec<Ink>) -> Draft {
+        cells.resize(self.size.area(), self.blank());
+        self.cells = cells;
+        self
+    }
+
+    /// The draft with these units, in id order.
+    pub fn with_units(mut self, units: Vec<UnitSpec>) -> Draft {
+        self.units = units;
+        self
+    }
+
     /// The draft of `level` (its board as painted cells). Fails only for a board the draft
-    /// cannot hold: a side past the rule set's limit, or a character that is no cell.
+    /// cannot hold (a side past the rule set's limit, or a character that is no cell) or a rule
+    /// set the editor has no entry for.
     pub fn from_level(level: &Level) -> Result<Draft, String> {
-        let sized = |w: usize, h: usize, rule_set| {
-            Size::new(w, h, max_side(rule_set)).map_err(|e| format!("board: {e}"))
-        };
-        let rows_of = |rows: &[String]| -> Result<(usize, usize), String> {
-            let w = rows.first().map_or(0, |r| r.chars().count());
-            if let Some((y, r)) = rows.iter().enumerate().find(|(_, r)| r.chars().count() != w) {
-                return Err(format!("board row {y} has {} cells, expected {w}", r.chars().count()));
-            }
-            Ok((w, rows.len()))
-        };
-        let mut d = match level {
-            Level::Slide(l) => {
-                let mut d = match &l.board {
-                    Some(rows) => {
-                        let w = rows.first().map_or(0, Vec::len);
-                        if let Some((y, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != w) {
-                            return Err(format!("board row {y} has {} cells, expected {w}", r.len()));
-                        }
-                        let mut d = Draft::new(RuleSet::Slide, sized(w, rows.len(), RuleSet::Slide)?, l.seed);
-                        d.cells = rows
-                            .iter()
-                            .flatten()
-                            .map(|&v| if v == 0 { Ink::Empty } else { Ink::Tile(v) })
-                            .collect();
-                        d
-                    }
-                    None => Draft::new(
-                        RuleSet::Slide,
-                        sized(l.width.unwrap_or(4), l.height.unwrap_or(4), RuleSet::Slide)?,
-                        l.seed,
-                    ),
-                };
-                d.options = Options::Slide(l.config.clone());
-                d.name = l.name.clone();
-                d
-            }
-            Level::Collapse(l) => {
-                let default = tessera_core::collapse::DEFAULT_SIDE;
-                let mut d = match &l.board {
-                    Some(rows) => {
-                        let (w, h) = rows_of(rows)?;
-                        let mut d = Draft::new(RuleSet::Collapse, sized(w, h, RuleSet::Collapse)?, l.seed);
-                        d.cells.clear();
-                        for (y, row) in rows.iter().enumerate() {
-                            for (x, ch) in row.chars().enumerate() {
-                                d.cells.push(match ch {
-                                    '.' => Ink::Empty,
-                                    _ => Ink::Colour(tessera_core::collapse::colour_from_char(ch).ok_or_else(
-                                        || format!("board cell ({x}, {y}): '{ch}' is not a colour (0-9, a-f) or '.'"),
-                                    )?),
-                                });
-                            }
-                        }
-                        d
-                    }
-                    None => Draft::new(
-                        RuleSet::Collapse,
-                        sized(l.width.unwrap_or(default), l.height.unwrap_or(default), RuleSet::Collapse)?,
-                        l.seed,
-                    ),
-                };
-                d.options = Options::Collapse(l.colours.unwrap_or(4), l.config.clone());
-                d.name = l.name.clone();
-                d
-            }
-            Level::Match3(l) => {
-                let mut d = match &l.board {
-                    Some(rows) => {
-                        let (w, h) = rows_of(rows)?;
-                        let mut d = Draft::new(RuleSet::Match3, sized(w, h, RuleSet::Match3)?, l.seed);
-                        d.cells.clear();
-                        for (y, row) in rows.iter().enumerate() {
-                            for (x, ch) in row.chars().enumerate() {
-                                d.cells.push(match ch {
-                                    '.' => Ink::Open,
-                                    '*' => Ink::OpenLocked,
-                                    '#' => Ink::Void,
-                                    'a'..='p' => Ink::Block(ch as u8 - b'a', false),
-                                    'A'..='P' => Ink::Block(ch as u8 - b'A', true),
-                                    _ => {
-                                        return Err(format!(
-                                            "board cell ({x}, {y}): '{ch}' is not a cell ('.', '#', '*', a-p or A-P)"
-                                        ));
-                                    }
-                                });
-                            }
-                        }
-                        d
-                    }
-                    None => Draft::new(
-                        RuleSet::Match3,
-                        sized(l.width.unwrap_or(9), l.height.unwrap_or(9), RuleSet::Match3)?,
-                        l.seed,
-                    ),
-                };
-                d.options = Options::Match3(l.config.clone());
-                d.name = l.name.clone();
-                d
-            }
-            Level::Tactics(l) => {
-                let legend = l.legend.clone().unwrap_or_else(TerrainType::default_legend);
-                if legend.len() > tessera_core::tactics::MAX_TERRAIN_TYPES {
-                    return Err(format!(
-                        "legend: {} terrain types, more than {}",
-                        legend.len(),
-                        tessera_core::tactics::MAX_TERRAIN_TYPES
-                    ));
-                }
-                let (w, h) = rows_of(&l.map)?;
-                let mut d = Draft::new(RuleSet::Tactics, sized(w, h, RuleSet::Tactics)?, l.seed);
-                d.cells.clear();
-                for (y, row) in l.map.iter().enumerate() {
-                    for (x, ch) in row.chars().enumerate() {
-                        let i = legend
-                            .iter()
-                            .position(|t| t.glyph == ch)
-                            .ok_or_else(|| format!("map row {y}, column {x}: '{ch}' is not in the legend"))?;
-                        d.cells.push(Ink::Terrain(i as u8));
-                    }
-                }
-                d.units = l.units.clone();
-                d.options = Options::Tactics(l.config.clone(), legend);
-                d.name = l.name.clone();
-                d
-            }
-        };
+        let game = games::of_level(level).ok_or("the editor cannot edit this rule set's levels")?;
+        let mut d = game.draft(level)?;
         d.seed = level.seed();
         Ok(d)
     }
 
     /// The draft as a level, playable or not.
     pub fn to_level(&self) -> Level {
-        let (w, h) = (usize::from(self.size.width), usize::from(self.size.height));
-        let rows = |f: &dyn Fn(Ink) -> char| -> Vec<String> {
-            self.cells.chunks(w.max(1)).map(|row| row.iter().map(|&c| f(c)).collect()).collect()
-        };
-        let all_empty = self.cells.iter().all(|&c| c == Ink::Empty);
-        match &self.options {
-            Options::Slide(config) => Level::Slide(SlideLevel {
-                name: self.name.clone(),
-                width: Some(w),
-                height: Some(h),
-                config: config.clone(),
-                seed: self.seed,
-                board: (!all_empty).then(|| {
-                    self.cells
-                        .chunks(w.max(1))
-                        .map(|row| row.iter().map(|c| if let Ink::Tile(v) = c { *v } else { 0 }).collect())
-                        .collect()
-                }),
-            }),
-            Options::Collapse(colours, config) => Level::Collapse(CollapseLevel {
-                name: self.name.clone(),
-                width: Some(w),
-                height: Some(h),
-                colours: Some(*colours),
-                config: config.clone(),
-                seed: self.seed,
-                board: (!all_empty).then(|| {
-                    rows(&|c| match c {
-                        Ink::Colour(k) => tessera_core::collapse::colour_char(k),
-                        _ => '.',
-                    })
-                }),
-            }),
-            Options::Match3(config) => Level::Match3(Match3Level {
-                name: self.name.clone(),
-                width: None,
-                height: None,
-                config: config.clone(),
-                seed: self.seed,
-                board: Some(rows(&|c| match c {
-                    Ink::OpenLocked => '*',
-                    Ink::Void => '#',
-                    Ink::Block(b, locked) => tessera_core::match3::breed_char(b, locked),
-                    _ => '.',
-                })),
-            }),
-            Options::Tactics(config, legend) => Level::Tactics(TacticsLevel {
-                name: self.name.clone(),
-                config: config.clone(),
-                legend: Some(legend.clone()),
-                map: rows(&|c| match c {
-                    Ink::Terrain(i) => legend.get(usize::from(i)).map_or('?', |t| t.glyph),
-                    _ => '?',
-                }),
-                units: self.units.clone(),
-                seed: self.seed,
-            }),
-        }
+        self.options.game.level(self)
+    }
+
+    /// Whether the draft has no fixed board: each game of it draws one from the seed.
+    pub fn board_from_seed(&self) -> bool {
+        self.options.game.board_from_seed(self)
+    }
+
+    /// The ink an eraser leaves.
+    pub fn blank(&self) -> Ink {
+        self.options.game.blank()
     }
 
     /// Whether the level plays: `Ok`, or what [`Level::start`] says and the cell its error
@@ -414,15 +269,7 @@ impl Draft {
 
     /// Whether `ink` belongs to this draft's rule set (and its legend).
     pub fn accepts(&self, ink: Ink) -> bool {
-        match (self.rule_set(), ink) {
-            (RuleSet::Slide, Ink::Empty) | (RuleSet::Collapse, Ink::Empty) => true,
-            (RuleSet::Slide, Ink::Tile(v)) => v > 0,
-            (RuleSet::Collapse, Ink::Colour(c)) => c < 16,
-            (RuleSet::Match3, Ink::Open | Ink::OpenLocked | Ink::Void) => true,
-            (RuleSet::Match3, Ink::Block(b, _)) => b < 16,
-            (RuleSet::Tactics, Ink::Terrain(i)) => usize::from(i) < self.options.legend().len(),
-            _ => false,
-        }
+        self.options.game.accepts(&self.options, ink)
     }
 
     /// Puts `ink` at `p`, recording the change in `stroke`. Ignores cells off the board and inks
@@ -442,12 +289,12 @@ impl Draft {
     /// Erases `p`: the blank ink, and no unit.
     pub fn erase(&mut self, p: Pos, stroke: &mut Stroke) {
         self.remove_unit(p, stroke);
-        self.paint(p, Ink::blank(self.rule_set()), stroke);
+        self.paint(p, self.blank(), stroke);
     }
 
     /// Places a unit at `p` (replacing the one there, keeping its id), recording it in `stroke`.
     pub fn place_unit(&mut self, p: Pos, unit: UnitInk, stroke: &mut Stroke) {
-        if self.rule_set() != RuleSet::Tactics || !self.size.contains(p) {
+        if !self.options.game.has_units() || !self.size.contains(p) {
             return;
         }
         let before = self.units.clone();
@@ -505,7 +352,7 @@ impl Draft {
                 (i32::from(size.height) - i32::from(self.size.height)) / 2,
             ),
         };
-        let mut out = Draft { size, cells: vec![Ink::blank(self.rule_set()); size.area()], ..self.clone() };
+        let mut out = Draft { size, cells: vec![self.blank(); size.area()], ..self.clone() };
         for (i, &c) in self.cells.iter().enumerate() {
             if let Some(q) = self.size.pos(i).offset(dx, dy, size) {
                 out.cells[size.index(q)] = c;
@@ -524,67 +371,7 @@ impl Draft {
 
     /// A new board from the rule set's own generator with `seed` (see the module docs).
     pub fn randomized(&self, seed: u64) -> Result<Draft, String> {
-        let mut out = self.clone();
-        match &self.options {
-            Options::Slide(config) => {
-                let s = SlideState::new_game(self.size, config, seed);
-                out.cells = s
-                    .values()
-                    .into_iter()
-                    .flatten()
-                    .map(|v| if v == 0 { Ink::Empty } else { Ink::Tile(v) })
-                    .collect();
-            }
-            Options::Collapse(colours, _) => {
-                let s = CollapseState::new_game(self.size, (*colours).clamp(2, 16), seed);
-                out.cells = s
-                    .board()
-                    .cells()
-                    .iter()
-                    .map(|t| t.map_or(Ink::Empty, |t| Ink::Colour(t.colour)))
-                    .collect();
-            }
-            Options::Match3(_) => {
-                for c in &mut out.cells {
-                    *c = match *c {
-                        Ink::Block(_, true) => Ink::OpenLocked,
-                        Ink::Block(_, false) => Ink::Open,
-                        other => other,
-                    };
-                }
-                let game = out.to_level().start(Some(seed)).map_err(|e| e.to_string())?;
-                let AnyState::Match3(s) = game.state else { return Err("not a match3 game".into()) };
-                for (c, b) in out.cells.iter_mut().zip(s.blocks().cells()) {
-                    if let Some(b) = b {
-                        *c = Ink::Block(b.breed, b.locked);
-                    }
-                }
-            }
-            Options::Tactics(_, legend) => {
-                let passable: Vec<u8> =
-                    (0..legend.len() as u8).filter(|&i| !legend[usize::from(i)].impassable).collect();
-                let first = passable.first().copied().unwrap_or(0);
-                let mut rng = GameRng::new(seed);
-                for c in &mut out.cells {
-                    // Mostly the first passable type (plain), the rest spread evenly.
-                    let roll = rng.below(100);
-                    *c = if roll < 60 || legend.len() < 2 {
-                        Ink::Terrain(first)
-                    } else {
-                        Ink::Terrain(rng.below(legend.len() as u32) as u8)
-                    };
-                }
-                for u in &out.units {
-                    // A draft's units may stand off the board (a level that does not play yet).
-                    if let Some(c) = out.cells.get_mut(self.size.index(Pos::new(u.x, u.y)))
-                        && self.size.contains(Pos::new(u.x, u.y))
-                    {
-                        *c = Ink::Terrain(first);
-                    }
-                }
-            }
-        }
-        Ok(out)
+        self.options.game.randomized(self, seed)
     }
 
     /// `match3`: the fixed unlocked blocks' breeds shuffled among their cells until the level
@@ -607,41 +394,11 @@ impl Draft {
         None
     }
 
-    /// Replaces the terrain types; cells of a removed type become type 0.
-    pub fn set_legend(&mut self, legend: Vec<TerrainType>) {
-        if let Options::Tactics(_, l) = &mut self.options {
-            *l = legend;
-            let n = l.len();
-            for c in &mut self.cells {
-                if let Ink::Terrain(i) = c
-                    && usize::from(*i) >= n
-                {
-                    *c = Ink::Terrain(0);
-                }
-            }
-        }
-    }
-
-    /// How many cells hold terrain type `i`.
-    pub fn terrain_count(&self, i: u8) -> usize {
-        self.cells.iter().filter(|&&c| c == Ink::Terrain(i)).count()
-    }
-
-    /// Removes terrain type `i`: its cells become type 0 and higher types move down one.
-    pub fn remove_terrain(&mut self, i: u8) {
-        let Options::Tactics(_, legend) = &mut self.options else { return };
-        if legend.len() <= 1 || usize::from(i) >= legend.len() {
-            return;
-        }
-        legend.remove(usize::from(i));
+    /// Every cell replaced by `f` of it (a settings change that renumbers inks), recorded by
+    /// the caller as a whole-draft replacement.
+    pub fn remap(&mut self, f: &dyn Fn(Ink) -> Ink) {
         for c in &mut self.cells {
-            if let Ink::Terrain(t) = c {
-                *t = match (*t).cmp(&i) {
-                    std::cmp::Ordering::Less => *t,
-                    std::cmp::Ordering::Equal => 0,
-                    std::cmp::Ordering::Greater => *t - 1,
-                };
-            }
+            *c = f(*c);
         }
     }
 
@@ -842,6 +599,10 @@ pub fn line(a: Pos, b: Pos) -> Vec<Pos> {
 mod tests {
     use super::*;
 
+    fn new(rule_set: RuleSet, size: Size, seed: Option<u64>) -> Draft {
+        Draft::new(games::of(rule_set).expect("an editor entry"), size, seed)
+    }
+
     fn size(w: usize, h: usize) -> Size {
         Size::new(w, h, 1024).unwrap()
     }
@@ -867,7 +628,7 @@ mod tests {
 
     #[test]
     fn strokes_undo_and_redo_exactly() {
-        let mut d = Draft::new(RuleSet::Match3, size(5, 5), Some(1));
+        let mut d = new(RuleSet::Match3, size(5, 5), Some(1));
         let start = d.clone();
         let mut h = EditHistory::default();
         let mut s = Stroke::default();
@@ -893,7 +654,7 @@ mod tests {
 
     #[test]
     fn resize_keeps_content_at_the_anchor() {
-        let mut d = Draft::new(RuleSet::Collapse, size(3, 3), None);
+        let mut d = new(RuleSet::Collapse, size(3, 3), None);
         let mut s = Stroke::default();
         d.paint(Pos::new(0, 2), Ink::Colour(1), &mut s);
         d.paint(Pos::new(1, 2), Ink::Colour(2), &mut s);
@@ -908,7 +669,7 @@ mod tests {
 
     #[test]
     fn problems_name_their_cell() {
-        let mut d = Draft::new(RuleSet::Match3, size(6, 6), Some(1));
+        let mut d = new(RuleSet::Match3, size(6, 6), Some(1));
         let mut s = Stroke::default();
         for x in 1..4 {
             d.paint(Pos::new(x, 2), Ink::Block(0, false), &mut s);
@@ -919,20 +680,20 @@ mod tests {
         // Three blocks of one breed stay a run wherever they go in one row: no shuffle helps.
         assert!(fixed.is_none() || fixed.unwrap().check().is_ok());
 
-        let mut t = Draft::new(RuleSet::Tactics, size(4, 4), None);
+        let mut t = new(RuleSet::Tactics, size(4, 4), None);
         let mut s = Stroke::default();
         t.paint(Pos::new(2, 1), Ink::Terrain(4), &mut s); // wall
         t.place_unit(Pos::new(2, 1), UnitInk { team: 0, movement: 5 }, &mut s);
         let p = t.check().unwrap_err();
         assert_eq!(p.cell, Some(Pos::new(2, 1)), "{}", p.message);
 
-        let mut c = Draft::new(RuleSet::Collapse, size(3, 3), None);
+        let mut c = new(RuleSet::Collapse, size(3, 3), None);
         let mut s = Stroke::default();
         c.paint(Pos::new(1, 0), Ink::Colour(0), &mut s);
         let p = c.check().unwrap_err();
         assert_eq!(p.cell, Some(Pos::new(1, 0)), "{}", p.message);
 
-        let mut sl = Draft::new(RuleSet::Slide, size(4, 4), None);
+        let mut sl = new(RuleSet::Slide, size(4, 4), None);
         let mut s = Stroke::default();
         sl.paint(Pos::new(3, 2), Ink::Tile(6), &mut s);
         let p = sl.check().unwrap_err();
@@ -958,7 +719,7 @@ mod tests {
     #[test]
     fn randomized_boards_play() {
         for rule_set in RuleSet::ALL {
-            let d = Draft::new(*rule_set, size(7, 6), Some(3));
+            let d = new(*rule_set, size(7, 6), Some(3));
             let r = d.randomized(11).unwrap();
             assert_eq!(r.check(), Ok(()), "{rule_set:?}");
             assert_eq!(r.randomized(11).unwrap(), r.randomized(11).unwrap(), "deterministic");
@@ -1002,7 +763,7 @@ mod tests {
             /// the last edit's result.
             #[test]
             fn undo_and_redo_retrace_every_edit(ops in proptest::collection::vec(op(), 1..40)) {
-                let mut d = Draft::new(RuleSet::Collapse, Size::new(5, 4, 1024).unwrap(), None);
+                let mut d = new(RuleSet::Collapse, Size::new(5, 4, 1024).unwrap(), None);
                 let start = d.clone();
                 let mut h = EditHistory::default();
                 for op in ops {

@@ -1,6 +1,11 @@
-//! Edit mode: [`EditView`] paints a [`Draft`] — tools, a palette per rule set, the level's
+//! Edit mode: [`EditView`] paints a [`Draft`] — tools, the rule set's palette, the level's
 //! settings, resize, randomize, live validation, its own undo and redo — and saves it as the
-//! JSON level `tessera play` reads.
+//! JSON level `tessera play` reads. The palette and the settings panel are the rule set's
+//! ([`crate::games::EditorGame::palette_ui`], [`crate::games::EditorGame::settings_ui`]); they
+//! choose a [`Brush`] and edit the draft's [`crate::draft::Options`].
+//!
+//! A draft with no fixed board (each game draws one from the seed: an empty `slide` or
+//! `collapse` board) says so on the canvas and in the panel, since its canvas is empty.
 //!
 //! The canvas draws the draft as one texture (a texel per cell, rebuilt when the draft changes),
 //! with grid lines, labels, locks and units on top when cells are big enough to read: a draft
@@ -14,15 +19,18 @@
 use crate::board::Viewport;
 use crate::difficulty::DifficultyPanel;
 use crate::draft::{Anchor, Draft, Edit, EditHistory, Ink, Problem, Stroke, UnitInk, line, max_side};
+use crate::games;
 use crate::palette;
 use egui::{
     Align2, Color32, ColorImage, FontId, Pos2, Rect, Sense, Stroke as Line, StrokeKind, TextureHandle,
     TextureOptions, Vec2, pos2, vec2,
 };
 use std::path::{Path, PathBuf};
-use tessera_core::collapse::{Compaction, Scoring};
-use tessera_core::tactics::{Connectivity, TerrainType};
+use tessera_core::tactics::TerrainType;
 use tessera_core::{Level, Pos, RuleSet, Size};
+
+/// What the empty canvas of a level with no fixed board says.
+pub const NO_FIXED_BOARD: &str = "No fixed board: each game draws one from the seed; paint to fix cells";
 
 /// A painting tool.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,6 +94,40 @@ struct Canvas {
     remake: bool,
 }
 
+/// What the palette paints with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Brush {
+    /// The ink painted on cells.
+    pub ink: Ink,
+    /// Place units rather than paint inks (rule sets with units).
+    pub units: bool,
+    /// The unit placed.
+    pub unit: UnitInk,
+    /// Blocks are painted locked.
+    pub locked: bool,
+    /// The tile value of "Use value".
+    pub tile_value: u32,
+}
+
+impl Brush {
+    /// A brush of `ink`.
+    fn new(ink: Ink) -> Brush {
+        Brush { ink, units: false, unit: UnitInk { team: 0, movement: 5 }, locked: false, tile_value: 2 }
+    }
+
+    /// Takes up `ink`, picked from the board, and what it says about the other settings.
+    fn pick(&mut self, ink: Ink) {
+        self.ink = ink;
+        self.units = false;
+        if let Ink::Tile(v) = ink {
+            self.tile_value = v;
+        }
+        if let Ink::Block(_, locked) = ink {
+            self.locked = locked;
+        }
+    }
+}
+
 /// A stroke being painted.
 struct Active {
     stroke: Stroke,
@@ -102,12 +144,7 @@ pub struct EditView {
     revision: u64,
     checked: Option<(u64, Result<(), Problem>)>,
     tool: Tool,
-    ink: Ink,
-    /// Tactics: paint units rather than terrain.
-    unit_brush: bool,
-    unit: UnitInk,
-    lock_brush: bool,
-    tile_value: u32,
+    brush: Brush,
     active: Option<Active>,
     canvas: Canvas,
     hovered: Option<Pos>,
@@ -128,7 +165,7 @@ impl Default for EditView {
     fn default() -> Self {
         EditView::new(
             Draft::from_level(&Level::classic())
-                .unwrap_or_else(|_| Draft::new(RuleSet::Slide, Size { width: 4, height: 4 }, None)),
+                .unwrap_or_else(|_| Draft::new(games::ALL[0], Size { width: 4, height: 4 }, None)),
         )
     }
 }
@@ -136,20 +173,15 @@ impl Default for EditView {
 impl EditView {
     /// Edit mode on `draft`, clean (nothing to save).
     pub fn new(draft: Draft) -> EditView {
-        let rule_set = draft.rule_set();
         let size = draft.size();
         let mut v = EditView {
-            ink: Ink::blank(rule_set),
+            brush: Brush::new(draft.blank()),
             draft,
             history: EditHistory::default(),
             path: None,
             revision: 1,
             checked: None,
             tool: Tool::Paint,
-            unit_brush: false,
-            unit: UnitInk { team: 0, movement: 5 },
-            lock_brush: false,
-            tile_value: 2,
             active: None,
             canvas: Canvas::default(),
             hovered: None,
@@ -168,14 +200,8 @@ impl EditView {
     }
 
     fn reset_for_draft(&mut self) {
-        let rule_set = self.draft.rule_set();
-        self.ink = match rule_set {
-            RuleSet::Slide => Ink::Tile(2),
-            RuleSet::Collapse => Ink::Colour(0),
-            RuleSet::Match3 => Ink::Block(0, false),
-            RuleSet::Tactics => Ink::Terrain(0),
-        };
-        self.unit_brush = false;
+        self.brush.ink = self.draft.options.game().first_ink();
+        self.brush.units = false;
         self.resize = (self.draft.size().width, self.draft.size().height);
         self.play_seed = self.draft.seed.unwrap_or(tessera_core::DEFAULT_SEED);
         self.canvas.view.fit();
@@ -238,7 +264,7 @@ impl EditView {
 
     /// The chosen ink.
     pub fn ink(&self) -> Ink {
-        self.ink
+        self.brush.ink
     }
 
     /// The draft's problem, if it does not play (checked when it changes).
@@ -283,8 +309,8 @@ impl EditView {
     /// Chooses the ink (ignored when it is not of the draft's rule set).
     pub fn set_ink(&mut self, ink: Ink) {
         if self.draft.accepts(ink) {
-            self.ink = ink;
-            self.unit_brush = false;
+            self.brush.ink = ink;
+            self.brush.units = false;
         }
     }
 
@@ -451,8 +477,8 @@ impl EditView {
     }
 
     fn after_undo_redo(&mut self) {
-        if !self.draft.accepts(self.ink) {
-            self.ink = Ink::blank(self.draft.rule_set());
+        if !self.draft.accepts(self.brush.ink) {
+            self.brush.ink = self.draft.blank();
         }
         self.resize = (self.draft.size().width, self.draft.size().height);
         self.changed();
@@ -460,9 +486,11 @@ impl EditView {
 
     /// Starts a new empty level.
     pub fn new_level(&mut self, rule_set: RuleSet, width: u16, height: u16, seed: u64) -> Result<(), String> {
-        let max = max_side(rule_set);
-        let size = Size::new(width.into(), height.into(), max).map_err(|e| format!("size: {e}"))?;
-        let draft = Draft::new(rule_set, size, Some(seed));
+        let game = games::of(rule_set)
+            .ok_or_else(|| format!("the editor cannot make {} levels", rule_set.name()))?;
+        let size =
+            Size::new(width.into(), height.into(), game.max_side()).map_err(|e| format!("size: {e}"))?;
+        let draft = Draft::new(game, size, Some(seed));
         self.replace(draft, false);
         self.path = None;
         self.history.mark_unsaved();
@@ -525,18 +553,18 @@ impl EditView {
         match self.tool {
             Tool::Paint | Tool::Erase => {
                 for q in line(from, p) {
-                    match (self.tool, self.unit_brush) {
+                    match (self.tool, self.brush.units) {
                         (Tool::Erase, _) => self.draft.erase(q, &mut stroke),
-                        (_, true) => self.draft.place_unit(q, self.unit, &mut stroke),
-                        _ => self.draft.paint(q, self.ink, &mut stroke),
+                        (_, true) => self.draft.place_unit(q, self.brush.unit, &mut stroke),
+                        _ => self.draft.paint(q, self.brush.ink, &mut stroke),
                     }
                 }
             }
             Tool::Fill if start => {
-                if self.unit_brush {
-                    self.draft.place_unit(p, self.unit, &mut stroke);
+                if self.brush.units {
+                    self.draft.place_unit(p, self.brush.unit, &mut stroke);
                 } else {
-                    self.draft.fill(p, self.ink, &mut stroke);
+                    self.draft.fill(p, self.brush.ink, &mut stroke);
                 }
             }
             Tool::Select => {
@@ -545,17 +573,10 @@ impl EditView {
             }
             Tool::Pick if start => {
                 if let Some(u) = self.draft.unit_at(p) {
-                    self.unit = UnitInk { team: u.team, movement: u.movement };
-                    self.unit_brush = true;
+                    self.brush.unit = UnitInk { team: u.team, movement: u.movement };
+                    self.brush.units = true;
                 } else if let Some(ink) = self.draft.ink(p) {
-                    self.ink = ink;
-                    self.unit_brush = false;
-                    if let Ink::Tile(v) = ink {
-                        self.tile_value = v;
-                    }
-                    if let Ink::Block(_, locked) = ink {
-                        self.lock_brush = locked;
-                    }
+                    self.brush.pick(ink);
                 }
             }
             _ => {}
@@ -575,7 +596,7 @@ impl EditView {
     fn finish_stroke(&mut self) {
         let Some(mut active) = self.active.take() else { return };
         if self.tool == Tool::Rect {
-            let ink = self.ink;
+            let ink = self.brush.ink;
             self.draft.rect(active.start, active.last, ink, &mut active.stroke);
         }
         if !active.stroke.is_empty() {
@@ -698,6 +719,9 @@ impl EditView {
             ui.label(n.as_str());
         }
         self.validation_ui(ui, error);
+        if self.draft.board_from_seed() {
+            ui.label(NO_FIXED_BOARD);
+        }
         ui.separator();
         ui.label("Tool");
         ui.horizontal_wrapped(|ui| {
@@ -738,7 +762,6 @@ impl EditView {
     }
 
     fn validation_ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) {
-        let rule_set = self.draft.rule_set();
         match self.problem().cloned() {
             None => {
                 ui.colored_label(Color32::from_rgb(0x6a, 0xc0, 0x6a), "Playable");
@@ -747,9 +770,7 @@ impl EditView {
                 let at = p.cell.map(|c| format!(" (cell {}, {})", c.x, c.y)).unwrap_or_default();
                 ui.colored_label(ui.visuals().error_fg_color, format!("Not playable: {}{at}", p.message));
                 ui.label("It can still be saved as a draft.");
-                let shuffle_helps = rule_set == RuleSet::Match3
-                    && (p.message.contains("run") || p.message.contains("swap"))
-                    && self.draft.cells().iter().any(|c| matches!(c, Ink::Block(_, false)));
+                let shuffle_helps = self.draft.options.game().shuffle_helps(&self.draft, &p);
                 if shuffle_helps
                     && ui
                         .button("Fix by shuffling")
@@ -765,101 +786,10 @@ impl EditView {
 
     fn palette_ui(&mut self, ui: &mut egui::Ui) {
         ui.label("Palette");
-        let legend = self.draft.options.legend().to_vec();
-        let choose = |ui: &mut egui::Ui, ink: Ink, label: String, this: &mut EditView| {
-            let selected = this.ink == ink && !this.unit_brush;
-            let fill = ink_colour(ink, &legend);
-            let text = egui::RichText::new(label).color(text_on(fill));
-            let b = egui::Button::new(text).fill(fill).selected(selected).stroke(if selected {
-                Line::new(2.0, palette::HIGHLIGHT)
-            } else {
-                Line::NONE
-            });
-            if ui.add(b).clicked() {
-                this.ink = ink;
-                this.unit_brush = false;
-                if this.tool == Tool::Erase || this.tool == Tool::Pick {
-                    this.tool = Tool::Paint;
-                }
-            }
-        };
-        match self.draft.options.clone() {
-            crate::draft::Options::Slide(_) => {
-                ui.horizontal_wrapped(|ui| {
-                    choose(ui, Ink::Empty, "Empty".into(), self);
-                    for k in 1..=11 {
-                        choose(ui, Ink::Tile(1 << k), (1u32 << k).to_string(), self);
-                    }
-                });
-                ui.horizontal(|ui| {
-                    let label = ui.label("Tile value");
-                    ui.add(egui::DragValue::new(&mut self.tile_value).range(1..=1 << 30))
-                        .labelled_by(label.id);
-                    if ui.button("Use value").clicked() {
-                        self.ink = Ink::Tile(self.tile_value);
-                        self.unit_brush = false;
-                    }
-                });
-            }
-            crate::draft::Options::Collapse(colours, _) => {
-                ui.horizontal_wrapped(|ui| {
-                    choose(ui, Ink::Empty, "Empty".into(), self);
-                    for c in 0..colours.min(16) {
-                        choose(
-                            ui,
-                            Ink::Colour(c),
-                            format!("colour {}", tessera_core::collapse::colour_char(c)),
-                            self,
-                        );
-                    }
-                });
-            }
-            crate::draft::Options::Match3(config) => {
-                ui.horizontal_wrapped(|ui| {
-                    choose(ui, Ink::Open, "Random".into(), self);
-                    choose(ui, Ink::OpenLocked, "Random locked".into(), self);
-                    choose(ui, Ink::Void, "Void".into(), self);
-                });
-                if ui.checkbox(&mut self.lock_brush, "Locked blocks").changed()
-                    && let Ink::Block(b, _) = self.ink
-                {
-                    self.ink = Ink::Block(b, self.lock_brush);
-                }
-                ui.horizontal_wrapped(|ui| {
-                    for b in 0..config.breeds.min(16) {
-                        let ink = Ink::Block(b, self.lock_brush);
-                        choose(
-                            ui,
-                            ink,
-                            format!("breed {}", tessera_core::match3::breed_char(b, self.lock_brush)),
-                            self,
-                        );
-                    }
-                });
-            }
-            crate::draft::Options::Tactics(..) => {
-                ui.horizontal_wrapped(|ui| {
-                    for (i, t) in legend.iter().enumerate() {
-                        let cost =
-                            if t.impassable { "blocked".into() } else { format!("cost {}", 1 + t.extra) };
-                        choose(ui, Ink::Terrain(i as u8), format!("{} ({cost})", t.name), self);
-                    }
-                });
-                ui.horizontal(|ui| {
-                    if ui.selectable_label(self.unit_brush, "Unit").on_hover_text("Place units").clicked() {
-                        self.unit_brush = true;
-                        if self.tool == Tool::Erase || self.tool == Tool::Pick {
-                            self.tool = Tool::Paint;
-                        }
-                    }
-                    let label = ui.label("team");
-                    ui.add(egui::DragValue::new(&mut self.unit.team)).labelled_by(label.id);
-                    let label = ui.label("movement");
-                    ui.add(egui::DragValue::new(&mut self.unit.movement).range(0..=1_000_000))
-                        .labelled_by(label.id);
-                });
-                ui.label(format!("{} units", self.draft.units().len()));
-            }
+        if self.draft.options.game().palette_ui(ui, &self.draft, &mut self.brush)
+            && (self.tool == Tool::Erase || self.tool == Tool::Pick)
+        {
+            self.tool = Tool::Paint;
         }
     }
 
@@ -881,137 +811,19 @@ impl EditView {
             ui.add_enabled(has, egui::DragValue::new(&mut seed)).labelled_by(cb.id);
             seed_v = has.then_some(seed);
         });
-        let num = |ui: &mut egui::Ui, label: &str, v: &mut u32, range: std::ops::RangeInclusive<u32>| {
-            ui.horizontal(|ui| {
-                let l = ui.label(label);
-                ui.add(egui::DragValue::new(v).range(range)).labelled_by(l.id);
-            });
-        };
-        let optional = |ui: &mut egui::Ui, label: &str, v: &mut Option<u64>, default: u64| {
-            ui.horizontal(|ui| {
-                let mut on = v.is_some();
-                let cb = ui.checkbox(&mut on, label);
-                let mut x = v.unwrap_or(default);
-                ui.add_enabled(on, egui::DragValue::new(&mut x)).labelled_by(cb.id);
-                *v = on.then_some(x);
-            });
-        };
-        let mut legend_change = None;
-        match &mut options {
-            crate::draft::Options::Slide(c) => {
-                num(ui, "Target tile", &mut c.target, 4..=1 << 30);
-                ui.horizontal(|ui| {
-                    let l = ui.label("Chance of a 4");
-                    ui.add(egui::DragValue::new(&mut c.four_chance.num)).labelled_by(l.id);
-                    let l = ui.label("in");
-                    ui.add(egui::DragValue::new(&mut c.four_chance.den).range(1..=u32::MAX))
-                        .labelled_by(l.id);
-                });
-            }
-            crate::draft::Options::Collapse(colours, c) => {
-                let mut k = u32::from(*colours);
-                num(ui, "Colours", &mut k, 2..=16);
-                *colours = k as u8;
-                num(ui, "Minimum group", &mut c.min_group, 1..=1000);
-                ui.horizontal(|ui| {
-                    ui.label("Compaction");
-                    for (v, l) in [
-                        (Compaction::Center, "center"),
-                        (Compaction::Left, "left"),
-                        (Compaction::None, "none"),
-                    ] {
-                        ui.selectable_value(&mut c.compaction, v, l);
-                    }
-                });
-                ui.horizontal(|ui| {
-                    ui.label("Scoring");
-                    for (v, l) in [(Scoring::Tiered, "tiered"), (Scoring::Standard, "standard")] {
-                        ui.selectable_value(&mut c.scoring, v, l);
-                    }
-                });
-            }
-            crate::draft::Options::Match3(c) => {
-                let mut k = u32::from(c.breeds);
-                num(ui, "Breeds", &mut k, 3..=16);
-                c.breeds = k as u8;
-                num(ui, "Points per block", &mut c.points_per_block, 0..=1_000_000);
-                let mut limit = c.move_limit.map(u64::from);
-                optional(ui, "Move limit", &mut limit, 20);
-                c.move_limit = limit.map(|l| l.min(u64::from(u32::MAX)) as u32);
-                optional(ui, "Target score", &mut c.target_score, 1000);
-            }
-            crate::draft::Options::Tactics(c, legend) => {
-                ui.horizontal(|ui| {
-                    ui.label("Connectivity");
-                    ui.selectable_value(&mut c.connectivity, Connectivity::Four, "four");
-                    ui.selectable_value(&mut c.connectivity, Connectivity::Eight, "eight");
-                });
-                ui.label("Terrain types");
-                let mut new_legend = legend.clone();
-                let removable = legend.len() > 1;
-                egui::Grid::new("terrain-types").num_columns(6).show(ui, |ui| {
-                    ui.label("");
-                    let glyph_l = ui.label("glyph");
-                    let name_l = ui.label("name");
-                    let extra_l = ui.label("extra cost");
-                    ui.end_row();
-                    for (i, t) in new_legend.iter_mut().enumerate() {
-                        let (r, _) = ui.allocate_exact_size(vec2(12.0, 12.0), Sense::hover());
-                        ui.painter().rect_filled(r, 2.0, palette::terrain(t, i as u8));
-                        let mut glyph = t.glyph.to_string();
-                        if ui
-                            .add_sized([22.0, 18.0], egui::TextEdit::singleline(&mut glyph))
-                            .labelled_by(glyph_l.id)
-                            .changed()
-                            && let Some(g) = glyph.chars().last()
-                        {
-                            t.glyph = g;
-                        }
-                        ui.add_sized([96.0, 18.0], egui::TextEdit::singleline(&mut t.name))
-                            .labelled_by(name_l.id);
-                        ui.add_enabled(
-                            !t.impassable,
-                            egui::DragValue::new(&mut t.extra).range(0..=1000).prefix("+"),
-                        )
-                        .labelled_by(extra_l.id);
-                        ui.horizontal(|ui| {
-                            ui.checkbox(&mut t.impassable, "blocked");
-                            if removable
-                                && ui
-                                    .small_button("Remove")
-                                    .on_hover_text("Its cells become the first type")
-                                    .clicked()
-                            {
-                                legend_change = Some(i);
-                            }
-                        });
-                        ui.end_row();
-                    }
-                });
-                if ui.button("Add terrain type").clicked() {
-                    let glyph =
-                        ('a'..='z').chain('A'..='Z').find(|g| !new_legend.iter().any(|t| t.glyph == *g));
-                    if let Some(glyph) = glyph
-                        && new_legend.len() < tessera_core::tactics::MAX_TERRAIN_TYPES
-                    {
-                        new_legend.push(TerrainType::new(glyph, "new", 0));
-                    }
-                }
-                *legend = new_legend;
-            }
-        }
+        let remap = options.game().settings_ui(ui, &mut options);
         let changed = name_v != self.draft.name
             || seed_v != self.draft.seed
             || options != self.draft.options
-            || legend_change.is_some();
+            || remap.is_some();
         if changed {
             let mut d = self.draft.clone();
             (d.name, d.seed, d.options) = (name_v, seed_v, options);
-            if let Some(i) = legend_change {
-                d.remove_terrain(i as u8);
+            if let Some(f) = remap {
+                d.remap(&f);
             }
-            if !d.accepts(self.ink) {
-                self.ink = Ink::blank(d.rule_set());
+            if !d.accepts(self.brush.ink) {
+                self.brush.ink = d.blank();
             }
             self.replace(d, true);
         } else if !ui.input(|i| i.pointer.any_down()) && !ui.ctx().egui_wants_keyboard_input() {
@@ -1054,8 +866,9 @@ impl EditView {
 
     fn new_level_ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) {
         ui.horizontal_wrapped(|ui| {
-            for r in RuleSet::ALL {
-                ui.selectable_value(&mut self.new_level.0, *r, r.name());
+            for g in games::ALL {
+                let r = g.rule_set();
+                ui.selectable_value(&mut self.new_level.0, r, r.name());
             }
         });
         let max = max_side(self.new_level.0);
@@ -1196,6 +1009,16 @@ impl EditView {
                 );
             }
         }
+        if self.draft.board_from_seed() {
+            // The canvas is empty, but the level is not: say why.
+            painter.text(
+                board.center(),
+                Align2::CENTER_CENTER,
+                NO_FIXED_BOARD,
+                FontId::proportional(14.0),
+                Color32::from_gray(0xd0),
+            );
+        }
         // The problem's cell, the rectangle being dragged, the hovered cell.
         if let Some(p) = self.problem().and_then(|p| p.cell)
             && size.contains(p)
@@ -1287,7 +1110,7 @@ impl EditView {
     }
 }
 
-/// The colour a cell of `ink` is painted.
+/// The colour a cell of `ink` is painted (`legend`: the terrain types [`Ink::Terrain`] indexes).
 pub fn ink_colour(ink: Ink, legend: &[TerrainType]) -> Color32 {
     match ink {
         Ink::Empty => palette::EMPTY,
@@ -1301,7 +1124,7 @@ pub fn ink_colour(ink: Ink, legend: &[TerrainType]) -> Color32 {
 }
 
 /// Black or white, whichever reads on `fill`.
-fn text_on(fill: Color32) -> Color32 {
+pub fn text_on(fill: Color32) -> Color32 {
     let l = 299 * u32::from(fill.r()) + 587 * u32::from(fill.g()) + 114 * u32::from(fill.b());
     if l > 150_000 { Color32::from_rgb(0x20, 0x20, 0x20) } else { Color32::WHITE }
 }

@@ -4,8 +4,6 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use tessera_core::Level;
-use tessera_core::match3::Match3Level;
-use tessera_core::tactics::TacticsLevel;
 use tessera_replay::Log;
 
 /// The largest level, map or stage file the editor reads (logs have their own frame limits).
@@ -44,22 +42,25 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
     let text = String::from_utf8(bytes)
         .map_err(|e| named(&format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
-    let level = match ext {
-        "map" => Level::Tactics(TacticsLevel::from_movingai(&text).map_err(|e| named(&e))?),
-        "txt" => {
+    // The rule sets' importers, by extension (a Moving AI `.map`, a stage `.txt`).
+    let import = crate::games::ALL.iter().flat_map(|g| g.imports()).find(|i| i.ext == ext);
+    let level = match import {
+        Some(import) => {
             let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
-            Level::Match3(Match3Level::from_stage_json(&text, name).map_err(|e| named(&e))?)
+            (import.read)(&text, name).map_err(|e| named(&e))?
         }
-        _ => {
+        None => {
             let level = Level::parse_draft(&text).map_err(|e| {
                 if ext == "json" {
                     named(&e)
                 } else {
                     // Not named as a level: say what the editor opens, not only what JSON wanted.
-                    named(&format!(
-                        "not a level (.json), a Moving AI map (.map), a stage (.txt) or a log (.tlog); \
-                         read as a level: {e}"
-                    ))
+                    let imports: String = crate::games::ALL
+                        .iter()
+                        .flat_map(|g| g.imports())
+                        .map(|i| format!(", {} (.{})", i.what, i.ext))
+                        .collect();
+                    named(&format!("not a level (.json){imports} or a log (.tlog); read as a level: {e}"))
                 }
             })?;
             if let Err(e) = level.start(None) {

@@ -8,8 +8,10 @@
 //!   redo, seek, branches that are never lost) and the `tessera_ecs::Mirror` the board is drawn
 //!   from, kept in step with every event.
 //! - `board` draws a mirror with the painter (only visible cells; tactics ground as one texture),
-//!   with pan, zoom, animations ([`anim`]) and overlays; `play` turns input into commands per rule
-//!   set; `debug` is the time-travel debugger over a log.
+//!   with pan, zoom, animations ([`anim`]) and overlays; `play` turns input into commands by
+//!   asking the rule set; `debug` is the time-travel debugger over a log.
+//! - [`games`] holds what Edit and Play need from each rule set, one file per rule set behind
+//!   the [`games::EditorGame`] trait and one registry line; nothing else matches a rule set.
 
 pub mod anim;
 mod app;
@@ -19,6 +21,7 @@ pub mod difficulty;
 pub mod draft;
 pub mod edit;
 pub mod files;
+pub mod games;
 pub mod palette;
 pub mod play;
 pub mod recovery;

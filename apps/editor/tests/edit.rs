@@ -660,3 +660,107 @@ fn paste_with_nothing_copied_or_selected_says_what_to_do() {
     assert!(h.query_by_label_contains("select cells first").is_some());
     assert_eq!(h.state().edit().draft(), &before, "nothing changed");
 }
+
+/// Arrow keys press in Play while a dialog shows: true when any of them played a move.
+fn arrows_play(h: &mut Harness<'_, EditorApp>) -> bool {
+    let before = h.state().session().history().step();
+    for key in [Key::ArrowUp, Key::ArrowLeft, Key::ArrowDown, Key::ArrowRight, Key::W, Key::A] {
+        h.key_press(key);
+        h.run();
+    }
+    h.state().session().history().step() != before
+}
+
+/// Issue 17: play keys must not act behind a dialog (File → Open… played 2048 moves behind it).
+#[test]
+fn play_keys_do_nothing_while_a_dialog_shows() {
+    // The file picker.
+    let mut h = editor();
+    assert_eq!(h.state().mode(), Mode::Play);
+    click(&mut h, "File");
+    click(&mut h, "Open…");
+    assert!(h.state().dialog_open(), "the picker shows");
+    assert!(!arrows_play(&mut h), "no move behind the file picker");
+    click(&mut h, "Cancel");
+    assert!(!h.state().dialog_open());
+    assert!(arrows_play(&mut h), "with the picker gone the same keys play");
+
+    // The unsaved-changes question.
+    let mut h = editor();
+    click(&mut h, "Edit");
+    click(&mut h, "2");
+    paint_at(&mut h, Pos::new(2, 2));
+    click(&mut h, "Play");
+    h.state_mut().open(&fixtures().join("levels/collapse_seed.json"));
+    h.run();
+    assert_eq!(h.state().pending(), Some(&Pending::Open(fixtures().join("levels/collapse_seed.json"))));
+    assert!(!arrows_play(&mut h), "no move behind the unsaved-changes question");
+    click(&mut h, "Cancel");
+    assert!(arrows_play(&mut h), "answered: the keys play");
+
+    // The recovery question.
+    let dir = recovery_dir("dialog-keys");
+    let mut h = recovering_editor(&dir);
+    click(&mut h, "Edit");
+    click(&mut h, "8");
+    paint_at(&mut h, Pos::new(1, 2));
+    drop(h);
+    let mut h = recovering_editor(&dir);
+    assert!(h.state().recovered().is_some());
+    assert_eq!(h.state().mode(), Mode::Play);
+    assert!(!arrows_play(&mut h), "no move behind the recovery question");
+    click(&mut h, "Discard edits");
+    assert!(arrows_play(&mut h), "answered: the keys play");
+}
+
+/// Issue 17: a level whose board is drawn from the seed at each game shows an empty canvas;
+/// Edit says why.
+#[test]
+fn a_level_with_no_fixed_board_says_so_in_edit() {
+    let no_board = "No fixed board: each game draws one from the seed; paint to fix cells";
+    // The classic 2048 level and a collapse level without a board.
+    for level in [None, Some("levels/collapse_seed.json")] {
+        let mut h = match level {
+            None => editor(),
+            Some(rel) => crate::common::editor_with(rel),
+        };
+        click(&mut h, "Edit");
+        assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Empty), "{level:?}: empty canvas");
+        assert!(h.query_by_label(no_board).is_some(), "{level:?}: the panel says why");
+        // One painted cell fixes the board: the note goes.
+        let ink = if level.is_none() { "2" } else { "colour 1" };
+        click(&mut h, ink);
+        paint_at(&mut h, Pos::new(0, 0));
+        assert!(h.query_by_label(no_board).is_none(), "{level:?}: a fixed board says nothing");
+    }
+    // A board that is fixed says nothing.
+    let mut h = crate::common::editor_with("levels/match3_voids.json");
+    click(&mut h, "Edit");
+    assert!(h.query_by_label(no_board).is_none());
+}
+
+/// Issue 17: "Play this level" on an untouched level does not call it edited.
+#[test]
+fn playing_an_untouched_level_does_not_mark_it_edited() {
+    let mut h = crate::common::editor_with("levels/classic.json");
+    let opened = h.state().title().to_string();
+    click(&mut h, "Edit");
+    click(&mut h, "Play this level");
+    assert_eq!(h.state().mode(), Mode::Play);
+    assert_eq!(h.state().title(), opened, "untouched: the file's name");
+    assert!(h.query_by_label_contains("(edited)").is_none());
+    // Edited, it says so.
+    click(&mut h, "Edit");
+    click(&mut h, "2");
+    paint_at(&mut h, Pos::new(0, 0));
+    assert_eq!(ink(&h, 0, 0), Ink::Tile(2), "painted");
+    assert!(h.state().edit().dirty());
+    click(&mut h, "Play this level");
+    assert_eq!(h.state().title(), format!("{opened} (edited)"));
+    // The built-in level, untouched, keeps its name too.
+    let mut h = editor();
+    let opened = h.state().title().to_string();
+    click(&mut h, "Edit");
+    click(&mut h, "Play this level");
+    assert_eq!(h.state().title(), opened);
+}

@@ -1,0 +1,269 @@
+//! The editor's rule sets: what Edit and Play need from each game, behind one trait,
+//! [`EditorGame`], with one file per rule set and one registry line ([`games!`]) listing them.
+//!
+//! Code outside this folder never matches a rule set: it looks the game up
+//! ([`of`] by [`RuleSet`], [`of_level`] by a [`Level`]) and asks it. A rule set provides:
+//! - Files: the importers it opens besides JSON levels ([`Import`]: extension, what it is, the
+//!   reader) and its level's name.
+//! - Edit: the draft ⇄ level conversion ([`EditorGame::draft`], [`EditorGame::level`]), its
+//!   settings ([`Options`]: the level without its board), the inks it accepts and the one an
+//!   eraser leaves, its largest side, Randomize, whether its empty board is drawn from the seed at
+//!   each game, and its palette and settings panel.
+//! - Play: keys, clicks and drags → commands (the selection it needs lives in [`PlayInput`]: a
+//!   selected cell and a highlighted hint), the hover overlay, the Play panel (help, Hint, End
+//!   turn), the objectives of the status bar and the debugger's inspector lines.
+//!
+//! Adding a rule set to the editor: a file `games/NAME.rs` with a unit struct implementing
+//! [`EditorGame`], and its name in the `games!` line below.
+
+use crate::board::{BoardInput, Overlay};
+use crate::draft::{Draft, Ink, Options, Problem};
+use crate::edit::{Brush, ink_colour, text_on};
+use crate::palette;
+use egui::Stroke;
+use tessera_core::tactics::TerrainType;
+use tessera_core::{AnyCommand, AnyRules, AnyState, Level, Pos, RuleSet};
+
+use crate::play::PlayInput;
+
+/// Declares one module per rule set and lists their [`EditorGame`] impls in [`ALL`]; each module
+/// defines `pub struct Game` (a unit struct).
+macro_rules! games {
+    ($($name:ident),* $(,)?) => {
+        $(mod $name;)*
+        /// Every rule set the editor knows, in menu order.
+        pub static ALL: &[&dyn EditorGame] = &[$(&$name::Game),*];
+    };
+}
+
+games!(slide, collapse, tactics, match3);
+
+/// The editor entry of `rule_set`, if it has one.
+pub fn of(rule_set: RuleSet) -> Option<&'static dyn EditorGame> {
+    ALL.iter().copied().find(|g| g.rule_set() == rule_set)
+}
+
+/// The editor entry of the rule set `level` belongs to, if it has one.
+pub fn of_level(level: &Level) -> Option<&'static dyn EditorGame> {
+    ALL.iter().copied().find(|g| g.owns(level))
+}
+
+/// A file format a rule set imports as a level (besides JSON levels).
+pub struct Import {
+    /// The file extension, without the dot (`map`).
+    pub ext: &'static str,
+    /// What the file is, for messages ("a Moving AI map").
+    pub what: &'static str,
+    /// Reads the file's text; the second argument is the file's name without extension.
+    pub read: fn(&str, Option<String>) -> Result<Level, String>,
+}
+
+/// Remaps every cell of a draft after a settings change (a removed terrain type).
+pub type InkMap = Box<dyn Fn(Ink) -> Ink>;
+
+/// What a rule set's Play panel asks the app to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayAction {
+    /// Play this command (the selection is cleared first).
+    Execute(AnyCommand),
+    /// Say this in the status bar.
+    Notice(String),
+}
+
+/// What the editor needs from one rule set. Methods with a default are optional.
+pub trait EditorGame: Sync {
+    /// The rule set this entry is for.
+    fn rule_set(&self) -> RuleSet;
+
+    /// Whether `level` is of this rule set.
+    fn owns(&self, level: &Level) -> bool;
+
+    /// The level's name, if it has one.
+    fn level_name(&self, level: &Level) -> Option<String>;
+
+    /// The file formats this rule set imports.
+    fn imports(&self) -> &'static [Import] {
+        &[]
+    }
+
+    // ---- Edit: the draft.
+
+    /// The largest side of a board (what its level format accepts: the rule set's
+    /// `Plugin::MAX_SIDE`).
+    fn max_side(&self) -> u16 {
+        crate::draft::max_side(self.rule_set())
+    }
+
+    /// The default settings of a new level.
+    fn default_options(&self) -> Options;
+
+    /// The ink an eraser leaves (and new cells of a resize).
+    fn blank(&self) -> Ink;
+
+    /// The ink the palette starts with.
+    fn first_ink(&self) -> Ink;
+
+    /// Whether `ink` can be painted on a board with `options`.
+    fn accepts(&self, options: &Options, ink: Ink) -> bool;
+
+    /// The terrain types [`Ink::Terrain`] indexes (empty when the rule set has none).
+    fn legend<'a>(&self, _options: &'a Options) -> &'a [TerrainType] {
+        &[]
+    }
+
+    /// Whether drafts carry units ([`crate::draft::Draft::place_unit`]).
+    fn has_units(&self) -> bool {
+        false
+    }
+
+    /// The draft of `level` (of this rule set). Fails only for a board the draft cannot hold.
+    fn draft(&self, level: &Level) -> Result<Draft, String>;
+
+    /// The draft as a level, playable or not.
+    fn level(&self, draft: &Draft) -> Level;
+
+    /// Whether the draft has no fixed board: each game draws one from the seed.
+    fn board_from_seed(&self, _draft: &Draft) -> bool {
+        false
+    }
+
+    /// The draft with a new board from the rule set's own generator with `seed`.
+    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String>;
+
+    /// Whether "Fix by shuffling" ([`Draft::shuffled`]) may fix `problem`.
+    fn shuffle_helps(&self, _draft: &Draft, _problem: &Problem) -> bool {
+        false
+    }
+
+    // ---- Edit: the panel.
+
+    /// The palette: buttons that choose `brush`. True when the user chose one.
+    fn palette_ui(&self, ui: &mut egui::Ui, draft: &Draft, brush: &mut Brush) -> bool;
+
+    /// The settings panel, editing `options` in place; a cell remap when a change asks for one.
+    fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<InkMap>;
+
+    // ---- Play.
+
+    /// The command a key press means (`input` has no Ctrl or Alt held).
+    fn key_command(&self, _input: &egui::InputState) -> Option<AnyCommand> {
+        None
+    }
+
+    /// The command the pointer input on the board means, if any; updates the selection.
+    fn board_command(
+        &self,
+        play: &mut PlayInput,
+        rules: &AnyRules,
+        state: &AnyState,
+        input: &BoardInput,
+    ) -> Option<AnyCommand>;
+
+    /// Adds what the pointer over `hovered` is about to do to `out` (a group and its score, a
+    /// range and a path).
+    fn overlay(
+        &self,
+        _play: &PlayInput,
+        _rules: &AnyRules,
+        _state: &AnyState,
+        _hovered: Option<Pos>,
+        _out: &mut Overlay,
+    ) {
+    }
+
+    /// The rule set's part of the Play panel: how to play, and its buttons.
+    fn play_panel(
+        &self,
+        ui: &mut egui::Ui,
+        rules: &AnyRules,
+        state: &AnyState,
+        play: &mut PlayInput,
+    ) -> Option<PlayAction>;
+
+    /// Whether the selection stays after a step (a tactics unit that moved stays selected).
+    fn keeps_selection(&self) -> bool {
+        false
+    }
+
+    /// The status bar's objectives (moves left, target, turn).
+    fn objectives(&self, _rules: &AnyRules, _state: &AnyState, _out: &mut Vec<String>) {}
+
+    /// The debugger inspector's lines about the state (turn, units).
+    fn inspector_ui(&self, _ui: &mut egui::Ui, _state: &AnyState) {}
+}
+
+/// A palette button painted in `ink`'s colour; clicking it chooses the ink. True when clicked.
+pub fn ink_button(
+    ui: &mut egui::Ui,
+    brush: &mut Brush,
+    ink: Ink,
+    label: String,
+    legend: &[TerrainType],
+) -> bool {
+    let selected = brush.ink == ink && !brush.units;
+    let fill = ink_colour(ink, legend);
+    let text = egui::RichText::new(label).color(text_on(fill));
+    let b = egui::Button::new(text).fill(fill).selected(selected).stroke(if selected {
+        Stroke::new(2.0, palette::HIGHLIGHT)
+    } else {
+        Stroke::NONE
+    });
+    if ui.add(b).clicked() {
+        brush.ink = ink;
+        brush.units = false;
+        return true;
+    }
+    false
+}
+
+/// A labelled number field.
+pub fn num_field(ui: &mut egui::Ui, label: &str, v: &mut u32, range: std::ops::RangeInclusive<u32>) {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.add(egui::DragValue::new(v).range(range)).labelled_by(l.id);
+    });
+}
+
+/// A number that may be absent: a checkbox labelled `label` and the value (`default` when
+/// turned on).
+pub fn optional_field(ui: &mut egui::Ui, label: &str, v: &mut Option<u64>, default: u64) {
+    ui.horizontal(|ui| {
+        let mut on = v.is_some();
+        let cb = ui.checkbox(&mut on, label);
+        let mut x = v.unwrap_or(default);
+        ui.add_enabled(on, egui::DragValue::new(&mut x)).labelled_by(cb.id);
+        *v = on.then_some(x);
+    });
+}
+
+/// The rows of a board given as strings, checked to be of one width: `(width, height)`.
+pub fn rows_size(rows: &[String]) -> Result<(usize, usize), String> {
+    let w = rows.first().map_or(0, |r| r.chars().count());
+    if let Some((y, r)) = rows.iter().enumerate().find(|(_, r)| r.chars().count() != w) {
+        return Err(format!("board row {y} has {} cells, expected {w}", r.chars().count()));
+    }
+    Ok((w, rows.len()))
+}
+
+/// The draft's cells as rows of characters, `f` giving each cell's.
+pub fn rows_of(draft: &Draft, f: &dyn Fn(Ink) -> char) -> Vec<String> {
+    let w = usize::from(draft.size().width);
+    draft.cells().chunks(w.max(1)).map(|row| row.iter().map(|&c| f(c)).collect()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_set_has_one_entry() {
+        for r in RuleSet::ALL {
+            assert_eq!(ALL.iter().filter(|g| g.rule_set() == *r).count(), 1, "{r:?}");
+            let g = of(*r).unwrap();
+            let options = g.default_options();
+            assert_eq!(options.rule_set(), *r);
+            assert!(g.accepts(&options, g.blank()), "{r:?}: the eraser's ink is its own");
+            assert!(g.accepts(&options, g.first_ink()), "{r:?}");
+        }
+    }
+}

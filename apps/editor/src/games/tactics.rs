@@ -1,0 +1,377 @@
+//! `tactics` in the editor. Edit: terrain of the level's legend (its types edited in Settings)
+//! and units; Randomize scatters the legend's terrain from a [`GameRng`] (the rules draw nothing
+//! random). Play: click a unit of the side to play to show its range; hover a cell in range for
+//! the path, drawn with the seed's pieces; click to move there; End turn with the button. Opens
+//! Moving AI maps (`.map`).
+
+use super::{EditorGame, Import, InkMap, PlayAction, ink_button};
+use crate::board::{BoardInput, Overlay};
+use crate::draft::{Draft, Ink, Options};
+use crate::edit::Brush;
+use crate::palette;
+use crate::play::PlayInput;
+use egui::{Sense, vec2};
+use tessera_core::tactics::{
+    Connectivity, MAX_TERRAIN_TYPES, TacticsCommand, TacticsLevel, TacticsState, TerrainType, Weight, fmt_cost,
+};
+use tessera_core::{AnyCommand, AnyRules, AnyState, GameRng, Level, Pos, RuleSet, Size};
+
+/// The editor entry of `tactics`.
+pub struct Game;
+
+fn read_map(text: &str, _name: Option<String>) -> Result<Level, String> {
+    TacticsLevel::from_movingai(text).map(Level::Tactics).map_err(|e| e.to_string())
+}
+
+impl EditorGame for Game {
+    fn rule_set(&self) -> RuleSet {
+        RuleSet::Tactics
+    }
+
+    fn owns(&self, level: &Level) -> bool {
+        matches!(level, Level::Tactics(_))
+    }
+
+    fn level_name(&self, level: &Level) -> Option<String> {
+        if let Level::Tactics(l) = level { l.name.clone() } else { None }
+    }
+
+    fn imports(&self) -> &'static [Import] {
+        &[Import { ext: "map", what: "a Moving AI map", read: read_map }]
+    }
+
+    fn default_options(&self) -> Options {
+        Options::new(
+            &Game,
+            Level::Tactics(TacticsLevel { legend: Some(TerrainType::default_legend()), ..TacticsLevel::default() }),
+        )
+    }
+
+    fn blank(&self) -> Ink {
+        Ink::Terrain(0)
+    }
+
+    fn first_ink(&self) -> Ink {
+        Ink::Terrain(0)
+    }
+
+    fn accepts(&self, options: &Options, ink: Ink) -> bool {
+        matches!(ink, Ink::Terrain(i) if usize::from(i) < self.legend(options).len())
+    }
+
+    fn legend<'a>(&self, options: &'a Options) -> &'a [TerrainType] {
+        match options.level() {
+            Level::Tactics(l) => l.legend.as_deref().unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    fn has_units(&self) -> bool {
+        true
+    }
+
+    fn draft(&self, level: &Level) -> Result<Draft, String> {
+        let Level::Tactics(l) = level else { return Err("not a tactics level".into()) };
+        let legend = l.legend.clone().unwrap_or_else(TerrainType::default_legend);
+        if legend.len() > MAX_TERRAIN_TYPES {
+            return Err(format!("legend: {} terrain types, more than {}", legend.len(), MAX_TERRAIN_TYPES));
+        }
+        let (w, h) = super::rows_size(&l.map)?;
+        let size = Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"))?;
+        let mut cells = Vec::with_capacity(w * h);
+        for (y, row) in l.map.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let i = legend
+                    .iter()
+                    .position(|t| t.glyph == ch)
+                    .ok_or_else(|| format!("map row {y}, column {x}: '{ch}' is not in the legend"))?;
+                cells.push(Ink::Terrain(i as u8));
+            }
+        }
+        let mut d = Draft::new(&Game, size, l.seed).with_cells(cells).with_units(l.units.clone());
+        d.options = Options::new(
+            &Game,
+            Level::Tactics(TacticsLevel { config: l.config.clone(), legend: Some(legend), ..TacticsLevel::default() }),
+        );
+        d.name = l.name.clone();
+        Ok(d)
+    }
+
+    fn level(&self, draft: &Draft) -> Level {
+        let legend = self.legend(&draft.options);
+        let config = match draft.options.level() {
+            Level::Tactics(l) => l.config.clone(),
+            _ => Default::default(),
+        };
+        Level::Tactics(TacticsLevel {
+            name: draft.name.clone(),
+            config,
+            legend: Some(legend.to_vec()),
+            map: super::rows_of(draft, &|c| match c {
+                Ink::Terrain(i) => legend.get(usize::from(i)).map_or('?', |t| t.glyph),
+                _ => '?',
+            }),
+            units: draft.units().to_vec(),
+            seed: draft.seed,
+        })
+    }
+
+    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
+        let legend = self.legend(&draft.options);
+        let passable: Vec<u8> = (0..legend.len() as u8).filter(|&i| !legend[usize::from(i)].impassable).collect();
+        let first = passable.first().copied().unwrap_or(0);
+        let mut rng = GameRng::new(seed);
+        let size = draft.size();
+        let mut cells: Vec<Ink> = (0..draft.cells().len())
+            .map(|_| {
+                // Mostly the first passable type (plain), the rest spread evenly.
+                let roll = rng.below(100);
+                if roll < 60 || legend.len() < 2 {
+                    Ink::Terrain(first)
+                } else {
+                    Ink::Terrain(rng.below(legend.len() as u32) as u8)
+                }
+            })
+            .collect();
+        for u in draft.units() {
+            // A draft's units may stand off the board (a level that does not play yet).
+            let p = Pos::new(u.x, u.y);
+            if size.contains(p) {
+                cells[size.index(p)] = Ink::Terrain(first);
+            }
+        }
+        Ok(draft.clone().with_cells(cells))
+    }
+
+    fn palette_ui(&self, ui: &mut egui::Ui, draft: &Draft, brush: &mut Brush) -> bool {
+        let legend = self.legend(&draft.options);
+        let mut chose = false;
+        ui.horizontal_wrapped(|ui| {
+            for (i, t) in legend.iter().enumerate() {
+                let cost = if t.impassable { "blocked".into() } else { format!("cost {}", 1 + t.extra) };
+                chose |= ink_button(ui, brush, Ink::Terrain(i as u8), format!("{} ({cost})", t.name), legend);
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.selectable_label(brush.units, "Unit").on_hover_text("Place units").clicked() {
+                brush.units = true;
+                chose = true;
+            }
+            let label = ui.label("team");
+            ui.add(egui::DragValue::new(&mut brush.unit.team)).labelled_by(label.id);
+            let label = ui.label("movement");
+            ui.add(egui::DragValue::new(&mut brush.unit.movement).range(0..=1_000_000)).labelled_by(label.id);
+        });
+        ui.label(format!("{} units", draft.units().len()));
+        chose
+    }
+
+    fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<InkMap> {
+        let Level::Tactics(l) = options.level_mut() else { return None };
+        let c = &mut l.config;
+        ui.horizontal(|ui| {
+            ui.label("Connectivity");
+            ui.selectable_value(&mut c.connectivity, Connectivity::Four, "four");
+            ui.selectable_value(&mut c.connectivity, Connectivity::Eight, "eight");
+        });
+        ui.label("Terrain types");
+        let legend = l.legend.get_or_insert_with(TerrainType::default_legend);
+        let mut remove = None;
+        let removable = legend.len() > 1;
+        egui::Grid::new("terrain-types").num_columns(6).show(ui, |ui| {
+            ui.label("");
+            let glyph_l = ui.label("glyph");
+            let name_l = ui.label("name");
+            let extra_l = ui.label("extra cost");
+            ui.end_row();
+            for (i, t) in legend.iter_mut().enumerate() {
+                let (r, _) = ui.allocate_exact_size(vec2(12.0, 12.0), Sense::hover());
+                ui.painter().rect_filled(r, 2.0, palette::terrain(t, i as u8));
+                let mut glyph = t.glyph.to_string();
+                if ui
+                    .add_sized([22.0, 18.0], egui::TextEdit::singleline(&mut glyph))
+                    .labelled_by(glyph_l.id)
+                    .changed()
+                    && let Some(g) = glyph.chars().last()
+                {
+                    t.glyph = g;
+                }
+                ui.add_sized([96.0, 18.0], egui::TextEdit::singleline(&mut t.name)).labelled_by(name_l.id);
+                ui.add_enabled(!t.impassable, egui::DragValue::new(&mut t.extra).range(0..=1000).prefix("+"))
+                    .labelled_by(extra_l.id);
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut t.impassable, "blocked");
+                    if removable
+                        && ui.small_button("Remove").on_hover_text("Its cells become the first type").clicked()
+                    {
+                        remove = Some(i);
+                    }
+                });
+                ui.end_row();
+            }
+        });
+        if ui.button("Add terrain type").clicked() {
+            let glyph = ('a'..='z').chain('A'..='Z').find(|g| !legend.iter().any(|t| t.glyph == *g));
+            if let Some(glyph) = glyph
+                && legend.len() < MAX_TERRAIN_TYPES
+            {
+                legend.push(TerrainType::new(glyph, "new", 0));
+            }
+        }
+        let i = u8::try_from(remove?).ok()?;
+        if legend.len() <= 1 || usize::from(i) >= legend.len() {
+            return None;
+        }
+        legend.remove(usize::from(i));
+        // Its cells become type 0 and higher types move down one.
+        Some(Box::new(move |ink| match ink {
+            Ink::Terrain(t) => Ink::Terrain(match t.cmp(&i) {
+                std::cmp::Ordering::Less => t,
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => t - 1,
+            }),
+            other => other,
+        }))
+    }
+
+    fn board_command(
+        &self,
+        play: &mut PlayInput,
+        rules: &AnyRules,
+        state: &AnyState,
+        input: &BoardInput,
+    ) -> Option<AnyCommand> {
+        let (AnyRules::Tactics(r), AnyState::Tactics(s)) = (rules, state) else { return None };
+        let p = input.clicked?;
+        if let Some(u) = s.unit_at(p) {
+            // Select a unit of the side to play (click it again to deselect).
+            play.selected = (u.team == s.team() && play.selected != Some(p)).then_some(p);
+            return None;
+        }
+        let unit = s.unit_at(play.selected?)?.id;
+        if r.reachable(s, unit).iter().any(|&(c, _)| c == p) {
+            play.selected = Some(p);
+            Some(AnyCommand::Tactics(TacticsCommand::Move { unit, to: p }))
+        } else {
+            None
+        }
+    }
+
+    fn overlay(
+        &self,
+        play: &PlayInput,
+        rules: &AnyRules,
+        state: &AnyState,
+        hovered: Option<Pos>,
+        out: &mut Overlay,
+    ) {
+        let (AnyRules::Tactics(r), AnyState::Tactics(s)) = (rules, state) else { return };
+        if let Some(u) = play.selected.and_then(|p| s.unit_at(p)) {
+            let range = r.reachable(s, u.id);
+            out.range = range.iter().map(|&(p, _)| p).collect();
+            if let Some(h) = hovered
+                && let Some(&(_, cost)) = range.iter().find(|&&(c, _)| c == h)
+                && let Some(path) = r.path_for(s, u.id, h, Weight::OPTIMAL)
+            {
+                out.path = path.cells;
+                out.tooltip = Some(format!("cost {}", fmt_cost(cost)));
+            }
+        }
+    }
+
+    fn play_panel(
+        &self,
+        ui: &mut egui::Ui,
+        _rules: &AnyRules,
+        state: &AnyState,
+        play: &mut PlayInput,
+    ) -> Option<PlayAction> {
+        let AnyState::Tactics(s) = state else { return None };
+        ui.label(format!("Turn {} · team {} to play", s.turn(), s.team()));
+        ui.label("Click a unit, hover for its path, click to move.");
+        terrain_legend(ui, s);
+        if ui.button("End turn").clicked() {
+            play.clear();
+            return Some(PlayAction::Execute(AnyCommand::Tactics(TacticsCommand::EndTurn)));
+        }
+        None
+    }
+
+    fn keeps_selection(&self) -> bool {
+        true
+    }
+
+    fn objectives(&self, _rules: &AnyRules, state: &AnyState, out: &mut Vec<String>) {
+        if let AnyState::Tactics(s) = state {
+            out.push(format!("Turn {} · team {}", s.turn(), s.team()));
+        }
+    }
+
+    fn inspector_ui(&self, ui: &mut egui::Ui, state: &AnyState) {
+        let AnyState::Tactics(t) = state else { return };
+        ui.label(format!("Turn {} · team {} to play", t.turn(), t.team()));
+        for u in t.units() {
+            ui.monospace(format!(
+                "unit {} · team {} · at {} · movement {} of {}",
+                u.id,
+                u.team,
+                u.pos,
+                fmt_cost(u.left),
+                fmt_cost(u.movement)
+            ));
+        }
+    }
+}
+
+/// The map's terrain types: colour, name and what entering costs; then the units.
+fn terrain_legend(ui: &mut egui::Ui, s: &TacticsState) {
+    egui::CollapsingHeader::new("Terrain").default_open(true).show(ui, |ui| {
+        for (i, t) in s.terrain().legend().iter().enumerate() {
+            ui.horizontal(|ui| {
+                let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                ui.painter().rect_filled(r, 2.0, palette::terrain(t, i as u8));
+                let cost = if t.impassable { "impassable".to_string() } else { format!("cost {}", 1 + t.extra) };
+                ui.label(format!("{} '{}' · {cost}", t.name, t.glyph));
+            });
+        }
+    });
+    egui::CollapsingHeader::new("Units").default_open(false).show(ui, |ui| {
+        for u in s.units() {
+            ui.label(format!(
+                "#{} team {} at ({}, {}) · {} of {}",
+                u.id.0,
+                u.team,
+                u.pos.x,
+                u.pos.y,
+                fmt_cost(u.left),
+                fmt_cost(u.movement)
+            ));
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::BoardInput;
+    use crate::play::PlayInput;
+    use tessera_core::Pos;
+
+    #[test]
+    fn a_selected_unit_shows_its_range_and_the_path_to_the_hovered_cell() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/levels/skirmish.json"
+        ))
+        .expect("fixture");
+        let game = tessera_core::Level::from_json(&text).expect("level").start(None).expect("starts");
+        let mut input = PlayInput::default();
+        let click = BoardInput { clicked: Some(Pos::new(4, 2)), ..BoardInput::default() };
+        assert_eq!(input.board_command(&game.rules, &game.state, &click), None);
+        assert_eq!(input.selected, Some(Pos::new(4, 2)));
+        let o = input.overlay(&game.rules, &game.state, Some(Pos::new(4, 7)));
+        assert!(o.range.contains(&Pos::new(4, 7)), "the bridge's far side is in range");
+        assert_eq!(o.path.first(), Some(&Pos::new(4, 2)));
+        assert_eq!(o.path.last(), Some(&Pos::new(4, 7)));
+        assert!(o.tooltip.is_some_and(|t| t.starts_with("cost")));
+    }
+}
