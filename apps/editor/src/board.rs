@@ -205,8 +205,8 @@ impl BoardView {
                 mirror.world().get::<&Look>(e).ok().map(|l| matches!(l.shape, PieceShape::Ground { .. }))
             })
             .unwrap_or(false);
-        if let AnyState::Tactics(t) = state {
-            let tex = self.ground_texture(ui.ctx(), t);
+        if let Some(ground) = crate::games::of(state.rule_set()).and_then(|g| g.ground(state)) {
+            let tex = self.ground_texture(ui.ctx(), &ground);
             let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
             painter.image(tex, board_rect, uv, Color32::WHITE);
         } else {
@@ -390,12 +390,14 @@ impl BoardView {
     fn ground_texture(
         &mut self,
         ctx: &egui::Context,
-        t: &tessera_core::tactics::TacticsState,
+        ground: &crate::games::GroundMap<'_>,
     ) -> egui::TextureId {
-        let terrain = t.terrain();
-        let cells = terrain.cells().cells();
-        // A cheap fingerprint of the map: its size and a sample of its cells.
-        let mut key = (u64::from(terrain.size().width) << 16) ^ u64::from(terrain.size().height);
+        let cells = &ground.cells[..];
+        // A cheap fingerprint of the map: its size, its colours and a sample of its cells.
+        let mut key = (u64::from(ground.size.width) << 16) ^ u64::from(ground.size.height);
+        for c in &ground.legend {
+            key = key.rotate_left(7) ^ u64::from(u32::from_le_bytes(c.to_array()));
+        }
         let stride = (cells.len() / 4096).max(1);
         for (i, &c) in cells.iter().enumerate().step_by(stride) {
             key = key.rotate_left(5) ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(c);
@@ -405,9 +407,8 @@ impl BoardView {
         {
             return tex.id();
         }
-        let legend: Vec<Color32> =
-            terrain.legend().iter().enumerate().map(|(i, tt)| palette::terrain(tt, i as u8)).collect();
-        let size = [usize::from(terrain.size().width), usize::from(terrain.size().height)];
+        let legend = &ground.legend;
+        let size = [usize::from(ground.size.width), usize::from(ground.size.height)];
         let pixels =
             cells.iter().map(|&c| legend.get(usize::from(c)).copied().unwrap_or(Color32::BLACK)).collect();
         let image = ColorImage { size, pixels, source_size: vec2(size[0] as f32, size[1] as f32) };

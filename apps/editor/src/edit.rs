@@ -189,7 +189,7 @@ impl EditView {
             anchor: Anchor::TopLeft,
             random_seed: 1,
             play_seed: 0,
-            new_level: (RuleSet::Match3, 9, 9, 1),
+            new_level: (crate::games::NEW_LEVEL, 9, 9, 1),
             notice: None,
             difficulty: DifficultyPanel::default(),
             selection: None,

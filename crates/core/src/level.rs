@@ -125,7 +125,7 @@ impl Level {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{RuleSet, Size};
+    use crate::Size;
 
     #[test]
     fn classic_round_trips_through_json() {

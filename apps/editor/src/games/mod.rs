@@ -58,6 +58,19 @@ pub struct Import {
     pub read: fn(&str, Option<String>) -> Result<Level, String>,
 }
 
+/// The rule set the New level section starts with.
+pub const NEW_LEVEL: RuleSet = RuleSet::Match3;
+
+/// A board's ground as a picture: see [`EditorGame::ground`].
+pub struct GroundMap<'a> {
+    /// The board's size.
+    pub size: tessera_core::Size,
+    /// The colour of each ground index.
+    pub legend: Vec<egui::Color32>,
+    /// Each cell's ground index, row by row.
+    pub cells: std::borrow::Cow<'a, [u8]>,
+}
+
 /// Remaps every cell of a draft after a settings change (a removed terrain type).
 pub type InkMap = Box<dyn Fn(Ink) -> Ink>;
 
@@ -80,6 +93,14 @@ pub trait EditorGame: Sync {
 
     /// The level's name, if it has one.
     fn level_name(&self, level: &Level) -> Option<String>;
+
+    /// The board's ground as one picture (a texel per cell), for a rule set whose every cell has
+    /// ground (a tactics terrain): its colours by index and each cell's index, row by row.
+    /// `None` (the default) draws the plain board colour under the pieces.
+    fn ground<'a>(&self, state: &'a AnyState) -> Option<GroundMap<'a>> {
+        let _ = state;
+        None
+    }
 
     /// The file formats this rule set imports.
     fn imports(&self) -> &'static [Import] {

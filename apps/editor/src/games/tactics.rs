@@ -36,6 +36,16 @@ impl EditorGame for Game {
         if let Level::Tactics(l) = level { l.name.clone() } else { None }
     }
 
+    fn ground<'a>(&self, state: &'a AnyState) -> Option<super::GroundMap<'a>> {
+        let AnyState::Tactics(t) = state else { return None };
+        let terrain = t.terrain();
+        Some(super::GroundMap {
+            size: terrain.size(),
+            legend: terrain.legend().iter().enumerate().map(|(i, tt)| palette::terrain(tt, i as u8)).collect(),
+            cells: std::borrow::Cow::Borrowed(terrain.cells().cells()),
+        })
+    }
+
     fn imports(&self) -> &'static [Import] {
         &[Import { ext: "map", what: "a Moving AI map", read: read_map }]
     }

@@ -41,7 +41,7 @@ impl Plugin for Collapse {
     }
 
     fn start(level: &CollapseLevel, seed: u64) -> Result<(CollapseRules, CollapseState), LevelError> {
-        level.start(seed).map_err(Into::into)
+        level.start(seed)
     }
 
     fn level_seed(level: &CollapseLevel) -> Option<u64> {

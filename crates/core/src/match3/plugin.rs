@@ -41,7 +41,7 @@ impl Plugin for Match3 {
     }
 
     fn start(level: &Match3Level, seed: u64) -> Result<(Match3Rules, Match3State), LevelError> {
-        level.start(seed).map_err(Into::into)
+        level.start(seed)
     }
 
     fn level_seed(level: &Match3Level) -> Option<u64> {

@@ -40,7 +40,7 @@ impl Plugin for Slide {
     }
 
     fn start(level: &SlideLevel, seed: u64) -> Result<(SlideRules, SlideState), LevelError> {
-        level.start(seed).map_err(Into::into)
+        level.start(seed)
     }
 
     fn level_seed(level: &SlideLevel) -> Option<u64> {

@@ -42,7 +42,7 @@ impl Plugin for Sokoban {
     }
 
     fn start(level: &SokobanLevel, seed: u64) -> Result<(SokobanRules, SokobanState), LevelError> {
-        level.start(seed).map_err(Into::into)
+        level.start(seed)
     }
 
     fn level_seed(level: &SokobanLevel) -> Option<u64> {

@@ -6,7 +6,7 @@ use crate::geom::{Dir, Pos};
 use crate::id::Id;
 use crate::rules::{Rules, Status};
 use super::generate::{pulled_rows, random_rows};
-use crate::{AnyCommand, AnyState, Level, LevelError};
+use crate::{AnyCommand, AnyState, Level};
 use proptest::prelude::*;
 use std::collections::{HashSet, VecDeque};
 

@@ -44,7 +44,7 @@ impl Plugin for Tactics {
     }
 
     fn start(level: &TacticsLevel, _seed: u64) -> Result<(TacticsRules, TacticsState), LevelError> {
-        level.start().map_err(Into::into)
+        level.start()
     }
 
     fn level_seed(level: &TacticsLevel) -> Option<u64> {
