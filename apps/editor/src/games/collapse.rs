@@ -32,10 +32,6 @@ impl EditorGame for Game {
         RuleSet::Collapse
     }
 
-    fn owns(&self, level: &Level) -> bool {
-        matches!(level, Level::Collapse(_))
-    }
-
     fn level_name(&self, level: &Level) -> Option<String> {
         if let Level::Collapse(l) = level { l.name.clone() } else { None }
     }

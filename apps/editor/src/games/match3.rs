@@ -34,10 +34,6 @@ impl EditorGame for Game {
         RuleSet::Match3
     }
 
-    fn owns(&self, level: &Level) -> bool {
-        matches!(level, Level::Match3(_))
-    }
-
     fn level_name(&self, level: &Level) -> Option<String> {
         if let Level::Match3(l) = level { l.name.clone() } else { None }
     }

@@ -89,7 +89,9 @@ pub trait EditorGame: Sync {
     fn rule_set(&self) -> RuleSet;
 
     /// Whether `level` is of this rule set.
-    fn owns(&self, level: &Level) -> bool;
+    fn owns(&self, level: &Level) -> bool {
+        level.rule_set() == self.rule_set()
+    }
 
     /// The level's name, if it has one.
     fn level_name(&self, level: &Level) -> Option<String>;

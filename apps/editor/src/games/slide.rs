@@ -27,10 +27,6 @@ impl EditorGame for Game {
         RuleSet::Slide
     }
 
-    fn owns(&self, level: &Level) -> bool {
-        matches!(level, Level::Slide(_))
-    }
-
     fn level_name(&self, level: &Level) -> Option<String> {
         if let Level::Slide(l) = level { l.name.clone() } else { None }
     }

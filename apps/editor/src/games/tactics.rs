@@ -28,10 +28,6 @@ impl EditorGame for Game {
         RuleSet::Tactics
     }
 
-    fn owns(&self, level: &Level) -> bool {
-        matches!(level, Level::Tactics(_))
-    }
-
     fn level_name(&self, level: &Level) -> Option<String> {
         if let Level::Tactics(l) = level { l.name.clone() } else { None }
     }
