@@ -12,7 +12,7 @@ use tessera_core::{Level, RuleSet};
 /// `tessera solve LEVEL [--seconds T] [--record LOG] [--json] ...`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// A level file (of a rule set with a solver: `tessera solve --help` lists them below).
+    /// A level file, of a rule set that has a solver (another is refused, naming those that do).
     pub level: PathBuf,
     /// The solver (default: the rule set's own; NMCS is `nmcs`).
     #[arg(long)]
