@@ -398,7 +398,7 @@ mod tests {
         assert_eq!(
             bot_help(),
             "The bot: random, greedy, mcts (any level); expectimax (slide); nmcs (collapse); \
-             match3-greedy, match3-mcts (match3); tactics (tactics)"
+             match3-greedy, match3-mcts (match3); tactics (tactics); sokoban-solver (sokoban)"
         );
     }
 
