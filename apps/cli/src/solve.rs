@@ -66,7 +66,10 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
             let with: Vec<&str> = crate::games::solvers().map(|s| s.rule_set.name()).collect();
             Err(CliError::file(
                 &args.level,
-                format!("solve has no solver for {rule_set} levels (it solves {} levels)", with.join(" and ")),
+                format!(
+                    "solve has no solver for {rule_set} levels (it solves {} levels)",
+                    with.join(" and ")
+                ),
             ))
         }
     }

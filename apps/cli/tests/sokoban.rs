@@ -63,7 +63,8 @@ fn convert_writes_one_level_per_puzzle_that_plays() {
     // Each converted level plays: the first is won by one push, the second by two steps.
     for (name, commands) in names.iter().zip(["right\n", "right\nright\n"]) {
         let level = out_dir.join(name);
-        let play = tessera(&["play", level.to_str().unwrap(), "--commands", "-", "--strict", "--json"], commands);
+        let play =
+            tessera(&["play", level.to_str().unwrap(), "--commands", "-", "--strict", "--json"], commands);
         assert!(play.status.success(), "{name}: {}", stderr(&play));
         assert_eq!(json_lines(&play).last().unwrap()["status"], "won", "{name}");
     }
@@ -101,7 +102,8 @@ fn solve_prints_the_optimal_solution_whose_commands_win() {
     let commands: Vec<&str> = lines.collect();
     assert!(head.contains(&format!("({} commands;", commands.len())), "{head}");
     // The printed commands are a script `tessera play` wins with.
-    let play = tessera(&["play", LEVEL, "--commands", "-", "--strict", "--json"], &(commands.join("\n") + "\n"));
+    let play =
+        tessera(&["play", LEVEL, "--commands", "-", "--strict", "--json"], &(commands.join("\n") + "\n"));
     assert!(play.status.success(), "{}", stderr(&play));
     let steps = json_lines(&play);
     assert_eq!(steps.len(), commands.len() + 1, "the start, then one line per command");

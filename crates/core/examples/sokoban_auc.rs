@@ -120,7 +120,15 @@ impl Board {
     /// The least total push distance of boxes to distinct goals, and that matching (goal index
     /// per box), by exhaustive search (Boxoban has four boxes).
     fn matching(&self, boxes: &[usize]) -> (u32, Vec<usize>) {
-        fn go(b: &Board, boxes: &[usize], i: usize, used: &mut Vec<bool>, cur: &mut Vec<usize>, acc: u32, best: &mut (u32, Vec<usize>)) {
+        fn go(
+            b: &Board,
+            boxes: &[usize],
+            i: usize,
+            used: &mut Vec<bool>,
+            cur: &mut Vec<usize>,
+            acc: u32,
+            best: &mut (u32, Vec<usize>),
+        ) {
             if acc >= best.0 {
                 return;
             }
@@ -202,7 +210,10 @@ fn greedy_undo(b: &Board, boxes0: &[usize], player0: usize) -> u64 {
         }
         // Best (smallest bound, then first generated) last, so it is popped first.
         children.sort_by(|a, c| (c.0, c.1).cmp(&(a.0, a.1)));
-        Some(Frame { boxes: boxes.to_vec(), children: children.into_iter().map(|(_, _, nb, p)| (nb, p)).collect() })
+        Some(Frame {
+            boxes: boxes.to_vec(),
+            children: children.into_iter().map(|(_, _, nb, p)| (nb, p)).collect(),
+        })
     };
     let solved = |boxes: &[usize]| boxes.iter().all(|x| b.goals.contains(x));
     let mut stack = match expand(boxes0, player0, &mut seen) {
@@ -336,8 +347,14 @@ fn main() {
             let Ok(game) = level.start(None) else { continue };
             let AnyState::Sokoban(state) = game.state else { continue };
             let b = Board::new(&state);
-            let boxes: Vec<usize> =
-                state.boxes().cells().iter().enumerate().filter(|(_, x)| x.is_some()).map(|(i, _)| i).collect();
+            let boxes: Vec<usize> = state
+                .boxes()
+                .cells()
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| x.is_some())
+                .map(|(i, _)| i)
+                .collect();
             let player = state.player().y as usize * b.w + state.player().x as usize;
             let (lb, matched) = b.matching(&boxes);
             let t0 = Instant::now();
