@@ -209,7 +209,7 @@ fn greedy_undo(b: &Board, boxes0: &[usize], player0: usize) -> u64 {
             }
         }
         // Best (smallest bound, then first generated) last, so it is popped first.
-        children.sort_by(|a, c| (c.0, c.1).cmp(&(a.0, a.1)));
+        children.sort_by_key(|c| std::cmp::Reverse((c.0, c.1)));
         Some(Frame {
             boxes: boxes.to_vec(),
             children: children.into_iter().map(|(_, _, nb, p)| (nb, p)).collect(),
