@@ -291,6 +291,20 @@ mod difficulty_tests {
     }
 
     #[test]
+    fn the_generic_bots_play_sokoban() {
+        let stop = AtomicBool::new(false);
+        for kind in [BotKind::RANDOM, BotKind::GREEDY, BotKind::MCTS] {
+            let mut sw = sweep(kind, 0, 2);
+            sw.game.max_moves = 40;
+            let r = run(&sw, 1, &stop, &|_| {}).unwrap_or_else(|e| panic!("{kind}: {e}"));
+            assert_eq!(r.summary.games, 2, "{kind}");
+            assert_eq!(r.summary.objectives, 2, "{kind}: the boxes are the objectives");
+            // Every game ends won or at the cap: sokoban has no other end.
+            assert!(r.games.iter().all(|g| g.won || g.moves == 40), "{kind}: {:?}", r.games);
+        }
+    }
+
+    #[test]
     fn the_solver_bot_wins_every_game_of_a_sweep_and_a_stopped_sweep_says_so() {
         let stop = AtomicBool::new(false);
         let r = run(&sweep(super::SOLVER, 0, 3), 1, &stop, &|_| {}).unwrap();
