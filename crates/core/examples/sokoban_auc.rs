@@ -19,7 +19,13 @@
 //!   push leading to the smallest matching bound first (never a dead square, never a position it
 //!   has seen), counting each push it takes back, until solved (capped at 20,000 pushes made;
 //!   the cap counts as the value);
-//! - `combined`: the mean of the pooled percentile ranks of `pushes`, `detour` and `nodes`.
+//! - `combined`: the mean of the pooled percentile ranks of `pushes`, `detour` and `nodes`;
+//! - `traps` (added in a second round, after the first round's figures were seen, and committed
+//!   before it was scored; `combined` was not changed): deadlock near-misses along the optimal
+//!   solution. Before each push of the solution, every other push the player could make that
+//!   does not put a box on a dead square is tried, and counted when the solver then proves the
+//!   level unsolvable or cannot solve it within [`TRAP_NODES`] nodes: pushes that look safe but
+//!   lose.
 //!
 //! **How `combined` was fixed.** Before any AUC was computed (the example was committed with
 //! this formula first): three label-free views of difficulty a learner meets — a long solution
@@ -29,7 +35,8 @@
 //!
 //! A level the solver does not finish in `--seconds` (default 10) counts as harder than every
 //! solved level in every solver measure. `--limit N` measures only the first N levels of each
-//! file. `--per-level FILE` writes one tab-separated line per level.
+//! file. `--per-level FILE` writes one tab-separated line per level: the set (0 unfiltered,
+//! 1 medium, 2 hard), the level, then the measures in print order without `combined`.
 //!
 //! ```text
 //! cargo run --release -p tessera-core --example sokoban_auc -- \
@@ -40,11 +47,16 @@
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
-use tessera_core::sokoban::{Cell, SokobanState, SolveLimits, SolveOutcome, parse_levels, solve};
-use tessera_core::{AnyState, Level};
+use tessera_core::sokoban::{
+    Cell, SokobanCommand, SokobanRules, SokobanState, SolveLimits, SolveOutcome, parse_levels, solve,
+};
+use tessera_core::{AnyState, Dir, Level, Pos, Rules};
+
+/// The most nodes the solver gets to show that a push in `traps` still solves.
+const TRAP_NODES: u64 = 5_000;
 
 /// The measures, in print order.
-const NAMES: [&str; 11] = [
+const NAMES: [&str; 12] = [
     "pushes",
     "moves",
     "nodes",
@@ -56,6 +68,7 @@ const NAMES: [&str; 11] = [
     "dead",
     "greedy_undo",
     "combined",
+    "traps",
 ];
 /// The most pushes the greedy player makes.
 const GREEDY_CAP: u64 = 20_000;
@@ -247,6 +260,62 @@ fn greedy_undo(b: &Board, boxes0: &[usize], player0: usize) -> u64 {
     GREEDY_CAP
 }
 
+/// Deadlock near-misses along `solution` from `state` (see the module docs).
+fn traps(b: &Board, state: &SokobanState, solution: &[SokobanCommand]) -> f64 {
+    let rules = SokobanRules;
+    let mut now = state.clone();
+    let mut events = Vec::new();
+    let mut count = 0u32;
+    for cmd in solution {
+        let pushes_before = now.pushes();
+        let mut next = now.clone();
+        if rules.apply(&mut next, cmd, &mut events).is_err() {
+            break;
+        }
+        if next.pushes() > pushes_before {
+            // `now` is the state before a push of the solution: try every other safe push.
+            let n = b.w * b.h;
+            let mut boxed = vec![false; n];
+            for (i, x) in now.boxes().cells().iter().enumerate() {
+                boxed[i] = x.is_some();
+            }
+            let player = now.player().y as usize * b.w + now.player().x as usize;
+            let reach = b.reach(player, &boxed);
+            for x in 0..n {
+                if !boxed[x] {
+                    continue;
+                }
+                for (d, dir) in Dir::ALL.into_iter().enumerate() {
+                    let (Some(ahead), Some(behind)) = (b.step(x, d), b.step(x, d ^ 1)) else { continue };
+                    if boxed[ahead] || !reach[behind] || b.dead(ahead) {
+                        continue;
+                    }
+                    let at = |c: usize| Pos { x: (c % b.w) as u16, y: (c / b.w) as u16 };
+                    let mut child = now.clone();
+                    if behind != player
+                        && rules.apply(&mut child, &SokobanCommand::Walk(at(behind)), &mut events).is_err()
+                    {
+                        continue;
+                    }
+                    if rules.apply(&mut child, &SokobanCommand::Step(dir), &mut events).is_err() {
+                        continue;
+                    }
+                    // The solution's own push is no trap.
+                    if child.boxes() == next.boxes() {
+                        continue;
+                    }
+                    let r = solve(&child, SolveLimits { max_nodes: TRAP_NODES }, &mut || false);
+                    if !matches!(r.outcome, SolveOutcome::Solved(_)) {
+                        count += 1;
+                    }
+                }
+            }
+        }
+        now = next;
+    }
+    f64::from(count)
+}
+
 /// The largest 4-connected group of goals.
 fn goal_room(b: &Board) -> f64 {
     let mut seen = vec![false; b.w * b.h];
@@ -387,9 +456,14 @@ fn main() {
                 dead,
                 greedy_undo(&b, &boxes, player) as f64,
                 0.0,
+                match &report.outcome {
+                    SolveOutcome::Solved(s) => traps(&b, &state, &s.commands),
+                    _ => f64::INFINITY,
+                },
             ];
             if per_level.is_some() {
-                let cols: Vec<String> = m[..10].iter().map(|v| v.to_string()).collect();
+                let cols: Vec<String> =
+                    m.iter().enumerate().filter(|(k, _)| *k != 10).map(|(_, v)| v.to_string()).collect();
                 lines += &format!("{set}\t{name}\t{}\n", cols.join("\t"));
             }
             out.push(m);
