@@ -366,6 +366,10 @@ fn print_report(r: &Report, as_json: bool) -> Result<(), CliError> {
         let tiles: Vec<String> = s.top_tiles.iter().map(|[t, n]| format!("{t}: {n}")).collect();
         text += &format!("largest tile, games: {}\n", tiles.join(", "));
     }
+    if let Some(p) = &s.puzzle {
+        let figures: Vec<String> = p.figures.iter().map(|f| format!("{} {}", f.name, f.value)).collect();
+        text += &format!("puzzle ({}): {}, {}\n", p.solver, p.outcome, figures.join(", "));
+    }
     for (name, g) in [("best", &s.best), ("worst", &s.worst)] {
         if let Some(g) = g {
             text += &format!(
@@ -394,7 +398,7 @@ mod tests {
         assert_eq!(
             bot_help(),
             "The bot: random, greedy, mcts (any level); expectimax (slide); nmcs (collapse); \
-             match3-greedy, match3-mcts (match3); tactics (tactics)"
+             match3-greedy, match3-mcts (match3); tactics (tactics); sokoban-solver (sokoban)"
         );
     }
 

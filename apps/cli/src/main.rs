@@ -3,7 +3,8 @@
 //! `main` only parses arguments and maps failures to exit codes: 0 ok, 1 a check failed (a
 //! divergence, a refused command under `--strict`), 2 bad input (file, argument, command line).
 //! Each subcommand lives in its own module; the subcommands of one rule set (tactics' `range`,
-//! `path`, `path-bench`, collapse's `solve`) live in its module of `games/`, the CLI's registry.
+//! `path`, `path-bench`) and the rule sets' solvers behind the generic `solve` live in their
+//! modules of `games/`, the CLI's registry.
 
 mod bots;
 mod convert;
@@ -11,6 +12,7 @@ mod error;
 mod games;
 mod play;
 mod replay;
+mod solve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -38,6 +40,10 @@ enum Command {
     Bot(bots::BotArgs),
     /// How hard is a level: a bot plays it many times (or `merge` shard reports).
     Difficulty(bots::DifficultyArgs),
+    /// Solve a level in a time limit with its rule set's solver, print it, optionally record it.
+    // Listed after the commands of every rule set, as before the registry.
+    #[command(display_order = 100)]
+    Solve(solve::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Game(command)) => command.run(),
         Some(Command::Bot(args)) => bots::bot(&args),
         Some(Command::Difficulty(args)) => bots::difficulty(&args),
+        Some(Command::Solve(args)) => solve::run(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };

@@ -6,6 +6,7 @@ mod convert;
 mod match3;
 mod play;
 mod replay;
+mod sokoban;
 mod tactics;
 
 use std::io::Write;

@@ -1,6 +1,8 @@
 //! The Difficulty panel of Edit mode: plays the level N times with a chosen bot on a background
 //! thread (`tessera_bots::difficulty::run`, the engine of `tessera difficulty`), with a progress
-//! bar and Cancel, then shows the win rate and histograms of moves used and of final score.
+//! bar and Cancel, then shows the win rate, the puzzle figures of a rule set that measures its
+//! levels as puzzles (sokoban: the solver's pushes, moves and nodes) and histograms of moves
+//! used and of final score.
 //!
 //! The UI never waits on the sweep: the thread counts finished games in an atomic and hands its
 //! report back over a channel; the panel polls both each frame.
@@ -205,6 +207,11 @@ fn report_ui(ui: &mut egui::Ui, report: &Report) {
             "best game: seed {} (score {}); worst: seed {} (score {})",
             best.seed, best.score, worst.seed, worst.score
         ));
+    }
+    // The level measured as a puzzle by its rule set's solver, when it has one.
+    if let Some(p) = &s.puzzle {
+        let figures: Vec<String> = p.figures.iter().map(|f| format!("{} {}", f.name, f.value)).collect();
+        ui.label(format!("puzzle ({}): {}, {}", p.solver, p.outcome, figures.join(", ")));
     }
     let moves: Vec<u64> = report.games.iter().map(|g| u64::from(g.moves)).collect();
     let scores: Vec<u64> = report.games.iter().map(|g| g.score).collect();

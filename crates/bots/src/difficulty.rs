@@ -19,6 +19,13 @@
 //! mean, 90th percentile and max (nearest-rank percentiles). The best game is the one that won,
 //! then met the most objectives, then scored most, then used fewest moves; the worst the
 //! reverse; ties go to the lower game number. Their seeds replay them with `tessera bot`.
+//!
+//! **Puzzle figures.** For a deterministic puzzle the rule set's registry entry may measure the
+//! level itself once per sweep ([`crate::games::GameBots::puzzle`]: sokoban's solver gives the
+//! optimal pushes and moves and the nodes it expanded), kept as [`Summary::puzzle`]. The measure
+//! is bounded by a node count, never a clock, so it too is the same on every machine; a stop
+//! before or during it leaves it `stopped`. [`merge`] keeps the first shard's measure that
+//! finished (solved or proved unsolvable), else the first.
 
 use crate::any::{BotError, BotSpec, make_bot};
 use crate::game::{GameConfig, GameResult, play_game};
@@ -118,6 +125,51 @@ pub struct GameRef {
     pub moves: u32,
 }
 
+/// How a puzzle measure ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PuzzleOutcome {
+    /// The solver found an optimal solution.
+    Solved,
+    /// The solver proved the level has none.
+    Unsolvable,
+    /// The node budget ran out, or the sweep was stopped.
+    Stopped,
+}
+
+impl std::fmt::Display for PuzzleOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PuzzleOutcome::Solved => "solved",
+            PuzzleOutcome::Unsolvable => "unsolvable",
+            PuzzleOutcome::Stopped => "stopped",
+        })
+    }
+}
+
+/// One named figure of a puzzle measure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    /// What it counts (`pushes`, `moves`, `nodes`).
+    pub name: String,
+    /// Its value.
+    pub value: u64,
+}
+
+/// The level measured as a deterministic puzzle by its rule set's solver (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Puzzle {
+    /// The solver (a bot name: `sokoban-solver`).
+    pub solver: String,
+    /// How the search ended.
+    pub outcome: PuzzleOutcome,
+    /// Its figures, in the rule set's order (sokoban: `pushes`, `moves` and `nodes` when
+    /// solved; `nodes` alone otherwise).
+    pub figures: Vec<Figure>,
+}
+
 /// The figures of a sweep, computed from its games alone.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -141,6 +193,9 @@ pub struct Summary {
     /// `[tile, games]`: the largest tile of each game (rule sets that report it: slide).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub top_tiles: Vec<[u64; 2]>,
+    /// The level measured as a deterministic puzzle (rule sets that have a measure: sokoban).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<Puzzle>,
     /// The best game.
     pub best: Option<GameRef>,
     /// The worst game.
@@ -201,6 +256,7 @@ impl Summary {
             objectives,
             objectives_met: histogram(results.iter().map(|r| u64::from(r.objectives_met))),
             top_tiles: Vec::new(),
+            puzzle: None,
             best,
             worst,
         };
@@ -314,6 +370,9 @@ pub fn run(
     })?;
     let games: Vec<GameResult> = results.into_iter().flatten().collect();
     let interrupted = games.len() as u64 != sweep.games;
+    let mut summary = Summary::of(&games, objectives, rule_set);
+    summary.puzzle = crate::games::find(rule_set)
+        .and_then(|g| g.puzzle(&start.rules, &start.state, &|| stop.load(Ordering::Relaxed)));
     Ok(Report {
         format: REPORT_FORMAT,
         level: sweep.level_name.clone(),
@@ -324,7 +383,7 @@ pub fn run(
         config: sweep.game,
         ranges: vec![[sweep.first_game, end]],
         interrupted,
-        summary: Summary::of(&games, objectives, rule_set),
+        summary,
         games,
     })
 }
@@ -371,6 +430,10 @@ pub fn merge(reports: &[Report]) -> Result<Report, SweepError> {
         return Err(SweepError::Merge("the reports share games".into()));
     }
     let interrupted = reports.iter().any(|r| r.interrupted);
+    let mut summary = Summary::of(&games, first.summary.objectives, first.rule_set);
+    let measures = || reports.iter().filter_map(|r| r.summary.puzzle.as_ref());
+    summary.puzzle =
+        measures().find(|p| p.outcome != PuzzleOutcome::Stopped).or_else(|| measures().next()).cloned();
     Ok(Report {
         format: REPORT_FORMAT,
         level: first.level.clone(),
@@ -381,7 +444,7 @@ pub fn merge(reports: &[Report]) -> Result<Report, SweepError> {
         config: first.config,
         ranges,
         interrupted,
-        summary: Summary::of(&games, first.summary.objectives, first.rule_set),
+        summary,
         games,
     })
 }

@@ -1,79 +1,44 @@
-//! The collapse subcommand: `tessera solve`, the best line nested Monte Carlo search finds for
-//! a collapse level in a time limit (wall clock or the solver thread's CPU time).
+//! Collapse in the CLI: its solver for `tessera solve`, the best line nested Monte Carlo search
+//! finds for a collapse level in a time limit (wall clock or the solver thread's CPU time).
 
 use crate::bots::start;
 use crate::error::{CliError, output_error};
-use crate::play::load_level;
-use clap::{Args, Subcommand};
+use crate::solve::{SolveArgs, Solver};
+use clap::Subcommand;
 use serde_json::json;
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tessera_bots::BotKind;
 use tessera_bots::games::collapse::{Deadline, NMCS, solve, thread_cpu_time};
-use tessera_core::{AnyCommand, AnyRules, AnyState, Rules};
+use tessera_core::{AnyCommand, AnyRules, AnyState, Level, RuleSet, Rules};
 
-/// The collapse subcommands.
+/// The collapse subcommands: none of its own (its solver is `tessera solve`'s, [`SOLVERS`]).
 #[derive(Subcommand, Debug)]
-pub enum Command {
-    /// The best line nested Monte Carlo search finds for a collapse level, in a time limit.
-    // Listed after the commands of every rule set, as before the registry.
-    #[command(display_order = 100)]
-    Solve(SolveArgs),
-}
+pub enum Command {}
 
 impl Command {
     /// Runs the subcommand.
     pub fn run(&self) -> Result<(), CliError> {
-        match self {
-            Command::Solve(args) => solve_level(args),
-        }
+        match *self {}
     }
 }
 
-/// `tessera solve LEVEL --bot nmcs --level L --seconds T`.
-#[derive(Args, Debug)]
-pub struct SolveArgs {
-    /// A collapse level file.
-    pub level: PathBuf,
-    /// The solver (only `nmcs`).
-    #[arg(long, default_value = "nmcs")]
-    pub bot: String,
-    /// NMCS nesting level, 1 to 3.
-    #[arg(long = "level", default_value_t = 2)]
-    pub nmcs_level: u32,
-    /// Seconds to search (restarts with fresh generators until then).
-    #[arg(long, default_value_t = 10.0)]
-    pub seconds: f64,
-    /// Count `--seconds` as the solver thread's CPU time instead of wall-clock time: a fair
-    /// budget on a loaded machine, where wall time also counts other processes.
-    #[arg(long)]
-    pub cpu_time: bool,
-    /// The solver's seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Record the best line as a log.
-    #[arg(long, value_name = "LOG")]
-    pub record: Option<PathBuf>,
-    /// Print one JSON object.
-    #[arg(long)]
-    pub json: bool,
-}
+/// `tessera solve` on a collapse level: NMCS (`--bot nmcs --level L --seconds T`).
+pub const SOLVERS: &[Solver] = &[Solver { rule_set: RuleSet::Collapse, run: solve_level }];
 
 /// Runs `tessera solve`.
-fn solve_level(args: &SolveArgs) -> Result<(), CliError> {
-    if BotKind::from_name(&args.bot) != Some(NMCS) {
-        return Err(CliError::BadInput(format!("--bot {}: solve has one solver, nmcs", args.bot)));
+fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
+    if let Some(bot) = &args.bot
+        && BotKind::from_name(bot) != Some(NMCS)
+    {
+        return Err(CliError::BadInput(format!("--bot {bot}: solve has one solver for collapse, nmcs")));
     }
-    if !(1..=3).contains(&args.nmcs_level) {
-        return Err(CliError::BadInput(format!("--level {}: the NMCS level is 1 to 3", args.nmcs_level)));
+    let nmcs_level = args.nmcs_level.unwrap_or(2);
+    if !(1..=3).contains(&nmcs_level) {
+        return Err(CliError::BadInput(format!("--level {nmcs_level}: the NMCS level is 1 to 3")));
     }
-    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
-        return Err(CliError::BadInput(format!("--seconds {}: give 0 to 86400 seconds", args.seconds)));
-    }
-    let level = load_level(Some(&args.level))?;
     let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
-    let mut game = start(&level, &args.level, seed)?;
+    let mut game = start(level, &args.level, seed)?;
     let (AnyRules::Collapse(rules), AnyState::Collapse(state)) = (&game.rules, &game.state) else {
         return Err(CliError::file(&args.level, "solve plays collapse levels only"));
     };
@@ -86,12 +51,12 @@ fn solve_level(args: &SolveArgs) -> Result<(), CliError> {
     };
     let began = Instant::now();
     let cpu_began = thread_cpu_time();
-    let found = solve(rules, state, args.nmcs_level, args.seed, deadline);
+    let found = solve(rules, state, nmcs_level, args.seed.unwrap_or(0), deadline);
     let elapsed = began.elapsed().as_secs_f64();
     let cpu = cpu_began.and_then(|b| Some(thread_cpu_time()?.saturating_sub(b).as_secs_f64()));
     // Play the line on the game (checking it) and record it.
     let mut log = match &args.record {
-        Some(p) => Some(crate::replay::SessionLog::create(p, &level, seed, &game.state)?),
+        Some(p) => Some(crate::replay::SessionLog::create(p, level, seed, &game.state)?),
         None => None,
     };
     let mut events = Vec::new();
@@ -113,7 +78,7 @@ fn solve_level(args: &SolveArgs) -> Result<(), CliError> {
     if args.json {
         let v = json!({
             "level": args.level.display().to_string(),
-            "nmcs_level": args.nmcs_level,
+            "nmcs_level": nmcs_level,
             "seconds": elapsed,
             "cpu_seconds": cpu,
             "budget": if args.cpu_time { "cpu" } else { "wall" },
@@ -133,7 +98,7 @@ fn solve_level(args: &SolveArgs) -> Result<(), CliError> {
             "{}: score {score} in {} taps (NMCS level {}, {} runs, {} playouts, {:.0} playouts/s, {elapsed:.1} s{cpu_text})",
             args.level.display(),
             found.taps.len(),
-            args.nmcs_level,
+            nmcs_level,
             found.runs,
             found.playouts,
             rate

@@ -1,13 +1,17 @@
 //! The CLI's registry of rule sets: the subcommands that belong to one rule set, one module per
 //! rule set that has any, one name each in [`games!`].
 //!
-//! A module gives `pub enum Command` (a clap `Subcommand` enum: its subcommands) and
-//! `Command::run`; [`GameCommand`] flattens them into `tessera`'s subcommands. Everything else
+//! A module gives `pub enum Command` (a clap `Subcommand` enum: its subcommands, possibly none)
+//! and `Command::run`; [`GameCommand`] flattens them into `tessera`'s subcommands. It also gives
+//! `pub const SOLVERS: &[Solver]`, its solver for `tessera solve` (empty when it has none):
+//! [`solver`] finds the one for a level's rule set. Everything else
 //! the CLI does per rule set it asks the rule set: levels and commands through `tessera_core`'s
 //! `Any*` types, importers through `tessera_core::importers`, bots through
 //! `tessera_bots::BotKind::ALL`.
 
 use crate::error::CliError;
+use crate::solve::Solver;
+use tessera_core::RuleSet;
 
 /// Declares the rule sets' modules and flattens their subcommands into [`GameCommand`].
 macro_rules! games {
@@ -32,8 +36,18 @@ macro_rules! games {
                 }
             }
         }
+
+        /// Every registered solver, in registry order.
+        pub fn solvers() -> impl Iterator<Item = &'static Solver> {
+            [$($game::SOLVERS),*].into_iter().flatten()
+        }
     };
 }
 
-// The registry: one name per rule set with subcommands of its own.
-games!(collapse, tactics);
+// The registry: one name per rule set with subcommands or a solver of its own.
+games!(collapse, tactics, sokoban);
+
+/// The solver of `rule_set`'s levels, if it has one.
+pub fn solver(rule_set: RuleSet) -> Option<&'static Solver> {
+    solvers().find(|s| s.rule_set == rule_set)
+}

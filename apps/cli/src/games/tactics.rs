@@ -37,6 +37,9 @@ impl Command {
     }
 }
 
+/// Tactics has no solver for `tessera solve`.
+pub const SOLVERS: &[crate::solve::Solver] = &[];
+
 /// `tessera range LEVEL UNIT [--json]`.
 #[derive(Args, Debug)]
 pub struct RangeArgs {

@@ -7,7 +7,8 @@
 //!   rules, state and commands inside [`AnyRules`]);
 //! - [`GameBots`]: which [`RuleSet`] it is, its own bots ([`BotKind`]s of [`crate::BotInfo`]s,
 //!   registered by name with their help text and settings) and its figures in a difficulty
-//!   report (slide: the largest tile of each game);
+//!   report (slide: the largest tile of each game; a deterministic puzzle such as sokoban: its
+//!   solver's figures for the level, [`GameBots::puzzle`]);
 //! - `pub(crate) type Game`: the rules type the registry entry is built on.
 //!
 //! From these the registry builds [`BotKind::ALL`] (the generic bots, then each rule set's in
@@ -17,7 +18,7 @@
 //! `games!`.
 
 use crate::any::{BotSpec, Generic, Variant, boxed};
-use crate::difficulty::Summary;
+use crate::difficulty::{Puzzle, Summary};
 use crate::game::GameResult;
 use crate::generic::{GreedyBot, MctsBot, RandomBot};
 use crate::playable::{Outcome, ScoreEval};
@@ -36,6 +37,15 @@ pub trait GameBots: Variant {
     /// tile of each game). Nothing by default.
     fn summarize(results: &[GameResult], summary: &mut Summary) {
         let _ = (results, summary);
+    }
+
+    /// The level's figures as a deterministic puzzle, measured once per sweep from its `start`
+    /// (sokoban: the optimal solution's pushes and moves, and the solver's nodes), deterministic
+    /// whatever the machine; `stop` (the sweep's stop flag) ends the measure early. `None` by
+    /// default: the rule set has no such measure.
+    fn puzzle(rules: &Self, start: &Self::State, stop: &dyn Fn() -> bool) -> Option<Puzzle> {
+        let _ = (rules, start, stop);
+        None
     }
 }
 
@@ -74,6 +84,8 @@ pub(crate) trait Entry: Sync {
     fn score_value(&self, rules: &AnyRules, state: &AnyState) -> Option<f64>;
     /// [`GameBots::summarize`].
     fn summarize(&self, results: &[GameResult], summary: &mut Summary);
+    /// [`GameBots::puzzle`], when `rules` and `start` are of this rule set.
+    fn puzzle(&self, rules: &AnyRules, start: &AnyState, stop: &dyn Fn() -> bool) -> Option<Puzzle>;
 }
 
 /// The entry of rule set `R`.
@@ -115,6 +127,10 @@ where
     fn summarize(&self, results: &[GameResult], summary: &mut Summary) {
         R::summarize(results, summary);
     }
+
+    fn puzzle(&self, rules: &AnyRules, start: &AnyState, stop: &dyn Fn() -> bool) -> Option<Puzzle> {
+        R::split(rules, start).and_then(|(r, s)| R::puzzle(r, s, stop))
+    }
 }
 
 /// Declares the rule sets' modules and lists them: the registry.
@@ -131,7 +147,7 @@ macro_rules! games {
 }
 
 // The registry: one name per rule set, in the order the help lists their bots.
-games!(slide, collapse, match3, tactics);
+games!(slide, collapse, match3, tactics, sokoban);
 
 /// The entry of `rule_set`, if it is registered.
 pub(crate) fn find(rule_set: RuleSet) -> Option<&'static dyn Entry> {

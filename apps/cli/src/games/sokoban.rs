@@ -1,0 +1,121 @@
+//! Sokoban in the CLI: its solver for `tessera solve`, core's optimal-in-pushes A*
+//! ([`tessera_core::sokoban::solve`]) in a wall-clock budget (`--seconds`, checked through the
+//! solver's stop callback). It prints the pushes, moves, nodes expanded and the solution's
+//! commands (one a line, the script text `tessera play` reads), or one JSON object with
+//! `--json`; `--record LOG` writes the solution as a log that `tessera replay verify` accepts.
+//! The solution is played on the game before anything is printed: a refused command or a
+//! game not won at the end is exit 1. No solution is exit 1 too: proved unsolvable, or not found
+//! in the budget (the text says which). Sokoban has no subcommands of its own.
+
+use crate::bots::start;
+use crate::error::{CliError, output_error};
+use crate::solve::{SolveArgs, Solver};
+use clap::Subcommand;
+use serde_json::json;
+use std::io::Write;
+use std::time::{Duration, Instant};
+use tessera_bots::BotKind;
+use tessera_bots::games::sokoban::SOLVER;
+use tessera_core::sokoban::{SolveLimits, SolveOutcome, solve};
+use tessera_core::{AnyCommand, AnyState, Level, RuleSet, Rules, Status};
+
+/// The sokoban subcommands: none of its own (its solver is `tessera solve`'s, [`SOLVERS`]).
+#[derive(Subcommand, Debug)]
+pub enum Command {}
+
+impl Command {
+    /// Runs the subcommand.
+    pub fn run(&self) -> Result<(), CliError> {
+        match *self {}
+    }
+}
+
+/// `tessera solve` on a sokoban level: the push solver.
+pub const SOLVERS: &[Solver] = &[Solver { rule_set: RuleSet::Sokoban, run: solve_level }];
+
+/// Runs `tessera solve` on a sokoban level.
+fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
+    if let Some(bot) = &args.bot
+        && BotKind::from_name(bot) != Some(SOLVER)
+    {
+        return Err(CliError::BadInput(format!("--bot {bot}: solve has one solver for sokoban, {SOLVER}")));
+    }
+    let takes = "the sokoban solver takes --seconds (wall clock), --record and --json";
+    args.refuse(args.nmcs_level.is_some(), "--level", takes)?;
+    args.refuse(args.cpu_time, "--cpu-time", takes)?;
+    args.refuse(args.seed.is_some(), "--seed", takes)?;
+    let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+    let mut game = start(level, &args.level, seed)?;
+    let AnyState::Sokoban(state) = &game.state else {
+        return Err(CliError::file(&args.level, "not a sokoban level"));
+    };
+    let budget = Duration::from_secs_f64(args.seconds);
+    let began = Instant::now();
+    let report = solve(state, SolveLimits::default(), &mut || began.elapsed() > budget);
+    let elapsed = began.elapsed().as_secs_f64();
+    let rate = report.nodes as f64 / elapsed.max(1e-9);
+    let name = args.level.display();
+    let solution = match report.outcome {
+        SolveOutcome::Solved(s) => s,
+        SolveOutcome::Unsolvable => {
+            return Err(CliError::Failed(format!(
+                "{name}: unsolvable: no sequence of pushes solves it ({} nodes expanded, {elapsed:.2} s)",
+                report.nodes
+            )));
+        }
+        SolveOutcome::Stopped => {
+            return Err(CliError::Failed(format!(
+                "{name}: no solution found in {} s ({} nodes expanded, {rate:.0} nodes/s); give more --seconds",
+                args.seconds, report.nodes
+            )));
+        }
+    };
+    // Play the solution on the game (checking it) and record it.
+    let mut log = match &args.record {
+        Some(p) => Some(crate::replay::SessionLog::create(p, level, seed, &game.state)?),
+        None => None,
+    };
+    let mut events = Vec::new();
+    for (i, c) in solution.commands.iter().enumerate() {
+        let cmd = AnyCommand::Sokoban(*c);
+        events.clear();
+        game.rules
+            .apply(&mut game.state, &cmd, &mut events)
+            .map_err(|e| CliError::Failed(format!("{name}: command {} of the solution ({c}) was refused: {e}", i + 1)))?;
+        if let Some(log) = &mut log {
+            log.applied(&cmd, &events, &game.state)?;
+        }
+    }
+    if game.rules.status(&game.state) != Status::Won {
+        return Err(CliError::Failed(format!("{name}: the solver's solution does not solve the level")));
+    }
+    let commands: Vec<String> = solution.commands.iter().map(|c| c.to_string()).collect();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        let v = json!({
+            "level": name.to_string(),
+            "solver": SOLVER.name(),
+            "pushes": solution.pushes,
+            "moves": solution.moves,
+            "nodes": report.nodes,
+            "seconds": elapsed,
+            "nodes_per_second": rate,
+            "commands": commands,
+        });
+        writeln!(out, "{v}").map_err(output_error)
+    } else {
+        let mut text = format!(
+            "{name}: solved in {} pushes, {} moves ({} commands; {} nodes expanded, {rate:.0} nodes/s, {elapsed:.2} s)\n",
+            solution.pushes,
+            solution.moves,
+            commands.len(),
+            report.nodes,
+        );
+        for c in &commands {
+            text += c;
+            text.push('\n');
+        }
+        write!(out, "{text}").map_err(output_error)
+    }
+}

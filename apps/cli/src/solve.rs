@@ -1,0 +1,76 @@
+//! `tessera solve LEVEL`: the level's rule set's solver, found in the CLI's registry
+//! ([`crate::games::solver`]) by the rule set of the level. The arguments are shared; each
+//! solver says which it takes and refuses the others (exit 2), and prints its own result.
+//! A level whose rule set has no solver is refused, naming the rule sets that have one.
+
+use crate::error::CliError;
+use crate::play::load_level;
+use clap::Args;
+use std::path::PathBuf;
+use tessera_core::{Level, RuleSet};
+
+/// `tessera solve LEVEL [--seconds T] [--record LOG] [--json] ...`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// A level file, of a rule set that has a solver (another is refused, naming those that do).
+    pub level: PathBuf,
+    /// The solver (default: the rule set's own; NMCS is `nmcs`).
+    #[arg(long)]
+    pub bot: Option<String>,
+    /// NMCS nesting level, 1 to 3 (default 2; NMCS only).
+    #[arg(long = "level")]
+    pub nmcs_level: Option<u32>,
+    /// Seconds to search, wall clock (NMCS restarts with fresh generators until then).
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+    /// Count `--seconds` as the solver thread's CPU time instead of wall-clock time: a fair
+    /// budget on a loaded machine, where wall time also counts other processes (NMCS only).
+    #[arg(long)]
+    pub cpu_time: bool,
+    /// The solver's seed (NMCS only).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Record the solution (or best line) as a log.
+    #[arg(long, value_name = "LOG")]
+    pub record: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl SolveArgs {
+    /// Refuses a flag this rule set's solver does not take: "`flag`: `why`".
+    pub fn refuse(&self, given: bool, flag: &str, why: &str) -> Result<(), CliError> {
+        if given { Err(CliError::BadInput(format!("{flag}: {why}"))) } else { Ok(()) }
+    }
+}
+
+/// A rule set's solver, registered in its module of [`crate::games`].
+pub struct Solver {
+    /// The rule set it solves.
+    pub rule_set: RuleSet,
+    /// Solves `level` (read from `args.level`) and prints the result.
+    pub run: fn(&SolveArgs, &Level) -> Result<(), CliError>,
+}
+
+/// Runs `tessera solve`.
+pub fn run(args: &SolveArgs) -> Result<(), CliError> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
+        return Err(CliError::BadInput(format!("--seconds {}: give 0 to 86400 seconds", args.seconds)));
+    }
+    let level = load_level(Some(&args.level))?;
+    let rule_set = level.rule_set();
+    match crate::games::solver(rule_set) {
+        Some(solver) => (solver.run)(args, &level),
+        None => {
+            let with: Vec<&str> = crate::games::solvers().map(|s| s.rule_set.name()).collect();
+            Err(CliError::file(
+                &args.level,
+                format!(
+                    "solve has no solver for {rule_set} levels (it solves {} levels)",
+                    with.join(" and ")
+                ),
+            ))
+        }
+    }
+}
