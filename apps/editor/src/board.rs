@@ -205,8 +205,10 @@ impl BoardView {
                 mirror.world().get::<&Look>(e).ok().map(|l| matches!(l.shape, PieceShape::Ground { .. }))
             })
             .unwrap_or(false);
-        if let Some(ground) = crate::games::of(state.rule_set()).and_then(|g| g.ground(state)) {
-            let tex = self.ground_texture(ui.ctx(), &ground);
+        let game = crate::games::of(state.rule_set());
+        let ground = game.and_then(|g| g.ground(state));
+        if let Some(ground) = &ground {
+            let tex = self.ground_texture(ui.ctx(), ground);
             let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
             painter.image(tex, board_rect, uv, Color32::WHITE);
         } else {
@@ -248,6 +250,14 @@ impl BoardView {
             rest.base.rect(cell_rect(p.x.into(), p.y.into()), palette::RANGE);
         }
 
+        // Ground whose colour frames the piece at rest on it (a Sokoban box on its goal).
+        let framed = game.map_or(&[][..], |g| g.framed_ground());
+        let frame_of = |p: Pos| -> Option<Color32> {
+            let g = ground.as_ref().filter(|g| !framed.is_empty() && g.size.contains(p))?;
+            let i = *g.cells.get(g.size.index(p))?;
+            if framed.contains(&i) { g.legend.get(usize::from(i)).copied() } else { None }
+        };
+
         // Pieces at rest, in view. (Pieces at rest never overlap: their order does not matter.)
         let mut labels = Labels::new(ui.ctx());
         let mut query = mirror.world().query::<(&Cell, &Look, &GameId)>().without::<&Anim>();
@@ -255,6 +265,10 @@ impl BoardView {
             if in_view(c.0) {
                 let r = cell_rect(c.0.x.into(), c.0.y.into()).shrink(gap);
                 piece(&mut rest, &mut labels, r, look, detail, 1.0);
+                if let Some(colour) = frame_of(c.0) {
+                    let width = (r.width() * 0.12).max(1.0);
+                    rest.marks.frame(r, (r.width() * 0.12).min(8.0), width, colour);
+                }
             }
         }
         rest.paint(&painter);

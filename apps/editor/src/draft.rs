@@ -48,6 +48,10 @@ pub enum Ink {
     Block(u8, bool),
     /// `tactics`: terrain of this legend index.
     Terrain(u8),
+    /// A cell written as one character of a rule set's own text format, for games whose cells
+    /// are characters (`sokoban`'s XSB `#`, `.`, `$`, `@`…); the rule set's entry gives its
+    /// colour ([`crate::games::EditorGame::glyph_colour`]).
+    Glyph(char),
 }
 
 impl Ink {
@@ -62,6 +66,7 @@ impl Ink {
             Ink::Void => "#".into(),
             Ink::Block(b, locked) => tessera_core::match3::breed_char(b, locked).to_string(),
             Ink::Terrain(i) => legend.get(usize::from(i)).map_or("?".into(), |t| t.glyph.to_string()),
+            Ink::Glyph(c) => c.to_string(),
         }
     }
 }
