@@ -53,6 +53,35 @@ const PLAYER: Color32 = Color32::from_rgb(0xe6, 0x39, 0x46);
 /// The player on a goal.
 const PLAYER_ON_GOAL: Color32 = Color32::from_rgb(0xf0, 0x6a, 0x3a);
 
+/// The ground index of floor outside the walls (drawn as the background, as Sokoban boards are).
+const OUTSIDE: u8 = 3;
+
+/// Marks as [`OUTSIDE`] the open cells of `cells` (ground indices) that reach the board's edge
+/// without crossing a wall (breadth-first from every open edge cell).
+fn mark_outside(size: Size, cells: &mut [u8]) {
+    let wall = ground_index(Cell::Wall);
+    let mut queue: Vec<usize> = (0..cells.len())
+        .filter(|&i| {
+            let p = size.pos(i);
+            cells[i] != wall && (p.x == 0 || p.y == 0 || p.x + 1 == size.width || p.y + 1 == size.height)
+        })
+        .collect();
+    for &i in &queue {
+        cells[i] = OUTSIDE;
+    }
+    while let Some(i) = queue.pop() {
+        for d in Dir::ALL {
+            if let Some(q) = size.pos(i).step(d, size) {
+                let j = size.index(q);
+                if cells[j] != wall && cells[j] != OUTSIDE {
+                    cells[j] = OUTSIDE;
+                    queue.push(j);
+                }
+            }
+        }
+    }
+}
+
 /// The file formats: core's `sokoban` importer (its extensions), and Boxoban's `.txt`.
 static IMPORTS: [Import; 3] = [
     Import { ext: "xsb", what: "a Sokoban collection", read: read_collection },
@@ -91,11 +120,13 @@ impl EditorGame for Game {
 
     fn ground<'a>(&self, state: &'a AnyState) -> Option<GroundMap<'a>> {
         let AnyState::Sokoban(s) = state else { return None };
+        let mut cells: Vec<u8> = s.cells().cells().iter().map(|&c| ground_index(c)).collect();
+        mark_outside(s.size(), &mut cells);
         Some(GroundMap {
             size: s.size(),
-            // By `ground_index`: 0 wall, 1 floor, 2 goal.
-            legend: vec![WALL, FLOOR, GOAL],
-            cells: std::borrow::Cow::Owned(s.cells().cells().iter().map(|&c| ground_index(c)).collect()),
+            // By `ground_index`: 0 wall, 1 floor, 2 goal; then [`OUTSIDE`].
+            legend: vec![WALL, FLOOR, GOAL, crate::palette::BACKGROUND],
+            cells: std::borrow::Cow::Owned(cells),
         })
     }
 
