@@ -270,7 +270,7 @@ fn the_golden_log_steps_in_debug_with_the_counts() {
     assert_eq!(h.state().mode(), Mode::Debug);
     h.key_press(Key::End);
     h.run();
-    let log = tessera_replay::Log::open(&fixtures().join("logs/v2/sokoban_seed0.tlog")).expect("the log");
+    let log = tessera_replay::Log::open(fixtures().join("logs/v2/sokoban_seed0.tlog")).expect("the log");
     let d = h.state().debug().debugger().expect("a log is open");
     assert_eq!(d.step(), log.steps(), "End went to the last step");
     let last = log.state_at(log.steps()).expect("every state");

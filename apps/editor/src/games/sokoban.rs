@@ -359,9 +359,9 @@ fn random_room(size: Size, seed: u64) -> Result<Vec<Ink>, String> {
     let mut wall: Vec<bool> = (0..w * h).map(|i| !inner(size.pos(i))).collect();
     // A few inner walls (about one cell in ten), never so many that fewer than two cells are left.
     let area = (w - 2) * (h - 2);
-    for i in 0..w * h {
-        if !wall[i] && area > 8 && rng.chance(1, 10) {
-            wall[i] = true;
+    for cell in wall.iter_mut() {
+        if !*cell && area > 8 && rng.chance(1, 10) {
+            *cell = true;
         }
     }
     let mut open: Vec<usize> = (0..w * h).filter(|&i| !wall[i]).collect();
