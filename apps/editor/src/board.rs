@@ -3,8 +3,11 @@
 //!
 //! Drawing is built for boards of tens of thousands of cells (issue 9: a 64×64 match3 frame in
 //! under 4 ms, 256×256 and 1024×1024 boards smooth):
-//! - Ground (terrain) of tactics maps is one texture, a texel per cell, built once per map: a
-//!   1024×1024 Moving AI map costs one quad to draw at any zoom.
+//! - Ground (tactics terrain, Sokoban walls, floor and goals: the rule set's
+//!   [`crate::games::EditorGame::ground`]) is one texture, a texel per cell, built once per map:
+//!   a 1024×1024 Moving AI map costs one quad to draw at any zoom. A piece at rest on a ground
+//!   index the rule set lists in `framed_ground` is framed in that ground's colour (a box on
+//!   its goal).
 //! - Pieces at rest are found by one query over the pieces (entities with a game id and no
 //!   animation), not a lookup per visible cell, and drawn into a few meshes (see `mesh`): tiles
 //!   and cell tints as quads and feathered fans, blocks and units as quads of prepared discs,
