@@ -18,7 +18,8 @@
 //! - Randomize uses each rule set's own generator with the draft's seed: `slide` and `collapse`
 //!   new-game boards; `match3` starts the layout (fixed blocks opened, voids and locks kept) so
 //!   the result has no run and a valid swap; `tactics`, whose rules draw nothing random, scatters
-//!   the legend's terrain from a `GameRng`.
+//!   the legend's terrain from a `GameRng`; `sokoban` walls a room and pulls its boxes off their
+//!   goals by a random walk from a `GameRng`, so the level can be solved.
 
 use crate::games::{self, EditorGame};
 use tessera_core::tactics::{TerrainType, UnitSpec};

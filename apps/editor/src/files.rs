@@ -270,4 +270,26 @@ mod tests {
         assert!(e.contains("not a level (.json), a Moving AI map (.map)") && e.contains(".tlog"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
     }
+
+    #[test]
+    fn a_txt_that_no_importer_reads_names_each_format_tried() {
+        let dir = std::env::temp_dir().join(format!("tessera-editor-files-txt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join("notes.txt");
+        std::fs::write(&p, "shopping list\nmilk\n").expect("write");
+        let Err(e) = open_path(&p) else { panic!("neither a stage nor a Boxoban file") };
+        // Every importer that claims `.txt`, in registry order, says why not.
+        let whats: Vec<&str> = crate::games::ALL
+            .iter()
+            .flat_map(|g| g.imports())
+            .filter(|i| i.ext == "txt")
+            .map(|i| i.what)
+            .collect();
+        assert!(whats.len() >= 2, "{whats:?}");
+        assert!(e.starts_with(&p.display().to_string()) && e.contains("not read: "), "{e}");
+        for what in whats {
+            assert!(e.contains(&format!("as {what}: ")), "{e}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

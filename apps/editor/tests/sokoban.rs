@@ -6,8 +6,9 @@ use crate::common::{click_cell, editor, editor_with, fixtures};
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use tessera_core::sokoban::SokobanState;
+use tessera_core::sokoban::{PLAYER, SokobanState};
 use tessera_core::{AnyState, Level, Pos, RuleSet};
+use tessera_ecs::{Anim, AnimKind};
 use tessera_editor::draft::Ink;
 use tessera_editor::{EditorApp, Mode};
 
@@ -52,12 +53,28 @@ fn plays_by_keys_walks_by_click_pushes_by_click_and_undoes() {
     let s = sokoban(&h);
     assert_eq!((s.player(), s.moves(), s.pushes()), (Pos::new(6, 7), 6, 0));
     assert_eq!(h.state().session().history().step(), 3, "a walk is one step");
+    // The mirror animates it: the player walks the path, cell by cell.
+    let anim = |h: &Harness<'_, EditorApp>, id| {
+        let m = h.state().session().mirror();
+        let e = m.entity_of(id).expect("in the mirror");
+        m.world().get::<&Anim>(e).ok().map(|a| (*a).clone())
+    };
+    let walk = anim(&h, PLAYER).expect("the player is animated");
+    assert_eq!(walk.kind, AnimKind::Walk);
+    assert_eq!(
+        walk.path.as_deref(),
+        Some(&[Pos::new(10, 7), Pos::new(9, 7), Pos::new(8, 7), Pos::new(7, 7), Pos::new(6, 7)][..])
+    );
     // A click on the box beside the player pushes it.
     assert!(s.box_at(Pos::new(5, 7)).is_some());
     click_cell(&mut h, Pos::new(5, 7));
     let s = sokoban(&h);
     assert_eq!((s.player(), s.pushes()), (Pos::new(5, 7), 1));
-    assert!(s.box_at(Pos::new(4, 7)).is_some(), "the box moved on");
+    let id = s.box_at(Pos::new(4, 7)).expect("the box moved on");
+    // The push slides the box and the player together.
+    let (b, p) = (anim(&h, id).expect("the box slides"), anim(&h, PLAYER).expect("the player slides"));
+    assert_eq!((b.kind, b.from, b.to, b.phase), (AnimKind::Slide, Pos::new(5, 7), Pos::new(4, 7), p.phase));
+    assert_eq!((p.from, p.to), (Pos::new(6, 7), Pos::new(5, 7)));
     assert!(h.query_all_by_label_contains("pushes 1").next().is_some(), "the counts follow");
     // Undo by button, then by Ctrl+Z back to the start.
     click(&mut h, "Undo");
