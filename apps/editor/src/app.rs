@@ -52,6 +52,18 @@ pub enum Pending {
     Quit,
 }
 
+/// A collection opened (a file of many levels): which of its levels to open.
+struct LevelChoice {
+    /// The file.
+    path: PathBuf,
+    /// Its levels, each one starts.
+    levels: Vec<Level>,
+    /// Their names for the list (`N. name`).
+    names: Vec<String>,
+    /// The level picked (an index into `levels`).
+    selected: usize,
+}
+
 /// The whole editor.
 pub struct EditorApp {
     edit: EditView,
@@ -69,6 +81,8 @@ pub struct EditorApp {
     board: BoardView,
     debug: DebugView,
     picker: Option<FilePicker>,
+    /// A collection opened, waiting for the user to pick one of its levels.
+    choice: Option<LevelChoice>,
     error: Option<String>,
     notice: Option<String>,
     new_seed: u64,
@@ -95,6 +109,7 @@ impl EditorApp {
             board: BoardView::default(),
             debug: DebugView::default(),
             picker: None,
+            choice: None,
             error: None,
             notice: None,
             new_seed: 0,
@@ -249,23 +264,18 @@ impl EditorApp {
     fn open_now(&mut self, path: &Path) {
         let ours = path.extension().is_some_and(|e| e == "json");
         match crate::files::open_path(path) {
-            Ok(Opened::Level(level)) => {
-                let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
-                if let Err(e) = self.edit.load(&level, ours.then_some(path)) {
-                    self.error = Some(format!("{}: {e}", path.display()));
-                    return;
-                }
-                match Session::new(level, seed) {
-                    Ok(s) => {
-                        self.set_session(s);
-                        if self.mode != Mode::Edit {
-                            self.mode = Mode::Play;
-                        }
-                        self.title = path.display().to_string();
-                        self.remember(path);
-                    }
-                    Err(e) => self.error = Some(format!("{}: {e}", path.display())),
-                }
+            Ok(Opened::Level(level)) => self.start_opened(level, path, ours, path.display().to_string()),
+            Ok(Opened::Levels(levels)) => {
+                let names = levels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        let name = crate::games::of_level(l).and_then(|g| g.level_name(l));
+                        format!("{}. {}", i + 1, name.unwrap_or_else(|| format!("level {}", i + 1)))
+                    })
+                    .collect();
+                self.choice = Some(LevelChoice { path: path.to_path_buf(), levels, names, selected: 0 });
+                self.error = None;
             }
             Ok(Opened::Draft(level, problem)) => match self.edit.load(&level, Some(path)) {
                 Ok(()) => {
@@ -285,6 +295,77 @@ impl EditorApp {
                 self.error = None;
             }
             Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Loads `level`, read from `path`, into Edit (as the file to save to when `ours`) and starts
+    /// it (Edit mode stays in Edit, other modes go to Play), titled `title`.
+    fn start_opened(&mut self, level: Level, path: &Path, ours: bool, title: String) {
+        let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+        if let Err(e) = self.edit.load(&level, ours.then_some(path)) {
+            self.error = Some(format!("{}: {e}", path.display()));
+            return;
+        }
+        match Session::new(level, seed) {
+            Ok(s) => {
+                self.set_session(s);
+                if self.mode != Mode::Edit {
+                    self.mode = Mode::Play;
+                }
+                self.title = title;
+                self.remember(path);
+                self.error = None;
+            }
+            Err(e) => self.error = Some(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// The dialog that asks which level of a collection to open.
+    fn choice_ui(&mut self, ctx: &egui::Context) {
+        let Some(c) = &mut self.choice else { return };
+        let mut open = None;
+        let mut cancel = false;
+        egui::Modal::new(egui::Id::unique("choose-level")).show(ctx, |ui| {
+            ui.heading("Choose a level");
+            ui.label(format!("{} holds {} levels.", c.path.display(), c.levels.len()));
+            let row = ui.spacing().interact_size.y;
+            egui::ScrollArea::vertical().max_height(320.0).auto_shrink([false, true]).show_rows(
+                ui,
+                row,
+                c.names.len(),
+                |ui, rows| {
+                    for i in rows {
+                        let r = ui.selectable_label(c.selected == i, &c.names[i]);
+                        if r.clicked() {
+                            c.selected = i;
+                        }
+                        if r.double_clicked() {
+                            open = Some(i);
+                        }
+                    }
+                },
+            );
+            ui.horizontal(|ui| {
+                let l = ui.label("Level number");
+                let mut n = c.selected + 1;
+                ui.add(egui::DragValue::new(&mut n).range(1..=c.levels.len())).labelled_by(l.id);
+                c.selected = n.clamp(1, c.levels.len()) - 1;
+                if ui.button("Open level").clicked() {
+                    open = Some(c.selected);
+                }
+                if ui.button("Cancel").clicked() {
+                    cancel = true;
+                }
+            });
+        });
+        if cancel {
+            self.choice = None;
+        } else if let Some(i) = open
+            && let Some(c) = self.choice.take()
+            && let Some(level) = c.levels.into_iter().nth(i)
+        {
+            let title = format!("{} · {}", c.path.display(), c.names[i]);
+            self.start_opened(level, &c.path, false, title);
         }
     }
 
@@ -425,6 +506,7 @@ impl EditorApp {
             }
         }
         self.picker_ui(ui.ctx());
+        self.choice_ui(ui.ctx());
         self.pending_ui(ui.ctx());
         self.recovered_ui(ui.ctx());
         self.keep_recovery(ui.ctx(), now);
@@ -550,10 +632,11 @@ impl EditorApp {
         }
     }
 
-    /// Whether a dialog is showing (the file picker, the unsaved-changes or the recovery
-    /// question): keys then go to it, never to the board behind it.
+    /// Whether a dialog is showing (the file picker, the choice of a collection's level, the
+    /// unsaved-changes or the recovery question): keys then go to it, never to the board behind
+    /// it.
     pub fn dialog_open(&self) -> bool {
-        self.picker.is_some() || self.pending.is_some() || self.recovered.is_some()
+        self.picker.is_some() || self.choice.is_some() || self.pending.is_some() || self.recovered.is_some()
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context, now: f64) {

@@ -3,8 +3,11 @@
 //!
 //! Drawing is built for boards of tens of thousands of cells (issue 9: a 64×64 match3 frame in
 //! under 4 ms, 256×256 and 1024×1024 boards smooth):
-//! - Ground (terrain) of tactics maps is one texture, a texel per cell, built once per map: a
-//!   1024×1024 Moving AI map costs one quad to draw at any zoom.
+//! - Ground (tactics terrain, Sokoban walls, floor and goals: the rule set's
+//!   [`crate::games::EditorGame::ground`]) is one texture, a texel per cell, built once per map:
+//!   a 1024×1024 Moving AI map costs one quad to draw at any zoom. A piece at rest on a ground
+//!   index the rule set lists in `framed_ground` is framed in that ground's colour (a box on
+//!   its goal).
 //! - Pieces at rest are found by one query over the pieces (entities with a game id and no
 //!   animation), not a lookup per visible cell, and drawn into a few meshes (see `mesh`): tiles
 //!   and cell tints as quads and feathered fans, blocks and units as quads of prepared discs,
@@ -205,8 +208,10 @@ impl BoardView {
                 mirror.world().get::<&Look>(e).ok().map(|l| matches!(l.shape, PieceShape::Ground { .. }))
             })
             .unwrap_or(false);
-        if let Some(ground) = crate::games::of(state.rule_set()).and_then(|g| g.ground(state)) {
-            let tex = self.ground_texture(ui.ctx(), &ground);
+        let game = crate::games::of(state.rule_set());
+        let ground = game.and_then(|g| g.ground(state));
+        if let Some(ground) = &ground {
+            let tex = self.ground_texture(ui.ctx(), ground);
             let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
             painter.image(tex, board_rect, uv, Color32::WHITE);
         } else {
@@ -248,6 +253,14 @@ impl BoardView {
             rest.base.rect(cell_rect(p.x.into(), p.y.into()), palette::RANGE);
         }
 
+        // Ground whose colour frames the piece at rest on it (a Sokoban box on its goal).
+        let framed = game.map_or(&[][..], |g| g.framed_ground());
+        let frame_of = |p: Pos| -> Option<Color32> {
+            let g = ground.as_ref().filter(|g| !framed.is_empty() && g.size.contains(p))?;
+            let i = *g.cells.get(g.size.index(p))?;
+            if framed.contains(&i) { g.legend.get(usize::from(i)).copied() } else { None }
+        };
+
         // Pieces at rest, in view. (Pieces at rest never overlap: their order does not matter.)
         let mut labels = Labels::new(ui.ctx());
         let mut query = mirror.world().query::<(&Cell, &Look, &GameId)>().without::<&Anim>();
@@ -255,6 +268,10 @@ impl BoardView {
             if in_view(c.0) {
                 let r = cell_rect(c.0.x.into(), c.0.y.into()).shrink(gap);
                 piece(&mut rest, &mut labels, r, look, detail, 1.0);
+                if let Some(colour) = frame_of(c.0) {
+                    let width = (r.width() * 0.12).max(1.0);
+                    rest.marks.frame(r, (r.width() * 0.12).min(8.0), width, colour);
+                }
             }
         }
         rest.paint(&painter);

@@ -18,7 +18,8 @@
 //! - Randomize uses each rule set's own generator with the draft's seed: `slide` and `collapse`
 //!   new-game boards; `match3` starts the layout (fixed blocks opened, voids and locks kept) so
 //!   the result has no run and a valid swap; `tactics`, whose rules draw nothing random, scatters
-//!   the legend's terrain from a `GameRng`.
+//!   the legend's terrain from a `GameRng`; `sokoban` walls a room and pulls its boxes off their
+//!   goals by a random walk from a `GameRng`, so the level can be solved.
 
 use crate::games::{self, EditorGame};
 use tessera_core::tactics::{TerrainType, UnitSpec};
@@ -48,6 +49,10 @@ pub enum Ink {
     Block(u8, bool),
     /// `tactics`: terrain of this legend index.
     Terrain(u8),
+    /// A cell written as one character of a rule set's own text format, for games whose cells
+    /// are characters (`sokoban`'s XSB `#`, `.`, `$`, `@`…); the rule set's entry gives its
+    /// colour ([`crate::games::EditorGame::glyph_colour`]).
+    Glyph(char),
 }
 
 impl Ink {
@@ -62,6 +67,7 @@ impl Ink {
             Ink::Void => "#".into(),
             Ink::Block(b, locked) => tessera_core::match3::breed_char(b, locked).to_string(),
             Ink::Terrain(i) => legend.get(usize::from(i)).map_or("?".into(), |t| t.glyph.to_string()),
+            Ink::Glyph(c) => c.to_string(),
         }
     }
 }

@@ -18,7 +18,9 @@
 
 use crate::board::Viewport;
 use crate::difficulty::DifficultyPanel;
-use crate::draft::{Anchor, Draft, Edit, EditHistory, Ink, Problem, Stroke, UnitInk, line, max_side};
+use crate::draft::{
+    Anchor, Draft, Edit, EditHistory, Ink, Options, Problem, Stroke, UnitInk, line, max_side,
+};
 use crate::games;
 use crate::palette;
 use egui::{
@@ -970,7 +972,7 @@ impl EditView {
                     let Some(ink) = self.draft.ink(p) else { continue };
                     let r = cell_rect(p);
                     let label = match ink {
-                        Ink::Empty | Ink::Void | Ink::Terrain(_) => continue,
+                        Ink::Empty | Ink::Void | Ink::Terrain(_) | Ink::Glyph(' ') => continue,
                         Ink::Open => "?".to_string(),
                         other => other.label(&legend),
                     };
@@ -985,7 +987,7 @@ impl EditView {
                     let colour = if ink == Ink::Open {
                         Color32::from_gray(0x90)
                     } else {
-                        text_on(ink_colour(ink, &legend))
+                        text_on(cell_colour(ink, &self.draft.options))
                     };
                     painter.text(r.center(), Align2::CENTER_CENTER, label, font.clone(), colour);
                 }
@@ -1068,7 +1070,7 @@ impl EditView {
         {
             return tex.id();
         }
-        let legend = self.draft.options.legend();
+        let options = &self.draft.options;
         let size = self.draft.size();
         let dims = [usize::from(size.width), usize::from(size.height)];
         if !self.canvas.remake
@@ -1081,7 +1083,7 @@ impl EditView {
             for y in lo.y..=hi.y {
                 for x in lo.x..=hi.x {
                     pixels.push(
-                        self.draft.ink(Pos::new(x, y)).map_or(Color32::BLACK, |c| ink_colour(c, legend)),
+                        self.draft.ink(Pos::new(x, y)).map_or(Color32::BLACK, |c| cell_colour(c, options)),
                     );
                 }
             }
@@ -1092,7 +1094,7 @@ impl EditView {
         }
         self.canvas.remake = false;
         self.canvas.painted = None;
-        let pixels = self.draft.cells().iter().map(|&c| ink_colour(c, legend)).collect();
+        let pixels = self.draft.cells().iter().map(|&c| cell_colour(c, options)).collect();
         let image = ColorImage { size: dims, pixels, source_size: vec2(dims[0] as f32, dims[1] as f32) };
         match &mut self.canvas.texture {
             Some((rev, tex)) if tex.size() == dims => {
@@ -1110,7 +1112,16 @@ impl EditView {
     }
 }
 
-/// The colour a cell of `ink` is painted (`legend`: the terrain types [`Ink::Terrain`] indexes).
+/// The colour a cell of `ink` is painted on a draft with `options` (a glyph's is the rule set's).
+pub fn cell_colour(ink: Ink, options: &Options) -> Color32 {
+    match ink {
+        Ink::Glyph(c) => options.game().glyph_colour(c),
+        _ => ink_colour(ink, options.legend()),
+    }
+}
+
+/// The colour a cell of `ink` is painted (`legend`: the terrain types [`Ink::Terrain`] indexes;
+/// a glyph by its character alone: [`cell_colour`] asks the rule set).
 pub fn ink_colour(ink: Ink, legend: &[TerrainType]) -> Color32 {
     match ink {
         Ink::Empty => palette::EMPTY,
@@ -1120,6 +1131,7 @@ pub fn ink_colour(ink: Ink, legend: &[TerrainType]) -> Color32 {
         Ink::OpenLocked => Color32::from_rgb(0x5c, 0x63, 0x70),
         Ink::Void => palette::VOID,
         Ink::Terrain(i) => legend.get(usize::from(i)).map_or(Color32::BLACK, |t| palette::terrain(t, i)),
+        Ink::Glyph(c) => palette::hue(c as u8),
     }
 }
 

@@ -1,5 +1,5 @@
-//! Opening files (levels, Moving AI maps, the seed's stage files, logs) and a small built-in
-//! file picker, so the editor needs no native dialog library.
+//! Opening files (levels, the formats the rule sets import — single levels or collections —,
+//! logs) and a small built-in file picker, so the editor needs no native dialog library.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -11,16 +11,20 @@ pub const MAX_LEVEL_BYTES: u64 = 64 << 20;
 
 /// What a file turned out to be.
 pub enum Opened {
-    /// A level to play (JSON, a Moving AI `.map`, or a stage `.txt`).
+    /// A level to play (JSON, or a file one of the rule sets imports).
     Level(Level),
+    /// A collection of more than one level (a Sokoban `.xsb`), every one of which starts: the
+    /// user picks one.
+    Levels(Vec<Level>),
     /// A recorded log, for the debugger.
     Log(Box<Log>),
     /// A JSON level that parses but does not play (a draft saved from Edit mode), and why.
     Draft(Level, String),
 }
 
-/// Reads `path` as a log (by its magic bytes or `.tlog`), a Moving AI map (`.map`), a stage
-/// file (`.txt`) or a JSON level. The error names the file and what is wrong.
+/// Reads `path` as a log (by its magic bytes or `.tlog`), a file a rule set imports (by its
+/// extension: `.map`, `.txt`, `.xsb` …; when several importers claim it, the first that reads
+/// it) or a JSON level. The error names the file and what is wrong.
 pub fn open_path(path: &Path) -> Result<Opened, String> {
     let named = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let meta = std::fs::metadata(path).map_err(|e| named(&e))?;
@@ -42,14 +46,36 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
     let text = String::from_utf8(bytes)
         .map_err(|e| named(&format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
-    // The rule sets' importers, by extension (a Moving AI `.map`, a stage `.txt`).
-    let import = crate::games::ALL.iter().flat_map(|g| g.imports()).find(|i| i.ext == ext);
-    let level = match import {
-        Some(import) => {
+    // The rule sets' importers, by extension (a Moving AI `.map`, a stage or Boxoban `.txt`).
+    let imports: Vec<_> =
+        crate::games::ALL.iter().flat_map(|g| g.imports()).filter(|i| i.ext == ext).collect();
+    let mut levels = match imports.is_empty() {
+        false => {
             let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
-            (import.read)(&text, name).map_err(|e| named(&e))?
+            let mut errors = Vec::new();
+            let mut read = None;
+            for import in &imports {
+                match (import.read)(&text, name.clone()) {
+                    Ok(levels) if !levels.is_empty() => {
+                        read = Some(levels);
+                        break;
+                    }
+                    Ok(_) => errors.push((import.what, "no level in it".to_string())),
+                    Err(e) => errors.push((import.what, e)),
+                }
+            }
+            match read {
+                Some(levels) => levels,
+                // One format claims the extension: its message alone.
+                None if errors.len() == 1 => return Err(named(&errors.remove(0).1)),
+                None => {
+                    let each: Vec<String> =
+                        errors.iter().map(|(what, e)| format!("as {what}: {e}")).collect();
+                    return Err(named(&format!("not read: {}", each.join("; "))));
+                }
+            }
         }
-        None => {
+        true => {
             let level = Level::parse_draft(&text).map_err(|e| {
                 if ext == "json" {
                     named(&e)
@@ -69,9 +95,17 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
             return Ok(Opened::Level(level));
         }
     };
-    // Check that it starts, so that errors show now rather than at play.
-    level.start(None).map_err(|e| named(&e))?;
-    Ok(Opened::Level(level))
+    // Check that they start, so that errors show now rather than at play.
+    for (i, level) in levels.iter().enumerate() {
+        level.start(None).map_err(|e| match levels.len() {
+            1 => named(&e),
+            _ => named(&format!("level {}: {e}", i + 1)),
+        })?;
+    }
+    if levels.len() == 1 {
+        return Ok(Opened::Level(levels.remove(0)));
+    }
+    Ok(Opened::Levels(levels))
 }
 
 fn starts_with_magic(path: &Path) -> bool {
@@ -119,8 +153,9 @@ impl FilePicker {
                 for e in rd.flatten() {
                     let name = e.file_name().to_string_lossy().into_owned();
                     let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-                    let wanted =
-                        ["json", "tlog", "map", "txt"].iter().any(|x| name.ends_with(&format!(".{x}")));
+                    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+                    let wanted = ["json", "tlog"].contains(&ext)
+                        || crate::games::ALL.iter().flat_map(|g| g.imports()).any(|i| i.ext == ext);
                     if !name.starts_with('.') && (is_dir || wanted) {
                         self.entries.push((name, is_dir));
                     }
@@ -233,6 +268,28 @@ mod tests {
         std::fs::write(&commands, "up\nleft\n").expect("write");
         let Err(e) = open_path(&commands) else { panic!("a command script is not a level") };
         assert!(e.contains("not a level (.json), a Moving AI map (.map)") && e.contains(".tlog"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_txt_that_no_importer_reads_names_each_format_tried() {
+        let dir = std::env::temp_dir().join(format!("tessera-editor-files-txt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = dir.join("notes.txt");
+        std::fs::write(&p, "shopping list\nmilk\n").expect("write");
+        let Err(e) = open_path(&p) else { panic!("neither a stage nor a Boxoban file") };
+        // Every importer that claims `.txt`, in registry order, says why not.
+        let whats: Vec<&str> = crate::games::ALL
+            .iter()
+            .flat_map(|g| g.imports())
+            .filter(|i| i.ext == "txt")
+            .map(|i| i.what)
+            .collect();
+        assert!(whats.len() >= 2, "{whats:?}");
+        assert!(e.starts_with(&p.display().to_string()) && e.contains("not read: "), "{e}");
+        for what in whats {
+            assert!(e.contains(&format!("as {what}: ")), "{e}");
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -5,3 +5,4 @@ mod common;
 mod debug;
 mod edit;
 mod play;
+mod sokoban;

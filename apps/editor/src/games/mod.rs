@@ -4,7 +4,10 @@
 //! Code outside this folder never matches a rule set: it looks the game up
 //! ([`of`] by [`RuleSet`], [`of_level`] by a [`Level`]) and asks it. A rule set provides:
 //! - Files: the importers it opens besides JSON levels ([`Import`]: extension, what it is, the
-//!   reader) and its level's name.
+//!   reader, which gives one level or every level of a collection) and its level's name.
+//! - Look: its board's ground as a picture ([`EditorGame::ground`]), the ground indices whose
+//!   colour frames the piece standing on them ([`EditorGame::framed_ground`]) and the colours of
+//!   its [`Ink::Glyph`] cells.
 //! - Edit: the draft ⇄ level conversion ([`EditorGame::draft`], [`EditorGame::level`]), its
 //!   settings ([`Options`]: the level without its board), the inks it accepts and the one an
 //!   eraser leaves, its largest side, Randomize, whether its empty board is drawn from the seed at
@@ -36,7 +39,7 @@ macro_rules! games {
     };
 }
 
-games!(slide, collapse, tactics, match3);
+games!(slide, collapse, tactics, match3, sokoban);
 
 /// The editor entry of `rule_set`, if it has one.
 pub fn of(rule_set: RuleSet) -> Option<&'static dyn EditorGame> {
@@ -54,8 +57,9 @@ pub struct Import {
     pub ext: &'static str,
     /// What the file is, for messages ("a Moving AI map").
     pub what: &'static str,
-    /// Reads the file's text; the second argument is the file's name without extension.
-    pub read: fn(&str, Option<String>) -> Result<Level, String>,
+    /// Reads the file's text into its levels (one, or every level of a collection, in file
+    /// order); the second argument is the file's name without extension.
+    pub read: fn(&str, Option<String>) -> Result<Vec<Level>, String>,
 }
 
 /// The rule set the New level section starts with.
@@ -102,6 +106,17 @@ pub trait EditorGame: Sync {
     fn ground<'a>(&self, state: &'a AnyState) -> Option<GroundMap<'a>> {
         let _ = state;
         None
+    }
+
+    /// The ground indices of [`EditorGame::ground`] whose colour frames a piece at rest on them
+    /// (a Sokoban box on its goal), so the ground still reads under the piece. None by default.
+    fn framed_ground(&self) -> &'static [u8] {
+        &[]
+    }
+
+    /// The colour of an [`Ink::Glyph`] cell in Edit (for rule sets whose cells are characters).
+    fn glyph_colour(&self, glyph: char) -> egui::Color32 {
+        palette::hue(glyph as u8)
     }
 
     /// The file formats this rule set imports.
@@ -223,8 +238,18 @@ pub fn ink_button(
     label: String,
     legend: &[TerrainType],
 ) -> bool {
+    fill_button(ui, brush, ink, label, ink_colour(ink, legend))
+}
+
+/// A palette button painted in `fill`; clicking it chooses `ink`. True when clicked.
+pub fn fill_button(
+    ui: &mut egui::Ui,
+    brush: &mut Brush,
+    ink: Ink,
+    label: String,
+    fill: egui::Color32,
+) -> bool {
     let selected = brush.ink == ink && !brush.units;
-    let fill = ink_colour(ink, legend);
     let text = egui::RichText::new(label).color(text_on(fill));
     let b = egui::Button::new(text).fill(fill).selected(selected).stroke(if selected {
         Stroke::new(2.0, palette::HIGHLIGHT)

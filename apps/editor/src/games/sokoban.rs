@@ -1,0 +1,477 @@
+//! `sokoban` in the editor.
+//!
+//! - Look: the ground is one picture (walls dark, floor light, goals gold); boxes are squares,
+//!   the player a disc, and a piece at rest on a goal is framed in the goal's colour (a box on
+//!   its goal reads as done) through [`EditorGame::framed_ground`].
+//! - Play: arrow keys and WASD step (and push); a click on a cell walks there (`walk X Y`), a
+//!   click on a box next to the player pushes it; hovering a reachable cell shows the walk's path
+//!   and its length. Hint marks the first move of a solution with the fewest pushes (core's
+//!   solver within its hint budget).
+//! - Edit: cells are [`Ink::Glyph`]s of the XSB characters (`#` wall, ` ` floor, `.` goal, `$`
+//!   box, `*` box on goal, `@` player, `+` player on goal); the eraser leaves floor. The level's
+//!   own checks (one player, boxes = goals ≥ 1, the player enclosed) show live. Randomize makes a
+//!   walled room and scatters boxes by pulling them off their goals from the solved position (so
+//!   every randomized level can be solved).
+//! - Files: `.xsb`/`.sok` collections and Boxoban `.txt` files through core's `sokoban` importer;
+//!   a file of more than one level asks which level to open.
+
+use super::{EditorGame, GroundMap, Import, PlayAction, fill_button};
+use crate::board::{BoardInput, Overlay};
+use crate::draft::{Draft, Ink, Options};
+use crate::edit::Brush;
+use crate::play::PlayInput;
+use egui::Color32;
+use tessera_core::sokoban::{Cell, SokobanCommand, SokobanLevel, SokobanState, ground_index, walk_path};
+use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, GameRng, Level, Pos, RuleSet, Size};
+
+/// The editor entry of `sokoban`.
+pub struct Game;
+
+/// The cells of the palette: the XSB character and its name.
+const CELLS: [(char, &str); 7] = [
+    ('#', "Wall"),
+    (' ', "Floor"),
+    ('.', "Goal"),
+    ('$', "Box"),
+    ('*', "Box on goal"),
+    ('@', "Player"),
+    ('+', "Player on goal"),
+];
+
+/// A wall.
+const WALL: Color32 = Color32::from_rgb(0x4a, 0x42, 0x3c);
+/// A floor cell.
+const FLOOR: Color32 = Color32::from_rgb(0xd9, 0xd2, 0xc1);
+/// A goal.
+const GOAL: Color32 = Color32::from_rgb(0xf2, 0xb8, 0x2e);
+/// A box (the mirror's box is a square of hue 1).
+const BOX: Color32 = Color32::from_rgb(0x2a, 0x9d, 0x8f);
+/// A box on a goal.
+const BOX_ON_GOAL: Color32 = Color32::from_rgb(0x6c, 0xb8, 0x2a);
+/// The player (the mirror's player is a unit of team 0).
+const PLAYER: Color32 = Color32::from_rgb(0xe6, 0x39, 0x46);
+/// The player on a goal.
+const PLAYER_ON_GOAL: Color32 = Color32::from_rgb(0xf0, 0x6a, 0x3a);
+
+/// The ground index of floor outside the walls (drawn as the background, as Sokoban boards are).
+const OUTSIDE: u8 = 3;
+
+/// Marks as [`OUTSIDE`] the open cells of `cells` (ground indices) that reach the board's edge
+/// without crossing a wall (breadth-first from every open edge cell).
+fn mark_outside(size: Size, cells: &mut [u8]) {
+    let wall = ground_index(Cell::Wall);
+    let mut queue: Vec<usize> = (0..cells.len())
+        .filter(|&i| {
+            let p = size.pos(i);
+            cells[i] != wall && (p.x == 0 || p.y == 0 || p.x + 1 == size.width || p.y + 1 == size.height)
+        })
+        .collect();
+    for &i in &queue {
+        cells[i] = OUTSIDE;
+    }
+    while let Some(i) = queue.pop() {
+        for d in Dir::ALL {
+            if let Some(q) = size.pos(i).step(d, size) {
+                let j = size.index(q);
+                if cells[j] != wall && cells[j] != OUTSIDE {
+                    cells[j] = OUTSIDE;
+                    queue.push(j);
+                }
+            }
+        }
+    }
+}
+
+/// The file formats: core's `sokoban` importer (its extensions), and Boxoban's `.txt`.
+static IMPORTS: [Import; 3] = [
+    Import { ext: "xsb", what: "a Sokoban collection", read: read_collection },
+    Import { ext: "sok", what: "a Sokoban collection", read: read_collection },
+    Import { ext: "txt", what: "a Boxoban file", read: read_collection },
+];
+
+/// Every level of a Sokoban collection, by core's importer (all or none).
+fn read_collection(text: &str, name: Option<String>) -> Result<Vec<Level>, String> {
+    let importer = tessera_core::importer("sokoban").ok_or("no sokoban importer is registered")?;
+    let file = name.map(|n| format!("{n}.xsb"));
+    let levels = (importer.import)(text, file.as_deref()).map_err(|e| e.to_string())?;
+    Ok(levels.into_iter().map(|i| i.level).collect())
+}
+
+/// The direction from `a` to its neighbour `b`, if `b` is one.
+fn dir_to(a: Pos, b: Pos) -> Option<Dir> {
+    Dir::ALL.into_iter().find(|&d| {
+        let (dx, dy) = d.delta();
+        i32::from(a.x) + dx == i32::from(b.x) && i32::from(a.y) + dy == i32::from(b.y)
+    })
+}
+
+impl EditorGame for Game {
+    fn rule_set(&self) -> RuleSet {
+        RuleSet::Sokoban
+    }
+
+    fn owns(&self, level: &Level) -> bool {
+        matches!(level, Level::Sokoban(_))
+    }
+
+    fn level_name(&self, level: &Level) -> Option<String> {
+        if let Level::Sokoban(l) = level { l.name.clone() } else { None }
+    }
+
+    fn ground<'a>(&self, state: &'a AnyState) -> Option<GroundMap<'a>> {
+        let AnyState::Sokoban(s) = state else { return None };
+        let mut cells: Vec<u8> = s.cells().cells().iter().map(|&c| ground_index(c)).collect();
+        mark_outside(s.size(), &mut cells);
+        Some(GroundMap {
+            size: s.size(),
+            // By `ground_index`: 0 wall, 1 floor, 2 goal; then [`OUTSIDE`].
+            legend: vec![WALL, FLOOR, GOAL, crate::palette::BACKGROUND],
+            cells: std::borrow::Cow::Owned(cells),
+        })
+    }
+
+    fn framed_ground(&self) -> &'static [u8] {
+        const GOAL_INDEX: u8 = ground_index(Cell::Goal);
+        &[GOAL_INDEX]
+    }
+
+    fn imports(&self) -> &'static [Import] {
+        &IMPORTS
+    }
+
+    fn default_options(&self) -> Options {
+        Options::new(&Game, Level::Sokoban(SokobanLevel::default()))
+    }
+
+    fn blank(&self) -> Ink {
+        Ink::Glyph(' ')
+    }
+
+    fn first_ink(&self) -> Ink {
+        Ink::Glyph('#')
+    }
+
+    fn accepts(&self, _options: &Options, ink: Ink) -> bool {
+        matches!(ink, Ink::Glyph(c) if CELLS.iter().any(|&(g, _)| g == c))
+    }
+
+    fn glyph_colour(&self, glyph: char) -> Color32 {
+        match glyph {
+            '#' => WALL,
+            '.' => GOAL,
+            '$' => BOX,
+            '*' => BOX_ON_GOAL,
+            '@' => PLAYER,
+            '+' => PLAYER_ON_GOAL,
+            _ => FLOOR,
+        }
+    }
+
+    fn draft(&self, level: &Level) -> Result<Draft, String> {
+        let Level::Sokoban(l) = level else { return Err("not a sokoban level".into()) };
+        let (w, h) = super::rows_size(&l.board)?;
+        let size = Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"))?;
+        let mut cells = Vec::with_capacity(w * h);
+        for (y, row) in l.board.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let glyph = match ch {
+                    '-' | '_' => ' ',
+                    c if CELLS.iter().any(|&(g, _)| g == c) => c,
+                    c => {
+                        return Err(format!(
+                            "board cell ({x}, {y}): '{c}' is not a Sokoban character (# wall, space floor, \
+                             . goal, $ box, * box on goal, @ player, + player on goal)"
+                        ));
+                    }
+                };
+                cells.push(Ink::Glyph(glyph));
+            }
+        }
+        let mut d = Draft::new(&Game, size, l.seed).with_cells(cells);
+        d.name = l.name.clone();
+        Ok(d)
+    }
+
+    fn level(&self, draft: &Draft) -> Level {
+        Level::Sokoban(SokobanLevel {
+            name: draft.name.clone(),
+            seed: draft.seed,
+            board: super::rows_of(draft, &|c| match c {
+                Ink::Glyph(g) => g,
+                _ => ' ',
+            }),
+        })
+    }
+
+    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
+        let size = draft.size();
+        let cells = random_room(size, seed)?;
+        Ok(draft.clone().with_cells(cells))
+    }
+
+    fn palette_ui(&self, ui: &mut egui::Ui, _draft: &Draft, brush: &mut Brush) -> bool {
+        let mut chose = false;
+        ui.horizontal_wrapped(|ui| {
+            for (g, name) in CELLS {
+                chose |= fill_button(ui, brush, Ink::Glyph(g), name.to_string(), self.glyph_colour(g));
+            }
+        });
+        ui.label("One player; as many goals as boxes; walls around the player's room.");
+        chose
+    }
+
+    fn settings_ui(&self, ui: &mut egui::Ui, _options: &mut Options) -> Option<super::InkMap> {
+        ui.label("Sokoban has no settings: every level follows the same rules.");
+        None
+    }
+
+    fn key_command(&self, input: &egui::InputState) -> Option<AnyCommand> {
+        use egui::Key;
+        let keys = [
+            (Key::ArrowUp, Dir::Up),
+            (Key::W, Dir::Up),
+            (Key::ArrowDown, Dir::Down),
+            (Key::S, Dir::Down),
+            (Key::ArrowLeft, Dir::Left),
+            (Key::A, Dir::Left),
+            (Key::ArrowRight, Dir::Right),
+            (Key::D, Dir::Right),
+        ];
+        keys.iter()
+            .find(|(k, _)| input.key_pressed(*k))
+            .map(|&(_, d)| AnyCommand::Sokoban(SokobanCommand::Step(d)))
+    }
+
+    fn board_command(
+        &self,
+        play: &mut PlayInput,
+        _rules: &AnyRules,
+        state: &AnyState,
+        input: &BoardInput,
+    ) -> Option<AnyCommand> {
+        let AnyState::Sokoban(s) = state else { return None };
+        let p = input.clicked?;
+        play.hint = None;
+        if p == s.player() {
+            return None;
+        }
+        // A box next to the player: push it. Any other cell: walk there (the rules say why not).
+        if s.box_at(p).is_some()
+            && let Some(d) = dir_to(s.player(), p)
+        {
+            return Some(AnyCommand::Sokoban(SokobanCommand::Step(d)));
+        }
+        Some(AnyCommand::Sokoban(SokobanCommand::Walk(p)))
+    }
+
+    fn overlay(
+        &self,
+        _play: &PlayInput,
+        _rules: &AnyRules,
+        state: &AnyState,
+        hovered: Option<Pos>,
+        out: &mut Overlay,
+    ) {
+        let (AnyState::Sokoban(s), Some(h)) = (state, hovered) else { return };
+        if s.is_solved() {
+            return;
+        }
+        if s.box_at(h).is_some() && dir_to(s.player(), h).is_some() {
+            out.tooltip = Some("push".into());
+            return;
+        }
+        if let Some(path) = walk_path(s, h)
+            && path.len() >= 2
+        {
+            let n = path.len() - 1;
+            out.tooltip = Some(format!("walk: {n} move{}", if n == 1 { "" } else { "s" }));
+            out.path = path;
+        }
+    }
+
+    fn play_panel(
+        &self,
+        ui: &mut egui::Ui,
+        rules: &AnyRules,
+        state: &AnyState,
+        play: &mut PlayInput,
+    ) -> Option<PlayAction> {
+        let AnyState::Sokoban(s) = state else { return None };
+        ui.label("Arrow keys or WASD step and push; click a cell to walk there, a box beside you to push it.");
+        ui.label(counts(s));
+        if s.is_solved() {
+            ui.label("Solved: every box is on a goal.");
+            return None;
+        }
+        if ui.button("Hint").on_hover_text("Mark the first move of a solution with the fewest pushes").clicked() {
+            return match rules.hint(state) {
+                Some(AnyCommand::Sokoban(c)) => {
+                    let to = match c {
+                        SokobanCommand::Step(d) => s.player().step(d, s.size()),
+                        SokobanCommand::Walk(p) => Some(p),
+                    };
+                    play.hint = to.map(|to| (s.player(), to));
+                    Some(PlayAction::Notice(format!("hint: {c}")))
+                }
+                _ => Some(PlayAction::Notice("no hint: no move is possible".into())),
+            };
+        }
+        None
+    }
+
+    fn objectives(&self, _rules: &AnyRules, state: &AnyState, out: &mut Vec<String>) {
+        if let AnyState::Sokoban(s) = state {
+            out.push(counts(s));
+        }
+    }
+
+    fn inspector_ui(&self, ui: &mut egui::Ui, state: &AnyState) {
+        let AnyState::Sokoban(s) = state else { return };
+        ui.label(counts(s));
+        ui.label(format!("player at {}", s.player()));
+    }
+}
+
+/// "Boxes on goals 1 of 6 · moves 12 · pushes 3".
+fn counts(s: &SokobanState) -> String {
+    format!(
+        "Boxes on goals {} of {} · moves {} · pushes {}",
+        s.boxes_on_goals(),
+        s.box_count(),
+        s.moves(),
+        s.pushes()
+    )
+}
+
+/// A walled room of `size` with a few inner walls, boxes pulled off their goals from the solved
+/// position by a random walk of the player (so the level can be solved by pushing them back).
+/// Deterministic in `seed`.
+fn random_room(size: Size, seed: u64) -> Result<Vec<Ink>, String> {
+    let (w, h) = (usize::from(size.width), usize::from(size.height));
+    if w < 3 || h < 3 || (w - 2) * (h - 2) < 2 {
+        return Err(format!(
+            "a {w}×{h} board has no room for a player and a box inside walls: make it at least 4×3"
+        ));
+    }
+    let mut rng = GameRng::new(seed);
+    let idx = |p: Pos| usize::from(p.y) * w + usize::from(p.x);
+    let inner = |p: Pos| p.x > 0 && p.y > 0 && usize::from(p.x) + 1 < w && usize::from(p.y) + 1 < h;
+    let mut wall: Vec<bool> = (0..w * h).map(|i| !inner(size.pos(i))).collect();
+    // A few inner walls (about one cell in ten), never so many that fewer than two cells are left.
+    let area = (w - 2) * (h - 2);
+    for cell in wall.iter_mut() {
+        if !*cell && area > 8 && rng.chance(1, 10) {
+            *cell = true;
+        }
+    }
+    let mut open: Vec<usize> = (0..w * h).filter(|&i| !wall[i]).collect();
+    if open.len() < 2 {
+        // Too small for inner walls: the plain room.
+        wall = (0..w * h).map(|i| !inner(size.pos(i))).collect();
+        open = (0..w * h).filter(|&i| !wall[i]).collect();
+    }
+    rng.shuffle(&mut open);
+    let n_boxes = (open.len() / 12).clamp(1, 4);
+    let goals: Vec<usize> = open[..n_boxes].to_vec();
+    let mut boxes = goals.clone();
+    let mut player = size.pos(open[n_boxes]);
+    // The player walks at random; a step away from a box beside it pulls the box along.
+    for _ in 0..area * 8 {
+        let d = Dir::ALL[rng.below(4) as usize];
+        let Some(to) = player.step(d, size) else { continue };
+        if wall[idx(to)] || boxes.contains(&idx(to)) {
+            continue;
+        }
+        let behind = player.step(d.opposite(), size).map(idx);
+        let from = idx(player);
+        if let Some(b) = behind
+            && rng.chance(1, 2)
+            && let Some(k) = boxes.iter().position(|&x| x == b)
+        {
+            boxes[k] = from;
+        }
+        player = to;
+    }
+    Ok((0..w * h)
+        .map(|i| {
+            let (goal, boxed) = (goals.contains(&i), boxes.contains(&i));
+            Ink::Glyph(match (wall[i], goal, boxed, i == idx(player)) {
+                (true, ..) => '#',
+                (_, true, true, _) => '*',
+                (_, false, true, _) => '$',
+                (_, true, _, true) => '+',
+                (_, false, _, true) => '@',
+                (_, true, ..) => '.',
+                _ => ' ',
+            })
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(rows: &[&str]) -> Level {
+        Level::Sokoban(SokobanLevel::from_rows(rows.iter().map(|r| r.to_string()).collect()))
+    }
+
+    #[test]
+    fn a_level_round_trips_through_a_draft() {
+        let level = board(&["#####", "#@$.#", "#_*+#", "#####"]);
+        // `+` and `*`/`.` balance: 2 boxes, 3 goals is not playable, but a draft holds anything.
+        let d = Game.draft(&level).expect("a draft");
+        assert_eq!(d.ink(Pos::new(2, 2)), Some(Ink::Glyph('*')));
+        assert_eq!(d.ink(Pos::new(1, 2)), Some(Ink::Glyph(' ')), "`_` is floor");
+        let Level::Sokoban(back) = Game.level(&d) else { panic!("sokoban") };
+        assert_eq!(back.board, ["#####", "#@$.#", "# *+#", "#####"]);
+        let e = Game.draft(&board(&["#x#"])).expect_err("x is no cell");
+        assert!(e.contains("(1, 0)") && e.contains("'x'"), "{e}");
+    }
+
+    #[test]
+    fn randomized_rooms_play_and_are_solvable() {
+        for seed in 0..20 {
+            for (w, h) in [(4, 3), (7, 6), (12, 9)] {
+                let size = Size::new(w, h, 256).expect("size");
+                let cells = random_room(size, seed).expect("room");
+                let d = Draft::new(&Game, size, None).with_cells(cells.clone());
+                assert_eq!(random_room(size, seed).expect("room"), cells, "deterministic");
+                let game = Game.level(&d).start(None).unwrap_or_else(|e| panic!("{w}×{h} seed {seed}: {e}"));
+                let (AnyRules::Sokoban(_), AnyState::Sokoban(s)) = (&game.rules, &game.state) else {
+                    panic!("sokoban")
+                };
+                let limits = tessera_core::sokoban::SolveLimits { max_nodes: 200_000 };
+                let report = tessera_core::sokoban::solve(s, limits, &mut || false);
+                assert!(
+                    matches!(report.outcome, tessera_core::sokoban::SolveOutcome::Solved(_)),
+                    "{w}×{h} seed {seed}: {:?}",
+                    report.outcome
+                );
+            }
+        }
+        assert!(random_room(Size::new(3, 3, 256).expect("size"), 0).is_err(), "one inner cell");
+    }
+
+    #[test]
+    fn a_click_walks_or_pushes_and_hovering_shows_the_path() {
+        let game = board(&["######", "#@ $.#", "#    #", "######"]).start(None).expect("plays");
+        let mut play = PlayInput::default();
+        let click = |p| BoardInput { clicked: Some(p), ..BoardInput::default() };
+        assert_eq!(
+            Game.board_command(&mut play, &game.rules, &game.state, &click(Pos::new(4, 2))),
+            Some(AnyCommand::Sokoban(SokobanCommand::Walk(Pos::new(4, 2))))
+        );
+        assert_eq!(Game.board_command(&mut play, &game.rules, &game.state, &click(Pos::new(1, 1))), None);
+        let mut o = Overlay::default();
+        Game.overlay(&play, &game.rules, &game.state, Some(Pos::new(2, 2)), &mut o);
+        assert_eq!(o.path, [Pos::new(1, 1), Pos::new(1, 2), Pos::new(2, 2)]);
+        assert_eq!(o.tooltip.as_deref(), Some("walk: 2 moves"));
+        // Next to the box: a click on it pushes.
+        let next = board(&["######", "# @$.#", "#    #", "######"]).start(None).expect("plays");
+        assert_eq!(
+            Game.board_command(&mut play, &next.rules, &next.state, &click(Pos::new(3, 1))),
+            Some(AnyCommand::Sokoban(SokobanCommand::Step(Dir::Right)))
+        );
+    }
+}

@@ -1,0 +1,298 @@
+//! Sokoban in the editor: played by keys, a click that walks and a click that pushes, undone;
+//! a level painted from the palette with its checks live; collections (`.xsb`, Boxoban `.txt`)
+//! opened by picking a level; its golden log stepped in Debug.
+
+use crate::common::{click_cell, editor, editor_with, fixtures};
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tessera_core::sokoban::{PLAYER, SokobanState};
+use tessera_core::{AnyState, Level, Pos, RuleSet};
+use tessera_ecs::{Anim, AnimKind};
+use tessera_editor::draft::Ink;
+use tessera_editor::{EditorApp, Mode};
+
+fn sokoban(h: &Harness<'_, EditorApp>) -> SokobanState {
+    match h.state().session().state() {
+        AnyState::Sokoban(s) => s.clone(),
+        other => panic!("a sokoban game, not {:?}", other.rule_set()),
+    }
+}
+
+fn click(h: &mut Harness<'_, EditorApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run();
+}
+
+/// A unique path in the temp folder.
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tessera-editor-sokoban-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn plays_by_keys_walks_by_click_pushes_by_click_and_undoes() {
+    let mut h = editor_with("levels/sokoban.json");
+    let start = sokoban(&h);
+    assert_eq!(start.player(), Pos::new(11, 8));
+    assert!(h.query_all_by_label_contains("Boxes on goals 0 of 6").next().is_some(), "the counts show");
+    // Arrow up, then A (left).
+    h.key_press(Key::ArrowUp);
+    h.run();
+    assert_eq!(sokoban(&h).player(), Pos::new(11, 7));
+    h.key_press(Key::A);
+    h.run();
+    assert_eq!(sokoban(&h).player(), Pos::new(10, 7));
+    // A wall: refused, nothing changes.
+    h.key_press(Key::W);
+    h.run();
+    assert_eq!(h.state().session().history().step(), 2, "up from (10, 7) is a wall");
+    // A click on a free cell walks there: one step, four moves.
+    click_cell(&mut h, Pos::new(6, 7));
+    let s = sokoban(&h);
+    assert_eq!((s.player(), s.moves(), s.pushes()), (Pos::new(6, 7), 6, 0));
+    assert_eq!(h.state().session().history().step(), 3, "a walk is one step");
+    // The mirror animates it: the player walks the path, cell by cell.
+    let anim = |h: &Harness<'_, EditorApp>, id| {
+        let m = h.state().session().mirror();
+        let e = m.entity_of(id).expect("in the mirror");
+        m.world().get::<&Anim>(e).ok().map(|a| (*a).clone())
+    };
+    let walk = anim(&h, PLAYER).expect("the player is animated");
+    assert_eq!(walk.kind, AnimKind::Walk);
+    assert_eq!(
+        walk.path.as_deref(),
+        Some(&[Pos::new(10, 7), Pos::new(9, 7), Pos::new(8, 7), Pos::new(7, 7), Pos::new(6, 7)][..])
+    );
+    // A click on the box beside the player pushes it.
+    assert!(s.box_at(Pos::new(5, 7)).is_some());
+    click_cell(&mut h, Pos::new(5, 7));
+    let s = sokoban(&h);
+    assert_eq!((s.player(), s.pushes()), (Pos::new(5, 7), 1));
+    let id = s.box_at(Pos::new(4, 7)).expect("the box moved on");
+    // The push slides the box and the player together.
+    let (b, p) = (anim(&h, id).expect("the box slides"), anim(&h, PLAYER).expect("the player slides"));
+    assert_eq!((b.kind, b.from, b.to, b.phase), (AnimKind::Slide, Pos::new(5, 7), Pos::new(4, 7), p.phase));
+    assert_eq!((p.from, p.to), (Pos::new(6, 7), Pos::new(5, 7)));
+    assert!(h.query_all_by_label_contains("pushes 1").next().is_some(), "the counts follow");
+    // Undo by button, then by Ctrl+Z back to the start.
+    click(&mut h, "Undo");
+    assert!(sokoban(&h).box_at(Pos::new(5, 7)).is_some(), "undo takes the push back");
+    for _ in 0..3 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+    }
+    assert_eq!(h.state().session().history().step(), 0);
+    assert_eq!(sokoban(&h), start, "undo restores the start exactly");
+}
+
+#[test]
+fn hint_marks_a_move_and_solving_says_so() {
+    let mut h = editor();
+    let path = temp_path("corridor.json");
+    std::fs::write(&path, r######"{"rule_set":"sokoban","board":["#####","#@$.#","#####"]}"######)
+        .expect("write");
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().error(), None);
+    click(&mut h, "Hint");
+    assert!(h.query_by_label_contains("hint: right").is_some(), "the first move of the solution");
+    h.key_press(Key::D);
+    h.run();
+    assert!(sokoban(&h).is_solved());
+    assert!(h.query_by_label_contains("Solved: every box is on a goal").is_some());
+    assert!(h.query_by_label("Hint").is_none(), "nothing left to hint");
+}
+
+fn canvas_centre(h: &Harness<'_, EditorApp>, p: Pos) -> Pos2 {
+    h.state().edit().cell_centre(p).expect("the canvas was drawn")
+}
+
+/// Presses and releases the primary button at each of `cells` in turn (one stroke).
+fn stroke(h: &mut Harness<'_, EditorApp>, cells: &[Pos]) {
+    let button = |h: &mut Harness<'_, EditorApp>, pressed: bool, pos: Pos2| {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Default::default(),
+        });
+    };
+    let a = canvas_centre(h, cells[0]);
+    h.hover_at(a);
+    h.run();
+    button(h, true, a);
+    h.run();
+    for &p in &cells[1..] {
+        let b = canvas_centre(h, p);
+        h.hover_at(b);
+        h.run();
+    }
+    let last = canvas_centre(h, *cells.last().expect("a cell"));
+    button(h, false, last);
+    h.run();
+}
+
+fn problem(h: &Harness<'_, EditorApp>) -> String {
+    h.get_by_label_contains("Not playable").value().unwrap_or_default()
+}
+
+#[test]
+fn a_level_painted_from_the_palette_shows_its_checks_and_plays() {
+    let mut h = editor();
+    click(&mut h, "Edit");
+    click(&mut h, "New level");
+    click(&mut h, RuleSet::Sokoban.name());
+    h.get_by_label("New width").set_value_accesskit(7.0);
+    h.run();
+    h.get_by_label("New height").set_value_accesskit(5.0);
+    h.run();
+    click(&mut h, "Create level");
+    click(&mut h, "New level");
+    assert_eq!(h.state().edit().draft().rule_set(), RuleSet::Sokoban);
+    assert!(problem(&h).contains("no player"), "{}", problem(&h));
+    // Walls all round.
+    click(&mut h, "Wall");
+    let (a, b, c, d) = (Pos::new(0, 0), Pos::new(6, 0), Pos::new(6, 4), Pos::new(0, 4));
+    stroke(&mut h, &[a, b, c, d, a]);
+    assert_eq!(h.state().edit().draft().ink(Pos::new(3, 4)), Some(Ink::Glyph('#')));
+    click(&mut h, "Player");
+    stroke(&mut h, &[Pos::new(1, 2)]);
+    click(&mut h, "Box");
+    stroke(&mut h, &[Pos::new(3, 2)]);
+    assert!(problem(&h).contains("1 box but 0 goals"), "{}", problem(&h));
+    click(&mut h, "Goal");
+    stroke(&mut h, &[Pos::new(5, 2)]);
+    assert!(h.query_by_label("Playable").is_some(), "{:?}", h.state().edit().draft().check());
+    // A gap in the wall: named, with its cell outlined.
+    click(&mut h, "Floor");
+    stroke(&mut h, &[Pos::new(0, 2)]);
+    assert!(problem(&h).contains("walk off"), "{}", problem(&h));
+    assert_eq!(h.state().edit().draft().check().err().and_then(|p| p.cell), Some(Pos::new(0, 2)));
+    // A second player: the one later in reading order is outlined, naming the first.
+    click(&mut h, "Undo edit");
+    click(&mut h, "Player on goal");
+    stroke(&mut h, &[Pos::new(2, 1)]);
+    assert!(problem(&h).contains("second player (the first is at (2, 1))"), "{}", problem(&h));
+    assert_eq!(h.state().edit().draft().check().err().and_then(|p| p.cell), Some(Pos::new(1, 2)));
+    click(&mut h, "Undo edit");
+    assert!(h.query_by_label("Playable").is_some());
+    let Level::Sokoban(l) = h.state().edit().draft().to_level() else { panic!("sokoban") };
+    assert_eq!(l.board, ["#######", "#     #", "#@ $ .#", "#     #", "#######"]);
+    // Play it: two pushes right solve it.
+    click(&mut h, "Play this level");
+    assert_eq!(h.state().mode(), Mode::Play);
+    click_cell(&mut h, Pos::new(2, 2));
+    h.key_press(Key::ArrowRight);
+    h.run();
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!(sokoban(&h).is_solved(), "walk, push, push");
+}
+
+const COLLECTION: &str = "\
+Title: Three small ones
+Author: tests
+
+; first
+#####
+#@$.#
+#####
+
+; second
+######
+#@ $.#
+######
+
+; third
+#######
+#@  $.#
+#######
+";
+
+#[test]
+fn a_collection_asks_which_level_and_opens_the_one_picked() {
+    let path = temp_path("three.xsb");
+    std::fs::write(&path, COLLECTION).expect("write");
+    let mut h = editor();
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().error(), None);
+    assert!(h.query_by_label("Choose a level").is_some(), "the list dialog shows");
+    assert!(h.state().dialog_open(), "keys go to the dialog");
+    // Keys do not reach the board behind it.
+    let before = h.state().session().state().clone();
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().session().state(), &before);
+    click(&mut h, "2. three second");
+    click(&mut h, "Open level");
+    assert!(h.query_by_label("Choose a level").is_none(), "the dialog closed");
+    assert_eq!(h.state().mode(), Mode::Play);
+    let s = sokoban(&h);
+    assert_eq!((s.size().width, s.player()), (6, Pos::new(1, 1)), "the second level");
+    assert!(h.state().title().ends_with("2. three second"), "{}", h.state().title());
+    // Cancel leaves the game as it was.
+    h.state_mut().open(&path);
+    h.run();
+    click(&mut h, "Cancel");
+    assert!(!h.state().dialog_open());
+    assert_eq!(sokoban(&h).size().width, 6);
+    // A bad level in a collection: nothing opens, and the error names the level, line and column.
+    let bad = temp_path("bad.xsb");
+    std::fs::write(&bad, COLLECTION.replace("#@  $.#", "#@  $x#")).expect("write");
+    h.state_mut().open(&bad);
+    h.run();
+    let e = h.state().error().unwrap_or_default().to_string();
+    assert!(e.contains("level 3") && e.contains("line 16") && e.contains("'x'"), "{e}");
+    assert!(!h.state().dialog_open());
+}
+
+#[test]
+fn a_boxoban_txt_opens_through_the_level_list() {
+    let mut text = String::new();
+    for n in 0..2 {
+        text.push_str(&format!("; {n}\n"));
+        text.push_str("##########\n#@       #\n#  $   . #\n");
+        for _ in 0..6 {
+            text.push_str("#        #\n");
+        }
+        text.push_str("##########\n\n");
+    }
+    let path = temp_path("boxoban.txt");
+    std::fs::write(&path, text).expect("write");
+    let mut h = editor();
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().error(), None);
+    h.get_by_label("Level number").set_value_accesskit(2.0);
+    h.run();
+    click(&mut h, "Open level");
+    assert_eq!(sokoban(&h).size().width, 10);
+    assert!(h.state().title().ends_with("2. boxoban 1"), "{}", h.state().title());
+    // A match-3 stage `.txt` still opens as before.
+    h.state_mut().open(&fixtures().join("stages/stage_voids.txt"));
+    h.run();
+    assert_eq!(h.state().error(), None);
+    assert_eq!(h.state().session().state().rule_set(), RuleSet::Match3);
+}
+
+#[test]
+fn the_golden_log_steps_in_debug_with_the_counts() {
+    let mut h = editor();
+    h.state_mut().open(&fixtures().join("logs/v2/sokoban_seed0.tlog"));
+    h.run();
+    assert_eq!(h.state().error(), None);
+    assert_eq!(h.state().mode(), Mode::Debug);
+    h.key_press(Key::End);
+    h.run();
+    let log = tessera_replay::Log::open(fixtures().join("logs/v2/sokoban_seed0.tlog")).expect("the log");
+    let d = h.state().debug().debugger().expect("a log is open");
+    assert_eq!(d.step(), log.steps(), "End went to the last step");
+    let last = log.state_at(log.steps()).expect("every state");
+    assert_eq!(d.state(), Ok(&last));
+    let AnyState::Sokoban(s) = &last else { panic!("a sokoban log") };
+    let counts = format!("Boxes on goals {} of {} · moves {}", s.boxes_on_goals(), s.box_count(), s.moves());
+    assert!(h.query_all_by_label_contains(&counts).next().is_some(), "the inspector says {counts}");
+}
