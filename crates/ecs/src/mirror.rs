@@ -4,7 +4,8 @@ use crate::components::{Anim, Cell, GameId, Ghost, Trail};
 use crate::error::{Inconsistent, MirrorError};
 use crate::follow::Scratch;
 use hecs::{Entity, World};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::fmt;
 use tessera_core::project::{Layer, Look, Piece, Stage};
 use tessera_core::{AnyEvent, AnyState, Id, Pos, RuleSet, Size, project_state};
@@ -35,6 +36,35 @@ impl Phases {
     }
 }
 
+/// Hashes a game id for the id → entity map: one multiplication (Fibonacci hashing) of the
+/// `u32` and a fold, no seed, so lookups cost a few instructions (a `BTreeMap` of a 64×64 board's pieces
+/// took about 300 per lookup, a third of following a fall). The map is never iterated for
+/// anything ordered ([`Mirror::pieces_by_id`] sorts). Ids from a hostile log could collide on
+/// purpose: that makes lookups slower, never wrong.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        // The table indexes by the low bits: fold the product's high bits (which depend on every
+        // bit of the id) into them.
+        self.0 ^ (self.0 >> 32)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Game id → piece.
+pub(crate) type IdMap = HashMap<Id, Entity, BuildHasherDefault<IdHasher>>;
+
 /// An ordered, comparable view of a mirror's live entities: no animations, no ghosts, no
 /// entity handles. Two mirrors of the same game state have equal snapshots.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +77,23 @@ pub struct Snapshot {
     pub entities: Vec<(Pos, Layer, Look, Option<Id>)>,
 }
 
+/// An iterator that yields `.1` items (counted beforehand) and says so in its size hint.
+struct Counted<I>(I, usize);
+
+impl<I: Iterator> Iterator for Counted<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.0.next()?;
+        self.1 = self.1.saturating_sub(1);
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.1, Some(self.1))
+    }
+}
+
 /// A hecs [`World`] that mirrors one game: see the crate docs.
 pub struct Mirror {
     pub(crate) world: World,
@@ -57,7 +104,7 @@ pub struct Mirror {
     /// Per cell (row-major), its ground entity.
     pub(crate) ground: Vec<Option<Entity>>,
     /// Game id → piece.
-    pub(crate) ids: BTreeMap<Id, Entity>,
+    pub(crate) ids: IdMap,
     pub(crate) ghosts: Vec<Ghost>,
     /// Entities given an [`Anim`] since [`Mirror::begin_step`] (some may be gone since).
     pub(crate) animated: Vec<Entity>,
@@ -106,7 +153,7 @@ impl Mirror {
             size,
             pieces: vec![None; size.area()],
             ground: vec![None; size.area()],
-            ids: BTreeMap::new(),
+            ids: IdMap::default(),
             ghosts: Vec::new(),
             animated: Vec::new(),
             touched: Vec::new(),
@@ -115,14 +162,20 @@ impl Mirror {
             scratch: None,
         };
         let ground = |p: &&Piece| p.layer == Layer::Ground && size.contains(p.cell);
-        let spawned = m.world.spawn_batch(all.iter().filter(ground).map(|p| (Cell(p.cell), p.look)));
+        let piece = |p: &&Piece| p.layer == Layer::Piece && p.id.is_some() && size.contains(p.cell);
+        // Counted first: hecs reserves a batch's upper bound, which a filter puts at every piece.
+        let counts = (all.iter().filter(ground).count(), all.iter().filter(piece).count());
+        let batch = Counted(all.iter().filter(ground).map(|p| (Cell(p.cell), p.look)), counts.0);
+        let spawned = m.world.spawn_batch(batch);
         for (p, e) in all.iter().filter(ground).zip(spawned) {
             m.ground[size.index(p.cell)] = Some(e);
         }
-        let piece = |p: &&Piece| p.layer == Layer::Piece && p.id.is_some() && size.contains(p.cell);
-        let spawned = m.world.spawn_batch(
+        m.ids.reserve(counts.1);
+        let batch = Counted(
             all.iter().filter(piece).map(|p| (Cell(p.cell), p.look, GameId(p.id.unwrap_or(Id(0))))),
+            counts.1,
         );
+        let spawned = m.world.spawn_batch(batch);
         for (p, e) in all.iter().filter(piece).zip(spawned) {
             m.pieces[size.index(p.cell)] = Some(e);
             if let Some(id) = p.id {
@@ -207,13 +260,18 @@ impl Mirror {
 
     /// Every piece: its id, cell and look, sorted by id.
     pub fn pieces_by_id(&self) -> Vec<(Id, Pos, Look)> {
-        self.ids
+        // The map's order is arbitrary: sorted below.
+        #[allow(clippy::iter_over_hash_type)]
+        let mut out: Vec<(Id, Pos, Look)> = self
+            .ids
             .iter()
             .filter_map(|(&id, &e)| {
                 let (cell, look) = self.cell_look(e)?;
                 Some((id, cell, look))
             })
-            .collect()
+            .collect();
+        out.sort_unstable_by_key(|&(id, ..)| id);
+        out
     }
 
     /// Every entity's cell, layer and look, sorted by (row, column, layer): ground before piece.
