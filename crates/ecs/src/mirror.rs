@@ -5,8 +5,8 @@ use crate::error::{Inconsistent, MirrorError};
 use crate::follow::Scratch;
 use hecs::{Entity, World};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use tessera_core::project::{Layer, Look, Piece, Stage};
 use tessera_core::{AnyEvent, AnyState, Id, Pos, RuleSet, Size, project_state};
 
@@ -164,11 +164,15 @@ impl Mirror {
         let ground = |p: &&Piece| p.layer == Layer::Ground && size.contains(p.cell);
         let piece = |p: &&Piece| p.layer == Layer::Piece && p.id.is_some() && size.contains(p.cell);
         // Counted first: hecs reserves a batch's upper bound, which a filter puts at every piece.
-        let counts = (all.iter().filter(ground).count(), all.iter().filter(piece).count());
-        let batch = Counted(all.iter().filter(ground).map(|p| (Cell(p.cell), p.look)), counts.0);
-        let spawned = m.world.spawn_batch(batch);
-        for (p, e) in all.iter().filter(ground).zip(spawned) {
-            m.ground[size.index(p.cell)] = Some(e);
+        let counts =
+            all.iter().fold((0, 0), |(g, n), p| (g + usize::from(ground(&p)), n + usize::from(piece(&p))));
+        if counts.0 > 0 {
+            // (Most boards have no ground: no pass over the pieces for it.)
+            let batch = Counted(all.iter().filter(ground).map(|p| (Cell(p.cell), p.look)), counts.0);
+            let spawned = m.world.spawn_batch(batch);
+            for (p, e) in all.iter().filter(ground).zip(spawned) {
+                m.ground[size.index(p.cell)] = Some(e);
+            }
         }
         m.ids.reserve(counts.1);
         let batch = Counted(
