@@ -7,7 +7,7 @@ use hecs::{Entity, World};
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
-use tessera_core::project::{Layer, Look, Piece, Stage};
+use tessera_core::project::{Layer, Look, Piece, PieceVisitor, Stage};
 use tessera_core::{AnyEvent, AnyState, Id, Pos, RuleSet, Size, project_state};
 
 /// Counts phases: a new phase starts whenever an animating op's [`Stage`] differs from the
@@ -94,6 +94,61 @@ impl<I: Iterator> Iterator for Counted<I> {
     }
 }
 
+/// Builds a mirror from a state's pieces ([`Mirror::from_state`]) in three runs of the
+/// projection, with no buffer of pieces (a 1024×1024 map has a million): one counts the ground
+/// cells and pieces (hecs reserves a batch's upper bound, which a filter puts at every piece),
+/// one spawns the ground, one the pieces; the spawn runs are zipped with another run to index
+/// each entity by its cell.
+struct Build {
+    rule_set: RuleSet,
+}
+
+impl PieceVisitor for Build {
+    type Output = Mirror;
+
+    fn visit<I: Iterator<Item = Piece>>(self, size: Size, pieces: impl Fn() -> I) -> Mirror {
+        let mut m = Mirror {
+            world: World::new(),
+            rule_set: self.rule_set,
+            size,
+            pieces: vec![None; size.area()],
+            ground: vec![None; size.area()],
+            ids: IdMap::default(),
+            ghosts: Vec::new(),
+            animated: Vec::new(),
+            touched: Vec::new(),
+            phases: Phases::default(),
+            reversed: false,
+            scratch: None,
+        };
+        let ground = |p: &Piece| p.layer == Layer::Ground && size.contains(p.cell);
+        let piece = |p: &Piece| p.layer == Layer::Piece && p.id.is_some() && size.contains(p.cell);
+        let counts =
+            pieces().fold((0, 0), |(g, n), p| (g + usize::from(ground(&p)), n + usize::from(piece(&p))));
+        if counts.0 > 0 {
+            // (Most boards have no ground: no run for it.)
+            let batch = Counted(pieces().filter(ground).map(|p| (Cell(p.cell), p.look)), counts.0);
+            let spawned = m.world.spawn_batch(batch);
+            for (p, e) in pieces().filter(ground).zip(spawned) {
+                m.ground[size.index(p.cell)] = Some(e);
+            }
+        }
+        m.ids.reserve(counts.1);
+        let batch = Counted(
+            pieces().filter(piece).map(|p| (Cell(p.cell), p.look, GameId(p.id.unwrap_or(Id(0))))),
+            counts.1,
+        );
+        let spawned = m.world.spawn_batch(batch);
+        for (p, e) in pieces().filter(piece).zip(spawned) {
+            m.pieces[size.index(p.cell)] = Some(e);
+            if let Some(id) = p.id {
+                m.ids.insert(id, e);
+            }
+        }
+        m
+    }
+}
+
 /// A hecs [`World`] that mirrors one game: see the crate docs.
 pub struct Mirror {
     pub(crate) world: World,
@@ -145,48 +200,7 @@ impl Mirror {
     /// ([`tessera_core::project_state`]), no animations. Entities are spawned in batches, ground
     /// first. A piece off the board, or a piece-layer piece without an id, is left out.
     pub fn from_state(state: &AnyState) -> Mirror {
-        let mut all: Vec<Piece> = Vec::new();
-        let size = project_state(state, &mut all);
-        let mut m = Mirror {
-            world: World::new(),
-            rule_set: state.rule_set(),
-            size,
-            pieces: vec![None; size.area()],
-            ground: vec![None; size.area()],
-            ids: IdMap::default(),
-            ghosts: Vec::new(),
-            animated: Vec::new(),
-            touched: Vec::new(),
-            phases: Phases::default(),
-            reversed: false,
-            scratch: None,
-        };
-        let ground = |p: &&Piece| p.layer == Layer::Ground && size.contains(p.cell);
-        let piece = |p: &&Piece| p.layer == Layer::Piece && p.id.is_some() && size.contains(p.cell);
-        // Counted first: hecs reserves a batch's upper bound, which a filter puts at every piece.
-        let counts =
-            all.iter().fold((0, 0), |(g, n), p| (g + usize::from(ground(&p)), n + usize::from(piece(&p))));
-        if counts.0 > 0 {
-            // (Most boards have no ground: no pass over the pieces for it.)
-            let batch = Counted(all.iter().filter(ground).map(|p| (Cell(p.cell), p.look)), counts.0);
-            let spawned = m.world.spawn_batch(batch);
-            for (p, e) in all.iter().filter(ground).zip(spawned) {
-                m.ground[size.index(p.cell)] = Some(e);
-            }
-        }
-        m.ids.reserve(counts.1);
-        let batch = Counted(
-            all.iter().filter(piece).map(|p| (Cell(p.cell), p.look, GameId(p.id.unwrap_or(Id(0))))),
-            counts.1,
-        );
-        let spawned = m.world.spawn_batch(batch);
-        for (p, e) in all.iter().filter(piece).zip(spawned) {
-            m.pieces[size.index(p.cell)] = Some(e);
-            if let Some(id) = p.id {
-                m.ids.insert(id, e);
-            }
-        }
-        m
+        project_state(state, Build { rule_set: state.rule_set() })
     }
 
     /// Starts a step: removes every [`Anim`] and [`Trail`], drops the ghosts, resets the phase
