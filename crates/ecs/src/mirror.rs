@@ -97,8 +97,8 @@ impl<I: Iterator> Iterator for Counted<I> {
 /// Builds a mirror from a state's pieces ([`Mirror::from_state`]) in three runs of the
 /// projection, with no buffer of pieces (a 1024×1024 map has a million): one counts the ground
 /// cells and pieces (hecs reserves a batch's upper bound, which a filter puts at every piece),
-/// one spawns the ground, one the pieces; the spawn runs are zipped with another run to index
-/// each entity by its cell.
+/// one spawns the ground, one the pieces; then a scan of the world's columns indexes each
+/// entity by its cell (and a piece by its id).
 struct Build {
     rule_set: RuleSet,
 }
@@ -128,21 +128,23 @@ impl PieceVisitor for Build {
         if counts.0 > 0 {
             // (Most boards have no ground: no run for it.)
             let batch = Counted(pieces().filter(ground).map(|p| (Cell(p.cell), p.look)), counts.0);
-            let spawned = m.world.spawn_batch(batch);
-            for (p, e) in pieces().filter(ground).zip(spawned) {
-                m.ground[size.index(p.cell)] = Some(e);
-            }
+            m.world.spawn_batch(batch).for_each(drop);
         }
-        m.ids.reserve(counts.1);
         let batch = Counted(
             pieces().filter(piece).map(|p| (Cell(p.cell), p.look, GameId(p.id.unwrap_or(Id(0))))),
             counts.1,
         );
-        let spawned = m.world.spawn_batch(batch);
-        for (p, e) in pieces().filter(piece).zip(spawned) {
-            m.pieces[size.index(p.cell)] = Some(e);
-            if let Some(id) = p.id {
-                m.ids.insert(id, e);
+        m.world.spawn_batch(batch).for_each(drop);
+        // The indexes, from the world's columns (a scan, cheaper than running the projection
+        // again); the world holds nothing else yet.
+        m.ids.reserve(counts.1);
+        for (e, cell, id) in m.world.query_mut::<(Entity, &Cell, Option<&GameId>)>() {
+            match id {
+                Some(id) => {
+                    m.pieces[size.index(cell.0)] = Some(e);
+                    m.ids.insert(id.0, e);
+                }
+                None => m.ground[size.index(cell.0)] = Some(e),
             }
         }
         m
