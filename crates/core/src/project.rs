@@ -3,7 +3,8 @@
 //! A view (the `tessera-ecs` mirror, the editor's board) knows no rule set. Each rule set
 //! implements [`Project`] in its own folder (`<game>/mirror.rs`):
 //! - **state → pieces**: every piece and ground cell as a [`Piece`] (its cell, its [`Layer`], its
-//!   game id, and its [`Look`]: a generic [`Shape`] plus an optional [`Label`]);
+//!   game id, and its [`Look`]: a generic [`Shape`] plus an optional [`Label`]), as an iterator
+//!   a [`PieceVisitor`] can run more than once (no buffer of a million pieces for a big map);
 //! - **event → ops**: each event as a short list of [`Op`]s (pieces move, walk, appear, leave,
 //!   change look, a column of pieces shifts) written into an [`Ops`] buffer the caller owns and
 //!   reuses, so projecting an event allocates nothing once warm.
@@ -446,6 +447,18 @@ impl Ops {
     }
 }
 
+/// What takes a state's pieces from [`project_state`](crate::project_state): a visitor, so that
+/// each rule set's [`Project::pieces`] iterator reaches it with its own type (static dispatch,
+/// no buffer).
+pub trait PieceVisitor {
+    /// What the visit makes.
+    type Output;
+
+    /// Called once with the board's size and a way to run the pieces' iterator (as often as
+    /// the visitor needs).
+    fn visit<I: Iterator<Item = Piece>>(self, size: Size, pieces: impl Fn() -> I) -> Self::Output;
+}
+
 /// A rule set's mirror projection (implemented in each rule set's `mirror.rs`).
 pub trait Project {
     /// The rule set's state.
@@ -456,8 +469,10 @@ pub trait Project {
     /// The board's size.
     fn size(state: &Self::State) -> Size;
 
-    /// Pushes every ground cell and piece of `state` onto `out`.
-    fn pieces(state: &Self::State, out: &mut Vec<Piece>);
+    /// Every ground cell and piece of `state`, in any order. A follower may run it more than
+    /// once (a counting pass, then one per layer) rather than hold a million pieces in a buffer:
+    /// it must yield the same pieces each time, and be cheap to run again.
+    fn pieces(state: &Self::State) -> impl Iterator<Item = Piece> + '_;
 
     /// Pushes the ops of `event` (going forward) onto `out`; events that show nothing (scores,
     /// turn ends) push none.

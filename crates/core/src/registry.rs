@@ -324,16 +324,16 @@ macro_rules! rule_sets {
             }
         }
 
-        /// Pushes every ground cell and piece of `state` onto `out`
-        /// ([`Project::pieces`](crate::project::Project::pieces)); returns the board's size.
-        pub fn project_state(state: &AnyState, out: &mut Vec<$crate::project::Piece>) -> $crate::Size {
+        /// Hands the board's size and every ground cell and piece of `state`
+        /// ([`Project::pieces`](crate::project::Project::pieces)) to `visitor`.
+        pub fn project_state<V: $crate::project::PieceVisitor>(state: &AnyState, visitor: V) -> V::Output {
             use $crate::project::Project;
             match state {
                 $(
-                    AnyState::$V(s) => {
-                        <<$module::$plugin as $crate::Plugin>::Rules as Project>::pieces(s, out);
-                        <<$module::$plugin as $crate::Plugin>::Rules as Project>::size(s)
-                    }
+                    AnyState::$V(s) => visitor.visit(
+                        <<$module::$plugin as $crate::Plugin>::Rules as Project>::size(s),
+                        || <<$module::$plugin as $crate::Plugin>::Rules as Project>::pieces(s),
+                    ),
                 )+
             }
         }

@@ -109,25 +109,29 @@ impl Mirror {
 
     fn follow_ops(&mut self, ops: &Ops, check: &mut Check, forward: bool) -> Result<(), MirrorError> {
         let all = ops.ops();
-        let nth = |k: usize| if forward { all[k] } else { all[all.len() - 1 - k] };
         if all.len() > 1 {
             // The dry run: every op checked against the effects of the ones before it. The
             // overlay is emptied whether it fits or not.
-            let dry = (0..all.len()).try_for_each(|k| self.op(ops, nth(k), forward, check, false));
+            let dry = if forward {
+                all.iter().try_for_each(|op| self.op(ops, op, true, check, false))
+            } else {
+                all.iter().rev().try_for_each(|op| self.op(ops, op, false, check, false))
+            };
             check.clear();
             dry?;
         }
         // The overlay is empty here: the ops see (and change) the mirror itself.
-        for k in 0..all.len() {
-            self.op(ops, nth(k), forward, check, true)?;
+        if forward {
+            all.iter().try_for_each(|op| self.op(ops, op, true, check, true))
+        } else {
+            all.iter().rev().try_for_each(|op| self.op(ops, op, false, check, true))
         }
-        Ok(())
     }
 
     /// Checks `op` (going forward or backward); with `commit`, carries it out, else records its
     /// effects in `c` for the ops after it.
-    fn op(&mut self, ops: &Ops, op: Op, fwd: bool, c: &mut Check, commit: bool) -> Result<(), MirrorError> {
-        match op {
+    fn op(&mut self, ops: &Ops, op: &Op, fwd: bool, c: &mut Check, commit: bool) -> Result<(), MirrorError> {
+        match *op {
             Op::Move { items, anim, stage } => self.moves(ops.items(items), fwd, anim, stage, c, commit),
             Op::Walk { id, path, spend, stage } => {
                 self.walk(id, ops.cells(path), spend, fwd, stage, c, commit)
@@ -211,6 +215,24 @@ impl Mirror {
         c: &mut Check,
         commit: bool,
     ) -> Result<(), MirrorError> {
+        if let [it] = items {
+            // One piece (a fall, a slide): the same checks without the buffers.
+            let (id, from, to) = it.oriented(fwd);
+            let t = self.piece(c, id, from)?;
+            self.free(c, to, &[t])?;
+            match t {
+                Token::Real(e) if commit => {
+                    let phase = self.phase(stage);
+                    self.move_piece(e, from, to, Anim::new(anim, from, to, phase));
+                }
+                _ if commit => {}
+                _ => {
+                    self.lift_in(c, t, from);
+                    c.cells.push((self.size.index(to), Some(t)));
+                }
+            }
+            return Ok(());
+        }
         c.toks.clear();
         for it in items {
             let (id, from, _) = it.oriented(fwd);

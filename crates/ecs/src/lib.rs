@@ -15,7 +15,8 @@
 //! [`Cell`] and [`Look`] only: an entity is on [`Layer::Piece`] exactly when it has a
 //! [`GameId`]. The mirror keeps a per-cell index for each [`Layer`] (`Vec<Option<Entity>>` over
 //! the grid, what [`Mirror::piece_at`] and [`Mirror::ground_at`] read, so a view looks up only
-//! its visible cells) and an id → entity map (a `BTreeMap`, [`Mirror::entity_of`]). hecs
+//! its visible cells) and an id → entity map (a hash map whose hash is one multiplication,
+//! [`Mirror::entity_of`]). hecs
 //! iterates in no useful order: [`Mirror::pieces_by_id`], [`Mirror::cells_by_position`] and
 //! [`Mirror::snapshot`] are sorted, for anything that must be deterministic.
 //!

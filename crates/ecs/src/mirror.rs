@@ -4,9 +4,10 @@ use crate::components::{Anim, Cell, GameId, Ghost, Trail};
 use crate::error::{Inconsistent, MirrorError};
 use crate::follow::Scratch;
 use hecs::{Entity, World};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt;
-use tessera_core::project::{Layer, Look, Piece, Stage};
+use std::hash::{BuildHasherDefault, Hasher};
+use tessera_core::project::{Layer, Look, Piece, PieceVisitor, Stage};
 use tessera_core::{AnyEvent, AnyState, Id, Pos, RuleSet, Size, project_state};
 
 /// Counts phases: a new phase starts whenever an animating op's [`Stage`] differs from the
@@ -35,6 +36,35 @@ impl Phases {
     }
 }
 
+/// Hashes a game id for the id → entity map: one multiplication (Fibonacci hashing) of the
+/// `u32` and a fold, no seed, so lookups cost a few instructions (a `BTreeMap` of a 64×64 board's pieces
+/// took about 300 per lookup, a third of following a fall). The map is never iterated for
+/// anything ordered ([`Mirror::pieces_by_id`] sorts). Ids from a hostile log could collide on
+/// purpose: that makes lookups slower, never wrong.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        // The table indexes by the low bits: fold the product's high bits (which depend on every
+        // bit of the id) into them.
+        self.0 ^ (self.0 >> 32)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Game id → piece.
+pub(crate) type IdMap = HashMap<Id, Entity, BuildHasherDefault<IdHasher>>;
+
 /// An ordered, comparable view of a mirror's live entities: no animations, no ghosts, no
 /// entity handles. Two mirrors of the same game state have equal snapshots.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +77,80 @@ pub struct Snapshot {
     pub entities: Vec<(Pos, Layer, Look, Option<Id>)>,
 }
 
+/// An iterator that yields `.1` items (counted beforehand) and says so in its size hint.
+struct Counted<I>(I, usize);
+
+impl<I: Iterator> Iterator for Counted<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.0.next()?;
+        self.1 = self.1.saturating_sub(1);
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.1, Some(self.1))
+    }
+}
+
+/// Builds a mirror from a state's pieces ([`Mirror::from_state`]) in three runs of the
+/// projection, with no buffer of pieces (a 1024×1024 map has a million): one counts the ground
+/// cells and pieces (hecs reserves a batch's upper bound, which a filter puts at every piece),
+/// one spawns the ground, one the pieces; then a scan of the world's columns indexes each
+/// entity by its cell (and a piece by its id).
+struct Build {
+    rule_set: RuleSet,
+}
+
+impl PieceVisitor for Build {
+    type Output = Mirror;
+
+    fn visit<I: Iterator<Item = Piece>>(self, size: Size, pieces: impl Fn() -> I) -> Mirror {
+        let mut m = Mirror {
+            world: World::new(),
+            rule_set: self.rule_set,
+            size,
+            pieces: vec![None; size.area()],
+            ground: vec![None; size.area()],
+            ids: IdMap::default(),
+            ghosts: Vec::new(),
+            animated: Vec::new(),
+            touched: Vec::new(),
+            phases: Phases::default(),
+            reversed: false,
+            scratch: None,
+        };
+        let ground = |p: &Piece| p.layer == Layer::Ground && size.contains(p.cell);
+        let piece = |p: &Piece| p.layer == Layer::Piece && p.id.is_some() && size.contains(p.cell);
+        let counts =
+            pieces().fold((0, 0), |(g, n), p| (g + usize::from(ground(&p)), n + usize::from(piece(&p))));
+        if counts.0 > 0 {
+            // (Most boards have no ground: no run for it.)
+            let batch = Counted(pieces().filter(ground).map(|p| (Cell(p.cell), p.look)), counts.0);
+            m.world.spawn_batch(batch).for_each(drop);
+        }
+        let batch = Counted(
+            pieces().filter(piece).map(|p| (Cell(p.cell), p.look, GameId(p.id.unwrap_or(Id(0))))),
+            counts.1,
+        );
+        m.world.spawn_batch(batch).for_each(drop);
+        // The indexes, from the world's columns (a scan, cheaper than running the projection
+        // again); the world holds nothing else yet.
+        m.ids.reserve(counts.1);
+        for (e, cell, id) in m.world.query_mut::<(Entity, &Cell, Option<&GameId>)>() {
+            match id {
+                Some(id) => {
+                    m.pieces[size.index(cell.0)] = Some(e);
+                    m.ids.insert(id.0, e);
+                }
+                None => m.ground[size.index(cell.0)] = Some(e),
+            }
+        }
+        m
+    }
+}
+
 /// A hecs [`World`] that mirrors one game: see the crate docs.
 pub struct Mirror {
     pub(crate) world: World,
@@ -57,7 +161,7 @@ pub struct Mirror {
     /// Per cell (row-major), its ground entity.
     pub(crate) ground: Vec<Option<Entity>>,
     /// Game id → piece.
-    pub(crate) ids: BTreeMap<Id, Entity>,
+    pub(crate) ids: IdMap,
     pub(crate) ghosts: Vec<Ghost>,
     /// Entities given an [`Anim`] since [`Mirror::begin_step`] (some may be gone since).
     pub(crate) animated: Vec<Entity>,
@@ -98,38 +202,7 @@ impl Mirror {
     /// ([`tessera_core::project_state`]), no animations. Entities are spawned in batches, ground
     /// first. A piece off the board, or a piece-layer piece without an id, is left out.
     pub fn from_state(state: &AnyState) -> Mirror {
-        let mut all: Vec<Piece> = Vec::new();
-        let size = project_state(state, &mut all);
-        let mut m = Mirror {
-            world: World::new(),
-            rule_set: state.rule_set(),
-            size,
-            pieces: vec![None; size.area()],
-            ground: vec![None; size.area()],
-            ids: BTreeMap::new(),
-            ghosts: Vec::new(),
-            animated: Vec::new(),
-            touched: Vec::new(),
-            phases: Phases::default(),
-            reversed: false,
-            scratch: None,
-        };
-        let ground = |p: &&Piece| p.layer == Layer::Ground && size.contains(p.cell);
-        let spawned = m.world.spawn_batch(all.iter().filter(ground).map(|p| (Cell(p.cell), p.look)));
-        for (p, e) in all.iter().filter(ground).zip(spawned) {
-            m.ground[size.index(p.cell)] = Some(e);
-        }
-        let piece = |p: &&Piece| p.layer == Layer::Piece && p.id.is_some() && size.contains(p.cell);
-        let spawned = m.world.spawn_batch(
-            all.iter().filter(piece).map(|p| (Cell(p.cell), p.look, GameId(p.id.unwrap_or(Id(0))))),
-        );
-        for (p, e) in all.iter().filter(piece).zip(spawned) {
-            m.pieces[size.index(p.cell)] = Some(e);
-            if let Some(id) = p.id {
-                m.ids.insert(id, e);
-            }
-        }
-        m
+        project_state(state, Build { rule_set: state.rule_set() })
     }
 
     /// Starts a step: removes every [`Anim`] and [`Trail`], drops the ghosts, resets the phase
@@ -207,13 +280,18 @@ impl Mirror {
 
     /// Every piece: its id, cell and look, sorted by id.
     pub fn pieces_by_id(&self) -> Vec<(Id, Pos, Look)> {
-        self.ids
+        // The map's order is arbitrary: sorted below.
+        #[allow(clippy::iter_over_hash_type)]
+        let mut out: Vec<(Id, Pos, Look)> = self
+            .ids
             .iter()
             .filter_map(|(&id, &e)| {
                 let (cell, look) = self.cell_look(e)?;
                 Some((id, cell, look))
             })
-            .collect()
+            .collect();
+        out.sort_unstable_by_key(|&(id, ..)| id);
+        out
     }
 
     /// Every entity's cell, layer and look, sorted by (row, column, layer): ground before piece.

@@ -211,3 +211,40 @@ fn a_shuffle_step_from_the_rules_follows_and_unwinds() {
 fn anim_of_any(m: &Mirror, kind: AnimKind) -> bool {
     m.world().query::<&Anim>().iter().any(|a| a.kind == kind)
 }
+
+/// The id map is a hash map: `pieces_by_id` still lists every piece once, sorted by id, each
+/// where `entity_of` and `piece_at` find it, after steps whose spawns gave new ids to the top
+/// rows (so ids no longer follow the cells' order).
+#[test]
+fn pieces_by_id_is_sorted_after_spawns() {
+    let lv = crate::common::level(r#"{"rule_set": "match3", "width": 12, "height": 12}"#);
+    let game = lv.start(Some(5)).unwrap();
+    let (rules, mut state) = (game.rules, game.state);
+    let mut m = Mirror::from_state(&state);
+    let mut spawned = 0;
+    for _ in 0..6 {
+        let cmd = rules.hint(&state).expect("a valid swap");
+        let mut events = Vec::new();
+        rules.apply(&mut state, &cmd, &mut events).unwrap();
+        spawned += events.iter().filter(|e| matches!(m3(e), Match3Event::Spawned { .. })).count();
+        follow(&mut m, &events, true);
+    }
+    assert!(spawned > 0, "the steps spawned blocks");
+    let pieces = m.pieces_by_id();
+    assert_eq!(pieces.len(), 144);
+    assert!(pieces.windows(2).all(|w| w[0].0 < w[1].0), "sorted by id, no duplicate");
+    let in_row_order: Vec<Id> = m
+        .cells_by_position()
+        .iter()
+        .filter(|&&(_, layer, _)| layer == Layer::Piece)
+        .filter_map(|&(p, ..)| m.piece_at(p))
+        .map(|e| m.world().get::<&tessera_ecs::GameId>(e).unwrap().0)
+        .collect();
+    assert_ne!(in_row_order, pieces.iter().map(|p| p.0).collect::<Vec<_>>(), "ids out of cell order");
+    for &(id, cell, look) in &pieces {
+        let e = m.entity_of(id).unwrap();
+        assert_eq!(m.piece_at(cell), Some(e));
+        assert_eq!(*m.world().get::<&Look>(e).unwrap(), look);
+    }
+    assert_mirrors(&m, &state);
+}

@@ -25,10 +25,10 @@ impl Project for CollapseRules {
         state.board().size()
     }
 
-    fn pieces(state: &CollapseState, out: &mut Vec<Piece>) {
-        out.extend(state.board().iter().filter_map(|(cell, t)| {
+    fn pieces(state: &CollapseState) -> impl Iterator<Item = Piece> + '_ {
+        state.board().iter().filter_map(|(cell, t)| {
             t.map(|t| Piece { cell, layer: Layer::Piece, id: Some(t.id), look: square(t.colour) })
-        }));
+        })
     }
 
     fn ops(event: &CollapseEvent, out: &mut Ops) {

@@ -33,17 +33,17 @@ impl Project for Match3Rules {
         state.size()
     }
 
-    fn pieces(state: &Match3State, out: &mut Vec<Piece>) {
+    fn pieces(state: &Match3State) -> impl Iterator<Item = Piece> + '_ {
         let void = Look::new(Shape::Void, None);
-        out.extend(state.cells().iter().filter(|(_, c)| **c == Cell::Void).map(|(cell, _)| Piece {
+        let voids = state.cells().iter().filter(|(_, c)| **c == Cell::Void).map(move |(cell, _)| Piece {
             cell,
             layer: Layer::Ground,
             id: None,
             look: void,
-        }));
-        out.extend(state.blocks().iter().filter_map(|(cell, b)| {
+        });
+        voids.chain(state.blocks().iter().filter_map(|(cell, b)| {
             b.map(|b| Piece { cell, layer: Layer::Piece, id: Some(b.id), look: disc(b.breed, b.locked) })
-        }));
+        }))
     }
 
     fn ops(event: &Match3Event, out: &mut Ops) {

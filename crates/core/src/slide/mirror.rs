@@ -23,13 +23,8 @@ impl Project for SlideRules {
         state.size()
     }
 
-    fn pieces(state: &SlideState, out: &mut Vec<Piece>) {
-        out.extend(state.tiles().map(|(cell, t)| Piece {
-            cell,
-            layer: Layer::Piece,
-            id: Some(t.id),
-            look: tile(t.value),
-        }));
+    fn pieces(state: &SlideState) -> impl Iterator<Item = Piece> + '_ {
+        state.tiles().map(|(cell, t)| Piece { cell, layer: Layer::Piece, id: Some(t.id), look: tile(t.value) })
     }
 
     fn ops(event: &SlideEvent, out: &mut Ops) {

@@ -36,19 +36,19 @@ impl Project for SokobanRules {
         state.size()
     }
 
-    fn pieces(state: &SokobanState, out: &mut Vec<Piece>) {
+    fn pieces(state: &SokobanState) -> impl Iterator<Item = Piece> + '_ {
         let size = state.size();
-        out.reserve(size.area() + state.box_count() as usize + 1);
-        out.extend(state.cells().cells().iter().enumerate().map(|(i, &cell)| Piece {
+        let ground = state.cells().cells().iter().enumerate().map(move |(i, &cell)| Piece {
             cell: size.pos(i),
             layer: Layer::Ground,
             id: None,
             look: Look::new(Shape::Ground { index: ground_index(cell), cost: 0 }, None),
-        }));
-        out.extend(state.boxes().cells().iter().enumerate().filter_map(|(i, id)| {
+        });
+        let boxes = state.boxes().cells().iter().enumerate().filter_map(move |(i, id)| {
             id.map(|id| Piece { cell: size.pos(i), layer: Layer::Piece, id: Some(id), look: BOX })
-        }));
-        out.push(Piece { cell: state.player(), layer: Layer::Piece, id: Some(PLAYER), look: PLAYER_LOOK });
+        });
+        let player = Piece { cell: state.player(), layer: Layer::Piece, id: Some(PLAYER), look: PLAYER_LOOK };
+        ground.chain(boxes).chain(std::iter::once(player))
     }
 
     fn ops(event: &SokobanEvent, out: &mut Ops) {

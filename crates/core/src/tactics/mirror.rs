@@ -17,20 +17,19 @@ impl Project for TacticsRules {
         state.size()
     }
 
-    fn pieces(state: &TacticsState, out: &mut Vec<Piece>) {
+    fn pieces(state: &TacticsState) -> impl Iterator<Item = Piece> + '_ {
         let terrain = state.terrain();
         let size = terrain.size();
         // Every cell has ground, in row-major order.
-        out.reserve(size.area() + state.units().len());
-        out.extend(terrain.cells().cells().iter().zip(terrain.multipliers()).enumerate().map(
-            |(i, (&index, &mul))| Piece {
+        let ground = terrain.cells().cells().iter().zip(terrain.multipliers()).enumerate().map(
+            move |(i, (&index, &mul))| Piece {
                 cell: size.pos(i),
                 layer: Layer::Ground,
                 id: None,
                 look: Look::new(Shape::Ground { index, cost: STEP * u64::from(mul) }, None),
             },
-        ));
-        out.extend(state.units().iter().map(|u| Piece {
+        );
+        ground.chain(state.units().iter().map(|u| Piece {
             cell: u.pos,
             layer: Layer::Piece,
             id: Some(u.id),
@@ -38,7 +37,7 @@ impl Project for TacticsRules {
                 Shape::Unit { team: u.team, movement: u.movement, left: u.left },
                 Some(Label::Number(u.id.0)),
             ),
-        }));
+        }))
     }
 
     fn ops(event: &TacticsEvent, out: &mut Ops) {
