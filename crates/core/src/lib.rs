@@ -61,7 +61,7 @@ pub use import::{
     ImportError, ImportOutput, Imported, Importer, importer, importer_for_extension, importers,
 };
 pub use level::{DEFAULT_SEED, LevelError, Place};
-pub use plugin::{EventOf, KeyframeError, Plugin};
+pub use plugin::{EventOf, KeyframeError, Plugin, read_varint};
 pub use rng::{GameRng, RngSpan};
 pub use rules::{Inconsistent, Rejected, Rules, Status};
 

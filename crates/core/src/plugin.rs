@@ -115,6 +115,16 @@ pub trait Plugin: 'static {
     #[cfg(feature = "strategy")]
     fn strategies() -> crate::strategy::Strategies;
 
+    /// Reads one event by hand from the front of `bytes` (after its `AnyEvent` variant index):
+    /// the event and the bytes it took, exactly as bincode would decode them, or `None` to
+    /// leave it to bincode (which also reports every error). The default declines; 2048, whose
+    /// logs hold millions of small steps, reads its events by hand.
+    #[inline]
+    fn decode_event(bytes: &[u8]) -> Option<(Self::Event, usize)> {
+        let _ = bytes;
+        None
+    }
+
     /// Writes a step's payload by hand — exactly the canonical bytes (bincode 2 `standard()`)
     /// of `(AnyCommand, Vec<AnyEvent>, u64)` for `command` wrapped in variant `tag` — and
     /// returns `true`, or returns `false` (writing nothing) to leave it to the serde encoder.
@@ -129,6 +139,27 @@ pub trait Plugin: 'static {
         let _ = (tag, command, events, hash, buf);
         false
     }
+}
+
+/// Reads one bincode 2 `standard()` varint of an unsigned integer `bytes` wide (2, 4 or 8) from
+/// the front of `input`: its value and length, exactly where bincode would accept it (a single
+/// byte below 251, or the marker 251, 252 or 253 of a width up to the type's, then that many
+/// little-endian bytes), and `None` anywhere else (the caller then leaves the decoding to
+/// bincode, which says what is wrong). For hand-written decoders ([`Plugin::decode_event`]).
+#[inline(always)]
+pub fn read_varint(input: &[u8], bytes: usize) -> Option<(u64, usize)> {
+    let (&first, rest) = input.split_first()?;
+    let (len, at) = match first {
+        0..=250 => return Some((u64::from(first), 1)),
+        251 => (2, 1),
+        252 if bytes >= 4 => (4, 1),
+        253 if bytes >= 8 => (8, 1),
+        _ => return None,
+    };
+    let raw = rest.get(..len)?;
+    let mut word = [0u8; 8];
+    word[..len].copy_from_slice(raw);
+    Some((u64::from_le_bytes(word), at + len))
 }
 
 /// Borrows a rule set's own event out of a type-erased one (implemented by the registry for

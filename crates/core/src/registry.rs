@@ -392,6 +392,21 @@ macro_rules! rule_sets {
         }
 
         impl AnyEvent {
+            /// Reads one event from the front of `bytes` by its rule set's hand-written decoder
+            /// ([`Plugin::decode_event`](crate::Plugin::decode_event)): the event and the bytes
+            /// it took, exactly as bincode would decode them, or `None` to leave it to bincode.
+            #[inline]
+            pub fn decode_by_hand(bytes: &[u8]) -> Option<(AnyEvent, usize)> {
+                let (tag, n) = $crate::read_varint(bytes, 4)?;
+                $(
+                    if tag == RuleSet::$V as u64 {
+                        let (e, m) = <$module::$plugin as $crate::Plugin>::decode_event(&bytes[n..])?;
+                        return Some((AnyEvent::$V(e), n + m));
+                    }
+                )+
+                None
+            }
+
             /// The rule set.
             pub fn rule_set(&self) -> RuleSet {
                 match self {

@@ -48,6 +48,73 @@ pub(super) fn encode_step<E: EventOf<SlideEvent>>(
     true
 }
 
+/// Reads a slide event (after its `AnyEvent` variant index) exactly as bincode would, or `None`
+/// where bincode would refuse it or a case is left to bincode.
+#[inline]
+pub(super) fn decode_event(bytes: &[u8]) -> Option<(SlideEvent, usize)> {
+    let mut r = Reader { b: bytes, n: 0 };
+    let e = match r.int(4)? {
+        0 => SlideEvent::Moved { tile: r.id()?, from: r.pos()?, to: r.pos()? },
+        1 => SlideEvent::Merged {
+            tile: r.id()?,
+            from: r.pos()?,
+            absorbed: r.id()?,
+            absorbed_from: r.pos()?,
+            to: r.pos()?,
+            value: r.u32()?,
+            combine: match r.int(4)? {
+                0 => Combine::Single,
+                1 => Combine::Double,
+                _ => return None,
+            },
+        },
+        2 => SlideEvent::Scored { points: r.int(8)? },
+        3 => SlideEvent::Spawned {
+            tile: r.id()?,
+            at: r.pos()?,
+            value: r.u32()?,
+            rng: crate::RngSpan { before: r.int(8)?, after: r.int(8)? },
+        },
+        4 => SlideEvent::Won { value: r.u32()? },
+        5 => SlideEvent::GameOver,
+        _ => return None,
+    };
+    Some((e, r.n))
+}
+
+/// Varints read from the front of a slice: `n` bytes so far.
+struct Reader<'a> {
+    b: &'a [u8],
+    n: usize,
+}
+
+impl Reader<'_> {
+    /// An unsigned integer `bytes` wide ([`crate::read_varint`]).
+    #[inline(always)]
+    fn int(&mut self, bytes: usize) -> Option<u64> {
+        let (v, used) = crate::read_varint(self.b.get(self.n..)?, bytes)?;
+        self.n += used;
+        Some(v)
+    }
+
+    #[inline(always)]
+    fn u32(&mut self) -> Option<u32> {
+        self.int(4).and_then(|v| u32::try_from(v).ok())
+    }
+
+    #[inline(always)]
+    fn id(&mut self) -> Option<crate::Id> {
+        self.u32().map(crate::Id)
+    }
+
+    #[inline(always)]
+    fn pos(&mut self) -> Option<Pos> {
+        let x = u16::try_from(self.int(2)?).ok()?;
+        let y = u16::try_from(self.int(2)?).ok()?;
+        Some(Pos::new(x, y))
+    }
+}
+
 /// Room for a slide step's command (3 bytes), event count and hash (9 bytes each), and for the
 /// last varint's eight-byte store.
 const STEP_ROOM: usize = 32;
@@ -204,7 +271,38 @@ mod tests {
         bincode::serde::encode_to_vec(value, bincode::config::standard()).unwrap()
     }
 
+    /// bincode's reading of one `AnyEvent` from the front of `bytes`: the event and its length.
+    fn bincode_event(bytes: &[u8]) -> Option<(AnyEvent, usize)> {
+        bincode::serde::decode_from_slice::<AnyEvent, _>(bytes, bincode::config::standard()).ok()
+    }
+
     proptest! {
+        /// Events read by hand are bincode's: every slide event at every varint boundary reads
+        /// back whole, and on any bytes (encodings cut, changed or random) a read by hand, when
+        /// it answers, equals bincode's read, value and length.
+        #[test]
+        fn events_read_by_hand_equal_bincodes(
+            e in any_event(),
+            cut in any::<prop::sample::Index>(),
+            flip in any::<prop::sample::Index>(),
+            byte in any::<u8>(),
+            noise in proptest::collection::vec(any::<u8>(), 0..24),
+        ) {
+            let bytes = bincode_bytes(&e);
+            if matches!(e, AnyEvent::Slide(_)) {
+                prop_assert_eq!(AnyEvent::decode_by_hand(&bytes), Some((e.clone(), bytes.len())));
+            }
+            let mut changed = bytes.clone();
+            let at = flip.index(changed.len());
+            changed[at] = byte;
+            let cut_at = cut.index(bytes.len() + 1);
+            for input in [&bytes[..cut_at], &changed[..], &noise[..]] {
+                if let Some(read) = AnyEvent::decode_by_hand(input) {
+                    prop_assert_eq!(Some(read), bincode_event(input));
+                }
+            }
+        }
+
         /// A step written by hand has the bytes of `(command, events, hash)` through bincode;
         /// a step with another rule set's event is declined, writing nothing.
         #[test]

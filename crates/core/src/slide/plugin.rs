@@ -78,6 +78,11 @@ impl Plugin for Slide {
     }
 
     #[inline]
+    fn decode_event(bytes: &[u8]) -> Option<(SlideEvent, usize)> {
+        super::encode::decode_event(bytes)
+    }
+
+    #[inline]
     fn encode_step<E: crate::EventOf<SlideEvent>>(
         tag: u32,
         command: &SlideCommand,
