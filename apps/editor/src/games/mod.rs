@@ -230,6 +230,24 @@ pub trait EditorGame: Sync {
     fn inspector_ui(&self, _ui: &mut egui::Ui, _state: &AnyState) {}
 }
 
+/// The direction of an arrow key or WASD pressed this frame, if any (the Play keys of rule
+/// sets that move in four directions).
+pub fn pressed_dir(input: &egui::InputState) -> Option<tessera_core::Dir> {
+    use egui::Key;
+    use tessera_core::Dir;
+    const KEYS: [(Key, Dir); 8] = [
+        (Key::ArrowUp, Dir::Up),
+        (Key::W, Dir::Up),
+        (Key::ArrowDown, Dir::Down),
+        (Key::S, Dir::Down),
+        (Key::ArrowLeft, Dir::Left),
+        (Key::A, Dir::Left),
+        (Key::ArrowRight, Dir::Right),
+        (Key::D, Dir::Right),
+    ];
+    KEYS.iter().find(|(k, _)| input.key_pressed(*k)).map(|&(_, d)| d)
+}
+
 /// A palette button painted in `ink`'s colour; clicking it chooses the ink. True when clicked.
 pub fn ink_button(
     ui: &mut egui::Ui,

@@ -8,7 +8,7 @@ use crate::draft::{Draft, Ink, Options};
 use crate::edit::Brush;
 use crate::play::{PlayInput, swipe};
 use tessera_core::slide::{SlideCommand, SlideLevel, SlideState};
-use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, Level, RuleSet, Size};
+use tessera_core::{AnyCommand, AnyRules, AnyState, Level, RuleSet, Size};
 
 /// The editor entry of `slide`.
 pub struct Game;
@@ -133,20 +133,7 @@ impl EditorGame for Game {
     }
 
     fn key_command(&self, input: &egui::InputState) -> Option<AnyCommand> {
-        use egui::Key;
-        let keys = [
-            (Key::ArrowUp, Dir::Up),
-            (Key::W, Dir::Up),
-            (Key::ArrowDown, Dir::Down),
-            (Key::S, Dir::Down),
-            (Key::ArrowLeft, Dir::Left),
-            (Key::A, Dir::Left),
-            (Key::ArrowRight, Dir::Right),
-            (Key::D, Dir::Right),
-        ];
-        keys.iter()
-            .find(|(k, _)| input.key_pressed(*k))
-            .map(|&(_, d)| AnyCommand::Slide(SlideCommand::Slide(d)))
+        super::pressed_dir(input).map(|d| AnyCommand::Slide(SlideCommand::Slide(d)))
     }
 
     fn board_command(

@@ -226,20 +226,7 @@ impl EditorGame for Game {
     }
 
     fn key_command(&self, input: &egui::InputState) -> Option<AnyCommand> {
-        use egui::Key;
-        let keys = [
-            (Key::ArrowUp, Dir::Up),
-            (Key::W, Dir::Up),
-            (Key::ArrowDown, Dir::Down),
-            (Key::S, Dir::Down),
-            (Key::ArrowLeft, Dir::Left),
-            (Key::A, Dir::Left),
-            (Key::ArrowRight, Dir::Right),
-            (Key::D, Dir::Right),
-        ];
-        keys.iter()
-            .find(|(k, _)| input.key_pressed(*k))
-            .map(|&(_, d)| AnyCommand::Sokoban(SokobanCommand::Step(d)))
+        super::pressed_dir(input).map(|d| AnyCommand::Sokoban(SokobanCommand::Step(d)))
     }
 
     fn board_command(
