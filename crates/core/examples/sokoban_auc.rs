@@ -26,6 +26,11 @@
 //!   does not put a box on a dead square is tried, and counted when the solver then proves the
 //!   level unsolvable or cannot solve it within [`TRAP_NODES`] nodes: pushes that look safe but
 //!   lose.
+//! - `box_lines`, `box_changes` (a third round, after the second round's figures were seen,
+//!   committed before it was scored; nothing else changed): along the optimal solution, the
+//!   pushes that do not continue the previous push in the same direction with the same box (box
+//!   lines, as Sokoban programs such as YASC report them), and those that push another box than
+//!   the previous push (box changes): how many separate sub-plans the solution is made of.
 //!
 //! **How `combined` was fixed.** Before any AUC was computed (the example was committed with
 //! this formula first): three label-free views of difficulty a learner meets — a long solution
@@ -56,7 +61,7 @@ use tessera_core::{AnyState, Dir, Level, Pos, Rules};
 const TRAP_NODES: u64 = 5_000;
 
 /// The measures, in print order.
-const NAMES: [&str; 12] = [
+const NAMES: [&str; 14] = [
     "pushes",
     "moves",
     "nodes",
@@ -69,6 +74,8 @@ const NAMES: [&str; 12] = [
     "greedy_undo",
     "combined",
     "traps",
+    "box_lines",
+    "box_changes",
 ];
 /// The most pushes the greedy player makes.
 const GREEDY_CAP: u64 = 20_000;
@@ -316,6 +323,35 @@ fn traps(b: &Board, state: &SokobanState, solution: &[SokobanCommand]) -> f64 {
     f64::from(count)
 }
 
+/// The box lines and box changes of `solution` from `state` (see the module docs).
+fn lines_and_changes(state: &SokobanState, solution: &[SokobanCommand]) -> (f64, f64) {
+    let rules = SokobanRules;
+    let mut now = state.clone();
+    let mut events = Vec::new();
+    let (mut lines, mut changes) = (0u32, 0u32);
+    let mut last: Option<(tessera_core::Id, Dir)> = None;
+    for cmd in solution {
+        let before = now.pushes();
+        if rules.apply(&mut now, cmd, &mut events).is_err() {
+            break;
+        }
+        if let (SokobanCommand::Step(d), true) = (cmd, now.pushes() > before) {
+            let pushed = now.player().step(*d, now.size()).and_then(|p| now.box_at(p));
+            let Some(id) = pushed else { continue };
+            match last {
+                Some((b, dir)) if b == id && dir == *d => {}
+                Some((b, _)) if b == id => lines += 1,
+                _ => {
+                    lines += 1;
+                    changes += 1;
+                }
+            }
+            last = Some((id, *d));
+        }
+    }
+    (f64::from(lines), f64::from(changes))
+}
+
 /// The largest 4-connected group of goals.
 fn goal_room(b: &Board) -> f64 {
     let mut seen = vec![false; b.w * b.h];
@@ -461,6 +497,12 @@ fn main() {
                     _ => f64::INFINITY,
                 },
             ];
+            let (box_lines, box_changes) = match &report.outcome {
+                SolveOutcome::Solved(s) => lines_and_changes(&state, &s.commands),
+                _ => (f64::INFINITY, f64::INFINITY),
+            };
+            let mut m = m;
+            m.extend([box_lines, box_changes]);
             if per_level.is_some() {
                 let cols: Vec<String> =
                     m.iter().enumerate().filter(|(k, _)| *k != 10).map(|(_, v)| v.to_string()).collect();
