@@ -53,8 +53,9 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use std::hint::black_box;
 use std::sync::OnceLock;
 use tessera_core::slide::{SlideCommand, SlideLevel};
+use tessera_core::sokoban::SokobanCommand;
 use tessera_core::tactics::{TacticsCommand, TacticsLevel, UnitSpec};
-use tessera_core::{AnyCommand, AnyEvent, Dir, Level, Rules};
+use tessera_core::{AnyCommand, AnyEvent, AnyState, Dir, Level, Pos, Rules};
 use tessera_replay::{
     Flush, Header, History, Log, LogWriter, Recorder, RecorderConfig, StepRecord, TailPolicy, verify,
 };
@@ -284,5 +285,119 @@ fn tactics(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(log_benches, benches, tactics);
+criterion_group!(log_benches, benches, tactics, sokoban);
 criterion_main!(log_benches);
+
+const SOKOBAN_STEPS: usize = 100_000;
+
+/// A 10×10 Sokoban room: two boxes to push around, three goals along the walls, and a third box
+/// pinned in the bottom-left corner off every goal, so the game is never won and a log can run
+/// on. (Two boxes kept off the cells along the walls can never freeze each other.)
+const SOKOBAN_ROOM: [&str; 10] = [
+    "##########",
+    "#@       #",
+    "#        #",
+    "#  $     #",
+    "#        #",
+    "#     $  #",
+    "#        #",
+    "#       .#",
+    "#$     ..#",
+    "##########",
+];
+
+/// 100,000 steps of pushing on [`SOKOBAN_ROOM`], chosen by a fixed xorshift: pick a box and a
+/// direction whose push keeps the box off the cells along the walls, `walk` behind it if the player is not there, then push. About half the
+/// steps are pushes, half walks.
+fn sokoban_commands(level: &Level) -> Vec<AnyCommand> {
+    let mut game = level.start(Some(SEED)).expect("the level starts");
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let mut commands = Vec::with_capacity(SOKOBAN_STEPS);
+    let mut events = Vec::new();
+    let mut run = |game: &mut tessera_core::Game, c: SokobanCommand, commands: &mut Vec<AnyCommand>| {
+        let c = AnyCommand::Sokoban(c);
+        events.clear();
+        let ok = game.rules.apply(&mut game.state, &c, &mut events).is_ok();
+        if ok {
+            commands.push(c);
+        }
+        ok
+    };
+    let mut misses = 0;
+    while commands.len() < SOKOBAN_STEPS {
+        assert!(misses < 10_000, "no push found after {} steps", commands.len());
+        misses += 1;
+        let AnyState::Sokoban(s) = &game.state else { unreachable!("a sokoban level") };
+        let size = s.size();
+        let boxes: Vec<Pos> = size.cells().filter(|&p| s.box_at(p).is_some() && p.x > 1).collect();
+        let b = boxes[next(boxes.len() as u64) as usize];
+        let d = Dir::ALL[next(4) as usize];
+        let (Some(to), Some(behind)) = (b.step(d, size), b.step(d.opposite(), size)) else { continue };
+        let inside = (2..=7).contains(&to.x) && (2..=7).contains(&to.y);
+        if !inside || !s.is_free(to) || !s.is_free(behind) {
+            continue;
+        }
+        if s.player() != behind && !run(&mut game, SokobanCommand::Walk(behind), &mut commands) {
+            continue;
+        }
+        if run(&mut game, SokobanCommand::Step(d), &mut commands) {
+            misses = 0;
+        }
+    }
+    commands.truncate(SOKOBAN_STEPS);
+    commands
+}
+
+/// Sokoban play speed through the log: play alone, play + record, verify, per step of the
+/// 100,000-step log of [`sokoban_commands`].
+///
+/// Figures of 2026-11-24 (`cargo bench -p tessera-replay --bench log -- sokoban`, load average
+/// about 11 from parallel builds): 53,423 of the steps are pushes, the rest walks; 36.3 bytes per
+/// step. Play 2.41 M steps/s (41.4 ms), record (play + hash + encode) 1.93 M steps/s (51.8 ms),
+/// verify 1.40 M steps/s (71.3 ms). Pushes alone (`cargo bench -p tessera-core --bench sokoban
+/// -- sokoban_play`, a push and its undo): 6.1 M pushes/s.
+fn sokoban(c: &mut Criterion) {
+    let level = Level::from_json(&format!(r#"{{"rule_set":"sokoban","board":{:?}}}"#, SOKOBAN_ROOM))
+        .expect("the room is a level");
+    let commands = sokoban_commands(&level);
+    let pushes =
+        commands.iter().filter(|c| matches!(c, AnyCommand::Sokoban(SokobanCommand::Step(_)))).count();
+    let bytes = record(&level, &commands);
+    println!(
+        "sokoban log: {SOKOBAN_STEPS} steps ({pushes} pushes), {} bytes, {:.1} bytes per step",
+        bytes.len(),
+        bytes.len() as f64 / SOKOBAN_STEPS as f64
+    );
+    let mut g = c.benchmark_group("sokoban log");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(SOKOBAN_STEPS as u64));
+    g.bench_function("play without a log", |b| {
+        b.iter(|| {
+            let mut game = level.start(Some(SEED)).expect("starts");
+            let mut events = Vec::new();
+            for c in &commands {
+                events.clear();
+                game.rules.apply(&mut game.state, c, &mut events).expect("replays");
+            }
+            black_box(game.state.hash())
+        })
+    });
+    g.bench_function("record: play + hash + encode, in memory", |b| {
+        b.iter(|| black_box(record(&level, &commands).len()))
+    });
+    let log = Log::from_bytes(bytes, TailPolicy::Strict).expect("opens");
+    g.bench_function("verify", |b| {
+        b.iter(|| {
+            let r = verify(&log).expect("reads");
+            assert!(r.ok());
+            black_box(r.steps_ok)
+        })
+    });
+    g.finish();
+}
