@@ -157,6 +157,10 @@ pub struct BoardView {
     flat: Option<(TextureHandle, [usize; 2], Vec<Color32>)>,
     /// The cell a primary drag started on, and where the press was.
     drag_from: Option<(Pos, Pos2)>,
+    /// The sizes of last frame's meshes (pieces at rest, moving pieces): what this frame's
+    /// reserve, since a board changes little between frames and a 64×64 board's meshes grown
+    /// by doubling cost a tenth of the frame in copies.
+    sizes: [LayerSizes; 2],
 }
 
 impl BoardView {
@@ -222,7 +226,7 @@ impl BoardView {
         let in_view = |p: Pos| (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y);
         let ppp = ui.ctx().pixels_per_point();
         let (disc_texture, atlas) = self.disc_texture(ui.ctx());
-        let mut rest = Layers::new(ppp, disc_texture, &atlas);
+        let mut rest = Layers::new(ppp, disc_texture, &atlas, self.sizes[0]);
         // Zoomed out so far that pieces would be squares of a few pixels: a texel per cell, one
         // quad for the whole view (on terrain, units stay shapes: there are few, and they are
         // drawn at a size to find).
@@ -274,11 +278,11 @@ impl BoardView {
                 }
             }
         }
-        rest.paint(&painter);
+        self.sizes[0] = rest.paint(&painter);
         painter.extend(labels.take());
 
         // Animated pieces and ghosts, wherever they are.
-        let mut moving = Layers::new(ppp, disc_texture, &atlas);
+        let mut moving = Layers::new(ppp, disc_texture, &atlas, self.sizes[1]);
         let view = rect.expand(cell);
         for (look, trail) in mirror.world().query::<(&Look, &Trail)>().iter() {
             let Some(a) = anim::current(&trail.0, at) else { continue };
@@ -308,7 +312,7 @@ impl BoardView {
                 piece(&mut moving, &mut labels, r, &g.look, detail, p.alpha);
             }
         }
-        moving.paint(&painter);
+        self.sizes[1] = moving.paint(&painter);
         painter.extend(labels.take());
 
         // Overlays over the pieces.
@@ -493,13 +497,26 @@ struct Layers<'a> {
     marks: Cells,
 }
 
+/// The vertex and index counts of a [`Layers`]' meshes: base, discs, marks.
+type LayerSizes = [(usize, usize); 3];
+
 impl<'a> Layers<'a> {
-    fn new(pixels_per_point: f32, texture: egui::TextureId, atlas: &'a DiscAtlas) -> Layers<'a> {
-        Layers {
+    /// Empty layers with room for `sizes` (last frame's).
+    fn new(
+        pixels_per_point: f32,
+        texture: egui::TextureId,
+        atlas: &'a DiscAtlas,
+        sizes: LayerSizes,
+    ) -> Layers<'a> {
+        let mut layers = Layers {
             base: Cells::new(pixels_per_point),
             discs: Discs::new(texture, atlas, pixels_per_point),
             marks: Cells::new(pixels_per_point),
-        }
+        };
+        layers.base.reserve(sizes[0]);
+        layers.discs.reserve(sizes[1]);
+        layers.marks.reserve(sizes[2]);
+        layers
     }
 
     /// Concentric filled circles, largest first, all in the same layer (so they stack in
@@ -516,10 +533,13 @@ impl<'a> Layers<'a> {
         }
     }
 
-    fn paint(self, painter: &egui::Painter) {
+    /// Paints the layers, and says how big they were.
+    fn paint(self, painter: &egui::Painter) -> LayerSizes {
+        let sizes = [self.base.len(), self.discs.len(), self.marks.len()];
         painter.add(self.base.into_shape());
         painter.add(self.discs.into_shape());
         painter.add(self.marks.into_shape());
+        sizes
     }
 }
 

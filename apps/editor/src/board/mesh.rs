@@ -32,6 +32,18 @@ impl Cells {
         Cells { mesh: Mesh::default(), px: 1.0 / pixels_per_point.max(0.1), dirs: Vec::new() }
     }
 
+    /// Room for `vertices` and `indices` more, so a frame's mesh is not grown (and copied)
+    /// step by step.
+    pub(super) fn reserve(&mut self, (vertices, indices): (usize, usize)) {
+        self.mesh.vertices.reserve(vertices);
+        self.mesh.indices.reserve(indices);
+    }
+
+    /// How many vertices and indices the mesh holds.
+    pub(super) fn len(&self) -> (usize, usize) {
+        (self.mesh.vertices.len(), self.mesh.indices.len())
+    }
+
     /// One physical pixel, in points.
     pub(super) fn px(&self) -> f32 {
         self.px
@@ -276,6 +288,17 @@ impl<'a> Discs<'a> {
     /// An empty mesh of discs from the texture `texture` laid out as `atlas`.
     pub(super) fn new(texture: TextureId, atlas: &'a DiscAtlas, pixels_per_point: f32) -> Discs<'a> {
         Discs { mesh: Mesh::with_texture(texture), atlas, pixels_per_point }
+    }
+
+    /// Room for `vertices` and `indices` more (see [`Cells::reserve`]).
+    pub(super) fn reserve(&mut self, (vertices, indices): (usize, usize)) {
+        self.mesh.vertices.reserve(vertices);
+        self.mesh.indices.reserve(indices);
+    }
+
+    /// How many vertices and indices the mesh holds.
+    pub(super) fn len(&self) -> (usize, usize) {
+        (self.mesh.vertices.len(), self.mesh.indices.len())
     }
 
     /// The prepared disc for a circle of `radius` points, if one is big enough: as egui picks
