@@ -265,7 +265,7 @@ impl Step {
     }
 
     /// `tile` moves from `from` to `to` along `line`.
-    #[inline]
+    #[inline(always)]
     fn moved<E: From<SlideEvent>>(
         &mut self,
         lines: &Lines,
@@ -341,6 +341,7 @@ fn slide_planned_line<E: From<SlideEvent>>(
 /// still merge into it, so its event waits until that is known. Cells are written only where a
 /// tile lands, and the cells from the last tile placed to the last tile read are cleared at the
 /// end. Writing `out` never clobbers a tile still to be read: `out` never passes `k`.
+#[inline]
 fn slide_line<E: From<SlideEvent>>(
     cells: &mut [Tile],
     exps: &mut Exponents,
