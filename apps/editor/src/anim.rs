@@ -163,7 +163,7 @@ pub fn ghost_pose(anim: &Anim, at: f32) -> Option<Pose> {
     let t = ease(local);
     match anim.kind {
         // Absorbed in a merge: slides into the survivor, then is gone.
-        AnimKind::Merge | AnimKind::Slide => {
+        AnimKind::Merge | AnimKind::Glide => {
             let (x, y) = lerp(anim.from, anim.to, t);
             Some(Pose { x, y, scale: 1.0, alpha: 1.0 })
         }
@@ -190,7 +190,7 @@ mod tests {
 
     #[test]
     fn a_slide_goes_from_its_cell_to_the_next() {
-        let a = anim(AnimKind::Slide, 0);
+        let a = anim(AnimKind::Glide, 0);
         assert_eq!(pose(&a, 0.0).map(|p| p.x), Some(0.0));
         assert_eq!(pose(&a, 1.0).map(|p| p.x), Some(2.0));
         let mid = pose(&a, 0.5).map(|p| p.x).unwrap_or_default();

@@ -73,7 +73,7 @@ fn plays_by_keys_walks_by_click_pushes_by_click_and_undoes() {
     let id = s.box_at(Pos::new(4, 7)).expect("the box moved on");
     // The push slides the box and the player together.
     let (b, p) = (anim(&h, id).expect("the box slides"), anim(&h, PLAYER).expect("the player slides"));
-    assert_eq!((b.kind, b.from, b.to, b.phase), (AnimKind::Slide, Pos::new(5, 7), Pos::new(4, 7), p.phase));
+    assert_eq!((b.kind, b.from, b.to, b.phase), (AnimKind::Glide, Pos::new(5, 7), Pos::new(4, 7), p.phase));
     assert_eq!((p.from, p.to), (Pos::new(6, 7), Pos::new(5, 7)));
     assert!(h.query_all_by_label_contains("pushes 1").next().is_some(), "the counts follow");
     // Undo by button, then by Ctrl+Z back to the start.

@@ -119,8 +119,9 @@ pub struct Piece {
 /// What an animation shows (how a view poses the entity over its phase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum AnimKind {
-    /// A tile slid without merging.
-    Slide,
+    /// A piece moved in a straight line to another cell without merging (a 2048 tile sliding,
+    /// a Sokoban player stepping or a box pushed).
+    Glide,
     /// Two tiles became one: the survivor moves `from → to`; the absorbed tile's ghost moves to
     /// the same `to` and vanishes (with a pop when it lands).
     Merge,

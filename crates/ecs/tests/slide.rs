@@ -78,7 +78,7 @@ fn single_merge_animates_survivor_and_leaves_a_ghost_for_the_absorbed_tile() {
         }]
     );
     assert_eq!(m.entity_of(Id(1)), None);
-    assert_eq!(anim_of(&m, Id(2)).unwrap().0, Anim::new(AnimKind::Slide, Pos::new(3, 0), Pos::new(1, 0), 0));
+    assert_eq!(anim_of(&m, Id(2)).unwrap().0, Anim::new(AnimKind::Glide, Pos::new(3, 0), Pos::new(1, 0), 0));
     let (tile, at, _) = spawned(&events);
     assert_eq!(anim_of(&m, tile).unwrap().0, Anim::new(AnimKind::Spawn, at, at, 1));
     assert_eq!(m.phases(), 2);
@@ -116,7 +116,7 @@ fn undo_reverses_the_merge_and_the_spawn() {
     assert_eq!(m.ghosts()[0].anim, Anim::new(AnimKind::Spawn, at, at, 0));
     assert_eq!(anim_of(&m, Id(0)).unwrap().0, Anim::new(AnimKind::Merge, Pos::new(0, 0), Pos::new(0, 0), 1));
     assert_eq!(anim_of(&m, Id(1)).unwrap().0, Anim::new(AnimKind::Merge, Pos::new(0, 0), Pos::new(1, 0), 1));
-    assert_eq!(anim_of(&m, Id(2)).unwrap().0, Anim::new(AnimKind::Slide, Pos::new(1, 0), Pos::new(3, 0), 1));
+    assert_eq!(anim_of(&m, Id(2)).unwrap().0, Anim::new(AnimKind::Glide, Pos::new(1, 0), Pos::new(3, 0), 1));
     assert_eq!(m.world().get::<&Look>(m.entity_of(Id(1)).unwrap()).unwrap().shape, Shape::Tile { value: 2 });
     // And redo again.
     let mut redo = state.clone();

@@ -29,7 +29,7 @@ impl Project for SlideRules {
 
     fn ops(event: &SlideEvent, out: &mut Ops) {
         match *event {
-            SlideEvent::Moved { tile, from, to } => out.move_one(tile, from, to, AnimKind::Slide, MOVE),
+            SlideEvent::Moved { tile, from, to } => out.move_one(tile, from, to, AnimKind::Glide, MOVE),
             SlideEvent::Merged { tile: survivor, from, absorbed, absorbed_from, to, value, .. } => {
                 // The absorbed tile slides into `to` and goes; the survivor doubles and moves
                 // from → to (equal for a single combine). Undone: the survivor halves and moves

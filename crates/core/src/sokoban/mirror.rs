@@ -53,8 +53,8 @@ impl Project for SokobanRules {
 
     fn ops(event: &SokobanEvent, out: &mut Ops) {
         match *event {
-            SokobanEvent::Moved { from, to } => out.move_one(PLAYER, from, to, AnimKind::Slide, MOVE),
-            SokobanEvent::Pushed { id, from, to } => out.move_one(id, from, to, AnimKind::Slide, MOVE),
+            SokobanEvent::Moved { from, to } => out.move_one(PLAYER, from, to, AnimKind::Glide, MOVE),
+            SokobanEvent::Pushed { id, from, to } => out.move_one(id, from, to, AnimKind::Glide, MOVE),
             SokobanEvent::Walked { ref path } => out.walk(PLAYER, path, 0, MOVE),
             SokobanEvent::Solved => {}
         }
