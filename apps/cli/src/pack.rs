@@ -430,6 +430,7 @@ fn rate_command(args: &RateArgs) -> Result<(), CliError> {
             let (results, rated) = rate::finish(&plan, &opened.results, &opened.entries, &played.units);
             let path = tessera_pack::results_path(&args.pack);
             results.save(&path).map_err(bad)?;
+            // Entries not planned had a rating, or hold the same level as an earlier entry.
             let skipped = opened.entries.len() - plan.levels.len();
             say(&format!(
                 "rated {rated} of {} levels ({skipped} already rated) -> {}",

@@ -38,7 +38,7 @@ pub enum PackError {
         /// What is wrong.
         message: String,
     },
-    /// Two entries are the same level.
+    /// Two entries name the same level file.
     #[error("{}: entries {first} and {second} are {what}", path.display())]
     Duplicate {
         /// The pack file.
@@ -47,7 +47,7 @@ pub enum PackError {
         first: usize,
         /// The later entry, from 1.
         second: usize,
-        /// How they are the same (`both levels/a.json`, `the same level (hash …)`).
+        /// How they are the same (`both levels/a.json`).
         what: String,
     },
     /// An edit that cannot be made (a position past the end).

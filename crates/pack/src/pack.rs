@@ -223,53 +223,55 @@ impl Pack {
             .map_err(|e| PackError::Io { path: path.to_path_buf(), message: e.to_string() })
     }
 
-    /// Reads and checks every entry's level (`dir` is the pack's folder, where relative paths
-    /// start): missing or bad level files and duplicate entries (the same path, or the same
-    /// level content) are errors naming the entry.
+    /// Reads and checks every entry's level (relative paths start at the pack's folder):
+    /// missing or bad level files and duplicate entries (the same level file twice) are errors
+    /// naming the entry. Two entries may hold the same level content (a copy about to be
+    /// edited): they share their ratings.
     pub fn resolve(&self, pack_path: &Path) -> Result<Vec<Resolved>, PackError> {
-        let dir = pack_path.parent().unwrap_or(Path::new("."));
         let mut out: Vec<Resolved> = Vec::with_capacity(self.entries.len());
         for (i, entry) in self.entries.iter().enumerate() {
-            let error = |message: String| PackError::Entry {
-                path: pack_path.to_path_buf(),
-                entry: i + 1,
-                label: entry.label(),
-                message,
-            };
-            let level = match &entry.level {
-                LevelRef::Path(p) => {
-                    let file = dir.join(p);
-                    if !file.is_file() {
-                        return Err(error(format!("level file {} does not exist", file.display())));
-                    }
-                    let text = read_text(&file).map_err(|e| error(e.to_string()))?;
-                    Level::from_json(&text).map_err(|e| error(format!("{}: {e}", file.display())))?
-                }
-                LevelRef::Inline(level) => {
-                    level.start(None).map_err(|e| error(format!("inline level: {e}")))?;
-                    (**level).clone()
-                }
-            };
-            let hash = level_hash(&level);
             for (j, earlier) in self.entries[..i].iter().enumerate() {
-                let same_path = matches!((&earlier.level, &entry.level),
-                    (LevelRef::Path(a), LevelRef::Path(b)) if Path::new(a) == Path::new(b));
-                if same_path || out[j].hash == hash {
+                if let (LevelRef::Path(a), LevelRef::Path(b)) = (&earlier.level, &entry.level)
+                    && Path::new(a) == Path::new(b)
+                {
                     return Err(PackError::Duplicate {
                         path: pack_path.to_path_buf(),
                         first: j + 1,
                         second: i + 1,
-                        what: if same_path {
-                            format!("both {}", entry.level.describe())
-                        } else {
-                            format!("the same level (hash {hash})")
-                        },
+                        what: format!("both {b}"),
                     });
                 }
             }
-            out.push(Resolved { rule_set: level.rule_set(), level, hash });
+            out.push(self.resolve_entry(pack_path, i)?);
         }
         Ok(out)
+    }
+
+    /// Reads and checks entry `i`'s level (see [`Pack::resolve`]; no duplicate check).
+    pub fn resolve_entry(&self, pack_path: &Path, i: usize) -> Result<Resolved, PackError> {
+        let dir = pack_path.parent().unwrap_or(Path::new("."));
+        let entry = self.entries.get(i).ok_or_else(|| PackError::Edit(format!("no entry {}", i + 1)))?;
+        let error = |message: String| PackError::Entry {
+            path: pack_path.to_path_buf(),
+            entry: i + 1,
+            label: entry.label(),
+            message,
+        };
+        let level = match &entry.level {
+            LevelRef::Path(p) => {
+                let file = dir.join(p);
+                if !file.is_file() {
+                    return Err(error(format!("level file {} does not exist", file.display())));
+                }
+                let text = read_text(&file).map_err(|e| error(e.to_string()))?;
+                Level::from_json(&text).map_err(|e| error(format!("{}: {e}", file.display())))?
+            }
+            LevelRef::Inline(level) => {
+                level.start(None).map_err(|e| error(format!("inline level: {e}")))?;
+                (**level).clone()
+            }
+        };
+        Ok(Resolved { rule_set: level.rule_set(), hash: level_hash(&level), level })
     }
 
     /// Inserts `entry` at `at` (0-based; the end when `None`).

@@ -181,7 +181,8 @@ impl Plan {
                 ),
             })?;
             let key = RatingKey::new(&e.hash, &bot, settings.seed, settings.games, settings.config);
-            if results.get(&key).is_some() {
+            // Rated already, or planned for an earlier entry holding the same level.
+            if results.get(&key).is_some() || levels.iter().any(|l: &PlannedLevel| l.hash == e.hash && l.bot == bot) {
                 continue;
             }
             let level = levels.len();

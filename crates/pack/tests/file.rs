@@ -60,12 +60,12 @@ fn missing_files_and_duplicates_name_the_entries() {
     pack.add(Entry::path("level1.json"), None).unwrap();
     let e = pack.resolve(&path).unwrap_err();
     assert!(matches!(e, PackError::Duplicate { first: 2, second: 4, .. }), "{e}");
-    // The same content under another name is a duplicate too.
+    // The same content under another name is allowed (a copy to edit): it shares ratings.
     std::fs::copy(dir.join("level2.json"), dir.join("copy.json")).unwrap();
     pack.remove(3).unwrap();
     pack.add(Entry::path("copy.json"), None).unwrap();
-    let e = pack.resolve(&path).unwrap_err();
-    assert!(matches!(e, PackError::Duplicate { first: 3, second: 4, .. }) && e.to_string().contains("same level"));
+    let resolved = pack.resolve(&path).unwrap();
+    assert_eq!(resolved[2].hash, resolved[3].hash);
     // A level file that is not a level names the entry and the file.
     std::fs::write(dir.join("copy.json"), "{\"rule_set\": \"slide\", \"board\": [[3]]}").unwrap();
     let e = pack.resolve(&path).unwrap_err();
