@@ -222,7 +222,8 @@ fn index(position: usize) -> Result<usize, CliError> {
 
 /// `LOW-HIGH` as fractions or percentages.
 fn parse_band(text: &str) -> Result<Band, CliError> {
-    let bad = || CliError::BadInput(format!("--target {text}: expected LOW-HIGH, such as 0.4-0.7 or 40%-70%"));
+    let bad =
+        || CliError::BadInput(format!("--target {text}: expected LOW-HIGH, such as 0.4-0.7 or 40%-70%"));
     let (lo, hi) = text.split_once('-').ok_or_else(bad)?;
     let num = |s: &str| -> Result<f64, CliError> {
         let s = s.trim();
@@ -362,7 +363,8 @@ fn settings(args: &RateArgs) -> Result<Settings, CliError> {
             return Err(CliError::BadInput(format!("--bot: two bots given for {whom}")));
         }
     }
-    let given = [args.playouts.is_some(), args.millis.is_some(), args.depth.is_some(), args.nmcs_level.is_some()];
+    let given =
+        [args.playouts.is_some(), args.millis.is_some(), args.depth.is_some(), args.nmcs_level.is_some()];
     for (i, flag) in ["--playouts", "--millis", "--depth", "--level"].iter().enumerate() {
         if given[i] && !used[i] {
             return Err(CliError::BadInput(format!("{flag}: none of the bots given takes it")));
@@ -381,9 +383,9 @@ fn settings(args: &RateArgs) -> Result<Settings, CliError> {
 fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
     std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(total);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{msg} {bar:30} {pos}/{len} games  {elapsed} (eta {eta})",
-        ) {
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} games  {elapsed} (eta {eta})")
+        {
             bar.set_style(style);
         }
         bar
@@ -450,8 +452,8 @@ fn merge(path: &Path, shard_paths: &[PathBuf]) -> Result<(), CliError> {
     let mut shards = Vec::new();
     for p in shard_paths {
         let text = crate::error::read_input(p, crate::error::Input::Shard)?;
-        let shard: ShardFile =
-            serde_json::from_str(&text).map_err(|e| CliError::file(p, format!("not a pack shard file: {e}")))?;
+        let shard: ShardFile = serde_json::from_str(&text)
+            .map_err(|e| CliError::file(p, format!("not a pack shard file: {e}")))?;
         shards.push((p.display().to_string(), shard));
     }
     let first = &shards[0].1;
@@ -475,17 +477,27 @@ fn report(args: &ReportArgs) -> Result<(), CliError> {
         let mut t = format!("{}: {} levels, {} flagged\n", curve.pack, curve.entries.len(), curve.flagged());
         for e in &curve.entries {
             let rate = e.rating.as_ref().map_or("not rated".to_string(), |r| {
-                format!("{:5.1} % [{:.1}–{:.1}]", 100.0 * r.win_rate, 100.0 * r.interval[0], 100.0 * r.interval[1])
+                format!(
+                    "{:5.1} % [{:.1}–{:.1}]",
+                    100.0 * r.win_rate,
+                    100.0 * r.interval[0],
+                    100.0 * r.interval[1]
+                )
             });
-            let band = e.target.map_or(String::new(), |b| format!(" target {:.0}–{:.0} %", 100.0 * b[0], 100.0 * b[1]));
-            let flags: Vec<&str> = e.flags.iter().filter(|f| **f != tessera_pack::Flag::NotRated).map(|f| f.name()).collect();
+            let band = e
+                .target
+                .map_or(String::new(), |b| format!(" target {:.0}–{:.0} %", 100.0 * b[0], 100.0 * b[1]));
+            let flags: Vec<&str> =
+                e.flags.iter().filter(|f| **f != tessera_pack::Flag::NotRated).map(|f| f.name()).collect();
             let flags = if flags.is_empty() { String::new() } else { format!("  <- {}", flags.join(", ")) };
             t += &format!("{:>3}. {:<30} {rate}{band}{flags}\n", e.index, e.title);
         }
         t
     };
     match &args.out {
-        Some(out) => tessera_replay::atomic_write(out, text.as_bytes()).map_err(|e| CliError::file(out, e))?,
+        Some(out) => {
+            tessera_replay::atomic_write(out, text.as_bytes()).map_err(|e| CliError::file(out, e))?
+        }
         None => write!(std::io::stdout().lock(), "{text}").map_err(output_error)?,
     }
     if args.check && curve.flagged() > 0 {

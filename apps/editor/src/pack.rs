@@ -15,9 +15,9 @@ use crate::board::{BoardView, Overlay};
 use egui_plot::{Line, Plot, Points, Polygon};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::sync::Arc;
 use tessera_bots::{BotKind, BotSpec, GameConfig};
 use tessera_core::{AnyState, Level, RuleSet};
 use tessera_ecs::Mirror;
@@ -198,7 +198,12 @@ impl PackView {
 
     /// Adds a new inline level (the built-in classic 2048) after the selection.
     pub fn add_new(&mut self) -> Result<(), String> {
-        let mut e = Entry { level: LevelRef::Inline(Box::new(Level::classic())), title: None, note: None, target: None };
+        let mut e = Entry {
+            level: LevelRef::Inline(Box::new(Level::classic())),
+            title: None,
+            note: None,
+            target: None,
+        };
         e.title = Some(format!("new level {}", self.pack.entries.len() + 1));
         self.insert(e)
     }
@@ -268,7 +273,8 @@ impl PackView {
 
     /// The curve of the pack as edited.
     pub fn curve(&self) -> Option<Curve> {
-        let resolved: Vec<Resolved> = self.slots.iter().map(|s| s.level.clone()).collect::<Result<_, _>>().ok()?;
+        let resolved: Vec<Resolved> =
+            self.slots.iter().map(|s| s.level.clone()).collect::<Result<_, _>>().ok()?;
         Some(Curve::of(&self.pack, &resolved, &self.results))
     }
 
@@ -285,7 +291,8 @@ impl PackView {
         let settings = Settings { bots, games: self.games, seed: 0, config: GameConfig::default() };
         let labels: Vec<String> = self.pack.entries.iter().map(Entry::label).collect();
         let base = self.base();
-        let plan = Plan::new(&base, &resolved, &labels, &self.results, settings, 50).map_err(|e| e.to_string())?;
+        let plan =
+            Plan::new(&base, &resolved, &labels, &self.results, settings, 50).map_err(|e| e.to_string())?;
         let (stop, done, levels_done) =
             (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
         let total = plan.games_of(Shard::ALL);
@@ -388,10 +395,16 @@ impl PackView {
             {
                 self.error = Some(e);
             }
-            ui.add(egui::TextEdit::singleline(&mut self.add_path).hint_text("level file").desired_width(150.0));
+            let label = ui.label("Level file");
+            ui.add(egui::TextEdit::singleline(&mut self.add_path).desired_width(150.0)).labelled_by(label.id);
             if ui.button("Add file").clicked() {
                 let file = PathBuf::from(self.add_path.trim());
-                match self.add_file(&file) {
+                let added = if self.add_path.trim().is_empty() {
+                    Err("type a level file's path".into())
+                } else {
+                    self.add_file(&file)
+                };
+                match added {
                     Ok(()) => self.add_path.clear(),
                     Err(e) => self.error = Some(e),
                 }
@@ -430,8 +443,8 @@ impl PackView {
             if let Some(e) = self.pack.entries.get(i) {
                 let mut title = e.title.clone().unwrap_or_default();
                 ui.horizontal(|ui| {
-                    ui.label("Title");
-                    if ui.text_edit_singleline(&mut title).changed() {
+                    let label = ui.label("Title");
+                    if ui.text_edit_singleline(&mut title).labelled_by(label.id).changed() {
                         self.rename(i, &title);
                     }
                 });
@@ -443,36 +456,37 @@ impl PackView {
         egui::ScrollArea::vertical().show(ui, |ui| {
             for i in 0..self.pack.entries.len() {
                 let label = format!("{}. {}", i + 1, self.pack.entries[i].label());
-                let rating = match (&self.slots[i].level, curve.as_ref().and_then(|c| c.entries[i].rating.as_ref())) {
-                    (Err(e), _) => e.clone(),
-                    (Ok(r), Some(p)) => format!(
-                        "{}: won {:.0} % ({:.0}–{:.0} %) of {}",
-                        r.rule_set,
-                        100.0 * p.win_rate,
-                        100.0 * p.interval[0],
-                        100.0 * p.interval[1],
-                        p.games
-                    ),
-                    (Ok(r), None) => format!("{}: not rated", r.rule_set),
-                };
-                let flagged = curve
-                    .as_ref()
-                    .is_some_and(|c| c.entries[i].flags.iter().any(|&f| f != Flag::NotRated));
-                let row = ui.dnd_drag_source(egui::Id::unique(("pack-row", i)), i, |ui| {
-                    ui.horizontal(|ui| {
+                let rating =
+                    match (&self.slots[i].level, curve.as_ref().and_then(|c| c.entries[i].rating.as_ref())) {
+                        (Err(e), _) => e.clone(),
+                        (Ok(r), Some(p)) => format!(
+                            "{}: won {:.0} % ({:.0}–{:.0} %) of {}",
+                            r.rule_set,
+                            100.0 * p.win_rate,
+                            100.0 * p.interval[0],
+                            100.0 * p.interval[1],
+                            p.games
+                        ),
+                        (Ok(r), None) => format!("{}: not rated", r.rule_set),
+                    };
+                let flagged =
+                    curve.as_ref().is_some_and(|c| c.entries[i].flags.iter().any(|&f| f != Flag::NotRated));
+                // The thumbnail is the drag handle; the whole row is where a dragged row lands.
+                let row = ui.horizontal(|ui| {
+                    ui.dnd_drag_source(egui::Id::unique(("pack-row", i)), i, |ui| {
                         let (rect, _) = ui.allocate_exact_size(egui::vec2(48.0, 48.0), egui::Sense::hover());
                         if let Some((mirror, state, view)) = &mut self.slots[i].thumb {
                             let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
                             view.fit();
                             view.show(&mut child, mirror, state, 1.0, &Overlay::default());
                         }
-                        let selected = self.selected == Some(i);
-                        if ui.selectable_label(selected, &label).clicked() {
-                            self.selected = Some(i);
-                        }
-                        let text = if flagged { format!("⚠ {rating}") } else { rating };
-                        ui.label(text);
                     });
+                    let selected = self.selected == Some(i);
+                    if ui.selectable_label(selected, &label).clicked() {
+                        self.selected = Some(i);
+                    }
+                    let text = if flagged { format!("(flagged) {rating}") } else { rating };
+                    ui.label(text);
                 });
                 if let Some(from) = row.response.dnd_release_payload::<usize>() {
                     moved = Some((*from, i));
@@ -492,21 +506,19 @@ impl PackView {
             self.slots.iter().filter_map(|s| s.level.as_ref().ok().map(|r| r.rule_set)).collect();
         rule_sets.sort();
         rule_sets.dedup();
-        ui.heading("Rate all");
+        ui.heading("Difficulty of the pack");
         for r in &rule_sets {
             let mut bot = self.bot(*r);
-            egui::ComboBox::from_label(format!("bot for {r}"))
-                .selected_text(bot.name())
-                .show_ui(ui, |ui| {
-                    for k in BotKind::ALL.iter().filter(|k| k.only_for().is_none_or(|o| o == *r)) {
-                        ui.selectable_value(&mut bot, *k, k.name());
-                    }
-                });
+            egui::ComboBox::from_label(format!("bot for {r}")).selected_text(bot.name()).show_ui(ui, |ui| {
+                for k in BotKind::ALL.iter().filter(|k| k.only_for().is_none_or(|o| o == *r)) {
+                    ui.selectable_value(&mut bot, *k, k.name());
+                }
+            });
             self.bots.insert(*r, bot);
         }
         ui.horizontal(|ui| {
-            ui.label("Games per level");
-            ui.add(egui::DragValue::new(&mut self.games).range(1..=100_000));
+            let label = ui.label("Games per level");
+            ui.add(egui::DragValue::new(&mut self.games).range(1..=100_000)).labelled_by(label.id);
         });
         match &self.running {
             Some(r) => {
@@ -542,7 +554,11 @@ impl PackView {
                 format!("{}. {}: {}", e.index, e.title, f.join(", "))
             })
             .collect();
-        ui.label(if flagged.is_empty() { "No level flagged.".to_string() } else { format!("Flagged: {}", flagged.join("; ")) });
+        ui.label(if flagged.is_empty() {
+            "No level flagged.".to_string()
+        } else {
+            format!("Flagged: {}", flagged.join("; "))
+        });
         let mut clicked = None;
         let response = Plot::new("pack-curve")
             .height(240.0)
@@ -561,7 +577,9 @@ impl PackView {
                         );
                     }
                     if let Some(r) = &e.rating {
-                        p.line(Line::new("interval", vec![[x, r.interval[0]], [x, r.interval[1]]]).width(2.0));
+                        p.line(
+                            Line::new("interval", vec![[x, r.interval[0]], [x, r.interval[1]]]).width(2.0),
+                        );
                     }
                 }
                 let point = |flag: bool| -> Vec<[f64; 2]> {

@@ -72,7 +72,8 @@ impl Settings {
                     names.join(", ")
                 )));
             };
-            spec.check(rule_set).map_err(|e| PackError::Settings(format!("--bot {key}={}: {e}", spec.kind)))?;
+            spec.check(rule_set)
+                .map_err(|e| PackError::Settings(format!("--bot {key}={}: {e}", spec.kind)))?;
         }
         Ok(())
     }
@@ -182,7 +183,9 @@ impl Plan {
             })?;
             let key = RatingKey::new(&e.hash, &bot, settings.seed, settings.games, settings.config);
             // Rated already, or planned for an earlier entry holding the same level.
-            if results.get(&key).is_some() || levels.iter().any(|l: &PlannedLevel| l.hash == e.hash && l.bot == bot) {
+            if results.get(&key).is_some()
+                || levels.iter().any(|l: &PlannedLevel| l.hash == e.hash && l.bot == bot)
+            {
                 continue;
             }
             let level = levels.len();
@@ -416,7 +419,10 @@ pub fn finish(plan: &Plan, old: &Results, entries: &[Resolved], units: &[UnitRes
         rated += 1;
     }
     ratings.sort_by(|a, b| a.key.cmp(&b.key));
-    (Results { format: crate::results::RESULTS_FORMAT, settings: Some(plan.settings.clone()), ratings }, rated)
+    (
+        Results { format: crate::results::RESULTS_FORMAT, settings: Some(plan.settings.clone()), ratings },
+        rated,
+    )
 }
 
 /// Merges shard files of `plan` into the results file one machine would write. `names` names
@@ -437,7 +443,10 @@ pub fn merge(
     let mut units = Vec::new();
     for (name, s) in shards {
         if s.format != SHARD_FORMAT {
-            return Err(PackError::Merge(format!("{name}: shard format {}, expected {SHARD_FORMAT}", s.format)));
+            return Err(PackError::Merge(format!(
+                "{name}: shard format {}, expected {SHARD_FORMAT}",
+                s.format
+            )));
         }
         if s.plan != hash {
             return Err(PackError::Merge(format!(
@@ -455,16 +464,24 @@ pub fn merge(
             return Err(PackError::Merge(format!("{name}: shard index {} out of 0..{count}", s.shard.index)));
         }
         if let Some(other) = seen[s.shard.index as usize] {
-            return Err(PackError::Merge(format!("{name} and {other} are both shard {}/{count}", s.shard.index)));
+            return Err(PackError::Merge(format!(
+                "{name} and {other} are both shard {}/{count}",
+                s.shard.index
+            )));
         }
         seen[s.shard.index as usize] = Some(name);
         if s.interrupted {
-            return Err(PackError::Merge(format!("{name}: interrupted before it finished: run that shard again")));
+            return Err(PackError::Merge(format!(
+                "{name}: interrupted before it finished: run that shard again"
+            )));
         }
         let expected: Vec<usize> = (0..plan.units.len()).filter(|&i| s.shard.owns(i)).collect();
         let got: Vec<usize> = s.units.iter().map(|u| u.unit).collect();
         if got != expected {
-            return Err(PackError::Merge(format!("{name}: does not hold the units its plan gives shard {}", s.shard.index)));
+            return Err(PackError::Merge(format!(
+                "{name}: does not hold the units its plan gives shard {}",
+                s.shard.index
+            )));
         }
         for u in &s.units {
             let planned = plan.units[u.unit];

@@ -38,7 +38,7 @@ impl Flag {
 /// The rating figures of one point of the curve.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Point {
-    /// The bot.
+    /// The bot and its settings, for a person (`mcts (200 playouts)`).
     pub bot: String,
     /// Games played.
     pub games: u64,
@@ -127,7 +127,8 @@ impl Curve {
                 level_hash: resolved.hash.clone(),
                 target: entry.target.map(|b| b.win_rate),
                 rating: rating.map(|r| Point {
-                    bot: r.key.bot.clone(),
+                    bot: serde_json::from_str::<tessera_bots::BotSpec>(&r.key.bot)
+                        .map_or_else(|_| r.key.bot.clone(), |b| b.to_string()),
                     games: r.games(),
                     wins: r.wins,
                     win_rate: r.win_rate(),
@@ -288,7 +289,8 @@ text{{font-size:11px;fill:#444}} .line{{fill:none;stroke:#246;stroke-width:1.5}}
                 );
             }
             if self.entries.len() <= 60 || e.index % 5 == 0 {
-                let _ = writeln!(s, "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>", cx - 4.0, height - 12.0, e.index);
+                let _ =
+                    writeln!(s, "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>", cx - 4.0, height - 12.0, e.index);
             }
         }
         s + "</svg>\n"
@@ -297,7 +299,9 @@ text{{font-size:11px;fill:#444}} .line{{fill:none;stroke:#246;stroke-width:1.5}}
     fn moves_chart(&self) -> String {
         let (width, height, left, x) = self.frame(180.0);
         let (top, bottom) = (10.0, 30.0);
-        let max = self.entries.iter().filter_map(|e| e.rating.as_ref()?.moves_median).max().unwrap_or(1).max(1) as f64;
+        let max =
+            self.entries.iter().filter_map(|e| e.rating.as_ref()?.moves_median).max().unwrap_or(1).max(1)
+                as f64;
         let y = |v: f64| top + (1.0 - v / max) * (height - top - bottom);
         let mut s = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\">\n"
@@ -315,7 +319,9 @@ text{{font-size:11px;fill:#444}} .line{{fill:none;stroke:#246;stroke-width:1.5}}
         let points: Vec<String> = self
             .entries
             .iter()
-            .filter_map(|e| Some(format!("{:.1},{:.1}", x(e.index - 1), y(e.rating.as_ref()?.moves_median? as f64))))
+            .filter_map(|e| {
+                Some(format!("{:.1},{:.1}", x(e.index - 1), y(e.rating.as_ref()?.moves_median? as f64)))
+            })
             .collect();
         let _ = writeln!(s, "<polyline class=\"line\" points=\"{}\"/>", points.join(" "));
         for e in &self.entries {

@@ -44,7 +44,8 @@ fn bad_bands_and_inline_levels_name_the_entry() {
     let e = parse(r#"{"name": "p", "levels": [{"level": "a.json", "target": {"win_rate": [0.8, 0.2]}}]}"#)
         .unwrap_err();
     assert!(matches!(e, PackError::Entry { entry: 1, .. }) && e.to_string().contains("low one first"), "{e}");
-    let e = parse(r#"{"name": "p", "levels": [{"level": {"rule_set": "slide", "boardd": []}}]}"#).unwrap_err();
+    let e =
+        parse(r#"{"name": "p", "levels": [{"level": {"rule_set": "slide", "boardd": []}}]}"#).unwrap_err();
     assert!(e.to_string().contains("entry 1") && e.to_string().contains("inline level"), "{e}");
 }
 
@@ -55,7 +56,10 @@ fn missing_files_and_duplicates_name_the_entries() {
     let mut pack = Pack::read(&path).unwrap();
     pack.add(Entry::path("nowhere.json"), None).unwrap();
     let e = pack.resolve(&path).unwrap_err();
-    assert!(matches!(e, PackError::Entry { entry: 4, .. }) && e.to_string().contains("does not exist"), "{e}");
+    assert!(
+        matches!(e, PackError::Entry { entry: 4, .. }) && e.to_string().contains("does not exist"),
+        "{e}"
+    );
     pack.remove(3).unwrap();
     pack.add(Entry::path("level1.json"), None).unwrap();
     let e = pack.resolve(&path).unwrap_err();

@@ -6,12 +6,7 @@ use tessera_pack::report::{Flag, flags};
 #[test]
 fn a_level_much_harder_than_both_neighbours_is_flagged() {
     let targets = vec![None, Some(Band { win_rate: [0.5, 1.0] }), None, None];
-    let points = vec![
-        Some((0.8, [0.7, 0.9])),
-        Some((0.2, [0.1, 0.3])),
-        Some((0.75, [0.6, 0.85])),
-        None,
-    ];
+    let points = vec![Some((0.8, [0.7, 0.9])), Some((0.2, [0.1, 0.3])), Some((0.75, [0.6, 0.85])), None];
     assert_eq!(flags(&targets, &points, 0), vec![]);
     assert_eq!(flags(&targets, &points, 1), vec![Flag::OutsideBand, Flag::HarderThanNeighbours]);
     assert_eq!(flags(&targets, &points, 3), vec![Flag::NotRated]);

@@ -19,9 +19,18 @@ pub fn scratch(name: &str) -> PathBuf {
 /// Small levels that rate fast: random 3×3 2048 boards and small SameGame boards.
 pub fn small_level(i: usize) -> String {
     match i % 3 {
-        0 => format!(r#"{{"rule_set": "slide", "width": 3, "height": 3, "config": {{"target": {}}}, "seed": {i}}}"#, 16 << (i % 2)),
-        1 => format!(r#"{{"rule_set": "collapse", "width": 4, "height": 3, "colours": {}, "seed": {i}}}"#, 2 + i % 3),
-        _ => format!(r#"{{"rule_set": "collapse", "width": 5, "height": 2, "colours": {}, "seed": {i}}}"#, 2 + i % 2),
+        0 => format!(
+            r#"{{"rule_set": "slide", "width": 3, "height": 3, "config": {{"target": {}}}, "seed": {i}}}"#,
+            16 << (i % 2)
+        ),
+        1 => format!(
+            r#"{{"rule_set": "collapse", "width": 4, "height": 3, "colours": {}, "seed": {i}}}"#,
+            2 + i % 3
+        ),
+        _ => format!(
+            r#"{{"rule_set": "collapse", "width": 5, "height": 2, "colours": {}, "seed": {i}}}"#,
+            2 + i % 2
+        ),
     }
 }
 
