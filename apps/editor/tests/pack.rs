@@ -5,7 +5,7 @@
 use crate::common::{editor, fixtures};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tessera_bots::BotKind;
 use tessera_editor::{EditorApp, Mode, Pending};
 
@@ -29,7 +29,7 @@ fn scratch_pack(name: &str) -> PathBuf {
     pack
 }
 
-fn opened(pack: &PathBuf) -> Harness<'static, EditorApp> {
+fn opened(pack: &Path) -> Harness<'static, EditorApp> {
     let mut h = editor();
     h.state_mut().open(pack);
     h.run();
