@@ -146,6 +146,7 @@ impl EditorApp {
     /// Keeps a copy of unsaved edits in `dir` ([`crate::recovery`]), at most `every` seconds
     /// behind, and offers back what an earlier run left there.
     pub fn enable_recovery(&mut self, dir: &Path, every: f64) {
+        self.pack.enable_recovery(dir);
         let recovery = Recovery::new(dir, every);
         match recovery.left_over() {
             Ok(left) => self.recovered = left,

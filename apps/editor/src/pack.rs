@@ -79,7 +79,25 @@ pub struct PackView {
     running: Option<Running>,
     error: Option<String>,
     notice: Option<String>,
+    /// Where unsaved pack edits are kept (see [`PackView::enable_recovery`]), and when they were
+    /// last written (egui time).
+    recovery: Option<(PathBuf, Option<f64>)>,
 }
+
+/// `path` made absolute (as the recovery file names packs), or as it is.
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The pack file whose edits the recovery file `file` keeps.
+fn kept_for(file: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    value.get("path")?.as_str().map(PathBuf::from)
+}
+
+/// The file, in the recovery folder, that keeps a pack's unsaved edits.
+pub const PACK_RECOVERY_FILE: &str = "unsaved-pack.json";
 
 impl Default for PackView {
     fn default() -> Self {
@@ -97,6 +115,7 @@ impl Default for PackView {
             running: None,
             error: None,
             notice: None,
+            recovery: None,
         }
     }
 }
@@ -113,6 +132,7 @@ impl PackView {
         self.results = results;
         self.path = Some(path.to_path_buf());
         self.dirty = false;
+        self.restore(path);
         self.selected = None;
         self.error = None;
         if let Some(s) = &self.results.settings {
@@ -124,6 +144,61 @@ impl PackView {
             self.games = s.games;
         }
         Ok(())
+    }
+
+    /// Keeps unsaved pack edits in `dir` ([`PACK_RECOVERY_FILE`], written atomically at most
+    /// once a second while the pack is unsaved, removed once it is saved); opening the same pack
+    /// again restores them (marked unsaved, with a notice).
+    pub fn enable_recovery(&mut self, dir: &Path) {
+        self.recovery = Some((dir.join(PACK_RECOVERY_FILE), None));
+    }
+
+    /// Restores the edits kept for the pack file `path`, if the recovery file holds some.
+    fn restore(&mut self, path: &Path) {
+        let Some((file, _)) = &self.recovery else { return };
+        let Ok(text) = std::fs::read_to_string(file) else { return };
+        let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(&text) else {
+            return;
+        };
+        let same = o.get("path").and_then(|p| p.as_str()).is_some_and(|p| Path::new(p) == absolute(path));
+        let Some(kept) = o.get("pack").filter(|_| same) else { return };
+        match Pack::parse(&kept.to_string(), file) {
+            Ok(pack) => {
+                self.slots = (0..pack.entries.len()).map(|i| Slot::of(&pack, path, i)).collect();
+                self.pack = pack;
+                self.dirty = true;
+                self.notice = Some("restored unsaved pack edits from the recovery file".into());
+            }
+            Err(e) => self.error = Some(format!("the recovery file does not load: {e}")),
+        }
+    }
+
+    /// Writes or removes the recovery file as the pack is unsaved or saved (`now`: egui time).
+    pub fn keep_recovery(&mut self, now: f64) {
+        let Some((file, written)) = &mut self.recovery else { return };
+        if !self.dirty {
+            // Saved (or never changed): drop what was kept for this pack; another pack's edits
+            // stay until that pack is opened.
+            let ours = written.take().is_some()
+                || (file.exists()
+                    && self.path.is_some()
+                    && kept_for(file) == self.path.as_deref().map(absolute));
+            if ours {
+                let _ = std::fs::remove_file(&*file);
+            }
+            return;
+        }
+        if written.is_some_and(|t| now - t < 1.0) {
+            return;
+        }
+        let Some(path) = &self.path else { return };
+        let pack: serde_json::Value = serde_json::from_str(&self.pack.to_json()).unwrap_or_default();
+        let text =
+            serde_json::json!({ "path": absolute(path).display().to_string(), "pack": pack }).to_string();
+        match tessera_replay::atomic_write(&*file, text.as_bytes()) {
+            Ok(()) => *written = Some(now),
+            Err(e) => self.error = Some(format!("{}: {e}", file.display())),
+        }
     }
 
     /// Whether a pack is open.
@@ -361,6 +436,7 @@ impl PackView {
     /// Draws the view.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<PackAction> {
         self.poll();
+        self.keep_recovery(ui.input(|i| i.time));
         if self.running.is_some() {
             ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
         }

@@ -148,3 +148,32 @@ fn rate_all_then_the_curve_flags_and_a_reopen_keeps_the_ratings() {
     assert_eq!(h2.state().pack().results(), &results);
     assert!(h2.query_by_label_contains("4. First push: outside_band").is_some());
 }
+
+#[test]
+fn unsaved_pack_edits_survive_a_crash_in_the_recovery_file() {
+    let pack = scratch_pack("recovery");
+    let dir = pack.parent().unwrap().join("recovery");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(tessera_editor::pack::PACK_RECOVERY_FILE);
+    let mut h = editor();
+    h.state_mut().enable_recovery(&dir, 1.0);
+    h.state_mut().open(&pack);
+    h.run();
+    click(&mut h, "2. Centre column");
+    click(&mut h, "Move down");
+    let moved = titles(&h);
+    assert!(file.exists(), "unsaved pack edits are kept");
+    // The editor "crashes" (is dropped); the next one opening the pack gets the edits back.
+    drop(h);
+    let mut h = editor();
+    h.state_mut().enable_recovery(&dir, 1.0);
+    h.state_mut().open(&pack);
+    h.run();
+    assert_eq!(titles(&h), moved);
+    assert!(h.state().pack().dirty());
+    assert!(h.query_by_label_contains("restored unsaved pack edits").is_some());
+    click(&mut h, "Save pack");
+    h.run();
+    assert!(!file.exists(), "saved: nothing to keep");
+    assert_eq!(titles(&opened(&pack)), moved);
+}
