@@ -177,3 +177,36 @@ fn unsaved_pack_edits_survive_a_crash_in_the_recovery_file() {
     assert!(!file.exists(), "saved: nothing to keep");
     assert_eq!(titles(&opened(&pack)), moved);
 }
+
+/// Presses at `from`, moves in steps to `to` and releases there.
+fn drag(h: &mut Harness<'_, EditorApp>, from: egui::Pos2, to: egui::Pos2) {
+    let press = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: Default::default(),
+    };
+    h.hover_at(from);
+    h.run();
+    h.event(press(from, true));
+    h.run();
+    for i in 1..=8 {
+        h.hover_at(from + (to - from) * (i as f32 / 8.0));
+        h.run();
+    }
+    h.event(press(to, false));
+    h.run();
+}
+
+#[test]
+fn dragging_a_row_onto_another_moves_it_there() {
+    let pack = scratch_pack("drag");
+    let mut h = opened(&pack);
+    let first = h.get_by_label("1. Classic 2048").rect();
+    let third = h.get_by_label("3. Three colours (inline)").rect();
+    // The thumbnail, left of the title, is the handle; the row under the pointer takes it.
+    let handle = egui::pos2(first.min.x - 30.0, first.center().y);
+    drag(&mut h, handle, egui::pos2(third.center().x, third.center().y));
+    assert_eq!(titles(&h)[..3], ["Centre column", "Three colours (inline)", "Classic 2048"]);
+    assert!(h.state().pack().dirty());
+}
