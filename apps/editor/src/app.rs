@@ -83,6 +83,8 @@ pub struct EditorApp {
     board: BoardView,
     debug: DebugView,
     pack: crate::pack::PackView,
+    /// The pack's inline entry open in Edit: its edits go back into the pack on return.
+    pack_inline: Option<usize>,
     picker: Option<FilePicker>,
     /// A collection opened, waiting for the user to pick one of its levels.
     choice: Option<LevelChoice>,
@@ -112,6 +114,7 @@ impl EditorApp {
             board: BoardView::default(),
             debug: DebugView::default(),
             pack: crate::pack::PackView::default(),
+            pack_inline: None,
             picker: None,
             choice: None,
             error: None,
@@ -223,8 +226,9 @@ impl EditorApp {
     /// Carries out what the Pack view asked: an entry opened in Edit or Play (a level file
     /// through [`EditorApp::open`], which asks about unsaved edits first).
     pub fn pack_action(&mut self, action: crate::pack::PackAction) {
-        let crate::pack::PackAction::Open { level, path, play } = action;
+        let crate::pack::PackAction::Open { entry, level, path, play } = action;
         self.mode = if play { Mode::Play } else { Mode::Edit };
+        self.pack_inline = None;
         match path {
             Some(p) => self.open(&p),
             None if self.edit.dirty() => self.error = Some("save or undo the level's edits first".into()),
@@ -237,6 +241,7 @@ impl EditorApp {
                     self.error = Some(e.to_string());
                     return;
                 }
+                self.pack_inline = Some(entry);
                 match Session::new(*level, seed) {
                     Ok(s) => {
                         self.set_session(s);
@@ -274,8 +279,22 @@ impl EditorApp {
             self.debug_session();
         }
         if mode == Mode::Pack && self.pack.is_open() {
-            // Come back from Edit: level files saved meanwhile are read again.
+            // Come back from Edit: level files saved meanwhile are read again, and an inline
+            // entry's edits go into the pack (Edit then holds them as saved).
             self.pack.refresh();
+            if let Some(i) = self.pack_inline
+                && self.edit.dirty()
+            {
+                let level = self.edit.draft().to_level();
+                match self.pack.replace_inline(i, level.clone()) {
+                    Ok(()) => {
+                        if let Err(e) = self.edit.load(&level, None) {
+                            self.error = Some(e);
+                        }
+                    }
+                    Err(e) => self.error = Some(format!("the edited level stays in Edit: {e}")),
+                }
+            }
         }
         self.mode = mode;
     }

@@ -29,6 +29,8 @@ use tessera_pack::{Curve, Entry, Flag, LevelRef, Pack, Plan, Progress, Resolved,
 pub enum PackAction {
     /// Open an entry's level in Edit (`play: false`) or Play, with its file when it has one.
     Open {
+        /// The entry (0-based).
+        entry: usize,
         /// The level.
         level: Box<Level>,
         /// Its file (`None` for an inline level).
@@ -318,6 +320,21 @@ impl PackView {
         }
     }
 
+    /// Replaces inline entry `i`'s level with `level` (edited in Edit mode): the pack becomes
+    /// unsaved, and the entry's rating is the new level's (none until rated). Refused for an
+    /// entry that is a level file (Edit saves those itself) or a level that does not start.
+    pub fn replace_inline(&mut self, i: usize, level: Level) -> Result<(), String> {
+        level.start(None).map_err(|e| e.to_string())?;
+        let Some(e) = self.pack.entries.get_mut(i) else { return Err(format!("no entry {}", i + 1)) };
+        if !matches!(e.level, LevelRef::Inline(_)) {
+            return Err(format!("entry {} is a level file", i + 1));
+        }
+        e.level = LevelRef::Inline(Box::new(level));
+        self.slots[i] = Slot::of(&self.pack, &self.base(), i);
+        self.dirty = true;
+        Ok(())
+    }
+
     /// Sets entry `i`'s title (empty: none).
     pub fn rename(&mut self, i: usize, title: &str) {
         if let Some(e) = self.pack.entries.get_mut(i) {
@@ -430,7 +447,7 @@ impl PackView {
             LevelRef::Path(p) => Some(self.base().parent().unwrap_or(Path::new(".")).join(p)),
             LevelRef::Inline(_) => None,
         };
-        Some(PackAction::Open { level: Box::new(level), path, play })
+        Some(PackAction::Open { entry: i, level: Box::new(level), path, play })
     }
 
     /// Draws the view.

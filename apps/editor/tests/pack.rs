@@ -210,3 +210,24 @@ fn dragging_a_row_onto_another_moves_it_there() {
     assert_eq!(titles(&h)[..3], ["Centre column", "Three colours (inline)", "Classic 2048"]);
     assert!(h.state().pack().dirty());
 }
+
+#[test]
+fn an_inline_level_edited_in_edit_comes_back_into_the_pack() {
+    let pack = scratch_pack("inline-edit");
+    let mut h = opened(&pack);
+    let before = h.state().pack().curve().expect("every entry loads").entries[2].level_hash.clone();
+    click(&mut h, "3. Three colours (inline)");
+    click(&mut h, "Open in Edit");
+    assert_eq!(h.state().mode(), Mode::Edit);
+    h.state_mut().edit_mut().randomize(5).expect("a random board");
+    h.run();
+    assert!(h.state().edit().dirty());
+    click(&mut h, "Pack");
+    let after = h.state().pack().curve().expect("every entry loads").entries[2].level_hash.clone();
+    assert_ne!(after, before, "the edited level is the entry's now");
+    assert!(h.state().pack().dirty());
+    assert!(!h.state().edit().dirty(), "the edits are the pack's to save");
+    click(&mut h, "Save pack");
+    let again = opened(&pack);
+    assert_eq!(again.state().pack().curve().expect("loads").entries[2].level_hash, after);
+}
