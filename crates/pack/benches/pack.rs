@@ -2,6 +2,9 @@
 //! rated by `rate::run` on 1 and 2 threads, and the merge of its 4 shard files.
 //! Run: `cargo bench -p tessera-pack`. On the shared 2-core machine the 2-thread figure only
 //! improves on the 1-thread one when the other core is free: give the load average with it.
+//!
+//! Figures of 2026-11-24, load average 9.6 (other builds on both cores): rate 614 ms on 1
+//! thread, 706 ms on 2 (no core to spare at that load); merge of the 4 shards 49 µs.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::collections::BTreeMap;
