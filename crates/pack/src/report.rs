@@ -255,9 +255,9 @@ text{{font-size:11px;fill:#444}} .line{{fill:none;stroke:#246;stroke-width:1.5}}
                 let _ = writeln!(
                     s,
                     "<rect class=\"band\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"/>",
-                    x(e.index - 1) - step / 2.0,
+                    x(e.index - 1) - step * 0.45,
                     y(hi),
-                    step,
+                    step * 0.9,
                     (y(lo) - y(hi)).max(1.0)
                 );
             }
