@@ -44,7 +44,7 @@ pub struct BotOptions {
 }
 
 impl BotOptions {
-    fn spec(&self) -> Result<BotSpec, CliError> {
+    pub(crate) fn spec(&self) -> Result<BotSpec, CliError> {
         let kind = BotKind::from_name(&self.bot).ok_or_else(|| {
             CliError::BadInput(format!("--bot: unknown bot '{}' (bots: {})", self.bot, BotKind::names()))
         })?;

@@ -10,6 +10,7 @@ mod bots;
 mod convert;
 mod error;
 mod games;
+mod pack;
 mod play;
 mod replay;
 mod solve;
@@ -40,6 +41,8 @@ enum Command {
     Bot(bots::BotArgs),
     /// How hard is a level: a bot plays it many times (or `merge` shard reports).
     Difficulty(bots::DifficultyArgs),
+    /// Level packs: edit (new, add, remove, move, list), rate (or a shard), merge, report.
+    Pack(pack::PackArgs),
     /// Solve a level in a time limit with its rule set's solver, print it, optionally record it.
     // Listed after the commands of every rule set, as before the registry.
     #[command(display_order = 100)]
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Some(Command::Bot(args)) => bots::bot(&args),
         Some(Command::Difficulty(args)) => bots::difficulty(&args),
         Some(Command::Solve(args)) => solve::run(&args),
+        Some(Command::Pack(args)) => pack::run(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };

@@ -4,6 +4,7 @@ mod bots;
 mod collapse;
 mod convert;
 mod match3;
+mod pack;
 mod play;
 mod replay;
 mod sokoban;

@@ -41,6 +41,8 @@ pub enum Mode {
     Play,
     /// Step through a log.
     Debug,
+    /// A level pack: order, rate, the difficulty curve (`pack.rs`).
+    Pack,
 }
 
 /// What waits for the user's answer about unsaved edits.
@@ -80,6 +82,9 @@ pub struct EditorApp {
     play: PlayInput,
     board: BoardView,
     debug: DebugView,
+    pack: crate::pack::PackView,
+    /// The pack's inline entry open in Edit: its edits go back into the pack on return.
+    pack_inline: Option<usize>,
     picker: Option<FilePicker>,
     /// A collection opened, waiting for the user to pick one of its levels.
     choice: Option<LevelChoice>,
@@ -108,6 +113,8 @@ impl EditorApp {
             play: PlayInput::default(),
             board: BoardView::default(),
             debug: DebugView::default(),
+            pack: crate::pack::PackView::default(),
+            pack_inline: None,
             picker: None,
             choice: None,
             error: None,
@@ -142,6 +149,7 @@ impl EditorApp {
     /// Keeps a copy of unsaved edits in `dir` ([`crate::recovery`]), at most `every` seconds
     /// behind, and offers back what an earlier run left there.
     pub fn enable_recovery(&mut self, dir: &Path, every: f64) {
+        self.pack.enable_recovery(dir);
         let recovery = Recovery::new(dir, every);
         match recovery.left_over() {
             Ok(left) => self.recovered = left,
@@ -205,6 +213,46 @@ impl EditorApp {
         }
     }
 
+    /// The Pack view.
+    pub fn pack(&self) -> &crate::pack::PackView {
+        &self.pack
+    }
+
+    /// The Pack view, to change (the tests' edits and ratings).
+    pub fn pack_mut(&mut self) -> &mut crate::pack::PackView {
+        &mut self.pack
+    }
+
+    /// Carries out what the Pack view asked: an entry opened in Edit or Play (a level file
+    /// through [`EditorApp::open`], which asks about unsaved edits first).
+    pub fn pack_action(&mut self, action: crate::pack::PackAction) {
+        let crate::pack::PackAction::Open { entry, level, path, play } = action;
+        self.mode = if play { Mode::Play } else { Mode::Edit };
+        self.pack_inline = None;
+        match path {
+            Some(p) => self.open(&p),
+            None if self.edit.dirty() => self.error = Some("save or undo the level's edits first".into()),
+            None => {
+                let title = crate::games::of_level(&level)
+                    .and_then(|g| g.level_name(&level))
+                    .unwrap_or_else(|| "pack level".into());
+                let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+                if let Err(e) = self.edit.load(&level, None) {
+                    self.error = Some(e.to_string());
+                    return;
+                }
+                self.pack_inline = Some(entry);
+                match Session::new(*level, seed) {
+                    Ok(s) => {
+                        self.set_session(s);
+                        self.title = title;
+                    }
+                    Err(e) => self.error = Some(e.to_string()),
+                }
+            }
+        }
+    }
+
     /// The debugger.
     pub fn debug(&self) -> &DebugView {
         &self.debug
@@ -229,6 +277,24 @@ impl EditorApp {
     pub fn set_mode(&mut self, mode: Mode) {
         if mode == Mode::Debug && !self.debug.is_open() {
             self.debug_session();
+        }
+        if mode == Mode::Pack && self.pack.is_open() {
+            // Come back from Edit: level files saved meanwhile are read again, and an inline
+            // entry's edits go into the pack (Edit then holds them as saved).
+            self.pack.refresh();
+            if let Some(i) = self.pack_inline
+                && self.edit.dirty()
+            {
+                let level = self.edit.draft().to_level();
+                match self.pack.replace_inline(i, level.clone()) {
+                    Ok(()) => {
+                        if let Err(e) = self.edit.load(&level, None) {
+                            self.error = Some(e);
+                        }
+                    }
+                    Err(e) => self.error = Some(format!("the edited level stays in Edit: {e}")),
+                }
+            }
         }
         self.mode = mode;
     }
@@ -263,6 +329,17 @@ impl EditorApp {
 
     fn open_now(&mut self, path: &Path) {
         let ours = path.extension().is_some_and(|e| e == "json");
+        if ours && crate::pack::is_pack_file(path) {
+            match self.pack.open(path) {
+                Ok(()) => {
+                    self.mode = Mode::Pack;
+                    self.remember(path);
+                    self.error = None;
+                }
+                Err(e) => self.error = Some(e),
+            }
+            return;
+        }
         match crate::files::open_path(path) {
             Ok(Opened::Level(level)) => self.start_opened(level, path, ours, path.display().to_string()),
             Ok(Opened::Levels(levels)) => {
@@ -463,7 +540,10 @@ impl EditorApp {
     /// Draws the editor and handles its input.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let now = ui.input(|i| i.time);
-        if ui.input(|i| i.viewport().close_requested()) && self.edit.dirty() && !self.may_close {
+        if ui.input(|i| i.viewport().close_requested())
+            && (self.edit.dirty() || self.pack.dirty())
+            && !self.may_close
+        {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.pending = Some(Pending::Quit);
         }
@@ -502,6 +582,11 @@ impl EditorApp {
                 if let Some(DebugAction::PlayFromHere(s)) = self.debug.ui(ui, self.settings.speed) {
                     self.set_session(*s);
                     self.mode = Mode::Play;
+                }
+            }
+            Mode::Pack => {
+                if let Some(a) = self.pack.ui(ui) {
+                    self.pack_action(a);
                 }
             }
         }
@@ -695,7 +780,9 @@ impl EditorApp {
                     }
                 });
                 ui.separator();
-                for (mode, label) in [(Mode::Edit, "Edit"), (Mode::Play, "Play"), (Mode::Debug, "Debug")] {
+                for (mode, label) in
+                    [(Mode::Edit, "Edit"), (Mode::Play, "Play"), (Mode::Debug, "Debug"), (Mode::Pack, "Pack")]
+                {
                     if ui.selectable_label(self.mode == mode, label).clicked() && self.mode != mode {
                         self.set_mode(mode);
                     }
@@ -741,12 +828,12 @@ impl EditorApp {
     fn status_bar(&self, ui: &mut egui::Ui) {
         let (state, rules, history) = match self.mode {
             Mode::Play => (self.session.state(), self.session.history().rules(), self.session.history()),
-            Mode::Debug | Mode::Edit => {
+            Mode::Debug | Mode::Edit | Mode::Pack => {
                 (self.session.state(), self.session.history().rules(), self.session.history())
             }
         };
-        if self.mode == Mode::Debug {
-            // The debugger has its own status line.
+        if self.mode == Mode::Debug || self.mode == Mode::Pack {
+            // The debugger and the Pack view have their own status lines.
             return;
         }
         if self.mode == Mode::Edit {

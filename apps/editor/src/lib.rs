@@ -22,6 +22,7 @@ pub mod draft;
 pub mod edit;
 pub mod files;
 pub mod games;
+pub mod pack;
 pub mod palette;
 pub mod play;
 pub mod recovery;

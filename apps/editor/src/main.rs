@@ -68,6 +68,7 @@ fn main() -> ExitCode {
                     Ok("edit") => app.set_mode(tessera_editor::Mode::Edit),
                     Ok("play") => app.set_mode(tessera_editor::Mode::Play),
                     Ok("debug") => app.set_mode(tessera_editor::Mode::Debug),
+                    Ok("pack") => app.set_mode(tessera_editor::Mode::Pack),
                     _ => {}
                 }
             }

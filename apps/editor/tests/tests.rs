@@ -4,5 +4,6 @@
 mod common;
 mod debug;
 mod edit;
+mod pack;
 mod play;
 mod sokoban;

@@ -388,6 +388,17 @@ pub fn run(
     })
 }
 
+/// The level's puzzle measure ([`Summary::puzzle`]): what [`run`] adds after the games, for a
+/// caller that plays the games itself (a pack's work units). `None` for rule sets without one.
+pub fn measure_puzzle(
+    level: &Level,
+    seed: u64,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Puzzle>, SweepError> {
+    let start = level.start(Some(seed)).map_err(|e| BotError::Level(e.to_string()))?;
+    Ok(crate::games::find(start.rules.rule_set()).and_then(|g| g.puzzle(&start.rules, &start.state, stop)))
+}
+
 /// Combines shards of one sweep into the report a single run over all their games gives.
 /// Refuses reports of another format, level, bot, seed or settings, and overlapping games.
 pub fn merge(reports: &[Report]) -> Result<Report, SweepError> {

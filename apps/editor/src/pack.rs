@@ -1,0 +1,735 @@
+//! The Pack view: a level pack (`tessera_pack`) as a list in play order — a board thumbnail
+//! (the editor's own `BoardView` over a mirror of the level's start), title, rule set and latest
+//! rating per entry — with reorder (drag a row, or Move up / Move down), add (a level file or a
+//! new level), duplicate, remove, rename, open in Edit or Play; Rate all (a bot per rule set, a
+//! number of games, on a background thread with progress and Cancel, which keeps the levels
+//! finished; only levels without a rating under those settings are played); and the difficulty
+//! curve (egui_plot): win rate with its interval per level over the target bands, flagged
+//! levels in red, a click on a point opens that level; the moves median below.
+//!
+//! `PackView` is the model the tests drive; `ui` returns a [`PackAction`] the app carries out.
+//! The pack is saved atomically (`Pack::save`); the results file is written when a rating
+//! ends.
+
+use crate::board::{BoardView, Overlay};
+use egui_plot::{Line, Plot, Points, Polygon};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use tessera_bots::{BotKind, BotSpec, GameConfig};
+use tessera_core::{AnyState, Level, RuleSet};
+use tessera_ecs::Mirror;
+use tessera_pack::rate::{self, ANY_RULE_SET};
+use tessera_pack::{Curve, Entry, Flag, LevelRef, Pack, Plan, Progress, Resolved, Results, Settings, Shard};
+
+/// What the Pack view asks the app to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PackAction {
+    /// Open an entry's level in Edit (`play: false`) or Play, with its file when it has one.
+    Open {
+        /// The entry (0-based).
+        entry: usize,
+        /// The level.
+        level: Box<Level>,
+        /// Its file (`None` for an inline level).
+        path: Option<PathBuf>,
+        /// Play rather than Edit.
+        play: bool,
+    },
+}
+
+/// An entry's level read, or why not, and its thumbnail.
+struct Slot {
+    level: Result<Resolved, String>,
+    thumb: Option<(Mirror, AnyState, BoardView)>,
+}
+
+impl Slot {
+    fn of(pack: &Pack, path: &Path, i: usize) -> Slot {
+        let level = pack.resolve_entry(path, i).map_err(|e| e.to_string());
+        let thumb = level.as_ref().ok().and_then(|r| {
+            let game = r.level.start(None).ok()?;
+            Some((Mirror::from_state(&game.state), game.state, BoardView::default()))
+        });
+        Slot { level, thumb }
+    }
+}
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    done: Arc<AtomicU64>,
+    levels_done: Arc<AtomicU64>,
+    total: u64,
+    levels: u64,
+    result: Receiver<Result<(Results, usize), String>>,
+}
+
+/// The Pack view.
+pub struct PackView {
+    path: Option<PathBuf>,
+    pack: Pack,
+    slots: Vec<Slot>,
+    results: Results,
+    dirty: bool,
+    selected: Option<usize>,
+    add_path: String,
+    bots: BTreeMap<RuleSet, BotKind>,
+    games: u64,
+    jobs: usize,
+    running: Option<Running>,
+    error: Option<String>,
+    notice: Option<String>,
+    /// Where unsaved pack edits are kept (see [`PackView::enable_recovery`]), and when they were
+    /// last written (egui time).
+    recovery: Option<(PathBuf, Option<f64>)>,
+}
+
+/// `path` made absolute (as the recovery file names packs), or as it is.
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The pack file whose edits the recovery file `file` keeps.
+fn kept_for(file: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    value.get("path")?.as_str().map(PathBuf::from)
+}
+
+/// The file, in the recovery folder, that keeps a pack's unsaved edits.
+pub const PACK_RECOVERY_FILE: &str = "unsaved-pack.json";
+
+impl Default for PackView {
+    fn default() -> Self {
+        PackView {
+            path: None,
+            pack: Pack::new("new pack"),
+            slots: Vec::new(),
+            results: Results::empty(),
+            dirty: false,
+            selected: None,
+            add_path: String::new(),
+            bots: BTreeMap::new(),
+            games: 100,
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            running: None,
+            error: None,
+            notice: None,
+            recovery: None,
+        }
+    }
+}
+
+impl PackView {
+    /// Opens the pack file `path` with its results.
+    pub fn open(&mut self, path: &Path) -> Result<(), String> {
+        let pack = Pack::read(path).map_err(|e| e.to_string())?;
+        let results = Results::read(&tessera_pack::results_path(path)).map_err(|e| e.to_string())?;
+        self.cancel();
+        self.running = None;
+        self.slots = (0..pack.entries.len()).map(|i| Slot::of(&pack, path, i)).collect();
+        self.pack = pack;
+        self.results = results;
+        self.path = Some(path.to_path_buf());
+        self.dirty = false;
+        self.restore(path);
+        self.selected = None;
+        self.error = None;
+        if let Some(s) = &self.results.settings {
+            for r in RuleSet::ALL {
+                if let Some(b) = s.bot_for(*r) {
+                    self.bots.insert(*r, b.kind);
+                }
+            }
+            self.games = s.games;
+        }
+        Ok(())
+    }
+
+    /// Keeps unsaved pack edits in `dir` ([`PACK_RECOVERY_FILE`], written atomically at most
+    /// once a second while the pack is unsaved, removed once it is saved); opening the same pack
+    /// again restores them (marked unsaved, with a notice).
+    pub fn enable_recovery(&mut self, dir: &Path) {
+        self.recovery = Some((dir.join(PACK_RECOVERY_FILE), None));
+    }
+
+    /// Restores the edits kept for the pack file `path`, if the recovery file holds some.
+    fn restore(&mut self, path: &Path) {
+        let Some((file, _)) = &self.recovery else { return };
+        let Ok(text) = std::fs::read_to_string(file) else { return };
+        let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(&text) else {
+            return;
+        };
+        let same = o.get("path").and_then(|p| p.as_str()).is_some_and(|p| Path::new(p) == absolute(path));
+        let Some(kept) = o.get("pack").filter(|_| same) else { return };
+        match Pack::parse(&kept.to_string(), file) {
+            Ok(pack) => {
+                self.slots = (0..pack.entries.len()).map(|i| Slot::of(&pack, path, i)).collect();
+                self.pack = pack;
+                self.dirty = true;
+                self.notice = Some("restored unsaved pack edits from the recovery file".into());
+            }
+            Err(e) => self.error = Some(format!("the recovery file does not load: {e}")),
+        }
+    }
+
+    /// Writes or removes the recovery file as the pack is unsaved or saved (`now`: egui time).
+    pub fn keep_recovery(&mut self, now: f64) {
+        let Some((file, written)) = &mut self.recovery else { return };
+        if !self.dirty {
+            // Saved (or never changed): drop what was kept for this pack; another pack's edits
+            // stay until that pack is opened.
+            let ours = written.take().is_some()
+                || (file.exists()
+                    && self.path.is_some()
+                    && kept_for(file) == self.path.as_deref().map(absolute));
+            if ours {
+                let _ = std::fs::remove_file(&*file);
+            }
+            return;
+        }
+        if written.is_some_and(|t| now - t < 1.0) {
+            return;
+        }
+        let Some(path) = &self.path else { return };
+        let pack: serde_json::Value = serde_json::from_str(&self.pack.to_json()).unwrap_or_default();
+        let text =
+            serde_json::json!({ "path": absolute(path).display().to_string(), "pack": pack }).to_string();
+        match tessera_replay::atomic_write(&*file, text.as_bytes()) {
+            Ok(()) => *written = Some(now),
+            Err(e) => self.error = Some(format!("{}: {e}", file.display())),
+        }
+    }
+
+    /// Whether a pack is open.
+    pub fn is_open(&self) -> bool {
+        self.path.is_some()
+    }
+
+    /// The pack file.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The pack as edited.
+    pub fn pack(&self) -> &Pack {
+        &self.pack
+    }
+
+    /// The ratings.
+    pub fn results(&self) -> &Results {
+        &self.results
+    }
+
+    /// Whether the pack has changes not saved.
+    pub fn dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// The message of the last failed action, if any.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    fn base(&self) -> PathBuf {
+        self.path.clone().unwrap_or_else(|| PathBuf::from("pack.json"))
+    }
+
+    /// Re-reads every entry's level (after an edit in Edit mode saved a level file).
+    pub fn refresh(&mut self) {
+        let base = self.base();
+        self.slots = (0..self.pack.entries.len()).map(|i| Slot::of(&self.pack, &base, i)).collect();
+    }
+
+    /// Saves the pack file (atomically).
+    pub fn save(&mut self) -> Result<(), String> {
+        let path = self.path.clone().ok_or("no pack file")?;
+        self.pack.resolve(&path).map_err(|e| e.to_string())?;
+        self.pack.save(&path).map_err(|e| e.to_string())?;
+        self.dirty = false;
+        Ok(())
+    }
+
+    /// Moves entry `from` to position `to` (0-based).
+    pub fn move_entry(&mut self, from: usize, to: usize) {
+        if self.pack.move_entry(from, to).is_ok() {
+            let s = self.slots.remove(from);
+            self.slots.insert(to, s);
+            self.selected = Some(to);
+            self.dirty = true;
+        }
+    }
+
+    /// Adds the level file `file` after the selected entry (at the end without one).
+    pub fn add_file(&mut self, file: &Path) -> Result<(), String> {
+        let base = self.base();
+        let dir = base.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let rel = match (std::path::absolute(file), std::path::absolute(dir)) {
+            (Ok(f), Ok(d)) => f.strip_prefix(&d).map(|r| r.to_path_buf()).unwrap_or(f),
+            _ => file.to_path_buf(),
+        };
+        self.insert(Entry::path(rel.to_string_lossy().replace('\\', "/")))
+    }
+
+    /// Adds a new inline level (the built-in classic 2048) after the selection.
+    pub fn add_new(&mut self) -> Result<(), String> {
+        let mut e = Entry {
+            level: LevelRef::Inline(Box::new(Level::classic())),
+            title: None,
+            note: None,
+            target: None,
+        };
+        e.title = Some(format!("new level {}", self.pack.entries.len() + 1));
+        self.insert(e)
+    }
+
+    fn insert(&mut self, entry: Entry) -> Result<(), String> {
+        let at = self.selected.map_or(self.pack.entries.len(), |s| s + 1);
+        let mut pack = self.pack.clone();
+        pack.add(entry, Some(at)).map_err(|e| e.to_string())?;
+        let base = self.base();
+        pack.resolve(&base).map_err(|e| e.to_string())?;
+        self.slots.insert(at, Slot::of(&pack, &base, at));
+        self.pack = pack;
+        self.selected = Some(at);
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Duplicates entry `i` after it: an inline copy of its level, titled "… (copy)" (the same
+    /// content shares its ratings until edited).
+    pub fn duplicate(&mut self, i: usize) -> Result<(), String> {
+        let Some(Ok(r)) = self.slots.get(i).map(|s| s.level.as_ref()) else {
+            return Err("this entry's level does not load".into());
+        };
+        let mut e = self.pack.entries[i].clone();
+        e.title = Some(format!("{} (copy)", e.label()));
+        e.level = LevelRef::Inline(Box::new(r.level.clone()));
+        self.selected = Some(i);
+        self.insert(e)
+    }
+
+    /// Removes entry `i`.
+    pub fn remove(&mut self, i: usize) {
+        if self.pack.remove(i).is_ok() {
+            self.slots.remove(i);
+            self.selected = None;
+            self.dirty = true;
+        }
+    }
+
+    /// Replaces inline entry `i`'s level with `level` (edited in Edit mode): the pack becomes
+    /// unsaved, and the entry's rating is the new level's (none until rated). Refused for an
+    /// entry that is a level file (Edit saves those itself) or a level that does not start.
+    pub fn replace_inline(&mut self, i: usize, level: Level) -> Result<(), String> {
+        level.start(None).map_err(|e| e.to_string())?;
+        let Some(e) = self.pack.entries.get_mut(i) else { return Err(format!("no entry {}", i + 1)) };
+        if !matches!(e.level, LevelRef::Inline(_)) {
+            return Err(format!("entry {} is a level file", i + 1));
+        }
+        e.level = LevelRef::Inline(Box::new(level));
+        self.slots[i] = Slot::of(&self.pack, &self.base(), i);
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Sets entry `i`'s title (empty: none).
+    pub fn rename(&mut self, i: usize, title: &str) {
+        if let Some(e) = self.pack.entries.get_mut(i) {
+            e.title = (!title.is_empty()).then(|| title.to_string());
+            self.dirty = true;
+        }
+    }
+
+    /// The bot that rates levels of `rule_set` (default: greedy).
+    pub fn bot(&self, rule_set: RuleSet) -> BotKind {
+        self.bots.get(&rule_set).copied().unwrap_or(BotKind::GREEDY)
+    }
+
+    /// Chooses the bot for a rule set.
+    pub fn set_bot(&mut self, rule_set: RuleSet, bot: BotKind) {
+        self.bots.insert(rule_set, bot);
+    }
+
+    /// Sets the games per level for Rate all.
+    pub fn set_games(&mut self, games: u64) {
+        self.games = games.max(1);
+    }
+
+    /// Whether a rating runs.
+    pub fn rating(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The curve of the pack as edited.
+    pub fn curve(&self) -> Option<Curve> {
+        let resolved: Vec<Resolved> =
+            self.slots.iter().map(|s| s.level.clone()).collect::<Result<_, _>>().ok()?;
+        Some(Curve::of(&self.pack, &resolved, &self.results))
+    }
+
+    /// Starts rating every level without a rating under the chosen bots and games.
+    pub fn rate_all(&mut self) -> Result<(), String> {
+        let resolved: Vec<Resolved> = self.slots.iter().map(|s| s.level.clone()).collect::<Result<_, _>>()?;
+        let mut bots = BTreeMap::new();
+        for r in &resolved {
+            bots.insert(r.rule_set.name().to_string(), BotSpec::new(self.bot(r.rule_set)));
+        }
+        if bots.is_empty() {
+            bots.insert(ANY_RULE_SET.to_string(), BotSpec::new(BotKind::GREEDY));
+        }
+        let settings = Settings { bots, games: self.games, seed: 0, config: GameConfig::default() };
+        let labels: Vec<String> = self.pack.entries.iter().map(Entry::label).collect();
+        let base = self.base();
+        let plan =
+            Plan::new(&base, &resolved, &labels, &self.results, settings, 50).map_err(|e| e.to_string())?;
+        let (stop, done, levels_done) =
+            (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+        let total = plan.games_of(Shard::ALL);
+        let levels = plan.levels.len() as u64;
+        let (tx, rx) = channel();
+        let (s, d, l) = (stop.clone(), done.clone(), levels_done.clone());
+        let old = self.results.clone();
+        let jobs = self.jobs.max(1);
+        std::thread::spawn(move || {
+            let on_game = |p: Progress| {
+                d.store(p.games_done, Ordering::Relaxed);
+                l.store(p.levels_done, Ordering::Relaxed);
+            };
+            let r = rate::run(&plan, Shard::ALL, jobs, &s, &on_game)
+                .map(|shard| rate::finish(&plan, &old, &resolved, &shard.units))
+                .map_err(|e| e.to_string());
+            let _ = tx.send(r);
+        });
+        self.running = Some(Running { stop, done, levels_done, total, levels, result: rx });
+        self.error = None;
+        Ok(())
+    }
+
+    /// Asks a rating to stop: the levels finished are kept.
+    pub fn cancel(&mut self) {
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes a finished rating's results (and writes the results file), if one has arrived.
+    pub fn poll(&mut self) {
+        let Some(r) = &self.running else { return };
+        match r.result.try_recv() {
+            Ok(Ok((results, rated))) => {
+                self.running = None;
+                self.results = results;
+                self.notice = Some(format!("rated {rated} levels"));
+                if let Some(p) = &self.path
+                    && let Err(e) = self.results.save(&tessera_pack::results_path(p))
+                {
+                    self.error = Some(e.to_string());
+                }
+            }
+            Ok(Err(e)) => {
+                self.running = None;
+                self.error = Some(e);
+            }
+            Err(TryRecvError::Empty) => {}
+            Err(TryRecvError::Disconnected) => {
+                self.running = None;
+                self.error = Some("the rating stopped without a result".into());
+            }
+        }
+    }
+
+    fn open_action(&self, i: usize, play: bool) -> Option<PackAction> {
+        let level = self.slots.get(i)?.level.as_ref().ok()?.level.clone();
+        let path = match &self.pack.entries[i].level {
+            LevelRef::Path(p) => Some(self.base().parent().unwrap_or(Path::new(".")).join(p)),
+            LevelRef::Inline(_) => None,
+        };
+        Some(PackAction::Open { entry: i, level: Box::new(level), path, play })
+    }
+
+    /// Draws the view.
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<PackAction> {
+        self.poll();
+        self.keep_recovery(ui.input(|i| i.time));
+        if self.running.is_some() {
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        let mut action = None;
+        egui::Panel::left("pack-list").resizable(true).default_size(460.0).show(ui, |ui| {
+            action = self.list_ui(ui);
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            if let Some(a) = self.rate_ui(ui) {
+                action = Some(a);
+            }
+        });
+        action
+    }
+
+    fn list_ui(&mut self, ui: &mut egui::Ui) -> Option<PackAction> {
+        let mut action = None;
+        let title = match &self.path {
+            Some(p) => format!("{}{} ({})", self.pack.name, if self.dirty { " *" } else { "" }, p.display()),
+            None => "No pack open: File → Open… a pack file".into(),
+        };
+        ui.heading(title);
+        ui.horizontal(|ui| {
+            if ui.add_enabled(self.path.is_some(), egui::Button::new("Save pack")).clicked() {
+                match self.save() {
+                    Ok(()) => self.notice = Some("pack saved".into()),
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            if ui.button("New level").clicked()
+                && let Err(e) = self.add_new()
+            {
+                self.error = Some(e);
+            }
+            let label = ui.label("Level file");
+            ui.add(egui::TextEdit::singleline(&mut self.add_path).desired_width(150.0)).labelled_by(label.id);
+            if ui.button("Add file").clicked() {
+                let file = PathBuf::from(self.add_path.trim());
+                let added = if self.add_path.trim().is_empty() {
+                    Err("type a level file's path".into())
+                } else {
+                    self.add_file(&file)
+                };
+                match added {
+                    Ok(()) => self.add_path.clear(),
+                    Err(e) => self.error = Some(e),
+                }
+            }
+        });
+        if let Some(e) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, e.clone());
+        }
+        if let Some(n) = &self.notice {
+            ui.label(n.clone());
+        }
+        if let Some(i) = self.selected.filter(|&i| i < self.pack.entries.len()) {
+            ui.horizontal(|ui| {
+                let n = self.pack.entries.len();
+                if ui.add_enabled(i > 0, egui::Button::new("Move up")).clicked() {
+                    self.move_entry(i, i - 1);
+                }
+                if ui.add_enabled(i + 1 < n, egui::Button::new("Move down")).clicked() {
+                    self.move_entry(i, i + 1);
+                }
+                if ui.button("Duplicate").clicked()
+                    && let Err(e) = self.duplicate(i)
+                {
+                    self.error = Some(e);
+                }
+                if ui.button("Remove").clicked() {
+                    self.remove(i);
+                }
+                if ui.button("Open in Edit").clicked() {
+                    action = self.open_action(i, false);
+                }
+                if ui.button("Open in Play").clicked() {
+                    action = self.open_action(i, true);
+                }
+            });
+            if let Some(e) = self.pack.entries.get(i) {
+                let mut title = e.title.clone().unwrap_or_default();
+                ui.horizontal(|ui| {
+                    let label = ui.label("Title");
+                    if ui.text_edit_singleline(&mut title).labelled_by(label.id).changed() {
+                        self.rename(i, &title);
+                    }
+                });
+            }
+        }
+        ui.separator();
+        let curve = self.curve();
+        let mut moved = None;
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            for i in 0..self.pack.entries.len() {
+                let label = format!("{}. {}", i + 1, self.pack.entries[i].label());
+                let rating =
+                    match (&self.slots[i].level, curve.as_ref().and_then(|c| c.entries[i].rating.as_ref())) {
+                        (Err(e), _) => e.clone(),
+                        (Ok(r), Some(p)) => format!(
+                            "{}: won {:.0} % ({:.0}–{:.0} %) of {}",
+                            r.rule_set,
+                            100.0 * p.win_rate,
+                            100.0 * p.interval[0],
+                            100.0 * p.interval[1],
+                            p.games
+                        ),
+                        (Ok(r), None) => format!("{}: not rated", r.rule_set),
+                    };
+                let flagged =
+                    curve.as_ref().is_some_and(|c| c.entries[i].flags.iter().any(|&f| f != Flag::NotRated));
+                // The thumbnail is the drag handle; the whole row is where a dragged row lands.
+                let row = ui.horizontal(|ui| {
+                    ui.dnd_drag_source(egui::Id::unique(("pack-row", i)), i, |ui| {
+                        let (rect, _) = ui.allocate_exact_size(egui::vec2(48.0, 48.0), egui::Sense::hover());
+                        if let Some((mirror, state, view)) = &mut self.slots[i].thumb {
+                            let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+                            view.fit();
+                            view.show(&mut child, mirror, state, 1.0, &Overlay::default());
+                        }
+                    });
+                    let selected = self.selected == Some(i);
+                    if ui.selectable_label(selected, &label).clicked() {
+                        self.selected = Some(i);
+                    }
+                    let text = if flagged { format!("(flagged) {rating}") } else { rating };
+                    ui.label(text);
+                });
+                if let Some(from) = row.response.dnd_release_payload::<usize>() {
+                    moved = Some((*from, i));
+                }
+            }
+        });
+        if let Some((from, to)) = moved
+            && from != to
+        {
+            self.move_entry(from, to);
+        }
+        action
+    }
+
+    fn rate_ui(&mut self, ui: &mut egui::Ui) -> Option<PackAction> {
+        let mut rule_sets: Vec<RuleSet> =
+            self.slots.iter().filter_map(|s| s.level.as_ref().ok().map(|r| r.rule_set)).collect();
+        rule_sets.sort();
+        rule_sets.dedup();
+        ui.heading("Difficulty of the pack");
+        for r in &rule_sets {
+            let mut bot = self.bot(*r);
+            egui::ComboBox::from_label(format!("bot for {r}")).selected_text(bot.name()).show_ui(ui, |ui| {
+                for k in BotKind::ALL.iter().filter(|k| k.only_for().is_none_or(|o| o == *r)) {
+                    ui.selectable_value(&mut bot, *k, k.name());
+                }
+            });
+            self.bots.insert(*r, bot);
+        }
+        ui.horizontal(|ui| {
+            let label = ui.label("Games per level");
+            ui.add(egui::DragValue::new(&mut self.games).range(1..=100_000)).labelled_by(label.id);
+        });
+        match &self.running {
+            Some(r) => {
+                let done = r.done.load(Ordering::Relaxed);
+                let levels = r.levels_done.load(Ordering::Relaxed);
+                let frac = if r.total == 0 { 1.0 } else { done as f32 / r.total as f32 };
+                ui.add(egui::ProgressBar::new(frac).text(format!(
+                    "level {} of {}, games {done} of {}",
+                    (levels + 1).min(r.levels),
+                    r.levels,
+                    r.total
+                )));
+                if ui.button("Cancel").clicked() {
+                    self.cancel();
+                }
+            }
+            None => {
+                if ui.add_enabled(!self.slots.is_empty(), egui::Button::new("Rate all")).clicked()
+                    && let Err(e) = self.rate_all()
+                {
+                    self.error = Some(e);
+                }
+            }
+        }
+        ui.separator();
+        let curve = self.curve()?;
+        let flagged: Vec<String> = curve
+            .entries
+            .iter()
+            .filter(|e| e.flags.iter().any(|&f| f != Flag::NotRated))
+            .map(|e| {
+                let f: Vec<&str> = e.flags.iter().map(|f| f.name()).collect();
+                format!("{}. {}: {}", e.index, e.title, f.join(", "))
+            })
+            .collect();
+        ui.label(if flagged.is_empty() {
+            "No level flagged.".to_string()
+        } else {
+            format!("Flagged: {}", flagged.join("; "))
+        });
+        let mut clicked = None;
+        let response =
+            Plot::new("pack-curve").height(240.0).include_y(0.0).include_y(1.0).allow_scroll(false).show(
+                ui,
+                |p| {
+                    for e in &curve.entries {
+                        let x = e.index as f64;
+                        if let Some([lo, hi]) = e.target {
+                            let band = vec![[x - 0.45, lo], [x + 0.45, lo], [x + 0.45, hi], [x - 0.45, hi]];
+                            p.polygon(
+                                Polygon::new("target band", band)
+                                    .fill_color(egui::Color32::from_rgba_unmultiplied(90, 170, 90, 50))
+                                    .width(0.0),
+                            );
+                        }
+                        if let Some(r) = &e.rating {
+                            p.line(
+                                Line::new("interval", vec![[x, r.interval[0]], [x, r.interval[1]]])
+                                    .width(2.0)
+                                    .color(egui::Color32::from_rgb(90, 130, 200)),
+                            );
+                        }
+                    }
+                    let point = |flag: bool| -> Vec<[f64; 2]> {
+                        curve
+                            .entries
+                            .iter()
+                            .filter(|e| e.flags.iter().any(|&f| f != Flag::NotRated) == flag)
+                            .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.win_rate]))
+                            .collect()
+                    };
+                    p.points(
+                        Points::new("win rate", point(false))
+                            .radius(4.0)
+                            .color(egui::Color32::from_rgb(90, 130, 200)),
+                    );
+                    p.points(Points::new("flagged", point(true)).radius(5.0).color(egui::Color32::RED));
+                },
+            );
+        if response.response.clicked()
+            && let Some(pos) = response.response.interact_pointer_pos()
+        {
+            let x = response.transform.value_from_position(pos).x.round();
+            if x >= 1.0 && (x as usize) <= curve.entries.len() {
+                clicked = Some(x as usize - 1);
+            }
+        }
+        ui.label("Moves used (median) per level");
+        Plot::new("pack-moves").height(140.0).include_y(0.0).allow_scroll(false).show(ui, |p| {
+            let pts: Vec<[f64; 2]> = curve
+                .entries
+                .iter()
+                .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.moves_median? as f64]))
+                .collect();
+            p.line(Line::new("moves median", pts.clone()));
+            p.points(Points::new("moves median", pts).radius(3.0));
+        });
+        let i = clicked?;
+        self.selected = Some(i);
+        self.open_action(i, true)
+    }
+
+    /// What a click on the curve at entry `i` does (for tests: egui_plot's hit test needs a
+    /// real pointer): selects it and opens it in Play.
+    pub fn click_point(&mut self, i: usize) -> Option<PackAction> {
+        self.selected = Some(i);
+        self.open_action(i, true)
+    }
+}
+
+/// Whether `path` holds a pack (a JSON object with `levels` and no `rule_set`) rather than a
+/// level: how File → Open tells them apart.
+pub fn is_pack_file(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else { return false };
+    if meta.len() > tessera_pack::MAX_FILE {
+        return false;
+    }
+    let Ok(text) = std::fs::read_to_string(path) else { return false };
+    matches!(serde_json::from_str::<serde_json::Value>(&text),
+        Ok(serde_json::Value::Object(o)) if o.contains_key("levels") && !o.contains_key("rule_set"))
+}

@@ -1,0 +1,502 @@
+//! Rating a pack: settings, the plan of work units, shards, and their merge.
+//!
+//! **The plan.** For each entry in pack order whose rating (level hash, bot, settings) is not in
+//! the results file yet, the games `0..games` are cut into units of `unit_games` games:
+//! `(level, first game, games)`. Units are numbered in that order; shard `K/N` (`K` from 0, as
+//! Slurm array and Kubernetes completion indexes count) takes the units whose number is `K`
+//! modulo `N`, so every shard gets a share of every part of the pack. The plan's hash (settings,
+//! unit size, units) is in every shard file, so a merge refuses shards planned against another
+//! pack, results file or settings.
+//!
+//! **Determinism.** Game `i` of a level uses seed `seed + i` whichever unit, shard, thread or
+//! machine plays it; a level's rating is computed from its games sorted by number
+//! ([`tessera_bots::difficulty::Summary::of`]), so one machine and any set of shards merged in
+//! any order write the same results file, byte for byte.
+
+use crate::error::PackError;
+use crate::pack::Resolved;
+use crate::results::{Rating, RatingKey, Results};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use tessera_bots::difficulty::{Puzzle, Summary, Sweep, measure_puzzle, play_one};
+use tessera_bots::{BotSpec, GameConfig, GameResult, Playable};
+use tessera_core::{Level, RuleSet, state_hash};
+
+/// The shard file format's version.
+pub const SHARD_FORMAT: u32 = 1;
+
+/// The bot used for every rule set without a bot of its own in [`Settings::bots`].
+pub const ANY_RULE_SET: &str = "*";
+
+/// What a rating run uses: a bot per rule set, the games and their seeds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// The bot for each rule set, by rule set name, or [`ANY_RULE_SET`] for the others.
+    pub bots: BTreeMap<String, BotSpec>,
+    /// Games per level.
+    pub games: u64,
+    /// Game `i` uses seed `seed + i`.
+    pub seed: u64,
+    /// When a game stops.
+    pub config: GameConfig,
+}
+
+impl Settings {
+    /// The bot that rates levels of `rule_set`: its own, else the default, if it plays it.
+    pub fn bot_for(&self, rule_set: RuleSet) -> Option<BotSpec> {
+        let spec = self.bots.get(rule_set.name()).or_else(|| self.bots.get(ANY_RULE_SET))?;
+        spec.check(rule_set).is_ok().then(|| spec.clone())
+    }
+
+    /// Checks the settings: games at least 1, every key a rule set (or `*`), each bot playing
+    /// the rule set it is given for.
+    pub fn check(&self) -> Result<(), PackError> {
+        if self.games == 0 {
+            return Err(PackError::Settings("--games must be at least 1".into()));
+        }
+        if self.bots.is_empty() {
+            return Err(PackError::Settings("no bot given (--bot NAME or --bot RULE_SET=NAME)".into()));
+        }
+        for (key, spec) in &self.bots {
+            if key == ANY_RULE_SET {
+                continue;
+            }
+            let Some(rule_set) = RuleSet::ALL.iter().copied().find(|r| r.name() == key) else {
+                let names: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+                return Err(PackError::Settings(format!(
+                    "--bot {key}=…: no rule set is called {key} (rule sets: {})",
+                    names.join(", ")
+                )));
+            };
+            spec.check(rule_set)
+                .map_err(|e| PackError::Settings(format!("--bot {key}={}: {e}", spec.kind)))?;
+        }
+        Ok(())
+    }
+}
+
+/// A level to rate.
+#[derive(Clone, Debug)]
+pub struct PlannedLevel {
+    /// Its entry in the pack (0-based).
+    pub entry: usize,
+    /// The level.
+    pub level: Level,
+    /// Its content hash.
+    pub hash: String,
+    /// Its rule set.
+    pub rule_set: RuleSet,
+    /// The bot that rates it.
+    pub bot: BotSpec,
+}
+
+/// A work unit: games `first..first + games` of one planned level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    /// The level, an index into [`Plan::levels`].
+    pub level: usize,
+    /// The first game.
+    pub first: u64,
+    /// How many games.
+    pub games: u64,
+}
+
+/// Which share of the units to play: `index` of `count`, `index` from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// This shard, from 0.
+    pub index: u64,
+    /// How many shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole plan on one machine.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Parses `K/N` (`K` from 0 to `N - 1`).
+    pub fn parse(text: &str) -> Result<Shard, PackError> {
+        let bad = |why: &str| PackError::Settings(format!("--shard {text}: {why}"));
+        let (k, n) = text.split_once('/').ok_or_else(|| bad("expected K/N, such as 0/4"))?;
+        let k: u64 = k.trim().parse().map_err(|_| bad("K is not a number"))?;
+        let n: u64 = n.trim().parse().map_err(|_| bad("N is not a number"))?;
+        if n == 0 {
+            return Err(bad("N must be at least 1"));
+        }
+        if k >= n {
+            return Err(bad("K counts from 0 and must be below N"));
+        }
+        Ok(Shard { index: k, count: n })
+    }
+
+    /// Whether unit number `unit` is this shard's.
+    pub fn owns(self, unit: usize) -> bool {
+        unit as u64 % self.count == self.index
+    }
+}
+
+/// The units of a rating run.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The settings.
+    pub settings: Settings,
+    /// Games per unit (the last unit of a level may have fewer).
+    pub unit_games: u64,
+    /// The levels to rate, in pack order.
+    pub levels: Vec<PlannedLevel>,
+    /// The units, numbered by position.
+    pub units: Vec<Unit>,
+}
+
+impl Plan {
+    /// The plan for `pack` (its resolved entries) given the ratings already in `results`.
+    /// `pack_path` names the pack in errors (an entry no bot plays).
+    pub fn new(
+        pack_path: &Path,
+        entries: &[Resolved],
+        labels: &[String],
+        results: &Results,
+        settings: Settings,
+        unit_games: u64,
+    ) -> Result<Plan, PackError> {
+        settings.check()?;
+        if unit_games == 0 {
+            return Err(PackError::Settings("--unit-games must be at least 1".into()));
+        }
+        let mut levels = Vec::new();
+        let mut units = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            let bot = settings.bot_for(e.rule_set).ok_or_else(|| PackError::Entry {
+                path: pack_path.to_path_buf(),
+                entry: i + 1,
+                label: labels.get(i).cloned().unwrap_or_default(),
+                message: format!(
+                    "no bot given plays {} levels (give one with --bot {}=NAME)",
+                    e.rule_set,
+                    e.rule_set.name()
+                ),
+            })?;
+            let key = RatingKey::new(&e.hash, &bot, settings.seed, settings.games, settings.config);
+            // Rated already, or planned for an earlier entry holding the same level.
+            if results.get(&key).is_some()
+                || levels.iter().any(|l: &PlannedLevel| l.hash == e.hash && l.bot == bot)
+            {
+                continue;
+            }
+            let level = levels.len();
+            let mut first = 0;
+            while first < settings.games {
+                let games = unit_games.min(settings.games - first);
+                units.push(Unit { level, first, games });
+                first += games;
+            }
+            levels.push(PlannedLevel {
+                entry: i,
+                level: e.level.clone(),
+                hash: e.hash.clone(),
+                rule_set: e.rule_set,
+                bot,
+            });
+        }
+        Ok(Plan { settings, unit_games, levels, units })
+    }
+
+    /// The plan's identity: a hash of the settings, unit size and every unit's level and games.
+    pub fn hash(&self) -> String {
+        let units: Vec<(&str, u64, u64)> =
+            self.units.iter().map(|u| (self.levels[u.level].hash.as_str(), u.first, u.games)).collect();
+        let settings = serde_json::to_string(&self.settings).unwrap_or_default();
+        format!("{:016x}", state_hash(&(settings, self.unit_games, units)))
+    }
+
+    /// How many games shard `shard` plays.
+    pub fn games_of(&self, shard: Shard) -> u64 {
+        self.units.iter().enumerate().filter(|(i, _)| shard.owns(*i)).map(|(_, u)| u.games).sum()
+    }
+}
+
+/// The games of one unit, played.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitResult {
+    /// The unit's number in the plan.
+    pub unit: usize,
+    /// Its level's hash (checked on merge).
+    pub level_hash: String,
+    /// Its first game.
+    pub first: u64,
+    /// Every game, by number.
+    pub games: Vec<GameResult>,
+    /// The level's puzzle measure, in the unit that holds game 0 (rule sets that have one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<Puzzle>,
+}
+
+/// What a shard writes: its units' games, with what identifies the plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShardFile {
+    /// [`SHARD_FORMAT`].
+    pub format: u32,
+    /// [`Plan::hash`].
+    pub plan: String,
+    /// Which shard.
+    pub shard: Shard,
+    /// The plan's unit size.
+    pub unit_games: u64,
+    /// The plan's settings.
+    pub settings: Settings,
+    /// Whether the shard was stopped before all its units were played.
+    pub interrupted: bool,
+    /// The units played in full, by number.
+    pub units: Vec<UnitResult>,
+}
+
+/// Progress of a run, after each game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Games played.
+    pub games_done: u64,
+    /// Games to play.
+    pub games_total: u64,
+    /// Levels whose games (in this shard) are all played.
+    pub levels_done: u64,
+    /// Levels with games in this shard.
+    pub levels_total: u64,
+}
+
+/// Plays shard `shard` of `plan` on `jobs` threads. Games not started when `stop` becomes true
+/// are skipped; only whole units are kept. `on_game` is called after each game (from any
+/// thread).
+pub fn run(
+    plan: &Plan,
+    shard: Shard,
+    jobs: usize,
+    stop: &AtomicBool,
+    on_game: &(dyn Fn(Progress) + Sync),
+) -> Result<ShardFile, PackError> {
+    if jobs == 0 {
+        return Err(PackError::Settings("--jobs must be at least 1".into()));
+    }
+    let sweeps: Vec<Sweep> = plan
+        .levels
+        .iter()
+        .map(|l| Sweep {
+            level: l.level.clone(),
+            level_name: l.hash.clone(),
+            bot: l.bot.clone(),
+            seed: plan.settings.seed,
+            first_game: 0,
+            games: plan.settings.games,
+            game: plan.settings.config,
+        })
+        .collect();
+    let mine: Vec<usize> = (0..plan.units.len()).filter(|&i| shard.owns(i)).collect();
+    let work: Vec<(usize, u64)> = mine
+        .iter()
+        .flat_map(|&i| {
+            let u = plan.units[i];
+            (u.first..u.first + u.games).map(move |g| (i, g))
+        })
+        .collect();
+    let remaining: Vec<AtomicU64> = (0..plan.levels.len()).map(|_| AtomicU64::new(0)).collect();
+    for &(i, _) in &work {
+        remaining[plan.units[i].level].fetch_add(1, Ordering::Relaxed);
+    }
+    let levels_total = remaining.iter().filter(|r| r.load(Ordering::Relaxed) > 0).count() as u64;
+    let (games_done, levels_done) = (AtomicU64::new(0), AtomicU64::new(0));
+    let games_total = work.len() as u64;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| PackError::Settings(format!("cannot start {jobs} threads: {e}")))?;
+    let played: Vec<Option<GameResult>> = pool.install(|| {
+        work.par_iter()
+            .map(|&(i, game)| {
+                if stop.load(Ordering::Relaxed) {
+                    return Ok(None);
+                }
+                let level = plan.units[i].level;
+                let r = play_one(&sweeps[level], game).map_err(|e| PackError::Bot {
+                    entry: plan.levels[level].entry + 1,
+                    message: e.to_string(),
+                })?;
+                let level_finished = remaining[level].fetch_sub(1, Ordering::Relaxed) == 1;
+                let levels = if level_finished {
+                    levels_done.fetch_add(1, Ordering::Relaxed) + 1
+                } else {
+                    levels_done.load(Ordering::Relaxed)
+                };
+                let games = games_done.fetch_add(1, Ordering::Relaxed) + 1;
+                on_game(Progress { games_done: games, games_total, levels_done: levels, levels_total });
+                Ok(Some(r))
+            })
+            .collect::<Result<_, PackError>>()
+    })?;
+    // Back into units, in order; a unit with a game missing was interrupted.
+    let mut games = played.into_iter();
+    let mut units = Vec::new();
+    let mut interrupted = false;
+    for &i in &mine {
+        let u = plan.units[i];
+        let results: Vec<Option<GameResult>> = games.by_ref().take(u.games as usize).collect();
+        if results.iter().all(Option::is_some) {
+            let l = &plan.levels[u.level];
+            units.push(UnitResult {
+                unit: i,
+                level_hash: l.hash.clone(),
+                first: u.first,
+                games: results.into_iter().flatten().collect(),
+                puzzle: None,
+            });
+        } else {
+            interrupted = true;
+        }
+    }
+    // The puzzle measures, once per level, by the unit that holds game 0.
+    let puzzles: Vec<Option<Puzzle>> = pool.install(|| {
+        units
+            .par_iter()
+            .map(|u| {
+                if u.first != 0 {
+                    return Ok(None);
+                }
+                let l = &plan.levels[plan.units[u.unit].level];
+                measure_puzzle(&l.level, plan.settings.seed, &|| stop.load(Ordering::Relaxed))
+                    .map_err(|e| PackError::Bot { entry: l.entry + 1, message: e.to_string() })
+            })
+            .collect::<Result<_, PackError>>()
+    })?;
+    for (u, p) in units.iter_mut().zip(puzzles) {
+        u.puzzle = p;
+    }
+    Ok(ShardFile {
+        format: SHARD_FORMAT,
+        plan: plan.hash(),
+        shard,
+        unit_games: plan.unit_games,
+        settings: plan.settings.clone(),
+        interrupted,
+        units,
+    })
+}
+
+/// The results file after `plan`: the ratings of `old` for levels still in the pack
+/// (`entries`), plus a rating for every planned level all of whose units are in `units`.
+/// Returns it with the number of levels rated now.
+pub fn finish(plan: &Plan, old: &Results, entries: &[Resolved], units: &[UnitResult]) -> (Results, usize) {
+    let mut by_unit: BTreeMap<usize, &UnitResult> = BTreeMap::new();
+    for u in units {
+        by_unit.insert(u.unit, u);
+    }
+    let mut ratings: Vec<Rating> =
+        old.ratings.iter().filter(|r| entries.iter().any(|e| e.hash == r.key.level_hash)).cloned().collect();
+    let mut rated = 0;
+    for (li, l) in plan.levels.iter().enumerate() {
+        let mine: Vec<usize> = (0..plan.units.len()).filter(|&i| plan.units[i].level == li).collect();
+        let Some(parts) = mine.iter().map(|i| by_unit.get(i).copied()).collect::<Option<Vec<&UnitResult>>>()
+        else {
+            continue;
+        };
+        let mut games: Vec<GameResult> = parts.iter().flat_map(|u| u.games.iter().copied()).collect();
+        games.sort_unstable_by_key(|g| g.game);
+        let objectives = l
+            .level
+            .start(Some(plan.settings.seed))
+            .map(|g| g.rules.outcome(&g.state).objectives)
+            .unwrap_or_default();
+        let mut summary = Summary::of(&games, objectives, l.rule_set);
+        summary.puzzle = parts.iter().find(|u| u.first == 0).and_then(|u| u.puzzle.clone());
+        let s = &plan.settings;
+        let key = RatingKey::new(&l.hash, &l.bot, s.seed, s.games, s.config);
+        ratings.retain(|r| r.key != key);
+        ratings.push(Rating::of(key, l.rule_set, &summary));
+        rated += 1;
+    }
+    ratings.sort_by(|a, b| a.key.cmp(&b.key));
+    (
+        Results { format: crate::results::RESULTS_FORMAT, settings: Some(plan.settings.clone()), ratings },
+        rated,
+    )
+}
+
+/// Merges shard files of `plan` into the results file one machine would write. `names` names
+/// each shard (its file) in errors. Every shard `0..N` must be there exactly once, whole, and
+/// planned against the same pack, results file and settings.
+pub fn merge(
+    plan: &Plan,
+    old: &Results,
+    entries: &[Resolved],
+    shards: &[(String, ShardFile)],
+) -> Result<Results, PackError> {
+    let Some((_, first)) = shards.first() else {
+        return Err(PackError::Merge("no shard to merge".into()));
+    };
+    let count = first.shard.count;
+    let hash = plan.hash();
+    let mut seen = vec![None::<&str>; count as usize];
+    let mut units = Vec::new();
+    for (name, s) in shards {
+        if s.format != SHARD_FORMAT {
+            return Err(PackError::Merge(format!(
+                "{name}: shard format {}, expected {SHARD_FORMAT}",
+                s.format
+            )));
+        }
+        if s.plan != hash {
+            return Err(PackError::Merge(format!(
+                "{name}: planned for another pack, results file or settings (plan {}, this pack's is {hash})",
+                s.plan
+            )));
+        }
+        if s.shard.count != count {
+            return Err(PackError::Merge(format!(
+                "{name}: shard {}/{}, but the first shard is of {count}",
+                s.shard.index, s.shard.count
+            )));
+        }
+        if s.shard.index >= count {
+            return Err(PackError::Merge(format!("{name}: shard index {} out of 0..{count}", s.shard.index)));
+        }
+        if let Some(other) = seen[s.shard.index as usize] {
+            return Err(PackError::Merge(format!(
+                "{name} and {other} are both shard {}/{count}",
+                s.shard.index
+            )));
+        }
+        seen[s.shard.index as usize] = Some(name);
+        if s.interrupted {
+            return Err(PackError::Merge(format!(
+                "{name}: interrupted before it finished: run that shard again"
+            )));
+        }
+        let expected: Vec<usize> = (0..plan.units.len()).filter(|&i| s.shard.owns(i)).collect();
+        let got: Vec<usize> = s.units.iter().map(|u| u.unit).collect();
+        if got != expected {
+            return Err(PackError::Merge(format!(
+                "{name}: does not hold the units its plan gives shard {}",
+                s.shard.index
+            )));
+        }
+        for u in &s.units {
+            let planned = plan.units[u.unit];
+            let games_ok = u.games.len() as u64 == planned.games
+                && u.games.iter().zip(planned.first..).all(|(g, n)| g.game == n);
+            if u.level_hash != plan.levels[planned.level].hash || u.first != planned.first || !games_ok {
+                return Err(PackError::Merge(format!("{name}: unit {} is not the planned one", u.unit)));
+            }
+        }
+        units.extend(s.units.iter().cloned());
+    }
+    let missing: Vec<String> =
+        seen.iter().enumerate().filter(|(_, s)| s.is_none()).map(|(i, _)| format!("{i}/{count}")).collect();
+    if !missing.is_empty() {
+        return Err(PackError::Merge(format!("missing shards: {}", missing.join(", "))));
+    }
+    Ok(finish(plan, old, entries, &units).0)
+}

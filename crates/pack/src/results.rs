@@ -1,0 +1,202 @@
+//! The results file beside a pack: ratings keyed by level content hash, bot and settings.
+//!
+//! Integers only (the win rate and its interval are computed from `wins` and `games` when
+//! shown), ratings sorted by their key, fields in a fixed order: the same ratings always give
+//! the same bytes, whichever machine or shards computed them.
+
+use crate::error::PackError;
+use crate::rate::Settings;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use tessera_bots::difficulty::{Distribution, GameRef, Puzzle, Summary, wilson_interval};
+use tessera_bots::{BotSpec, GameConfig};
+use tessera_core::RuleSet;
+
+/// The results file format's version.
+pub const RESULTS_FORMAT: u32 = 1;
+
+/// A distribution of one figure, integers only (nearest-rank percentiles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spread {
+    /// Smallest.
+    pub min: u64,
+    /// 10th percentile.
+    pub p10: u64,
+    /// Median.
+    pub median: u64,
+    /// 90th percentile.
+    pub p90: u64,
+    /// Largest.
+    pub max: u64,
+}
+
+impl From<&Distribution> for Spread {
+    fn from(d: &Distribution) -> Spread {
+        Spread { min: d.min, p10: d.p10, median: d.median, p90: d.p90, max: d.max }
+    }
+}
+
+/// What a rating is of: a level (by content hash), a bot with its settings, the games.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatingKey {
+    /// The level's content hash ([`crate::level_hash`]).
+    pub level_hash: String,
+    /// The bot's name and settings, as JSON (a sortable, exact form of its [`BotSpec`]).
+    pub bot: String,
+    /// Game `i` used seed `seed + i`.
+    pub seed: u64,
+    /// How many games.
+    pub games: u64,
+    /// The most moves a game may last.
+    pub max_moves: u32,
+    /// Whether 2048 played on after the target.
+    pub keep_going: bool,
+}
+
+impl RatingKey {
+    /// The key of a rating of `level_hash` by `bot` over `games` games from `seed`.
+    pub fn new(level_hash: &str, bot: &BotSpec, seed: u64, games: u64, config: GameConfig) -> RatingKey {
+        RatingKey {
+            level_hash: level_hash.to_string(),
+            // A BotSpec is a name and numbers: serialization cannot fail.
+            bot: serde_json::to_string(bot).unwrap_or_default(),
+            seed,
+            games,
+            max_moves: config.max_moves,
+            keep_going: config.keep_going,
+        }
+    }
+}
+
+/// One level rated by one bot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rating {
+    /// What was rated.
+    pub key: RatingKey,
+    /// The level's rule set.
+    pub rule_set: RuleSet,
+    /// Games won.
+    pub wins: u64,
+    /// Commands played per game.
+    pub moves: Option<Spread>,
+    /// Final score per game.
+    pub score: Option<Spread>,
+    /// How many objectives the level has.
+    pub objectives: u32,
+    /// `[objectives met, games]`.
+    pub objectives_met: Vec<[u64; 2]>,
+    /// `[tile, games]` (slide).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub top_tiles: Vec<[u64; 2]>,
+    /// The level measured as a puzzle (sokoban).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<Puzzle>,
+    /// The best game.
+    pub best: Option<GameRef>,
+    /// The worst game.
+    pub worst: Option<GameRef>,
+}
+
+impl Rating {
+    /// A rating from a sweep's summary.
+    pub fn of(key: RatingKey, rule_set: RuleSet, s: &Summary) -> Rating {
+        Rating {
+            key,
+            rule_set,
+            wins: s.wins,
+            moves: s.moves.as_ref().map(Spread::from),
+            score: s.score.as_ref().map(Spread::from),
+            objectives: s.objectives,
+            objectives_met: s.objectives_met.clone(),
+            top_tiles: s.top_tiles.clone(),
+            puzzle: s.puzzle.clone(),
+            best: s.best,
+            worst: s.worst,
+        }
+    }
+
+    /// Games played.
+    pub fn games(&self) -> u64 {
+        self.key.games
+    }
+
+    /// `wins / games`.
+    pub fn win_rate(&self) -> f64 {
+        if self.key.games == 0 { 0.0 } else { self.wins as f64 / self.key.games as f64 }
+    }
+
+    /// The 95 % Wilson interval of the win rate.
+    pub fn interval(&self) -> [f64; 2] {
+        wilson_interval(self.wins, self.key.games)
+    }
+}
+
+/// The results file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Results {
+    /// [`RESULTS_FORMAT`].
+    pub format: u32,
+    /// The settings of the last rating: the ones reports and views show.
+    pub settings: Option<Settings>,
+    /// Every rating, sorted by key; one per key.
+    pub ratings: Vec<Rating>,
+}
+
+impl Results {
+    /// No ratings.
+    pub fn empty() -> Results {
+        Results { format: RESULTS_FORMAT, settings: None, ratings: Vec::new() }
+    }
+
+    /// Reads `path`; a missing file is no ratings.
+    pub fn read(path: &Path) -> Result<Results, PackError> {
+        if !path.exists() {
+            return Ok(Results::empty());
+        }
+        let text = crate::pack::read_text(path)?;
+        let results: Results = serde_json::from_str(&text).map_err(|e| PackError::Syntax {
+            path: path.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+        })?;
+        if results.format != RESULTS_FORMAT {
+            return Err(PackError::Io {
+                path: path.to_path_buf(),
+                message: format!("results format {}, expected {RESULTS_FORMAT}", results.format),
+            });
+        }
+        Ok(results)
+    }
+
+    /// The file's bytes: pretty JSON, ratings sorted, a final newline.
+    pub fn to_json(&self) -> String {
+        let mut sorted = self.clone();
+        sorted.ratings.sort_by(|a, b| a.key.cmp(&b.key));
+        sorted.ratings.dedup_by(|a, b| a.key == b.key);
+        serde_json::to_string_pretty(&sorted).unwrap_or_default() + "\n"
+    }
+
+    /// Writes the file atomically.
+    pub fn save(&self, path: &Path) -> Result<(), PackError> {
+        tessera_replay::atomic_write(path, self.to_json().as_bytes())
+            .map_err(|e| PackError::Io { path: path.to_path_buf(), message: e.to_string() })
+    }
+
+    /// The rating with this key.
+    pub fn get(&self, key: &RatingKey) -> Option<&Rating> {
+        self.ratings.iter().find(|r| &r.key == key)
+    }
+
+    /// The rating a view shows for a level: the one under the last settings' bot for its rule
+    /// set, if any.
+    pub fn latest(&self, level_hash: &str, rule_set: RuleSet) -> Option<&Rating> {
+        let settings = self.settings.as_ref()?;
+        let bot = settings.bot_for(rule_set)?;
+        self.get(&RatingKey::new(level_hash, &bot, settings.seed, settings.games, settings.config))
+    }
+}
