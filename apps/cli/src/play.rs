@@ -53,6 +53,10 @@ struct Session {
     game: Game,
     done: Vec<Vec<AnyEvent>>,
     undone: Vec<Vec<AnyEvent>>,
+    /// Whether applied steps are kept for `undo` (not when a script has no undo line: its
+    /// steps then reuse one buffer, `scratch`).
+    keep: bool,
+    scratch: Vec<AnyEvent>,
     step: u64,
     log: Option<crate::replay::SessionLog>,
 }
@@ -71,7 +75,7 @@ impl Session {
     /// Records what `run` did, when the session is being recorded.
     fn record(&mut self, line: &Line, outcome: &Outcome) -> Result<(), CliError> {
         let (Some(log), state) = (&mut self.log, &self.game.state) else { return Ok(()) };
-        let last = self.done.last().map_or(&[][..], Vec::as_slice);
+        let last = if self.keep { self.done.last().map_or(&[][..], Vec::as_slice) } else { &self.scratch };
         match (line, outcome) {
             (Line::Command(c), Outcome::Applied) => log.applied(c, last, state),
             (_, Outcome::Undone) => log.undone(),
@@ -83,6 +87,7 @@ impl Session {
     /// The events of the step `outcome` applied, undid or redid (empty for other outcomes).
     fn events(&self, outcome: &Outcome) -> &[AnyEvent] {
         let last = match outcome {
+            Outcome::Applied if !self.keep => Some(&self.scratch),
             Outcome::Applied | Outcome::Redone => self.done.last(),
             Outcome::Undone => self.undone.last(),
             Outcome::Refused { .. } | Outcome::Hint(_) => None,
@@ -94,13 +99,17 @@ impl Session {
         self.step += 1;
         match line {
             Line::Command(cmd) => {
-                let mut events = Vec::new();
-                match self.game.rules.apply(&mut self.game.state, cmd, &mut events) {
-                    Ok(()) => {
-                        self.done.push(events);
-                        self.undone.clear();
-                        Outcome::Applied
-                    }
+                let mut events = if self.keep { Vec::new() } else { std::mem::take(&mut self.scratch) };
+                events.clear();
+                let result = self.game.rules.apply(&mut self.game.state, cmd, &mut events);
+                if self.keep && result.is_ok() {
+                    self.done.push(events);
+                    self.undone.clear();
+                } else if !self.keep {
+                    self.scratch = events;
+                }
+                match result {
+                    Ok(()) => Outcome::Applied,
                     Err(r) => Outcome::Refused { code: r.code, message: r.message.into_owned() },
                 }
             }
@@ -163,7 +172,8 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         Some(path) => Some(crate::replay::SessionLog::create(path, &level, seed, &game.state)?),
         None => None,
     };
-    let mut session = Session { game, done: Vec::new(), undone: Vec::new(), step: 0, log };
+    let mut session =
+        Session { game, done: Vec::new(), undone: Vec::new(), keep: true, scratch: Vec::new(), step: 0, log };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
 
@@ -185,6 +195,9 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
             Err(e) => return Err(CliError::BadInput(format!("{name}:{}: {e}", i + 1))),
         }
     }
+    // Without an undo line, no step is ever undone: none is kept (a long script then runs in
+    // constant memory, at the speed of the rules).
+    session.keep = lines.iter().any(|(_, _, l)| matches!(l, Line::Undo | Line::Redo));
     // What is printed: every line, every N-th line, or (--quiet) only the final state.
     let every = if args.quiet { u64::MAX } else { args.every.unwrap_or(1) };
     let started = std::time::Instant::now();
