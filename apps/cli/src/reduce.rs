@@ -132,7 +132,11 @@ impl Reducer {
 
     /// Runs `commands` from the start; with a built-in test, stops at the first step where it
     /// holds and returns how many commands that took. `Err` names a refused command.
-    fn replay(&self, commands: &[AnyCommand], builtin: Option<&Builtin>) -> Result<(Game, Option<usize>), String> {
+    fn replay(
+        &self,
+        commands: &[AnyCommand],
+        builtin: Option<&Builtin>,
+    ) -> Result<(Game, Option<usize>), String> {
         let mut game = self.start()?;
         let mut events = Vec::new();
         if let Some(b) = builtin
@@ -203,7 +207,11 @@ impl Reducer {
     }
 
     /// Tests `candidates` (in order) `jobs` at a time; the first that holds, by index.
-    fn first_holding(&self, candidates: Vec<Vec<AnyCommand>>, jobs: usize) -> Result<Option<Vec<AnyCommand>>, Stop> {
+    fn first_holding(
+        &self,
+        candidates: Vec<Vec<AnyCommand>>,
+        jobs: usize,
+    ) -> Result<Option<Vec<AnyCommand>>, Stop> {
         let mut candidates = candidates.into_iter().enumerate().peekable();
         while candidates.peek().is_some() {
             let batch: Vec<(usize, Vec<AnyCommand>)> = candidates.by_ref().take(jobs).collect();
@@ -268,7 +276,11 @@ fn run_test(cmd: &str, path: &Path, timeout: Duration) -> TestRun {
             kill_group(&mut child);
             return if stop { TestRun::Stopped } else { TestRun::Failed };
         }
-        std::thread::sleep(Duration::from_millis(if started.elapsed() < Duration::from_millis(50) { 1 } else { 10 }));
+        std::thread::sleep(Duration::from_millis(if started.elapsed() < Duration::from_millis(50) {
+            1
+        } else {
+            10
+        }));
     }
 }
 
@@ -316,7 +328,10 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
         )));
     }
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        return Err(CliError::BadInput(format!("--timeout {}: expected a positive number of seconds", args.timeout)));
+        return Err(CliError::BadInput(format!(
+            "--timeout {}: expected a positive number of seconds",
+            args.timeout
+        )));
     }
     if let Some(s) = args.seconds
         && !(s > 0.0 && s.is_finite())
@@ -353,7 +368,9 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
     } else if let Some(hash) = &args.until_hash {
         Test::Builtin(Builtin::Hash(parse_hash(hash)?))
     } else {
-        return Err(CliError::BadInput("give --test CMD or one of --until-status/--until-event/--until-hash".into()));
+        return Err(CliError::BadInput(
+            "give --test CMD or one of --until-status/--until-event/--until-hash".into(),
+        ));
     };
     let started = Instant::now();
     let reducer = Reducer {
@@ -363,9 +380,8 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
         deadline: args.seconds.map(|s| started + Duration::from_secs_f64(s)),
         candidates: AtomicU64::new(0),
     };
-    let jobs = args
-        .jobs
-        .map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), |j| j as usize);
+    let jobs =
+        args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), |j| j as usize);
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
     let original = commands.len();
 
@@ -395,7 +411,9 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
                     path.display()
                 )));
             }
-            Verdict::Stopped => return Err(CliError::Interrupted("interrupted before anything was reduced".into())),
+            Verdict::Stopped => {
+                return Err(CliError::Interrupted("interrupted before anything was reduced".into()));
+            }
         },
     };
     let progress = |best: &[AnyCommand], what: &str| {
@@ -431,7 +449,10 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
     )
     .map_err(io_err)?;
     if stopped && STOP.load(Ordering::Relaxed) {
-        return Err(CliError::Interrupted(format!("interrupted; kept the best so far in {}", out_path.display())));
+        return Err(CliError::Interrupted(format!(
+            "interrupted; kept the best so far in {}",
+            out_path.display()
+        )));
     }
     Ok(())
 }

@@ -290,7 +290,8 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
 /// `tessera replay check DIR`.
 fn check(dir: &Path, junit: Option<&Path>, jobs: Option<u64>, out: &mut impl Write) -> Result<(), CliError> {
     use tessera_replay::CheckOutcome;
-    let jobs = jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), |j| j as usize);
+    let jobs =
+        jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), |j| j as usize);
     let started = std::time::Instant::now();
     let results = tessera_replay::check_dir(dir, jobs).map_err(|e| CliError::BadInput(e.to_string()))?;
     let (mut passed, mut failed, mut unreadable) = (0, 0, 0);

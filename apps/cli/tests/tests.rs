@@ -5,6 +5,7 @@ mod collapse;
 mod convert;
 mod match3;
 mod play;
+mod qa;
 mod replay;
 mod sokoban;
 mod tactics;

@@ -117,7 +117,11 @@ impl std::str::FromStr for EventCondition {
         let err = |why| ConditionError { text: text.to_string(), why };
         let t = text.trim();
         let Some((kind, rest)) = t.split_once('.') else {
-            return if is_name(t) { Ok(EventCondition { kind: t.to_string(), field: None }) } else { Err(err("not a kind name")) };
+            return if is_name(t) {
+                Ok(EventCondition { kind: t.to_string(), field: None })
+            } else {
+                Err(err("not a kind name"))
+            };
         };
         if !is_name(kind) {
             return Err(err("not a kind name"));
@@ -388,7 +392,8 @@ mod tests {
             };
             assert_eq!(event_kind(e), name);
             // Every numeric field reads as in the JSON form; every list as its length.
-            if let Some(serde_json::Value::Object(fields)) = json.as_object().and_then(|m| m.values().next()) {
+            if let Some(serde_json::Value::Object(fields)) = json.as_object().and_then(|m| m.values().next())
+            {
                 for (k, v) in fields {
                     let want = match v {
                         serde_json::Value::Number(n) => n.as_i64().map(i128::from),

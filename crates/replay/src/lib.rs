@@ -145,7 +145,8 @@ pub use history::{Branch, History, NodeId, SeekError};
 pub use kind::{Compare, ConditionError, EventCondition, event_field, event_kind};
 pub use reader::{FrameRef, Log, TailPolicy};
 pub use regress::{
-    CheckOutcome, CheckResult, DEFAULT_REGRESSION_DIR, LOG_EXTENSION, Pinned, RegressError, SIDECAR_EXTENSION, Sidecar,
-    check_dir, check_log, default_name, final_hash, junit_xml, pin, valid_name, xml_escape,
+    CheckOutcome, CheckResult, DEFAULT_REGRESSION_DIR, LOG_EXTENSION, Pinned, RegressError,
+    SIDECAR_EXTENSION, Sidecar, check_dir, check_log, default_name, final_hash, junit_xml, pin, valid_name,
+    xml_escape,
 };
 pub use writer::{Flush, LogWriter, Recorder, RecorderConfig, StaleTemps, atomic_write, remove_stale_temps};

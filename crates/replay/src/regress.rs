@@ -88,7 +88,9 @@ pub enum RegressError {
         message: String,
     },
     /// A regression name that is not a plain file name.
-    #[error("'{0}' is not a usable regression name (letters, digits, '-', '_' and '.', not starting with '.')")]
+    #[error(
+        "'{0}' is not a usable regression name (letters, digits, '-', '_' and '.', not starting with '.')"
+    )]
     BadName(String),
     /// Pinning never overwrites: the file is already there.
     #[error("{0}: already exists (choose another --name)")]
@@ -179,10 +181,8 @@ pub fn pin(log: &Log, source: &Path, dir: &Path, name: &str, guards: &str) -> Re
             return Err(RegressError::Exists(p.clone()));
         }
     }
-    let mut json = serde_json::to_string_pretty(&sidecar).map_err(|e| RegressError::Io {
-        path: sidecar_path.clone(),
-        message: e.to_string(),
-    })?;
+    let mut json = serde_json::to_string_pretty(&sidecar)
+        .map_err(|e| RegressError::Io { path: sidecar_path.clone(), message: e.to_string() })?;
     json.push('\n');
     // The sidecar first: a log without its sidecar would still be checked (on its replay alone),
     // a sidecar without its log is reported; if the log's write fails, the sidecar goes.
@@ -242,7 +242,10 @@ fn check_outcome(path: &Path) -> CheckOutcome {
         Ok(text) => match serde_json::from_str::<Sidecar>(&text) {
             Ok(s) => Some(s),
             Err(e) => {
-                return CheckOutcome::Unreadable(format!("{}: not a regression sidecar: {e}", sidecar_path.display()));
+                return CheckOutcome::Unreadable(format!(
+                    "{}: not a regression sidecar: {e}",
+                    sidecar_path.display()
+                ));
             }
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -257,10 +260,16 @@ fn check_outcome(path: &Path) -> CheckOutcome {
         Err(e) => return CheckOutcome::Unreadable(format!("{}: {e}", path.display())),
     };
     if let Some(d) = &report.divergence {
-        return CheckOutcome::Failed(format!("diverges after {} matching steps of {}: {d}", report.steps_ok, report.steps));
+        return CheckOutcome::Failed(format!(
+            "diverges after {} matching steps of {}: {d}",
+            report.steps_ok, report.steps
+        ));
     }
     if !report.complete() {
-        return CheckOutcome::Failed(format!("the last frame is cut short: {} bytes not checked", report.dropped_bytes));
+        return CheckOutcome::Failed(format!(
+            "the last frame is cut short: {} bytes not checked",
+            report.dropped_bytes
+        ));
     }
     if let Some(s) = sidecar {
         let h = log.header();
@@ -272,7 +281,11 @@ fn check_outcome(path: &Path) -> CheckOutcome {
             ));
         }
         if s.steps != log.steps() {
-            return CheckOutcome::Failed(format!("the sidecar expects {} steps, the log has {}", s.steps, log.steps()));
+            return CheckOutcome::Failed(format!(
+                "the sidecar expects {} steps, the log has {}",
+                s.steps,
+                log.steps()
+            ));
         }
         let hash = match final_hash(&log) {
             Ok(h) => format!("{h:016x}"),
@@ -385,7 +398,8 @@ pub fn junit_xml(suite: &str, results: &[CheckResult]) -> String {
         let name = xml_escape(&r.name);
         let file = xml_escape(&r.path.display().to_string());
         let time = r.time.as_secs_f64();
-        let open = format!("    <testcase name=\"{name}\" classname=\"{suite}\" file=\"{file}\" time=\"{time:.3}\"");
+        let open =
+            format!("    <testcase name=\"{name}\" classname=\"{suite}\" file=\"{file}\" time=\"{time:.3}\"");
         match &r.outcome {
             CheckOutcome::Passed { .. } => {
                 let _ = writeln!(x, "{open}/>");
