@@ -211,7 +211,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         let outcome = session.run(line);
         session.record(line, &outcome)?;
         tally.count(&outcome);
-        shown = session.step % every == 0;
+        shown = session.step.is_multiple_of(every);
         if shown {
             print_step(&session, args, text, &outcome, &mut out)?;
         }
