@@ -1407,7 +1407,7 @@ impl DebugView {
 fn timeline(ui: &mut egui::Ui, d: &Debugger) -> Option<u64> {
     let width = ui.available_width().max(50.0);
     let (rect, response) = ui.allocate_exact_size(vec2(width, 12.0), Sense::click());
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Slider, true, "Bookmarks timeline"));
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, "Bookmarks timeline"));
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
     let steps = d.steps().max(1) as f32;

@@ -4,5 +4,6 @@
 mod common;
 mod debug;
 mod edit;
+mod find;
 mod play;
 mod sokoban;
