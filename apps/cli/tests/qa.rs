@@ -316,3 +316,36 @@ fn reduce_stops_at_the_time_limit_with_the_best_so_far() {
     assert!(stdout(&out).contains("stopped early"), "{}", stdout(&out));
     assert!(tessera(&["replay", "verify", out_path.to_str().unwrap()], "").status.success());
 }
+
+/// Ctrl-C (SIGINT) stops the search, kills the running test and keeps the best so far: exit 130
+/// with a log that verifies.
+#[cfg(unix)]
+#[test]
+fn reduce_interrupted_by_ctrl_c_keeps_the_best_so_far() {
+    use std::process::{Command, Stdio};
+    let dir = scratch("reduce-int");
+    let log = match3_log(&dir, 30);
+    let out_path = dir.join("int.tlog");
+    let child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["replay", "reduce", &log, "--test", "sleep 0.2; true", "--jobs", "1", "--out"])
+        .arg(&out_path)
+        .current_dir(workspace())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tessera runs");
+    std::thread::sleep(Duration::from_millis(900));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).expect("the signal is sent");
+    let started = Instant::now();
+    let out = child.wait_with_output().expect("tessera ends");
+    assert!(started.elapsed() < Duration::from_secs(5), "it stopped promptly");
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stderr(&out).contains("kept the best so far"), "{}", stderr(&out));
+    assert!(stdout(&out).contains("stopped early"), "{}", stdout(&out));
+    let info = stdout(&tessera(&["replay", "info", out_path.to_str().unwrap()], ""));
+    let steps: u64 = info.lines().find(|l| l.starts_with("steps:")).unwrap()[6..].trim().parse().unwrap();
+    assert!(steps < 30, "some reduction was kept: {info}");
+    assert!(tessera(&["replay", "verify", out_path.to_str().unwrap()], "").status.success());
+}
