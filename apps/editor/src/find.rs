@@ -261,6 +261,25 @@ mod tests {
         assert!("".parse::<Query>().unwrap().is_empty());
     }
 
+    proptest::proptest! {
+        /// Next, Previous and the cell history's jump agree with a walk over the sorted results.
+        #[test]
+        fn result_walks_equal_a_plain_search(mut r in proptest::collection::vec(0u64..60, 0..20), step in 0u64..70, again: bool) {
+            r.sort_unstable();
+            r.dedup();
+            let next = r.iter().copied().find(|&s| s > step).or(r.first().copied());
+            proptest::prop_assert_eq!(next_after(&r, step), next);
+            let prev = r.iter().rev().copied().find(|&s| s < step).or(r.last().copied());
+            proptest::prop_assert_eq!(previous_before(&r, step), prev);
+            let at_or_before: Vec<u64> = r.iter().copied().filter(|&s| s <= step).collect();
+            let want = match at_or_before.last() {
+                Some(&l) if again && l == step => at_or_before.iter().rev().nth(1).copied(),
+                l => l.copied(),
+            };
+            proptest::prop_assert_eq!(last_touch(&r, step, again), want);
+        }
+    }
+
     #[test]
     fn next_previous_and_last_touch_walk_the_results() {
         let r = [3, 7, 9];

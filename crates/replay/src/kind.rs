@@ -408,6 +408,16 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any condition prints as text that parses back to it.
+        #[test]
+        fn conditions_round_trip(kind in "[A-Za-z_][A-Za-z0-9_]{0,12}", field in proptest::option::of("[a-z_][a-z0-9_]{0,8}"), op in 0usize..5, n in proptest::num::i64::ANY) {
+            let cmp = [Compare::AtLeast, Compare::AtMost, Compare::Above, Compare::Below, Compare::Equal][op];
+            let c = EventCondition { kind, field: field.map(|f| (f, cmp, i128::from(n))) };
+            proptest::prop_assert_eq!(c.to_string().parse::<EventCondition>(), Ok(c));
+        }
+    }
+
     #[test]
     fn conditions_parse_and_print_back() {
         for text in ["Shuffled", "Matched.cascade>=3", "Walked.path<2", "Merged.value=8", "A.b>-1"] {

@@ -432,6 +432,25 @@ mod tests {
         assert_eq!(default_name(Path::new("")), "regression");
     }
 
+    proptest::proptest! {
+        /// Whatever the text, the escaped form holds no markup character and no character XML
+        /// 1.0 forbids, and every `&` starts one of the five entities.
+        #[test]
+        fn escaped_text_is_always_well_formed(text in ".*") {
+            let e = xml_escape(&text);
+            proptest::prop_assert!(!e.contains(['<', '>', '"', '\'']));
+            proptest::prop_assert!(!e.chars().any(|c| (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r')));
+            for (i, _) in e.match_indices('&') {
+                let rest = &e[i..];
+                proptest::prop_assert!(["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"].iter().any(|x| rest.starts_with(x)));
+            }
+            // Text without special characters is unchanged.
+            if !text.chars().any(|c| "&<>\"'".contains(c) || ((c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{fffe}' || c == '\u{ffff}') {
+                proptest::prop_assert_eq!(e, text);
+            }
+        }
+    }
+
     #[test]
     fn xml_escaping_keeps_text_readable_and_well_formed() {
         assert_eq!(xml_escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
