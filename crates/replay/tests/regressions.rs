@@ -87,3 +87,50 @@ fn a_log_that_does_not_replay_is_not_pinned() {
     assert!(matches!(r, Err(RegressError::Diverges { .. })), "{r:?}");
     assert!(!into.join("spliced.tlog").exists() && !into.join("spliced.json").exists());
 }
+
+/// Every rule set's events (all the golden logs' steps): the kind is the JSON form's variant
+/// name, and every number or list field reads as the JSON form has it.
+#[test]
+fn event_kinds_and_fields_match_the_json_form_in_every_rule_set() {
+    use tessera_replay::{StepRecord, event_field, event_kind};
+    let dir = fixtures().join("logs").join("v2");
+    let mut kinds = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "tlog") {
+            continue;
+        }
+        let log = Log::open(&path).unwrap();
+        let mut rec = StepRecord::default();
+        for s in 1..=log.steps() {
+            log.read_step(s, &mut rec).unwrap();
+            for e in &rec.events {
+                let json = e.to_json();
+                let (name, body) = match &json {
+                    serde_json::Value::String(s) => (s.clone(), None),
+                    serde_json::Value::Object(m) => {
+                        let (k, v) = m.iter().next().unwrap();
+                        (k.clone(), Some(v))
+                    }
+                    other => panic!("{}: {other}", path.display()),
+                };
+                assert_eq!(event_kind(e), name, "{}", path.display());
+                kinds.insert(format!("{}:{name}", log.header().rule_set.name()));
+                if let Some(serde_json::Value::Object(fields)) = body {
+                    for (k, v) in fields {
+                        let want = match v {
+                            serde_json::Value::Number(n) => n.as_i64().map(i128::from),
+                            serde_json::Value::Array(a) => Some(a.len() as i128),
+                            serde_json::Value::Bool(b) => Some(i128::from(*b)),
+                            _ => continue,
+                        };
+                        assert_eq!(event_field(e, k), want, "{}: {json} field {k}", path.display());
+                    }
+                }
+            }
+        }
+    }
+    for rs in tessera_core::RuleSet::ALL {
+        assert!(kinds.iter().any(|k| k.starts_with(&format!("{}:", rs.name()))), "{rs:?}: {kinds:?}");
+    }
+}
