@@ -229,6 +229,28 @@ fn notes_are_bookmarks_in_a_list_and_a_click_jumps() {
     h.get_by_label("bookmark: step 2: start of the bug").click();
     h.run();
     assert_eq!(step(&h), 2);
+    // The timeline: a click on the mark of step 4 goes there; a click far from any mark does not.
+    let steps = log.steps() as f32;
+    let rect = h.get_by_label("Bookmarks timeline").rect();
+    let x_of = |s: u64| rect.left() + 4.0 + (rect.width() - 8.0) * (s as f32 / steps);
+    let click = |h: &mut Harness<'_, EditorApp>, x: f32| {
+        let at = egui::pos2(x, rect.center().y);
+        h.hover_at(at);
+        h.run();
+        for pressed in [true, false] {
+            h.event(egui::Event::PointerButton {
+                pos: at,
+                button: PointerButton::Primary,
+                pressed,
+                modifiers: Modifiers::NONE,
+            });
+        }
+        h.run();
+    };
+    click(&mut h, x_of(4) + 1.0);
+    assert_eq!(step(&h), 4);
+    click(&mut h, x_of(log.steps()));
+    assert_eq!(step(&h), 4, "no mark there");
 }
 
 #[test]
