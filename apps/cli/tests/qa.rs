@@ -243,23 +243,26 @@ fn reduce_whose_test_never_holds_fails_and_writes_nothing() {
 #[test]
 fn reduce_with_a_test_command_and_a_hanging_one_killed_after_the_timeout() {
     let dir = scratch("reduce-cmd");
-    let log = match3_log(&dir, 30);
+    let log = match3_log(&dir, 10);
     // Interesting: a log of at least one step; the reducer must get down to exactly one.
     let tessera_bin = env!("CARGO_BIN_EXE_tessera");
     let test = format!("{tessera_bin} replay show {{}} --json | grep -q '\"command\":\"swap'");
     let out_path = dir.join("one.tlog");
     let out = tessera(&["replay", "reduce", &log, "--test", &test, "--out", out_path.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("30 -> 1 steps"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("10 -> 1 steps"), "{}", stdout(&out));
 
     // A test that hangs on every candidate but the input: each is killed after the timeout, with
     // the background job it started (its process group), and the input is kept as it was.
+    let hang_dir = dir.join("hang");
+    std::fs::create_dir_all(&hang_dir).unwrap();
+    let log = match3_log(&hang_dir, 4);
     let marker = dir.join("marker");
     let script = dir.join("hang.sh");
     std::fs::write(
         &script,
         format!(
-            "#!/bin/sh\n[ \"$(wc -c < \"$1\")\" -eq {} ] && exit 0\n(sleep 2; touch {}) &\nwait\n",
+            "#!/bin/sh\n[ \"$(wc -c < \"$1\")\" -eq {} ] && exit 0\n(sleep 1; touch {}) &\nwait\n",
             std::fs::metadata(&log).unwrap().len(),
             marker.display()
         ),
@@ -286,8 +289,8 @@ fn reduce_with_a_test_command_and_a_hanging_one_killed_after_the_timeout() {
     let took = started.elapsed();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(took < Duration::from_secs(15), "took {took:?}");
-    assert!(stdout(&out).contains("30 -> 30 steps"), "{}", stdout(&out));
-    std::thread::sleep(Duration::from_millis(2500));
+    assert!(stdout(&out).contains("4 -> 4 steps"), "{}", stdout(&out));
+    std::thread::sleep(Duration::from_millis(1300));
     assert!(!marker.exists(), "a killed test's background job ran on");
 }
 
