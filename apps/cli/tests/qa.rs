@@ -352,3 +352,24 @@ fn reduce_interrupted_by_ctrl_c_keeps_the_best_so_far() {
     assert!(steps < 30, "some reduction was kept: {info}");
     assert!(tessera(&["replay", "verify", out_path.to_str().unwrap()], "").status.success());
 }
+
+#[test]
+fn reduce_until_hash_reaches_that_state_and_bad_hashes_are_refused() {
+    let dir = scratch("reduce-hash");
+    let log = match3_log(&dir, 20);
+    let shown = stdout(&tessera(&["replay", "show", &log, "--step", "12", "--json"], ""));
+    let v: serde_json::Value = serde_json::from_str(shown.lines().next().unwrap()).unwrap();
+    let hash = v["hash"].as_str().unwrap().to_string();
+    let out_path = dir.join("h.tlog");
+    let out =
+        tessera(&["replay", "reduce", &log, "--until-hash", &hash, "--out", out_path.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let info = stdout(&tessera(&["replay", "info", out_path.to_str().unwrap()], ""));
+    assert!(info.contains(&format!("last state hash:   {hash}")), "{info}");
+    let steps: u64 = info.lines().find(|l| l.starts_with("steps:")).unwrap()[6..].trim().parse().unwrap();
+    assert!(steps <= 12, "{info}");
+    for bad in ["xyz", "12345678901234567", ""] {
+        let out = tessera(&["replay", "reduce", &log, "--until-hash", bad], "");
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+    }
+}
