@@ -12,6 +12,7 @@ mod error;
 mod games;
 mod pack;
 mod play;
+mod reduce;
 mod replay;
 mod solve;
 
@@ -32,7 +33,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Convert other formats into levels.
     Convert(convert::ConvertArgs),
-    /// Check and inspect recorded logs: info, verify, show, diff, export, repair, note.
+    /// Check and inspect recorded logs: info, verify, show, diff, export, repair, note, pin,
+    /// check, reduce.
     Replay(replay::ReplayArgs),
     /// The subcommands of one rule set.
     #[command(flatten)]

@@ -1,4 +1,5 @@
-//! `tessera play`: run commands against a level and print every step.
+//! `tessera play`: run commands against a level and print every step (or, with `--every N`, every
+//! N-th; with `--quiet`, only the final state and a summary).
 
 use crate::error::{CliError, Input, read_input, read_stdin};
 use clap::Args;
@@ -27,6 +28,14 @@ pub struct PlayArgs {
     /// Record the session to this log file (see `tessera replay`).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// With --commands: print only the final state and a summary (a script then runs as fast as
+    /// the rules allow).
+    #[arg(long, requires = "commands", conflicts_with = "every")]
+    pub quiet: bool,
+    /// With --commands: print the board every N script lines (and the final one) instead of
+    /// after every line.
+    #[arg(long, value_name = "N", requires = "commands", value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: Option<u64>,
 }
 
 /// One line of a command script.
@@ -44,15 +53,20 @@ struct Session {
     game: Game,
     done: Vec<Vec<AnyEvent>>,
     undone: Vec<Vec<AnyEvent>>,
+    /// Whether applied steps are kept for `undo` (not when a script has no undo line: its
+    /// steps then reuse one buffer, `scratch`).
+    keep: bool,
+    scratch: Vec<AnyEvent>,
     step: u64,
     log: Option<crate::replay::SessionLog>,
 }
 
-/// What one executed line did.
+/// What one executed line did. The events of a step applied, undone or redone are not copied:
+/// they are the last entry of the session's `done` stack (applied, redone) or `undone` stack.
 enum Outcome {
-    Applied(Vec<AnyEvent>),
-    Undone(Vec<AnyEvent>),
-    Redone(Vec<AnyEvent>),
+    Applied,
+    Undone,
+    Redone,
     Refused { code: &'static str, message: String },
     Hint(Option<AnyCommand>),
 }
@@ -61,25 +75,41 @@ impl Session {
     /// Records what `run` did, when the session is being recorded.
     fn record(&mut self, line: &Line, outcome: &Outcome) -> Result<(), CliError> {
         let (Some(log), state) = (&mut self.log, &self.game.state) else { return Ok(()) };
+        let last = if self.keep { self.done.last().map_or(&[][..], Vec::as_slice) } else { &self.scratch };
         match (line, outcome) {
-            (Line::Command(c), Outcome::Applied(events)) => log.applied(c, events, state),
-            (_, Outcome::Undone(_)) => log.undone(),
-            (_, Outcome::Redone(events)) => log.redone(events, state),
+            (Line::Command(c), Outcome::Applied) => log.applied(c, last, state),
+            (_, Outcome::Undone) => log.undone(),
+            (_, Outcome::Redone) => log.redone(last, state),
             _ => Ok(()),
         }
+    }
+
+    /// The events of the step `outcome` applied, undid or redid (empty for other outcomes).
+    fn events(&self, outcome: &Outcome) -> &[AnyEvent] {
+        let last = match outcome {
+            Outcome::Applied if !self.keep => Some(&self.scratch),
+            Outcome::Applied | Outcome::Redone => self.done.last(),
+            Outcome::Undone => self.undone.last(),
+            Outcome::Refused { .. } | Outcome::Hint(_) => None,
+        };
+        last.map_or(&[][..], Vec::as_slice)
     }
 
     fn run(&mut self, line: &Line) -> Outcome {
         self.step += 1;
         match line {
             Line::Command(cmd) => {
-                let mut events = Vec::new();
-                match self.game.rules.apply(&mut self.game.state, cmd, &mut events) {
-                    Ok(()) => {
-                        self.done.push(events.clone());
-                        self.undone.clear();
-                        Outcome::Applied(events)
-                    }
+                let mut events = if self.keep { Vec::new() } else { std::mem::take(&mut self.scratch) };
+                events.clear();
+                let result = self.game.rules.apply(&mut self.game.state, cmd, &mut events);
+                if self.keep && result.is_ok() {
+                    self.done.push(events);
+                    self.undone.clear();
+                } else if !self.keep {
+                    self.scratch = events;
+                }
+                match result {
+                    Ok(()) => Outcome::Applied,
                     Err(r) => Outcome::Refused { code: r.code, message: r.message.into_owned() },
                 }
             }
@@ -87,8 +117,8 @@ impl Session {
             Line::Undo => match self.done.pop() {
                 Some(events) => {
                     self.game.rules.undo(&mut self.game.state, &events);
-                    self.undone.push(events.clone());
-                    Outcome::Undone(events)
+                    self.undone.push(events);
+                    Outcome::Undone
                 }
                 None => Outcome::Refused { code: "nothing_to_undo", message: "nothing to undo".into() },
             },
@@ -96,10 +126,13 @@ impl Session {
                 // The events were applied from this very state (undo just reversed them): they fit.
                 Some(events) => match self.game.rules.redo(&mut self.game.state, &events) {
                     Ok(()) => {
-                        self.done.push(events.clone());
-                        Outcome::Redone(events)
+                        self.done.push(events);
+                        Outcome::Redone
                     }
-                    Err(e) => Outcome::Refused { code: "redo_failed", message: e.to_string() },
+                    Err(e) => {
+                        self.undone.push(events);
+                        Outcome::Refused { code: "redo_failed", message: e.to_string() }
+                    }
                 },
                 None => Outcome::Refused { code: "nothing_to_redo", message: "nothing to redo".into() },
             },
@@ -139,7 +172,8 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         Some(path) => Some(crate::replay::SessionLog::create(path, &level, seed, &game.state)?),
         None => None,
     };
-    let mut session = Session { game, done: Vec::new(), undone: Vec::new(), step: 0, log };
+    let mut session =
+        Session { game, done: Vec::new(), undone: Vec::new(), keep: true, scratch: Vec::new(), step: 0, log };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
 
@@ -156,16 +190,31 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         match parse_line(&session.game, raw) {
-            Ok(Some(line)) => lines.push((i + 1, raw.trim().to_string(), line)),
+            Ok(Some(line)) => lines.push((i + 1, raw.trim(), line)),
             Ok(None) => {}
             Err(e) => return Err(CliError::BadInput(format!("{name}:{}: {e}", i + 1))),
         }
     }
-    print_start(&session, args, &label, seed, &mut out)?;
-    for (number, text, line) in &lines {
+    // Without an undo line, no step is ever undone: none is kept (a long script then runs in
+    // constant memory, at the speed of the rules).
+    session.keep = lines.iter().any(|(_, _, l)| matches!(l, Line::Undo | Line::Redo));
+    // What is printed: every line, every N-th line, or (--quiet) only the final state.
+    let every = if args.quiet { u64::MAX } else { args.every.unwrap_or(1) };
+    let started = std::time::Instant::now();
+    let mut tally = Tally::default();
+    if !args.quiet {
+        print_start(&session, args, &label, seed, &mut out)?;
+    }
+    // Whether the state after the last line run is on screen.
+    let mut shown = !args.quiet;
+    for &(number, text, ref line) in &lines {
         let outcome = session.run(line);
         session.record(line, &outcome)?;
-        print_step(&session, args, text, &outcome, &mut out)?;
+        tally.count(&outcome);
+        shown = session.step.is_multiple_of(every);
+        if shown {
+            print_step(&session, args, text, &outcome, &mut out)?;
+        }
         if let (true, Outcome::Refused { message, .. }) = (args.strict, &outcome) {
             // Name the script's file and line, as a parse error does.
             return Err(CliError::Failed(format!(
@@ -174,6 +223,102 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
             )));
         }
     }
+    if every > 1 {
+        // --quiet and --every end with the final state (unless just printed) and a summary.
+        if !shown {
+            print_final(&session, args, &label, seed, &mut out)?;
+        }
+        print_summary(&session, &tally, started.elapsed(), args, &mut out)?;
+    }
+    Ok(())
+}
+
+/// How many script lines had each outcome (the summary of `--quiet` and `--every`).
+#[derive(Default)]
+struct Tally {
+    applied: u64,
+    refused: u64,
+    undone: u64,
+    redone: u64,
+    hints: u64,
+}
+
+impl Tally {
+    fn count(&mut self, outcome: &Outcome) {
+        match outcome {
+            Outcome::Applied => self.applied += 1,
+            Outcome::Refused { .. } => self.refused += 1,
+            Outcome::Undone => self.undone += 1,
+            Outcome::Redone => self.redone += 1,
+            Outcome::Hint(_) => self.hints += 1,
+        }
+    }
+}
+
+/// The state after the last line, whatever it did.
+fn print_final(
+    session: &Session,
+    args: &PlayArgs,
+    label: &str,
+    seed: u64,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let g = &session.game;
+    if args.json {
+        let v = json!({
+            "step": session.step,
+            "final": true,
+            "board": g.state.board_json(),
+            "score": g.state.score(),
+            "status": g.rules.status(&g.state).name(),
+            "hash": format!("{:016x}", g.state.hash()),
+        });
+        writeln!(out, "{v}").map_err(io_err)
+    } else {
+        writeln!(out, "{label} ({}, seed {seed}) after {} lines", g.state.rule_set(), session.step)
+            .map_err(io_err)?;
+        write!(out, "{}", g.state.render()).map_err(io_err)?;
+        print_footer(session, out)
+    }
+}
+
+/// One line (or JSON object) of counts; the time goes to stderr so that stdout stays the same
+/// from run to run.
+fn print_summary(
+    session: &Session,
+    tally: &Tally,
+    elapsed: std::time::Duration,
+    args: &PlayArgs,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let g = &session.game;
+    let hash = format!("{:016x}", g.state.hash());
+    if args.json {
+        let v = json!({
+            "summary": {
+                "lines": session.step,
+                "applied": tally.applied,
+                "refused": tally.refused,
+                "undone": tally.undone,
+                "redone": tally.redone,
+                "hints": tally.hints,
+                "status": g.rules.status(&g.state).name(),
+                "score": g.state.score(),
+                "hash": hash,
+            }
+        });
+        writeln!(out, "{v}").map_err(io_err)?;
+    } else {
+        writeln!(
+            out,
+            "summary: {} lines: {} applied, {} refused, {} undone, {} redone, {} hints; hash {hash}",
+            session.step, tally.applied, tally.refused, tally.undone, tally.redone, tally.hints
+        )
+        .map_err(io_err)?;
+    }
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 { session.step as f64 / secs } else { 0.0 };
+    eprintln!("tessera: {} lines in {secs:.3} s ({rate:.0} lines/s)", session.step);
     Ok(())
 }
 
@@ -283,15 +428,15 @@ fn print_step(
             "status": g.rules.status(&g.state).name(),
             "hash": format!("{:016x}", g.state.hash()),
         });
-        let (kind, events) = match outcome {
-            Outcome::Applied(e) => ("applied", Some(e)),
-            Outcome::Undone(e) => ("undone", Some(e)),
-            Outcome::Redone(e) => ("redone", Some(e)),
-            Outcome::Refused { .. } => ("refused", None),
-            Outcome::Hint(_) => ("hint", None),
+        let kind = match outcome {
+            Outcome::Applied => "applied",
+            Outcome::Undone => "undone",
+            Outcome::Redone => "redone",
+            Outcome::Refused { .. } => "refused",
+            Outcome::Hint(_) => "hint",
         };
         v["outcome"] = json!(kind);
-        v["events"] = json!(events.map_or_else(Vec::new, |e| e.iter().map(AnyEvent::to_json).collect()));
+        v["events"] = json!(session.events(outcome).iter().map(AnyEvent::to_json).collect::<Vec<_>>());
         if let Outcome::Refused { code, message } = outcome {
             v["rejected"] = json!({ "code": code, "message": message });
         }
@@ -308,13 +453,13 @@ fn print_step(
             let hint = hint.as_ref().map_or_else(|| "no command to suggest".to_string(), |c| c.to_string());
             writeln!(out, "step {}: hint: {hint}", session.step)
         }
-        Outcome::Applied(events) | Outcome::Undone(events) | Outcome::Redone(events) => {
+        Outcome::Applied | Outcome::Undone | Outcome::Redone => {
             let verb = match outcome {
-                Outcome::Undone(_) => " (undone)",
-                Outcome::Redone(_) => " (redone)",
+                Outcome::Undone => " (undone)",
+                Outcome::Redone => " (redone)",
                 _ => "",
             };
-            let list: Vec<String> = events.iter().map(|e| e.to_json().to_string()).collect();
+            let list: Vec<String> = session.events(outcome).iter().map(|e| e.to_json().to_string()).collect();
             writeln!(out, "step {}: {text}{verb}", session.step)
                 .and_then(|()| writeln!(out, "  {}", list.join("\n  ")))
                 .and_then(|()| write!(out, "{}", g.state.render()))

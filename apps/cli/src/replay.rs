@@ -1,4 +1,5 @@
-//! `tessera replay`: QA over recorded logs (info, verify, show, diff, export, repair, note), and
+//! `tessera replay`: QA over recorded logs (info, verify, show, diff, export, repair, note; pin
+//! and check for regression folders; reduce, in `reduce.rs`), and
 //! the recording behind `tessera play --record`.
 //!
 //! Exit codes: 0 ok; 1 `verify` found a divergence or `diff` found a difference; 2 bad input (a
@@ -76,6 +77,35 @@ enum ReplayCommand {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+    /// Keep a log as a regression test: copy it into a regression folder with a sidecar (what it
+    /// guards, its steps and final hash, rule set and rules version). Never overwrites.
+    Pin {
+        /// The log file.
+        log: PathBuf,
+        /// The regression folder.
+        #[arg(long, default_value = tessera_replay::DEFAULT_REGRESSION_DIR)]
+        into: PathBuf,
+        /// The regression's name (default: the log's file name without its extension).
+        #[arg(long)]
+        name: Option<PathBuf>,
+        /// What the log guards (stored in the sidecar).
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// Verify every log of a regression folder in parallel: one line per log and a summary;
+    /// exit 1 if any fails, 2 if any cannot be read.
+    Check {
+        /// The regression folder.
+        dir: PathBuf,
+        /// Also write a JUnit XML report here (one test case per log).
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Logs checked at once (default: the number of CPUs).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+        jobs: Option<u64>,
+    },
+    /// Shrink a log: find a smaller log for which a test still holds (see `--help`).
+    Reduce(crate::reduce::ReduceArgs),
     /// Add a QA note (annotation or bookmark) at a step of a log.
     Note {
         /// The log file.
@@ -222,6 +252,31 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             )
             .map_err(io_err)
         }
+        ReplayCommand::Pin { log: path, into, name, note } => {
+            let log = open(path)?;
+            let name = match name {
+                Some(n) => n.to_string_lossy().into_owned(),
+                None => tessera_replay::default_name(path),
+            };
+            let pinned = tessera_replay::pin(&log, path, into, &name, note).map_err(|e| match e {
+                tessera_replay::RegressError::Diverges { .. } => CliError::Failed(e.to_string()),
+                e => CliError::BadInput(e.to_string()),
+            })?;
+            let s = &pinned.sidecar_data;
+            writeln!(
+                out,
+                "pinned {} ({} steps, {} rules version {}, final hash {})\n  sidecar {}",
+                pinned.log.display(),
+                s.steps,
+                s.rule_set,
+                s.rules_version,
+                s.final_hash,
+                pinned.sidecar.display()
+            )
+            .map_err(io_err)
+        }
+        ReplayCommand::Check { dir, junit, jobs } => check(dir, junit.as_deref(), *jobs, &mut out),
+        ReplayCommand::Reduce(args) => crate::reduce::run(args, &mut out),
         ReplayCommand::Note { log: path, step, text } => {
             let log = open(path)?;
             let step = step.unwrap_or(log.steps());
@@ -229,6 +284,53 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             atomic_write(path, &bytes).map_err(|e| CliError::file(path, e))?;
             writeln!(out, "{}: note at step {step}", path.display()).map_err(io_err)
         }
+    }
+}
+
+/// `tessera replay check DIR`.
+fn check(dir: &Path, junit: Option<&Path>, jobs: Option<u64>, out: &mut impl Write) -> Result<(), CliError> {
+    use tessera_replay::CheckOutcome;
+    let jobs =
+        jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), |j| j as usize);
+    let started = std::time::Instant::now();
+    let results = tessera_replay::check_dir(dir, jobs).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let (mut passed, mut failed, mut unreadable) = (0, 0, 0);
+    for r in &results {
+        match &r.outcome {
+            CheckOutcome::Passed { steps } => {
+                passed += 1;
+                writeln!(out, "ok     {} ({steps} steps, {:.3} s)", r.name, r.time.as_secs_f64())
+            }
+            CheckOutcome::Failed(m) => {
+                failed += 1;
+                writeln!(out, "FAIL   {}: {}", r.name, m.replace('\n', "\n       "))
+            }
+            CheckOutcome::Unreadable(m) => {
+                unreadable += 1;
+                writeln!(out, "ERROR  {}: {m}", r.name)
+            }
+        }
+        .map_err(io_err)?;
+    }
+    writeln!(
+        out,
+        "{} logs in {}: {passed} passed, {failed} failed, {unreadable} unreadable ({:.2} s, {jobs} jobs)",
+        results.len(),
+        dir.display(),
+        started.elapsed().as_secs_f64()
+    )
+    .map_err(io_err)?;
+    if let Some(path) = junit {
+        let suite = format!("tessera replay check {}", dir.display());
+        atomic_write(path, tessera_replay::junit_xml(&suite, &results).as_bytes())
+            .map_err(|e| CliError::file(path, e))?;
+    }
+    if unreadable > 0 {
+        Err(CliError::BadInput(format!("{unreadable} of {} logs could not be read", results.len())))
+    } else if failed > 0 {
+        Err(CliError::Failed(format!("{failed} of {} regression logs failed", results.len())))
+    } else {
+        Ok(())
     }
 }
 

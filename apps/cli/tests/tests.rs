@@ -6,6 +6,7 @@ mod convert;
 mod match3;
 mod pack;
 mod play;
+mod qa;
 mod replay;
 mod sokoban;
 mod tactics;

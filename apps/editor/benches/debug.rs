@@ -13,6 +13,14 @@
 //! iteration's log is inside the measurement. A second figure does the same through `DebugView`
 //! alone.
 //!
+//! The filter (issue 21): `find::run` over the same log, one query per term kind — an event
+//! kind (`event:Merged`), a cell (`cell:5,5`, every event projected to mirror ops), command
+//! text (`left`) and a score change (`score>=256`, the recorded events redone from the start);
+//! target under 1 s each, what the Debug view's filter box then takes on its thread. Figures of
+//! 2026-11-24 (`cargo bench -p tessera-editor --bench debug -- --warm-up-time 1
+//! --measurement-time 4 "debug filter"`, a shared 2-core machine at load average 9.5): 119 ms
+//! (`event:Merged`), 163 ms (`cell:5,5`), 179 ms (`left`), 367 ms (`score>=256`).
+//!
 //! Run: `cargo bench -p tessera-editor --bench debug`.
 //!
 //! Figures of 2026-11-23 (bench profile, a shared 2-core machine, load average 5.4 falling to
@@ -121,5 +129,23 @@ fn open_and_show(c: &mut Criterion) {
     std::fs::remove_file(path).ok();
 }
 
-criterion_group!(benches, open_and_show);
+fn filter(c: &mut Criterion) {
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use tessera_editor::find::{Query, run};
+    let log = tessera_replay::Log::open(log_path()).expect("opens");
+    let mut group = c.benchmark_group("debug filter 1M steps");
+    group.sample_size(10);
+    for text in ["event:Merged", "cell:5,5", "left", "score>=256"] {
+        let query: Query = text.parse().expect("a query");
+        group.bench_function(text, |b| {
+            b.iter(|| {
+                let found = run(&log, &query, &AtomicU64::new(0), &AtomicBool::new(false));
+                black_box(found.expect("scans").expect("not cancelled").len())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, filter, open_and_show);
 criterion_main!(benches);

@@ -34,12 +34,13 @@
 
 use crate::anim::{Clock, Speed};
 use crate::board::{BoardView, Overlay};
+use crate::find::{self, FilterJob, Query};
 use crate::session::Session;
 use egui::{Color32, Key, RichText, Sense, pos2, vec2};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError};
-use tessera_core::{AnyEvent, AnyState, Rules};
+use tessera_core::{AnyEvent, AnyState, Pos, Rules};
 use tessera_ecs::Mirror;
 use tessera_replay::{History, Log, LogError, StepRecord, TailPolicy, VerifyReport, atomic_write};
 
@@ -144,6 +145,11 @@ impl Debugger {
     /// The log.
     pub fn log(&self) -> &Log {
         &self.log
+    }
+
+    /// The log, shared (for a scan on a thread).
+    pub fn shared_log(&self) -> Arc<Log> {
+        Arc::clone(&self.log)
     }
 
     /// The file the log came from (`None`: from memory).
@@ -500,6 +506,44 @@ pub struct DebugView {
     scroll_to_cursor: bool,
     /// The rows the step list showed in the last frame.
     visible_rows: std::ops::Range<usize>,
+    /// The filter box, its scan and its results.
+    filter: Filter,
+    /// The cell whose history is shown (and its scan).
+    cell: CellHistory,
+    /// The "Pin as regression test…" form, when open.
+    pin: Option<PinForm>,
+    /// The board cell whose context menu is open, and where.
+    menu: Option<(Pos, egui::Pos2)>,
+}
+
+/// The filter over the step list.
+#[derive(Default)]
+struct Filter {
+    text: String,
+    job: Option<FilterJob>,
+    /// The last scan's results (step numbers in order), or its error.
+    results: Option<Result<Vec<u64>, String>>,
+    /// What the results are for.
+    shown_query: String,
+}
+
+/// Cell history: the steps whose events touched one cell.
+#[derive(Default)]
+struct CellHistory {
+    cell: Option<Pos>,
+    job: Option<FilterJob>,
+    steps: Option<Result<Vec<u64>, String>>,
+    /// Jump to the last touch at or before the cursor when the scan ends (Alt+click).
+    jump_when_done: bool,
+    /// The step the last jump landed on: a jump from there goes further back.
+    landed: Option<u64>,
+}
+
+/// The fields of "Pin as regression test…".
+struct PinForm {
+    name: String,
+    folder: String,
+    note: String,
 }
 
 impl DebugView {
@@ -507,6 +551,10 @@ impl DebugView {
     pub fn open_log(&mut self, log: Log, path: Option<PathBuf>) {
         self.save_path = path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
         self.debugger = Some(Debugger::new(log, path));
+        self.filter = Filter { text: std::mem::take(&mut self.filter.text), ..Filter::default() };
+        self.cell = CellHistory::default();
+        self.pin = None;
+        self.menu = None;
         self.board.fit();
         self.note.clear();
         self.message = None;
@@ -533,6 +581,132 @@ impl DebugView {
         &mut self.config
     }
 
+    /// The filter's results: steps in order (`None` before any filter ran or while it runs).
+    pub fn filter_results(&self) -> Option<Result<&[u64], &str>> {
+        self.filter.results.as_ref().map(|r| r.as_ref().map(Vec::as_slice).map_err(String::as_str))
+    }
+
+    /// Whether a filter or cell-history scan is running.
+    pub fn scanning(&self) -> bool {
+        self.filter.job.is_some() || self.cell.job.is_some()
+    }
+
+    /// The cell whose history is shown, and the steps that touched it (once scanned).
+    pub fn cell_history(&self) -> Option<(Pos, Option<&[u64]>)> {
+        let cell = self.cell.cell?;
+        Some((cell, self.cell.steps.as_ref().and_then(|r| r.as_ref().ok()).map(Vec::as_slice)))
+    }
+
+    /// Starts the filter `text` (as typed in the box) on a thread.
+    pub fn set_filter(&mut self, text: &str) {
+        self.filter.text = text.to_string();
+        self.start_filter();
+    }
+
+    fn start_filter(&mut self) {
+        let Some(d) = &self.debugger else { return };
+        self.filter.shown_query = self.filter.text.trim().to_string();
+        match self.filter.text.parse::<Query>() {
+            Ok(q) if q.is_empty() => {
+                self.filter.job = None;
+                self.filter.results = None;
+            }
+            Ok(q) => {
+                self.filter.results = None;
+                self.filter.job = Some(FilterJob::start(d.shared_log(), q));
+            }
+            Err(e) => {
+                self.filter.job = None;
+                self.filter.results = Some(Err(format!("filter {e}")));
+            }
+        }
+    }
+
+    /// Shows the history of `cell`; with `jump`, goes to the last step at or before the cursor
+    /// that touched it (again: the one before), once the scan is done.
+    pub fn show_cell_history(&mut self, cell: Pos, jump: bool) {
+        let Some(d) = &mut self.debugger else { return };
+        if self.cell.cell == Some(cell)
+            && let Some(Ok(steps)) = &self.cell.steps
+        {
+            if jump {
+                let again = self.cell.landed == Some(d.step());
+                if let Some(s) = find::last_touch(steps, d.step(), again) {
+                    d.jump(s);
+                    self.cell.landed = Some(s);
+                    self.scroll_to_cursor = true;
+                } else {
+                    self.message = Some((
+                        false,
+                        format!("no step before {} changed cell ({}, {})", d.step(), cell.x, cell.y),
+                    ));
+                }
+            }
+            return;
+        }
+        self.cell = CellHistory {
+            cell: Some(cell),
+            job: Some(FilterJob::start(d.shared_log(), Query::cell(cell))),
+            steps: None,
+            jump_when_done: jump,
+            landed: None,
+        };
+    }
+
+    /// Next (`forward`) or previous filter result from the cursor, wrapping.
+    pub fn next_result(&mut self, forward: bool) {
+        let Some(Ok(results)) = &self.filter.results else { return };
+        let Some(d) = &mut self.debugger else { return };
+        let target = if forward {
+            find::next_after(results, d.step())
+        } else {
+            find::previous_before(results, d.step())
+        };
+        if let Some(s) = target {
+            d.jump(s);
+            self.scroll_to_cursor = true;
+        }
+    }
+
+    /// Receives finished scans; true while one runs.
+    fn poll_scans(&mut self) -> bool {
+        if let Some(job) = &self.filter.job
+            && let Some(r) = job.poll()
+        {
+            self.filter.job = None;
+            if let Some(r) = r.transpose() {
+                self.filter.results = Some(r);
+            }
+        }
+        if let Some(job) = &self.cell.job
+            && let Some(r) = job.poll()
+        {
+            self.cell.job = None;
+            if let Some(r) = r.transpose() {
+                self.cell.steps = Some(r);
+                if std::mem::take(&mut self.cell.jump_when_done)
+                    && let Some(cell) = self.cell.cell
+                {
+                    self.show_cell_history(cell, true);
+                }
+            }
+        }
+        self.scanning()
+    }
+
+    /// Copies the open log into `folder` as a regression test named `name` (see
+    /// [`tessera_replay::pin`]); the message says what was written.
+    pub fn pin(&mut self, folder: &Path, name: &str, note: &str) -> Result<PathBuf, String> {
+        let Some(d) = &self.debugger else { return Err("no log open".into()) };
+        let source = d.path().map_or_else(|| PathBuf::from("unsaved.tlog"), Path::to_path_buf);
+        let r = tessera_replay::pin(d.log(), &source, folder, name, note).map_err(|e| e.to_string());
+        self.message = Some(match &r {
+            Ok(p) => (false, format!("pinned as {} (with {})", p.log.display(), p.sidecar.display())),
+            Err(e) => (true, format!("not pinned: {e}")),
+        });
+        r.map(|p| p.log)
+    }
+
     /// The last action's error or notice (`(is_error, text)`).
     pub fn message(&self) -> Option<(bool, &str)> {
         self.message.as_ref().map(|(e, m)| (*e, m.as_str()))
@@ -554,6 +728,22 @@ impl DebugView {
     }
 
     fn keys(&mut self, ctx: &egui::Context, now: f64, speed: Speed) {
+        if self.debugger.is_none() {
+            return;
+        }
+        // Next / Previous filter result: F3 / Shift+F3 (also from the filter box).
+        let f3 = ctx.input_mut(|i| {
+            if i.consume_key(egui::Modifiers::SHIFT, Key::F3) {
+                Some(false)
+            } else if i.consume_key(egui::Modifiers::NONE, Key::F3) {
+                Some(true)
+            } else {
+                None
+            }
+        });
+        if let Some(forward) = f3 {
+            self.next_result(forward);
+        }
         let Some(d) = &self.debugger else { return };
         if ctx.egui_wants_keyboard_input() {
             return;
@@ -593,6 +783,9 @@ impl DebugView {
         }
         if d.verify_status() == &VerifyStatus::Running {
             ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        if self.poll_scans() {
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
         }
         self.keys(ui.ctx(), now, speed);
         self.status_line(ui);
@@ -697,7 +890,46 @@ impl DebugView {
                         Err(e) => self.message = Some((true, format!("cannot play from step {step}: {e}"))),
                     }
                 }
+                let hint = "Copy this log (with its notes) into a regression folder that tessera replay check and cargo test run";
+                if ui.button("Pin as regression test…").on_hover_text(hint).clicked() {
+                    let name = d.path().map_or_else(|| "regression".into(), tessera_replay::default_name);
+                    self.pin = Some(PinForm {
+                        name,
+                        folder: tessera_replay::DEFAULT_REGRESSION_DIR.into(),
+                        note: String::new(),
+                    });
+                }
             });
+            if let Some(t) = timeline(ui, d) {
+                target = Some(t);
+            }
+            if let Some(form) = &mut self.pin {
+                let mut pin = false;
+                let mut close = false;
+                ui.horizontal(|ui| {
+                    let l = ui.label("Name");
+                    ui.add(egui::TextEdit::singleline(&mut form.name).desired_width(160.0)).labelled_by(l.id);
+                    let l = ui.label("Folder");
+                    ui.add(egui::TextEdit::singleline(&mut form.folder).desired_width(200.0)).labelled_by(l.id);
+                    let l = ui.label("Guards");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut form.note)
+                            .hint_text("what this log guards")
+                            .desired_width(240.0),
+                    )
+                    .labelled_by(l.id);
+                    pin = ui.button("Pin").clicked();
+                    close = ui.button("Cancel").clicked();
+                });
+                if pin {
+                    let (folder, name, note) = (PathBuf::from(form.folder.trim()), form.name.trim().to_string(), form.note.clone());
+                    if self.pin(&folder, &name, &note).is_ok() {
+                        self.pin = None;
+                    }
+                } else if close {
+                    self.pin = None;
+                }
+            }
             if let Some((is_error, m)) = &self.message {
                 let colour = if *is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
                 ui.colored_label(colour, m);
@@ -710,8 +942,17 @@ impl DebugView {
     }
 
     fn step_list(&mut self, ui: &mut egui::Ui, now: f64, speed: Speed) {
-        let Some(d) = &self.debugger else { return };
+        if self.debugger.is_none() {
+            return;
+        }
         ui.heading("Steps");
+        if let Some(s) = self.filter_ui(ui) {
+            self.go(s, now, speed, true);
+        }
+        if let Some(s) = self.bookmarks_ui(ui) {
+            self.go(s, now, speed, true);
+        }
+        let Some(d) = &self.debugger else { return };
         let log = d.log();
         let rows = usize::try_from(d.steps()).unwrap_or(usize::MAX - 1).saturating_add(1);
         // Two lines a row: the step, its command and hash; under them its events.
@@ -776,6 +1017,142 @@ impl DebugView {
         }
     }
 
+    /// The filter box, its progress, its results with counts and Next / Previous. Returns a
+    /// step to go to.
+    fn filter_ui(&mut self, ui: &mut egui::Ui) -> Option<u64> {
+        let mut go = None;
+        let hint = "text of the command, event:KIND (event:Matched.cascade>=3), score>=N, cell:X,Y";
+        ui.horizontal(|ui| {
+            let label = ui.label("Filter");
+            let edit = ui
+                .add(egui::TextEdit::singleline(&mut self.filter.text).hint_text(hint).desired_width(220.0))
+                .labelled_by(label.id)
+                .on_hover_text(hint);
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            if ui.button("Find").clicked() || enter {
+                self.start_filter();
+            }
+            let any = matches!(&self.filter.results, Some(Ok(r)) if !r.is_empty());
+            if ui.add_enabled(any, egui::Button::new("Previous")).on_hover_text("Shift+F3").clicked() {
+                self.next_result(false);
+            }
+            if ui.add_enabled(any, egui::Button::new("Next")).on_hover_text("F3").clicked() {
+                self.next_result(true);
+            }
+        });
+        if let Some(fraction) = self.filter.job.as_ref().map(FilterJob::fraction) {
+            ui.horizontal(|ui| {
+                ui.add(egui::ProgressBar::new(fraction).desired_width(200.0).show_percentage());
+                if ui.button("Stop").clicked() {
+                    self.filter.job = None;
+                }
+            });
+        }
+        let steps = self.debugger.as_ref().map_or(0, Debugger::steps);
+        match &self.filter.results {
+            None => {}
+            Some(Err(e)) => {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            Some(Ok(results)) => {
+                ui.label(format!("{} of {steps} steps match '{}'", results.len(), self.filter.shown_query));
+                if !results.is_empty() {
+                    let row_h = ui.text_style_height(&egui::TextStyle::Button) + 2.0;
+                    egui::ScrollArea::vertical().id_salt("debug-filter-results").max_height(120.0).show_rows(
+                        ui,
+                        row_h,
+                        results.len(),
+                        |ui, range| {
+                            for &s in &results[range] {
+                                if ui.small_button(format!("result: step {s}")).clicked() {
+                                    go = Some(s);
+                                }
+                            }
+                        },
+                    );
+                }
+            }
+        }
+        ui.separator();
+        go
+    }
+
+    /// The log's notes as bookmarks: one button per note. Returns a step to go to.
+    fn bookmarks_ui(&mut self, ui: &mut egui::Ui) -> Option<u64> {
+        let d = self.debugger.as_ref()?;
+        let notes = d.log().notes();
+        let mut go = None;
+        egui::CollapsingHeader::new(format!("Bookmarks ({})", notes.len()))
+            .id_salt("debug-bookmarks")
+            .default_open(true)
+            .show(ui, |ui| {
+                if notes.is_empty() {
+                    ui.weak("no notes in this log");
+                }
+                egui::ScrollArea::vertical().id_salt("debug-bookmark-list").max_height(100.0).show(
+                    ui,
+                    |ui| {
+                        for n in notes {
+                            let first = n.text.lines().next().unwrap_or_default();
+                            if ui
+                                .small_button(format!("bookmark: step {}: {first}", n.step))
+                                .on_hover_text(&n.text)
+                                .clicked()
+                            {
+                                go = Some(n.step);
+                            }
+                        }
+                    },
+                );
+            });
+        ui.separator();
+        go
+    }
+
+    /// The cell history section of the inspector.
+    fn cell_history_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(cell) = self.cell.cell else { return };
+        ui.separator();
+        let mut go = None;
+        let mut close = false;
+        ui.horizontal(|ui| {
+            ui.strong(format!("Cell ({}, {}) history", cell.x, cell.y));
+            close = ui.small_button("Close").clicked();
+        });
+        if let Some(job) = &self.cell.job {
+            ui.add(egui::ProgressBar::new(job.fraction()).desired_width(200.0));
+        }
+        match &self.cell.steps {
+            None => {}
+            Some(Err(e)) => {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            Some(Ok(steps)) => {
+                ui.label(format!("{} steps changed this cell", steps.len()));
+                let row_h = ui.text_style_height(&egui::TextStyle::Button) + 2.0;
+                egui::ScrollArea::vertical().id_salt("debug-cell-history").max_height(140.0).show_rows(
+                    ui,
+                    row_h,
+                    steps.len(),
+                    |ui, range| {
+                        for &s in &steps[range] {
+                            if ui.small_button(format!("touched: step {s}")).clicked() {
+                                go = Some(s);
+                            }
+                        }
+                    },
+                );
+            }
+        }
+        if close {
+            self.cell = CellHistory::default();
+        }
+        if let (Some(s), Some(d)) = (go, &mut self.debugger) {
+            d.jump(s);
+            self.scroll_to_cursor = true;
+        }
+    }
+
     fn inspector(&mut self, ui: &mut egui::Ui) {
         let Some(d) = &mut self.debugger else { return };
         let log = Arc::clone(&d.log);
@@ -837,6 +1214,7 @@ impl DebugView {
             g.inspector_ui(ui, s);
         }
         self.divergence_ui(ui);
+        self.cell_history_ui(ui);
         ui.separator();
         let Some(d) = &mut self.debugger else { return };
         ui.label("Notes here");
@@ -955,19 +1333,104 @@ impl DebugView {
         let overlay = Overlay { highlights: m.touched(), ..Overlay::default() };
         let at = d.clock().at(now);
         // A state for the board's ground texture: the shown one, else the mirror draws alone.
-        match d.state() {
-            Ok(s) => {
-                self.board.show(ui, m, s, at, &overlay);
-            }
+        let input = match d.state() {
+            Ok(s) => self.board.show(ui, m, s, at, &overlay),
             Err(e) => {
                 ui.colored_label(ui.visuals().error_fg_color, format!("Error: {e}"));
-                if let Ok(prev) = d.log().state_at(d.step().saturating_sub(1)) {
-                    self.board.show(ui, m, &prev, at, &overlay);
+                match d.log().state_at(d.step().saturating_sub(1)) {
+                    Ok(prev) => self.board.show(ui, m, &prev, at, &overlay),
+                    Err(_) => crate::board::BoardInput::default(),
                 }
             }
-        }
+        };
         if d.clock().running(now) {
             ui.ctx().request_repaint();
         }
+        // Alt+click: the last step at or before this one that changed the cell (again: the one
+        // before); a secondary click opens the cell's menu.
+        let released = |button: egui::PointerButton| {
+            ui.input(|i| {
+                i.events.iter().find_map(|e| match e {
+                    egui::Event::PointerButton { button: b, pressed: false, modifiers, pos }
+                        if *b == button =>
+                    {
+                        Some((*modifiers, *pos))
+                    }
+                    _ => None,
+                })
+            })
+        };
+        if let Some(cell) = input.clicked
+            && released(egui::PointerButton::Primary).is_some_and(|(m, _)| m.alt)
+        {
+            self.show_cell_history(cell, true);
+        }
+        if let Some(cell) = input.hovered
+            && let Some((_, pos)) = released(egui::PointerButton::Secondary)
+            && !ui.input(|i| i.pointer.is_decidedly_dragging())
+        {
+            self.menu = Some((cell, pos));
+        }
+        self.cell_menu(ui);
     }
+
+    /// The context menu of a board cell.
+    fn cell_menu(&mut self, ui: &mut egui::Ui) {
+        let Some((cell, pos)) = self.menu else { return };
+        let mut choice = None;
+        let area = egui::Area::new(egui::Id::unique("debug-cell-menu"))
+            .order(egui::Order::Foreground)
+            .fixed_pos(pos)
+            .show(ui.ctx(), |ui| {
+                egui::Frame::menu(ui.style()).show(ui, |ui| {
+                    ui.label(format!("Cell ({}, {})", cell.x, cell.y));
+                    if ui.button("Last change of this cell").on_hover_text("Alt+click").clicked() {
+                        choice = Some(true);
+                    }
+                    if ui.button("Cell history").clicked() {
+                        choice = Some(false);
+                    }
+                });
+            });
+        let clicked_elsewhere = area.response.clicked_elsewhere();
+        if let Some(jump) = choice {
+            self.menu = None;
+            self.show_cell_history(cell, jump);
+        } else if clicked_elsewhere && ui.input(|i| !i.pointer.secondary_released()) {
+            self.menu = None;
+        }
+    }
+}
+
+/// The timeline under the controls: the log's notes as marks (bookmarks) and the cursor; a
+/// click near a mark returns its step.
+fn timeline(ui: &mut egui::Ui, d: &Debugger) -> Option<u64> {
+    let width = ui.available_width().max(50.0);
+    let (rect, response) = ui.allocate_exact_size(vec2(width, 12.0), Sense::click());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, "Bookmarks timeline"));
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    let steps = d.steps().max(1) as f32;
+    let x_of = |s: u64| rect.left() + 4.0 + (rect.width() - 8.0) * (s as f32 / steps);
+    let mark = Color32::from_rgb(240, 190, 40);
+    for n in d.log().notes() {
+        let x = x_of(n.step);
+        painter.line_segment([pos2(x, rect.top()), pos2(x, rect.bottom())], (2.0, mark));
+    }
+    let x = x_of(d.step());
+    painter.line_segment(
+        [pos2(x, rect.top() + 3.0), pos2(x, rect.bottom() - 3.0)],
+        (2.0, ui.visuals().text_color()),
+    );
+    if !response.clicked() {
+        return None;
+    }
+    let px = response.interact_pointer_pos()?.x;
+    d.log()
+        .notes()
+        .iter()
+        .map(|n| (n.step, (x_of(n.step) - px).abs()))
+        .filter(|&(_, dx)| dx <= 6.0)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(s, _)| s)
 }

@@ -21,6 +21,7 @@ pub mod difficulty;
 pub mod draft;
 pub mod edit;
 pub mod files;
+pub mod find;
 pub mod games;
 pub mod pack;
 pub mod palette;

@@ -4,6 +4,7 @@
 mod common;
 mod debug;
 mod edit;
+mod find;
 mod pack;
 mod play;
 mod sokoban;

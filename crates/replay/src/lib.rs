@@ -13,6 +13,12 @@
 //!   ([`History::from_log`]) and saves its line of play as one ([`History::write_log`]).
 //! - [`verify`] re-executes a log with today's rules and reports the first divergence;
 //!   [`diff`] finds the first step where two logs part; [`export_json`] writes JSON lines.
+//! - Regression logs: [`pin`] copies a log into a regression folder with a [`Sidecar`] (what
+//!   it guards, its final hash); [`check_dir`] replays every log of a folder in parallel and
+//!   [`junit_xml`] reports the results for CI.
+//! - [`event_kind`] and [`EventCondition`] (`Shuffled`, `Matched.cascade>=3`) ask any rule
+//!   set's events for their kind and fields, for `replay reduce --until-event` and the
+//!   debugger's filter.
 //!
 //! Everything is written against the `Any*` types of `tessera-core`, so a log opens any game
 //! without generics; this crate knows nothing of hecs, egui or the terminal.
@@ -124,7 +130,9 @@ mod encode;
 mod error;
 mod format;
 mod history;
+mod kind;
 mod reader;
+mod regress;
 mod writer;
 
 pub use check::{DiffReport, Divergence, Mismatch, StepSide, VerifyReport, diff, export_json, verify};
@@ -134,5 +142,11 @@ pub use format::{
     MAX_PAYLOAD, Note, OLDEST_FORMAT_VERSION, PREAMBLE_LEN, StepRecord, state_hash_for,
 };
 pub use history::{Branch, History, NodeId, SeekError};
+pub use kind::{Compare, ConditionError, EventCondition, event_field, event_kind};
 pub use reader::{FrameRef, Log, TailPolicy};
+pub use regress::{
+    CheckOutcome, CheckResult, DEFAULT_REGRESSION_DIR, LOG_EXTENSION, Pinned, RegressError,
+    SIDECAR_EXTENSION, Sidecar, check_dir, check_log, default_name, final_hash, junit_xml, pin, valid_name,
+    xml_escape,
+};
 pub use writer::{Flush, LogWriter, Recorder, RecorderConfig, StaleTemps, atomic_write, remove_stale_temps};

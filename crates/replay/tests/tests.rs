@@ -5,3 +5,4 @@ mod fixtures;
 mod format;
 mod history;
 mod qa;
+mod regressions;

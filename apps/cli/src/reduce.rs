@@ -1,0 +1,505 @@
+//! `tessera replay reduce`: shrink a log to a smaller one for which a test still holds (delta
+//! debugging, like C-Reduce's interestingness test).
+//!
+//! A candidate is a list of the log's commands, re-executed from the header's level and seed
+//! with today's rules; a candidate with a command the rules refuse is not interesting. The test
+//! is a command (`--test CMD`: exit 0 = interesting; run with the candidate log's path as its
+//! last argument, or in place of `{}`; killed after `--timeout` seconds) or built in
+//! (`--until-status`, `--until-event`, `--until-hash`: checked in process after every step, so a
+//! candidate is cut at the first step where it holds).
+//!
+//! The search: first the shortest prefix (built-in tests: the first step where the test holds;
+//! a command: bisection over prefix lengths), then ddmin — remove one of `n` chunks, from halves
+//! down to single commands (`n` grows when no chunk can go, shrinks by one when one went).
+//! Candidates of a round run `--jobs` at a time; of those that hold, the first in order wins, so
+//! the result does not depend on `--jobs` when the test is deterministic. Ctrl-C or
+//! `--seconds` stop the search and the best log so far is written. The input is never
+//! overwritten.
+
+use crate::error::CliError;
+use clap::Args;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tessera_core::{AnyCommand, AnyEvent, Game, Level, Rules, Status};
+use tessera_replay::{EventCondition, Header, Log, LogWriter, StepRecord, atomic_write};
+
+/// Arguments of `tessera replay reduce`.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("interesting").required(true).args(["test", "until_status", "until_event", "until_hash"])))]
+pub struct ReduceArgs {
+    /// The log to shrink (never overwritten).
+    log: PathBuf,
+    /// The interestingness test: a shell command that exits 0 when a candidate log still shows
+    /// the problem. The candidate's path is appended, or replaces `{}`.
+    #[arg(long, value_name = "CMD")]
+    test: Option<String>,
+    /// Built-in test: the game reaches this status.
+    #[arg(long, value_name = "STATUS", value_parser = ["won", "over"])]
+    until_status: Option<String>,
+    /// Built-in test: a step has an event of this kind (its variant name, as `replay show`
+    /// prints it), optionally with a field condition: `Shuffled`, `Matched.cascade>=3`, `Walked`.
+    #[arg(long, value_name = "KIND[.FIELD>=N]")]
+    until_event: Option<EventCondition>,
+    /// Built-in test: the state hash (16 hex digits, as `replay info` prints it) is reached.
+    #[arg(long, value_name = "HASH")]
+    until_hash: Option<String>,
+    /// Where to write the smaller log (default: LOG's name with `.reduced.tlog`).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Stop after this many seconds and keep the best log so far.
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// Candidates tested at once (default: the number of CPUs).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    jobs: Option<u64>,
+    /// Seconds a --test command may run on one candidate before it is killed (and the candidate
+    /// counted as not interesting).
+    #[arg(long, default_value_t = 10.0)]
+    timeout: f64,
+}
+
+/// Set by Ctrl-C: stop and keep the best.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// A test built into the reducer, checked after every step.
+enum Builtin {
+    Status(Status),
+    Event(EventCondition),
+    Hash(u64),
+}
+
+impl Builtin {
+    fn holds(&self, game: &Game, events: &[AnyEvent]) -> bool {
+        match self {
+            Builtin::Status(s) => game.rules.status(&game.state) == *s,
+            Builtin::Event(c) => events.iter().any(|e| c.matches(e)),
+            Builtin::Hash(h) => game.state.hash() == *h,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Builtin::Status(s) => format!("--until-status {s}"),
+            Builtin::Event(c) => format!("--until-event {c}"),
+            Builtin::Hash(h) => format!("--until-hash {h:016x}"),
+        }
+    }
+}
+
+enum Test {
+    Builtin(Builtin),
+    Command { cmd: String, timeout: Duration, dir: TempDir },
+}
+
+/// A scratch folder for candidate logs, removed when dropped.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Everything a candidate needs: the game's start and the test.
+struct Reducer {
+    level: Level,
+    seed: u64,
+    test: Test,
+    deadline: Option<Instant>,
+    candidates: AtomicU64,
+}
+
+/// What testing a candidate gave.
+enum Verdict {
+    /// Interesting: the commands to keep (a built-in test may cut the candidate short).
+    Holds(Vec<AnyCommand>),
+    /// Not interesting (refused, test failed, timed out).
+    No,
+    /// The search was stopped while this candidate ran: it proves nothing.
+    Stopped,
+}
+
+impl Reducer {
+    fn stopped(&self) -> bool {
+        STOP.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    fn start(&self) -> Result<Game, String> {
+        self.level.start(Some(self.seed)).map_err(|e| e.to_string())
+    }
+
+    /// Runs `commands` from the start; with a built-in test, stops at the first step where it
+    /// holds and returns how many commands that took. `Err` names a refused command.
+    fn replay(
+        &self,
+        commands: &[AnyCommand],
+        builtin: Option<&Builtin>,
+    ) -> Result<(Game, Option<usize>), String> {
+        let mut game = self.start()?;
+        let mut events = Vec::new();
+        if let Some(b) = builtin
+            && b.holds(&game, &events)
+        {
+            return Ok((game, Some(0)));
+        }
+        for (i, c) in commands.iter().enumerate() {
+            events.clear();
+            game.rules
+                .apply(&mut game.state, c, &mut events)
+                .map_err(|r| format!("step {}: '{c}' is refused: {}", i + 1, r.message))?;
+            if let Some(b) = builtin
+                && b.holds(&game, &events)
+            {
+                return Ok((game, Some(i + 1)));
+            }
+        }
+        Ok((game, None))
+    }
+
+    /// The log of `commands`, recorded with today's rules, with `note` at its end.
+    fn log_bytes(&self, commands: &[AnyCommand], note: Option<&str>) -> Result<Vec<u8>, String> {
+        let mut game = self.start()?;
+        let header = Header::new(&self.level, self.seed, tessera_replay::DEFAULT_KEYFRAME_INTERVAL)
+            .map_err(|e| e.to_string())?;
+        let mut w = LogWriter::new(Vec::new(), &header, &game.state).map_err(|e| e.to_string())?;
+        let mut events = Vec::new();
+        for c in commands {
+            events.clear();
+            game.rules.apply(&mut game.state, c, &mut events).map_err(|r| r.message.into_owned())?;
+            w.record(c, &events, &game.state).map_err(|e| e.to_string())?;
+        }
+        if let Some(n) = note {
+            w.note(n).map_err(|e| e.to_string())?;
+        }
+        Ok(w.into_inner())
+    }
+
+    /// Tests one candidate; `slot` names its file for a test command.
+    fn test(&self, commands: Vec<AnyCommand>, slot: usize) -> Verdict {
+        self.candidates.fetch_add(1, Ordering::Relaxed);
+        if self.stopped() {
+            return Verdict::Stopped;
+        }
+        match &self.test {
+            Test::Builtin(b) => match self.replay(&commands, Some(b)) {
+                Ok((_, Some(k))) => {
+                    let mut commands = commands;
+                    commands.truncate(k);
+                    Verdict::Holds(commands)
+                }
+                Ok((_, None)) | Err(_) => Verdict::No,
+            },
+            Test::Command { cmd, timeout, dir } => {
+                let Ok(bytes) = self.log_bytes(&commands, None) else { return Verdict::No };
+                let path = dir.0.join(format!("candidate-{slot}.tlog"));
+                if std::fs::write(&path, bytes).is_err() {
+                    return Verdict::No;
+                }
+                match run_test(cmd, &path, *timeout) {
+                    TestRun::Passed => Verdict::Holds(commands),
+                    TestRun::Failed => Verdict::No,
+                    TestRun::Stopped => Verdict::Stopped,
+                }
+            }
+        }
+    }
+
+    /// Tests `candidates` (in order) `jobs` at a time; the first that holds, by index.
+    fn first_holding(
+        &self,
+        candidates: Vec<Vec<AnyCommand>>,
+        jobs: usize,
+    ) -> Result<Option<Vec<AnyCommand>>, Stop> {
+        let mut candidates = candidates.into_iter().enumerate().peekable();
+        while candidates.peek().is_some() {
+            let batch: Vec<(usize, Vec<AnyCommand>)> = candidates.by_ref().take(jobs).collect();
+            let verdicts: Vec<Verdict> = if batch.len() == 1 {
+                batch.into_iter().map(|(i, c)| self.test(c, i)).collect()
+            } else {
+                std::thread::scope(|s| {
+                    let handles: Vec<_> =
+                        batch.into_iter().map(|(i, c)| s.spawn(move || self.test(c, i))).collect();
+                    handles.into_iter().map(|h| h.join().unwrap_or(Verdict::No)).collect()
+                })
+            };
+            for v in verdicts {
+                match v {
+                    Verdict::Holds(c) => return Ok(Some(c)),
+                    Verdict::Stopped => return Err(Stop),
+                    Verdict::No => {}
+                }
+            }
+            if self.stopped() {
+                return Err(Stop);
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The search was stopped (Ctrl-C, `--seconds`).
+struct Stop;
+
+/// How a test command ended.
+enum TestRun {
+    Passed,
+    Failed,
+    Stopped,
+}
+
+/// Runs the test command on `path` in its own process group, killing the whole group after
+/// `timeout` or when the search stops.
+fn run_test(cmd: &str, path: &Path, timeout: Duration) -> TestRun {
+    let quoted = format!("'{}'", path.display().to_string().replace('\'', r"'\''"));
+    let script = if cmd.contains("{}") { cmd.replace("{}", &quoted) } else { format!("{cmd} {quoted}") };
+    let mut command = std::process::Command::new("sh");
+    command
+        .arg("-c")
+        .arg(&script)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let Ok(mut child) = command.spawn() else { return TestRun::Failed };
+    let started = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return if status.success() { TestRun::Passed } else { TestRun::Failed },
+            Ok(None) => {}
+            Err(_) => return TestRun::Failed,
+        }
+        let stop = STOP.load(Ordering::Relaxed);
+        if stop || started.elapsed() >= timeout {
+            kill_group(&mut child);
+            return if stop { TestRun::Stopped } else { TestRun::Failed };
+        }
+        std::thread::sleep(Duration::from_millis(if started.elapsed() < Duration::from_millis(50) {
+            1
+        } else {
+            10
+        }));
+    }
+}
+
+/// Kills the test command and everything it started (its process group), then reaps it.
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn parse_hash(text: &str) -> Result<u64, CliError> {
+    let t = text.trim().trim_start_matches("0x");
+    if t.is_empty() || t.len() > 16 {
+        return Err(CliError::BadInput(format!("--until-hash '{text}': expected up to 16 hex digits")));
+    }
+    u64::from_str_radix(t, 16)
+        .map_err(|_| CliError::BadInput(format!("--until-hash '{text}': expected up to 16 hex digits")))
+}
+
+/// The default output: `DIR/STEM.reduced.tlog`.
+fn default_out(log: &Path) -> PathBuf {
+    let stem = log.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "log".into());
+    log.with_file_name(format!("{stem}.reduced.tlog"))
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Runs `tessera replay reduce`.
+pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let io_err = crate::error::output_error;
+    let path = &args.log;
+    let out_path = args.out.clone().unwrap_or_else(|| default_out(path));
+    if same_file(path, &out_path) {
+        return Err(CliError::BadInput(format!(
+            "{}: --out is the input log; reduce never overwrites its input",
+            out_path.display()
+        )));
+    }
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        return Err(CliError::BadInput(format!(
+            "--timeout {}: expected a positive number of seconds",
+            args.timeout
+        )));
+    }
+    if let Some(s) = args.seconds
+        && !(s > 0.0 && s.is_finite())
+    {
+        return Err(CliError::BadInput(format!("--seconds {s}: expected a positive number of seconds")));
+    }
+    let log = Log::open(path).map_err(|e| CliError::file(path, e))?;
+    if log.dropped_bytes() > 0 {
+        eprintln!("tessera: {}: the last frame is cut short; reducing its whole steps", path.display());
+    }
+    let mut commands = Vec::with_capacity(log.steps() as usize);
+    let mut rec = StepRecord::default();
+    for s in 1..=log.steps() {
+        log.read_step(s, &mut rec).map_err(|e| CliError::file(path, e))?;
+        let Some(c) = rec.command.take() else {
+            return Err(CliError::file(path, format!("step {s} has no command")));
+        };
+        commands.push(c);
+    }
+    let h = log.header();
+    let test = if let Some(cmd) = &args.test {
+        static RUN: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "tessera-reduce-{}-{}",
+            std::process::id(),
+            RUN.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).map_err(|e| CliError::file(&dir, e))?;
+        Test::Command { cmd: cmd.clone(), timeout: Duration::from_secs_f64(args.timeout), dir: TempDir(dir) }
+    } else if let Some(s) = &args.until_status {
+        Test::Builtin(Builtin::Status(if s == "won" { Status::Won } else { Status::Over }))
+    } else if let Some(c) = &args.until_event {
+        Test::Builtin(Builtin::Event(c.clone()))
+    } else if let Some(hash) = &args.until_hash {
+        Test::Builtin(Builtin::Hash(parse_hash(hash)?))
+    } else {
+        return Err(CliError::BadInput(
+            "give --test CMD or one of --until-status/--until-event/--until-hash".into(),
+        ));
+    };
+    let started = Instant::now();
+    let reducer = Reducer {
+        level: h.level.clone(),
+        seed: h.seed,
+        test,
+        deadline: args.seconds.map(|s| started + Duration::from_secs_f64(s)),
+        candidates: AtomicU64::new(0),
+    };
+    let jobs =
+        args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), |j| j as usize);
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+    let original = commands.len();
+
+    // The input itself must be interesting, else there is nothing to keep.
+    if let Err(e) = reducer.replay(&commands, None) {
+        return Err(CliError::Failed(format!("{}: today's rules do not replay it: {e}", path.display())));
+    }
+    let mut best = match &reducer.test {
+        Test::Builtin(b) => match reducer.replay(&commands, Some(b)) {
+            Ok((_, Some(k))) => {
+                commands.truncate(k);
+                commands
+            }
+            _ => {
+                return Err(CliError::Failed(format!(
+                    "{}: the test ({}) never holds on the log itself: nothing to reduce",
+                    path.display(),
+                    b.describe()
+                )));
+            }
+        },
+        Test::Command { .. } => match reducer.test(commands.clone(), 0) {
+            Verdict::Holds(c) => c,
+            Verdict::No => {
+                return Err(CliError::Failed(format!(
+                    "{}: the test command does not hold (exit 0) on the log itself: nothing to reduce",
+                    path.display()
+                )));
+            }
+            Verdict::Stopped => {
+                return Err(CliError::Interrupted("interrupted before anything was reduced".into()));
+            }
+        },
+    };
+    let progress = |best: &[AnyCommand], what: &str| {
+        eprintln!(
+            "reduce: {} steps (from {original}) after {} candidates, {:.1} s{what}",
+            best.len(),
+            reducer.candidates.load(Ordering::Relaxed),
+            started.elapsed().as_secs_f64()
+        );
+    };
+    progress(&best, " (shortest prefix where the test holds)");
+    let stopped = search(&reducer, &mut best, jobs, &progress).is_err();
+
+    let test_text = match &reducer.test {
+        Test::Builtin(b) => b.describe(),
+        Test::Command { cmd, .. } => format!("--test {cmd}"),
+    };
+    let note = format!(
+        "reduced from {original} steps of {} by tessera replay reduce {test_text}",
+        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    );
+    let bytes = reducer.log_bytes(&best, Some(&note)).map_err(CliError::Failed)?;
+    atomic_write(&out_path, &bytes).map_err(|e| CliError::file(&out_path, e))?;
+    writeln!(
+        out,
+        "{}: {original} -> {} steps in {:.2} s ({} candidates){}; wrote {}",
+        path.display(),
+        best.len(),
+        started.elapsed().as_secs_f64(),
+        reducer.candidates.load(Ordering::Relaxed),
+        if stopped { ", stopped early: the best so far" } else { "" },
+        out_path.display()
+    )
+    .map_err(io_err)?;
+    if stopped && STOP.load(Ordering::Relaxed) {
+        return Err(CliError::Interrupted(format!(
+            "interrupted; kept the best so far in {}",
+            out_path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The search after the first prefix: for a test command, the shortest prefix by bisection;
+/// then ddmin. `Err` when stopped (`best` is still the best so far).
+fn search(
+    reducer: &Reducer,
+    best: &mut Vec<AnyCommand>,
+    jobs: usize,
+    progress: &dyn Fn(&[AnyCommand], &str),
+) -> Result<(), Stop> {
+    if matches!(reducer.test, Test::Command { .. }) {
+        // Bisection over prefix lengths: `hi` holds; find a shorter one if the test allows.
+        let (mut lo, mut hi) = (0, best.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if let Some(c) = reducer.first_holding(vec![best[..mid].to_vec()], 1)? {
+                *best = c;
+                hi = best.len();
+                progress(best, " (prefix)");
+            } else {
+                lo = mid + 1;
+            }
+        }
+    }
+    let mut n = 2usize;
+    while !best.is_empty() {
+        let len = best.len();
+        let n_now = n.min(len);
+        let chunk = len.div_ceil(n_now);
+        let candidates: Vec<Vec<AnyCommand>> = (0..len)
+            .step_by(chunk)
+            .map(|a| {
+                let b = (a + chunk).min(len);
+                best[..a].iter().chain(&best[b..]).cloned().collect()
+            })
+            .collect();
+        match reducer.first_holding(candidates, jobs)? {
+            Some(c) => {
+                *best = c;
+                n = (n_now - 1).max(2);
+                progress(best, "");
+            }
+            None if chunk == 1 => return Ok(()),
+            None => n = (n_now * 2).min(len),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,298 @@
+//! Finding steps in a log: the debugger's filter and cell history (no egui).
+//!
+//! A [`Query`] is a few terms, all of which a step must meet: text in its command, an event
+//! condition (`event:Shuffled`, `event:Matched.cascade>=3`, read from any rule set's events by
+//! [`tessera_replay::EventCondition`]), a score change (`score>=N`) and a cell its events touched
+//! (`cell:X,Y`). [`run`] scans a log once; [`FilterJob`] runs it on a thread with progress and
+//! cancellation, so the window keeps drawing.
+//!
+//! Decisions:
+//! - **Cells come from the mirror ops** ([`tessera_core::project_event`]): an event touches the
+//!   cells its ops name (moves' both ends, spawns, despawns, walks' paths, a change's cell; a
+//!   column shift both whole columns). No state and no mirror are needed, so a scan costs a
+//!   decode per step. A change located by id alone (no cell) is not counted.
+//! - **Score changes need states**: only a query with a `score` term redoes the recorded events
+//!   from the start (checked redo; a step that does not fit ends the scan with an error).
+//! - **Results are step numbers in order**, so Next / Previous are a binary search.
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError};
+use tessera_core::project::{Op, Ops};
+use tessera_core::{AnyEvent, Pos, Rules, project_event};
+use tessera_replay::{EventCondition, Log, StepRecord};
+
+/// What a step must meet to be found. Parsed from text by [`Query::from_str`]: terms separated
+/// by spaces, `event:COND`, `score>=N`, `cell:X,Y`, `cmd:TEXT` or any other word (text the
+/// command must contain, case-insensitive).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Query {
+    /// Words the command's text must contain (lower case).
+    pub text: Vec<String>,
+    /// Event conditions: each must be met by an event of the step.
+    pub events: Vec<EventCondition>,
+    /// The score must rise by at least this much in the step.
+    pub score_at_least: Option<i128>,
+    /// A cell the step's events touched.
+    pub cell: Option<Pos>,
+}
+
+/// A query that does not parse: the term and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryError {
+    /// The term.
+    pub term: String,
+    /// What is wrong.
+    pub why: String,
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "'{}': {}", self.term, self.why)
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+impl FromStr for Query {
+    type Err = QueryError;
+
+    fn from_str(text: &str) -> Result<Query, QueryError> {
+        let mut q = Query::default();
+        for term in text.split_whitespace() {
+            let err = |why: String| QueryError { term: term.to_string(), why };
+            if let Some(c) = term.strip_prefix("event:") {
+                q.events.push(c.parse().map_err(|e: tessera_replay::ConditionError| err(e.why.to_string()))?);
+            } else if let Some(n) = term.strip_prefix("score>=") {
+                q.score_at_least =
+                    Some(n.parse().map_err(|_| err("expected score>=N, N a whole number".into()))?);
+            } else if let Some(c) = term.strip_prefix("cell:") {
+                let (x, y) = c.split_once(',').ok_or_else(|| err("expected cell:X,Y".into()))?;
+                let x: u16 = x.parse().map_err(|_| err("expected cell:X,Y with whole numbers".into()))?;
+                let y: u16 = y.parse().map_err(|_| err("expected cell:X,Y with whole numbers".into()))?;
+                q.cell = Some(Pos::new(x, y));
+            } else if let Some(t) = term.strip_prefix("cmd:") {
+                if !t.is_empty() {
+                    q.text.push(t.to_lowercase());
+                }
+            } else {
+                q.text.push(term.to_lowercase());
+            }
+        }
+        Ok(q)
+    }
+}
+
+impl Query {
+    /// Steps that touched `cell`.
+    pub fn cell(cell: Pos) -> Query {
+        Query { cell: Some(cell), ..Query::default() }
+    }
+
+    /// Whether the query asks nothing (every step matches).
+    pub fn is_empty(&self) -> bool {
+        *self == Query::default()
+    }
+}
+
+/// Whether `ops` (of one event) touch `cell`.
+fn ops_touch(ops: &Ops, cell: Pos) -> bool {
+    ops.ops().iter().any(|op| match *op {
+        Op::Move { items, .. } | Op::Spawn { items, .. } | Op::Despawn { items, .. } => {
+            ops.items(items).iter().any(|i| i.from == cell || i.to == cell)
+        }
+        Op::Walk { path, .. } => ops.cells(path).contains(&cell),
+        Op::Change { at, .. } => at == Some(cell),
+        Op::ShiftColumn { from, to, .. } => cell.x == from || cell.x == to,
+    })
+}
+
+/// Whether `events` touch `cell`; `ops` is a reused buffer.
+pub fn events_touch(events: &[AnyEvent], cell: Pos, ops: &mut Ops) -> bool {
+    events.iter().any(|e| {
+        ops.clear();
+        project_event(e, ops);
+        ops_touch(ops, cell)
+    })
+}
+
+/// Scans `log` for the steps (1 to the last) that meet `query`, in order. `progress` is set to
+/// the steps scanned as it goes; `cancel` stops the scan (`Ok(None)`). An error names the step
+/// that could not be read.
+pub fn run(
+    log: &Log,
+    query: &Query,
+    progress: &AtomicU64,
+    cancel: &AtomicBool,
+) -> Result<Option<Vec<u64>>, String> {
+    let mut found = Vec::new();
+    let mut rec = StepRecord::default();
+    let mut ops = Ops::default();
+    let mut text = String::new();
+    let mut state = match query.score_at_least {
+        Some(_) => Some(log.state_at(0).map_err(|e| format!("the start: {e}"))?),
+        None => None,
+    };
+    let rules = log.rules();
+    for s in 1..=log.steps() {
+        if s % 4096 == 0 {
+            progress.store(s, Ordering::Relaxed);
+            if cancel.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+        }
+        log.read_step(s, &mut rec).map_err(|e| format!("step {s}: {e}"))?;
+        let mut ok = true;
+        if let (Some(min), Some(st)) = (query.score_at_least, state.as_mut()) {
+            let before = st.score().unwrap_or(0);
+            rules.redo(st, &rec.events).map_err(|e| format!("step {s}: {e}"))?;
+            let after = st.score().unwrap_or(0);
+            ok = i128::from(after) - i128::from(before) >= min;
+        }
+        if ok && !query.text.is_empty() {
+            text.clear();
+            if let Some(c) = &rec.command {
+                use std::fmt::Write;
+                let _ = write!(text, "{c}");
+            }
+            text.make_ascii_lowercase();
+            ok = query.text.iter().all(|t| text.contains(t.as_str()));
+        }
+        if ok {
+            ok = query.events.iter().all(|c| rec.events.iter().any(|e| c.matches(e)));
+        }
+        if ok && let Some(cell) = query.cell {
+            ok = events_touch(&rec.events, cell, &mut ops);
+        }
+        if ok {
+            found.push(s);
+        }
+    }
+    progress.store(log.steps(), Ordering::Relaxed);
+    Ok(Some(found))
+}
+
+/// The first result after `step`, else the first (wrapping).
+pub fn next_after(results: &[u64], step: u64) -> Option<u64> {
+    let i = results.partition_point(|&s| s <= step);
+    results.get(i).or(results.first()).copied()
+}
+
+/// The last result before `step`, else the last (wrapping).
+pub fn previous_before(results: &[u64], step: u64) -> Option<u64> {
+    let i = results.partition_point(|&s| s < step);
+    if i == 0 { results.last().copied() } else { results.get(i - 1).copied() }
+}
+
+/// Cell history: the last step at or before `step` in `results` (the steps that touched the
+/// cell); when that is `step` itself, the one before it ("again goes further back").
+pub fn last_touch(results: &[u64], step: u64, again: bool) -> Option<u64> {
+    let i = results.partition_point(|&s| s <= step);
+    let at = results.get(i.checked_sub(1)?).copied()?;
+    if again && at == step { i.checked_sub(2).and_then(|j| results.get(j).copied()) } else { Some(at) }
+}
+
+/// A scan on a thread: poll it each frame.
+pub struct FilterJob {
+    /// What it looks for.
+    pub query: Query,
+    progress: Arc<AtomicU64>,
+    cancel: Arc<AtomicBool>,
+    rx: Receiver<Result<Option<Vec<u64>>, String>>,
+    steps: u64,
+}
+
+impl FilterJob {
+    /// Starts scanning `log` for `query`.
+    pub fn start(log: Arc<Log>, query: Query) -> FilterJob {
+        let progress = Arc::new(AtomicU64::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let steps = log.steps();
+        let (p, c, q) = (Arc::clone(&progress), Arc::clone(&cancel), query.clone());
+        std::thread::spawn(move || {
+            let _ = tx.send(run(&log, &q, &p, &c));
+        });
+        FilterJob { query, progress, cancel, rx, steps }
+    }
+
+    /// The fraction scanned, 0 to 1.
+    pub fn fraction(&self) -> f32 {
+        if self.steps == 0 { 1.0 } else { self.progress.load(Ordering::Relaxed) as f32 / self.steps as f32 }
+    }
+
+    /// The result, once the scan is over (`Some(Ok(None))` if it was cancelled).
+    pub fn poll(&self) -> Option<Result<Option<Vec<u64>>, String>> {
+        match self.rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err("the filter thread stopped".into())),
+        }
+    }
+
+    /// Waits for the result (tests, benchmarks).
+    pub fn wait(self) -> Result<Option<Vec<u64>>, String> {
+        self.rx.recv().unwrap_or_else(|_| Err("the filter thread stopped".into()))
+    }
+}
+
+impl Drop for FilterJob {
+    fn drop(&mut self) {
+        // A job replaced or dropped stops scanning.
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_parse_into_terms() {
+        let q: Query = "event:Matched.cascade>=2 score>=30 cell:3,4 Swap cmd:1".parse().unwrap();
+        assert_eq!(q.text, ["swap", "1"]);
+        assert_eq!(q.events.len(), 1);
+        assert_eq!(q.score_at_least, Some(30));
+        assert_eq!(q.cell, Some(Pos::new(3, 4)));
+        for bad in ["cell:3", "cell:a,b", "score>=x", "event:", "event:M.c>="] {
+            assert!(bad.parse::<Query>().is_err(), "{bad}");
+        }
+        assert!("".parse::<Query>().unwrap().is_empty());
+    }
+
+    proptest::proptest! {
+        /// Next, Previous and the cell history's jump agree with a walk over the sorted results.
+        #[test]
+        fn result_walks_equal_a_plain_search(mut r in proptest::collection::vec(0u64..60, 0..20), step in 0u64..70, again: bool) {
+            r.sort_unstable();
+            r.dedup();
+            let next = r.iter().copied().find(|&s| s > step).or(r.first().copied());
+            proptest::prop_assert_eq!(next_after(&r, step), next);
+            let prev = r.iter().rev().copied().find(|&s| s < step).or(r.last().copied());
+            proptest::prop_assert_eq!(previous_before(&r, step), prev);
+            let at_or_before: Vec<u64> = r.iter().copied().filter(|&s| s <= step).collect();
+            let want = match at_or_before.last() {
+                Some(&l) if again && l == step => at_or_before.iter().rev().nth(1).copied(),
+                l => l.copied(),
+            };
+            proptest::prop_assert_eq!(last_touch(&r, step, again), want);
+        }
+    }
+
+    #[test]
+    fn next_previous_and_last_touch_walk_the_results() {
+        let r = [3, 7, 9];
+        assert_eq!(next_after(&r, 0), Some(3));
+        assert_eq!(next_after(&r, 7), Some(9));
+        assert_eq!(next_after(&r, 9), Some(3));
+        assert_eq!(previous_before(&r, 7), Some(3));
+        assert_eq!(previous_before(&r, 3), Some(9));
+        assert_eq!(last_touch(&r, 8, false), Some(7));
+        assert_eq!(last_touch(&r, 7, false), Some(7));
+        assert_eq!(last_touch(&r, 7, true), Some(3));
+        assert_eq!(last_touch(&r, 3, true), None);
+        assert_eq!(last_touch(&r, 2, false), None);
+        assert_eq!(next_after(&[], 2), None);
+    }
+}
