@@ -647,50 +647,57 @@ impl PackView {
                 format!("{}. {}: {}", e.index, e.title, f.join(", "))
             })
             .collect();
-        ui.label(if flagged.is_empty() {
-            "No level flagged.".to_string()
+        let rated = curve.entries.iter().filter(|e| e.rating.is_some()).count();
+        let span = (0.5, curve.entries.len() as f64 + 0.5);
+        ui.label(if rated == 0 {
+            "No level rated yet: pick a bot per rule set and Rate all.".to_string()
+        } else if flagged.is_empty() {
+            format!("No level flagged ({rated} of {} rated).", curve.entries.len())
         } else {
             format!("Flagged: {}", flagged.join("; "))
         });
         let mut clicked = None;
-        let response =
-            Plot::new("pack-curve").height(240.0).include_y(0.0).include_y(1.0).allow_scroll(false).show(
-                ui,
-                |p| {
-                    for e in &curve.entries {
-                        let x = e.index as f64;
-                        if let Some([lo, hi]) = e.target {
-                            let band = vec![[x - 0.45, lo], [x + 0.45, lo], [x + 0.45, hi], [x - 0.45, hi]];
-                            p.polygon(
-                                Polygon::new("target band", band)
-                                    .fill_color(egui::Color32::from_rgba_unmultiplied(90, 170, 90, 50))
-                                    .width(0.0),
-                            );
-                        }
-                        if let Some(r) = &e.rating {
-                            p.line(
-                                Line::new("interval", vec![[x, r.interval[0]], [x, r.interval[1]]])
-                                    .width(2.0)
-                                    .color(egui::Color32::from_rgb(90, 130, 200)),
-                            );
-                        }
+        let response = Plot::new("pack-curve")
+            .height(240.0)
+            .include_x(span.0)
+            .include_x(span.1)
+            .include_y(0.0)
+            .include_y(1.0)
+            .allow_scroll(false)
+            .show(ui, |p| {
+                for e in &curve.entries {
+                    let x = e.index as f64;
+                    if let Some([lo, hi]) = e.target {
+                        let band = vec![[x - 0.45, lo], [x + 0.45, lo], [x + 0.45, hi], [x - 0.45, hi]];
+                        p.polygon(
+                            Polygon::new("target band", band)
+                                .fill_color(egui::Color32::from_rgba_unmultiplied(90, 170, 90, 50))
+                                .width(0.0),
+                        );
                     }
-                    let point = |flag: bool| -> Vec<[f64; 2]> {
-                        curve
-                            .entries
-                            .iter()
-                            .filter(|e| e.flags.iter().any(|&f| f != Flag::NotRated) == flag)
-                            .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.win_rate]))
-                            .collect()
-                    };
-                    p.points(
-                        Points::new("win rate", point(false))
-                            .radius(4.0)
-                            .color(egui::Color32::from_rgb(90, 130, 200)),
-                    );
-                    p.points(Points::new("flagged", point(true)).radius(5.0).color(egui::Color32::RED));
-                },
-            );
+                    if let Some(r) = &e.rating {
+                        p.line(
+                            Line::new("interval", vec![[x, r.interval[0]], [x, r.interval[1]]])
+                                .width(2.0)
+                                .color(egui::Color32::from_rgb(90, 130, 200)),
+                        );
+                    }
+                }
+                let point = |flag: bool| -> Vec<[f64; 2]> {
+                    curve
+                        .entries
+                        .iter()
+                        .filter(|e| e.flags.iter().any(|&f| f != Flag::NotRated) == flag)
+                        .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.win_rate]))
+                        .collect()
+                };
+                p.points(
+                    Points::new("win rate", point(false))
+                        .radius(4.0)
+                        .color(egui::Color32::from_rgb(90, 130, 200)),
+                );
+                p.points(Points::new("flagged", point(true)).radius(5.0).color(egui::Color32::RED));
+            });
         if response.response.clicked()
             && let Some(pos) = response.response.interact_pointer_pos()
         {
@@ -700,7 +707,8 @@ impl PackView {
             }
         }
         ui.label("Moves used (median) per level");
-        Plot::new("pack-moves").height(140.0).include_y(0.0).allow_scroll(false).show(ui, |p| {
+        let moves = Plot::new("pack-moves").height(140.0).include_x(span.0).include_x(span.1).include_y(0.0);
+        moves.allow_scroll(false).show(ui, |p| {
             let pts: Vec<[f64; 2]> = curve
                 .entries
                 .iter()

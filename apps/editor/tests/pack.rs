@@ -105,6 +105,7 @@ fn rate_all_then_the_curve_flags_and_a_reopen_keeps_the_ratings() {
     let pack = scratch_pack("rate");
     let mut h = opened(&pack);
     assert_eq!(h.query_all_by_label_contains("not rated").count(), 5);
+    assert!(h.query_by_label_contains("No level rated yet").is_some());
     {
         let view = h.state_mut().pack_mut();
         view.set_games(3);
@@ -126,6 +127,7 @@ fn rate_all_then_the_curve_flags_and_a_reopen_keeps_the_ratings() {
     assert!(tessera_pack::results_path(&pack).exists(), "the results file is written");
     // Random play never solves the Sokoban level: below its 50-100 % band, flagged.
     assert!(h.query_by_label_contains("4. First push: outside_band").is_some());
+    assert!(h.query_by_label_contains("No level rated yet").is_none());
     assert!(h.query_all_by_label_contains("won 0 % (0–").count() >= 2);
     // Only levels whose hash changed are rated again: none.
     click(&mut h, "Rate all");
