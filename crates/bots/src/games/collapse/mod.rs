@@ -31,11 +31,16 @@
 //! Collapse draws nothing from its generator after the board is made, so there is no chance to
 //! determinize: the bot's own generator only drives the playouts.
 //!
+//! `nrpa.rs` holds the other search, nested rollout policy adaptation ([`solve_nrpa`]), on the
+//! same board.
+//!
 //! `register.rs` registers collapse with the bots (its [`crate::Playable`] impl, the `nmcs`
 //! bot).
 
+mod nrpa;
 mod register;
 
+pub use nrpa::{ALPHA, Budget, ITERATIONS, MAX_LEVEL, Nrpa, solve_nrpa};
 pub(crate) use register::Game;
 pub use register::NMCS;
 
