@@ -166,7 +166,8 @@ fn astar(c: &mut Criterion) {
 fn grid_of(terrain: &Terrain) -> grid_pathfinding::PathingGrid {
     use grid_util::grid::ValueGrid;
     let size = terrain.size();
-    let mut grid = grid_pathfinding::PathingGrid::new(usize::from(size.width), usize::from(size.height), false);
+    let mut grid =
+        grid_pathfinding::PathingGrid::new(usize::from(size.width), usize::from(size.height), false);
     for p in size.cells() {
         if !terrain.passable(p) {
             grid.set(i32::from(p.x), i32::from(p.y), true);
@@ -182,10 +183,15 @@ fn grid_path(grid: &grid_pathfinding::PathingGrid, from: Pos, to: Pos) -> usize 
     grid.get_path_single_goal(point(from), point(to), false).map_or(0, |p| p.len())
 }
 
-/// The problems of a Moving AI map and scenario in `../shared/benchmarks/movingai`, every
-/// `stride`-th; `None` when the files are not there.
+/// The problems of a Moving AI map and scenario in `../shared/benchmarks/movingai` (or
+/// `$TESSERA_BENCHMARKS/movingai`, for a checkout elsewhere), every `stride`-th; `None` when the
+/// files are not there.
 fn movingai(name: &str, stride: usize) -> Option<(Terrain, Vec<(Pos, Pos)>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/movingai");
+    let root = std::env::var_os("TESSERA_BENCHMARKS").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks"),
+        std::path::PathBuf::from,
+    );
+    let dir = root.join("movingai");
     let map = std::fs::read_to_string(dir.join(format!("{name}.map"))).ok()?;
     let scen = std::fs::read_to_string(dir.join(format!("{name}.map.scen"))).ok()?;
     let terrain = parse_map(&map).expect("a Moving AI map");
@@ -217,7 +223,11 @@ fn jps(c: &mut Criterion) {
             let t = &maps[k];
             let astar = finder.astar(t, Connectivity::Eight, a, b, Weight::OPTIMAL);
             assert!(astar.is_some(), "{name}: {a} to {b} has a path");
-            assert_eq!(finder.path(t, Connectivity::Eight, a, b, Weight::OPTIMAL), astar, "{name}: {a} to {b}");
+            assert_eq!(
+                finder.path(t, Connectivity::Eight, a, b, Weight::OPTIMAL),
+                astar,
+                "{name}: {a} to {b}"
+            );
             assert_eq!(reference(t, a, b), astar, "{name}: {a} to {b}");
             assert!(grid_path(&grids[k], a, b) > 0, "{name}: grid_pathfinding finds {a} to {b}");
         }

@@ -4,9 +4,11 @@
 //! 64-bit key per (cell, colour) over the group (Zobrist hashing), so a group keeps its code
 //! for as long as none of its tiles moves. A policy maps codes to weights (0 when absent); a
 //! playout draws each move with probability `exp(weight)` over the sum of its candidates'.
-//! Candidates follow the usual selective policy for SameGame (the tabu colour of
-//! [`super::Nmcs`]'s playouts): the colour with most tiles when the playout starts is not played
-//! while a group of another colour exists.
+//! Candidates follow the tabu colour of [`super::Nmcs`]'s playouts (the colour with most tiles
+//! when the playout starts) as a bias rather than a ban (GNRPA's β, Cazenave 2020): while a
+//! group of another colour exists, a move of the tabu colour weighs `exp(weight + TABU_BIAS)`,
+//! so playouts keep the colour whole as NMCS's do, and a best line that needs such a move can
+//! still be found and learnt.
 //!
 //! **Search.** Level 0 is a playout under the policy. Level `l` runs [`ITERATIONS`] searches of
 //! level `l − 1`, each from a copy of its own policy, keeps the best line (a later equal score
@@ -32,6 +34,12 @@ pub const ITERATIONS: usize = 100;
 
 /// The adaptation step (Rosin's α).
 pub const ALPHA: f64 = 1.0;
+
+/// The bias (GNRPA, Cazenave 2020) of a move of the tabu colour while another colour has a
+/// group: its probability is `exp(weight + TABU_BIAS)` over the sum, so such moves are rare in
+/// playouts (`e⁻⁶ ≈ 0.25 %` of an ordinary move's weight) but can be learnt when a best line
+/// needs one. `f64::NEG_INFINITY` would forbid them, as NMCS's playouts do.
+pub const TABU_BIAS: f64 = -6.0;
 
 /// The highest level `solve_nrpa` accepts (level 5 is 10¹⁰ playouts: never finished, but the
 /// budget stops it with its best line).
@@ -165,6 +173,9 @@ struct Line {
     taps: Vec<Tap>,
     /// Every step's candidates' codes, one step after the other.
     codes: Vec<u64>,
+    /// Per code: whether the move was of the tabu colour while another colour had a group
+    /// (its probability carries the [`TABU_BIAS`]).
+    tabu: Vec<bool>,
     /// Per step: where its codes start in `codes`, and the offset of the one played.
     steps: Vec<(u32, u32)>,
 }
@@ -174,6 +185,7 @@ impl Line {
         self.score = 0;
         self.taps.clear();
         self.codes.clear();
+        self.tabu.clear();
         self.steps.clear();
     }
 
@@ -181,6 +193,7 @@ impl Line {
         self.score = other.score;
         self.taps.clone_from(&other.taps);
         self.codes.clone_from(&other.codes);
+        self.tabu.clone_from(&other.tabu);
         self.steps.clone_from(&other.steps);
     }
 }
@@ -216,6 +229,10 @@ pub struct Nrpa<'a> {
     expired: bool,
     /// Playouts run so far.
     pub playouts: u64,
+    /// When the search began (the thread's CPU clock, or the wall clock without one) and each
+    /// improvement of its best playout score since: (time from the start, score).
+    began: (Option<Duration>, Instant),
+    trace: Vec<(Duration, u64)>,
 }
 
 impl<'a> Nrpa<'a> {
@@ -248,7 +265,15 @@ impl<'a> Nrpa<'a> {
             max_playouts,
             expired: false,
             playouts: 0,
+            began: (super::thread_cpu_time(), Instant::now()),
+            trace: Vec::new(),
         }
+    }
+
+    /// Every improvement of the best playout score so far: (time since the search was made,
+    /// on this thread's CPU clock where there is one, else the wall clock; the new score).
+    pub fn trace(&self) -> &[(Duration, u64)] {
+        &self.trace
     }
 
     /// The search board of the position searched.
@@ -328,8 +353,9 @@ impl<'a> Nrpa<'a> {
         for (k, &(start, chosen)) in line.steps.iter().enumerate() {
             let end = line.steps.get(k + 1).map_or(line.codes.len(), |s| s.0 as usize);
             let codes = &line.codes[start as usize..end];
+            let tabu = &line.tabu[start as usize..end];
             self.weights.clear();
-            self.weights.extend(codes.iter().map(|&c| policy.exp(c)));
+            self.weights.extend(codes.iter().zip(tabu).map(|(&c, &t)| policy.exp(c) * bias(t)));
             let z: f64 = self.weights.iter().sum();
             for (&c, &e) in codes.iter().zip(&self.weights) {
                 self.deltas.push((c, -ALPHA * e / z));
@@ -354,14 +380,12 @@ impl<'a> Nrpa<'a> {
         loop {
             moves.clear();
             coded_groups(board, *min, scratch, keys, moves);
-            if tabu.is_some() && moves.iter().any(|m| Some(m.colour) != tabu) {
-                moves.retain(|m| Some(m.colour) != tabu);
-            }
             if moves.is_empty() {
                 break;
             }
+            let avoid = if moves.iter().any(|m| Some(m.colour) != tabu) { tabu } else { None };
             weights.clear();
-            weights.extend(moves.iter().map(|m| policy.exp(m.code)));
+            weights.extend(moves.iter().map(|m| policy.exp(m.code) * bias(Some(m.colour) == avoid)));
             let z: f64 = weights.iter().sum();
             let mut r = rng.unit() * z;
             let mut pick = moves.len() - 1;
@@ -374,12 +398,29 @@ impl<'a> Nrpa<'a> {
             }
             line.steps.push((line.codes.len() as u32, pick as u32));
             line.codes.extend(moves.iter().map(|m| m.code));
+            line.tabu.extend(moves.iter().map(|m| Some(m.colour) == avoid));
             line.taps.push(moves[pick].tap);
             board.tap(moves[pick].tap, config, scratch_tap);
         }
         line.score = board.score;
+        if self.trace.last().is_none_or(|&(_, best)| line.score > best) {
+            let at = match (self.began.0, super::thread_cpu_time()) {
+                (Some(b), Some(now)) => now.saturating_sub(b),
+                _ => self.began.1.elapsed(),
+            };
+            self.trace.push((at, line.score));
+        }
     }
 }
+
+/// The factor [`TABU_BIAS`] puts on a move's `exp(weight)`: `e^TABU_BIAS` for a tabu move, else 1.
+#[inline(always)]
+fn bias(tabu: bool) -> f64 {
+    if tabu { TABU_FACTOR } else { 1.0 }
+}
+
+/// `exp(TABU_BIAS)`, written out (`exp` is not const).
+const TABU_FACTOR: f64 = 0.002_478_752_176_666_358_4;
 
 /// Every group of at least `min` tiles of `b` with its code, in [`Board::for_each_group`]'s
 /// order (the same labelling, hashing the cells as it fills).
@@ -445,7 +486,8 @@ pub fn solve_nrpa(
     budget: Budget,
 ) -> Solution {
     let threads = threads.max(1);
-    let run = |k: usize| -> (u64, Vec<Tap>, u32, u64) {
+    let run = |k: usize| -> (u64, Vec<Tap>, u32, u64, Option<Duration>, Vec<(Duration, u64)>) {
+        let cpu_began = super::thread_cpu_time();
         let deadline = match budget {
             Budget::Wall(at) => Some(Deadline::Wall(at)),
             Budget::ThreadCpu(d) => Some(Deadline::cpu_after(d).unwrap_or(Deadline::Wall(Instant::now() + d))),
@@ -471,9 +513,10 @@ pub fn solve_nrpa(
             }
         }
         let (score, line) = best.unwrap_or_default();
-        (score, line, runs, search.playouts)
+        let cpu = cpu_began.and_then(|b| Some(super::thread_cpu_time()?.saturating_sub(b)));
+        (score, line, runs, search.playouts, cpu, search.trace)
     };
-    let results: Vec<(u64, Vec<Tap>, u32, u64)> = if threads == 1 {
+    let results: Vec<(u64, Vec<Tap>, u32, u64, Option<Duration>, Vec<(Duration, u64)>)> = if threads == 1 {
         vec![run(0)]
     } else {
         std::thread::scope(|scope| {
@@ -483,9 +526,125 @@ pub fn solve_nrpa(
     };
     let runs = results.iter().map(|r| r.2).sum();
     let playouts = results.iter().map(|r| r.3).sum();
+    let cpu = results.iter().map(|r| r.4).sum();
+    // The threads' improvements merged in time order, keeping those that beat all before.
+    let mut all: Vec<(Duration, u64)> = results.iter().flat_map(|r| r.5.iter().copied()).collect();
+    all.sort_unstable();
+    let mut trace: Vec<(Duration, u64)> = Vec::new();
+    for (t, score) in all {
+        if trace.last().is_none_or(|&(_, best)| score > best) {
+            trace.push((t, score));
+        }
+    }
     // The best score; on equal scores the lowest thread.
     let best = results.into_iter().reduce(|a, b| if b.0 > a.0 { b } else { a }).map(|r| r.1).unwrap_or_default();
     let board = Board::from_state(state);
     let (score, taps) = engine_line(rules, state, &board, &best);
-    Solution { score, taps, runs, playouts }
+    Solution { score, taps, runs, playouts, cpu, trace }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_core::Size;
+
+    fn random_state(seed: u64) -> CollapseState {
+        let mut rng = BotRng::new(seed);
+        let (w, h) = (1 + rng.below(12) as usize, 1 + rng.below(12) as usize);
+        let colours = 1 + rng.below(5) as u8;
+        // Settled columns: each filled from the bottom to a random height.
+        let heights: Vec<usize> = (0..w).map(|_| rng.below(h as u32 + 1) as usize).collect();
+        let cells: Vec<Option<u8>> = (0..w * h)
+            .map(|i| (i / w >= h - heights[i % w]).then(|| rng.below(u32::from(colours)) as u8))
+            .collect();
+        CollapseState::from_cells(Size::new(w, h, 256).unwrap(), &cells, 0).unwrap()
+    }
+
+    /// The coded labelling lists the groups `for_each_group` lists, in its order, and two
+    /// groups have one code only when they are one group.
+    #[test]
+    fn coded_groups_are_the_boards_groups_with_distinct_codes() {
+        for seed in 0..300 {
+            let state = random_state(seed);
+            let mut b = Board::from_state(&state);
+            let keys = Keys::new(b.cells.len());
+            for min in 1..=3 {
+                let (mut scratch, mut plain, mut coded) = (BoardScratch::default(), Vec::new(), Vec::new());
+                b.groups_into(min, &mut scratch, &mut plain);
+                coded_groups(&mut b, min, &mut scratch, &keys, &mut coded);
+                let taps: Vec<(Tap, u8)> = coded.iter().map(|m| (m.tap, m.colour)).collect();
+                let want: Vec<(Tap, u8)> = plain.iter().map(|g| (g.tap, g.colour)).collect();
+                assert_eq!(taps, want, "seed {seed}, min {min}");
+                let mut codes: Vec<u64> = coded.iter().map(|m| m.code).collect();
+                codes.sort_unstable();
+                codes.dedup();
+                assert_eq!(codes.len(), coded.len(), "seed {seed}: codes are distinct");
+            }
+        }
+    }
+
+    /// A group's code does not depend on the rest of the board: tapping a group elsewhere that
+    /// moves none of its tiles leaves its code as it was.
+    #[test]
+    fn a_groups_code_is_its_colour_and_cells() {
+        // Column 0 is a pair of 1s; the pair of 2s on top of columns 1 and 2 is tapped, which
+        // moves no other tile.
+        let cells: Vec<Option<u8>> = [Some(1), Some(2), Some(2), Some(1), Some(3), Some(3)].to_vec();
+        let state = CollapseState::from_cells(Size::new(3, 2, 256).unwrap(), &cells, 0).unwrap();
+        let mut b = Board::from_state(&state);
+        let keys = Keys::new(b.cells.len());
+        let config = CollapseConfig::standard();
+        let mut scratch = BoardScratch::default();
+        let mut before = Vec::new();
+        coded_groups(&mut b, 2, &mut scratch, &keys, &mut before);
+        let ones = before.iter().find(|m| m.colour == 1).copied().expect("the pair of 1s");
+        let twos = before.iter().find(|m| m.colour == 2).copied().expect("the pair of 2s");
+        b.tap(twos.tap, &config, &mut scratch);
+        let mut after = Vec::new();
+        coded_groups(&mut b, 2, &mut scratch, &keys, &mut after);
+        assert_eq!(after.iter().find(|m| m.colour == 1).map(|m| m.code), Some(ones.code));
+    }
+
+    /// Adapting toward a line raises the line's probability under the policy (the product of
+    /// its moves' probabilities at their steps).
+    #[test]
+    fn adapting_makes_the_best_line_likelier() {
+        let state = random_state(5);
+        let config = CollapseConfig::standard();
+        let mut search = Nrpa::new(&config, &state, 1, None, None);
+        search.search(1);
+        let line = search.best[1].clone();
+        let p = |policy: &Policy, k: usize| {
+            let (start, chosen) = line.steps[k];
+            let end = line.steps.get(k + 1).map_or(line.codes.len(), |s| s.0 as usize);
+            let codes = &line.codes[start as usize..end];
+            let tabu = &line.tabu[start as usize..end];
+            let w = |k: usize| policy.exp(codes[k]) * bias(tabu[k]);
+            w(chosen as usize) / (0..codes.len()).map(w).sum::<f64>()
+        };
+        let log_p = |policy: &Policy| (0..line.steps.len()).map(|k| p(policy, k).ln()).sum::<f64>();
+        let before = search.policies[1].clone();
+        search.adapt(1);
+        let (a, b) = (log_p(&before), log_p(&search.policies[1]));
+        assert!(line.steps.len() > 3 && b > a, "{a} -> {b}");
+    }
+
+    #[test]
+    fn the_tabu_factor_is_exp_of_the_bias() {
+        assert_eq!(TABU_FACTOR, TABU_BIAS.exp());
+    }
+
+    #[test]
+    fn the_policy_table_keeps_every_weight_as_it_grows() {
+        let mut policy = Policy::default();
+        let mut rng = BotRng::new(3);
+        let codes: Vec<u64> = (0..20_000).map(|_| rng.next_u64() | 1).collect();
+        for (k, &c) in codes.iter().enumerate() {
+            policy.add(c, k as f64 / 10_000.0);
+        }
+        for (k, &c) in codes.iter().enumerate() {
+            assert_eq!(policy.exp(c), (k as f64 / 10_000.0).exp());
+        }
+        assert_eq!(policy.exp(2), 1.0, "absent codes weigh 0");
+    }
 }
