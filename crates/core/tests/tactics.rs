@@ -252,6 +252,46 @@ fn movingai_arena_problems_match_their_optimal_lengths() {
     }
 }
 
+/// Every 4th of the 8,010 problems of the Moving AI `maze512-32-9` scenario matches its optimal
+/// length with `PathFinder::path`, which is jump point search on this map (`tessera path-bench`
+/// runs all of them).
+#[test]
+fn movingai_maze_problems_match_their_optimal_lengths_by_jump_point_search() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/movingai");
+    let (Ok(map), Ok(scen)) = (
+        std::fs::read_to_string(dir.join("maze512-32-9.map")),
+        std::fs::read_to_string(dir.join("maze512-32-9.map.scen")),
+    ) else {
+        println!("note: {} not found; skipping the Moving AI maze check", dir.display());
+        return;
+    };
+    let terrain = parse_map(&map).unwrap();
+    assert!(terrain.uniform().is_some(), "Moving AI maps are uniform-cost");
+    let problems = parse_scen(&scen).unwrap();
+    assert_eq!(problems.len(), 8010);
+    let mut finder = PathFinder::new();
+    let mut cells = Vec::new();
+    for p in problems.iter().step_by(4) {
+        let cost = finder.path(&terrain, Connectivity::Eight, p.start, p.goal, Weight::OPTIMAL);
+        assert!(cost.is_some(), "line {}: no path", p.line);
+        finder.path_to(terrain.size(), p.goal, &mut cells);
+        assert_eq!(
+            walk_cost(&terrain, Connectivity::Eight, &cells),
+            Ok(cost.unwrap_or(0)),
+            "line {}",
+            p.line
+        );
+        let diagonal = cells.windows(2).filter(|w| w[0].x != w[1].x && w[0].y != w[1].y).count() as u64;
+        let straight = cells.len() as u64 - 1 - diagonal;
+        assert!(
+            p.matches(straight, diagonal),
+            "line {}: {straight} + {diagonal}√2 vs {}e-8",
+            p.line,
+            p.optimal_e8
+        );
+    }
+}
+
 /// A random uniform-cost map for jump point search: up to 48×48, walls at a random density
 /// (open fields to mazes of short walls), every passable cell plain or every one forest (so the
 /// shared multiplier is 1 or 2), 4- or 8-connected.
