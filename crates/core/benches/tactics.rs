@@ -199,8 +199,11 @@ fn movingai(name: &str, stride: usize) -> Option<(Terrain, Vec<(Pos, Pos)>)> {
     Some((terrain, problems.iter().step_by(stride).map(|p| (p.start, p.goal)).collect()))
 }
 
+/// A named set of problems: its maps, and (map index, start, goal) per problem.
+type ProblemSet = (&'static str, Vec<Terrain>, Vec<(usize, Pos, Pos)>);
+
 fn jps(c: &mut Criterion) {
-    let mut sets: Vec<(&str, Vec<Terrain>, Vec<(usize, Pos, Pos)>)> = Vec::new();
+    let mut sets: Vec<ProblemSet> = Vec::new();
     let maps = vec![map512(0x9e37_79b9_7f4a_7c15, 20), map512(0x2545_f491_4f6c_dd1d, 30)];
     let problems = (0..maps.len())
         .flat_map(|k| pairs(&maps[k], 17 + k as u64, 20).into_iter().map(move |(a, b, _)| (k, a, b)))

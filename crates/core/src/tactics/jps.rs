@@ -131,7 +131,7 @@ impl Uniform {
         let planes = [
             Plane::new(h, w, |y, x| open(x, y)),
             Plane::new(h, w, |y, x| open(w - 1 - x, y)),
-            Plane::new(w, h, |x, y| open(x, y)),
+            Plane::new(w, h, open),
             Plane::new(w, h, |x, y| open(x, h - 1 - y)),
         ];
         Some(Uniform { size, multiplier: u32::from(multiplier.unwrap_or(1)), planes })

@@ -473,6 +473,10 @@ fn coded_groups(b: &mut Board, min: u32, scratch: &mut BoardScratch, keys: &Keys
     }
 }
 
+/// What one thread of [`solve_nrpa`] found: best score, its line, searches run, playouts, CPU
+/// time, trace.
+type ThreadResult = (u64, Vec<Tap>, u32, u64, Option<Duration>, Vec<(Duration, u64)>);
+
 /// Runs `threads` (at least 1) level-`level` NRPA searches side by side on `state`, each
 /// restarting from an empty policy with a fresh seed until its `budget` is spent, and returns
 /// the best line found (see the module docs), replayed on the engine. At least one search runs
@@ -486,7 +490,7 @@ pub fn solve_nrpa(
     budget: Budget,
 ) -> Solution {
     let threads = threads.max(1);
-    let run = |k: usize| -> (u64, Vec<Tap>, u32, u64, Option<Duration>, Vec<(Duration, u64)>) {
+    let run = |k: usize| -> ThreadResult {
         let cpu_began = super::thread_cpu_time();
         let deadline = match budget {
             Budget::Wall(at) => Some(Deadline::Wall(at)),
@@ -516,7 +520,7 @@ pub fn solve_nrpa(
         let cpu = cpu_began.and_then(|b| Some(super::thread_cpu_time()?.saturating_sub(b)));
         (score, line, runs, search.playouts, cpu, search.trace)
     };
-    let results: Vec<(u64, Vec<Tap>, u32, u64, Option<Duration>, Vec<(Duration, u64)>)> = if threads == 1 {
+    let results: Vec<ThreadResult> = if threads == 1 {
         vec![run(0)]
     } else {
         std::thread::scope(|scope| {
