@@ -14,12 +14,16 @@ use tessera_core::{Level, RuleSet};
 pub struct SolveArgs {
     /// A level file, of a rule set that has a solver (another is refused, naming those that do).
     pub level: PathBuf,
-    /// The solver (default: the rule set's own; NMCS is `nmcs`).
+    /// The solver (default: the rule set's own; collapse: `nmcs` or `nrpa`).
     #[arg(long)]
     pub bot: Option<String>,
-    /// NMCS nesting level, 1 to 3 (default 2; NMCS only).
+    /// Nesting level: NMCS 1 to 3 (default 2), NRPA 1 to 5 (default 4).
     #[arg(long = "level")]
     pub nmcs_level: Option<u32>,
+    /// NRPA only: searches run side by side, one per thread (default 2); with `--cpu-time` the
+    /// budget is shared among them.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Seconds to search, wall clock (NMCS restarts with fresh generators until then).
     #[arg(long, default_value_t = 10.0)]
     pub seconds: f64,

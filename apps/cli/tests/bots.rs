@@ -2,6 +2,10 @@
 
 use crate::{scratch, stderr, tessera};
 
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn bot_prints_each_move_and_its_log_replays() {
     let dir = scratch("bot-log");
@@ -79,6 +83,10 @@ fn bad_arguments_exit_2_with_a_message() {
         (&["solve", level, "--seconds", "1"], "collapse"),
         (&["solve", "fixtures/levels/collapse_seed.json", "--level", "4"], "--level"),
         (&["solve", "fixtures/levels/collapse_seed.json", "--seconds", "0"], "--seconds"),
+        (&["solve", "fixtures/levels/collapse_seed.json", "--bot", "nrpa", "--level", "6"], "--level 6"),
+        (&["solve", "fixtures/levels/collapse_seed.json", "--bot", "nrpa", "--threads", "0"], "--threads"),
+        (&["solve", "fixtures/levels/collapse_seed.json", "--threads", "2"], "--threads"),
+        (&["solve", "fixtures/levels/collapse_seed.json", "--bot", "greedy"], "nmcs and nrpa"),
     ];
     for (args, what) in cases {
         let out = tessera(args, "");
@@ -135,4 +143,81 @@ fn solve_can_budget_the_solver_threads_cpu_time() {
     assert!((0.3..1.5).contains(&cpu), "{v}");
     assert!(v["seconds"].as_f64().unwrap() >= cpu * 0.9, "{v}");
     assert!(v["playouts_per_cpu_second"].as_f64().unwrap() > 0.0, "{v}");
+}
+
+#[test]
+fn solve_with_nrpa_records_a_line_that_verifies_and_traces_its_scores() {
+    let dir = scratch("solve-nrpa");
+    let log = dir.join("best.log");
+    let out = tessera(
+        &[
+            "solve",
+            "fixtures/levels/collapse_standard_15x15.json",
+            "--bot",
+            "nrpa",
+            "--level",
+            "2",
+            "--seconds",
+            "0.3",
+            "--record",
+            log.to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["solver"].as_str(), v["threads"].as_u64(), v["nmcs_level"].as_u64()),
+        (Some("nrpa"), Some(2), Some(2))
+    );
+    let score = v["score"].as_u64().unwrap();
+    assert!(score > 0 && v["playouts"].as_u64().unwrap() > 0, "{v}");
+    // The trace rises to the score of the line.
+    let trace = v["trace"].as_array().unwrap();
+    let scores: Vec<u64> = trace.iter().map(|p| p[1].as_u64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] < w[1]), "{v}");
+    assert_eq!(scores.last(), Some(&score), "{v}");
+    let verify = tessera(&["replay", "verify", log.to_str().unwrap()], "");
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    let text = tessera(
+        &[
+            "solve",
+            "fixtures/levels/collapse_standard_15x15.json",
+            "--bot",
+            "nrpa",
+            "--threads",
+            "1",
+            "--seconds",
+            "0.2",
+        ],
+        "",
+    );
+    assert!(text.status.success(), "{}", stderr(&text));
+    assert!(stdout(&text).contains("(NRPA level 4, 1 threads, "), "{}", stdout(&text));
+}
+
+#[test]
+fn solve_with_nrpa_shares_a_cpu_budget_among_its_threads() {
+    let out = tessera(
+        &[
+            "solve",
+            "fixtures/levels/collapse_standard_15x15.json",
+            "--bot",
+            "nrpa",
+            "--threads",
+            "2",
+            "--seconds",
+            "0.4",
+            "--cpu-time",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["budget"], "cpu", "{v}");
+    // Two threads of 0.2 s each: 0.4 s of CPU in all, and a little beyond.
+    let cpu = v["cpu_seconds"].as_f64().unwrap();
+    assert!((0.4..2.0).contains(&cpu), "{v}");
 }

@@ -151,6 +151,7 @@ fn solve_refuses_what_the_sokoban_solver_does_not_take() {
         (&["solve", LEVEL, "--bot", "nmcs"], "--bot nmcs"),
         (&["solve", LEVEL, "--cpu-time"], "--cpu-time"),
         (&["solve", LEVEL, "--level", "2"], "--level"),
+        (&["solve", LEVEL, "--threads", "2"], "--threads"),
         (&["solve", LEVEL, "--seed", "3"], "--seed"),
         (&["solve", LEVEL, "--seconds", "0"], "--seconds"),
         (&["solve", "fixtures/levels/classic.json"], "no solver for slide levels"),

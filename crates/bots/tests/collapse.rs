@@ -1,10 +1,13 @@
-//! NMCS on SameGame: the search board taps as the engine does, lines replay to their scores,
-//! and level 2 finds the optimum of small boards.
+//! NMCS and NRPA on SameGame: the search board taps as the engine does, lines replay to their
+//! scores, level 2 finds the optimum of small boards, NRPA is deterministic for a seed and a
+//! playout budget (in one thread or several) and learns (beats as many random playouts).
 
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
 use tessera_bots::BotRng;
-use tessera_bots::games::collapse::{Board, BoardScratch, Deadline, Nmcs, Tap, solve, thread_cpu_time};
+use tessera_bots::games::collapse::{
+    Board, BoardScratch, Budget, Deadline, Nmcs, Nrpa, Tap, solve, solve_nrpa, thread_cpu_time,
+};
 use tessera_core::collapse::{
     CollapseCommand, CollapseConfig, CollapseRules, CollapseState, Compaction, GroupScratch, Scoring,
 };
@@ -199,4 +202,110 @@ fn a_cpu_time_budget_counts_this_threads_cpu_time() {
     let used = thread_cpu_time().unwrap() - start;
     assert!(used >= Duration::from_millis(30) && used < Duration::from_secs(5), "{used:?}");
     assert!(found.runs > 1);
+}
+
+/// A random `w`×`h` board of `colours` colours from `seed`.
+fn random_board(w: usize, h: usize, colours: u8, seed: u64) -> (CollapseRules, CollapseState) {
+    let mut rng = BotRng::new(seed);
+    let rows: Vec<String> = (0..h)
+        .map(|_| (0..w).map(|_| char::from(b'0' + rng.below(u32::from(colours)) as u8)).collect())
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    board(&rows)
+}
+
+#[test]
+fn nrpa_lines_replay_to_their_scores_at_every_level() {
+    let (rules, state) = random_board(8, 8, 4, 21);
+    for level in 0..=3 {
+        let mut search = Nrpa::new(&rules.config, &state, 5, None, Some(2_000));
+        let (score, line) = search.search(level);
+        assert_eq!(replay(&rules, &state, &line), score, "level {level}");
+        assert!(search.playouts <= 2_000 + 4, "level {level}: {} playouts", search.playouts);
+    }
+}
+
+#[test]
+fn nrpa_level_two_finds_the_optimum_of_a_small_board() {
+    let (rules, state) = board(SMALL);
+    let optimum = brute_force(&rules, &mut state.clone());
+    let found = solve_nrpa(&rules, &state, 2, 1, 1, Budget::Playouts(20_000));
+    assert_eq!(found.score, optimum);
+}
+
+/// Colour 1 has most tiles; the other group is the pair of 2s. An unadapted playout taps the
+/// tabu 1s first in about e⁻⁶ of cases (0.25 %), so hardly ever.
+#[test]
+fn nrpa_playouts_rarely_play_the_tabu_colour_while_another_group_exists() {
+    let (rules, state) = board(&["1111", "1221", "1111"]);
+    let b = Board::from_state(&state);
+    let mut search = Nrpa::new(&rules.config, &state, 3, None, None);
+    let mut tabu_first = 0;
+    for _ in 0..4000 {
+        let (score, line) = search.search(0);
+        if b.colour(b.pos(line[0])) == Some(1) {
+            tabu_first += 1;
+        } else {
+            assert_eq!(score, 1000 + 64);
+        }
+    }
+    assert!(tabu_first <= 30, "{tabu_first} of 4000 playouts began with the tabu colour");
+}
+
+/// Same seed, level, thread count and playout budget: the same line, in one thread or two; and
+/// the two threads' result is the better of the two searches run one at a time.
+#[test]
+fn nrpa_is_deterministic_for_a_seed_and_a_playout_budget() {
+    let (rules, state) = random_board(10, 10, 4, 8);
+    for threads in [1, 2] {
+        let a = solve_nrpa(&rules, &state, 2, 42, threads, Budget::Playouts(3_000));
+        let b = solve_nrpa(&rules, &state, 2, 42, threads, Budget::Playouts(3_000));
+        assert_eq!(
+            (a.score, &a.taps, a.runs, a.playouts),
+            (b.score, &b.taps, b.runs, b.playouts),
+            "{threads} threads"
+        );
+        let line: Vec<Tap> = a.taps.iter().map(|&p| Board::from_state(&state).tap_at(p)).collect();
+        assert_eq!(replay(&rules, &state, &line), a.score);
+    }
+    let two = solve_nrpa(&rules, &state, 2, 42, 2, Budget::Playouts(3_000));
+    let one = solve_nrpa(&rules, &state, 2, 42, 1, Budget::Playouts(3_000));
+    assert!(
+        two.score >= one.score,
+        "thread 0 of two is the one-thread search: {} < {}",
+        two.score,
+        one.score
+    );
+    assert!(two.playouts >= 2 * 3_000);
+}
+
+/// Adapting the policy pays: level-2 NRPA beats the best of as many playouts of the same
+/// (tabu-colour) policy left unadapted, on a 15×15 board of five colours.
+#[test]
+fn nrpa_beats_as_many_unadapted_playouts() {
+    let (rules, state) = random_board(15, 15, 5, 3);
+    let budget = 10_000;
+    let nrpa = solve_nrpa(&rules, &state, 2, 9, 1, Budget::Playouts(budget));
+    let mut flat = Nrpa::new(&rules.config, &state, 9, None, None);
+    let best_flat = (0..budget).map(|_| flat.search(0).0).max().unwrap_or(0);
+    assert!(
+        nrpa.score > best_flat + best_flat / 4,
+        "NRPA {} vs best of {budget} playouts {best_flat}",
+        nrpa.score
+    );
+}
+
+#[test]
+fn nrpa_stops_at_its_deadline_in_every_thread() {
+    let (rules, state) = random_board(15, 15, 5, 4);
+    let began = Instant::now();
+    let found =
+        solve_nrpa(&rules, &state, 5, 3, 2, Budget::Wall(Instant::now() + Duration::from_millis(100)));
+    assert!(began.elapsed() < Duration::from_secs(5), "{:?}", began.elapsed());
+    assert!(found.score > 0 && found.playouts > 0);
+    if thread_cpu_time().is_some() {
+        let found = solve_nrpa(&rules, &state, 5, 3, 2, Budget::ThreadCpu(Duration::from_millis(50)));
+        let cpu = found.cpu.expect("a thread CPU clock");
+        assert!(cpu >= Duration::from_millis(100) && cpu < Duration::from_secs(5), "{cpu:?}");
+    }
 }

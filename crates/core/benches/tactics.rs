@@ -1,15 +1,25 @@
 //! Tactics search speed. Run: `cargo bench -p tessera-core --bench tactics`.
 //!
-//! - `astar_512`: our A* (`PathFinder::path`, w = 1, 8-connected, no corner cutting) against the
+//! - `astar_512`: our A* (`PathFinder::astar`, w = 1, 8-connected, no corner cutting) against the
 //!   `pathfinding` crate's `astar` with the same costs (1000 straight, 1414 diagonal), the same
 //!   octile heuristic and the same start/goal pairs on generated 512×512 maps; the costs are
 //!   asserted equal before timing. Each iteration solves every pair once.
+//! - `jps`: one group, four searches on three sets of problems: our jump point search
+//!   (`PathFinder::path`, which picks it on uniform terrain), our A* (`PathFinder::astar`), the
+//!   `pathfinding` crate's `astar` and the `grid_pathfinding` crate's JPS, on the generated
+//!   512×512 maps (the 40 problems of `astar_512`), on the Moving AI `maze512-32-9` scenario
+//!   (every 100th of its 8,010 problems: 80, all bucket lengths) and on `arena` (all 160), read
+//!   from `../shared/benchmarks/movingai` (skipped when absent). Our JPS's costs are asserted
+//!   equal to our A*'s and to `pathfinding`'s before timing. `grid_pathfinding` allows corner
+//!   cutting and costs steps 70/99, so its paths can be shorter than the others' on maps with
+//!   diagonal gaps: it is timed on the same start/goal pairs, not checked.
 //! - `range_64`: `reachable` for a unit with 20 movement points on a 64×64 map of mixed terrain
 //!   (plain, forest, hills, walls), 4-connected; one query per iteration.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use tessera_core::Pos;
+use tessera_core::tactics::movingai::{parse_map, parse_scen};
 use tessera_core::tactics::{
     Connectivity, Cost, DIAGONAL, PathFinder, STEP, TacticsLevel, Terrain, TerrainType, UnitSpec, Weight,
 };
@@ -86,9 +96,10 @@ fn octile(a: (u32, u32), b: (u32, u32)) -> Cost {
 /// The `pathfinding` crate's A* on the same graph: nodes are flat indices, successors the
 /// enterable neighbours with the same costs and corner rule.
 fn reference(terrain: &Terrain, from: Pos, to: Pos) -> Option<Cost> {
-    let w = 512u32;
+    let (w, h) = (u32::from(terrain.size().width), i64::from(terrain.size().height));
+    let wi = i64::from(w);
     let m = terrain.multipliers();
-    let open = |x: i64, y: i64| x >= 0 && y >= 0 && x < 512 && y < 512 && m[(y * 512 + x) as usize] != 0;
+    let open = |x: i64, y: i64| x >= 0 && y >= 0 && x < wi && y < h && m[(y * wi + x) as usize] != 0;
     let goal = u32::from(to.y) * w + u32::from(to.x);
     let goal_xy = (u32::from(to.x), u32::from(to.y));
     pathfinding::directed::astar::astar(
@@ -106,7 +117,7 @@ fn reference(terrain: &Terrain, from: Pos, to: Pos) -> Option<Cost> {
                     continue;
                 }
                 let base = if diagonal { DIAGONAL } else { STEP };
-                next.push(((ny * 512 + nx) as u32, base * Cost::from(m[(ny * 512 + nx) as usize])));
+                next.push(((ny * wi + nx) as u32, base * Cost::from(m[(ny * wi + nx) as usize])));
             }
             next
         },
@@ -134,7 +145,7 @@ fn astar(c: &mut Criterion) {
         bench.iter(|| {
             let mut total = 0;
             for &(k, a, b, _) in &problems {
-                total += finder.path(&maps[k], Connectivity::Eight, a, b, Weight::OPTIMAL).unwrap_or(0);
+                total += finder.astar(&maps[k], Connectivity::Eight, a, b, Weight::OPTIMAL).unwrap_or(0);
             }
             black_box(total)
         })
@@ -148,6 +159,119 @@ fn astar(c: &mut Criterion) {
             black_box(total)
         })
     });
+    group.finish();
+}
+
+/// The `grid_pathfinding` crate's grid of `terrain` (blocked = impassable), components made.
+fn grid_of(terrain: &Terrain) -> grid_pathfinding::PathingGrid {
+    use grid_util::grid::ValueGrid;
+    let size = terrain.size();
+    let mut grid =
+        grid_pathfinding::PathingGrid::new(usize::from(size.width), usize::from(size.height), false);
+    for p in size.cells() {
+        if !terrain.passable(p) {
+            grid.set(i32::from(p.x), i32::from(p.y), true);
+        }
+    }
+    grid.generate_components();
+    grid
+}
+
+/// The `grid_pathfinding` crate's JPS: the number of cells on its path (to keep the result used).
+fn grid_path(grid: &grid_pathfinding::PathingGrid, from: Pos, to: Pos) -> usize {
+    let point = |p: Pos| grid_util::point::Point::new(i32::from(p.x), i32::from(p.y));
+    grid.get_path_single_goal(point(from), point(to), false).map_or(0, |p| p.len())
+}
+
+/// The problems of a Moving AI map and scenario in `../shared/benchmarks/movingai` (or
+/// `$TESSERA_BENCHMARKS/movingai`, for a checkout elsewhere), every `stride`-th; `None` when the
+/// files are not there.
+fn movingai(name: &str, stride: usize) -> Option<(Terrain, Vec<(Pos, Pos)>)> {
+    let root = std::env::var_os("TESSERA_BENCHMARKS").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks"),
+        std::path::PathBuf::from,
+    );
+    let dir = root.join("movingai");
+    let map = std::fs::read_to_string(dir.join(format!("{name}.map"))).ok()?;
+    let scen = std::fs::read_to_string(dir.join(format!("{name}.map.scen"))).ok()?;
+    let terrain = parse_map(&map).expect("a Moving AI map");
+    let problems = parse_scen(&scen).expect("a Moving AI scenario");
+    Some((terrain, problems.iter().step_by(stride).map(|p| (p.start, p.goal)).collect()))
+}
+
+/// A named set of problems: its maps, and (map index, start, goal) per problem.
+type ProblemSet = (&'static str, Vec<Terrain>, Vec<(usize, Pos, Pos)>);
+
+fn jps(c: &mut Criterion) {
+    let mut sets: Vec<ProblemSet> = Vec::new();
+    let maps = vec![map512(0x9e37_79b9_7f4a_7c15, 20), map512(0x2545_f491_4f6c_dd1d, 30)];
+    let problems = (0..maps.len())
+        .flat_map(|k| pairs(&maps[k], 17 + k as u64, 20).into_iter().map(move |(a, b, _)| (k, a, b)))
+        .collect();
+    sets.push(("generated512", maps, problems));
+    for (name, stride) in [("maze512-32-9", 100), ("arena", 1)] {
+        match movingai(name, stride) {
+            Some((terrain, problems)) => {
+                sets.push((name, vec![terrain], problems.into_iter().map(|(a, b)| (0, a, b)).collect()))
+            }
+            None => println!("note: ../shared/benchmarks/movingai/{name}.map not found; skipping it"),
+        }
+    }
+    let mut group = c.benchmark_group("jps");
+    group.sample_size(10);
+    let mut finder = PathFinder::new();
+    for (name, maps, problems) in &sets {
+        let grids: Vec<_> = maps.iter().map(grid_of).collect();
+        for &(k, a, b) in problems {
+            let t = &maps[k];
+            let astar = finder.astar(t, Connectivity::Eight, a, b, Weight::OPTIMAL);
+            assert!(astar.is_some(), "{name}: {a} to {b} has a path");
+            assert_eq!(
+                finder.path(t, Connectivity::Eight, a, b, Weight::OPTIMAL),
+                astar,
+                "{name}: {a} to {b}"
+            );
+            assert_eq!(reference(t, a, b), astar, "{name}: {a} to {b}");
+            assert!(grid_path(&grids[k], a, b) > 0, "{name}: grid_pathfinding finds {a} to {b}");
+        }
+        group.throughput(Throughput::Elements(problems.len() as u64));
+        group.bench_function(BenchmarkId::new("tessera_jps", name), |bench| {
+            bench.iter(|| {
+                let mut total = 0;
+                for &(k, a, b) in problems {
+                    total += finder.path(&maps[k], Connectivity::Eight, a, b, Weight::OPTIMAL).unwrap_or(0);
+                }
+                black_box(total)
+            })
+        });
+        group.bench_function(BenchmarkId::new("tessera_astar", name), |bench| {
+            bench.iter(|| {
+                let mut total = 0;
+                for &(k, a, b) in problems {
+                    total += finder.astar(&maps[k], Connectivity::Eight, a, b, Weight::OPTIMAL).unwrap_or(0);
+                }
+                black_box(total)
+            })
+        });
+        group.bench_function(BenchmarkId::new("pathfinding_astar", name), |bench| {
+            bench.iter(|| {
+                let mut total = 0;
+                for &(k, a, b) in problems {
+                    total += reference(&maps[k], a, b).unwrap_or(0);
+                }
+                black_box(total)
+            })
+        });
+        group.bench_function(BenchmarkId::new("grid_pathfinding_jps", name), |bench| {
+            bench.iter(|| {
+                let mut total = 0;
+                for &(k, a, b) in problems {
+                    total += grid_path(&grids[k], a, b);
+                }
+                black_box(total)
+            })
+        });
+    }
     group.finish();
 }
 
@@ -189,5 +313,5 @@ fn range(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, astar, range);
+criterion_group!(benches, astar, jps, range);
 criterion_main!(benches);

@@ -6,8 +6,8 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use tessera_core::tactics::movingai::{parse_map, parse_scen};
 use tessera_core::tactics::{
-    Connectivity, Cost, DIAGONAL, PathFinder, STEP, TacticsCommand, TacticsConfig, TacticsLevel,
-    TacticsRules, TacticsState, UnitSpec, Weight,
+    Connectivity, Cost, DIAGONAL, Graph, PathFinder, STEP, TacticsCommand, TacticsConfig, TacticsLevel,
+    TacticsRules, TacticsState, Terrain, TerrainType, UnitSpec, Weight,
 };
 use tessera_core::{Id, Pos, Rules};
 
@@ -250,4 +250,145 @@ fn movingai_arena_problems_match_their_optimal_lengths() {
         let scaled = p.optimal_e8 / 100_000; // optimal × 1000
         assert!(cost <= scaled + 1 && scaled - cost <= diagonal / 4 + 1, "line {}", p.line);
     }
+}
+
+/// Every 4th of the 8,010 problems of the Moving AI `maze512-32-9` scenario matches its optimal
+/// length with `PathFinder::path`, which is jump point search on this map (`tessera path-bench`
+/// runs all of them).
+#[test]
+fn movingai_maze_problems_match_their_optimal_lengths_by_jump_point_search() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/movingai");
+    let (Ok(map), Ok(scen)) = (
+        std::fs::read_to_string(dir.join("maze512-32-9.map")),
+        std::fs::read_to_string(dir.join("maze512-32-9.map.scen")),
+    ) else {
+        println!("note: {} not found; skipping the Moving AI maze check", dir.display());
+        return;
+    };
+    let terrain = parse_map(&map).unwrap();
+    assert!(terrain.uniform().is_some(), "Moving AI maps are uniform-cost");
+    let problems = parse_scen(&scen).unwrap();
+    assert_eq!(problems.len(), 8010);
+    let mut finder = PathFinder::new();
+    let mut cells = Vec::new();
+    for p in problems.iter().step_by(4) {
+        let cost = finder.path(&terrain, Connectivity::Eight, p.start, p.goal, Weight::OPTIMAL);
+        assert!(cost.is_some(), "line {}: no path", p.line);
+        finder.path_to(terrain.size(), p.goal, &mut cells);
+        assert_eq!(
+            walk_cost(&terrain, Connectivity::Eight, &cells),
+            Ok(cost.unwrap_or(0)),
+            "line {}",
+            p.line
+        );
+        let diagonal = cells.windows(2).filter(|w| w[0].x != w[1].x && w[0].y != w[1].y).count() as u64;
+        let straight = cells.len() as u64 - 1 - diagonal;
+        assert!(
+            p.matches(straight, diagonal),
+            "line {}: {straight} + {diagonal}√2 vs {}e-8",
+            p.line,
+            p.optimal_e8
+        );
+    }
+}
+
+/// A random uniform-cost map for jump point search: up to 48×48, walls at a random density
+/// (open fields to mazes of short walls), every passable cell plain or every one forest (so the
+/// shared multiplier is 1 or 2), 4- or 8-connected.
+fn uniform_map() -> impl Strategy<Value = (Terrain, Connectivity)> {
+    (1u16..=48, 1u16..=48, 0u32..=60, any::<bool>(), any::<bool>(), any::<u64>()).prop_map(
+        |(w, h, density, forest, eight, seed)| {
+            let mut rng = seed | 1;
+            let mut next = move || {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                rng
+            };
+            let ground = if forest { 'f' } else { '.' };
+            let rows: Vec<String> = (0..h)
+                .map(|_| {
+                    (0..w).map(|_| if (next() % 100) < u64::from(density) { '#' } else { ground }).collect()
+                })
+                .collect();
+            let terrain = Terrain::from_rows(TerrainType::default_legend(), &rows, 1024).unwrap();
+            (terrain, if eight { Connectivity::Eight } else { Connectivity::Four })
+        },
+    )
+}
+
+/// The cost of walking `cells` on `terrain` step by step (each step to a neighbour, diagonal
+/// only 8-connected and never past a blocked corner, every cell after the first passable).
+fn walk_cost(terrain: &Terrain, connectivity: Connectivity, cells: &[Pos]) -> Result<Cost, String> {
+    let mut cost = 0;
+    for s in cells.windows(2) {
+        let (a, b) = (s[0], s[1]);
+        let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+        let diagonal = match (dx, dy) {
+            (0, 1) | (1, 0) => false,
+            (1, 1) if connectivity == Connectivity::Eight => true,
+            _ => return Err(format!("{a} to {b} is not a step")),
+        };
+        if !terrain.passable(b) {
+            return Err(format!("{b} is blocked"));
+        }
+        if diagonal && !(terrain.passable(Pos::new(a.x, b.y)) && terrain.passable(Pos::new(b.x, a.y))) {
+            return Err(format!("{a} to {b} cuts a corner"));
+        }
+        let m = Cost::from(terrain.multipliers()[terrain.size().index(b)]);
+        cost += m * if diagonal { DIAGONAL } else { STEP };
+    }
+    Ok(cost)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Jump point search (what `PathFinder::path` picks on uniform terrain) finds exactly A*'s
+    /// cost, or no path exactly when A* finds none, and its path is valid step by step from the
+    /// start to the goal with that cost.
+    #[test]
+    fn jump_point_search_costs_what_astar_costs(
+        (terrain, connectivity) in uniform_map(),
+        queries in prop::collection::vec((any::<u16>(), any::<u16>(), any::<u16>(), any::<u16>()), 1..12),
+    ) {
+        prop_assert!(terrain.uniform().is_some(), "uniform terrain offers jump point search");
+        let size = terrain.size();
+        let mut jps = PathFinder::new();
+        let mut astar = PathFinder::new();
+        let mut cells = Vec::new();
+        for (a, b, c, d) in queries {
+            let from = Pos::new(a % size.width, b % size.height);
+            let to = Pos::new(c % size.width, d % size.height);
+            let want = astar.astar(&terrain, connectivity, from, to, Weight::OPTIMAL);
+            let got = jps.path(&terrain, connectivity, from, to, Weight::OPTIMAL);
+            prop_assert_eq!(got, want, "{} to {}", from, to);
+            let Some(cost) = got else { continue };
+            jps.path_to(size, to, &mut cells);
+            prop_assert_eq!(cells.first(), Some(&from));
+            prop_assert_eq!(cells.last(), Some(&to));
+            prop_assert_eq!(walk_cost(&terrain, connectivity, &cells), Ok(cost), "{} to {}: {:?}", from, to, cells);
+        }
+    }
+}
+
+/// Terrain with two passable costs has no uniform view, so `PathFinder::path` stays A* there;
+/// on uniform terrain it expands far fewer cells than A* does (jump points only).
+#[test]
+fn path_picks_jump_point_search_only_on_uniform_terrain() {
+    let mixed = Terrain::from_rows(TerrainType::default_legend(), &["..f", "...", "..."], 1024).unwrap();
+    assert!(mixed.uniform().is_none());
+    let rows: Vec<String> =
+        (0..64).map(|y| if y == 32 { format!("{}.", "#".repeat(63)) } else { ".".repeat(64) }).collect();
+    let open = Terrain::from_rows(TerrainType::default_legend(), &rows, 1024).unwrap();
+    let mut finder = PathFinder::new();
+    let (from, to) = (Pos::new(0, 0), Pos::new(0, 63));
+    let astar = finder.astar(&open, Connectivity::Eight, from, to, Weight::OPTIMAL);
+    let astar_expanded = finder.expanded();
+    let jps = finder.path(&open, Connectivity::Eight, from, to, Weight::OPTIMAL);
+    assert_eq!(jps, astar);
+    assert!(finder.expanded() * 10 < astar_expanded, "{} vs {astar_expanded}", finder.expanded());
+    // Weighted queries are A*'s.
+    let weighted = finder.path(&open, Connectivity::Eight, from, to, Weight(2000));
+    assert_eq!(weighted, finder.astar(&open, Connectivity::Eight, from, to, Weight(2000)));
 }

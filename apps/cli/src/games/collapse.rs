@@ -1,5 +1,6 @@
-//! Collapse in the CLI: its solver for `tessera solve`, the best line nested Monte Carlo search
-//! finds for a collapse level in a time limit (wall clock or the solver thread's CPU time).
+//! Collapse in the CLI: its solvers for `tessera solve`, the best line nested Monte Carlo search
+//! (`nmcs`, the default) or nested rollout policy adaptation (`nrpa`, in `--threads` threads)
+//! finds for a collapse level in a time limit (wall clock or the solver threads' CPU time).
 
 use crate::bots::start;
 use crate::error::{CliError, output_error};
@@ -9,7 +10,7 @@ use serde_json::json;
 use std::io::Write;
 use std::time::{Duration, Instant};
 use tessera_bots::BotKind;
-use tessera_bots::games::collapse::{Deadline, NMCS, solve, thread_cpu_time};
+use tessera_bots::games::collapse::{Budget, Deadline, MAX_LEVEL, NMCS, Solution, solve, solve_nrpa, thread_cpu_time};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Level, RuleSet, Rules};
 
 /// The collapse subcommands: none of its own (its solver is `tessera solve`'s, [`SOLVERS`]).
@@ -26,16 +27,36 @@ impl Command {
 /// `tessera solve` on a collapse level: NMCS (`--bot nmcs --level L --seconds T`).
 pub const SOLVERS: &[Solver] = &[Solver { rule_set: RuleSet::Collapse, run: solve_level }];
 
+/// Which search `solve` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Search {
+    Nmcs,
+    Nrpa,
+}
+
 /// Runs `tessera solve`.
 fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
-    if let Some(bot) = &args.bot
-        && BotKind::from_name(bot) != Some(NMCS)
-    {
-        return Err(CliError::BadInput(format!("--bot {bot}: solve has one solver for collapse, nmcs")));
+    let search = match args.bot.as_deref() {
+        None => Search::Nmcs,
+        Some("nrpa") => Search::Nrpa,
+        Some(bot) if BotKind::from_name(bot) == Some(NMCS) => Search::Nmcs,
+        Some(bot) => {
+            return Err(CliError::BadInput(format!("--bot {bot}: solve's collapse solvers are nmcs and nrpa")));
+        }
+    };
+    let (name, default_level, max_level) = match search {
+        Search::Nmcs => ("NMCS", 2, 3),
+        Search::Nrpa => ("NRPA", 4, MAX_LEVEL),
+    };
+    let nmcs_level = args.nmcs_level.unwrap_or(default_level);
+    if !(1..=max_level).contains(&nmcs_level) {
+        return Err(CliError::BadInput(format!("--level {nmcs_level}: the {name} level is 1 to {max_level}")));
     }
-    let nmcs_level = args.nmcs_level.unwrap_or(2);
-    if !(1..=3).contains(&nmcs_level) {
-        return Err(CliError::BadInput(format!("--level {nmcs_level}: the NMCS level is 1 to 3")));
+    let threads = args.threads.unwrap_or(2);
+    if search == Search::Nmcs {
+        args.refuse(args.threads.is_some(), "--threads", "NMCS runs in one thread (--bot nrpa takes --threads)")?;
+    } else if !(1..=64).contains(&threads) {
+        return Err(CliError::BadInput(format!("--threads {threads}: give 1 to 64 threads")));
     }
     let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
     let mut game = start(level, &args.level, seed)?;
@@ -43,17 +64,33 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         return Err(CliError::file(&args.level, "solve plays collapse levels only"));
     };
     let budget = Duration::from_secs_f64(args.seconds);
-    let deadline = if args.cpu_time {
-        Deadline::cpu_after(budget)
-            .ok_or_else(|| CliError::BadInput("--cpu-time: this platform has no thread CPU clock".into()))?
-    } else {
-        Deadline::wall_after(budget)
-    };
+    if args.cpu_time && thread_cpu_time().is_none() {
+        return Err(CliError::BadInput("--cpu-time: this platform has no thread CPU clock".into()));
+    }
     let began = Instant::now();
-    let cpu_began = thread_cpu_time();
-    let found = solve(rules, state, nmcs_level, args.seed.unwrap_or(0), deadline);
+    let solver_seed = args.seed.unwrap_or(0);
+    let found: Solution = match search {
+        Search::Nmcs => {
+            let deadline = if args.cpu_time {
+                Deadline::cpu_after(budget).ok_or_else(|| {
+                    CliError::BadInput("--cpu-time: this platform has no thread CPU clock".into())
+                })?
+            } else {
+                Deadline::wall_after(budget)
+            };
+            solve(rules, state, nmcs_level, solver_seed, deadline)
+        }
+        Search::Nrpa => {
+            let nrpa_budget = if args.cpu_time {
+                Budget::ThreadCpu(budget / threads as u32)
+            } else {
+                Budget::Wall(began + budget)
+            };
+            solve_nrpa(rules, state, nmcs_level, solver_seed, threads, nrpa_budget)
+        }
+    };
+    let cpu = found.cpu.map(|c| c.as_secs_f64());
     let elapsed = began.elapsed().as_secs_f64();
-    let cpu = cpu_began.and_then(|b| Some(thread_cpu_time()?.saturating_sub(b).as_secs_f64()));
     // Play the line on the game (checking it) and record it.
     let mut log = match &args.record {
         Some(p) => Some(crate::replay::SessionLog::create(p, level, seed, &game.state)?),
@@ -78,7 +115,9 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     if args.json {
         let v = json!({
             "level": args.level.display().to_string(),
+            "solver": if search == Search::Nmcs { "nmcs" } else { "nrpa" },
             "nmcs_level": nmcs_level,
+            "threads": if search == Search::Nmcs { 1 } else { threads },
             "seconds": elapsed,
             "cpu_seconds": cpu,
             "budget": if args.cpu_time { "cpu" } else { "wall" },
@@ -88,6 +127,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
             "playouts": found.playouts,
             "playouts_per_second": rate,
             "playouts_per_cpu_second": cpu_rate,
+            "trace": found.trace.iter().map(|(t, s)| json!([t.as_secs_f64(), s])).collect::<Vec<_>>(),
             "line": found.taps.iter().map(|p| format!("tap {} {}", p.x, p.y)).collect::<Vec<_>>(),
         });
         writeln!(out, "{v}").map_err(output_error)
@@ -95,10 +135,11 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         let cpu_text = cpu.map_or(String::new(), |c| format!(", {c:.1} s CPU"));
         writeln!(
             out,
-            "{}: score {score} in {} taps (NMCS level {}, {} runs, {} playouts, {:.0} playouts/s, {elapsed:.1} s{cpu_text})",
+            "{}: score {score} in {} taps ({name} level {}{}, {} runs, {} playouts, {:.0} playouts/s, {elapsed:.1} s{cpu_text})",
             args.level.display(),
             found.taps.len(),
             nmcs_level,
+            if search == Search::Nrpa { format!(", {threads} threads") } else { String::new() },
             found.runs,
             found.playouts,
             rate
@@ -106,3 +147,4 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         .map_err(output_error)
     }
 }
+

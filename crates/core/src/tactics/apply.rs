@@ -85,7 +85,7 @@ impl TacticsRules {
         let graph = state.graph_for(mover);
         let mut cells = Vec::new();
         let cost = self.with_scratch(|finder| {
-            let cost = finder.path(&graph, self.config.connectivity, from, to, weight)?;
+            let cost = finder.astar(&graph, self.config.connectivity, from, to, weight)?;
             finder.path_to(state.size(), to, &mut cells);
             Some(cost)
         })?;
@@ -185,7 +185,7 @@ impl TacticsRules {
                 }
                 let graph = state.graph_for(Some(*unit));
                 let found = self.with_scratch(|finder| {
-                    let cost = finder.path(&graph, self.config.connectivity, u.pos, to, Weight::OPTIMAL)?;
+                    let cost = finder.astar(&graph, self.config.connectivity, u.pos, to, Weight::OPTIMAL)?;
                     let mut cells = Vec::new();
                     finder.path_to(state.size(), to, &mut cells);
                     Some((cost, cells))

@@ -45,6 +45,7 @@
 mod apply;
 mod event;
 mod glyph;
+mod jps;
 pub mod import;
 mod level;
 mod plugin;
@@ -64,6 +65,7 @@ pub use event::{TacticsCommand, TacticsEvent};
 pub use glyph::{Axis, Glyph, Heading, SeedPiece, path_glyphs};
 pub use level::{TacticsLevel, UnitSpec};
 pub use plugin::Tactics;
+pub use jps::Uniform;
 pub use search::{Graph, PathFinder, Weight};
 pub use state::{Board, Placement, TacticsPlay, TacticsState, Unit, fmt_cost};
 pub use terrain::{MAX_EXTRA, MAX_TERRAIN_TYPES, Terrain, TerrainType, check_legend};

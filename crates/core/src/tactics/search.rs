@@ -20,6 +20,7 @@
 //! a change to the queues or the order neighbours are visited in changes recorded logs and must
 //! bump `RuleSet::Tactics`'s version.
 
+use super::jps::{self, Uniform};
 use super::{Connectivity, Cost, DIAGONAL, STEP};
 use crate::geom::{Pos, Size};
 use std::cmp::Ordering;
@@ -38,6 +39,13 @@ pub trait Graph {
     /// `1 + MAX_EXTRA` (1001), which keeps every path cost on a 1024×1024 map within the 42
     /// bits the search stores costs in.
     fn multiplier(&self, i: usize) -> u32;
+
+    /// The map as jump point search reads it, when every enterable cell has the same
+    /// multiplier and the graph keeps bit planes of it ([`Terrain`](super::Terrain) does;
+    /// terrain with units does not). `None` (the default) means A*.
+    fn uniform(&self) -> Option<&Uniform> {
+        None
+    }
 }
 
 /// A* heuristic weight in thousandths: `f = g + h × per_mille / 1000`.
@@ -79,17 +87,17 @@ impl Weight {
 /// written only when a cell improves.
 const COST_BITS: u32 = 42;
 const STAMP_BITS: u32 = 64 - COST_BITS;
-const COST_MASK: u64 = (1 << COST_BITS) - 1;
+pub(super) const COST_MASK: u64 = (1 << COST_BITS) - 1;
 /// The largest generation before the stamps are reset.
 const MAX_STAMP: u32 = (1 << STAMP_BITS) - 3;
 
 #[inline(always)]
-fn pack(stamp: u32, g: Cost) -> u64 {
+pub(super) fn pack(stamp: u32, g: Cost) -> u64 {
     (u64::from(stamp) << COST_BITS) | g
 }
 
 #[inline(always)]
-fn stamp_of(word: u64) -> u32 {
+pub(super) fn stamp_of(word: u64) -> u32 {
     (word >> COST_BITS) as u32
 }
 
@@ -129,7 +137,7 @@ impl PartialOrd for Entry {
 }
 
 /// A priority queue of cells keyed by `f`, popping the smallest key first.
-trait Queue {
+pub(super) trait Queue {
     fn push(&mut self, f: Cost, h: Cost, cell: usize);
     fn pop(&mut self) -> Option<(Cost, usize)>;
 }
@@ -152,7 +160,7 @@ impl Queue for BinaryHeap<Entry> {
 /// equal to it and pops last-in first-out, so among equal `f` the most recently reached cell (the
 /// deeper one) goes first. Buckets keep their capacity between searches.
 #[derive(Clone, Debug)]
-struct RadixHeap {
+pub(super) struct RadixHeap {
     last: Cost,
     len: usize,
     buckets: Vec<Vec<(Cost, u32)>>,
@@ -209,7 +217,7 @@ impl Queue for RadixHeap {
     }
 }
 
-const NO_PARENT: u32 = u32::MAX;
+pub(super) const NO_PARENT: u32 = u32::MAX;
 
 /// Calls `visit(j, step_cost)` for every neighbour `j` of cell `i` = (x, y) that a step may go
 /// to: on the map, enterable, and for diagonals with both orthogonal cells beside the step
@@ -321,6 +329,57 @@ impl PathFinder {
         self.expanded = 0;
     }
 
+    /// The cheapest path from `from` to `to` (for `weight` = [`Weight::OPTIMAL`]); returns its
+    /// cost, or `None` when `to` cannot be reached. Read the cells with [`PathFinder::path_to`].
+    ///
+    /// Chooses the search: jump point search (`jps.rs`) when the weight is optimal and the
+    /// graph offers a [`Uniform`] view (every enterable cell costs the same), A*
+    /// ([`PathFinder::astar`]) otherwise. Both return the optimal cost, and the same steps
+    /// are allowed; among several cheapest paths they may pick different cells. Callers that
+    /// record the cells (the rules' `Move`) call [`PathFinder::astar`].
+    pub fn path<G: Graph>(
+        &mut self,
+        graph: &G,
+        connectivity: Connectivity,
+        from: Pos,
+        to: Pos,
+        weight: Weight,
+    ) -> Option<Cost> {
+        if weight == Weight::OPTIMAL
+            && let Some(map) = graph.uniform()
+            && map.size() == graph.size()
+        {
+            return self.jps(map, connectivity, from, to);
+        }
+        self.astar(graph, connectivity, from, to, weight)
+    }
+
+    /// Jump point search over `map` (see `jps.rs`): the optimal cost, like [`PathFinder::astar`]
+    /// with w = 1 on the same map, found by expanding jump points only.
+    pub fn jps(&mut self, map: &Uniform, connectivity: Connectivity, from: Pos, to: Pos) -> Option<Cost> {
+        let size = map.size();
+        if !size.contains(from) || !size.contains(to) {
+            return None;
+        }
+        self.begin(size.area());
+        let start = size.index(from);
+        let goal = size.index(to);
+        let cur = self.generation;
+        self.state[start] = pack(cur + 1, 0);
+        self.parent[start] = NO_PARENT;
+        if start == goal {
+            return Some(0);
+        }
+        if !map.passable(to) {
+            return None;
+        }
+        self.state[start] = pack(cur, 0);
+        let arrays = Arrays { cur, state: &mut self.state, parent: &mut self.parent, stack: &mut self.stack };
+        let (found, expanded) = jps::jps(arrays, map, connectivity, start, goal, &mut self.radix);
+        self.expanded = expanded;
+        found
+    }
+
     /// A* from `from` to `to`; returns the path's cost, or `None` when `to` cannot be reached.
     ///
     /// `from` itself is never entered, so it may hold the moving unit; `to` must be enterable.
@@ -331,7 +390,7 @@ impl PathFinder {
     /// Closed cells are never reopened. Every improvement of a cell's cost pushes an entry with a
     /// smaller `f` than the entries it supersedes, so that entry pops first and closes the cell;
     /// superseded entries are recognised by the closed stamp alone.
-    pub fn path<G: Graph>(
+    pub fn astar<G: Graph>(
         &mut self,
         graph: &G,
         connectivity: Connectivity,
@@ -464,11 +523,11 @@ impl PathFinder {
 }
 
 /// The borrowed per-search arrays of a [`PathFinder`].
-struct Arrays<'a> {
-    cur: u32,
-    state: &'a mut [u64],
-    parent: &'a mut [u32],
-    stack: &'a mut Vec<u32>,
+pub(super) struct Arrays<'a> {
+    pub(super) cur: u32,
+    pub(super) state: &'a mut [u64],
+    pub(super) parent: &'a mut [u32],
+    pub(super) stack: &'a mut Vec<u32>,
 }
 
 /// The A* loop of [`PathFinder::path`], generic over the queue; returns the cost found and the

@@ -1,6 +1,8 @@
 //! Terrain: a legend of terrain types and a grid of indices into it.
 
+use super::jps::Uniform;
 use super::search::Graph;
+use std::sync::OnceLock;
 use crate::geom::{Grid, Pos, Size};
 use crate::level::{LevelError, Place};
 use serde::{Deserialize, Serialize};
@@ -109,6 +111,27 @@ pub struct Terrain {
     cells: Grid<u8>,
     multipliers: Vec<u16>,
     hash: u64,
+    uniform: UniformCache,
+}
+
+/// A terrain's [`Uniform`] view (or that it has none), made on the first search that asks:
+/// games whose paths are all A* never pay for it. Derived from the cells, so it takes no part in
+/// equality.
+#[derive(Clone, Default)]
+struct UniformCache(OnceLock<Option<Uniform>>);
+
+impl PartialEq for UniformCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for UniformCache {}
+
+impl std::fmt::Debug for UniformCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("UniformCache")
+    }
 }
 
 /// [`RawTerrain`] borrowed: the same encoding, for hashing without a copy.
@@ -147,7 +170,7 @@ impl Terrain {
         // `1 + extra` ≤ 1 + MAX_EXTRA fits in 16 bits: half the memory a search streams through.
         let multipliers = cells.cells().iter().map(|&k| legend[usize::from(k)].multiplier() as u16).collect();
         let hash = crate::hash::state_hash(&RawTerrainRef { legend: &legend, cells: &cells });
-        Ok(Terrain { legend, cells, multipliers, hash })
+        Ok(Terrain { legend, cells, multipliers, hash, uniform: UniformCache::default() })
     }
 
     /// [`crate::state_hash`] of the terrain (its canonical encoding), computed once when it is
@@ -226,5 +249,10 @@ impl Graph for Terrain {
     #[inline]
     fn multiplier(&self, i: usize) -> u32 {
         u32::from(self.multipliers[i])
+    }
+
+    /// Every passable cell of one multiplier: the bit planes, made once per terrain.
+    fn uniform(&self) -> Option<&Uniform> {
+        self.uniform.0.get_or_init(|| Uniform::of(self.size(), &self.multipliers)).as_ref()
     }
 }

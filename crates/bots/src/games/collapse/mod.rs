@@ -31,11 +31,16 @@
 //! Collapse draws nothing from its generator after the board is made, so there is no chance to
 //! determinize: the bot's own generator only drives the playouts.
 //!
+//! `nrpa.rs` holds the other search, nested rollout policy adaptation ([`solve_nrpa`]), on the
+//! same board.
+//!
 //! `register.rs` registers collapse with the bots (its [`crate::Playable`] impl, the `nmcs`
 //! bot).
 
+mod nrpa;
 mod register;
 
+pub use nrpa::{ALPHA, Budget, ITERATIONS, MAX_LEVEL, Nrpa, TABU_BIAS, solve_nrpa};
 pub(crate) use register::Game;
 pub use register::NMCS;
 
@@ -826,6 +831,12 @@ pub struct Solution {
     pub runs: u32,
     /// Random playouts in all.
     pub playouts: u64,
+    /// The CPU time the search threads used in all, where the platform has a thread CPU clock.
+    pub cpu: Option<Duration>,
+    /// NRPA: each improvement of the best score, (time into its thread's search — CPU time
+    /// where there is a thread CPU clock —, score), the threads' merged in time order. Empty for
+    /// NMCS.
+    pub trace: Vec<(Duration, u64)>,
 }
 
 /// Runs level-`level` NMCS from `state` again and again with fresh generators (seeded from
@@ -839,6 +850,7 @@ pub fn solve(
     seed: u64,
     deadline: Deadline,
 ) -> Solution {
+    let cpu_began = thread_cpu_time();
     let board = Board::from_state(state);
     let mut seeds = BotRng::new(seed);
     let (mut best, mut runs, mut playouts) = (None, 0u32, 0);
@@ -853,8 +865,9 @@ pub fn solve(
         }
     }
     let best_line = best.map(|(_, line)| line).unwrap_or_default();
+    let cpu = cpu_began.and_then(|b| Some(thread_cpu_time()?.saturating_sub(b)));
     let (score, taps) = engine_line(rules, state, &board, &best_line);
-    Solution { score, taps, runs, playouts }
+    Solution { score, taps, runs, playouts, cpu, trace: Vec::new() }
 }
 
 /// Plays `line` (taps on `board`, the board of `state`) on the engine: the final score and the
