@@ -344,8 +344,11 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
     }
     let mut commands = Vec::with_capacity(log.steps() as usize);
     let mut rec = StepRecord::default();
+    // The event kinds the log has, to name them when an `--until-event` never holds (a typo).
+    let mut kinds = std::collections::BTreeSet::new();
     for s in 1..=log.steps() {
         log.read_step(s, &mut rec).map_err(|e| CliError::file(path, e))?;
+        kinds.extend(rec.events.iter().map(tessera_replay::event_kind));
         let Some(c) = rec.command.take() else {
             return Err(CliError::file(path, format!("step {s} has no command")));
         };
@@ -396,8 +399,16 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
                 commands
             }
             _ => {
+                let known = match b {
+                    Builtin::Event(c) if !kinds.contains(c.kind.as_str()) => format!(
+                        " (no event of kind {} in it; its kinds: {})",
+                        c.kind,
+                        kinds.iter().copied().collect::<Vec<_>>().join(", ")
+                    ),
+                    _ => String::new(),
+                };
                 return Err(CliError::Failed(format!(
-                    "{}: the test ({}) never holds on the log itself: nothing to reduce",
+                    "{}: the test ({}) never holds on the log itself{known}: nothing to reduce",
                     path.display(),
                     b.describe()
                 )));

@@ -237,6 +237,10 @@ fn reduce_whose_test_never_holds_fails_and_writes_nothing() {
         assert_eq!(out.status.code(), Some(1), "{test:?}: {}", stderr(&out));
         assert!(stderr(&out).contains("nothing to reduce"), "{}", stderr(&out));
         assert!(!out_path.exists());
+        // A kind the log never has is named, with the kinds it has (a typo is seen at once).
+        let named = stderr(&out).contains("no event of kind NoSuchEvent in it; its kinds:")
+            && stderr(&out).contains("Swapped");
+        assert_eq!(named, test[0] == "--until-event", "{}", stderr(&out));
     }
 }
 
