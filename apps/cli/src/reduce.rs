@@ -106,6 +106,9 @@ impl Drop for TempDir {
 struct Reducer {
     level: Level,
     seed: u64,
+    /// The rules version the log is replayed with (its own, when this build keeps it), which
+    /// every candidate log is recorded with too.
+    rules_version: u32,
     test: Test,
     deadline: Option<Instant>,
     candidates: AtomicU64,
@@ -127,7 +130,9 @@ impl Reducer {
     }
 
     fn start(&self) -> Result<Game, String> {
-        self.level.start(Some(self.seed)).map_err(|e| e.to_string())
+        let mut game = self.level.start(Some(self.seed)).map_err(|e| e.to_string())?;
+        game.rules.set_version(self.rules_version);
+        Ok(game)
     }
 
     /// Runs `commands` from the start; with a built-in test, stops at the first step where it
@@ -158,11 +163,12 @@ impl Reducer {
         Ok((game, None))
     }
 
-    /// The log of `commands`, recorded with today's rules, with `note` at its end.
+    /// The log of `commands`, recorded with the log's rules version, with `note` at its end.
     fn log_bytes(&self, commands: &[AnyCommand], note: Option<&str>) -> Result<Vec<u8>, String> {
         let mut game = self.start()?;
-        let header = Header::new(&self.level, self.seed, tessera_replay::DEFAULT_KEYFRAME_INTERVAL)
+        let mut header = Header::new(&self.level, self.seed, tessera_replay::DEFAULT_KEYFRAME_INTERVAL)
             .map_err(|e| e.to_string())?;
+        header.rules_version = self.rules_version;
         let mut w = LogWriter::new(Vec::new(), &header, &game.state).map_err(|e| e.to_string())?;
         let mut events = Vec::new();
         for c in commands {
@@ -379,6 +385,7 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
     let reducer = Reducer {
         level: h.level.clone(),
         seed: h.seed,
+        rules_version: log.rules_version(),
         test,
         deadline: args.seconds.map(|s| started + Duration::from_secs_f64(s)),
         candidates: AtomicU64::new(0),

@@ -33,8 +33,9 @@ enum ReplayCommand {
         /// The log file.
         log: PathBuf,
     },
-    /// Re-execute the log with today's rules; exit 1 at the first divergence, or when the log
-    /// ends in a cut-short frame (unless --allow-torn-tail).
+    /// Re-execute the log with the rules of the version that recorded it (today's when this
+    /// build no longer keeps it); exit 1 at the first divergence, or when the log ends in a
+    /// cut-short frame (unless --allow-torn-tail).
     Verify {
         /// The log file.
         log: PathBuf,
@@ -149,11 +150,21 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             let log = open(path)?;
             let r = verify(&log).map_err(log_err(path))?;
             let h = log.header();
-            if r.version_differs() {
+            if r.version_dropped() {
                 writeln!(
                     out,
-                    "note: recorded with {} rules version {}; today's is {}",
-                    h.rule_set, r.recorded_rules_version, r.current_rules_version
+                    "note: recorded with {} rules version {}, which this build no longer keeps (it keeps {}..={}); replayed with today's",
+                    h.rule_set,
+                    r.recorded_rules_version,
+                    h.rule_set.oldest_version(),
+                    r.current_rules_version
+                )
+                .map_err(io_err)?;
+            } else if r.version_differs() {
+                writeln!(
+                    out,
+                    "{} rules version {} (today's is {}; replayed with version {}'s rules, kept for its logs)",
+                    h.rule_set, r.recorded_rules_version, r.current_rules_version, r.recorded_rules_version
                 )
                 .map_err(io_err)?;
             } else {
@@ -374,8 +385,10 @@ fn info(log: &Log, path: &Path, out: &mut impl Write) -> Result<(), CliError> {
         let today = h.rule_set.version();
         let note = if today == h.rules_version {
             " (today's)".to_string()
+        } else if h.rule_set.keeps_version(h.rules_version) {
+            format!(" (today's is {today}; this build keeps version {})", h.rules_version)
         } else {
-            format!(" (today's is {today})")
+            format!(" (today's is {today}; this build no longer keeps version {})", h.rules_version)
         };
         writeln!(out, "rules version:     {}{note}", h.rules_version)?;
         if let Some(name) = level.get("name").and_then(|n| n.as_str()) {

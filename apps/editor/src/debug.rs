@@ -812,6 +812,9 @@ impl DebugView {
                 let today = h.rule_set.version();
                 if h.rules_version == today {
                     ui.label(format!("rules v{}", h.rules_version));
+                } else if d.log().rules_version() == h.rules_version {
+                    ui.label(format!("rules v{} (kept; today v{today})", h.rules_version))
+                        .on_hover_text("Recorded by an older version of the rules, which this build keeps: it replays exactly.");
                 } else {
                     ui.colored_label(
                         ui.visuals().warn_fg_color,

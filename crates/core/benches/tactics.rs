@@ -13,6 +13,11 @@
 //!   equal to our A*'s and to `pathfinding`'s before timing. `grid_pathfinding` allows corner
 //!   cutting and costs steps 70/99, so its paths can be shorter than the others' on maps with
 //!   diagonal gaps: it is timed on the same start/goal pairs, not checked.
+//! - `rules_path`: what a move, the editor's path preview and `tessera path` pay, through
+//!   `TacticsRules::path`: today's rules (version 3: jump point search on uniform terrain, on
+//!   a copy of the map's bit planes with the units blocked) against version 2's (A*), on the
+//!   first generated 512×512 map and on maze512 (when present) with 64 units standing on it,
+//!   20 problems each; the costs are asserted equal before timing.
 //! - `range_64`: `reachable` for a unit with 20 movement points on a 64×64 map of mixed terrain
 //!   (plain, forest, hills, walls), 4-connected; one query per iteration.
 
@@ -275,6 +280,58 @@ fn jps(c: &mut Criterion) {
     group.finish();
 }
 
+fn rules_path(c: &mut Criterion) {
+    use tessera_core::tactics::TacticsRules;
+    let mut maps = vec![("generated512", map512(0x9e37_79b9_7f4a_7c15, 20))];
+    match movingai("maze512-32-9", 1) {
+        Some((terrain, _)) => maps.push(("maze512-32-9", terrain)),
+        None => println!("note: ../shared/benchmarks/movingai/maze512-32-9.map not found; skipping it"),
+    }
+    let mut group = c.benchmark_group("rules_path");
+    group.sample_size(10);
+    for (name, terrain) in maps {
+        let problems = pairs(&terrain, 5, 20);
+        let mut rng = XorShift(0xfeed_beef);
+        let size = terrain.size();
+        let mut units = Vec::new();
+        while units.len() < 64 {
+            let p =
+                Pos::new(rng.below(u64::from(size.width)) as u16, rng.below(u64::from(size.height)) as u16);
+            let taken = units.iter().any(|u: &UnitSpec| (u.x, u.y) == (p.x, p.y));
+            let endpoint = problems.iter().any(|&(a, b, _)| a == p || b == p);
+            if terrain.passable(p) && !taken && !endpoint {
+                units.push(UnitSpec { team: 0, x: p.x, y: p.y, movement: 5 });
+            }
+        }
+        let level = TacticsLevel {
+            map: terrain.rows(),
+            legend: Some(TerrainType::movingai_legend()),
+            units,
+            config: tessera_core::tactics::TacticsConfig { connectivity: Connectivity::Eight },
+            ..TacticsLevel::default()
+        };
+        let (today, state) = level.start().expect("a valid level");
+        let v2 = TacticsRules::with_version(today.config.clone(), 2).expect("version 2 is kept");
+        for &(a, b, _) in &problems {
+            let want = v2.path(&state, a, b, Weight::OPTIMAL).map(|p| p.cost);
+            assert_eq!(today.path(&state, a, b, Weight::OPTIMAL).map(|p| p.cost), want, "{name}: {a} to {b}");
+        }
+        group.throughput(Throughput::Elements(problems.len() as u64));
+        for (label, rules) in [("v3_jps", &today), ("v2_astar", &v2)] {
+            group.bench_function(BenchmarkId::new(label, name), |bench| {
+                bench.iter(|| {
+                    let mut total = 0;
+                    for &(a, b, _) in &problems {
+                        total += rules.path(&state, a, b, Weight::OPTIMAL).map_or(0, |p| p.cost);
+                    }
+                    black_box(total)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 fn range(c: &mut Criterion) {
     let mut rng = XorShift(0x1234_5678_9abc_def1);
     let map: Vec<String> = (0..64)
@@ -313,5 +370,5 @@ fn range(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, astar, jps, range);
+criterion_group!(benches, astar, jps, rules_path, range);
 criterion_main!(benches);

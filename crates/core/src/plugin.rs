@@ -30,6 +30,10 @@ pub trait Plugin: 'static {
     /// The version of this rule set's behaviour. Bump it whenever a change alters the events
     /// some command sequence produces; logs record it.
     const VERSION: u32;
+    /// The oldest version of this rule set's behaviour this build still replays: logs recorded
+    /// by versions `OLDEST_VERSION..=VERSION` re-execute exactly. When a bump keeps the old
+    /// behaviour (behind [`Plugin::set_version`]), this stays; the default keeps only today's.
+    const OLDEST_VERSION: u32 = Self::VERSION;
     /// The command words `tessera play` accepts (besides `undo` and `redo`), for help texts.
     const COMMAND_HELP: &'static str;
     /// The largest board side a level of this rule set may have.
@@ -80,6 +84,18 @@ pub trait Plugin: 'static {
     /// Starts a game of `level` with `seed` (a level's own seed, if any, has already been
     /// chosen by the caller). Checks everything the rules rely on.
     fn start(level: &Self::Level, seed: u64) -> Result<(Self::Rules, Self::State), LevelError>;
+    /// Makes `rules` (as [`Plugin::start`] made them: today's version) behave as version
+    /// `version` did, to replay a log recorded then. False, with `rules` unchanged, for a
+    /// version this build does not keep. The default keeps only [`Plugin::VERSION`].
+    fn set_version(rules: &mut Self::Rules, version: u32) -> bool {
+        let _ = rules;
+        version == Self::VERSION
+    }
+    /// The version `rules` behave as (what a log recorded with them must say).
+    fn rules_version(rules: &Self::Rules) -> u32 {
+        let _ = rules;
+        Self::VERSION
+    }
     /// The seed the level file names, if any.
     fn level_seed(level: &Self::Level) -> Option<u64>;
 

@@ -70,6 +70,19 @@ macro_rules! rule_sets {
                 }
             }
 
+            /// The oldest version of this rule set's behaviour this build still replays
+            /// ([`Plugin::OLDEST_VERSION`](crate::Plugin::OLDEST_VERSION)).
+            pub const fn oldest_version(self) -> u32 {
+                match self {
+                    $(RuleSet::$V => <$module::$plugin as $crate::Plugin>::OLDEST_VERSION,)+
+                }
+            }
+
+            /// Whether this build replays logs recorded by `version` of this rule set.
+            pub const fn keeps_version(self, version: u32) -> bool {
+                self.oldest_version() <= version && version <= self.version()
+            }
+
             /// The command words `tessera play` accepts for this rule set (besides `undo` and
             /// `redo`).
             pub const fn command_help(self) -> &'static str {
@@ -193,6 +206,23 @@ macro_rules! rule_sets {
             pub fn rule_set(&self) -> RuleSet {
                 match self {
                     $(AnyRules::$V(_) => RuleSet::$V,)+
+                }
+            }
+
+            /// The version of the rule set's behaviour these rules have: today's
+            /// ([`RuleSet::version`]) unless [`AnyRules::set_version`] chose an older one.
+            pub fn version(&self) -> u32 {
+                match self {
+                    $(AnyRules::$V(r) => <$module::$plugin as $crate::Plugin>::rules_version(r),)+
+                }
+            }
+
+            /// Makes the rules behave as `version` of their rule set did (to replay a log
+            /// recorded then). False, with the rules unchanged, for a version this build does
+            /// not keep ([`RuleSet::keeps_version`]).
+            pub fn set_version(&mut self, version: u32) -> bool {
+                match self {
+                    $(AnyRules::$V(r) => <$module::$plugin as $crate::Plugin>::set_version(r, version),)+
                 }
             }
 

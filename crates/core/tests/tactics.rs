@@ -392,3 +392,90 @@ fn path_picks_jump_point_search_only_on_uniform_terrain() {
     let weighted = finder.path(&open, Connectivity::Eight, from, to, Weight(2000));
     assert_eq!(weighted, finder.astar(&open, Connectivity::Eight, from, to, Weight(2000)));
 }
+
+/// A random uniform map of up to 24×24 (plain and wall), 4- or 8-connected, with up to eight
+/// team-0 units with movement enough to cross it, on distinct passable cells.
+fn uniform_world() -> impl Strategy<Value = (TacticsRules, TacticsState)> {
+    (2usize..=24, 2usize..=24, any::<bool>(), 0u32..40).prop_flat_map(|(w, h, eight, density)| {
+        let cells = prop::collection::vec(0u32..100, w * h);
+        let units = prop::collection::vec((0..w as u16, 0..h as u16), 0..=8);
+        (cells, units).prop_map(move |(cells, units)| {
+            let map: Vec<String> = cells
+                .chunks(w)
+                .map(|r| r.iter().map(|&k| if k < density { '#' } else { '.' }).collect())
+                .collect();
+            let mut taken = Vec::new();
+            let units = units
+                .into_iter()
+                .filter(|&(x, y)| {
+                    let free = map[y as usize].as_bytes()[x as usize] != b'#' && !taken.contains(&(x, y));
+                    taken.push((x, y));
+                    free
+                })
+                .map(|(x, y)| UnitSpec { team: 0, x, y, movement: 1000 })
+                .collect();
+            let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
+            let level = TacticsLevel {
+                map,
+                units,
+                config: TacticsConfig { connectivity },
+                ..TacticsLevel::default()
+            };
+            level.start().expect("generated levels are valid")
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Today's rules (version 3) find paths on uniform terrain by jump point search, around
+    /// the units; version 2, kept for its logs, by A*. For every unit and target: the two cost
+    /// the same (or both find none), today's path is a valid walk of that cost for the unit,
+    /// and it is exactly the path a `Move` then records (what the editor's preview shows).
+    #[test]
+    fn todays_paths_cost_what_version_2_paths_cost_and_are_what_moves_take(
+        (rules, state) in uniform_world(),
+        targets in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..10),
+    ) {
+        prop_assert_eq!(rules.version(), 3);
+        let v2 = TacticsRules::with_version(rules.config.clone(), 2).expect("version 2 is kept");
+        prop_assert_eq!(v2.version(), 2);
+        let cells = cells_of(&state);
+        for (u, t) in targets {
+            let units = state.units();
+            let from = if units.is_empty() { cells[u.index(cells.len())] } else { units[u.index(units.len())].pos };
+            let to = cells[t.index(cells.len())];
+            let today = rules.path(&state, from, to, Weight::OPTIMAL);
+            let before = v2.path(&state, from, to, Weight::OPTIMAL);
+            prop_assert_eq!(today.as_ref().map(|p| p.cost), before.as_ref().map(|p| p.cost), "{} to {}\n{}", from, to, state.render());
+            let Some(path) = today else { continue };
+            prop_assert_eq!(path.cells.first(), Some(&from));
+            prop_assert_eq!(path.cells.last(), Some(&to));
+            prop_assert_eq!(check_path(&rules, &state, &path.cells), Ok(path.cost), "{:?}\n{}", path.cells, state.render());
+            if let Some(unit) = state.unit_at(from).filter(|_| from != to) {
+                let mut after = state.clone();
+                let mut events = Vec::new();
+                rules.apply(&mut after, &TacticsCommand::Move { unit: unit.id, to }, &mut events).expect("a reachable move");
+                let moved = events.iter().find_map(|e| match e {
+                    tessera_core::tactics::TacticsEvent::UnitMoved { path, cost, .. } => Some((path.clone(), *cost)),
+                    _ => None,
+                });
+                prop_assert_eq!(moved, Some((path.cells.clone(), path.cost)));
+            }
+        }
+    }
+}
+
+/// Only the versions this build keeps can be asked for.
+#[test]
+fn tactics_rules_keep_versions_2_and_3_only() {
+    let config = TacticsConfig::default();
+    assert_eq!(TacticsRules::with_version(config.clone(), 2).map(|r| r.version()), Some(2));
+    assert_eq!(TacticsRules::with_version(config.clone(), 3).map(|r| r.version()), Some(3));
+    assert!(TacticsRules::with_version(config.clone(), 1).is_none());
+    assert!(TacticsRules::with_version(config.clone(), 4).is_none());
+    let mut rules = TacticsRules::new(config);
+    assert!(!rules.set_version(9));
+    assert_eq!(rules.version(), 3, "a refused version leaves the rules as they were");
+}

@@ -88,6 +88,9 @@ pub struct VerifyReport {
     pub recorded_rules_version: u32,
     /// Today's rules version.
     pub current_rules_version: u32,
+    /// The rules version the log was replayed with: the recorded one when this build keeps it
+    /// ([`tessera_core::RuleSet::keeps_version`]), else today's.
+    pub replayed_rules_version: u32,
     /// The first divergence, if any.
     pub divergence: Option<Divergence>,
     /// Bytes of a cut tail the log was opened without ([`Log::dropped_bytes`]): steps that were
@@ -111,10 +114,17 @@ impl VerifyReport {
     pub fn version_differs(&self) -> bool {
         self.recorded_rules_version != self.current_rules_version
     }
+
+    /// Whether the log was recorded by a version of the rules this build no longer keeps, so
+    /// that it was replayed with today's instead.
+    pub fn version_dropped(&self) -> bool {
+        self.replayed_rules_version != self.recorded_rules_version
+    }
 }
 
-/// Re-executes the log's commands from the header's level and seed with today's rules,
-/// comparing every step's events and state hash, and every keyframe's state, with the log.
+/// Re-executes the log's commands from the header's level and seed with the rules of the
+/// recorded version (today's when this build no longer keeps that version: see
+/// [`VerifyReport::version_dropped`]), comparing every step's events and state hash, and every keyframe's state, with the log.
 /// Stops at the first divergence. Errors are about the log itself (an undecodable frame). A log
 /// opened with a cut tail dropped replays what it has, but is not [`VerifyReport::ok`].
 pub fn verify(log: &Log) -> Result<VerifyReport, LogError> {
@@ -124,6 +134,7 @@ pub fn verify(log: &Log) -> Result<VerifyReport, LogError> {
         steps: log.steps(),
         recorded_rules_version: h.rules_version,
         current_rules_version: h.rule_set.version(),
+        replayed_rules_version: log.rules_version(),
         divergence: None,
         dropped_bytes: log.dropped_bytes(),
     };

@@ -150,8 +150,10 @@ impl History {
     /// `level` started with `seed` (what the editor saves as a bug log): the start keyframe,
     /// every step with its recorded events and hash, and the kept keyframes.
     pub fn write_log<W: std::io::Write>(&self, out: W, level: &Level, seed: u64) -> Result<W, LogError> {
-        let header = Header::new(level, seed, self.keyframe_interval)
+        let mut header = Header::new(level, seed, self.keyframe_interval)
             .map_err(|e| LogError::BadLevel { offset: crate::PREAMBLE_LEN as u64, message: e.to_string() })?;
+        // A history opened from an older log plays by that log's rules: say so.
+        header.rules_version = self.rules.version();
         let start = self.keyframes.get(&NodeId::START).unwrap_or(&self.state);
         let mut w = LogWriter::new(out, &header, start)?;
         for &id in &self.line[1..=self.step() as usize] {

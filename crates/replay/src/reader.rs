@@ -74,10 +74,13 @@ impl Log {
     /// waits on memory), and no faster than this on an idle one.
     fn from_storage(bytes: Bytes, tail: TailPolicy) -> Result<Log, LogError> {
         let (header, at) = read_header(&bytes)?;
-        let game = header
+        let mut game = header
             .level
             .start(Some(header.seed))
             .map_err(|e| LogError::BadLevel { offset: at.offset, message: e.to_string() })?;
+        // The rules of the version that recorded the log, when this build keeps it; otherwise
+        // today's (verify then reports the versions differ, and most likely a divergence).
+        game.rules.set_version(header.rules_version);
         let mut log = Log {
             header,
             rules: game.rules,
@@ -157,9 +160,16 @@ impl Log {
         self.header.format_version
     }
 
-    /// The rules the header's level starts with today.
+    /// The rules the log is replayed with: the header's level's, behaving as the recorded
+    /// rules version when this build keeps it ([`Log::rules_version`]).
     pub fn rules(&self) -> &AnyRules {
         &self.rules
+    }
+
+    /// The version of the rules the log's games are replayed with: the recorded one when this
+    /// build keeps it ([`tessera_core::RuleSet::keeps_version`]), else today's.
+    pub fn rules_version(&self) -> u32 {
+        self.rules.version()
     }
 
     /// The game the log starts from: the header's level started with the header's seed, by

@@ -20,9 +20,11 @@ use tessera_core::{Id, Level, Pos};
 pub enum Command {
     /// Tactics: the cells a unit can reach this turn.
     Range(RangeArgs),
-    /// Tactics: the cheapest path between two cells (A*), drawn with the path's arrows.
+    /// Tactics: the cheapest path between two cells, drawn with the path's arrows: the path a
+    /// move takes (jump point search on uniform terrain, A* otherwise or with --weight).
     Path(PathArgs),
-    /// Run every problem of a Moving AI scenario with A* and compare with the optimal lengths.
+    /// Run every problem of a Moving AI scenario (jump point search on these uniform maps) and
+    /// compare with the optimal lengths.
     PathBench(BenchArgs),
 }
 
@@ -249,7 +251,8 @@ pub fn path(args: &PathArgs) -> Result<(), CliError> {
     print(&text)
 }
 
-/// Runs `tessera path-bench`: every problem of the scenario, A* w = 1, 8-connected, no corner
+/// Runs `tessera path-bench`: every problem of the scenario, `PathFinder::path` w = 1 (jump
+/// point search on these uniform maps), 8-connected, no corner
 /// cutting; a problem mismatches when no path is found or the path's true length (straight steps
 /// + diagonals × √2) differs from the scenario's optimal length by more than 10⁻⁴.
 pub fn bench(args: &BenchArgs) -> Result<(), CliError> {

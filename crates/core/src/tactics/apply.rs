@@ -16,7 +16,34 @@ pub struct Path {
 /// fresh one; it never takes part in equality, serialization or debug output (its buffers are
 /// as large as the map).
 #[derive(Default)]
-pub struct Scratch(Mutex<PathFinder>);
+pub struct Scratch(Mutex<Work>);
+
+/// The buffers of one search: the path finder, and the terrain's jump-point map with the units
+/// on it (version 3 on).
+#[derive(Default)]
+struct Work {
+    finder: PathFinder,
+    /// Boxed: it is large, and most rules never make one.
+    map: Option<Box<Uniform>>,
+}
+
+/// The version of the tactics rules a [`TacticsRules`] behaves as ([`Tactics::VERSION`] unless
+/// set for an older log by [`Plugin::set_version`](crate::Plugin::set_version)):
+/// - 2: every cheapest path (moves, [`TacticsRules::path`]) is found by A*;
+/// - 3: by jump point search when the terrain is uniform (every passable cell costs the same)
+///   and the weight is optimal, A* otherwise. The cost is the same; among equal-cost paths the
+///   two may pick different cells, which a move's `UnitMoved` event records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RulesVersion(pub u32);
+
+impl Default for RulesVersion {
+    fn default() -> Self {
+        RulesVersion(<Tactics as crate::Plugin>::VERSION)
+    }
+}
+
+/// The first version whose paths come from jump point search on uniform terrain.
+pub const JPS_SINCE: u32 = 3;
 
 impl fmt::Debug for Scratch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -41,15 +68,75 @@ impl Eq for Scratch {}
 impl TacticsRules {
     /// Rules with `config`.
     pub fn new(config: TacticsConfig) -> Self {
-        TacticsRules { config, scratch: Scratch::default() }
+        TacticsRules { config, scratch: Scratch::default(), version: RulesVersion::default() }
+    }
+
+    /// Rules with `config` behaving as version `version` of the tactics rules (see
+    /// [`RulesVersion`]); `None` for a version this build does not keep.
+    pub fn with_version(config: TacticsConfig, version: u32) -> Option<Self> {
+        let mut rules = TacticsRules::new(config);
+        rules.set_version(version).then_some(rules)
+    }
+
+    /// The version of the rules these behave as.
+    pub fn version(&self) -> u32 {
+        self.version.0
+    }
+
+    /// Makes these rules behave as `version` did; false (unchanged) for a version this build
+    /// does not keep (older than [`Tactics::OLDEST_VERSION`] or newer than today's).
+    pub fn set_version(&mut self, version: u32) -> bool {
+        let keeps = (<Tactics as crate::Plugin>::OLDEST_VERSION..=<Tactics as crate::Plugin>::VERSION)
+            .contains(&version);
+        if keeps {
+            self.version = RulesVersion(version);
+        }
+        keeps
+    }
+
+    fn with_work<T>(&self, f: impl FnOnce(&mut Work) -> T) -> T {
+        // Uncontended in practice; if another thread holds it, use a fresh one.
+        match self.scratch.0.try_lock() {
+            Ok(mut work) => f(&mut work),
+            Err(_) => f(&mut Work::default()),
+        }
     }
 
     fn with_scratch<T>(&self, f: impl FnOnce(&mut PathFinder) -> T) -> T {
-        // Uncontended in practice; if another thread holds it, use a fresh one.
-        match self.scratch.0.try_lock() {
-            Ok(mut finder) => f(&mut finder),
-            Err(_) => f(&mut PathFinder::new()),
-        }
+        self.with_work(|w| f(&mut w.finder))
+    }
+
+    /// The cheapest path from `from` to `to` for `mover` (every other unit blocks), the search
+    /// chosen by the rules' version ([`RulesVersion`]); its cost, with the cells in `cells`.
+    fn cheapest(
+        &self,
+        state: &TacticsState,
+        mover: Option<Id>,
+        from: Pos,
+        to: Pos,
+        weight: Weight,
+        cells: &mut Vec<Pos>,
+    ) -> Option<Cost> {
+        let size = state.size();
+        let connectivity = self.config.connectivity;
+        self.with_work(|work| {
+            let uniform = if self.version.0 >= JPS_SINCE && weight == Weight::OPTIMAL {
+                Graph::uniform(state.terrain())
+            } else {
+                None
+            };
+            let cost = match uniform {
+                Some(base) => {
+                    let others = state.units().iter().filter(|u| Some(u.id) != mover).map(|u| size.index(u.pos));
+                    let map = work.map.get_or_insert_with(|| Box::new(base.clone()));
+                    map.block_into(base, others);
+                    work.finder.jps(map, connectivity, from, to)?
+                }
+                None => work.finder.astar(&state.graph_for(mover), connectivity, from, to, weight)?,
+            };
+            work.finder.path_to(size, to, cells);
+            Some(cost)
+        })
     }
 
     /// Every cell `unit` can end on this turn, with its cost, in row-major order (its own cell
@@ -82,13 +169,8 @@ impl TacticsRules {
             return None;
         }
         let mover = state.unit_at(from).map(|u| u.id);
-        let graph = state.graph_for(mover);
         let mut cells = Vec::new();
-        let cost = self.with_scratch(|finder| {
-            let cost = finder.astar(&graph, self.config.connectivity, from, to, weight)?;
-            finder.path_to(state.size(), to, &mut cells);
-            Some(cost)
-        })?;
+        let cost = self.cheapest(state, mover, from, to, weight, &mut cells)?;
         Some(Path { cells, cost })
     }
 
@@ -183,14 +265,8 @@ impl TacticsRules {
                 if !state.terrain.passable(to) {
                     return Err(Rejected::detailed("impassable", format!("{to} is impassable terrain")));
                 }
-                let graph = state.graph_for(Some(*unit));
-                let found = self.with_scratch(|finder| {
-                    let cost = finder.astar(&graph, self.config.connectivity, u.pos, to, Weight::OPTIMAL)?;
-                    let mut cells = Vec::new();
-                    finder.path_to(state.size(), to, &mut cells);
-                    Some((cost, cells))
-                });
-                let Some((cost, path)) = found else {
+                let mut path = Vec::new();
+                let Some(cost) = self.cheapest(state, Some(*unit), u.pos, to, Weight::OPTIMAL, &mut path) else {
                     return Err(Rejected::detailed(
                         "unreachable",
                         format!("no way leads from {} to {to}", u.pos),

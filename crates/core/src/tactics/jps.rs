@@ -6,8 +6,9 @@
 //! [`PathFinder::path`] chooses it by itself when the graph offers a [`Uniform`] (a
 //! [`Terrain`](super::Terrain) whose passable cells all have one multiplier) and the weight is
 //! [`Weight::OPTIMAL`]; A* (`PathFinder::astar`) serves everything else. Both find paths of the
-//! same (optimal) cost, but not always the same cells among equal-cost paths, so the rules keep
-//! A* for the paths they record (`UnitMoved`).
+//! same (optimal) cost, but not always the same cells among equal-cost paths; the rules use it
+//! from version 3 (their moves record the cells), with the units blocking their cells
+//! ([`Uniform::block_into`]), and keep A* for version 2's logs.
 //!
 //! Moves follow the A* rules exactly: 8-connected without corner cutting (a diagonal step needs
 //! both orthogonal cells beside it enterable, as in the Moving AI benchmarks) or 4-connected.
@@ -55,6 +56,11 @@ impl Plane {
             }
         }
         Plane { lines, len, words, bits }
+    }
+
+    /// Makes cell `pos` of `line` impassable.
+    fn block(&mut self, line: usize, pos: usize) {
+        self.bits[line * self.words + pos / 64] &= !(1 << (pos % 64));
     }
 
     /// The 64 cells of `line` from `pos` on (bit k = cell `pos + k`; 0 past the end).
@@ -135,6 +141,31 @@ impl Uniform {
             Plane::new(w, h, |x, y| open(x, h - 1 - y)),
         ];
         Some(Uniform { size, multiplier: u32::from(multiplier.unwrap_or(1)), planes })
+    }
+
+    /// Copies `base` into `self` (reusing `self`'s buffers) with the cells `blocked` (row-major
+    /// indices on the map) made impassable: the terrain's map with the units standing on it.
+    pub fn block_into(&mut self, base: &Uniform, blocked: impl IntoIterator<Item = usize>) {
+        // Field by field: a derived `clone_from` would allocate anew.
+        self.size = base.size;
+        self.multiplier = base.multiplier;
+        for (plane, from) in self.planes.iter_mut().zip(&base.planes) {
+            plane.lines = from.lines;
+            plane.len = from.len;
+            plane.words = from.words;
+            plane.bits.clone_from(&from.bits);
+        }
+        let (w, h) = (usize::from(self.size.width), usize::from(self.size.height));
+        for i in blocked {
+            let (x, y) = (i % w, i / w);
+            if y >= h {
+                continue;
+            }
+            self.planes[0].block(y, x);
+            self.planes[1].block(y, w - 1 - x);
+            self.planes[2].block(x, y);
+            self.planes[3].block(x, h - 1 - y);
+        }
     }
 
     /// The map's size.

@@ -21,15 +21,24 @@
 //!   property test compares it with brute force over every simple path.
 //! - [`TacticsRules::path`]: A* with the Manhattan (4-connected) or octile (8-connected)
 //!   heuristic scaled by a [`Weight`] (w = 1 optimal; w = 0 Dijkstra; w > 1 faster, not always
-//!   optimal), as the seed explains. [`PathFinder`] keeps the scratch so queries allocate nothing.
+//!   optimal), as the seed explains; from rules version 3, jump point search (`jps.rs`) when
+//!   the weight is optimal and the terrain uniform (every passable cell costs the same), on the
+//!   map with the units standing on it. [`PathFinder`] keeps the scratch so queries allocate
+//!   nothing.
 //! - [`path_glyphs`]: the straight, corner and arrow pieces of the seed's path display.
 //!
 //! # Commands and events
 //! - [`TacticsCommand::Move`] `{ unit, to }`: the unit must belong to the team whose turn it is
 //!   and `to` must be reachable ([`TacticsRules::reachable`]). The rules pick the cheapest path
-//!   (A*, w = 1; among equal-cost paths the one the search's fixed tie-breaking finds), deduct its
-//!   cost and emit [`TacticsEvent::UnitMoved`] `{ unit, path, cost }`. `path` lists every cell
-//!   from the start to `to`.
+//!   ([`TacticsRules::path`], w = 1; among equal-cost paths the one the search's fixed
+//!   tie-breaking finds), deduct its cost and emit [`TacticsEvent::UnitMoved`] `{ unit, path,
+//!   cost }`. `path` lists every cell from the start to `to`.
+//!
+//! # Versions
+//! [`RulesVersion`]: version 3 (today's) finds paths on uniform terrain by jump point search;
+//! version 2 found every path by A*. The cost is the same, the cells among equal-cost paths may
+//! differ, and a move's `UnitMoved` records them, so logs of version 2 replay with
+//! `set_version(2)` (which `tessera_replay` does from the log's header).
 //! - [`TacticsCommand::MoveAlong`] `{ unit, path }`: the same with a path given by the player,
 //!   checked: it starts at the unit, each step goes to a neighbour (diagonal only on 8-connected
 //!   maps, never cutting a corner), every cell after the start can be entered, it ends elsewhere
@@ -60,7 +69,7 @@ mod terrain;
 mod tests;
 mod undo;
 
-pub use apply::{Path, Scratch};
+pub use apply::{JPS_SINCE, Path, RulesVersion, Scratch};
 pub use event::{TacticsCommand, TacticsEvent};
 pub use glyph::{Axis, Glyph, Heading, SeedPiece, path_glyphs};
 pub use level::{TacticsLevel, UnitSpec};
@@ -125,4 +134,7 @@ pub struct TacticsRules {
     pub config: TacticsConfig,
     #[serde(skip)]
     scratch: Scratch,
+    /// The version of the rules these behave as (today's unless a log asks for an older one).
+    #[serde(skip)]
+    version: RulesVersion,
 }

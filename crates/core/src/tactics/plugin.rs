@@ -10,7 +10,10 @@ pub struct Tactics;
 
 impl Plugin for Tactics {
     const NAME: &'static str = "tactics";
-    const VERSION: u32 = 2;
+    /// 3: cheapest paths on uniform terrain come from jump point search (see
+    /// [`RulesVersion`](super::RulesVersion)); 2 (A* everywhere) is kept for its logs.
+    const VERSION: u32 = 3;
+    const OLDEST_VERSION: u32 = 2;
     const COMMAND_HELP: &'static str = "move UNIT X Y | move-along UNIT X Y X Y ... | end-turn";
     const IMPORTERS: &'static [crate::Importer] = super::import::IMPORTERS;
     const MAX_SIDE: usize = super::MAX_SIDE as usize;
@@ -45,6 +48,14 @@ impl Plugin for Tactics {
 
     fn start(level: &TacticsLevel, _seed: u64) -> Result<(TacticsRules, TacticsState), LevelError> {
         level.start()
+    }
+
+    fn set_version(rules: &mut TacticsRules, version: u32) -> bool {
+        rules.set_version(version)
+    }
+
+    fn rules_version(rules: &TacticsRules) -> u32 {
+        rules.version()
     }
 
     fn level_seed(level: &TacticsLevel) -> Option<u64> {

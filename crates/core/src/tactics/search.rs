@@ -335,8 +335,8 @@ impl PathFinder {
     /// Chooses the search: jump point search (`jps.rs`) when the weight is optimal and the
     /// graph offers a [`Uniform`] view (every enterable cell costs the same), A*
     /// ([`PathFinder::astar`]) otherwise. Both return the optimal cost, and the same steps
-    /// are allowed; among several cheapest paths they may pick different cells. Callers that
-    /// record the cells (the rules' `Move`) call [`PathFinder::astar`].
+    /// are allowed; among several cheapest paths they may pick different cells. The rules
+    /// choose by their version ([`super::RulesVersion`]).
     pub fn path<G: Graph>(
         &mut self,
         graph: &G,
