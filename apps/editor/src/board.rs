@@ -77,6 +77,10 @@ pub struct Viewport {
     offset: Vec2,
     /// The grid size the view was fitted to.
     fitted: Option<Size>,
+    /// The widget size of the last fit, while the user has not panned or zoomed since: the
+    /// view fits again when the widget changes size (the first frames, while side panels
+    /// settle, or a resized window). `None` once the user took over.
+    fitted_rect: Option<Vec2>,
     /// Where the grid was drawn in the last frame (screen position of cell (0, 0)'s corner).
     last_origin: Option<Pos2>,
 }
@@ -103,16 +107,19 @@ impl Viewport {
     /// fits it when asked or when the size changed, applies pan and zoom, and returns the
     /// screen position of cell (0, 0)'s corner.
     pub fn update(&mut self, ui: &egui::Ui, response: &egui::Response, rect: Rect, size: Size) -> Pos2 {
-        if self.cell <= 0.0 || self.fitted != Some(size) {
+        let resized = self.fitted_rect.is_some_and(|r| (r - rect.size()).length() > 0.5);
+        if self.cell <= 0.0 || self.fitted != Some(size) || resized {
             let (w, h) = (f32::from(size.width), f32::from(size.height));
             let margin = 12.0;
             let cell = ((rect.width() - 2.0 * margin) / w).min((rect.height() - 2.0 * margin) / h);
             self.cell = cell.clamp(MIN_CELL, 96.0);
             self.offset = (rect.size() - vec2(w, h) * self.cell) / 2.0;
             self.fitted = Some(size);
+            self.fitted_rect = Some(rect.size());
         }
         if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
             self.offset += response.drag_delta();
+            self.fitted_rect = None;
         }
         if let Some(hover) = response.hover_pos() {
             let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
@@ -123,6 +130,7 @@ impl Viewport {
                 let anchor = hover - rect.min;
                 self.offset = anchor - (anchor - self.offset) * (new / self.cell);
                 self.cell = new;
+                self.fitted_rect = None;
             }
         }
         if response.double_clicked_by(PointerButton::Secondary) {

@@ -159,3 +159,23 @@ fn a_new_branch_keeps_the_old_one() {
     h.run();
     assert_eq!(h.state().session().history().step(), len, "back on the first line, at its tip");
 }
+
+/// The board fits the space the side panel leaves, and fits again when the window changes size
+/// while the user has not zoomed or panned: every column shows, the last one left of the Play
+/// panel. (A window that opened larger and then settled kept the first fit, cutting off the
+/// right column until "Fit board".)
+#[test]
+fn the_board_fits_beside_the_side_panel_after_the_window_resizes() {
+    let mut h = crate::common::editor();
+    h.set_size(egui::vec2(1600.0, 1000.0));
+    h.run();
+    h.state_mut().open(&crate::common::fixtures().join("levels/field.json"));
+    h.run();
+    h.set_size(egui::vec2(1280.0, 800.0));
+    h.run();
+    let board = h.state().board();
+    let cell = board.cell_size();
+    let right = board.cell_centre(tessera_core::Pos::new(15, 11)).expect("drawn").x + cell / 2.0;
+    let panel = h.get_by_label("Fit board").rect().min.x;
+    assert!(right <= panel, "the last column ends at {right}, the side panel starts at {panel}");
+}
