@@ -32,8 +32,8 @@ pub struct BotOptions {
     /// Expectimax: search depth (default: adaptive).
     #[arg(long)]
     pub depth: Option<u32>,
-    /// NMCS: nesting level, 1 to 3 (default 1).
-    #[arg(long = "level")]
+    /// Nesting level: nmcs 1 to 3 (default 1); nrpa 1 to 3 (100^level playouts plan the game; default 2).
+    #[arg(long = "level", value_name = "LEVEL")]
     pub nmcs_level: Option<u32>,
     /// The most moves a game may last (default 10000).
     #[arg(long, default_value_t = GameConfig::default().max_moves)]

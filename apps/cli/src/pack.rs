@@ -135,8 +135,8 @@ pub struct RateArgs {
     /// Expectimax: search depth.
     #[arg(long)]
     depth: Option<u32>,
-    /// NMCS: nesting level.
-    #[arg(long = "level")]
+    /// Nesting level of the nmcs bot (1 to 3, default 1) or the nrpa bot (1 to 3, default 2).
+    #[arg(long = "level", value_name = "LEVEL")]
     nmcs_level: Option<u32>,
     /// The most moves a game may last.
     #[arg(long, default_value_t = GameConfig::default().max_moves)]

@@ -18,7 +18,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub bot: Option<String>,
     /// Nesting level: NMCS 1 to 3 (default 2), NRPA 1 to 5 (default 4).
-    #[arg(long = "level")]
+    #[arg(long = "level", value_name = "LEVEL")]
     pub nmcs_level: Option<u32>,
     /// NRPA only: searches run side by side, one per thread (default 2); with `--cpu-time` the
     /// budget is shared among them.

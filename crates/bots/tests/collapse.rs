@@ -309,3 +309,33 @@ fn nrpa_stops_at_its_deadline_in_every_thread() {
         assert!(cpu >= Duration::from_millis(100) && cpu < Duration::from_secs(5), "{cpu:?}");
     }
 }
+
+/// The `nrpa` bot plans once: the game it plays is the best line of one level-2 search seeded
+/// from its generator, played to the end (its final score is that line's), and the same seed
+/// plays the same game.
+#[test]
+fn the_nrpa_bot_plays_the_line_of_its_one_search() {
+    use tessera_bots::Bot;
+    use tessera_bots::games::collapse::NrpaBot;
+    let (rules, state) = random_board(10, 10, 4, 11);
+    let planned = {
+        let mut search = Nrpa::new(&rules.config, &state, BotRng::new(7).next_u64(), None, None);
+        search.search(2).0
+    };
+    let play = || {
+        let mut bot = NrpaBot::new(7, 2);
+        let mut s = state.clone();
+        let mut taps = Vec::new();
+        let mut events = Vec::new();
+        while let Some(tap) = bot.choose(&rules, &s) {
+            rules.apply(&mut s, &tap, &mut events).expect("the bot plays legal taps");
+            taps.push(tap);
+            assert!(taps.len() <= 100, "a 10×10 board ends within 100 taps");
+        }
+        (s, taps)
+    };
+    let (end, taps) = play();
+    assert!(rules.legal_commands(&end).is_empty(), "played to the end");
+    assert_eq!(end.score(), planned, "the bot's game is its search's best line");
+    assert_eq!(play().1, taps, "same seed, same game");
+}

@@ -27,7 +27,7 @@ pub fn start(name: &str, seed: u64) -> Game {
 /// One fixture per rule set, with the bots that play it.
 pub const FIXTURES: &[(&str, &[&str])] = &[
     ("classic.json", &["random", "greedy", "mcts", "expectimax"]),
-    ("collapse_seed.json", &["random", "greedy", "mcts", "nmcs"]),
+    ("collapse_seed.json", &["random", "greedy", "mcts", "nmcs", "nrpa"]),
     ("match3_locks.json", &["random", "greedy", "mcts", "match3-greedy", "match3-mcts"]),
     ("skirmish.json", &["random", "greedy", "mcts", "tactics"]),
 ];
@@ -39,7 +39,7 @@ pub fn spec(name: &str) -> tessera_bots::BotSpec {
     if kind.takes_budget() {
         spec.budget = Some(tessera_bots::Budget::Playouts(24));
     }
-    if kind == tessera_bots::games::slide::EXPECTIMAX {
+    if kind == tessera_bots::games::slide::EXPECTIMAX || kind == tessera_bots::games::collapse::NRPA {
         spec.level = Some(1);
     }
     spec

@@ -40,9 +40,9 @@
 mod nrpa;
 mod register;
 
-pub use nrpa::{ALPHA, Budget, ITERATIONS, MAX_LEVEL, Nrpa, TABU_BIAS, solve_nrpa};
+pub use nrpa::{ALPHA, Budget, ITERATIONS, MAX_LEVEL, Nrpa, NrpaBot, TABU_BIAS, solve_nrpa};
 pub(crate) use register::Game;
-pub use register::NMCS;
+pub use register::{NMCS, NRPA};
 
 use crate::{Bot, BotRng};
 use std::time::{Duration, Instant};

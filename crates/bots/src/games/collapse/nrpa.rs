@@ -547,6 +547,54 @@ pub fn solve_nrpa(
     Solution { score, taps, runs, playouts, cpu, trace }
 }
 
+/// A bot that plans with one level-`level` NRPA search from an empty policy
+/// ([`ITERATIONS`]`^level` playouts) and plays the best line it found, tap by tap; it plans
+/// again only when the game is not where the line expects it (SameGame has no chance, so
+/// that is never, unless it is handed another game). Deterministic for its seed, whatever the
+/// clock. Planning once per game rather than once per tap is what NRPA is for: the policy it
+/// learns is about the whole game.
+pub struct NrpaBot {
+    rng: BotRng,
+    level: u32,
+    /// The rest of the line, last tap first: each tap with the hash of the state it is for.
+    plan: Vec<(u64, tessera_core::Pos)>,
+}
+
+impl NrpaBot {
+    /// A bot seeded with `seed`, searching at `level` (at least 1).
+    pub fn new(seed: u64, level: u32) -> Self {
+        NrpaBot { rng: BotRng::new(seed), level: level.max(1), plan: Vec::new() }
+    }
+}
+
+impl crate::Bot<CollapseRules> for NrpaBot {
+    fn choose(
+        &mut self,
+        rules: &CollapseRules,
+        state: &CollapseState,
+    ) -> Option<tessera_core::collapse::CollapseCommand> {
+        use tessera_core::Rules;
+        use tessera_core::collapse::CollapseCommand;
+        if self.plan.last().is_none_or(|&(hash, _)| hash != state.hash()) {
+            let mut search = Nrpa::new(&rules.config, state, self.rng.next_u64(), None, None);
+            let (_, line) = search.search(self.level);
+            let (_, taps) = engine_line(rules, state, search.root(), &line);
+            let mut s = state.clone();
+            let mut events = Vec::new();
+            self.plan.clear();
+            for at in taps {
+                self.plan.push((s.hash(), at));
+                events.clear();
+                if rules.apply(&mut s, &CollapseCommand::Tap(at), &mut events).is_err() {
+                    break;
+                }
+            }
+            self.plan.reverse();
+        }
+        self.plan.pop().map(|(_, at)| CollapseCommand::Tap(at))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
