@@ -397,7 +397,7 @@ mod tests {
     fn bot_help_lists_every_bot_by_the_rule_set_it_plays() {
         assert_eq!(
             bot_help(),
-            "The bot: random, greedy, mcts (any level); expectimax (slide); nmcs (collapse); \
+            "The bot: random, greedy, mcts (any level); expectimax (slide); nmcs, nrpa (collapse); \
              match3-greedy, match3-mcts (match3); tactics (tactics); sokoban-solver (sokoban)"
         );
     }
@@ -420,7 +420,15 @@ mod tests {
             message(set("random", Some(2), None)),
             Err("--depth is for expectimax, not random".into())
         );
-        assert_eq!(message(set("greedy", None, Some(2))), Err("--level is for nmcs, not greedy".into()));
+        assert_eq!(message(set("nrpa", None, Some(3))), Ok(Some(3)));
+        assert_eq!(
+            message(set("nrpa", None, Some(4))),
+            Err("--level 4: the NRPA level of the bot is 1 to 3".into())
+        );
+        assert_eq!(
+            message(set("greedy", None, Some(2))),
+            Err("--level is for nmcs and nrpa, not greedy".into())
+        );
         assert_eq!(message(set("nmcs", Some(2), Some(2))), Err("--depth is for expectimax, not nmcs".into()));
     }
 }
