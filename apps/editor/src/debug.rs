@@ -28,6 +28,9 @@
 //!   again, strictly), so the list and inspector show them at once; "Save log" writes the bytes
 //!   with [`tessera_replay::atomic_write`] to the file the log came from, or to a path the user
 //!   types for a log that came from memory. A log opened with a cut tail is saved without it.
+//! - **Pin as regression test…** copies the log with [`tessera_replay::pin`], which verifies
+//!   it first: now for a log below [`DebugConfig::background_verify_from`] steps, on a thread
+//!   otherwise (Pin disabled and a spinner meanwhile), as Verify does.
 //! - **Play from here** builds a [`History`] from the whole log (`History::from_log`, O(steps):
 //!   about 1 s for a million steps), seeks it to the shown step and hands it to Play; the log's
 //!   own line stays in the history, as the branch redo walks until a new command forks it.
@@ -512,6 +515,9 @@ pub struct DebugView {
     cell: CellHistory,
     /// The "Pin as regression test…" form, when open.
     pin: Option<PinForm>,
+    /// A pin verifying on a thread (logs of [`DebugConfig::background_verify_from`] steps or
+    /// more): its result comes back here, polled every frame.
+    pin_rx: Option<std::sync::mpsc::Receiver<Result<tessera_replay::Pinned, String>>>,
     /// The board cell whose context menu is open, and where.
     menu: Option<(Pos, egui::Pos2)>,
 }
@@ -554,6 +560,7 @@ impl DebugView {
         self.filter = Filter { text: std::mem::take(&mut self.filter.text), ..Filter::default() };
         self.cell = CellHistory::default();
         self.pin = None;
+        self.pin_rx = None;
         self.menu = None;
         self.board.fit();
         self.note.clear();
@@ -695,11 +702,69 @@ impl DebugView {
     }
 
     /// Copies the open log into `folder` as a regression test named `name` (see
-    /// [`tessera_replay::pin`]); the message says what was written.
+    /// [`tessera_replay::pin`], which verifies it first), now; the message says what was
+    /// written.
     pub fn pin(&mut self, folder: &Path, name: &str, note: &str) -> Result<PathBuf, String> {
         let Some(d) = &self.debugger else { return Err("no log open".into()) };
         let source = d.path().map_or_else(|| PathBuf::from("unsaved.tlog"), Path::to_path_buf);
         let r = tessera_replay::pin(d.log(), &source, folder, name, note).map_err(|e| e.to_string());
+        self.finish_pin(r)
+    }
+
+    /// [`DebugView::pin`] for the form: now for a log of fewer than
+    /// [`DebugConfig::background_verify_from`] steps, else on a thread (verifying a million
+    /// steps takes about a second), the window staying live; [`DebugView::poll_pin`] takes the
+    /// result. The form closes when the pin succeeds.
+    pub fn start_pin(&mut self, folder: PathBuf, name: String, note: String) {
+        let Some(d) = &self.debugger else { return };
+        if self.pin_rx.is_some() {
+            return;
+        }
+        if d.steps() < self.config.background_verify_from {
+            if self.pin(&folder, &name, &note).is_ok() {
+                self.pin = None;
+            }
+            return;
+        }
+        let source = d.path().map_or_else(|| PathBuf::from("unsaved.tlog"), Path::to_path_buf);
+        let log = d.shared_log();
+        let steps = d.steps();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new().name("tessera-pin".into()).spawn(move || {
+            // The receiver may be gone (another log opened): the copy is written all the same.
+            let _ =
+                tx.send(tessera_replay::pin(&log, &source, &folder, &name, &note).map_err(|e| e.to_string()));
+        });
+        match spawned {
+            Ok(_) => {
+                self.pin_rx = Some(rx);
+                self.message = Some((false, format!("pinning: verifying {steps} steps…")));
+            }
+            Err(e) => self.message = Some((true, format!("not pinned: cannot start the pin thread: {e}"))),
+        }
+    }
+
+    /// Takes a background pin's result if it has come; `true` while one is still running.
+    pub fn poll_pin(&mut self) -> bool {
+        let Some(rx) = &self.pin_rx else { return false };
+        let result = match rx.try_recv() {
+            Ok(r) => r,
+            Err(TryRecvError::Empty) => return true,
+            Err(TryRecvError::Disconnected) => Err("the pin thread stopped without a result".into()),
+        };
+        self.pin_rx = None;
+        if self.finish_pin(result).is_ok() {
+            self.pin = None;
+        }
+        false
+    }
+
+    /// Whether a pin is verifying on a thread.
+    pub fn pinning(&self) -> bool {
+        self.pin_rx.is_some()
+    }
+
+    fn finish_pin(&mut self, r: Result<tessera_replay::Pinned, String>) -> Result<PathBuf, String> {
         self.message = Some(match &r {
             Ok(p) => (false, format!("pinned as {} (with {})", p.log.display(), p.sidecar.display())),
             Err(e) => (true, format!("not pinned: {e}")),
@@ -786,6 +851,9 @@ impl DebugView {
         }
         if self.poll_scans() {
             ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        if self.poll_pin() {
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
         }
         self.keys(ui.ctx(), now, speed);
         self.status_line(ui);
@@ -921,14 +989,16 @@ impl DebugView {
                             .desired_width(240.0),
                     )
                     .labelled_by(l.id);
-                    pin = ui.button("Pin").clicked();
-                    close = ui.button("Cancel").clicked();
+                    let busy = self.pin_rx.is_some();
+                    pin = ui.add_enabled(!busy, egui::Button::new("Pin")).clicked();
+                    if busy {
+                        ui.spinner();
+                    }
+                    close = ui.add_enabled(!busy, egui::Button::new("Cancel")).clicked();
                 });
                 if pin {
                     let (folder, name, note) = (PathBuf::from(form.folder.trim()), form.name.trim().to_string(), form.note.clone());
-                    if self.pin(&folder, &name, &note).is_ok() {
-                        self.pin = None;
-                    }
+                    self.start_pin(folder, name, note);
                 } else if close {
                     self.pin = None;
                 }

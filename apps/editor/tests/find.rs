@@ -291,3 +291,38 @@ fn pin_as_regression_test_writes_a_log_that_checks() {
     h.run();
     assert!(matches!(h.state().debug().message(), Some((true, m)) if m.contains("already exists")));
 }
+
+/// A long log pins on a thread (here every log: the threshold set to 0): the form shows a
+/// spinner with Pin disabled while the copy verifies, the window keeps drawing, and the result
+/// lands in the message.
+#[test]
+fn pinning_a_long_log_verifies_on_a_thread() {
+    let dir = temp_dir("pin-thread");
+    let into = dir.join("regressions");
+    let mut h = opened(&golden("skirmish_seed3.tlog"));
+    h.state_mut().debug_mut().config_mut().background_verify_from = 0;
+    h.get_by_label("Pin as regression test…").click();
+    h.run();
+    h.get_by_label("Folder").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_by_label("Folder").type_text(&into.display().to_string());
+    h.run();
+    h.get_by_label("Pin").click();
+    h.step();
+    let mut frames = 0;
+    while h.state().debug().pinning() {
+        assert!(frames < 2_000, "the pin thread finishes");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        h.step();
+        frames += 1;
+    }
+    assert!(frames >= 1, "the pin ran on a thread, the window drawing meanwhile");
+    h.run();
+    assert_eq!(h.state().debug().message().map(|(e, _)| e), Some(false), "{:?}", h.state().debug().message());
+    assert!(h.query_by_label("Guards").is_none(), "the form closes when the pin succeeds");
+    let results = tessera_replay::check_dir(&into, 1).expect("the folder lists");
+    assert_eq!(results.len(), 1);
+    assert!(results[0].passed(), "{:?}", results[0].outcome);
+}
