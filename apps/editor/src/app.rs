@@ -74,6 +74,9 @@ pub struct EditorApp {
     recovery: Option<Recovery>,
     /// Edits an earlier run left unsaved, waiting for the user to restore or discard them.
     recovered: Option<Recovered>,
+    /// A pack an earlier run left unsaved edits of, while the editor asks about them (after
+    /// the question about a level's edits, if both are left).
+    recovered_pack: Option<PathBuf>,
     /// The user chose to quit without saving: let the next close through.
     may_close: bool,
     settings: Settings,
@@ -106,6 +109,7 @@ impl EditorApp {
             pending: None,
             recovery: None,
             recovered: None,
+            recovered_pack: None,
             may_close: false,
             settings,
             mode: Mode::Play,
@@ -150,6 +154,7 @@ impl EditorApp {
     /// behind, and offers back what an earlier run left there.
     pub fn enable_recovery(&mut self, dir: &Path, every: f64) {
         self.pack.enable_recovery(dir);
+        self.recovered_pack = self.pack.left_over();
         let recovery = Recovery::new(dir, every);
         match recovery.left_over() {
             Ok(left) => self.recovered = left,
@@ -185,6 +190,31 @@ impl EditorApp {
             }
             Err(e) => self.error = Some(format!("the recovered edits do not load: {e}")),
         }
+    }
+
+    /// The pack whose unsaved edits an earlier run left, while the editor asks about them.
+    pub fn recovered_pack(&self) -> Option<&Path> {
+        self.recovered_pack.as_deref()
+    }
+
+    /// Answers the question about a pack's recovered edits: open the pack with them (in the
+    /// Pack view, marked unsaved), or discard them.
+    pub fn answer_recovered_pack(&mut self, restore: bool) {
+        let Some(path) = self.recovered_pack.take() else { return };
+        if !restore {
+            if let Err(e) = self.pack.discard_left_over() {
+                self.error = Some(e);
+            }
+            return;
+        }
+        if !path.exists() {
+            self.error = Some(format!(
+                "the pack {} is gone, so its unsaved edits cannot be opened (they stay in the recovery file)",
+                path.display()
+            ));
+            return;
+        }
+        self.open_now(&path);
     }
 
     /// The question about unsaved edits waiting for an answer, if any.
@@ -332,6 +362,14 @@ impl EditorApp {
         if ours && crate::pack::is_pack_file(path) {
             match self.pack.open(path) {
                 Ok(()) => {
+                    // Opening it restored its kept edits: nothing left to ask about.
+                    if self
+                        .recovered_pack
+                        .as_deref()
+                        .is_some_and(|p| std::path::absolute(path).is_ok_and(|a| a == p))
+                    {
+                        self.recovered_pack = None;
+                    }
                     self.mode = Mode::Pack;
                     self.remember(path);
                     self.error = None;
@@ -611,7 +649,30 @@ impl EditorApp {
         }
     }
 
+    fn recovered_pack_ui(&mut self, ctx: &egui::Context) {
+        let Some(path) = &self.recovered_pack else { return };
+        let mut answer = None;
+        egui::Modal::new(egui::Id::unique("recovered-pack")).show(ctx, |ui| {
+            ui.heading("Recover unsaved pack edits?");
+            ui.label(format!("The editor closed before edits to the pack {} were saved.", path.display()));
+            ui.horizontal(|ui| {
+                if ui.button("Open pack with edits").clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Discard pack edits").clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        if let Some(restore) = answer {
+            self.answer_recovered_pack(restore);
+        }
+    }
+
     fn recovered_ui(&mut self, ctx: &egui::Context) {
+        if self.recovered.is_none() {
+            return self.recovered_pack_ui(ctx);
+        }
         let Some(r) = &self.recovered else { return };
         let what = r.describe();
         let mut answer = None;
@@ -721,7 +782,11 @@ impl EditorApp {
     /// unsaved-changes or the recovery question): keys then go to it, never to the board behind
     /// it.
     pub fn dialog_open(&self) -> bool {
-        self.picker.is_some() || self.choice.is_some() || self.pending.is_some() || self.recovered.is_some()
+        self.picker.is_some()
+            || self.choice.is_some()
+            || self.pending.is_some()
+            || self.recovered.is_some()
+            || self.recovered_pack.is_some()
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context, now: f64) {

@@ -149,10 +149,28 @@ impl PackView {
     }
 
     /// Keeps unsaved pack edits in `dir` ([`PACK_RECOVERY_FILE`], written atomically at most
-    /// once a second while the pack is unsaved, removed once it is saved); opening the same pack
-    /// again restores them (marked unsaved, with a notice).
+    /// once a second while the pack is unsaved, removed once it is saved). The next start asks
+    /// about them ([`PackView::left_over`]); opening the same pack again restores them (marked
+    /// unsaved, with a notice).
     pub fn enable_recovery(&mut self, dir: &Path) {
         self.recovery = Some((dir.join(PACK_RECOVERY_FILE), None));
+    }
+
+    /// The pack file an earlier run left unsaved edits of (named in the recovery file), if any:
+    /// what the editor asks about when it starts.
+    pub fn left_over(&self) -> Option<PathBuf> {
+        let (file, _) = self.recovery.as_ref()?;
+        kept_for(file)
+    }
+
+    /// Gives up the unsaved pack edits an earlier run left (removes the recovery file).
+    pub fn discard_left_over(&mut self) -> Result<(), String> {
+        let Some((file, _)) = &self.recovery else { return Ok(()) };
+        match std::fs::remove_file(file) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(format!("cannot remove the recovery file {}: {e}", file.display())),
+        }
     }
 
     /// Restores the edits kept for the pack file `path`, if the recovery file holds some.

@@ -174,6 +174,7 @@ fn unsaved_pack_edits_survive_a_crash_in_the_recovery_file() {
     assert_eq!(titles(&h), moved);
     assert!(h.state().pack().dirty());
     assert!(h.query_by_label_contains("restored unsaved pack edits").is_some());
+    assert!(h.state().recovered_pack().is_none(), "opened: no question about it left");
     click(&mut h, "Save pack");
     h.run();
     assert!(!file.exists(), "saved: nothing to keep");
@@ -232,4 +233,51 @@ fn an_inline_level_edited_in_edit_comes_back_into_the_pack() {
     click(&mut h, "Save pack");
     let again = opened(&pack);
     assert_eq!(again.state().pack().curve().expect("loads").entries[2].level_hash, after);
+}
+
+/// The next start asks about a pack's unsaved edits (no need to remember to open it): "Open
+/// pack with edits" opens it in the Pack view with them, unsaved; "Discard pack edits" removes
+/// them.
+#[test]
+fn the_next_start_offers_a_packs_unsaved_edits_back() {
+    let pack = scratch_pack("recovery-ask");
+    let dir = pack.parent().unwrap().join("recovery");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(tessera_editor::pack::PACK_RECOVERY_FILE);
+    let crash = || {
+        let mut h = editor();
+        h.state_mut().enable_recovery(&dir, 1.0);
+        assert!(h.state().recovered_pack().is_none(), "nothing left over");
+        h.state_mut().open(&pack);
+        h.run();
+        click(&mut h, "2. Centre column");
+        click(&mut h, "Move down");
+        assert!(file.exists(), "unsaved pack edits are kept");
+        titles(&h)
+    };
+    let moved = crash();
+    let mut h = editor();
+    h.state_mut().enable_recovery(&dir, 1.0);
+    h.run();
+    assert_eq!(h.state().recovered_pack(), Some(std::path::absolute(&pack).unwrap().as_path()));
+    assert!(h.query_by_label_contains("Recover unsaved pack edits?").is_some());
+    assert!(h.state().dialog_open(), "keys go to the question");
+    click(&mut h, "Open pack with edits");
+    assert_eq!(h.state().mode(), Mode::Pack);
+    assert_eq!(titles(&h), moved);
+    assert!(h.state().pack().dirty(), "restored, still unsaved");
+    assert!(h.state().recovered_pack().is_none());
+    // Discarding instead removes them: the next start asks nothing.
+    drop(h);
+    let mut h = editor();
+    h.state_mut().enable_recovery(&dir, 1.0);
+    h.run();
+    click(&mut h, "Discard pack edits");
+    assert!(!file.exists(), "discarded");
+    drop(h);
+    let mut h = editor();
+    h.state_mut().enable_recovery(&dir, 1.0);
+    h.run();
+    assert!(h.state().recovered_pack().is_none());
+    assert!(h.query_by_label_contains("Recover unsaved pack edits?").is_none());
 }
