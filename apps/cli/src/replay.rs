@@ -153,7 +153,7 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             if r.version_dropped() {
                 writeln!(
                     out,
-                    "note: recorded with {} rules version {}, which this build no longer keeps (it keeps {}..={}); replayed with today's",
+                    "note: recorded with {} rules version {}, which this build does not keep (it keeps {}..={}); replayed with today's",
                     h.rule_set,
                     r.recorded_rules_version,
                     h.rule_set.oldest_version(),
@@ -388,7 +388,7 @@ fn info(log: &Log, path: &Path, out: &mut impl Write) -> Result<(), CliError> {
         } else if h.rule_set.keeps_version(h.rules_version) {
             format!(" (today's is {today}; this build keeps version {})", h.rules_version)
         } else {
-            format!(" (today's is {today}; this build no longer keeps version {})", h.rules_version)
+            format!(" (today's is {today}; this build does not keep version {})", h.rules_version)
         };
         writeln!(out, "rules version:     {}{note}", h.rules_version)?;
         if let Some(name) = level.get("name").and_then(|n| n.as_str()) {

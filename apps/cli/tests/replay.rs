@@ -245,3 +245,64 @@ fn forged_events_are_an_error_naming_step_and_event_without_a_panic() {
         assert!(!err.contains("panicked"), "{name}: {err}");
     }
 }
+
+/// A log of an older rules version this build keeps (tactics 2: A* paths) verifies with that
+/// version's rules, `info` says so, and a reduction of it is recorded with the same version;
+/// a log of a version this build does not keep is replayed with today's rules, with a note.
+#[test]
+fn logs_of_a_kept_rules_version_replay_with_its_rules() {
+    let old = workspace().join("fixtures/logs/v2/field_seed0.rules2.tlog");
+    let old = old.to_str().unwrap();
+    let out = tessera(&["replay", "verify", old], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("tactics rules version 2 (today's is 3; replayed with version 2's rules"),
+        "{text}"
+    );
+    let info = tessera(&["replay", "info", old], "");
+    assert!(
+        String::from_utf8_lossy(&info.stdout)
+            .contains("rules version:     2 (today's is 3; this build keeps version 2)")
+    );
+    let dir = scratch("kept-version");
+    let reduced = dir.join("r.tlog");
+    let out = tessera(
+        &["replay", "reduce", old, "--until-event", "UnitMoved", "-o", reduced.to_str().unwrap()],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let info = tessera(&["replay", "info", reduced.to_str().unwrap()], "");
+    assert!(
+        String::from_utf8_lossy(&info.stdout).contains("rules version:     2 "),
+        "the reduction keeps the version"
+    );
+    assert!(tessera(&["replay", "verify", reduced.to_str().unwrap()], "").status.success());
+
+    // Version 99 of slide is not kept: today's rules replay it, and say so.
+    let level = Level::classic();
+    let mut g = level.start(Some(5)).unwrap();
+    let mut header = Header::new(&level, 5, 256).unwrap();
+    header.rules_version = 99;
+    let mut w = LogWriter::new(Vec::new(), &header, &g.state).unwrap();
+    let mut events = Vec::new();
+    for _ in 0..4 {
+        let cmd = g.rules.legal_commands(&g.state)[0].clone();
+        events.clear();
+        g.rules.apply(&mut g.state, &cmd, &mut events).unwrap();
+        w.step(&cmd, &events, g.state.hash()).unwrap();
+    }
+    let path = dir.join("future.tlog");
+    std::fs::write(&path, w.into_inner()).unwrap();
+    let out = tessera(&["replay", "verify", path.to_str().unwrap()], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let slide = tessera_core::RuleSet::Slide;
+    let (oldest, today) = (slide.oldest_version(), slide.version());
+    assert!(
+        text.contains(&format!(
+            "recorded with slide rules version 99, which this build does not keep (it keeps {oldest}..={today}); \
+             replayed with today's"
+        )),
+        "{text}"
+    );
+}
