@@ -65,6 +65,7 @@ pub const PROPERTIES: &[Property] = &[
     ("history", history),
     ("log_state_at", log_state_at),
     ("level_json", level_json),
+    ("versions", versions),
 ];
 
 /// Runs every property on `strategies`' rule set, `cases` cases each; panics at the first
@@ -125,6 +126,10 @@ macro_rules! conformance_tests {
         #[test]
         fn level_json() {
             $crate::on_every_rule_set($lookup, $cases, $crate::level_json);
+        }
+        #[test]
+        fn versions() {
+            $crate::on_every_rule_set($lookup, $cases, $crate::versions);
         }
         #[test]
         fn strategies_reach_what_they_promise() {
@@ -247,6 +252,50 @@ fn record(setup: &Setup, p: &Played, k: u32) -> Result<Log, TestCaseError> {
         w.record(cmd, events, after).map_err(|e| fail("log step", &e))?;
     }
     Log::from_bytes(w.into_inner(), TailPolicy::Strict).map_err(|e| fail("the log does not open", &e))
+}
+
+/// Rules versions: a game starts with today's version of its rules; every version the rule set
+/// keeps ([`RuleSet::keeps_version`]) can be set, and a game played by it, recorded with a
+/// header naming that version, opens with that version's rules and verifies; a version outside
+/// the kept range is refused and changes nothing.
+pub fn versions(s: &Strategies, cases: u32) {
+    let input = (setup(s), 1..=MAX_STEPS);
+    run(s, "versions", cases, input, |(setup, tries)| {
+        let fail = |what: &str, e: &dyn std::fmt::Display| TestCaseError::fail(format!("{what}: {e}"));
+        let rs = s.rule_set;
+        let today = setup.start()?;
+        prop_assert_eq!(today.rules.version(), rs.version(), "a game starts with today's rules");
+        let mut rules = today.rules.clone();
+        prop_assert!(!rules.set_version(rs.version() + 1), "a version after today's is refused");
+        prop_assert_eq!(&rules, &today.rules, "a refused version changes nothing");
+        if let Some(before) = rs.oldest_version().checked_sub(1) {
+            prop_assert!(!rules.set_version(before), "a version older than the oldest kept is refused");
+            prop_assert_eq!(&rules, &today.rules, "a refused version changes nothing");
+        }
+        for v in rs.oldest_version()..=rs.version() {
+            let Game { mut rules, mut state } = setup.start()?;
+            prop_assert!(rules.set_version(v), "kept version {} is refused", v);
+            prop_assert_eq!(rules.version(), v);
+            let mut header = Header::new(&setup.level, setup.seed, 4).map_err(|e| fail("header", &e))?;
+            header.rules_version = v;
+            let mut w = LogWriter::new(Vec::new(), &header, &state).map_err(|e| fail("log start", &e))?;
+            let mut player = Player::new(s, setup.choices);
+            let mut events = Vec::new();
+            for _ in 0..tries {
+                let cmd = player.next(&rules, &state)?;
+                events.clear();
+                if rules.apply(&mut state, &cmd, &mut events).is_ok() {
+                    w.record(&cmd, &events, &state).map_err(|e| fail("log step", &e))?;
+                }
+            }
+            let log = Log::from_bytes(w.into_inner(), TailPolicy::Strict).map_err(|e| fail("log", &e))?;
+            prop_assert_eq!(log.rules_version(), v, "the log opens with its version's rules");
+            prop_assert_eq!(log.rules(), &rules);
+            let report = tessera_replay::verify(&log).map_err(|e| fail("verify", &e))?;
+            prop_assert!(report.ok() && !report.version_dropped(), "version {}: {:?}", v, report);
+        }
+        Ok(())
+    });
 }
 
 /// Determinism: the same level, seed and commands give the same events and hashes twice, and
