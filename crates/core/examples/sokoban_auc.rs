@@ -1390,9 +1390,9 @@ fn main() {
         unsolved[1],
         unsolved[2]
     );
-    println!("{:<16}{:>22}{:>18}", "measure", "medium vs unfiltered", "hard vs medium");
+    println!("{:<20}{:>22}{:>18}", "measure", "medium vs unfiltered", "hard vs medium");
     for (k, name) in NAMES.iter().enumerate() {
         let col = |s: usize| rows[s].iter().map(|m| m[k]).collect::<Vec<f64>>();
-        println!("{name:<16}{:>22.3}{:>18.3}", auc(&col(0), &col(1)), auc(&col(1), &col(2)));
+        println!("{name:<20}{:>22.3}{:>18.3}", auc(&col(0), &col(1)), auc(&col(1), &col(2)));
     }
 }
