@@ -14,6 +14,7 @@
 //! | [`history`] | after every [`tessera_replay::History`] execute, undo, redo and seek: the incremental hash ([`AnyState::hash`]) equals [`AnyState::recompute_hash`], and a [`tessera_ecs::Mirror`] that followed the events (apply forward, unapply backward, a seek walked step by step) equals [`tessera_ecs::Mirror::from_state`], its indexes agree with its world and its animation trails are continuous; the state reads back from its canonical bytes with the same hash |
 //! | [`log_state_at`] | [`tessera_replay::Log::state_at`] at random steps (any keyframe interval) equals the state reached by playing |
 //! | [`level_json`] | [`Level::to_json`] then [`Level::from_json`] gives the same level, which starts the same game (with its own seed and with another) |
+//! | [`versions`] | a game starts with today's rules version; every version the rule set keeps can be set, and a game played by it, recorded under that version, opens with that version's rules and verifies; versions outside the kept range are refused and change nothing |
 //!
 //! And [`coverage`] says what games played from the strategies reach (kinds of events,
 //! statuses, accepted and refused commands): the kit's tests check that every rule set's games
