@@ -917,7 +917,8 @@ impl EditorApp {
             ui.horizontal_wrapped(|ui| {
                 ui.label(state.rule_set().name());
                 ui.separator();
-                if let Some(score) = state.score() {
+                let shows = games::of(state.rule_set()).is_none_or(|g| g.shows_score());
+                if let Some(score) = state.score().filter(|_| shows) {
                     ui.label(format!("Score {score}"));
                     ui.separator();
                 }

@@ -19,6 +19,7 @@ fn slide_plays_by_keys_and_swipes_and_undoes_by_shortcut() {
         played += (h.state().session().history().step() > before) as u64;
     }
     assert!(played >= 2, "keys played {played} moves");
+    assert!(h.query_by_label_contains("Score ").is_some(), "2048 shows its score in the status bar");
     // A swipe to the right across the board.
     let before = h.state().session().history().step();
     let s = h.state().session().state().clone();

@@ -37,6 +37,7 @@ fn plays_by_keys_walks_by_click_pushes_by_click_and_undoes() {
     let start = sokoban(&h);
     assert_eq!(start.player(), Pos::new(11, 8));
     assert!(h.query_all_by_label_contains("Boxes on goals 0 of 6").next().is_some(), "the counts show");
+    assert!(h.query_by_label_contains("Score ").is_none(), "no generic score: the counts name the moves");
     // Arrow up, then A (left).
     h.key_press(Key::ArrowUp);
     h.run();

@@ -226,6 +226,12 @@ pub trait EditorGame: Sync {
     /// The status bar's objectives (moves left, target, turn).
     fn objectives(&self, _rules: &AnyRules, _state: &AnyState, _out: &mut Vec<String>) {}
 
+    /// Whether the status bar shows the generic "Score N" ([`AnyState::score`]). No for a
+    /// game whose score is a count its objectives already name (Sokoban's moves).
+    fn shows_score(&self) -> bool {
+        true
+    }
+
     /// The debugger inspector's lines about the state (turn, units).
     fn inspector_ui(&self, _ui: &mut egui::Ui, _state: &AnyState) {}
 }

@@ -306,6 +306,11 @@ impl EditorGame for Game {
         None
     }
 
+    /// Its score is the move count, which the objectives line already shows.
+    fn shows_score(&self) -> bool {
+        false
+    }
+
     fn objectives(&self, _rules: &AnyRules, state: &AnyState, out: &mut Vec<String>) {
         if let AnyState::Sokoban(s) = state {
             out.push(counts(s));
