@@ -32,7 +32,7 @@ use egui::{
 use mesh::{Cells, DiscAtlas, Discs};
 use std::collections::HashMap;
 use std::sync::Arc;
-use tessera_core::tactics::{Axis, Glyph, Heading, path_glyphs};
+use tessera_core::glyph::{Axis, Glyph, Heading, path_glyphs};
 use tessera_core::{AnyState, Pos, Size};
 use tessera_ecs::{Anim, AnimKind, Cell, GameId, Label, Look, Mirror, Shape as PieceShape, Trail};
 

@@ -42,6 +42,7 @@ mod registry;
 
 mod any;
 mod geom;
+pub mod glyph;
 mod hash;
 mod id;
 mod import;

@@ -53,7 +53,7 @@
 
 mod apply;
 mod event;
-mod glyph;
+
 mod jps;
 pub mod import;
 mod level;
@@ -71,7 +71,8 @@ mod undo;
 
 pub use apply::{JPS_SINCE, Path, RulesVersion, Scratch};
 pub use event::{TacticsCommand, TacticsEvent};
-pub use glyph::{Axis, Glyph, Heading, SeedPiece, path_glyphs};
+// Path arrows are generic (`crate::glyph`); tactics draws them, so they stay importable from here.
+pub use crate::glyph::{Axis, Glyph, Heading, SeedPiece, path_glyphs};
 pub use level::{TacticsLevel, UnitSpec};
 pub use plugin::Tactics;
 pub use jps::Uniform;

@@ -354,26 +354,44 @@ impl PathFinder {
         self.astar(graph, connectivity, from, to, weight)
     }
 
-    /// Jump point search over `map` (see `jps.rs`): the optimal cost, like [`PathFinder::astar`]
-    /// with w = 1 on the same map, found by expanding jump points only.
-    pub fn jps(&mut self, map: &Uniform, connectivity: Connectivity, from: Pos, to: Pos) -> Option<Cost> {
-        let size = map.size();
+    /// Starts a search from `from` to `to` on a map of `size` (the same for A* and JPS):
+    /// `Err` with the answer when it is decided already (`None` off the map or when
+    /// `enterable(goal)` is false, `Some(0)` from a cell to itself, which is stamped closed so
+    /// [`PathFinder::path_to`] reads it), else the start's and goal's indices and the
+    /// generation, with the start open at cost 0.
+    #[inline]
+    fn open_search(
+        &mut self,
+        size: Size,
+        from: Pos,
+        to: Pos,
+        enterable: impl FnOnce(usize) -> bool,
+    ) -> Result<(usize, usize, u32), Option<Cost>> {
         if !size.contains(from) || !size.contains(to) {
-            return None;
+            return Err(None);
         }
         self.begin(size.area());
-        let start = size.index(from);
-        let goal = size.index(to);
+        let (start, goal) = (size.index(from), size.index(to));
         let cur = self.generation;
         self.state[start] = pack(cur + 1, 0);
         self.parent[start] = NO_PARENT;
         if start == goal {
-            return Some(0);
+            return Err(Some(0));
         }
-        if !map.passable(to) {
-            return None;
+        if !enterable(goal) {
+            return Err(None);
         }
         self.state[start] = pack(cur, 0);
+        Ok((start, goal, cur))
+    }
+
+    /// Jump point search over `map` (see `jps.rs`): the optimal cost, like [`PathFinder::astar`]
+    /// with w = 1 on the same map, found by expanding jump points only.
+    pub fn jps(&mut self, map: &Uniform, connectivity: Connectivity, from: Pos, to: Pos) -> Option<Cost> {
+        let (start, goal, cur) = match self.open_search(map.size(), from, to, |_| map.passable(to)) {
+            Ok(s) => s,
+            Err(decided) => return decided,
+        };
         let arrays = Arrays { cur, state: &mut self.state, parent: &mut self.parent, stack: &mut self.stack };
         let (found, expanded) = jps::jps(arrays, map, connectivity, start, goal, &mut self.radix);
         self.expanded = expanded;
@@ -398,22 +416,10 @@ impl PathFinder {
         to: Pos,
         weight: Weight,
     ) -> Option<Cost> {
-        let size = graph.size();
-        if !size.contains(from) || !size.contains(to) {
-            return None;
-        }
-        self.begin(size.area());
-        let start = size.index(from);
-        let goal = size.index(to);
-        let cur = self.generation;
-        self.state[start] = pack(cur + 1, 0);
-        self.parent[start] = NO_PARENT;
-        if start == goal {
-            return Some(0);
-        }
-        if graph.multiplier(goal) == 0 {
-            return None;
-        }
+        let (start, goal, cur) = match self.open_search(graph.size(), from, to, |goal| graph.multiplier(goal) != 0) {
+            Ok(s) => s,
+            Err(decided) => return decided,
+        };
         let eight = connectivity == Connectivity::Eight;
         let (gx, gy) = (u32::from(to.x), u32::from(to.y));
         let wt = Cost::from(weight.0);
@@ -423,7 +429,6 @@ impl PathFinder {
             let h = if eight { STEP * dx.max(dy) + (DIAGONAL - STEP) * dx.min(dy) } else { STEP * (dx + dy) };
             if wt == 1000 { h } else { h * wt / 1000 }
         };
-        self.state[start] = pack(cur, 0);
         let h0 = heuristic(u32::from(from.x), u32::from(from.y));
         // w ≤ 1 keeps the heuristic consistent, so f never decreases along the search: the
         // radix heap applies. Above 1 the keys are not monotone: the binary heap.
