@@ -649,47 +649,20 @@ impl EditorApp {
         }
     }
 
-    fn recovered_pack_ui(&mut self, ctx: &egui::Context) {
-        let Some(path) = &self.recovered_pack else { return };
-        let mut answer = None;
-        egui::Modal::new(egui::Id::unique("recovered-pack")).show(ctx, |ui| {
-            ui.heading("Recover unsaved pack edits?");
-            ui.label(format!("The editor closed before edits to the pack {} were saved.", path.display()));
-            ui.horizontal(|ui| {
-                if ui.button("Open pack with edits").clicked() {
-                    answer = Some(true);
-                }
-                if ui.button("Discard pack edits").clicked() {
-                    answer = Some(false);
-                }
-            });
-        });
-        if let Some(restore) = answer {
-            self.answer_recovered_pack(restore);
-        }
-    }
-
+    /// The recovery questions, one at a time: a level's unsaved edits first, then a pack's.
     fn recovered_ui(&mut self, ctx: &egui::Context) {
-        if self.recovered.is_none() {
-            return self.recovered_pack_ui(ctx);
-        }
-        let Some(r) = &self.recovered else { return };
-        let what = r.describe();
-        let mut answer = None;
-        egui::Modal::new(egui::Id::unique("recovered-edits")).show(ctx, |ui| {
-            ui.heading("Recover unsaved edits?");
-            ui.label(format!("The editor closed before these edits were saved: {what}."));
-            ui.horizontal(|ui| {
-                if ui.button("Restore edits").clicked() {
-                    answer = Some(true);
-                }
-                if ui.button("Discard edits").clicked() {
-                    answer = Some(false);
-                }
-            });
-        });
-        if let Some(restore) = answer {
-            self.answer_recovered(restore);
+        if let Some(r) = &self.recovered {
+            let text = format!("The editor closed before these edits were saved: {}.", r.describe());
+            let buttons = ("Restore edits", "Discard edits");
+            if let Some(restore) = ask(ctx, "recovered-edits", "Recover unsaved edits?", &text, buttons) {
+                self.answer_recovered(restore);
+            }
+        } else if let Some(path) = &self.recovered_pack {
+            let text = format!("The editor closed before edits to the pack {} were saved.", path.display());
+            let buttons = ("Open pack with edits", "Discard pack edits");
+            if let Some(restore) = ask(ctx, "recovered-pack", "Recover unsaved pack edits?", &text, buttons) {
+                self.answer_recovered_pack(restore);
+            }
         }
     }
 
@@ -1041,6 +1014,31 @@ impl EditorApp {
             self.play.clear();
         }
     }
+}
+
+/// A modal question with two buttons: `Some(true)` for the first, `Some(false)` for the second,
+/// `None` while unanswered.
+fn ask(
+    ctx: &egui::Context,
+    id: &'static str,
+    heading: &str,
+    text: &str,
+    (yes, no): (&str, &str),
+) -> Option<bool> {
+    let mut answer = None;
+    egui::Modal::new(egui::Id::unique(id)).show(ctx, |ui| {
+        ui.heading(heading);
+        ui.label(text);
+        ui.horizontal(|ui| {
+            if ui.button(yes).clicked() {
+                answer = Some(true);
+            }
+            if ui.button(no).clicked() {
+                answer = Some(false);
+            }
+        });
+    });
+    answer
 }
 
 /// The objectives line of the status bar (match3's moves and target, tactics' turn, 2048's
