@@ -890,8 +890,7 @@ impl EditorApp {
             ui.horizontal_wrapped(|ui| {
                 ui.label(state.rule_set().name());
                 ui.separator();
-                let shows = games::of(state.rule_set()).is_none_or(|g| g.shows_score());
-                if let Some(score) = state.score().filter(|_| shows) {
+                if let Some(score) = shown_score(state) {
                     ui.label(format!("Score {score}"));
                     ui.separator();
                 }
@@ -1039,6 +1038,12 @@ fn ask(
         });
     });
     answer
+}
+
+/// The score the status bar and the inspector show: [`AnyState::score`], unless the rule set's
+/// entry says its objectives already name it ([`games::EditorGame::shows_score`]).
+pub fn shown_score(state: &AnyState) -> Option<u64> {
+    state.score().filter(|_| games::of(state.rule_set()).is_none_or(|g| g.shows_score()))
 }
 
 /// The objectives line of the status bar (match3's moves and target, tactics' turn, 2048's

@@ -1242,7 +1242,7 @@ impl DebugView {
             ui.label(h.seed.to_string());
             ui.end_row();
             if let Ok(s) = d.state() {
-                if let Some(score) = s.score() {
+                if let Some(score) = crate::shown_score(s) {
                     ui.label("Score");
                     ui.label(score.to_string());
                     ui.end_row();

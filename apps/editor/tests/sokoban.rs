@@ -296,4 +296,5 @@ fn the_golden_log_steps_in_debug_with_the_counts() {
     let AnyState::Sokoban(s) = &last else { panic!("a sokoban log") };
     let counts = format!("Boxes on goals {} of {} · moves {}", s.boxes_on_goals(), s.box_count(), s.moves());
     assert!(h.query_all_by_label_contains(&counts).next().is_some(), "the inspector says {counts}");
+    assert!(h.query_by_label("Score").is_none(), "no generic score row: the counts name the moves");
 }
