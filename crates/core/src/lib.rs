@@ -49,6 +49,7 @@ mod import;
 mod level;
 mod plugin;
 pub mod project;
+pub mod puzzlescript;
 mod rng;
 mod rules;
 #[cfg(feature = "strategy")]

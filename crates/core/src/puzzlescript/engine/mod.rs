@@ -1,0 +1,1 @@
+//! The PuzzleScript language: parser, compiler and turn engine.
