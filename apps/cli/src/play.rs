@@ -36,6 +36,11 @@ pub struct PlayArgs {
     /// after every line.
     #[arg(long, value_name = "N", requires = "commands", value_parser = clap::value_parser!(u64).range(1..))]
     pub every: Option<u64>,
+    /// With a PuzzleScript game (`.txt`): which playable level, from 1 (as `tessera convert
+    /// puzzlescript` numbers its files). Without it, a game of one level plays it, and the
+    /// interactive game asks.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub number: Option<u64>,
 }
 
 /// One line of a command script.
@@ -161,9 +166,63 @@ pub fn load_level(path: Option<&Path>) -> Result<Level, CliError> {
     Level::from_json(&read_input(p, Input::Level)?).map_err(|e| CliError::file(p, e))
 }
 
+/// The level `tessera play` plays: a PuzzleScript game's (`.txt`) level by `--number` (or asked
+/// for, interactively), else [`load_level`]'s.
+fn play_level(args: &PlayArgs) -> Result<Level, CliError> {
+    let Some(path) = args.level.as_deref().filter(|p| p.extension().is_some_and(|e| e == "txt")) else {
+        if args.number.is_some() {
+            return Err(CliError::BadInput("--number picks a level of a PuzzleScript game (.txt)".into()));
+        }
+        return load_level(args.level.as_deref());
+    };
+    let importer = tessera_core::importer("puzzlescript")
+        .ok_or_else(|| CliError::BadInput("no puzzlescript importer is registered".into()))?;
+    let mut levels = crate::convert::import(importer, path)?;
+    let n = levels.len();
+    let pick = match args.number {
+        Some(k) => k as usize,
+        None if n == 1 => 1,
+        None if args.commands.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) => {
+            ask_number(path, &levels)?
+        }
+        None => {
+            return Err(CliError::file(path, format!("the game has {n} levels: choose one with --number 1..{n}")));
+        }
+    };
+    if pick == 0 || pick > n {
+        return Err(CliError::file(path, format!("--number {pick}: the game has {n} level{}", if n == 1 { "" } else { "s" })));
+    }
+    Ok(levels.swap_remove(pick - 1).level)
+}
+
+/// Asks on the terminal which of `levels` to play (from 1).
+fn ask_number(path: &Path, levels: &[tessera_core::Imported]) -> Result<usize, CliError> {
+    let n = levels.len();
+    eprintln!("{} has {n} levels:", path.display());
+    for (i, l) in levels.iter().enumerate() {
+        let name = match &l.level {
+            Level::PuzzleScript(p) => p.name.clone().unwrap_or_default(),
+            _ => String::new(),
+        };
+        eprintln!("  {:>3}  {name}  {}", i + 1, l.summary.as_deref().unwrap_or(""));
+    }
+    loop {
+        eprint!("Level (1-{n}): ");
+        let mut line = String::new();
+        let read = std::io::stdin().read_line(&mut line).map_err(|e| CliError::BadInput(format!("stdin: {e}")))?;
+        if read == 0 {
+            return Err(CliError::BadInput(format!("{}: no level chosen", path.display())));
+        }
+        match line.trim().parse::<usize>() {
+            Ok(k) if (1..=n).contains(&k) => return Ok(k),
+            _ => eprintln!("a number from 1 to {n}, please"),
+        }
+    }
+}
+
 /// Runs `tessera play`.
 pub fn run(args: &PlayArgs) -> Result<(), CliError> {
-    let level = load_level(args.level.as_deref())?;
+    let level = play_level(args)?;
     let label =
         args.level.as_ref().map_or_else(|| "built-in classic level".to_string(), |p| p.display().to_string());
     let game = level.start(args.seed).map_err(|e| CliError::BadInput(format!("{label}: {e}")))?;

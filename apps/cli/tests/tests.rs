@@ -6,6 +6,7 @@ mod convert;
 mod match3;
 mod pack;
 mod play;
+mod puzzlescript;
 mod qa;
 mod replay;
 mod sokoban;

@@ -49,7 +49,6 @@ mod import;
 mod level;
 mod plugin;
 pub mod project;
-pub mod puzzlescript;
 mod rng;
 mod rules;
 #[cfg(feature = "strategy")]
@@ -76,6 +75,7 @@ rule_sets! {
     tactics::Tactics as Tactics = "tactics",
     match3::Match3 as Match3 = "match3",
     sokoban::Sokoban as Sokoban = "sokoban",
+    puzzlescript::PuzzleScript as PuzzleScript = "puzzlescript",
 }
 
 impl Level {

@@ -45,7 +45,7 @@ macro_rules! games {
 }
 
 // The registry: one name per rule set with subcommands or a solver of its own.
-games!(collapse, tactics, sokoban);
+games!(collapse, tactics, sokoban, puzzlescript);
 
 /// The solver of `rule_set`'s levels, if it has one.
 pub fn solver(rule_set: RuleSet) -> Option<&'static Solver> {

@@ -39,7 +39,7 @@ macro_rules! games {
     };
 }
 
-games!(slide, collapse, tactics, match3, sokoban);
+games!(slide, collapse, tactics, match3, sokoban, puzzlescript);
 
 /// The editor entry of `rule_set`, if it has one.
 pub fn of(rule_set: RuleSet) -> Option<&'static dyn EditorGame> {

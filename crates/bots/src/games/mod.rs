@@ -147,7 +147,7 @@ macro_rules! games {
 }
 
 // The registry: one name per rule set, in the order the help lists their bots.
-games!(slide, collapse, match3, tactics, sokoban);
+games!(slide, collapse, match3, tactics, sokoban, puzzlescript);
 
 /// The entry of `rule_set`, if it is registered.
 pub(crate) fn find(rule_set: RuleSet) -> Option<&'static dyn Entry> {

@@ -1,6 +1,147 @@
 //! `puzzlescript`: games written in the PuzzleScript rules language, as a tessera rule set.
 //!
-//! [`engine`] is the language itself: the parser, the compiler and the turn engine, following
-//! the reference engine's semantics exactly (proven on its 470-case regression suite).
+//! A designer writes a game's objects, legend, collision layers, rules, win conditions and
+//! levels in PuzzleScript; tessera compiles it ([`engine`], following the reference engine's
+//! semantics exactly, proven on its 470-case regression suite) and plays one of its levels with
+//! everything tessera adds: logs that replay forever, exact undo and redo, the debugger, bots.
+//!
+//! **Levels.** A [`PuzzleScriptLevel`] embeds the game's whole source and names one playable
+//! level (from 0; messages between levels are not levels), so a log is self-contained.
+//! `tessera convert puzzlescript GAME.txt OUTDIR` writes one level file per playable level.
+//!
+//! **Commands** ([`PuzzleScriptCommand`]): `up`, `down`, `left`, `right`, `action`, `tick` (a
+//! turn with no input) and `restart` (back to the last `checkpoint`, or the level's start). One
+//! command is one step: the turn it makes, then every `again` turn that turn queues, in order,
+//! until none is queued (at most [`MAX_TURNS`] turns a step). `action` is refused when the game
+//! says `noaction`, `restart` when it says `norestart`; a command whose step changes nothing and
+//! says nothing (no sound, no message) is refused (`no_change`), as PuzzleScript keeps no undo
+//! state for it. Once the level is won every command is refused (`won`).
+//!
+//! **Events** ([`PuzzleScriptEvent`]): each turn opens with `Turn`; then `Rule` (the source line
+//! of each rule that changed cells, and which), `Moved` (each object's movement), `Cell` (a
+//! cell's objects before and after the turn), `Aux` (the rest of the game's state before and
+//! after: the generator, the checkpoint), `Sound`, `Message`, `Cancelled`; the step that wins
+//! ends with `Won`. Undo and redo use `Cell` and `Aux` only, so they are exact by construction and
+//! redo draws nothing from the generator; PuzzleScript's own undo (a stack of snapshots) gives
+//! the same boards. One difference, on purpose: tessera's undo also takes back a `checkpoint`
+//! the undone step set (PuzzleScript keeps it), because an undo here restores the whole state.
+//!
+//! **Randomness.** `random` and `randomdir` draw from PuzzleScript's own generator (RC4, seeded
+//! with a string), reproduced exactly: the level's seed `N` seeds it as the string of N's decimal
+//! digits.
+//!
+//! **Hash.** The XOR of one key per non-empty cell (its index and objects), one key of the rest
+//! of the state (`Aux`) and the won flag: each `Cell` event changes one cell's key.
 
 pub mod engine;
+
+mod apply;
+mod bridge;
+mod event;
+mod import;
+mod level;
+mod mirror;
+mod plugin;
+mod source;
+mod state;
+#[cfg(feature = "strategy")]
+pub mod strategy;
+mod undo;
+
+pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
+pub use import::IMPORTERS;
+pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
+pub use plugin::{PuzzleScript, PuzzleScriptKeyframe};
+pub use source::{Glyph, Palette, legend, level_rows, palette, with_level_rows};
+pub use state::{Meta, PuzzleScriptState};
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::sync::Arc;
+
+/// The largest board side `puzzlescript` accepts.
+pub const MAX_SIDE: usize = 255;
+
+/// The most turns one step runs (its own and the `again` turns it queues): a game whose `again`
+/// never stops ends the step there, as if the player had waited.
+pub const MAX_TURNS: u32 = 1_000;
+
+/// The rules of one PuzzleScript level: the compiled game and which entry of its level list is
+/// played. Serialized as the source and the entry (and compiled again when read), compared by
+/// them.
+#[derive(Clone)]
+pub struct PuzzleScriptRules {
+    game: Arc<engine::Game>,
+    source: Arc<str>,
+    entry: usize,
+}
+
+impl PuzzleScriptRules {
+    /// The rules of entry `entry` (messages included) of the compiled `game` whose source is
+    /// `source`.
+    pub fn new(game: Arc<engine::Game>, source: Arc<str>, entry: usize) -> Self {
+        PuzzleScriptRules { game, source, entry }
+    }
+
+    /// The compiled game.
+    pub fn game(&self) -> &engine::Game {
+        &self.game
+    }
+
+    /// The compiled game, shared.
+    pub fn game_arc(&self) -> Arc<engine::Game> {
+        Arc::clone(&self.game)
+    }
+
+    /// The game's source.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The played entry of the game's level list (messages included).
+    pub fn entry(&self) -> usize {
+        self.entry
+    }
+}
+
+impl PartialEq for PuzzleScriptRules {
+    fn eq(&self, other: &Self) -> bool {
+        self.entry == other.entry && self.source == other.source
+    }
+}
+
+impl Eq for PuzzleScriptRules {}
+
+impl fmt::Debug for PuzzleScriptRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PuzzleScriptRules")
+            .field("entry", &self.entry)
+            .field("source_bytes", &self.source.len())
+            .finish()
+    }
+}
+
+/// The serialized form of [`PuzzleScriptRules`].
+#[derive(Serialize, Deserialize)]
+struct RulesForm {
+    source: String,
+    entry: usize,
+}
+
+impl Serialize for PuzzleScriptRules {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        RulesForm { source: self.source.to_string(), entry: self.entry }.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for PuzzleScriptRules {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let form = RulesForm::deserialize(d)?;
+        let game = engine::compile(&form.source)
+            .map_err(|e| serde::de::Error::custom(describe_errors(&e)))?;
+        if !matches!(game.levels().get(form.entry), Some(engine::LevelEntry::Level { .. })) {
+            return Err(serde::de::Error::custom(format!("entry {} is not a level of the game", form.entry)));
+        }
+        Ok(PuzzleScriptRules::new(Arc::new(game), Arc::from(form.source), form.entry))
+    }
+}

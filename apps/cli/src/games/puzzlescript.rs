@@ -1,0 +1,158 @@
+//! PuzzleScript in the CLI: `tessera puzzlescript test SUITE` runs a regression suite in the
+//! shape of PuzzleScript's own (`testdata.js`, or a JSON array of the same cases) through
+//! tessera's engine. Each case compiles its game, loads its level with its seed, plays its
+//! inputs (and the `again` turns they queue) and compares the final level, and the sounds played
+//! when the case lists them. Each failure is printed with the first differing line; the run ends
+//! with `N passed, M failed`, exits 1 on any failure, and writes a JUnit report with `--junit`.
+
+use crate::error::{CliError, Input, output_error, read_input};
+use clap::{Args, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+use tessera_core::puzzlescript::engine::suite;
+
+/// The puzzlescript subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// PuzzleScript: run a regression suite of games, inputs and expected levels.
+    Puzzlescript(PuzzleScriptArgs),
+}
+
+impl Command {
+    /// Runs the subcommand.
+    pub fn run(&self) -> Result<(), CliError> {
+        match self {
+            Command::Puzzlescript(args) => match &args.command {
+                PsCommand::Test(t) => test(t),
+            },
+        }
+    }
+}
+
+/// PuzzleScript has no solver for `tessera solve` yet.
+pub const SOLVERS: &[crate::solve::Solver] = &[];
+
+/// `tessera puzzlescript ...`.
+#[derive(Args, Debug)]
+pub struct PuzzleScriptArgs {
+    #[command(subcommand)]
+    command: PsCommand,
+}
+
+/// The `tessera puzzlescript` subcommands.
+#[derive(Subcommand, Debug)]
+enum PsCommand {
+    /// Run a suite: PuzzleScript's `testdata.js` or a JSON array of cases
+    /// `[name, [source, inputs, expected, level?, seed?, sounds?]]`.
+    Test(TestArgs),
+}
+
+/// `tessera puzzlescript test SUITE [--junit FILE] [--filter TEXT]`.
+#[derive(Args, Debug)]
+struct TestArgs {
+    /// The suite: a `.js` file in `testdata.js`'s shape, or a JSON array of the same cases.
+    suite: PathBuf,
+    /// Also write a JUnit XML report here (atomically).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Run only the cases whose name contains this text.
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
+    /// Print every case, passed or failed.
+    #[arg(long)]
+    verbose: bool,
+}
+
+/// One case's result for the report.
+struct Outcome {
+    name: String,
+    failure: Option<String>,
+    seconds: f64,
+}
+
+fn test(args: &TestArgs) -> Result<(), CliError> {
+    let input = Input::Import { name: "a PuzzleScript test suite", limit: 256 << 20 };
+    let text = read_input(&args.suite, input)?;
+    let cases = suite::parse_testdata(&text).map_err(|e| CliError::file(&args.suite, e))?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let began = Instant::now();
+    let mut outcomes = Vec::with_capacity(cases.len());
+    for case in &cases {
+        if args.filter.as_ref().is_some_and(|f| !case.name.contains(f.as_str())) {
+            continue;
+        }
+        let t = Instant::now();
+        let result = suite::run_case(case);
+        let failure = (!result.passed).then(|| result.first_difference.unwrap_or_else(|| "the level differs".into()));
+        match &failure {
+            Some(why) => writeln!(out, "FAIL {}: {why}", case.name).map_err(output_error)?,
+            None if args.verbose => writeln!(out, "ok   {}", case.name).map_err(output_error)?,
+            None => {}
+        }
+        outcomes.push(Outcome { name: case.name.clone(), failure, seconds: t.elapsed().as_secs_f64() });
+    }
+    let failed = outcomes.iter().filter(|o| o.failure.is_some()).count();
+    let passed = outcomes.len() - failed;
+    eprintln!("{} cases in {:.2} s", outcomes.len(), began.elapsed().as_secs_f64());
+    writeln!(out, "{passed} passed, {failed} failed").map_err(output_error)?;
+    if let Some(path) = &args.junit {
+        let name = args.suite.file_stem().map_or("puzzlescript".into(), |s| s.to_string_lossy().into_owned());
+        tessera_replay::atomic_write(path, junit(&name, &outcomes).as_bytes()).map_err(|e| CliError::file(path, e))?;
+    }
+    if failed > 0 {
+        return Err(CliError::Failed(format!("{failed} of {} cases failed", outcomes.len())));
+    }
+    if outcomes.is_empty() {
+        return Err(CliError::BadInput(format!("{}: no case to run", args.suite.display())));
+    }
+    Ok(())
+}
+
+/// `s` with XML's special characters escaped.
+fn xml_escape(s: &str) -> String {
+    let mut x = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => x.push_str("&amp;"),
+            '<' => x.push_str("&lt;"),
+            '>' => x.push_str("&gt;"),
+            '"' => x.push_str("&quot;"),
+            '\'' => x.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => x.push_str(&format!("&#{};", c as u32)),
+            c => x.push(c),
+        }
+    }
+    x
+}
+
+/// The results as a JUnit XML report: one `testsuite`, one `testcase` per case.
+fn junit(suite: &str, outcomes: &[Outcome]) -> String {
+    use std::fmt::Write as _;
+    let failures = outcomes.iter().filter(|o| o.failure.is_some()).count();
+    let total: f64 = outcomes.iter().map(|o| o.seconds).sum();
+    let suite = xml_escape(suite);
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let n = outcomes.len();
+    let _ = writeln!(x, "<testsuites name=\"{suite}\" tests=\"{n}\" failures=\"{failures}\" time=\"{total:.3}\">");
+    let _ = writeln!(x, "  <testsuite name=\"{suite}\" tests=\"{n}\" failures=\"{failures}\" time=\"{total:.3}\">");
+    for o in outcomes {
+        let open = format!(
+            "    <testcase name=\"{}\" classname=\"{suite}\" time=\"{:.3}\"",
+            xml_escape(&o.name),
+            o.seconds
+        );
+        match &o.failure {
+            None => {
+                let _ = writeln!(x, "{open}/>");
+            }
+            Some(why) => {
+                let first = xml_escape(why.lines().next().unwrap_or_default());
+                let _ = writeln!(x, "{open}>\n      <failure message=\"{first}\">{}</failure>\n    </testcase>", xml_escape(why));
+            }
+        }
+    }
+    x.push_str("  </testsuite>\n</testsuites>\n");
+    x
+}

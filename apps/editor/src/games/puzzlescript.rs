@@ -1,0 +1,213 @@
+//! `puzzlescript` in the editor: a level of a game written in PuzzleScript.
+//!
+//! - Files: a PuzzleScript game (`.txt`) opens through core's `puzzlescript` importer; a game of
+//!   more than one playable level asks which to open.
+//! - Play: arrow keys and WASD move, X or Space is the action key, R restarts (to the last
+//!   checkpoint); Tick runs a turn with no input (realtime games). A step runs its `again` turns.
+//! - Edit: the level's cells are [`Ink::Glyph`]s of the game's legend (its one-character keys:
+//!   objects and `and` aggregates); the palette lists them with the objects each stands for.
+//!   Saving writes the level with the painted rows put back into the game's source in place of
+//!   the level's own (every other line of the source kept as it was). The rules themselves are
+//!   edited in the game's `.txt`.
+
+use super::{EditorGame, Import, PlayAction, fill_button};
+use crate::board::BoardInput;
+use crate::draft::{Draft, Ink, Options};
+use crate::edit::Brush;
+use crate::play::PlayInput;
+use std::sync::{Arc, Mutex};
+use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptLevel, Palette, palette};
+use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, Level, RuleSet, Size};
+
+/// The editor entry of `puzzlescript`.
+pub struct Game;
+
+/// The file format: a game's source.
+static IMPORTS: [Import; 1] = [Import { ext: "txt", what: "a PuzzleScript game", read: read_game }];
+
+/// Every playable level of a PuzzleScript game, by core's importer.
+fn read_game(text: &str, name: Option<String>) -> Result<Vec<Level>, String> {
+    let importer = tessera_core::importer("puzzlescript").ok_or("no puzzlescript importer is registered")?;
+    let file = name.map(|n| format!("{n}.txt"));
+    let levels = (importer.import)(text, file.as_deref()).map_err(|e| e.to_string())?;
+    Ok(levels.into_iter().map(|i| i.level).collect())
+}
+
+/// The last palette asked for, by source: compiling a game for every frame of the panel would be
+/// wasteful.
+static PALETTE: Mutex<Option<(Arc<str>, Arc<Result<Palette, String>>)>> = Mutex::new(None);
+
+/// The palette of the game whose source is `source` (its legend's glyphs), cached.
+fn palette_of(source: &str) -> Arc<Result<Palette, String>> {
+    let mut cached = PALETTE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((s, p)) = cached.as_ref()
+        && &**s == source
+    {
+        return Arc::clone(p);
+    }
+    let p = Arc::new(palette(source));
+    *cached = Some((Arc::from(source), Arc::clone(&p)));
+    p
+}
+
+/// The level `options` hold (the default when of another rule set, which a draft never holds).
+fn settings(options: &Options) -> PuzzleScriptLevel {
+    match options.level() {
+        Level::PuzzleScript(l) => l.clone(),
+        _ => PuzzleScriptLevel::default(),
+    }
+}
+
+impl EditorGame for Game {
+    fn rule_set(&self) -> RuleSet {
+        RuleSet::PuzzleScript
+    }
+
+    fn level_name(&self, level: &Level) -> Option<String> {
+        if let Level::PuzzleScript(l) = level { l.name.clone() } else { None }
+    }
+
+    fn imports(&self) -> &'static [Import] {
+        &IMPORTS
+    }
+
+    fn default_options(&self) -> Options {
+        Options::new(&Game, Level::PuzzleScript(PuzzleScriptLevel::default()))
+    }
+
+    fn blank(&self) -> Ink {
+        Ink::Glyph('.')
+    }
+
+    fn first_ink(&self) -> Ink {
+        Ink::Glyph('#')
+    }
+
+    fn accepts(&self, options: &Options, ink: Ink) -> bool {
+        let Ink::Glyph(c) = ink else { return false };
+        match &*palette_of(&settings(options).source) {
+            Ok(p) => p.glyphs.iter().any(|g| g.glyph == c),
+            Err(_) => false,
+        }
+    }
+
+    fn draft(&self, level: &Level) -> Result<Draft, String> {
+        let Level::PuzzleScript(l) = level else { return Err("not a puzzlescript level".into()) };
+        let rows = tessera_core::puzzlescript::level_rows(&l.source, l.level)?;
+        let (w, h) = super::rows_size(&rows)?;
+        let size = Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"))?;
+        let cells = rows.iter().flat_map(|r| r.chars().map(Ink::Glyph)).collect();
+        let mut d = Draft::new(&Game, size, l.seed).with_cells(cells);
+        d.options = Options::new(&Game, Level::PuzzleScript(PuzzleScriptLevel { name: None, ..l.clone() }));
+        d.name = l.name.clone();
+        Ok(d)
+    }
+
+    fn level(&self, draft: &Draft) -> Level {
+        let l = settings(&draft.options);
+        let rows = super::rows_of(draft, &|c| match c {
+            Ink::Glyph(g) => g,
+            _ => '.',
+        });
+        let source = tessera_core::puzzlescript::with_level_rows(&l.source, l.level, &rows)
+            .unwrap_or_else(|_| l.source.clone());
+        Level::PuzzleScript(PuzzleScriptLevel { name: draft.name.clone(), seed: draft.seed, source, level: l.level })
+    }
+
+    fn randomized(&self, _draft: &Draft, _seed: u64) -> Result<Draft, String> {
+        Err("PuzzleScript levels have no generator: paint the level with the legend's glyphs".into())
+    }
+
+    fn palette_ui(&self, ui: &mut egui::Ui, draft: &Draft, brush: &mut Brush) -> bool {
+        let mut chose = false;
+        match &*palette_of(&settings(&draft.options).source) {
+            Ok(p) => {
+                ui.horizontal_wrapped(|ui| {
+                    for g in &p.glyphs {
+                        let label = format!("{} {}", g.glyph, g.objects.join("+"));
+                        chose |= fill_button(ui, brush, Ink::Glyph(g.glyph), label, self.glyph_colour(g.glyph));
+                    }
+                });
+                ui.label("The legend's keys: each paints the objects it stands for (the background is added).");
+            }
+            Err(e) => {
+                ui.label(format!("The game does not compile: {e}"));
+            }
+        }
+        chose
+    }
+
+    fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<super::InkMap> {
+        let l = settings(options);
+        ui.label(format!(
+            "Level {} of the game's source ({} lines). The rules are edited in the game's .txt.",
+            l.level + 1,
+            l.source.lines().count()
+        ));
+        None
+    }
+
+    fn key_command(&self, input: &egui::InputState) -> Option<AnyCommand> {
+        use egui::Key;
+        let cmd = if let Some(d) = super::pressed_dir(input) {
+            match d {
+                Dir::Up => PuzzleScriptCommand::Up,
+                Dir::Down => PuzzleScriptCommand::Down,
+                Dir::Left => PuzzleScriptCommand::Left,
+                Dir::Right => PuzzleScriptCommand::Right,
+            }
+        } else if input.key_pressed(Key::X) || input.key_pressed(Key::Space) {
+            PuzzleScriptCommand::Action
+        } else if input.key_pressed(Key::R) {
+            PuzzleScriptCommand::Restart
+        } else {
+            return None;
+        };
+        Some(AnyCommand::PuzzleScript(cmd))
+    }
+
+    fn board_command(
+        &self,
+        _play: &mut PlayInput,
+        _rules: &AnyRules,
+        _state: &AnyState,
+        _input: &BoardInput,
+    ) -> Option<AnyCommand> {
+        None
+    }
+
+    fn play_panel(
+        &self,
+        ui: &mut egui::Ui,
+        _rules: &AnyRules,
+        state: &AnyState,
+        _play: &mut PlayInput,
+    ) -> Option<PlayAction> {
+        let AnyState::PuzzleScript(s) = state else { return None };
+        ui.label("Arrow keys or WASD move; X or Space: action; R: restart.");
+        if s.is_won() {
+            ui.label("Won: the win conditions hold.");
+            return None;
+        }
+        if ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked() {
+            return Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
+        }
+        None
+    }
+
+    /// No score: PuzzleScript levels are won or not.
+    fn shows_score(&self) -> bool {
+        false
+    }
+
+    fn objectives(&self, _rules: &AnyRules, state: &AnyState, out: &mut Vec<String>) {
+        if let AnyState::PuzzleScript(s) = state {
+            out.push(if s.is_won() { "Won".into() } else { "Win conditions not met".into() });
+        }
+    }
+
+    fn inspector_ui(&self, ui: &mut egui::Ui, state: &AnyState) {
+        let AnyState::PuzzleScript(s) = state else { return };
+        ui.label(format!("{} objects in the game", s.meta().names.len()));
+    }
+}

@@ -1,0 +1,162 @@
+//! The rule: a command runs the engine's turn (and the `again` turns it queues), and the step's
+//! events are what changed (see the module docs of [`super`]).
+
+use super::engine::{self, Input};
+use super::state::{Meta, PuzzleScriptState};
+use super::{MAX_TURNS, PuzzleScriptCommand, PuzzleScriptEvent, PuzzleScriptRules, bridge};
+use crate::rules::{Inconsistent, Rejected, Rules, Status};
+use std::sync::Arc;
+
+/// What every command answers once the level is won.
+const WON: Rejected = Rejected::new("won", "the level is won");
+
+impl PuzzleScriptRules {
+    /// The state of a new game of the level with `seed`.
+    pub(super) fn start_state(&self, seed: u64) -> Result<PuzzleScriptState, String> {
+        let seed_text = seed.to_string();
+        let inner = self.game.start(self.entry, Some(&seed_text)).map_err(|e| e.to_string())?;
+        let meta = Arc::new(bridge::meta(&self.game, &inner, &self.source)?);
+        let won = self.game.is_won(&inner);
+        Ok(PuzzleScriptState::new(meta, inner, won))
+    }
+
+    /// [`Rules::apply`], pushing into any buffer whose items can be made from a
+    /// [`PuzzleScriptEvent`].
+    pub fn apply_into<E: From<PuzzleScriptEvent>>(
+        &self,
+        state: &mut PuzzleScriptState,
+        cmd: &PuzzleScriptCommand,
+        events: &mut Vec<E>,
+    ) -> Result<(), Rejected> {
+        if state.is_won() {
+            return Err(WON);
+        }
+        let prelude = self.game.prelude();
+        let input = match cmd {
+            PuzzleScriptCommand::Up => Some(Input::Up),
+            PuzzleScriptCommand::Down => Some(Input::Down),
+            PuzzleScriptCommand::Left => Some(Input::Left),
+            PuzzleScriptCommand::Right => Some(Input::Right),
+            PuzzleScriptCommand::Action if prelude.noaction => {
+                return Err(Rejected::new("noaction", "the game has no action key (noaction)"));
+            }
+            PuzzleScriptCommand::Action => Some(Input::Action),
+            PuzzleScriptCommand::Tick => None,
+            PuzzleScriptCommand::Restart if prelude.norestart => {
+                return Err(Rejected::new("norestart", "the game does not allow restarting (norestart)"));
+            }
+            PuzzleScriptCommand::Restart => None,
+        };
+        let meta = state.meta_arc();
+        let mut step: Vec<PuzzleScriptEvent> = Vec::new();
+        let mut work = state.engine().clone();
+        let mut turn = 0u32;
+        let won = loop {
+            let before = work.clone();
+            step.push(PuzzleScriptEvent::Turn { index: turn });
+            let mut trace = engine::Trace::default();
+            let outcome = if turn == 0 && *cmd == PuzzleScriptCommand::Restart {
+                self.game.restart(&mut work)
+            } else {
+                let input = if turn == 0 { input } else { None };
+                self.game.turn(&mut work, input, Some(&mut trace))
+            };
+            bridge::trace_events(&trace, &meta, &mut step);
+            diff(&meta, &before, &work, &mut step);
+            bridge::outcome_events(&outcome, &mut step);
+            let won = outcome.won || self.game.is_won(&work);
+            turn += 1;
+            if won || !outcome.again || turn >= MAX_TURNS {
+                break won;
+            }
+        };
+        if won {
+            step.push(PuzzleScriptEvent::Won);
+        }
+        // A step that changed nothing and said nothing is no step.
+        if !step.iter().any(|e| !matches!(e, PuzzleScriptEvent::Turn { .. } | PuzzleScriptEvent::Rule { .. })) {
+            return Err(Rejected::new("no_change", "nothing happens"));
+        }
+        // Apply through the events, so the state and its hash move exactly as redo moves them.
+        for e in &step {
+            redo_unchecked(state, e);
+        }
+        debug_assert!(state.engine() == &work, "the events rebuild the engine's state");
+        events.extend(step.into_iter().map(E::from));
+        Ok(())
+    }
+
+    /// The commands `apply` would accept now, in the order of [`PuzzleScriptCommand::ALL`].
+    pub fn commands(&self, state: &PuzzleScriptState) -> Vec<PuzzleScriptCommand> {
+        if state.is_won() {
+            return Vec::new();
+        }
+        let mut scratch: Vec<PuzzleScriptEvent> = Vec::new();
+        PuzzleScriptCommand::ALL
+            .into_iter()
+            .filter(|c| {
+                let mut s = state.clone();
+                scratch.clear();
+                self.apply_into(&mut s, c, &mut scratch).is_ok()
+            })
+            .collect()
+    }
+}
+
+/// Pushes a `Cell` event for every cell whose objects differ between `before` and `after`, and
+/// an `Aux` event when the rest of the state does.
+fn diff(meta: &Meta, before: &engine::State, after: &engine::State, out: &mut Vec<PuzzleScriptEvent>) {
+    for i in 0..meta.size.area() {
+        let (a, b) = (bridge::cell(before, meta, i), bridge::cell(after, meta, i));
+        if a != b {
+            out.push(PuzzleScriptEvent::Cell { at: meta.size.pos(i), before: a.to_vec(), after: b.to_vec() });
+        }
+    }
+    let (a, b) = (bridge::aux(before), bridge::aux(after));
+    if a != b {
+        out.push(PuzzleScriptEvent::Aux { before: a, after: b });
+    }
+}
+
+/// Applies an event the rules just made (it fits by construction).
+fn redo_unchecked(state: &mut PuzzleScriptState, event: &PuzzleScriptEvent) {
+    match event {
+        PuzzleScriptEvent::Cell { at, after, .. } => state.set_cell(state.size().index(*at), after),
+        PuzzleScriptEvent::Aux { after, .. } => {
+            let _ = state.set_aux(after);
+        }
+        PuzzleScriptEvent::Won => state.set_won(true),
+        _ => {}
+    }
+}
+
+impl Rules for PuzzleScriptRules {
+    type State = PuzzleScriptState;
+    type Command = PuzzleScriptCommand;
+    type Event = PuzzleScriptEvent;
+
+    fn apply(
+        &self,
+        state: &mut PuzzleScriptState,
+        cmd: &PuzzleScriptCommand,
+        events: &mut Vec<PuzzleScriptEvent>,
+    ) -> Result<(), Rejected> {
+        self.apply_into(state, cmd, events)
+    }
+
+    fn undo_event(&self, state: &mut PuzzleScriptState, event: &PuzzleScriptEvent) {
+        super::undo::undo_event(state, event);
+    }
+
+    fn redo_event(&self, state: &mut PuzzleScriptState, event: &PuzzleScriptEvent) -> Result<(), Inconsistent> {
+        super::undo::redo_event(state, event)
+    }
+
+    fn legal_commands(&self, state: &PuzzleScriptState) -> Vec<PuzzleScriptCommand> {
+        self.commands(state)
+    }
+
+    fn status(&self, state: &PuzzleScriptState) -> Status {
+        if state.is_won() { Status::Won } else { Status::Playing }
+    }
+}

@@ -1,0 +1,81 @@
+//! The `puzzlescript` part of the level format: a game's source and which of its levels.
+
+use super::{PuzzleScriptRules, PuzzleScriptState, engine};
+use crate::LevelError;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// A PuzzleScript level: the whole game's source (so a log replays without the `.txt`) and
+/// which of its levels to play.
+///
+/// ```json
+/// { "rule_set": "puzzlescript", "name": "Microban 3",
+///   "source": "title Microban\n\n========\nOBJECTS\n...", "level": 2 }
+/// ```
+/// - `source`: the game, as PuzzleScript reads it (objects, legend, sounds, collision layers,
+///   rules, win conditions, levels).
+/// - `level`: which playable level, counting from 0 in the `LEVELS` section (messages between
+///   levels are not counted).
+/// - `seed`: the seed of the game's generator (`random` rules): the generator is seeded with its
+///   decimal digits as PuzzleScript seeds with a string. The player's `--seed` overrides it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleScriptLevel {
+    /// A title for people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The seed; the player's `--seed` overrides it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The game's source text.
+    pub source: String,
+    /// The playable level, from 0.
+    #[serde(default)]
+    pub level: usize,
+}
+
+/// The compile errors of `source` as one message, each naming its line.
+pub fn describe_errors(errors: &[engine::Diagnostic]) -> String {
+    let shown: Vec<String> = errors
+        .iter()
+        .filter(|d| d.is_error)
+        .take(5)
+        .map(|d| format!("line {}: {}", d.line, d.message))
+        .collect();
+    let total = errors.iter().filter(|d| d.is_error).count();
+    let more = if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };
+    format!("the game does not compile: {}{more}", shown.join("; "))
+}
+
+/// The index in the game's level list (messages included) of playable level `playable`.
+pub fn entry_of(game: &engine::Game, playable: usize) -> Option<usize> {
+    game.levels()
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, engine::LevelEntry::Level { .. }))
+        .nth(playable)
+        .map(|(i, _)| i)
+}
+
+/// How many playable levels the game has.
+pub fn playable_count(game: &engine::Game) -> usize {
+    game.levels().iter().filter(|e| matches!(e, engine::LevelEntry::Level { .. })).count()
+}
+
+impl PuzzleScriptLevel {
+    /// Compiles the game and starts its level with `seed`.
+    pub fn start(&self, seed: u64) -> Result<(PuzzleScriptRules, PuzzleScriptState), LevelError> {
+        let game = engine::compile(&self.source).map_err(|e| LevelError::invalid(describe_errors(&e)))?;
+        let count = playable_count(&game);
+        let Some(entry) = entry_of(&game, self.level) else {
+            return Err(LevelError::invalid(format!(
+                "level {} does not exist: the game has {count} playable level{} (numbered from 0)",
+                self.level,
+                if count == 1 { "" } else { "s" }
+            )));
+        };
+        let rules = PuzzleScriptRules::new(Arc::new(game), Arc::from(self.source.as_str()), entry);
+        let state = rules.start_state(seed).map_err(LevelError::invalid)?;
+        Ok((rules, state))
+    }
+}

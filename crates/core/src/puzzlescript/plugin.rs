@@ -1,0 +1,102 @@
+//! The `puzzlescript` rule set as a [`Plugin`]: what the registry and the rest of tessera ask of
+//! it.
+
+use super::{
+    PuzzleScriptCommand, PuzzleScriptEvent, PuzzleScriptLevel, PuzzleScriptRules, PuzzleScriptState, engine,
+};
+use crate::{GameRng, KeyframeError, LevelError, Plugin, Rejected};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+/// The `puzzlescript` rule set: a level of a game written in PuzzleScript.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PuzzleScript;
+
+/// A keyframe: the engine's state and the won flag (the view data comes from the log's start).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PuzzleScriptKeyframe {
+    inner: engine::State,
+    won: bool,
+}
+
+impl Plugin for PuzzleScript {
+    const NAME: &'static str = "puzzlescript";
+    const VERSION: u32 = 1;
+    const COMMAND_HELP: &'static str = "up | down | left | right | action | tick | restart";
+    const IMPORTERS: &'static [crate::Importer] = super::import::IMPORTERS;
+    const MAX_SIDE: usize = super::MAX_SIDE;
+
+    type Rules = PuzzleScriptRules;
+    type State = PuzzleScriptState;
+    type Command = PuzzleScriptCommand;
+    type Event = PuzzleScriptEvent;
+    type Level = PuzzleScriptLevel;
+    type Keyframe = PuzzleScriptKeyframe;
+
+    fn keyframe(state: &PuzzleScriptState) -> Cow<'_, PuzzleScriptKeyframe> {
+        Cow::Owned(PuzzleScriptKeyframe { inner: state.engine().clone(), won: state.is_won() })
+    }
+
+    fn from_keyframe(
+        keyframe: PuzzleScriptKeyframe,
+        start: Option<&PuzzleScriptState>,
+    ) -> Result<PuzzleScriptState, KeyframeError> {
+        let Some(start) = start else {
+            return Err(KeyframeError::Invalid("a puzzlescript keyframe needs the log's start state".into()));
+        };
+        super::bridge::check_shape(&keyframe.inner, start.meta()).map_err(KeyframeError::Invalid)?;
+        Ok(PuzzleScriptState::new(start.meta_arc(), keyframe.inner, keyframe.won))
+    }
+
+    #[inline]
+    fn apply_into<E: From<PuzzleScriptEvent>>(
+        rules: &PuzzleScriptRules,
+        state: &mut PuzzleScriptState,
+        cmd: &PuzzleScriptCommand,
+        events: &mut Vec<E>,
+    ) -> Result<(), Rejected> {
+        rules.apply_into(state, cmd, events)
+    }
+
+    fn start(level: &PuzzleScriptLevel, seed: u64) -> Result<(PuzzleScriptRules, PuzzleScriptState), LevelError> {
+        level.start(seed)
+    }
+
+    fn level_seed(level: &PuzzleScriptLevel) -> Option<u64> {
+        level.seed
+    }
+
+    #[inline]
+    fn hash(state: &PuzzleScriptState) -> u64 {
+        state.hash()
+    }
+
+    fn recompute_hash(state: &PuzzleScriptState) -> u64 {
+        state.recompute_hash()
+    }
+
+    /// Rows of cells, each cell the names of its objects separated by spaces.
+    fn board_json(state: &PuzzleScriptState) -> serde_json::Value {
+        serde_json::json!(state.names())
+    }
+
+    /// No score: PuzzleScript games are won or not.
+    fn score(_state: &PuzzleScriptState) -> Option<u64> {
+        None
+    }
+
+    /// Seeds PuzzleScript's generator with the digits of `rng`'s seed (bots' determinized
+    /// look-ahead), keeping the hash.
+    fn replace_rng(state: &mut PuzzleScriptState, rng: GameRng) {
+        state.reseed(&rng.seed().to_string());
+    }
+
+    fn render(state: &PuzzleScriptState) -> String {
+        state.render()
+    }
+
+    #[cfg(feature = "strategy")]
+    fn strategies() -> crate::strategy::Strategies {
+        super::strategy::strategies()
+    }
+}

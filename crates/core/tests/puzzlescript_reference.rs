@@ -1,0 +1,115 @@
+//! PuzzleScript against its reference engine on inputs the suite does not have: random input
+//! sequences (moves, action, undo, restart, ticks) on the suite's own games, answered by the
+//! reference under Node.js (`tools/puzzlescript/reference.js`) and replayed by tessera's engine;
+//! the final levels and sounds must be equal. Skips (passing, with a note) when `../shared` or
+//! `node` is absent; CI installs Node so that it runs there.
+
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::Command;
+use tessera_core::puzzlescript::engine::suite::{parse_testdata, run_case};
+
+/// The reference engine's folder, if `../shared` is there.
+fn reference() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/puzzlescript/reference");
+    dir.join("tests/resources/testdata.js").is_file().then_some(dir)
+}
+
+/// A small deterministic generator (the test's own: splitmix64).
+struct Mix(u64);
+
+impl Mix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random input: mostly moves and action, sometimes undo, restart or a tick.
+fn random_input(rng: &mut Mix) -> Value {
+    match rng.below(20) {
+        0..=15 => json!(rng.below(5)),
+        16 | 17 => json!("undo"),
+        18 => json!("restart"),
+        _ => json!("tick"),
+    }
+}
+
+#[test]
+fn random_inputs_on_the_suites_games_end_as_the_reference_engine_ends() {
+    let Some(reference) = reference() else {
+        eprintln!("note: ../shared is absent: the differential test against the reference is skipped");
+        return;
+    };
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("note: node is not installed: the differential test against the reference is skipped");
+        return;
+    }
+    let text = std::fs::read_to_string(reference.join("tests/resources/testdata.js")).expect("testdata.js");
+    let raw: Vec<Value> = {
+        // The suite as JSON values (name, [source, inputs, expected, level, seed, sounds]), through
+        // tessera's own reader, to keep its games, levels and seeds.
+        let cases = parse_testdata(&text).expect("the suite parses");
+        cases
+            .iter()
+            .map(|c| json!([c.name, [c.source, [], "", c.level, c.seed]]))
+            .collect()
+    };
+    // Every 6th game, three random sequences each.
+    let mut rng = Mix(0x7e55_e7a0);
+    let mut cases = Vec::new();
+    for (k, case) in raw.iter().enumerate().step_by(6) {
+        for run in 0..3 {
+            let len = 5 + rng.below(40) as usize;
+            let inputs: Vec<Value> = (0..len).map(|_| random_input(&mut rng)).collect();
+            let mut c = case.clone();
+            c[0] = json!(format!("{} (random {run}, suite case {k})", case[0].as_str().unwrap_or("?")));
+            c[1][1] = Value::Array(inputs);
+            cases.push(c);
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("tessera-ps-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("cases.json");
+    std::fs::write(&file, Value::Array(cases.clone()).to_string()).expect("write cases");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/puzzlescript/reference.js");
+    let out = Command::new("node").arg(&script).arg(&reference).arg(&file).output().expect("node runs");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.status.success(), "the reference runner failed: {}", String::from_utf8_lossy(&out.stderr));
+    let answers: Vec<Value> = serde_json::from_slice(&out.stdout).expect("the reference's answers are JSON");
+    assert_eq!(answers.len(), cases.len());
+    // The reference's answers become the expected levels and sounds of a suite tessera runs.
+    let mut compared = 0;
+    let mut thrown = 0;
+    let mut failures = Vec::new();
+    let mut answered = Vec::new();
+    for (mut case, answer) in cases.into_iter().zip(answers) {
+        let (Some(level), Some(sounds)) = (answer["level"].as_str(), answer.get("sounds")) else {
+            thrown += 1;
+            continue;
+        };
+        case[1][2] = json!(level);
+        if let Some(data) = case[1].as_array_mut() {
+            data.push(sounds.clone());
+        }
+        answered.push(case);
+    }
+    let suite = parse_testdata(&Value::Array(answered).to_string()).expect("the answered suite parses");
+    for case in &suite {
+        compared += 1;
+        let result = run_case(case);
+        if !result.passed {
+            failures.push(format!("{}: {}", case.name, result.first_difference.unwrap_or_default()));
+        }
+    }
+    eprintln!("{compared} random sequences compared with the reference ({thrown} where the reference threw)");
+    assert!(compared >= 150, "only {compared} sequences compared");
+    assert!(failures.is_empty(), "{} of {compared} differ from the reference:\n{}", failures.len(), failures.join("\n"));
+}
