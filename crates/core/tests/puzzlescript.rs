@@ -18,7 +18,7 @@ fn shared() -> PathBuf {
 }
 
 /// Raise as the engine improves (end: 470).
-const PASS_FLOOR: usize = 420;
+const PASS_FLOOR: usize = 470;
 
 #[test]
 fn reference_suite() {
@@ -47,5 +47,7 @@ fn reference_suite() {
         }
     }
     println!("{passed} passed, {failed} failed");
-    assert!(passed >= PASS_FLOOR, "{passed} passed, floor {PASS_FLOOR}");
+    if filter.is_none() {
+        assert!(passed >= PASS_FLOOR, "{passed} passed, floor {PASS_FLOOR}");
+    }
 }

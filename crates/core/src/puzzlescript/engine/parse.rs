@@ -144,14 +144,17 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-fn is_color(s: &str) -> bool {
-    if COLOR_NAMES.contains(&s) {
-        return true;
-    }
+/// The length of the colour at the start of `s` (a name, or `#` and 3 or 6 hex digits).
+fn color_prefix(s: &str) -> Option<usize> {
     if let Some(hex) = s.strip_prefix('#') {
-        return (hex.len() == 3 || hex.len() == 6) && hex.chars().all(|c| c.is_ascii_hexdigit());
+        let n = hex.chars().take_while(|c| c.is_ascii_hexdigit()).count();
+        return match n {
+            0..=2 => None,
+            3..=5 => Some(4),
+            _ => Some(7),
+        };
     }
-    false
+    COLOR_NAMES.iter().find(|c| s.starts_with(*c)).map(|c| c.len())
 }
 
 /// Lower-cases char by char (keeping one char per char, so positions line up).
@@ -616,12 +619,16 @@ pub(crate) fn parse(source: &str) -> Parsed {
                 let parse_names = |p: &mut Parsed,
                                    current_object: &mut Option<usize>,
                                    sprite: &mut Vec<String>| {
+                    // the first name: word characters; further names (aliases): anything but
+                    // spaces and parentheses
+                    let lead: String = trimmed.chars().take_while(|c| is_word_char(*c)).collect();
+                    if lead.is_empty() {
+                        p.warning(line_number, "Unknown junk in object section (possibly: sprites have to be 5 pixels wide and 5 pixels high exactly. Or maybe: the main names for objects have to be words containing only the letters a-z0.9 - if you want to call them something like \",\", do it in the legend section).");
+                        return;
+                    }
+                    let rest = trimmed[lead.len()..].to_string();
                     let mut first = true;
-                    for word in trimmed.split_whitespace() {
-                        if !word.chars().all(is_word_char) {
-                            p.warning(line_number, "Unknown junk in object section (possibly: sprites have to be 5 pixels wide and 5 pixels high exactly. Or maybe: the main names for objects have to be words containing only the letters a-z0.9 - if you want to call them something like \",\", do it in the legend section).");
-                            break;
-                        }
+                    for word in std::iter::once(lead.as_str()).chain(rest.split_whitespace()) {
                         let name = word.to_string();
                         if p.object_index(&name).is_some() {
                             p.error(
@@ -630,6 +637,9 @@ pub(crate) fn parse(source: &str) -> Parsed {
                             );
                             first = false;
                             continue;
+                        }
+                        if p.synonyms.iter().any(|s| s.0 == name) {
+                            p.error(line_number, format!("Name \"{}\" already in use.", name.to_uppercase()));
                         }
                         if first {
                             p.objects.push(ObjectDef {
@@ -654,20 +664,32 @@ pub(crate) fn parse(source: &str) -> Parsed {
                         objects_section = 1;
                     }
                     2 => {
-                        for word in trimmed.split_whitespace() {
-                            if is_color(word) {
-                                if let Some(o) = current_object {
-                                    p.objects[o].colors.push(word.to_string());
-                                }
-                            } else {
-                                let n = current_object
-                                    .map(|o| p.objects[o].name.to_uppercase())
-                                    .unwrap_or_default();
-                                p.error(
-                                    line_number,
-                                    format!("Was looking for color for object {n}, got \"{word}\" instead."),
-                                );
+                        let mut rest = trimmed;
+                        loop {
+                            rest = rest.trim_start();
+                            if rest.is_empty() {
                                 break;
+                            }
+                            match color_prefix(rest) {
+                                Some(len) => {
+                                    if let Some(o) = current_object {
+                                        p.objects[o].colors.push(rest[..len].to_string());
+                                    }
+                                    rest = &rest[len..];
+                                }
+                                None => {
+                                    let n = current_object
+                                        .map(|o| p.objects[o].name.to_uppercase())
+                                        .unwrap_or_default();
+                                    let word = rest.split_whitespace().next().unwrap_or("");
+                                    p.error(
+                                        line_number,
+                                        format!(
+                                            "Was looking for color for object {n}, got \"{word}\" instead."
+                                        ),
+                                    );
+                                    break;
+                                }
                             }
                         }
                     }
