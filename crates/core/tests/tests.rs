@@ -4,6 +4,7 @@ mod collapse;
 mod determinism;
 mod hash;
 mod match3;
+mod puzzlescript;
 mod puzzlescript_reference;
 mod sides;
 mod slide;

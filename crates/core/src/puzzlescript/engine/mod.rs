@@ -1,1 +1,457 @@
 //! The PuzzleScript language: parser, compiler and turn engine.
+//!
+//! [`compile`] turns source text into a [`Game`] (or the reference's error diagnostics);
+//! [`Game::start`] loads a level into a [`State`] (pure data); [`Game::turn`] plays one turn on it.
+//! [`Session`] replays the reference test procedure exactly (`runTest`: again turns, undo stack,
+//! restarts, level changes, the sound history), and [`suite`] runs the reference regression suite.
+//!
+//! Boards are stored like the reference: cell index `x * height + y` (column-major), each cell
+//! `stride` 64-bit words of object bits (object ids as in [`Game::objects`]).
+
+mod bits;
+mod compile;
+pub mod level_string;
+mod parse;
+mod rng;
+pub mod session;
+pub mod suite;
+mod turn;
+
+pub use rng::Rng;
+pub use session::{Session, TestInput};
+
+use serde::{Deserialize, Serialize};
+
+/// A compiler message, as the reference would print it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// 1-based source line (0: no particular line).
+    pub line: usize,
+    /// 1-based column, best effort.
+    pub column: usize,
+    /// The message.
+    pub message: String,
+    /// An error (the game does not run) rather than a warning.
+    pub is_error: bool,
+}
+
+/// An object as declared.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObjectInfo {
+    /// Its name, lower-cased.
+    pub name: String,
+    /// Its colours as written (names or `#hex`), lower-cased.
+    pub colors: Vec<String>,
+    /// Its pixel rows (colour index per pixel, -1 transparent), or `None` (one flat colour).
+    pub sprite: Option<Vec<Vec<i8>>>,
+    /// Its collision layer.
+    pub layer: usize,
+    /// The line it was declared on.
+    pub line: usize,
+}
+
+/// A level or a message between levels.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LevelEntry {
+    /// A level.
+    Level {
+        /// Width in cells.
+        width: usize,
+        /// Height in cells.
+        height: usize,
+        /// First line of the level in the source.
+        line: usize,
+    },
+    /// A message screen.
+    Message {
+        /// The text.
+        text: String,
+        /// Its line.
+        line: usize,
+    },
+}
+
+/// Prelude options: the ones that change behaviour, typed, and every option as written.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Prelude {
+    /// Every option in source order: key and value (`"true"` for flags).
+    pub pairs: Vec<(String, String)>,
+    /// `run_rules_on_level_start`.
+    pub run_rules_on_level_start: bool,
+    /// `require_player_movement`.
+    pub require_player_movement: bool,
+    /// `noundo`.
+    pub noundo: bool,
+    /// `norestart`.
+    pub norestart: bool,
+    /// `noaction`.
+    pub noaction: bool,
+    /// `norepeat_action`.
+    pub norepeat_action: bool,
+    /// `throttle_movement`.
+    pub throttle_movement: bool,
+    /// `again_interval` in seconds (default 0.15).
+    pub again_interval: f64,
+    /// `realtime_interval` in seconds, if any.
+    pub realtime_interval: Option<f64>,
+    /// `key_repeat_interval` in seconds (default 0.15).
+    pub key_repeat_interval: f64,
+}
+
+impl Prelude {
+    /// Looks an option up (the last one written wins).
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    fn from_pairs(meta: &[(String, String, usize)], diags: &mut Vec<Diagnostic>) -> Prelude {
+        let mut p = Prelude {
+            pairs: meta.iter().map(|(k, v, _)| (k.clone(), v.clone())).collect(),
+            again_interval: 0.15,
+            key_repeat_interval: 0.15,
+            ..Prelude::default()
+        };
+        for (k, v, line) in meta {
+            let num = || v.trim().parse::<f64>().ok();
+            match k.as_str() {
+                "run_rules_on_level_start" => p.run_rules_on_level_start = true,
+                "require_player_movement" => p.require_player_movement = true,
+                "noundo" => p.noundo = true,
+                "norestart" => p.norestart = true,
+                "noaction" => p.noaction = true,
+                "norepeat_action" => p.norepeat_action = true,
+                "throttle_movement" => p.throttle_movement = true,
+                "again_interval" => p.again_interval = num().unwrap_or(0.15),
+                "key_repeat_interval" => p.key_repeat_interval = num().unwrap_or(0.15),
+                "realtime_interval" => p.realtime_interval = num(),
+                "youtube" => diags.push(Diagnostic {
+                    line: *line,
+                    column: 1,
+                    message: "Unfortunately, YouTube support hasn't been working properly for a long time - it was always a hack and it hasn't gotten less hacky over time, so I can no longer pretend to support it.".into(),
+                    is_error: false,
+                }),
+                _ => {}
+            }
+        }
+        p
+    }
+}
+
+/// A compiled game. Immutable; `Send + Sync`.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub(crate) objects: Vec<ObjectInfo>,
+    pub(crate) stride: usize,
+    pub(crate) layer_count: usize,
+    pub(crate) layer_masks: Vec<Vec<u64>>,
+    pub(crate) player_mask: Vec<u64>,
+    pub(crate) player_aggregate: bool,
+    pub(crate) rules: Vec<Vec<compile::Rule>>,
+    pub(crate) late_rules: Vec<Vec<compile::Rule>>,
+    pub(crate) loop_point: Vec<Option<usize>>,
+    pub(crate) late_loop_point: Vec<Option<usize>>,
+    pub(crate) rigid_group_to_group: Vec<usize>,
+    #[allow(dead_code)]
+    pub(crate) group_rigid_index: Vec<Option<usize>>,
+    pub(crate) win_conditions: Vec<compile::WinCondition>,
+    pub(crate) levels: Vec<LevelEntry>,
+    pub(crate) boards: Vec<Option<Vec<u64>>>,
+    pub(crate) sounds: compile::Sounds,
+    pub(crate) prelude: Prelude,
+    pub(crate) warnings: Vec<Diagnostic>,
+}
+
+/// Compiles a game. `Err` exactly when the reference would count errors; the diagnostics then
+/// include every warning too.
+pub fn compile(source: &str) -> Result<Game, Vec<Diagnostic>> {
+    let (game, diags) = compile::compile_lenient(source);
+    match game {
+        Some(g) if !diags.iter().any(|d| d.is_error) => Ok(g),
+        _ => Err(diags),
+    }
+}
+
+/// Compiles like the reference does before running a game: a game whenever the reference would
+/// still run one (it runs games with a few errors), with all diagnostics.
+pub fn compile_lenient(source: &str) -> (Option<Game>, Vec<Diagnostic>) {
+    compile::compile_lenient(source)
+}
+
+/// An input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Input {
+    /// Up.
+    Up,
+    /// Left.
+    Left,
+    /// Down.
+    Down,
+    /// Right.
+    Right,
+    /// Action (X / space).
+    Action,
+}
+
+impl Input {
+    pub(crate) fn mask(self) -> u8 {
+        match self {
+            Input::Up => compile::UP,
+            Input::Left => compile::LEFT,
+            Input::Down => compile::DOWN,
+            Input::Right => compile::RIGHT,
+            Input::Action => compile::ACTION,
+        }
+    }
+}
+
+/// Why a level cannot start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    /// No level with this index.
+    #[error("there is no level {0}")]
+    NoSuchLevel(usize),
+    /// The entry is a message, not a level.
+    #[error("entry {0} is a message, not a level")]
+    Message(usize),
+}
+
+/// The play state: pure data.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct State {
+    /// The level entry shown (index into [`Game::levels`]).
+    pub level: usize,
+    /// Board width.
+    pub width: usize,
+    /// Board height.
+    pub height: usize,
+    /// Words per cell.
+    pub stride: usize,
+    /// Object bits, cell index `x * height + y`, `stride` words per cell.
+    pub cells: Vec<u64>,
+    /// Pending movements, 5 bits per cell and layer (zero between turns in practice).
+    pub movements: Vec<u8>,
+    /// The generator.
+    pub rng: Rng,
+    /// The seed string (levels reseed from it).
+    pub seed: String,
+    /// The restart target (level start or last checkpoint).
+    pub restart_cells: Vec<u64>,
+    /// A message or title screen is showing (win conditions are not checked).
+    pub text_mode: bool,
+    /// The title screen is showing (after the last level).
+    pub title_screen: bool,
+}
+
+impl State {
+    /// Cell index of `(x, y)`.
+    pub fn index(&self, x: usize, y: usize) -> usize {
+        x * self.height + y
+    }
+
+    /// The object ids in a cell, ascending.
+    pub fn objects_at(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        let s = self.stride;
+        let words = self.cells.get(cell * s..(cell + 1) * s).unwrap_or(&[]);
+        bits::ones(words)
+    }
+
+    /// Replaces a cell's objects.
+    pub fn set_cell(&mut self, cell: usize, objects: &[usize]) {
+        let s = self.stride;
+        if let Some(words) = self.cells.get_mut(cell * s..(cell + 1) * s) {
+            for w in words.iter_mut() {
+                *w = 0;
+            }
+            for &o in objects {
+                bits::set(words, o);
+            }
+        }
+    }
+}
+
+/// What a debugger or animator can learn from a turn.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    /// Events in order.
+    pub events: Vec<TraceEvent>,
+}
+
+/// One traced event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TraceEvent {
+    /// The rule on `line` rewrote `cell`.
+    Rule {
+        /// Source line of the rule.
+        line: usize,
+        /// The cell it changed.
+        cell: usize,
+    },
+    /// An object moved.
+    Move {
+        /// Object id.
+        object: usize,
+        /// From cell.
+        from: usize,
+        /// To cell.
+        to: usize,
+    },
+}
+
+/// What a turn did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnOutcome {
+    /// The level changed (the reference would push an undo state for an input turn).
+    pub changed: bool,
+    /// An `again` turn is queued.
+    pub again: bool,
+    /// The level was won (the state is left on the won board).
+    pub won: bool,
+    /// The turn was cancelled.
+    pub cancelled: bool,
+    /// A `restart` command ran.
+    pub restarted: bool,
+    /// A `checkpoint` command ran.
+    pub checkpoint: bool,
+    /// Messages shown.
+    pub messages: Vec<String>,
+    /// Sounds recorded (seeds), as the reference's `soundHistory`.
+    pub sounds: Vec<String>,
+}
+
+impl Game {
+    /// Warnings from compilation.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+
+    /// Levels and messages in order.
+    pub fn levels(&self) -> &[LevelEntry] {
+        &self.levels
+    }
+
+    /// Objects by id.
+    pub fn objects(&self) -> &[ObjectInfo] {
+        &self.objects
+    }
+
+    /// Number of objects.
+    pub fn object_count(&self) -> usize {
+        self.objects.len()
+    }
+
+    /// Number of collision layers.
+    pub fn layer_count(&self) -> usize {
+        self.layer_count
+    }
+
+    /// The prelude.
+    pub fn prelude(&self) -> &Prelude {
+        &self.prelude
+    }
+
+    /// Loads a level (`loadLevel`): the board, the generator from `seed`, and the
+    /// `run_rules_on_level_start` turn when the prelude asks for it.
+    pub fn start(&self, level: usize, seed: Option<&str>) -> Result<State, StartError> {
+        match self.levels.get(level) {
+            None => return Err(StartError::NoSuchLevel(level)),
+            Some(LevelEntry::Message { .. }) => return Err(StartError::Message(level)),
+            Some(LevelEntry::Level { .. }) => {}
+        }
+        let mut st = self.blank_state(seed.unwrap_or(DEFAULT_SEED));
+        let mut backups = Vec::new();
+        let mut sounds = Vec::new();
+        let mut rt = turn::Runtime::new(self, &mut st, &mut backups, &mut sounds, None);
+        rt.advance_on_win = false;
+        rt.load_level(level);
+        Ok(st)
+    }
+
+    pub(crate) fn blank_state(&self, seed: &str) -> State {
+        State {
+            level: 0,
+            width: 0,
+            height: 0,
+            stride: self.stride,
+            cells: Vec::new(),
+            movements: Vec::new(),
+            rng: Rng::new(seed),
+            seed: seed.to_string(),
+            restart_cells: Vec::new(),
+            text_mode: true,
+            title_screen: false,
+        }
+    }
+
+    /// One turn: an input, or `None` for a tick / again turn. The state stays on the level
+    /// (a win is reported, not acted on).
+    pub fn turn(&self, state: &mut State, input: Option<Input>, trace: Option<&mut Trace>) -> TurnOutcome {
+        let mut backups = Vec::new();
+        let mut sounds = Vec::new();
+        let mut rt = turn::Runtime::new(self, state, &mut backups, &mut sounds, trace);
+        rt.advance_on_win = false;
+        let changed = rt.process_input(input.map(Input::mask), false, false);
+        TurnOutcome {
+            changed,
+            again: rt.againing,
+            won: rt.won,
+            cancelled: rt.cancelled,
+            restarted: rt.restarted,
+            checkpoint: rt.checkpoint,
+            messages: std::mem::take(&mut rt.messages),
+            sounds,
+        }
+    }
+
+    /// `DoRestart`: back to the restart target (level start or checkpoint), then the
+    /// `run_rules_on_level_start` turn if any.
+    pub fn restart(&self, state: &mut State) -> TurnOutcome {
+        let mut backups = Vec::new();
+        let mut sounds = Vec::new();
+        let mut rt = turn::Runtime::new(self, state, &mut backups, &mut sounds, None);
+        rt.advance_on_win = false;
+        rt.do_restart(true);
+        TurnOutcome {
+            changed: true,
+            again: rt.againing,
+            won: rt.won,
+            restarted: true,
+            messages: std::mem::take(&mut rt.messages),
+            sounds,
+            ..TurnOutcome::default()
+        }
+    }
+
+    /// Whether the win conditions hold on this board (false when there are none).
+    pub fn is_won(&self, state: &State) -> bool {
+        self.win_conditions_hold(state)
+    }
+
+    pub(crate) fn win_conditions_hold(&self, st: &State) -> bool {
+        if self.win_conditions.is_empty() {
+            return false;
+        }
+        let s = self.stride;
+        let n = st.width * st.height;
+        for wc in &self.win_conditions {
+            let f1 = |c: &[u64]| {
+                if wc.aggregate1 { bits::subset(&wc.mask1, c) } else { bits::intersects(&wc.mask1, c) }
+            };
+            let f2 = |c: &[u64]| {
+                if wc.aggregate2 { bits::subset(&wc.mask2, c) } else { bits::intersects(&wc.mask2, c) }
+            };
+            let cells = (0..n).map(|i| &st.cells[i * s..(i + 1) * s]);
+            let passed = match wc.quantifier {
+                -1 => !cells.into_iter().any(|c| f1(c) && f2(c)),
+                0 => cells.into_iter().any(|c| f1(c) && f2(c)),
+                _ => !cells.into_iter().any(|c| f1(c) && !f2(c)),
+            };
+            if !passed {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The seed used when none is given.
+pub const DEFAULT_SEED: &str = "tessera";

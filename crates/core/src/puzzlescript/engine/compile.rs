@@ -1,0 +1,2061 @@
+//! The compiler: parsed sections into a [`Game`]: object ids and layers, legend dictionaries and
+//! masks, levels as boards, and rules expanded the reference's way (`compiler.js`): directions,
+//! relative directions, up/left rules turned down/right, aggregates, synonyms, ambiguous
+//! movements and properties concretised, spawned objects made stationary, duplicates removed,
+//! then each cell turned into a match pattern and a replacement; groups, loops, rigid groups,
+//! win conditions and sounds.
+
+use super::bits::{self, Bits};
+use super::parse::{self, LevelDef, Parsed, SoundTok};
+use super::{Diagnostic, Game, LevelEntry, ObjectInfo, Prelude};
+use std::collections::BTreeMap;
+
+/// Movement bits of one layer.
+pub(crate) const UP: u8 = 0b00001;
+pub(crate) const DOWN: u8 = 0b00010;
+pub(crate) const LEFT: u8 = 0b00100;
+pub(crate) const RIGHT: u8 = 0b01000;
+pub(crate) const ACTION: u8 = 0b10000;
+
+fn dir_mask(dir: &str) -> Option<u8> {
+    Some(match dir {
+        "up" => UP,
+        "down" => DOWN,
+        "left" => LEFT,
+        "right" => RIGHT,
+        "moving" => 0b01111,
+        "no" => 0b00011,
+        "randomdir" => 0b00101,
+        "random" => 0b10010,
+        "action" => ACTION,
+        "" => 0,
+        _ => return None,
+    })
+}
+
+/// One cell of a rule pattern: what must hold, and what the right-hand side writes.
+#[derive(Clone, Debug)]
+pub(crate) struct CellPattern {
+    pub present: Bits,
+    pub missing: Bits,
+    pub any_present: Vec<Bits>,
+    /// (layer, bits that must all be set)
+    pub mov_present: Vec<(usize, u8)>,
+    /// (layer, bits that must all be clear)
+    pub mov_missing: Vec<(usize, u8)>,
+    pub replacement: Option<Replacement>,
+}
+
+/// The right-hand side of one cell.
+#[derive(Clone, Debug)]
+pub(crate) struct Replacement {
+    pub objects_clear: Bits,
+    pub objects_set: Bits,
+    /// per layer: movement bits cleared (including the layer mask), set
+    pub movements_clear: Vec<u8>,
+    pub movements_set: Vec<u8>,
+    /// per layer: whether the layer's movement is rewritten (for rigid bookkeeping)
+    pub movements_layer: Vec<bool>,
+    pub random_entities: Vec<usize>,
+    pub random_dir_layers: Vec<usize>,
+}
+
+/// A cell or an ellipsis.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum PatternCell {
+    Cell(CellPattern),
+    Ellipsis,
+}
+
+/// A compiled rule.
+#[derive(Clone, Debug)]
+pub(crate) struct Rule {
+    pub direction: u8,
+    pub rows: Vec<Vec<PatternCell>>,
+    pub ellipses: Vec<usize>,
+    pub has_replacements: bool,
+    pub line: usize,
+    pub group_number: usize,
+    pub rigid: bool,
+    pub commands: Vec<(String, Option<String>)>,
+    pub random: bool,
+    /// objects every row needs somewhere in the level (a quick filter)
+    #[allow(dead_code)]
+    pub row_masks: Vec<Bits>,
+    /// the rule's rigid group index plus one (0: not rigid)
+    pub rigid_index: u8,
+}
+
+/// A win condition: -1 no, 0 some, 1 all.
+#[derive(Clone, Debug)]
+pub(crate) struct WinCondition {
+    pub quantifier: i8,
+    pub mask1: Bits,
+    pub mask2: Bits,
+    pub aggregate1: bool,
+    pub aggregate2: bool,
+    #[allow(dead_code)]
+    pub line: usize,
+}
+
+/// A movement sound.
+#[derive(Clone, Debug)]
+pub(crate) struct MoveSound {
+    pub object: usize,
+    pub layer: usize,
+    pub directions: u8,
+    pub seed: String,
+}
+
+/// Sounds the engine records.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Sounds {
+    pub events: BTreeMap<String, String>,
+    pub creation: Vec<(Bits, String)>,
+    pub destruction: Vec<(Bits, String)>,
+    pub movement: Vec<Vec<MoveSound>>,
+    pub movement_failure: Vec<MoveSound>,
+}
+
+type Cell = Vec<(String, String)>;
+/// A compiled rule, with the pair of same-layer names that makes it impossible (if any).
+type Discardable = (Rule, Option<(String, String)>);
+
+#[derive(Clone, Debug)]
+struct RawRule {
+    direction: String,
+    lhs: Vec<Vec<Cell>>,
+    rhs: Vec<Vec<Cell>>,
+    line: usize,
+    late: bool,
+    rigid: bool,
+    group_number: usize,
+    commands: Vec<(String, Option<String>)>,
+    random: bool,
+}
+
+struct Ctx {
+    diags: Vec<Diagnostic>,
+    /// object name -> (compact id, layer)
+    objects: BTreeMap<String, (usize, usize)>,
+    stride: usize,
+    layer_count: usize,
+    layer_masks: Vec<Bits>,
+    synonyms: BTreeMap<String, String>,
+    aggregates: BTreeMap<String, Vec<String>>,
+    properties: BTreeMap<String, Vec<String>>,
+    properties_single_layer: BTreeMap<String, usize>,
+    object_masks: BTreeMap<String, Bits>,
+    aggregate_masks: BTreeMap<String, Bits>,
+    names: std::collections::BTreeSet<String>,
+    sounds_declared: Vec<String>,
+    invalid: bool,
+}
+
+impl Ctx {
+    fn error(&mut self, line: usize, message: impl Into<String>) {
+        self.diags.push(Diagnostic { line, column: 1, message: message.into(), is_error: true });
+    }
+    fn warning(&mut self, line: usize, message: impl Into<String>) {
+        self.diags.push(Diagnostic { line, column: 1, message: message.into(), is_error: false });
+    }
+}
+
+const RELATIVE_DIRECTIONS: [&str; 6] = ["^", "v", "<", ">", "perpendicular", "parallel"];
+const SIMPLE_ABSOLUTE: [&str; 4] = ["up", "down", "left", "right"];
+const COMMAND_WORDS: [&str; 17] = [
+    "sfx0",
+    "sfx1",
+    "sfx2",
+    "sfx3",
+    "sfx4",
+    "sfx5",
+    "sfx6",
+    "sfx7",
+    "sfx8",
+    "sfx9",
+    "sfx10",
+    "cancel",
+    "checkpoint",
+    "restart",
+    "win",
+    "message",
+    "again",
+];
+
+fn direction_aggregate(name: &str) -> Option<&'static [&'static str]> {
+    Some(match name {
+        "horizontal" | "horizontal_par" | "horizontal_perp" => &["left", "right"],
+        "vertical" | "vertical_par" | "vertical_perp" => &["up", "down"],
+        "moving" => &["up", "down", "left", "right", "action"],
+        "orthogonal" => &["up", "down", "left", "right"],
+        "perpendicular" => &["^", "v"],
+        "parallel" => &["<", ">"],
+        _ => return None,
+    })
+}
+
+fn is_direction_token(t: &str) -> bool {
+    matches!(
+        t,
+        ">" | "<"
+            | "^"
+            | "v"
+            | "up"
+            | "down"
+            | "left"
+            | "right"
+            | "moving"
+            | "stationary"
+            | "no"
+            | "randomdir"
+            | "random"
+            | "horizontal"
+            | "vertical"
+            | "orthogonal"
+            | "perpendicular"
+            | "parallel"
+            | "action"
+    )
+}
+
+fn tokenize_rule_line(line: &str) -> Vec<String> {
+    let l = line.replace('[', " [ ").replace(']', " ] ").replace('|', " | ").replace("->", " -> ");
+    let mut l = l.trim().to_string();
+    if l.starts_with('+') {
+        l = format!("+ {}", &l[1..]);
+    }
+    l.split_whitespace().map(String::from).collect()
+}
+
+/// `findIndexAfterToken` on the original line: where the message text starts.
+fn index_after_token(orig: &str, tokens: &[String], token_index: usize) -> usize {
+    let lower: Vec<char> = orig.chars().flat_map(|c| c.to_lowercase()).collect();
+    let lower_s: String = lower.iter().collect();
+    let mut cur = 0usize; // byte index in lower_s
+    for t in tokens.iter().take(token_index + 1) {
+        match lower_s[cur.min(lower_s.len())..].find(t.as_str()) {
+            Some(p) => cur = cur + p + t.len(),
+            None => cur = t.len().saturating_sub(1),
+        }
+    }
+    // map the byte index in the lower-cased string back to a char index in the original
+    let char_index = lower_s[..cur.min(lower_s.len())].chars().count();
+    orig.char_indices().nth(char_index).map(|(b, _)| b).unwrap_or(orig.len())
+}
+
+fn rule_is_directional(lhs: &[Vec<Cell>], rhs: &[Vec<Cell>]) -> bool {
+    let has_rel = |row: &Vec<Cell>| {
+        row.iter().any(|c| c.iter().any(|(d, _)| RELATIVE_DIRECTIONS.contains(&d.as_str())))
+    };
+    lhs.iter().any(|r| r.len() > 1 || has_rel(r)) || rhs.iter().any(has_rel)
+}
+
+fn process_rule_string(
+    ctx: &mut Ctx,
+    rule: &(String, usize, String),
+    cur_rules: &[RawRule],
+) -> Option<Result<RawRule, i8>> {
+    let (line_text, line, orig) = (&rule.0, rule.1, &rule.2);
+    if orig.contains('(') && !line_text.contains("->") {
+        ctx.error(line, "You can't have comments inside rules, sorry. In PuzzleScript, '(' starts a comment, so everything after the first '(' on this line was ignored before your rule was parsed.");
+        return None;
+    }
+    let tokens = tokenize_rule_line(line_text);
+    if tokens.is_empty() {
+        ctx.error(line, "Spooky error!  Empty line passed to rule function.");
+    }
+    if tokens.len() == 1 {
+        if tokens[0] == "startloop" {
+            return Some(Err(1));
+        } else if tokens[0] == "endloop" {
+            return Some(Err(-1));
+        }
+    }
+    if !tokens.iter().any(|t| t == "->") {
+        ctx.error(line, "A rule has to have an arrow in it.  There's no arrow here! Consider reading up about rules - you're clearly doing something weird");
+    }
+    let mut parsestate = 0;
+    let mut directions: Vec<String> = Vec::new();
+    let mut curcell: Vec<String> = Vec::new();
+    let mut curcellrow: Vec<Cell> = Vec::new();
+    let mut incellrow = false;
+    let mut rhs = false;
+    let mut lhs_cells: Vec<Vec<Cell>> = Vec::new();
+    let mut rhs_cells: Vec<Vec<Cell>> = Vec::new();
+    let mut late = false;
+    let mut rigid = false;
+    let mut group_number = line;
+    let mut commands: Vec<(String, Option<String>)> = Vec::new();
+    let mut random_rule = false;
+    let mut has_plus = false;
+    let mut bracketbalance: i32 = 0;
+    let to_cell = |v: &[String]| -> Cell {
+        v.chunks(2).map(|c| (c[0].clone(), c.get(1).cloned().unwrap_or_default())).collect()
+    };
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = tokens[i].as_str();
+        if parsestate == 0 {
+            if token == "+" {
+                has_plus = true;
+                if group_number == line {
+                    if cur_rules.is_empty() {
+                        ctx.error(line, "The \"+\" symbol, for joining a rule with the group of the previous rule, needs a previous rule to be applied to.");
+                        has_plus = false;
+                    }
+                    if i != 0 {
+                        ctx.error(line, "The \"+\" symbol, for joining a rule with the group of the previous rule, must be the first symbol on the line ");
+                    }
+                    if has_plus && let Some(last) = cur_rules.last() {
+                        group_number = last.group_number;
+                    }
+                } else {
+                    ctx.error(
+                        line,
+                        "Two \"+\"s (the \"append to previous rule group\" symbol) applied to the same rule.",
+                    );
+                }
+            } else if RELATIVE_DIRECTIONS.contains(&token) {
+                ctx.error(line, "You cannot use relative directions (\"^v<>\") to indicate in which direction(s) a rule applies.  Use absolute directions indicators (Up, Down, Left, Right, Horizontal, or Vertical, for instance), or, if you want the rule to apply in all four directions, do not specify directions");
+            } else if let Some(agg) = direction_aggregate(token) {
+                directions.extend(agg.iter().map(|s| s.to_string()));
+            } else if token == "late" {
+                late = true;
+            } else if token == "rigid" {
+                rigid = true;
+            } else if token == "random" {
+                random_rule = true;
+                if has_plus {
+                    ctx.error(line, "A rule-group can only be marked random by the opening rule in the group (aka, a '+' and 'random' can't appear as rule modifiers on the same line).");
+                }
+            } else if SIMPLE_ABSOLUTE.contains(&token) {
+                directions.push(token.to_string());
+            } else if token == "[" {
+                if directions.is_empty() {
+                    directions = SIMPLE_ABSOLUTE.iter().map(|s| s.to_string()).collect();
+                }
+                parsestate = 1;
+                continue;
+            } else {
+                ctx.error(line, format!("The start of a rule must consist of some number of directions (possibly 0), before the first bracket, specifying in what directions to look (with no direction specified, it applies in all four directions).  It seems you've just entered \"{}\".", token.to_uppercase()));
+            }
+            i += 1;
+            continue;
+        }
+        // parsestate 1
+        if token == "[" {
+            bracketbalance += 1;
+            if bracketbalance > 1 {
+                ctx.warning(line, "Multiple opening brackets without closing brackets.  Something fishy here.  Every '[' has to be closed by a ']', and you can't nest them.");
+            }
+            if !curcell.is_empty() {
+                ctx.error(
+                    line,
+                    "Error, malformed cell rule - encountered a \"[\"\" before previous bracket was closed",
+                );
+            }
+            incellrow = true;
+            curcell = Vec::new();
+        } else if is_direction_token(token) {
+            if curcell.len() % 2 == 1 {
+                ctx.error(line, "Error, an item can only have one direction/action at a time, but you're looking for several at once!");
+            } else if !incellrow {
+                ctx.warning(line, "Invalid syntax. Directions should be placed at the start of a rule.");
+            } else if late && token != "no" && token != "random" && token != "randomdir" {
+                ctx.error(line, "Movements cannot appear in late rules.");
+            } else {
+                curcell.push(token.to_string());
+            }
+        } else if token == "|" {
+            if !incellrow {
+                ctx.warning(
+                    line,
+                    "Janky syntax.  \"|\" should only be used inside cell rows (the square brackety bits).",
+                );
+            } else if curcell.len() % 2 == 1 {
+                ctx.error(line, "In a rule, if you specify a movement, it has to act on an object.");
+            } else {
+                curcellrow.push(to_cell(&curcell));
+                curcell = Vec::new();
+            }
+        } else if token == "]" {
+            bracketbalance -= 1;
+            if bracketbalance < 0 {
+                ctx.warning(line, "Multiple closing brackets without corresponding opening brackets.  Something fishy here.  Every '[' has to be closed by a ']', and you can't nest them.");
+                return None;
+            }
+            if curcell.len() % 2 == 1 {
+                if curcell[0] == "..." {
+                    ctx.error(line, "Cannot end a rule with ellipses.");
+                } else {
+                    ctx.error(line, "In a rule, if you specify a movement, it has to act on an object.");
+                }
+            } else {
+                curcellrow.push(to_cell(&curcell));
+                curcell = Vec::new();
+            }
+            if rhs {
+                rhs_cells.push(std::mem::take(&mut curcellrow));
+            } else {
+                lhs_cells.push(std::mem::take(&mut curcellrow));
+            }
+            incellrow = false;
+        } else if token == "->" {
+            if group_number != line
+                && let Some(parent) = cur_rules.last()
+                && parent.late != late
+            {
+                ctx.warning(line, "Oh gosh you can mix late and non-late rules in a rule-group if you really want to, but gosh why would you want to do that?  What do you expect to accomplish?");
+            }
+            if incellrow {
+                ctx.warning(line, "Encountered an unexpected \"->\" inside square brackets.  It's used to separate states, it has no place inside them >:| .");
+            } else if rhs {
+                ctx.error(line, "Error, you can only use \"->\" once in a rule; it's used to separate before and after states.");
+                return None;
+            } else {
+                rhs = true;
+            }
+        } else if ctx.names.contains(token) {
+            if !incellrow {
+                ctx.warning(
+                    line,
+                    format!(
+                        "Invalid token {}. Object names should only be used within cells (square brackets).",
+                        token.to_uppercase()
+                    ),
+                );
+            } else {
+                let mut j = 0;
+                while j + 1 < curcell.len() {
+                    if curcell[j + 1] == token {
+                        let existing = curcell[j].clone();
+                        let new_dir = if curcell.len() % 2 == 1 {
+                            curcell[curcell.len() - 1].clone()
+                        } else {
+                            String::new()
+                        };
+                        if existing == "no" && new_dir == "no" {
+                            ctx.warning(line, format!("I notice that you have NO {} more than once in a single cell. That's redundant innit.", token.to_uppercase()));
+                        } else {
+                            ctx.error(line, format!("You cannot specify the same object more than once in a single cell (in this case {} occurs multiple times).", token.to_uppercase()));
+                        }
+                    }
+                    j += 2;
+                }
+                if curcell.len().is_multiple_of(2) {
+                    curcell.push(String::new());
+                }
+                curcell.push(token.to_string());
+            }
+        } else if token == "..." {
+            if !incellrow {
+                ctx.warning(
+                    line,
+                    "Invalid syntax, ellipses should only be used within cells (square brackets).",
+                );
+            } else {
+                curcell.push(token.to_string());
+                curcell.push(token.to_string());
+            }
+        } else if COMMAND_WORDS.contains(&token) {
+            if !rhs {
+                ctx.error(line, "Commands should only appear at the end of rules, not in or before the pattern-detection/-replacement sections.");
+            } else if incellrow || tokens[i..].iter().any(|t| t == "]") {
+                ctx.warning(line, "Commands should only appear at the end of rules, not in or before the pattern-detection/-replacement sections.");
+            }
+            if token == "message" {
+                let idx = index_after_token(orig, &tokens, i);
+                let mut text = orig[idx.min(orig.len())..].trim().to_string();
+                if text.is_empty() {
+                    text = " ".to_string();
+                }
+                commands.push((token.to_string(), Some(text)));
+                i = tokens.len();
+                continue;
+            } else {
+                if token.starts_with("sfx") && !ctx.sounds_declared.iter().any(|s| s == token) {
+                    ctx.warning(line, format!("Sound effect \"{token}\" not defined."));
+                }
+                commands.push((token.to_string(), None));
+            }
+        } else {
+            ctx.error(line, format!("Error, malformed cell rule - was looking for cell contents, but found \"{token}\".  What am I supposed to do with this, eh, please tell me that."));
+        }
+        i += 1;
+    }
+    if late && rigid {
+        ctx.error(line, "Late rules cannot be marked as rigid (rigid rules are all about dealing with the consequences of unresolvable movements, and late rules can't even have movements).");
+    }
+    if lhs_cells.len() != rhs_cells.len() {
+        if commands.is_empty() || !rhs_cells.is_empty() {
+            ctx.warning(line, "Error, when specifying a rule, the number of matches (square bracketed bits) on the left hand side of the arrow must equal the number on the right");
+            return None;
+        }
+    } else {
+        for k in 0..lhs_cells.len() {
+            if lhs_cells[k].len() != rhs_cells[k].len() {
+                ctx.error(line, "In a rule, each pattern to match on the left must have a corresponding pattern on the right of equal length (number of cells).");
+                ctx.invalid = true;
+            }
+            if lhs_cells[k].is_empty() {
+                ctx.error(line, "You have an totally empty pattern on the left-hand side.  This will match *everything*.  You certainly don't want this.");
+            }
+        }
+    }
+    if lhs_cells.is_empty() {
+        ctx.error(line, "This rule refers to nothing.  What the heck? :O");
+    }
+    if !rule_is_directional(&lhs_cells, &rhs_cells) && directions.len() > 1 {
+        directions.truncate(1);
+    }
+    let _ = parsestate;
+    Some(Ok(RawRule {
+        direction: directions.join(","),
+        lhs: lhs_cells,
+        rhs: rhs_cells,
+        line,
+        late,
+        rigid,
+        group_number,
+        commands,
+        random: random_rule,
+    }))
+}
+
+fn absolutify(forward: &str, dir: &str) -> Option<&'static str> {
+    let idx = ["^", "v", "<", ">", "parallel", "perpendicular"].iter().position(|d| *d == dir)?;
+    let table: [&str; 6] = match forward {
+        "right" => ["up", "down", "left", "right", "horizontal_par", "vertical_perp"],
+        "up" => ["left", "right", "down", "up", "vertical_par", "horizontal_perp"],
+        "down" => ["right", "left", "up", "down", "vertical_par", "horizontal_perp"],
+        _ => ["down", "up", "right", "left", "horizontal_par", "vertical_perp"],
+    };
+    Some(table[idx])
+}
+
+fn contains_ellipsis(rule: &RawRule) -> bool {
+    rule.lhs.iter().any(|row| row.iter().any(|c| c.first().is_some_and(|p| p.1 == "...")))
+}
+
+/// A rule's identity for duplicate removal (the reference's `stringRep`, without the HTML).
+fn string_rep(rule: &RawRule) -> String {
+    let mut s = format!("({}) ", rule.line);
+    if rule.lhs.iter().any(|r| r.len() > 1) {
+        s.push_str(&rule.direction.to_uppercase());
+        s.push(' ');
+    }
+    if rule.rigid {
+        s = format!("RIGID {s} ");
+    }
+    if rule.random {
+        s = format!("RANDOM {s} ");
+    }
+    if rule.late {
+        s = format!("LATE {s} ");
+    }
+    let print_row = |row: &Vec<Cell>| {
+        let mut r = "[ ".to_string();
+        for (i, cell) in row.iter().enumerate() {
+            if i > 0 {
+                r.push_str("| ");
+            }
+            for (d, o) in cell {
+                if d == "..." {
+                    r.push_str(d);
+                    r.push(' ');
+                } else {
+                    r.push_str(d);
+                    r.push(' ');
+                    r.push_str(o);
+                    r.push(' ');
+                }
+            }
+        }
+        r.push_str("] ");
+        r
+    };
+    for row in &rule.lhs {
+        s.push_str(&print_row(row));
+    }
+    s.push_str("-> ");
+    for row in &rule.rhs {
+        s.push_str(&print_row(row));
+    }
+    for (c, m) in &rule.commands {
+        match m {
+            None => s.push_str(c),
+            Some(m) => s.push_str(&format!("({c}, {m}) ")),
+        }
+    }
+    s
+}
+
+fn cells_mut(rule: &mut RawRule) -> impl Iterator<Item = &mut Cell> {
+    rule.lhs.iter_mut().chain(rule.rhs.iter_mut()).flat_map(|r| r.iter_mut())
+}
+
+fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
+    type MovRep = Vec<(String, (String, usize, String, String, usize, usize))>;
+    type AggRep = Vec<(String, (String, usize))>;
+    let mut result: Vec<(RawRule, Option<(MovRep, AggRep)>)> = vec![(rule, None)];
+    let mut modified = true;
+    let mut guard = 0;
+    while modified && guard < 10_000 {
+        guard += 1;
+        modified = false;
+        let mut i = 0;
+        while i < result.len() {
+            let mut shouldremove = false;
+            let mut new_rules = Vec::new();
+            {
+                let (cur, reps) = &result[i];
+                for j in 0..cur.lhs.len() {
+                    for k in 0..cur.lhs[j].len() {
+                        let cell = &cur.lhs[j][k];
+                        let movings: Vec<(String, String)> = cell
+                            .iter()
+                            .filter(|(d, _)| direction_aggregate(d).is_some())
+                            .map(|(d, n)| (n.clone(), d.clone()))
+                            .collect();
+                        if let Some((cand_name, ambiguous)) = movings.first() {
+                            shouldremove = true;
+                            modified = true;
+                            let concrete_dirs = direction_aggregate(ambiguous).unwrap_or(&[]);
+                            for concrete in concrete_dirs {
+                                let mut nr = cur.clone();
+                                let (mut mr, mut ar) = reps.clone().unwrap_or_default();
+                                for p in nr.lhs[j][k].iter_mut() {
+                                    if p.0 == *ambiguous && p.1 == *cand_name {
+                                        p.0 = concrete.to_string();
+                                    }
+                                }
+                                if !nr.rhs.is_empty()
+                                    && let Some(c) = nr.rhs.get_mut(j).and_then(|r| r.get_mut(k))
+                                {
+                                    for p in c.iter_mut() {
+                                        if p.0 == *ambiguous && p.1 == *cand_name {
+                                            p.0 = concrete.to_string();
+                                        }
+                                    }
+                                }
+                                let key = format!("{cand_name}{ambiguous}");
+                                if let Some(e) = mr.iter_mut().find(|e| e.0 == key) {
+                                    if j != e.1.4 || k != e.1.5 {
+                                        e.1.1 += 1;
+                                    }
+                                } else {
+                                    mr.push((
+                                        key,
+                                        (concrete.to_string(), 1, ambiguous.clone(), cand_name.clone(), j, k),
+                                    ));
+                                }
+                                if let Some(e) = ar.iter_mut().find(|e| e.0 == *ambiguous) {
+                                    e.1.1 += 1;
+                                } else {
+                                    ar.push((ambiguous.clone(), (concrete.to_string(), 1)));
+                                }
+                                new_rules.push((nr, Some((mr, ar))));
+                            }
+                        }
+                    }
+                }
+            }
+            result.extend(new_rules);
+            if shouldremove {
+                result.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut remaining = String::new();
+    for (mut rule, reps) in result {
+        if let Some((mr, ar)) = reps {
+            for (_, (concrete, count, ambiguous, object, _, _)) in &mr {
+                if *count == 1 {
+                    for row in rule.rhs.iter_mut() {
+                        for cell in row.iter_mut() {
+                            for p in cell.iter_mut() {
+                                if p.0 == *ambiguous && p.1 == *object {
+                                    p.0 = concrete.clone();
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            for (ambiguous, (concrete, count)) in &ar {
+                if *count != 1 {
+                    continue;
+                }
+                for row in rule.rhs.iter_mut() {
+                    for cell in row.iter_mut() {
+                        for p in cell.iter_mut() {
+                            if p.0 == *ambiguous {
+                                p.0 = concrete.clone();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if remaining.is_empty() {
+            for row in &rule.rhs {
+                for cell in row {
+                    if let Some((d, _)) = cell.iter().find(|(d, _)| direction_aggregate(d).is_some()) {
+                        remaining = d.clone();
+                    }
+                }
+            }
+        }
+        out.push(rule);
+    }
+    if !remaining.is_empty() {
+        let line = out.first().map(|r| r.line).unwrap_or(0);
+        ctx.error(line, format!("This rule has an ambiguous movement on the right-hand side, \"{remaining}\", that can't be inferred from the left-hand side."));
+        ctx.invalid = true;
+    }
+    out
+}
+
+fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
+    let expand_no = |ctx: &Ctx, cell: &Cell| -> Cell {
+        let mut out = Vec::new();
+        for (d, n) in cell {
+            if d == "no"
+                && let Some(aliases) = ctx.properties.get(n)
+            {
+                for a in aliases {
+                    out.push((d.clone(), a.clone()));
+                }
+                continue;
+            }
+            out.push((d.clone(), n.clone()));
+        }
+        out
+    };
+    for i in 0..rule.lhs.len() {
+        for j in 0..rule.lhs[i].len() {
+            rule.lhs[i][j] = expand_no(ctx, &rule.lhs[i][j]);
+            if !rule.rhs.is_empty()
+                && let Some(c) = rule.rhs.get(i).and_then(|r| r.get(j))
+            {
+                let e = expand_no(ctx, c);
+                rule.rhs[i][j] = e;
+            }
+        }
+    }
+    let props_of = |ctx: &Ctx, cell: &Cell| -> Vec<String> {
+        cell.iter()
+            .filter(|(d, n)| d != "random" && ctx.properties.contains_key(n))
+            .map(|(_, n)| n.clone())
+            .collect()
+    };
+    let mut ambiguous: Vec<String> = Vec::new();
+    for j in 0..rule.rhs.len() {
+        for k in 0..rule.rhs[j].len() {
+            let pl = rule.lhs.get(j).and_then(|r| r.get(k)).map(|c| props_of(ctx, c)).unwrap_or_default();
+            let pr = props_of(ctx, &rule.rhs[j][k]);
+            for p in pr {
+                if !pl.contains(&p) && !ambiguous.contains(&p) {
+                    ambiguous.push(p);
+                }
+            }
+        }
+    }
+    type PropRep = Vec<(String, (String, usize))>;
+    let mut result: Vec<(RawRule, Option<PropRep>)> = vec![(rule, None)];
+    let mut modified = true;
+    let mut guard = 0;
+    while modified && guard < 10_000 {
+        guard += 1;
+        modified = false;
+        let mut i = 0;
+        while i < result.len() {
+            let mut shouldremove = false;
+            let mut new_rules = Vec::new();
+            {
+                let (cur, reps) = &result[i];
+                'outer: for j in 0..cur.lhs.len() {
+                    for k in 0..cur.lhs[j].len() {
+                        let props = props_of(ctx, &cur.lhs[j][k]);
+                        for property in props {
+                            if ctx.properties_single_layer.contains_key(&property)
+                                && !ambiguous.contains(&property)
+                            {
+                                continue;
+                            }
+                            let aliases = ctx.properties.get(&property).cloned().unwrap_or_default();
+                            shouldremove = true;
+                            modified = true;
+                            for concrete in aliases {
+                                let mut nr = cur.clone();
+                                let mut pr = reps.clone().unwrap_or_default();
+                                for p in nr.lhs[j][k].iter_mut() {
+                                    if p.1 == property && p.0 != "random" {
+                                        p.1 = concrete.clone();
+                                    }
+                                }
+                                if !nr.rhs.is_empty()
+                                    && let Some(c) = nr.rhs.get_mut(j).and_then(|r| r.get_mut(k))
+                                {
+                                    for p in c.iter_mut() {
+                                        if p.1 == property && p.0 != "random" {
+                                            p.1 = concrete.clone();
+                                        }
+                                    }
+                                }
+                                if let Some(e) = pr.iter_mut().find(|e| e.0 == property) {
+                                    e.1.1 += 1;
+                                } else {
+                                    pr.push((property.clone(), (concrete.clone(), 1)));
+                                }
+                                new_rules.push((nr, Some(pr)));
+                            }
+                            break 'outer;
+                        }
+                    }
+                }
+            }
+            result.extend(new_rules);
+            if shouldremove {
+                result.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut remains = String::new();
+    for (mut rule, reps) in result {
+        if let Some(pr) = reps {
+            for (property, (concrete, count)) in &pr {
+                if *count == 1 {
+                    for row in rule.rhs.iter_mut() {
+                        for cell in row.iter_mut() {
+                            for p in cell.iter_mut() {
+                                if p.1 == *property && p.0 != "random" {
+                                    p.1 = concrete.clone();
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for row in &rule.rhs {
+            for cell in row {
+                for p in props_of(ctx, cell) {
+                    if ambiguous.contains(&p) {
+                        remains = p;
+                    }
+                }
+            }
+        }
+        out.push(rule);
+    }
+    if !remains.is_empty() {
+        let line = out.first().map(|r| r.line).unwrap_or(0);
+        ctx.error(line, format!("This rule has a property on the right-hand side, \"{}\", that can't be inferred from the left-hand side.  (either for every property on the right there has to be a corresponding one on the left in the same cell, OR, if there's a single occurrence of a particular property name on the left, all properties of the same name on the right are assumed to be the same).", remains.to_uppercase()));
+        return Vec::new();
+    }
+    out
+}
+
+fn make_spawned_stationary(ctx: &Ctx, rule: &mut RawRule) {
+    if rule.late {
+        return;
+    }
+    for j in 0..rule.rhs.len() {
+        for k in 0..rule.rhs[j].len() {
+            let mut objects_l: Vec<String> = Vec::new();
+            if let Some(lc) = rule.lhs.get(j).and_then(|r| r.get(k)) {
+                for (_, n) in lc {
+                    if ctx.objects.contains_key(n) {
+                        objects_l.push(n.clone());
+                    } else if let Some(a) = ctx.properties.get(n) {
+                        objects_l.extend(a.iter().cloned());
+                    }
+                }
+            }
+            let layers: Vec<usize> =
+                objects_l.iter().filter_map(|n| ctx.objects.get(n).map(|o| o.1)).collect();
+            for p in rule.rhs[j][k].iter_mut() {
+                if !p.0.is_empty() {
+                    continue;
+                }
+                if ctx.properties.contains_key(&p.1) || objects_l.contains(&p.1) {
+                    continue;
+                }
+                let Some(&(_, layer)) = ctx.objects.get(&p.1) else {
+                    continue;
+                };
+                if !layers.contains(&layer) {
+                    p.0 = "stationary".to_string();
+                }
+            }
+        }
+    }
+}
+
+/// Compiles one expanded rule's cells into patterns. `None`: the rule is dropped.
+fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, String)>)> {
+    let lc = ctx.layer_count;
+    let stride = ctx.stride;
+    let mut discard: Option<(String, String)> = None;
+    let mut rows = Vec::new();
+    let mut ellipsis_at_edge = false;
+    for (ri, row_l) in rule.lhs.iter().enumerate() {
+        let mut out_row = Vec::new();
+        for (ci, cell_l) in row_l.iter().enumerate() {
+            let mut layers_used_l: Vec<Option<String>> = vec![None; lc];
+            let mut present = bits::empty(stride);
+            let mut missing = bits::empty(stride);
+            let mut mov_present = vec![0u8; lc];
+            let mut mov_missing = vec![0u8; lc];
+            let mut objectlayers_l = vec![false; lc];
+            let mut any_present = Vec::new();
+            let mut is_ellipsis = false;
+            for (dir, name) in cell_l {
+                if dir == "..." {
+                    if cell_l.len() != 1 {
+                        ctx.error(rule.line, "You can't have anything in with an ellipsis. Sorry.");
+                        return None;
+                    }
+                    if ci == 0 || ci == row_l.len() - 1 {
+                        ctx.error(
+                            rule.line,
+                            "There's no point in putting an ellipsis at the very start or the end of a rule",
+                        );
+                        ellipsis_at_edge = true;
+                    }
+                    if !rule.rhs.is_empty() {
+                        let ok = rule
+                            .rhs
+                            .get(ri)
+                            .and_then(|r| r.get(ci))
+                            .is_some_and(|c| c.len() == 1 && c[0].0 == "...");
+                        if !ok {
+                            ctx.error(rule.line, "An ellipsis on the left must be matched by one in the corresponding place on the right.");
+                        }
+                    }
+                    is_ellipsis = true;
+                    break;
+                }
+                if dir == "random" {
+                    ctx.error(
+                        rule.line,
+                        "RANDOM cannot be matched on the left-hand side, it can only appear on the right",
+                    );
+                    continue;
+                }
+                let object = ctx.objects.get(name).copied();
+                let mask = ctx.object_masks.get(name).cloned().unwrap_or_else(|| bits::empty(stride));
+                let layer = match object {
+                    Some((_, l)) => Some(l),
+                    None => ctx.properties_single_layer.get(name).copied(),
+                };
+                let Some(layer) = layer else {
+                    ctx.error(rule.line, format!("Oops! {} not assigned to a layer.", name.to_uppercase()));
+                    continue;
+                };
+                if dir == "no" {
+                    bits::or_into(&mut missing, &mask);
+                } else {
+                    if let Some(existing) = &layers_used_l[layer] {
+                        discard = Some((name.to_uppercase(), existing.to_uppercase()));
+                    }
+                    layers_used_l[layer] = Some(name.clone());
+                    if object.is_some() {
+                        bits::or_into(&mut present, &mask);
+                        objectlayers_l[layer] = true;
+                    } else {
+                        any_present.push(mask.clone());
+                    }
+                    if dir == "stationary" {
+                        mov_missing[layer] |= 0x1f;
+                    } else {
+                        mov_present[layer] |= dir_mask(dir).unwrap_or(0);
+                    }
+                }
+            }
+            if is_ellipsis {
+                out_row.push(PatternCell::Ellipsis);
+                continue;
+            }
+            if !bits::is_zero(&present) && bits::intersects(&present, &missing) {
+                ctx.warning(rule.line, "This rule has something amounting to \"X NO X\" on the left-hand-side,which can never match, so the rule is getting removed during compilation.");
+                return None;
+            }
+            let mut replacement = None;
+            if !rule.rhs.is_empty() {
+                let cell_r = rule.rhs.get(ri).and_then(|r| r.get(ci)).cloned().unwrap_or_default();
+                if cell_r.first().is_some_and(|p| p.0 == "...") {
+                    ctx.error(rule.line, "An ellipsis on the right must be matched by one in the corresponding place on the left.");
+                }
+                let mut layers_used_r: Vec<Option<String>> = vec![None; lc];
+                let mut objects_clear = bits::empty(stride);
+                let mut objects_set = bits::empty(stride);
+                let mut movements_clear = vec![0u8; lc];
+                let mut movements_set = vec![0u8; lc];
+                let mut objectlayers_r = vec![false; lc];
+                let mut random_mask = bits::empty(stride);
+                let mut post_layer = vec![false; lc];
+                let mut random_dir = vec![false; lc];
+                for (dir, name) in &cell_r {
+                    if dir == "..." {
+                        break;
+                    }
+                    if dir == "random" {
+                        if let Some(m) = ctx.object_masks.get(name) {
+                            let m = m.clone();
+                            bits::or_into(&mut random_mask, &m);
+                        } else {
+                            ctx.error(
+                                rule.line,
+                                format!(
+                                    "You want to spawn a random \"{}\", but I don't know how to do that",
+                                    name.to_uppercase()
+                                ),
+                            );
+                        }
+                        continue;
+                    }
+                    let object = ctx.objects.get(name).copied();
+                    let mask = ctx.object_masks.get(name).cloned().unwrap_or_else(|| bits::empty(stride));
+                    let layer = match object {
+                        Some((_, l)) => Some(l),
+                        None => ctx.properties_single_layer.get(name).copied(),
+                    };
+                    let Some(layer) = layer else {
+                        ctx.error(
+                            rule.line,
+                            format!("Oops! {} not assigned to a layer.", name.to_uppercase()),
+                        );
+                        continue;
+                    };
+                    if dir == "no" {
+                        bits::or_into(&mut objects_clear, &mask);
+                    } else {
+                        if let Some(existing) = &layers_used_r[layer]
+                            && discard.is_none()
+                        {
+                            let msg = format!(
+                                "Rule matches object types that can't overlap: \"{}\" and \"{}\".",
+                                name.to_uppercase(),
+                                existing.to_uppercase()
+                            );
+                            ctx.error(rule.line, msg);
+                        }
+                        layers_used_r[layer] = Some(name.clone());
+                        if !dir.is_empty() {
+                            post_layer[layer] = true;
+                        }
+                        if let Some((id, _)) = object {
+                            bits::set(&mut objects_set, id);
+                            let lm = ctx.layer_masks[layer].clone();
+                            bits::or_into(&mut objects_clear, &lm);
+                            objectlayers_r[layer] = true;
+                        }
+                        if dir == "stationary" {
+                            movements_clear[layer] |= 0x1f;
+                        } else if dir == "randomdir" {
+                            random_dir[layer] = true;
+                        } else {
+                            movements_set[layer] |= dir_mask(dir).unwrap_or(0);
+                        }
+                    }
+                }
+                if !bits::subset(&present, &objects_set) {
+                    bits::or_into(&mut objects_clear, &present);
+                }
+                if mov_present.iter().zip(&movements_set).any(|(p, s)| p & !s != 0) {
+                    for l in 0..lc {
+                        movements_clear[l] |= mov_present[l];
+                    }
+                }
+                for l in 0..lc {
+                    if layers_used_l[l].is_some() && layers_used_r[l].is_none() {
+                        let lm = ctx.layer_masks[l].clone();
+                        bits::or_into(&mut objects_clear, &lm);
+                        post_layer[l] = true;
+                    }
+                    if objectlayers_l[l] && !objectlayers_r[l] {
+                        post_layer[l] = true;
+                    }
+                }
+                let has_changes = !bits::is_zero(&objects_clear)
+                    || !bits::is_zero(&objects_set)
+                    || movements_clear.iter().any(|m| *m != 0)
+                    || movements_set.iter().any(|m| *m != 0)
+                    || post_layer.iter().any(|m| *m)
+                    || !bits::is_zero(&random_mask)
+                    || random_dir.iter().any(|m| *m);
+                if has_changes {
+                    let mut mc = movements_clear.clone();
+                    for l in 0..lc {
+                        if post_layer[l] {
+                            mc[l] |= 0x1f;
+                        }
+                    }
+                    replacement = Some(Replacement {
+                        objects_clear,
+                        objects_set,
+                        movements_clear: mc,
+                        movements_set,
+                        movements_layer: post_layer,
+                        random_entities: bits::ones(&random_mask).collect(),
+                        random_dir_layers: (0..lc).filter(|l| random_dir[*l]).collect(),
+                    });
+                }
+            }
+            out_row.push(PatternCell::Cell(CellPattern {
+                present,
+                missing,
+                any_present,
+                mov_present: (0..lc).filter(|l| mov_present[*l] != 0).map(|l| (l, mov_present[l])).collect(),
+                mov_missing: (0..lc).filter(|l| mov_missing[*l] != 0).map(|l| (l, mov_missing[l])).collect(),
+                replacement,
+            }));
+        }
+        rows.push(out_row);
+    }
+    if ellipsis_at_edge {
+        return None;
+    }
+    let direction = dir_mask(&rule.direction).unwrap_or(DOWN);
+    let mut ellipses = Vec::new();
+    for row in &rows {
+        let n = row.iter().filter(|c| matches!(c, PatternCell::Ellipsis)).count();
+        if n > 2 {
+            ctx.error(rule.line, "You can't use more than two ellipses in a single cell match pattern.");
+        }
+        ellipses.push(n);
+    }
+    let row_masks = rows
+        .iter()
+        .map(|row| {
+            let mut m = bits::empty(stride);
+            for c in row {
+                if let PatternCell::Cell(c) = c {
+                    bits::or_into(&mut m, &c.present);
+                }
+            }
+            m
+        })
+        .collect();
+    Some((
+        Rule {
+            direction,
+            rows,
+            ellipses,
+            has_replacements: !rule.rhs.is_empty(),
+            line: rule.line,
+            group_number: rule.group_number,
+            rigid: rule.rigid,
+            commands: rule.commands.clone(),
+            random: rule.random,
+            row_masks,
+            rigid_index: 0,
+        },
+        discard,
+    ))
+}
+
+fn loop_points(loops: &[(usize, i8)], groups: &[Vec<Rule>], ctx: &mut Ctx) -> Vec<Option<usize>> {
+    let mut lp: Vec<Option<usize>> = vec![None; groups.len() + 1];
+    let mut j = 0;
+    while j + 1 < loops.len() {
+        let start = loops[j].0;
+        let end = loops[j + 1].0;
+        let mut init: Option<usize> = None;
+        for (gi, g) in groups.iter().enumerate() {
+            let (Some(first), Some(last)) = (g.first(), g.last()) else {
+                continue;
+            };
+            if (first.line <= start && start <= last.line) || (first.line <= end && end <= last.line) {
+                ctx.error(
+                    start,
+                    "Found a loop point in the middle of a rule. You probably don't want to do this, right?",
+                );
+            }
+            let in_loop = start <= first.line && first.line <= end;
+            let after = end < first.line;
+            if after {
+                break;
+            }
+            if in_loop {
+                if init.is_none() {
+                    init = Some(gi);
+                }
+                if gi > 0 && lp[gi - 1].is_some() && lp[gi - 1] == init {
+                    lp[gi - 1] = None;
+                }
+                lp[gi] = init;
+            }
+        }
+        j += 2;
+    }
+    lp
+}
+
+/// `expandLegendDictEntries`: synonyms substituted, same-kind entries spliced in.
+fn expand_dict(
+    dict: &mut BTreeMap<String, Vec<String>>,
+    order: &[String],
+    synonyms: &BTreeMap<String, String>,
+) -> bool {
+    let mut modified = false;
+    for n in order {
+        let Some(mut values) = dict.get(n).cloned() else {
+            continue;
+        };
+        let mut changed = false;
+        let mut i = 0;
+        while i < values.len() {
+            let value = values[i].clone();
+            if let Some(s) = synonyms.get(&value) {
+                values[i] = s.clone();
+                changed = true;
+            } else if let Some(newvalues) = dict.get(&value).cloned() {
+                values.remove(i);
+                for nv in newvalues {
+                    if !values.contains(&nv) {
+                        values.push(nv);
+                    }
+                }
+                changed = true;
+            }
+            i += 1;
+        }
+        if changed {
+            dict.insert(n.clone(), values);
+            modified = true;
+        }
+    }
+    modified
+}
+
+/// Compiles source text: the game (when the reference would produce one) and every diagnostic.
+pub(crate) fn compile_lenient(source: &str) -> (Option<Game>, Vec<Diagnostic>) {
+    let parsed = parse::parse(source);
+    compile_parsed(parsed)
+}
+
+#[allow(clippy::too_many_lines)]
+fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
+    let Parsed {
+        metadata,
+        objects: object_defs,
+        synonyms: legend_synonyms,
+        aggregates: legend_aggregates,
+        properties: legend_properties,
+        sounds: sound_rows,
+        collision_layers,
+        collision_layer_lines: _,
+        rules: rule_lines,
+        winconditions,
+        levels: level_defs,
+        names,
+        diagnostics,
+        original_line_numbers,
+    } = parsed;
+    let mut ctx = Ctx {
+        diags: diagnostics,
+        objects: BTreeMap::new(),
+        stride: 1,
+        layer_count: collision_layers.len(),
+        layer_masks: Vec::new(),
+        synonyms: BTreeMap::new(),
+        aggregates: BTreeMap::new(),
+        properties: BTreeMap::new(),
+        properties_single_layer: BTreeMap::new(),
+        object_masks: BTreeMap::new(),
+        aggregate_masks: BTreeMap::new(),
+        names,
+        sounds_declared: sound_rows
+            .iter()
+            .filter(|r| r.tokens.first().is_some_and(|t| t.1 == SoundTok::Event))
+            .map(|r| r.tokens[0].0.clone())
+            .collect(),
+        invalid: false,
+    };
+    let is_defined = |n: &str| {
+        object_defs.iter().any(|o| o.name == n)
+            || legend_synonyms.iter().any(|s| s.0 == n)
+            || legend_aggregates.iter().any(|s| s.0 == n)
+            || legend_properties.iter().any(|s| s.0 == n)
+    };
+    if !is_defined("player") {
+        ctx.error(0, "Error, didn't find any object called player, either in the objects section, or the legends section. There must be a player!");
+    }
+    if !is_defined("background") {
+        ctx.error(0, "Error, didn't find any object called background, either in the objects section, or the legends section. There must be a background!");
+    }
+    if collision_layers.is_empty() {
+        ctx.error(0, "No collision layers defined.  All objects need to be in collision layers.");
+        return (None, ctx.diags);
+    }
+
+    // ids: one per occurrence in the layers; an object keeps its last occurrence.
+    let mut occurrences: Vec<(String, usize)> = Vec::new();
+    let mut last_occurrence: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for (li, layer) in collision_layers.iter().enumerate() {
+        for n in layer {
+            if object_defs.iter().any(|o| o.name == *n) {
+                last_occurrence.insert(n.clone(), (occurrences.len(), li));
+                occurrences.push((n.clone(), li));
+            }
+        }
+    }
+    let mut order: Vec<(usize, String, usize)> =
+        last_occurrence.iter().map(|(n, (occ, l))| (*occ, n.clone(), *l)).collect();
+    order.sort();
+    let object_count = order.len();
+    let stride = object_count.div_ceil(64).max(1);
+    ctx.stride = stride;
+    let mut objects_info = Vec::new();
+    for (id, (_, name, layer)) in order.iter().enumerate() {
+        ctx.objects.insert(name.clone(), (id, *layer));
+        let def = object_defs.iter().find(|o| o.name == *name);
+        let sprite = def.and_then(|d| {
+            if d.sprite.is_empty() {
+                None
+            } else {
+                Some(
+                    d.sprite
+                        .iter()
+                        .map(|r| r.chars().map(|c| c.to_digit(10).map(|v| v as i8).unwrap_or(-1)).collect())
+                        .collect(),
+                )
+            }
+        });
+        objects_info.push(ObjectInfo {
+            name: name.clone(),
+            colors: def.map(|d| d.colors.clone()).unwrap_or_default(),
+            sprite,
+            layer: *layer,
+            line: def.map(|d| d.line).unwrap_or(0),
+        });
+    }
+    for d in &object_defs {
+        if d.colors.is_empty() {
+            ctx.error(d.line, format!("color not specified for object \"{}\".", d.name));
+        }
+        if !d.sprite.is_empty() && (d.sprite.len() != 5 || d.sprite.iter().any(|r| r.len() != 5)) {
+            ctx.warning(d.line, "Sprite graphics must be 5 wide and 5 high exactly.");
+        }
+    }
+    let mut layer_masks = vec![bits::empty(stride); collision_layers.len()];
+    for (name, (id, layer)) in &ctx.objects {
+        let _ = name;
+        bits::set(&mut layer_masks[*layer], *id);
+    }
+    ctx.layer_masks = layer_masks.clone();
+
+    // glyphs for levels
+    let mut glyphs: BTreeMap<String, Vec<Option<usize>>> = BTreeMap::new();
+    for (name, (id, layer)) in &ctx.objects {
+        let mut m = vec![None; ctx.layer_count];
+        m[*layer] = Some(*id);
+        glyphs.insert(name.clone(), m);
+    }
+    let mut added = true;
+    while added {
+        added = false;
+        for (key, val, _) in &legend_synonyms {
+            if !glyphs.contains_key(key)
+                && let Some(g) = glyphs.get(val).cloned()
+            {
+                glyphs.insert(key.clone(), g);
+                added = true;
+            }
+        }
+        for (key, vals, line) in &legend_aggregates {
+            if glyphs.contains_key(key) || !vals.iter().all(|v| glyphs.contains_key(v)) {
+                continue;
+            }
+            let mut m = vec![None; ctx.layer_count];
+            for n in vals {
+                let Some(&(id, layer)) = ctx.objects.get(n) else {
+                    ctx.error(*line, format!("Object not found with name {n}"));
+                    continue;
+                };
+                match m[layer] {
+                    None => m[layer] = Some(id),
+                    Some(other) => {
+                        let n2 = objects_info[other].name.to_uppercase();
+                        ctx.error(*line, format!("Trying to create an aggregate object (something defined in the LEGEND section using AND) with both \"{}\" and \"{}\", which are on the same layer and therefore can't coexist.", n.to_uppercase(), n2));
+                    }
+                }
+            }
+            glyphs.insert(key.clone(), m);
+            added = true;
+        }
+    }
+
+    // legend dictionaries
+    let mut aggregates: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut agg_order: Vec<String> = Vec::new();
+    for (k, v, _) in &legend_aggregates {
+        aggregates.insert(k.clone(), v.clone());
+        agg_order.push(k.clone());
+    }
+    let mut properties: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut prop_order: Vec<String> = Vec::new();
+    for (k, v, _) in &legend_properties {
+        properties.insert(k.clone(), v.clone());
+        prop_order.push(k.clone());
+    }
+    let mut synonyms: BTreeMap<String, String> = BTreeMap::new();
+    let mut syn_order: Vec<String> = Vec::new();
+    for (k, v, _) in &legend_synonyms {
+        if let Some(a) = aggregates.get(v).cloned() {
+            aggregates.insert(k.clone(), a);
+            if !agg_order.contains(k) {
+                agg_order.push(k.clone());
+            }
+        } else if let Some(p) = properties.get(v).cloned() {
+            properties.insert(k.clone(), p);
+            if !prop_order.contains(k) {
+                prop_order.push(k.clone());
+            }
+        } else if k != v {
+            synonyms.insert(k.clone(), v.clone());
+            if !syn_order.contains(k) {
+                syn_order.push(k.clone());
+            }
+        }
+    }
+    let mut modified = true;
+    let mut guard = 0;
+    while modified && guard < 1000 {
+        guard += 1;
+        modified = false;
+        for n in syn_order.clone() {
+            let Some(value) = synonyms.get(&n).cloned() else {
+                continue;
+            };
+            if let Some(p) = properties.get(&value).cloned() {
+                synonyms.remove(&n);
+                properties.insert(n.clone(), p);
+                if !prop_order.contains(&n) {
+                    prop_order.push(n.clone());
+                }
+                modified = true;
+            } else if let Some(a) = aggregates.get(&value).cloned() {
+                aggregates.insert(n.clone(), a);
+                if !agg_order.contains(&n) {
+                    agg_order.push(n.clone());
+                }
+                modified = true;
+            } else if let Some(s) = synonyms.get(&value).cloned() {
+                synonyms.insert(n.clone(), s);
+            }
+        }
+        modified = expand_dict(&mut properties, &prop_order, &synonyms) || modified;
+        modified = expand_dict(&mut aggregates, &agg_order, &synonyms) || modified;
+    }
+    // an aggregate mentioning a property: an error
+    for (n, vals) in &aggregates {
+        for v in vals {
+            if properties.contains_key(v) {
+                ctx.error(
+                    0,
+                    format!(
+                        "Trying to define aggregate \"{}\" in terms of property \"{}\".",
+                        n.to_uppercase(),
+                        v.to_uppercase()
+                    ),
+                );
+            }
+        }
+    }
+    for (key, values) in &properties {
+        let mut same = true;
+        let mut layer = None;
+        for v in values {
+            match ctx.objects.get(v) {
+                None => {
+                    same = false;
+                    break;
+                }
+                Some(&(_, l)) => {
+                    if layer.is_some_and(|x| x != l) {
+                        same = false;
+                        break;
+                    }
+                    layer = Some(l);
+                }
+            }
+        }
+        if same && let Some(l) = layer {
+            ctx.properties_single_layer.insert(key.clone(), l);
+        }
+    }
+    // background
+    let background: Option<(usize, usize)> = if let Some(b) = ctx.objects.get("background") {
+        Some(*b)
+    } else if let Some(n) = synonyms.get("background") {
+        ctx.objects.get(n).copied()
+    } else if let Some(def) = properties.get("background") {
+        let first = def.first().and_then(|n| ctx.objects.get(n)).copied();
+        if let Some((_, layer)) = first
+            && def.iter().filter_map(|n| ctx.objects.get(n)).any(|o| o.1 != layer)
+        {
+            let line = original_line_numbers.iter().find(|x| x.0 == "background").map(|x| x.1).unwrap_or(0);
+            ctx.error(line, "Background objects must be on the same layer");
+        }
+        first
+    } else {
+        if aggregates.contains_key("background") {
+            ctx.error(0, "background cannot be an aggregate (declared with 'and'), it has to be a simple type, or property (declared in terms of others using 'or').");
+        } else {
+            ctx.error(0, "Seriously, you have to define something to be the background.");
+        }
+        if object_count > 0 { Some((0, objects_info[0].layer)) } else { None }
+    };
+    ctx.synonyms = synonyms.clone();
+    ctx.aggregates = aggregates.clone();
+    ctx.properties = properties.clone();
+
+    // masks
+    let mut object_masks: BTreeMap<String, Bits> = BTreeMap::new();
+    for (n, (id, _)) in &ctx.objects {
+        let mut m = bits::empty(stride);
+        bits::set(&mut m, *id);
+        object_masks.insert(n.clone(), m);
+    }
+    let mut synprops: Vec<(usize, String, Vec<String>, bool)> = Vec::new();
+    for (k, v, l) in &legend_synonyms {
+        synprops.push((*l, k.clone(), vec![v.clone()], true));
+    }
+    for (k, v, l) in &legend_properties {
+        synprops.push((*l, k.clone(), v.clone(), false));
+    }
+    synprops.sort_by_key(|x| x.0);
+    for (_, k, v, is_syn) in synprops {
+        if is_syn {
+            if let Some(m) = object_masks.get(&v[0]).cloned() {
+                object_masks.insert(k, m);
+            }
+        } else {
+            let mut val = bits::empty(stride);
+            for n in &v {
+                if let Some(m) = object_masks.get(n) {
+                    bits::or_into(&mut val, m);
+                }
+            }
+            object_masks.insert(k, val);
+        }
+    }
+    let mut all = bits::empty(stride);
+    for id in 0..object_count {
+        bits::set(&mut all, id);
+    }
+    for (n, names) in &aggregates {
+        let mut m = bits::empty(stride);
+        for x in names {
+            if let Some(om) = object_masks.get(x) {
+                bits::or_into(&mut m, om);
+            }
+        }
+        ctx.aggregate_masks.insert(n.clone(), m);
+    }
+    ctx.object_masks = object_masks;
+    let (player_aggregate, player_mask) = {
+        let mut m = bits::empty(stride);
+        let mut aggregate = false;
+        if let Some(&(id, _)) = ctx.objects.get("player") {
+            bits::set(&mut m, id);
+        }
+        if let Some(names) = aggregates.get("player") {
+            aggregate = true;
+            for n in names {
+                if let Some(&(id, _)) = ctx.objects.get(n) {
+                    bits::set(&mut m, id);
+                }
+            }
+        }
+        if let Some(names) = properties.get("player") {
+            for n in names {
+                if let Some(&(id, _)) = ctx.objects.get(n) {
+                    bits::set(&mut m, id);
+                }
+            }
+        }
+        if let Some(n) = synonyms.get("player")
+            && let Some(&(id, _)) = ctx.objects.get(n)
+        {
+            bits::set(&mut m, id);
+        }
+        (aggregate, m)
+    };
+
+    // levels
+    let mut levels = Vec::new();
+    let mut boards = Vec::new();
+    for def in &level_defs {
+        match def {
+            LevelDef::Message { text, line } => {
+                levels.push(LevelEntry::Message { text: text.clone(), line: *line });
+                boards.push(None);
+            }
+            LevelDef::Rows { line, rows } => {
+                let width = rows[0].len();
+                let height = rows.len();
+                let mut cells = vec![0u64; width * height * stride];
+                let mut cache: BTreeMap<char, Bits> = BTreeMap::new();
+                'build: for x in 0..width {
+                    for (y, row) in rows.iter().enumerate() {
+                        let ch = row.get(x).or(row.last()).copied().unwrap_or(' ');
+                        let mask = if let Some(m) = cache.get(&ch) {
+                            m.clone()
+                        } else {
+                            let key = ch.to_string();
+                            let Some(g) = glyphs.get(&key) else {
+                                if properties.contains_key(&key) {
+                                    ctx.error(line + y, format!("Error, symbol \"{ch}\" is defined using OR, and therefore ambiguous - it cannot be used in a map. Did you mean to define it in terms of AND?"));
+                                } else {
+                                    ctx.error(
+                                        line + y,
+                                        format!("Error, symbol \"{ch}\", used in map, not found."),
+                                    );
+                                }
+                                break 'build;
+                            };
+                            let mut m = bits::empty(stride);
+                            for id in g.iter().flatten() {
+                                bits::set(&mut m, *id);
+                            }
+                            cache.insert(ch, m.clone());
+                            m
+                        };
+                        let idx = (x * height + y) * stride;
+                        cells[idx..idx + stride].copy_from_slice(&mask);
+                    }
+                }
+                // background
+                if let Some((bid, blayer)) = background {
+                    let bmask = &layer_masks[blayer];
+                    let mut level_bg = None;
+                    for i in 0..width * height {
+                        let cell = &cells[i * stride..(i + 1) * stride];
+                        let common: Bits = cell.iter().zip(bmask).map(|(a, b)| a & b).collect();
+                        if !bits::is_zero(&common) {
+                            level_bg = Some(common);
+                            break;
+                        }
+                    }
+                    let level_bg = level_bg.unwrap_or_else(|| {
+                        let mut m = bits::empty(stride);
+                        bits::set(&mut m, bid);
+                        m
+                    });
+                    for i in 0..width * height {
+                        let cell = &mut cells[i * stride..(i + 1) * stride];
+                        if !bits::intersects(bmask, cell) {
+                            bits::or_into(cell, &level_bg);
+                        }
+                    }
+                }
+                levels.push(LevelEntry::Level { width, height, line: *line });
+                boards.push(Some(cells));
+            }
+        }
+    }
+
+    // rules
+    let mut raw_rules: Vec<RawRule> = Vec::new();
+    let mut loops: Vec<(usize, i8)> = Vec::new();
+    for r in &rule_lines {
+        match process_rule_string(&mut ctx, r, &raw_rules) {
+            None => {}
+            Some(Err(b)) => loops.push((r.1, b)),
+            Some(Ok(rule)) => raw_rules.push(rule),
+        }
+    }
+    let mut rules2 = Vec::new();
+    for rule in &raw_rules {
+        for dir in rule.direction.split(',').filter(|d| !d.is_empty()) {
+            let mut r = rule.clone();
+            r.direction = dir.to_string();
+            rules2.push(r);
+        }
+    }
+    for rule in rules2.iter_mut() {
+        let forward = rule.direction.clone();
+        for cell in cells_mut(rule) {
+            for p in cell.iter_mut() {
+                if let Some(a) = absolutify(&forward, &p.0) {
+                    p.0 = a.to_string();
+                }
+            }
+        }
+        if !contains_ellipsis(rule) {
+            let flip = match rule.direction.as_str() {
+                "up" => Some("down"),
+                "left" => Some("right"),
+                _ => None,
+            };
+            if let Some(f) = flip {
+                rule.direction = f.to_string();
+                for row in rule.lhs.iter_mut() {
+                    row.reverse();
+                }
+                for row in rule.rhs.iter_mut() {
+                    row.reverse();
+                }
+            }
+        }
+        // aggregates
+        let line = rule.line;
+        let mut errs = Vec::new();
+        for cell in cells_mut(rule) {
+            let mut i = 0;
+            while i < cell.len() {
+                let (dir, name) = cell[i].clone();
+                if let Some(equivs) = aggregates.get(&name) {
+                    if dir == "no" {
+                        errs.push(format!("You cannot use 'no' to exclude the aggregate object {} (defined using 'AND'), only regular objects, or properties (objects defined using 'OR').  If you want to do this, you'll have to write it out yourself the long way.", name.to_uppercase()));
+                    }
+                    if let Some(first) = equivs.first() {
+                        cell[i].1 = first.clone();
+                    }
+                    for e in equivs.iter().skip(1) {
+                        cell.push((dir.clone(), e.clone()));
+                    }
+                }
+                i += 1;
+            }
+        }
+        for e in errs {
+            ctx.error(line, e);
+        }
+        if ctx.invalid {
+            return (None, ctx.diags);
+        }
+        for cell in cells_mut(rule) {
+            for p in cell.iter_mut() {
+                if let Some(s) = synonyms.get(&p.1) {
+                    p.1 = s.clone();
+                }
+            }
+        }
+    }
+    let mut rules3 = Vec::new();
+    for r in rules2 {
+        rules3.extend(concretize_moving_rule(&mut ctx, r));
+    }
+    let mut rules4 = Vec::new();
+    for r in rules3 {
+        rules4.extend(concretize_property_rule(&mut ctx, r));
+    }
+    for r in rules4.iter_mut() {
+        make_spawned_stationary(&ctx, r);
+    }
+    if ctx.invalid {
+        return (None, ctx.diags);
+    }
+    // duplicates: keep the last occurrence within a run of one group number
+    let reps: Vec<String> = rules4.iter().map(string_rep).collect();
+    let mut keep = vec![false; rules4.len()];
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    let mut last_group = usize::MAX;
+    for i in (0..rules4.len()).rev() {
+        if rules4[i].group_number != last_group {
+            seen.clear();
+        }
+        if seen.insert(reps[i].as_str()) {
+            keep[i] = true;
+        }
+        last_group = rules4[i].group_number;
+    }
+    let rules4: Vec<RawRule> = rules4.into_iter().zip(keep).filter(|(_, k)| *k).map(|(r, _)| r).collect();
+    let mut compiled: Vec<(Discardable, bool)> = Vec::new();
+    for r in &rules4 {
+        if let Some((rule, discard)) = rule_to_mask(&mut ctx, r) {
+            compiled.push(((rule, discard), r.late));
+        }
+    }
+    // groups, by group number ascending
+    let mut group_map: BTreeMap<usize, Vec<Discardable>> = BTreeMap::new();
+    let mut late_map: BTreeMap<usize, Vec<Discardable>> = BTreeMap::new();
+    for ((rule, discard), late) in compiled {
+        let target = if late { &mut late_map } else { &mut group_map };
+        target.entry(rule.group_number).or_default().push((rule, discard));
+    }
+    let collect = |ctx: &mut Ctx, map: BTreeMap<usize, Vec<Discardable>>| {
+        let mut out = Vec::new();
+        for (_, mut group) in map {
+            let mut i = 0;
+            let mut discards: Vec<(String, String)> = Vec::new();
+            while i < group.len() {
+                if let Some(d) = group[i].1.clone() {
+                    let line = group[i].0.line;
+                    let before = i > 0 && group[i - 1].0.line == line;
+                    let after = i + 1 < group.len() && group[i + 1].0.line == line;
+                    group.remove(i);
+                    if !discards.contains(&d) {
+                        discards.push(d);
+                    }
+                    if !(before || after) || group.is_empty() {
+                        let ex = &discards[0];
+                        ctx.error(line, format!("{} and {} can never overlap. This rule requires that to happen, so it impossible it will ever trigger.", ex.0, ex.1));
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            if !group.is_empty() {
+                out.push(group.into_iter().map(|(r, _)| r).collect::<Vec<Rule>>());
+            }
+        }
+        out
+    };
+    let rule_groups = collect(&mut ctx, group_map);
+    let late_groups = collect(&mut ctx, late_map);
+
+    // rigid
+    let mut rigid_group_to_group = Vec::new();
+    let mut group_rigid_index = vec![None; rule_groups.len()];
+    let mut group_number_rigid: BTreeMap<usize, usize> = BTreeMap::new();
+    for (gi, g) in rule_groups.iter().enumerate() {
+        if g.iter().any(|r| r.rigid) {
+            let idx = rigid_group_to_group.len();
+            group_rigid_index[gi] = Some(idx);
+            group_number_rigid.insert(g[0].group_number, idx);
+            rigid_group_to_group.push(gi);
+        }
+    }
+    let mut rule_groups = rule_groups;
+    for g in rule_groups.iter_mut() {
+        for r in g.iter_mut() {
+            if r.rigid
+                && let Some(&idx) = group_number_rigid.get(&r.group_number)
+            {
+                r.rigid_index = (idx + 1).min(31) as u8;
+            }
+        }
+    }
+    if rigid_group_to_group.len() > 30 {
+        let line = rule_groups[rigid_group_to_group[30]][0].line;
+        ctx.error(line, "There can't be more than 30 rigid groups (rule groups containing rigid members).");
+    }
+
+    // win conditions
+    let mut wins = Vec::new();
+    for (words, line) in &winconditions {
+        if words.is_empty() {
+            break;
+        }
+        let q = match words[0].as_str() {
+            "no" => -1,
+            "all" => 1,
+            _ => 0,
+        };
+        if words.len() <= 1 {
+            ctx.error(*line, "Win conditions is badly formatted - needs to look something like \"No Fruit\", \"All Target On Crate\", \"Some Fruit\", \"Some Gold on Chest\", \"No Gold on Chest\", or the like.");
+            continue;
+        }
+        if !["no", "all", "some", "any"].contains(&words[0].as_str()) {
+            ctx.error(
+                *line,
+                format!(
+                    "Expecting the start of a win condition (\"ALL\",\"SOME\",\"NO\") but got \"{}'.",
+                    words[0].to_uppercase()
+                ),
+            );
+        }
+        if words.len() == 3 || words.len() > 4 {
+            ctx.error(*line, "Win conditions is badly formatted.");
+        }
+        if words.len() >= 3 && words[2] != "on" {
+            ctx.error(*line, format!("Expecting the word \"ON\" but got \"{}\".", words[2].to_uppercase()));
+        }
+        let lookup = |ctx: &mut Ctx, n: &str| -> Option<(bool, Bits)> {
+            if n == "\nall\n" {
+                return Some((false, all.clone()));
+            }
+            if let Some(m) = ctx.object_masks.get(n) {
+                Some((false, m.clone()))
+            } else if let Some(m) = ctx.aggregate_masks.get(n) {
+                Some((true, m.clone()))
+            } else {
+                ctx.error(*line, format!("Unwelcome term \"{n}\" found in win condition. I don't know what I'm supposed to do with this. "));
+                None
+            }
+        };
+        let n2 = if words.len() == 4 { words[3].clone() } else { "\nall\n".to_string() };
+        let r1 = lookup(&mut ctx, &words[1]);
+        let r2 = lookup(&mut ctx, &n2);
+        if let (Some((a1, m1)), Some((a2, m2))) = (r1, r2) {
+            wins.push(WinCondition {
+                quantifier: q,
+                mask1: m1,
+                mask2: m2,
+                aggregate1: a1,
+                aggregate2: a2,
+                line: *line,
+            });
+        }
+    }
+    for d in &object_defs {
+        if !ctx.objects.contains_key(&d.name) {
+            ctx.error(
+                d.line,
+                format!(
+                    "Object \"{}\" has been defined, but not assigned to a layer.",
+                    d.name.to_uppercase()
+                ),
+            );
+        }
+    }
+
+    // loops
+    for (i, l) in loops.iter().enumerate() {
+        if i % 2 == 0 {
+            if l.1 == -1 {
+                ctx.error(l.0, "Found an ENDLOOP, but I'm not in a loop?");
+            }
+        } else if l.1 == 1 {
+            ctx.error(
+                l.0,
+                "Found a STARTLOOP, but I'm already inside a loop? (Puzzlescript can't nest loops, FWIW).",
+            );
+        }
+    }
+    if !loops.len().is_multiple_of(2) {
+        let last = loops[loops.len() - 1].0;
+        ctx.error(last, "Yo I found a STARTLOOP without a corresponding ENDLOOP.");
+        loops.push((last, -1));
+    }
+    let loop_point = loop_points(&loops, &rule_groups, &mut ctx);
+    let late_loop_point = loop_points(&loops, &late_groups, &mut ctx);
+
+    // sounds
+    let mut sounds = Sounds { movement: vec![Vec::new(); ctx.layer_count], ..Sounds::default() };
+    for row in &sound_rows {
+        let t = &row.tokens;
+        if t.len() < 2 {
+            ctx.warning(row.line, "incorrect sound declaration.");
+            continue;
+        }
+        let seed = t[t.len() - 1].0.clone();
+        if t[t.len() - 1].1 != SoundTok::Seed {
+            ctx.error(row.line, format!("Expecting sfx data, instead found \"{seed}\"."));
+            continue;
+        }
+        if t[0].1 == SoundTok::Event {
+            if sounds.events.contains_key(&t[0].0) {
+                ctx.warning(row.line, format!("{} already declared.", t[0].0.to_uppercase()));
+            }
+            sounds.events.insert(t[0].0.clone(), seed);
+            continue;
+        }
+        let target = t[0].0.clone();
+        let mut verb = t[1].0.clone();
+        let mut dirs: Vec<String> =
+            t[2..t.len() - 1].iter().filter(|x| x.1 == SoundTok::Direction).map(|x| x.0.clone()).collect();
+        if verb == "action" {
+            verb = "move".to_string();
+            dirs = vec!["___action____".to_string()];
+        }
+        if dirs.is_empty() {
+            dirs = vec!["orthogonal".to_string()];
+        }
+        if aggregates.contains_key(&target) {
+            ctx.error(row.line, format!("cannot assign sound events to aggregate objects (declared with \"and\"), only to regular objects, or properties, things defined in terms of \"or\" (\"{target}\")."));
+            continue;
+        }
+        let Some(object_mask) = ctx.object_masks.get(&target).cloned() else {
+            ctx.error(row.line, format!("Object \"{target}\" not found."));
+            continue;
+        };
+        let mut dmask = 0u8;
+        for d in &dirs {
+            dmask |= match d.as_str() {
+                "up" => UP,
+                "down" => DOWN,
+                "left" => LEFT,
+                "right" => RIGHT,
+                "horizontal" => LEFT | RIGHT,
+                "vertical" => UP | DOWN,
+                "orthogonal" => 0b01111,
+                "___action____" => ACTION,
+                _ => 0,
+            };
+        }
+        // expand the target to objects
+        let mut targets = vec![target.clone()];
+        let mut changed = true;
+        let mut guard = 0;
+        while changed && guard < 1000 {
+            guard += 1;
+            changed = false;
+            let mut k = 0;
+            while k < targets.len() {
+                if let Some(s) = synonyms.get(&targets[k]) {
+                    targets[k] = s.clone();
+                    changed = true;
+                    k += 1;
+                } else if let Some(p) = properties.get(&targets[k]).cloned() {
+                    targets.remove(k);
+                    targets.extend(p);
+                    changed = true;
+                } else {
+                    k += 1;
+                }
+            }
+        }
+        if verb == "move" || verb == "cantmove" {
+            for tn in &targets {
+                let Some(&(id, layer)) = ctx.objects.get(tn) else {
+                    continue;
+                };
+                let ms = MoveSound { object: id, layer, directions: dmask, seed: seed.clone() };
+                if verb == "move" {
+                    sounds.movement[layer].push(ms);
+                } else {
+                    sounds.movement_failure.push(ms);
+                }
+            }
+        }
+        if verb == "create" {
+            sounds.creation.push((object_mask, seed));
+        } else if verb == "destroy" {
+            sounds.destruction.push((object_mask, seed));
+        }
+    }
+
+    let prelude = Prelude::from_pairs(&metadata, &mut ctx.diags);
+    if levels.is_empty() {
+        ctx.error(0, "No levels found.  Add some levels!");
+    }
+    let diags = ctx.diags.clone();
+    let warnings: Vec<Diagnostic> = diags.iter().filter(|d| !d.is_error).cloned().collect();
+    let game = Game {
+        objects: objects_info,
+        stride,
+        layer_count: ctx.layer_count,
+        layer_masks,
+        player_mask,
+        player_aggregate,
+        rules: rule_groups,
+        late_rules: late_groups,
+        loop_point,
+        late_loop_point,
+        rigid_group_to_group,
+        group_rigid_index,
+        win_conditions: wins,
+        levels,
+        boards,
+        sounds,
+        prelude,
+        warnings,
+    };
+    (Some(game), diags)
+}

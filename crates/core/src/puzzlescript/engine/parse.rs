@@ -1,0 +1,937 @@
+//! The parser: source text into sections (prelude, objects, legend, sounds, collision layers,
+//! rules, win conditions, levels), following the reference tokenizer (`parser.js`) line by line:
+//! nested `( )` comments across lines, names lower-cased, legend entries flattened as they are
+//! declared, levels split by blank lines, messages kept verbatim.
+
+use super::Diagnostic;
+use std::collections::BTreeSet;
+
+/// One object as declared in the OBJECTS section.
+#[derive(Clone, Debug)]
+pub(crate) struct ObjectDef {
+    pub name: String,
+    pub line: usize,
+    pub colors: Vec<String>,
+    pub sprite: Vec<String>,
+}
+
+/// A sound row: its tokens with their kind, and its line.
+#[derive(Clone, Debug)]
+pub(crate) struct SoundRow {
+    pub tokens: Vec<(String, SoundTok)>,
+    pub line: usize,
+}
+
+/// The kind of a sound-row token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SoundTok {
+    Event,
+    Name,
+    Verb,
+    Direction,
+    Seed,
+}
+
+/// A level or message as written.
+#[derive(Clone, Debug)]
+pub(crate) enum LevelDef {
+    Rows { line: usize, rows: Vec<Vec<char>> },
+    Message { text: String, line: usize },
+}
+
+/// Everything the parser collects, before compilation.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Parsed {
+    pub metadata: Vec<(String, String, usize)>,
+    pub objects: Vec<ObjectDef>,
+    pub synonyms: Vec<(String, String, usize)>,
+    pub aggregates: Vec<(String, Vec<String>, usize)>,
+    pub properties: Vec<(String, Vec<String>, usize)>,
+    pub sounds: Vec<SoundRow>,
+    pub collision_layers: Vec<Vec<String>>,
+    pub collision_layer_lines: Vec<usize>,
+    pub rules: Vec<(String, usize, String)>,
+    pub winconditions: Vec<(Vec<String>, usize)>,
+    pub levels: Vec<LevelDef>,
+    pub names: BTreeSet<String>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub original_line_numbers: Vec<(String, usize)>,
+}
+
+const SECTION_NAMES: [&str; 7] =
+    ["objects", "legend", "sounds", "collisionlayers", "rules", "winconditions", "levels"];
+const METADATA_WITH_VALUE: [&str; 12] = [
+    "title",
+    "author",
+    "homepage",
+    "background_color",
+    "text_color",
+    "key_repeat_interval",
+    "realtime_interval",
+    "again_interval",
+    "flickscreen",
+    "zoomscreen",
+    "color_palette",
+    "youtube",
+];
+const METADATA_NO_VALUE: [&str; 10] = [
+    "run_rules_on_level_start",
+    "norepeat_action",
+    "require_player_movement",
+    "debug",
+    "verbose_logging",
+    "throttle_movement",
+    "noundo",
+    "noaction",
+    "norestart",
+    "scanline",
+];
+pub(crate) const SOUND_EVENTS: [&str; 21] = [
+    "undo",
+    "restart",
+    "titlescreen",
+    "startgame",
+    "cancel",
+    "endgame",
+    "startlevel",
+    "endlevel",
+    "showmessage",
+    "closemessage",
+    "sfx0",
+    "sfx1",
+    "sfx2",
+    "sfx3",
+    "sfx4",
+    "sfx5",
+    "sfx6",
+    "sfx7",
+    "sfx8",
+    "sfx9",
+    "sfx10",
+];
+const SOUND_VERBS: [&str; 5] = ["move", "action", "create", "destroy", "cantmove"];
+const SOUND_DIRECTIONS: [&str; 7] = ["up", "down", "left", "right", "horizontal", "vertical", "orthogonal"];
+const COLOR_NAMES: [&str; 26] = [
+    "black",
+    "white",
+    "gray",
+    "darkgray",
+    "lightgray",
+    "grey",
+    "darkgrey",
+    "lightgrey",
+    "red",
+    "darkred",
+    "lightred",
+    "brown",
+    "darkbrown",
+    "lightbrown",
+    "orange",
+    "yellow",
+    "green",
+    "darkgreen",
+    "lightgreen",
+    "blue",
+    "lightblue",
+    "darkblue",
+    "purple",
+    "pink",
+    "transparent",
+    "transparent",
+];
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The length of the colour at the start of `s` (a name, or `#` and 3 or 6 hex digits).
+fn color_prefix(s: &str) -> Option<usize> {
+    if let Some(hex) = s.strip_prefix('#') {
+        let n = hex.chars().take_while(|c| c.is_ascii_hexdigit()).count();
+        return match n {
+            0..=2 => None,
+            3..=5 => Some(4),
+            _ => Some(7),
+        };
+    }
+    COLOR_NAMES.iter().find(|c| s.starts_with(*c)).map(|c| c.len())
+}
+
+/// Lower-cases char by char (keeping one char per char, so positions line up).
+fn lower_chars(line: &str) -> Vec<char> {
+    line.chars()
+        .map(|c| {
+            let mut l = c.to_lowercase();
+            match (l.next(), l.next()) {
+                (Some(a), None) => a,
+                _ => c,
+            }
+        })
+        .collect()
+}
+
+struct LegendLookup {
+    kind: LegendKind,
+    name: String,
+}
+
+#[derive(PartialEq, Eq)]
+enum LegendKind {
+    Object,
+    Aggregate(Vec<String>),
+    Property(Vec<String>),
+    Undeclared,
+}
+
+impl Parsed {
+    fn error(&mut self, line: usize, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic { line, column: 1, message: message.into(), is_error: true });
+    }
+
+    fn warning(&mut self, line: usize, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic { line, column: 1, message: message.into(), is_error: false });
+    }
+
+    fn object_index(&self, name: &str) -> Option<usize> {
+        self.objects.iter().position(|o| o.name == name)
+    }
+
+    /// `wordAlreadyDeclared`: the line of the declaration, if any.
+    fn declared(&self, n: &str) -> Option<usize> {
+        if let Some(o) = self.objects.iter().find(|o| o.name == n) {
+            return Some(o.line);
+        }
+        if let Some(a) = self.aggregates.iter().find(|a| a.0 == n) {
+            return Some(a.2);
+        }
+        if let Some(a) = self.properties.iter().find(|a| a.0 == n) {
+            return Some(a.2);
+        }
+        if let Some(a) = self.synonyms.iter().find(|a| a.0 == n) {
+            return Some(a.2);
+        }
+        None
+    }
+
+    fn lookup(&self, n: &str, depth: usize) -> LegendLookup {
+        if self.object_index(n).is_some() {
+            return LegendLookup { kind: LegendKind::Object, name: n.to_string() };
+        }
+        if depth < 64
+            && let Some(s) = self.synonyms.iter().find(|s| s.0 == n)
+        {
+            let target = s.1.clone();
+            return self.lookup(&target, depth + 1);
+        }
+        if let Some(a) = self.aggregates.iter().find(|a| a.0 == n) {
+            return LegendLookup { kind: LegendKind::Aggregate(a.1.clone()), name: n.to_string() };
+        }
+        if let Some(a) = self.properties.iter().find(|a| a.0 == n) {
+            return LegendLookup { kind: LegendKind::Property(a.1.clone()), name: n.to_string() };
+        }
+        LegendLookup { kind: LegendKind::Undeclared, name: n.to_string() }
+    }
+
+    fn flatten_property(&mut self, n: &str, line: usize, depth: usize) -> Vec<String> {
+        let found = self.lookup(n, 0);
+        match found.kind {
+            LegendKind::Object | LegendKind::Undeclared => vec![found.name],
+            LegendKind::Aggregate(_) => {
+                self.error(line, format!("Cannot define a property (something defined in terms of 'or') in terms of an aggregate (something that uses 'and').  In this case, you can't define \"{}\".", found.name.to_uppercase()));
+                vec![]
+            }
+            LegendKind::Property(members) => {
+                let mut out = Vec::new();
+                if depth > 64 {
+                    return out;
+                }
+                for m in members {
+                    if m != found.name {
+                        out.extend(self.flatten_property(&m, line, depth + 1));
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    fn flatten_aggregate(&mut self, n: &str, line: usize, depth: usize) -> Vec<String> {
+        let found = self.lookup(n, 0);
+        match found.kind {
+            LegendKind::Object | LegendKind::Undeclared => vec![found.name],
+            LegendKind::Property(_) => {
+                self.error(line, "Cannot define an aggregate (using 'and') in terms of properties (something that uses 'or').");
+                vec![found.name]
+            }
+            LegendKind::Aggregate(members) => {
+                let mut out = Vec::new();
+                if depth > 64 {
+                    return out;
+                }
+                for m in members {
+                    out.extend(self.flatten_aggregate(&m, line, depth + 1));
+                }
+                out
+            }
+        }
+    }
+
+    fn legend_line(&mut self, mut splits: Vec<String>, line: usize) {
+        if splits.is_empty() {
+            return;
+        }
+        if splits.len() == 1 {
+            self.error(line, "Incorrect format of legend - should be one of \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
+            return;
+        }
+        if splits.len().is_multiple_of(2) {
+            self.error(line, "Incorrect format of legend - it looks like you have a dangling word.");
+            return;
+        }
+        let candname = splits[0].clone();
+        if let Some(l) = self.declared(&candname) {
+            self.error(
+                line,
+                format!("Name \"{}\" already in use (on line line {}).", candname.to_uppercase(), l),
+            );
+        }
+        // self references
+        let mut i = 2;
+        while i < splits.len() {
+            if splits[i] == candname {
+                self.error(
+                    line,
+                    format!("You can't define object {} in terms of itself!", candname.to_uppercase()),
+                );
+                let mut idx = splits.iter().skip(2).position(|s| *s == candname);
+                while let Some(p) = idx {
+                    let p = p + 2;
+                    if p >= 4 {
+                        splits.drain(p - 1..p + 1);
+                    } else {
+                        let end = (p + 2).min(splits.len());
+                        splits.drain(p..end);
+                    }
+                    idx = splits.iter().skip(2).position(|s| *s == candname);
+                }
+            }
+            i += 2;
+        }
+        let mut i = 2;
+        while i < splits.len() {
+            let d = splits[i].clone();
+            if d != candname && self.declared(&d).is_none() {
+                self.error(
+                    line,
+                    format!("You're talking about {} but it's not defined anywhere.", d.to_uppercase()),
+                );
+            }
+            i += 2;
+        }
+        if splits.len() == 3 {
+            self.synonyms.push((splits[0].clone(), splits[2].clone(), line));
+            self.original_line_numbers.push((splits[0].clone(), line));
+        } else if splits.len() >= 5 && splits[3] == "and" {
+            let mut members = Vec::new();
+            let mut i = 2;
+            while i < splits.len() {
+                let s = splits[i].clone();
+                members.extend(self.flatten_aggregate(&s, line, 0));
+                i += 2;
+            }
+            self.aggregates.push((splits[0].clone(), members, line));
+            self.original_line_numbers.push((splits[0].clone(), line));
+        } else if splits.len() >= 5 && splits[3] == "or" {
+            let mut i = 5;
+            while i < splits.len() {
+                if splits[i] != "or" {
+                    return;
+                }
+                i += 2;
+            }
+            let mut members = Vec::new();
+            let mut i = 2;
+            while i < splits.len() {
+                let s = splits[i].clone();
+                members.extend(self.flatten_property(&s, line, 0));
+                i += 2;
+            }
+            if !members.is_empty() {
+                self.properties.push((splits[0].clone(), members, line));
+                self.original_line_numbers.push((splits[0].clone(), line));
+            }
+        } else {
+            self.error(line, "This legend-entry is incorrectly-formatted - it should be one of A = B, A = B or C ( or D ...), A = B and C (and D ...)");
+        }
+    }
+
+    fn collision_substitute(&mut self, n: &str, line: usize, depth: usize) -> Vec<String> {
+        let found = self.lookup(n, 0);
+        match found.kind {
+            LegendKind::Object => vec![found.name],
+            LegendKind::Aggregate(_) => {
+                self.error(line, format!("\"{}\" is an aggregate (defined using \"and\"), and cannot be added to a single layer because its constituent objects must be able to coexist.", found.name));
+                vec![]
+            }
+            LegendKind::Property(members) => {
+                let mut out = Vec::new();
+                if depth > 64 {
+                    return out;
+                }
+                for m in members {
+                    if m != found.name {
+                        out.extend(self.collision_substitute(&m, line, depth + 1));
+                    }
+                }
+                out
+            }
+            LegendKind::Undeclared => {
+                self.error(
+                    line,
+                    format!(
+                        "Cannot add \"{}\" to a collision layer; it has not been declared.",
+                        n.to_uppercase()
+                    ),
+                );
+                vec![]
+            }
+        }
+    }
+
+    fn fill_names(&mut self) {
+        let mut names = BTreeSet::new();
+        for o in &self.objects {
+            names.insert(o.name.clone());
+        }
+        for s in &self.synonyms {
+            names.insert(s.0.clone());
+        }
+        for s in &self.aggregates {
+            names.insert(s.0.clone());
+        }
+        for s in &self.properties {
+            names.insert(s.0.clone());
+        }
+        self.names = names;
+    }
+}
+
+/// Splits a line into its code part, dropping comments (nested, possibly spanning lines).
+/// `raw_after_message`: after a `message` word outside comments, the rest is copied verbatim.
+fn strip_comments(chars: &[char], level: &mut usize, raw_after_message: bool) -> Vec<char> {
+    let mut out = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if *level > 0 {
+            if c == '(' {
+                *level += 1;
+            } else if c == ')' {
+                *level -= 1;
+            }
+            out.push(' ');
+            i += 1;
+            continue;
+        }
+        if raw_after_message {
+            let at_token_start = i == 0 || {
+                let p = chars[i - 1];
+                p.is_whitespace() || p == '[' || p == ']' || p == '|'
+            };
+            if at_token_start && chars.len() >= i + 7 {
+                let word: String = chars[i..i + 7].iter().collect::<String>().to_lowercase();
+                let next_ok = chars.len() == i + 7 || {
+                    let n = chars[i + 7];
+                    n.is_whitespace() || n == '[' || n == ']' || n == '|'
+                };
+                if word == "message" && next_ok {
+                    out.extend_from_slice(&chars[i..]);
+                    return out;
+                }
+            }
+        }
+        if c == '(' {
+            *level = 1;
+            out.push(' ');
+        } else if c == ')' {
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Parses a whole source text.
+pub(crate) fn parse(source: &str) -> Parsed {
+    let mut p = Parsed::default();
+    let mut section: &str = "";
+    let mut visited: Vec<&str> = Vec::new();
+    let mut comment_level = 0usize;
+    let mut objects_section = 0u8;
+    let mut current_object: Option<usize> = None;
+    let mut sprite: Vec<String> = Vec::new();
+    // The reference's `levels` list ends with an empty level in construction: the next row
+    // starts a new level.
+    let mut last_level_open = true;
+
+    for (index, raw_line) in source.split('\n').enumerate() {
+        let line_number = index + 1;
+        let mixed: Vec<char> = raw_line.chars().collect();
+        let lower = lower_chars(raw_line);
+        let started_in_comment = comment_level > 0;
+        let blank = !started_in_comment && lower.iter().all(|c| c.is_whitespace());
+
+        // Messages in LEVELS are verbatim lines.
+        if section == "levels" && !started_in_comment {
+            let trimmed: String = lower.iter().collect::<String>();
+            let t = trimmed.trim_start();
+            if let Some(rest) = t.strip_prefix("message") {
+                let offset = lower.len() - t.chars().count() + 7;
+                let text: String = mixed[offset.min(mixed.len())..].iter().collect();
+                if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
+                    p.warning(line_number, "You probably meant to put a space after 'message' innit.  That's ok, I'll still interpret it as a message, but you probably want to put a space there.");
+                }
+                let m = LevelDef::Message { text: text.trim().to_string(), line: line_number };
+                p.levels.push(m);
+                last_level_open = true;
+                continue;
+            }
+        }
+
+        if blank {
+            if section == "objects" {
+                objects_section = 0;
+            }
+            if section == "levels" {
+                // close a level: the next rows start a new one
+                if let Some(LevelDef::Rows { .. }) = p.levels.last() {
+                    last_level_open = true;
+                }
+            }
+            continue;
+        }
+
+        let raw_msg = section == "rules";
+        let code_l = strip_comments(&lower, &mut comment_level.clone(), raw_msg);
+        let code_m = strip_comments(&mixed, &mut comment_level, raw_msg);
+        let code: String = code_l.iter().collect();
+        let code_mixed: String = code_m.iter().collect();
+        let trimmed = code.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+
+        // '=' rows
+        if trimmed.chars().all(|c| c == '=' || c.is_whitespace()) {
+            continue;
+        }
+        if trimmed.starts_with('=') && section != "levels" {
+            let rest = trimmed.trim_start_matches('=').trim();
+            if !rest.is_empty() {
+                p.error(
+                    line_number,
+                    "Only comments should go after a bunch of equals signs ('===') on a line.",
+                );
+            }
+            continue;
+        }
+
+        // section headers
+        if section != "levels" {
+            let first: String = trimmed.chars().take_while(|c| is_word_char(*c)).collect();
+            if let Some(&name) = SECTION_NAMES.iter().find(|s| **s == first) {
+                let rest = trimmed[first.len()..].trim();
+                if !rest.is_empty() {
+                    p.error(
+                        line_number,
+                        format!(
+                            "Only comments should go after a section name (\"{}\") on a line.",
+                            name.to_uppercase()
+                        ),
+                    );
+                }
+                if visited.contains(&name) {
+                    p.error(
+                        line_number,
+                        format!(
+                            "cannot duplicate sections (you tried to duplicate \"{}\").",
+                            name.to_uppercase()
+                        ),
+                    );
+                }
+                let idx = SECTION_NAMES.iter().position(|s| *s == name).unwrap_or(0);
+                visited.push(name);
+                if idx == 0 {
+                    objects_section = 0;
+                    if visited.len() > 1 {
+                        p.error(line_number, "section \"OBJECTS\" must be the first section".to_string());
+                    }
+                } else if !visited.contains(&SECTION_NAMES[idx - 1]) {
+                    p.error(
+                        line_number,
+                        format!(
+                            "section \"{}\" is out of order, must follow  \"{}\".",
+                            name.to_uppercase(),
+                            SECTION_NAMES[idx - 1].to_uppercase()
+                        ),
+                    );
+                }
+                section = name;
+                if name == "sounds" || name == "levels" || name == "rules" {
+                    p.fill_names();
+                }
+                continue;
+            }
+        }
+
+        match section {
+            "" => {
+                let mut words = trimmed.split_whitespace();
+                let key = words.next().unwrap_or("").to_string();
+                if METADATA_WITH_VALUE.contains(&key.as_str()) {
+                    let source_text = if key == "author" || key == "homepage" || key == "title" {
+                        code_mixed.trim().to_string()
+                    } else {
+                        trimmed.to_string()
+                    };
+                    let value =
+                        source_text.chars().skip(key.chars().count()).collect::<String>().trim().to_string();
+                    if value.is_empty() {
+                        p.error(line_number, format!("MetaData \"{key}\" needs a value."));
+                    } else {
+                        p.metadata.push((key, value, line_number));
+                    }
+                } else if METADATA_NO_VALUE.contains(&key.as_str()) {
+                    p.metadata.push((key, "true".to_string(), line_number));
+                } else {
+                    p.error(line_number, "Unrecognised stuff in the prelude.");
+                }
+            }
+            "objects" => {
+                if objects_section == 2 {
+                    objects_section = 3;
+                }
+                if objects_section == 1 {
+                    objects_section = 2;
+                }
+                let parse_names = |p: &mut Parsed,
+                                   current_object: &mut Option<usize>,
+                                   sprite: &mut Vec<String>| {
+                    // the first name: word characters; further names (aliases): anything but
+                    // spaces and parentheses
+                    let lead: String = trimmed.chars().take_while(|c| is_word_char(*c)).collect();
+                    if lead.is_empty() {
+                        p.warning(line_number, "Unknown junk in object section (possibly: sprites have to be 5 pixels wide and 5 pixels high exactly. Or maybe: the main names for objects have to be words containing only the letters a-z0.9 - if you want to call them something like \",\", do it in the legend section).");
+                        return;
+                    }
+                    let rest = trimmed[lead.len()..].to_string();
+                    let mut first = true;
+                    for word in std::iter::once(lead.as_str()).chain(rest.split_whitespace()) {
+                        let name = word.to_string();
+                        if p.object_index(&name).is_some() {
+                            p.error(
+                                line_number,
+                                format!("Object \"{}\" defined multiple times.", name.to_uppercase()),
+                            );
+                            first = false;
+                            continue;
+                        }
+                        if p.synonyms.iter().any(|s| s.0 == name) {
+                            p.error(line_number, format!("Name \"{}\" already in use.", name.to_uppercase()));
+                        }
+                        if first {
+                            p.objects.push(ObjectDef {
+                                name: name.clone(),
+                                line: line_number,
+                                colors: Vec::new(),
+                                sprite: Vec::new(),
+                            });
+                            *current_object = Some(p.objects.len() - 1);
+                            sprite.clear();
+                        } else if let Some(o) = *current_object {
+                            let target = p.objects[o].name.clone();
+                            p.synonyms.push((name.clone(), target, line_number));
+                        }
+                        first = false;
+                    }
+                };
+                match objects_section {
+                    0 | 1 => {
+                        sprite.clear();
+                        parse_names(&mut p, &mut current_object, &mut sprite);
+                        objects_section = 1;
+                    }
+                    2 => {
+                        let mut rest = trimmed;
+                        loop {
+                            rest = rest.trim_start();
+                            if rest.is_empty() {
+                                break;
+                            }
+                            match color_prefix(rest) {
+                                Some(len) => {
+                                    if let Some(o) = current_object {
+                                        p.objects[o].colors.push(rest[..len].to_string());
+                                    }
+                                    rest = &rest[len..];
+                                }
+                                None => {
+                                    let n = current_object
+                                        .map(|o| p.objects[o].name.to_uppercase())
+                                        .unwrap_or_default();
+                                    let word = rest.split_whitespace().next().unwrap_or("");
+                                    p.error(
+                                        line_number,
+                                        format!(
+                                            "Was looking for color for object {n}, got \"{word}\" instead."
+                                        ),
+                                    );
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    _ => {
+                        let first = trimmed.chars().next().unwrap_or(' ');
+                        if !(first == '.' || first.is_ascii_digit()) {
+                            if sprite.is_empty() {
+                                parse_names(&mut p, &mut current_object, &mut sprite);
+                                objects_section = 1;
+                            } else {
+                                p.error(line_number, "Unknown junk in spritematrix for object.");
+                            }
+                        } else {
+                            let mut row = String::new();
+                            for c in trimmed.chars() {
+                                if c.is_whitespace() {
+                                    continue;
+                                }
+                                if c == '.' || c.is_ascii_digit() {
+                                    row.push(c);
+                                    if row.len() > 5 {
+                                        p.warning(line_number, "Sprites must be 5 wide and 5 high.");
+                                        break;
+                                    }
+                                } else {
+                                    p.error(line_number, "Unknown junk in spritematrix for object.");
+                                    break;
+                                }
+                            }
+                            if let Some(o) = current_object {
+                                let ncolors = p.objects[o].colors.len();
+                                for c in row.chars() {
+                                    if let Some(d) = c.to_digit(10)
+                                        && d as usize >= ncolors
+                                    {
+                                        p.error(line_number, format!("Trying to access color number {d} from the color palette of sprite {}, but there are only {ncolors} defined in it.", p.objects[o].name.to_uppercase()));
+                                    }
+                                }
+                                sprite.push(row);
+                                p.objects[o].sprite = sprite.clone();
+                            }
+                            if sprite.len() == 5 && sprite.last().map(|r| r.len()) == Some(5) {
+                                objects_section = 0;
+                            }
+                        }
+                    }
+                }
+            }
+            "legend" => {
+                let Some(eq) = trimmed.find('=') else {
+                    p.error(line_number, "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
+                    continue;
+                };
+                let lhs = trimmed[..eq].trim();
+                if lhs.contains(char::is_whitespace) || lhs.is_empty() {
+                    p.error(line_number, "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
+                    continue;
+                }
+                let mut splits = vec![lhs.to_string(), "=".to_string()];
+                let rhs: Vec<&str> = trimmed[eq + 1..].split_whitespace().collect();
+                let mut ok = true;
+                for (k, w) in rhs.iter().enumerate() {
+                    if k % 2 == 1 {
+                        if *w != "and" && *w != "or" {
+                            p.error(
+                                line_number,
+                                format!(
+                                    "Expected and 'AND' or an 'OR' here, but got {} instead.",
+                                    w.to_uppercase()
+                                ),
+                            );
+                            ok = false;
+                        } else if k >= 3 && *w != rhs[1] {
+                            p.error(
+                                line_number,
+                                "Hey! You can't go mixing ANDs and ORs in a single legend entry.",
+                            );
+                            ok = false;
+                        }
+                    } else if !w.chars().all(is_word_char) {
+                        p.error(line_number, "Something bad's happening in the LEGEND");
+                        ok = false;
+                    }
+                    splits.push(w.to_string());
+                }
+                if ok || !splits.is_empty() {
+                    p.legend_line(splits, line_number);
+                }
+            }
+            "sounds" => {
+                let words: Vec<&str> = trimmed.split_whitespace().collect();
+                let mut tokens = Vec::new();
+                let mut bad = false;
+                if let Some(first) = words.first() {
+                    if SOUND_EVENTS.contains(first) {
+                        tokens.push((first.to_string(), SoundTok::Event));
+                        match words.get(1) {
+                            Some(s) if s.chars().all(|c| c.is_ascii_digit()) => {
+                                tokens.push((s.to_string(), SoundTok::Seed))
+                            }
+                            _ => {
+                                p.error(line_number, "Was expecting a sound seed here (a number like 123123, like you generate by pressing the buttons above the console panel), but found something else.");
+                                bad = true;
+                            }
+                        }
+                        if words.len() > 2 && !bad {
+                            p.error(
+                                line_number,
+                                "I wasn't expecting anything after the sound declaration on this line.",
+                            );
+                            bad = true;
+                        }
+                    } else if p.declared(first).is_some() {
+                        tokens.push((first.to_string(), SoundTok::Name));
+                        match words.get(1) {
+                            Some(v) if SOUND_VERBS.contains(v) => {
+                                tokens.push((v.to_string(), SoundTok::Verb));
+                                let directional = *v == "move" || *v == "cantmove";
+                                for w in &words[2..] {
+                                    if matches!(tokens.last(), Some((_, SoundTok::Seed))) {
+                                        p.error(line_number, "I wasn't expecting anything after the sound declaration on this line.");
+                                        bad = true;
+                                        break;
+                                    }
+                                    if directional && SOUND_DIRECTIONS.contains(w) {
+                                        tokens.push((w.to_string(), SoundTok::Direction));
+                                    } else if w.chars().all(|c| c.is_ascii_digit()) {
+                                        tokens.push((w.to_string(), SoundTok::Seed));
+                                    } else {
+                                        p.error(
+                                            line_number,
+                                            "Ah I was expecting direction or a sound seed here.",
+                                        );
+                                        bad = true;
+                                        break;
+                                    }
+                                }
+                            }
+                            _ => {
+                                p.error(line_number, "Was expecting a soundverb here (MOVE, DESTROY, CANTMOVE, or the like), but found something else.");
+                                bad = true;
+                            }
+                        }
+                    } else if first.chars().all(is_word_char) {
+                        p.error(line_number, format!("unexpected sound token \"{first}\"."));
+                        bad = true;
+                    } else {
+                        p.warning(line_number, "Was expecting a sound event (like SFX3, or ENDLEVEL) or an object name, but didn't find either.");
+                        bad = true;
+                    }
+                }
+                if !bad && !tokens.is_empty() {
+                    p.sounds.push(SoundRow { tokens, line: line_number });
+                }
+            }
+            "collisionlayers" => {
+                p.collision_layers.push(Vec::new());
+                p.collision_layer_lines.push(line_number);
+                let mut explicit: Vec<String> = Vec::new();
+                let mut first_token = true;
+                for word in trimmed.split(|c: char| c == ',' || c.is_whitespace()) {
+                    if word.is_empty() {
+                        continue;
+                    }
+                    let name = word.to_string();
+                    if name == "background" {
+                        let last_nonempty = p.collision_layers.last().is_some_and(|l| !l.is_empty());
+                        if last_nonempty {
+                            p.error(line_number, "Background must be in a layer by itself.");
+                        }
+                    } else if !first_token && explicit.iter().any(|e| e == "background") {
+                        p.error(line_number, "Background must be in a layer by itself.");
+                    }
+                    first_token = false;
+                    let ar = p.collision_substitute(&name, line_number, 0);
+                    let n_layers = p.collision_layers.len();
+                    let mut others = Vec::new();
+                    for t in &ar {
+                        for (j, l) in p.collision_layers.iter().enumerate() {
+                            if j != n_layers - 1 && l.contains(t) {
+                                others.push(j);
+                            }
+                        }
+                    }
+                    if !others.is_empty() {
+                        let mut s = format!(
+                            "Object \"{}\" included in multiple collision layers ( layers ",
+                            name.to_uppercase()
+                        );
+                        for o in &others {
+                            s.push_str(&format!("#{}, ", o + 1));
+                        }
+                        s.push_str(&format!("#{} ). You should fix this!", n_layers));
+                        p.warning(line_number, s);
+                    }
+                    explicit.push(name);
+                    if let Some(l) = p.collision_layers.last_mut() {
+                        l.extend(ar);
+                    }
+                }
+            }
+            "rules" => {
+                // the rule text is the lower-cased line up to its first '('
+                let rule_text: String = if started_in_comment {
+                    code.clone()
+                } else {
+                    let upto: String = lower.iter().take_while(|c| **c != '(').collect();
+                    if upto.trim().is_empty() { code.clone() } else { upto }
+                };
+                let mixed_line: String = mixed.iter().collect();
+                p.rules.push((rule_text, line_number, mixed_line));
+            }
+            "winconditions" => {
+                let words: Vec<String> = trimmed.split_whitespace().map(String::from).collect();
+                p.winconditions.push((words, line_number));
+            }
+            "levels" => {
+                let row: Vec<char> = trimmed.chars().collect();
+                if last_level_open || !matches!(p.levels.last(), Some(LevelDef::Rows { .. })) {
+                    // start a new level
+                    p.levels.push(LevelDef::Rows { line: line_number, rows: vec![row] });
+                    last_level_open = false;
+                } else if let Some(LevelDef::Rows { rows, .. }) = p.levels.last_mut() {
+                    if rows[0].len() != row.len() {
+                        let w = Diagnostic {
+                            line: line_number,
+                            column: 1,
+                            message: "Maps must be rectangular, yo (In a level, the length of each row must be the same).".to_string(),
+                            is_error: false,
+                        };
+                        rows.push(row);
+                        p.diagnostics.push(w);
+                    } else {
+                        rows.push(row);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if p.names.is_empty() {
+        p.fill_names();
+    }
+    p
+}

@@ -1,0 +1,121 @@
+//! [`Session`]: the reference test procedure (`runTest` in `testingFrameWork.js`): load a level,
+//! run its start-of-level `again` turns, then feed inputs (`undo`, `restart`, `tick`, moves),
+//! each followed by the `again` turns it queues; with the reference's undo stack, level changes
+//! on a win and sound history.
+
+use super::level_string::level_to_string;
+use super::turn::Runtime;
+use super::{DEFAULT_SEED, Game, Input, LevelEntry, StartError, State};
+use serde::{Deserialize, Serialize};
+
+/// One recorded input of the regression suite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TestInput {
+    /// A move or action.
+    Input(Input),
+    /// Undo.
+    Undo,
+    /// Restart.
+    Restart,
+    /// A turn without input.
+    Tick,
+}
+
+/// A play session with the reference's whole-game behaviour.
+#[derive(Clone, Debug)]
+pub struct Session<'g> {
+    game: &'g Game,
+    state: State,
+    backups: Vec<Vec<u64>>,
+    sounds: Vec<String>,
+    againing: bool,
+    /// again turns run by the last input (capped)
+    pub again_cap_hit: bool,
+}
+
+/// Again turns after one input before giving up (the reference would loop forever).
+pub const MAX_AGAIN_TURNS: usize = 10_000;
+
+impl<'g> Session<'g> {
+    /// Loads `level` with `seed` and runs the start-of-level again turns. Sounds made while
+    /// loading are not recorded (the reference clears its history after compiling).
+    pub fn new(game: &'g Game, level: usize, seed: Option<&str>) -> Result<Session<'g>, StartError> {
+        match game.levels.get(level) {
+            None => return Err(StartError::NoSuchLevel(level)),
+            Some(LevelEntry::Message { .. }) => return Err(StartError::Message(level)),
+            Some(LevelEntry::Level { .. }) => {}
+        }
+        let mut s = Session {
+            game,
+            state: game.blank_state(seed.unwrap_or(DEFAULT_SEED)),
+            backups: Vec::new(),
+            sounds: Vec::new(),
+            againing: false,
+            again_cap_hit: false,
+        };
+        {
+            let mut rt = Runtime::new(game, &mut s.state, &mut s.backups, &mut s.sounds, None);
+            rt.load_level(level);
+            s.againing = rt.againing;
+        }
+        s.sounds.clear();
+        s.drain_again();
+        Ok(s)
+    }
+
+    fn drain_again(&mut self) {
+        let mut n = 0;
+        while self.againing {
+            if n >= MAX_AGAIN_TURNS {
+                self.again_cap_hit = true;
+                self.againing = false;
+                break;
+            }
+            n += 1;
+            self.againing = false;
+            let mut rt = Runtime::new(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None);
+            rt.process_input(None, false, false);
+            self.againing = rt.againing;
+        }
+    }
+
+    /// Processes one input, then every `again` turn it queues.
+    pub fn input(&mut self, input: TestInput) {
+        {
+            let mut rt = Runtime::new(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None);
+            rt.againing = self.againing;
+            match input {
+                TestInput::Undo => rt.do_undo(false, true),
+                TestInput::Restart => rt.do_restart(false),
+                TestInput::Tick => {
+                    rt.process_input(None, false, false);
+                }
+                TestInput::Input(i) => {
+                    rt.process_input(Some(i.mask()), false, false);
+                }
+            }
+            self.againing = rt.againing;
+        }
+        self.drain_again();
+    }
+
+    /// The board as the suite records it (`convertLevelToString`).
+    pub fn level_string(&self) -> String {
+        level_to_string(self.game, &self.state)
+    }
+
+    /// Sounds recorded so far (`soundHistory`).
+    pub fn sounds(&self) -> &[String] {
+        &self.sounds
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Undo snapshots held.
+    pub fn undo_depth(&self) -> usize {
+        self.backups.len()
+    }
+}

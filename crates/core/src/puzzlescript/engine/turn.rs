@@ -1,0 +1,910 @@
+//! The turn engine (`engine.js` `processInput` and what it calls): player movement, rule groups
+//! (with loops, random groups and rigid bodies), movement resolution, late rules, the command
+//! queue (`cancel`, `restart`, `checkpoint`, `win`, `again`), win conditions and sounds, and the
+//! undo / restart / level-change machinery the test procedure relies on.
+
+use super::bits;
+use super::compile::{ACTION, DOWN, LEFT, PatternCell, RIGHT, Rule, UP};
+use super::rng::Rng;
+use super::{Game, LevelEntry, State, Trace, TraceEvent};
+
+/// Everything a turn reads and writes besides the game: the state, the undo stack, the sound
+/// history and the reference's global flags.
+pub(crate) struct Runtime<'a> {
+    pub game: &'a Game,
+    pub st: &'a mut State,
+    pub backups: &'a mut Vec<Vec<u64>>,
+    pub sounds: &'a mut Vec<String>,
+    pub trace: Option<&'a mut Trace>,
+    /// load the next level on a win (the test procedure); otherwise only report it
+    pub advance_on_win: bool,
+    pub againing: bool,
+    pub won: bool,
+    pub restarted: bool,
+    pub checkpoint: bool,
+    pub cancelled: bool,
+    pub messages: Vec<String>,
+    pub loop_limit_hit: bool,
+    restarting: bool,
+    queue: Vec<String>,
+    seeds_can_move: Vec<String>,
+    seeds_cant_move: Vec<String>,
+    create_mask: Vec<u64>,
+    destroy_mask: Vec<u64>,
+    rigid_group: Vec<u8>,
+    rigid_applied: Vec<bool>,
+}
+
+fn delta_xy(dir: u8) -> (isize, isize) {
+    match dir {
+        UP => (0, -1),
+        DOWN => (0, 1),
+        LEFT => (-1, 0),
+        RIGHT => (1, 0),
+        _ => (0, 0),
+    }
+}
+
+impl<'a> Runtime<'a> {
+    /// A runtime over `st`.
+    pub fn new(
+        game: &'a Game,
+        st: &'a mut State,
+        backups: &'a mut Vec<Vec<u64>>,
+        sounds: &'a mut Vec<String>,
+        trace: Option<&'a mut Trace>,
+    ) -> Runtime<'a> {
+        let stride = game.stride;
+        Runtime {
+            game,
+            st,
+            backups,
+            sounds,
+            trace,
+            advance_on_win: true,
+            againing: false,
+            won: false,
+            restarted: false,
+            checkpoint: false,
+            cancelled: false,
+            messages: Vec::new(),
+            loop_limit_hit: false,
+            restarting: false,
+            queue: Vec::new(),
+            seeds_can_move: Vec::new(),
+            seeds_cant_move: Vec::new(),
+            create_mask: vec![0; stride],
+            destroy_mask: vec![0; stride],
+            rigid_group: Vec::new(),
+            rigid_applied: Vec::new(),
+        }
+    }
+
+    fn n_cells(&self) -> usize {
+        self.st.width * self.st.height
+    }
+
+    fn delta(&self, dir: u8) -> isize {
+        let (dx, dy) = delta_xy(dir);
+        dx * self.st.height as isize + dy
+    }
+
+    fn cell(&self, i: usize) -> &[u64] {
+        let s = self.game.stride;
+        &self.st.cells[i * s..(i + 1) * s]
+    }
+
+    /// `loadLevelFromLevelDat`: a level (or a message screen).
+    pub fn load_level(&mut self, index: usize) {
+        self.st.rng = Rng::new(&self.st.seed);
+        self.againing = false;
+        self.st.level = index;
+        match self.game.levels.get(index) {
+            Some(LevelEntry::Level { width, height, .. }) => {
+                let cells = self.game.boards[index].clone().unwrap_or_default();
+                self.st.width = *width;
+                self.st.height = *height;
+                self.st.cells = cells.clone();
+                self.st.movements = vec![0; width * height * self.game.layer_count];
+                self.st.text_mode = false;
+                self.st.title_screen = false;
+                self.backups.clear();
+                self.st.restart_cells = cells;
+                if self.game.prelude.run_rules_on_level_start {
+                    self.process_input(None, true, false);
+                }
+            }
+            Some(LevelEntry::Message { text, .. }) => {
+                self.st.text_mode = true;
+                self.messages.push(text.clone());
+            }
+            None => {
+                self.go_to_title_screen();
+            }
+        }
+    }
+
+    fn go_to_title_screen(&mut self) {
+        self.againing = false;
+        self.st.title_screen = true;
+        self.st.text_mode = true;
+        self.st.level = 0;
+    }
+
+    /// `nextLevel`.
+    fn next_level(&mut self) {
+        self.againing = false;
+        if self.st.title_screen {
+            self.load_level(0);
+            return;
+        }
+        if self.st.level + 1 < self.game.levels.len() {
+            let next = self.st.level + 1;
+            self.st.text_mode = false;
+            self.load_level(next);
+        } else {
+            self.go_to_title_screen();
+        }
+    }
+
+    fn restore(&mut self, cells: Vec<u64>) {
+        self.st.cells = cells;
+        for m in self.st.movements.iter_mut() {
+            *m = 0;
+        }
+        self.againing = false;
+        self.queue.clear();
+    }
+
+    fn add_undo(&mut self, cells: Vec<u64>) {
+        self.backups.push(cells);
+    }
+
+    /// `DoUndo`.
+    pub fn do_undo(&mut self, force: bool, ignore_duplicates: bool) {
+        if self.game.prelude.noundo && !force {
+            return;
+        }
+        if ignore_duplicates {
+            while self.backups.last().is_some_and(|b| *b == self.st.cells) {
+                self.backups.pop();
+            }
+        }
+        if let Some(b) = self.backups.pop() {
+            self.restore(b);
+        }
+    }
+
+    /// `DoRestart`.
+    pub fn do_restart(&mut self, force: bool) {
+        if self.restarting {
+            return;
+        }
+        if !force && self.game.prelude.norestart {
+            return;
+        }
+        if self.againing {
+            self.do_undo(force, true);
+        }
+        self.restarting = true;
+        if !force {
+            let c = self.st.cells.clone();
+            self.add_undo(c);
+        }
+        let target = self.st.restart_cells.clone();
+        if target.len() == self.st.cells.len() {
+            self.restore(target);
+        }
+        self.restarted = true;
+        if self.game.prelude.run_rules_on_level_start {
+            self.process_input(None, true, false);
+        }
+        self.queue.clear();
+        self.restarting = false;
+    }
+
+    fn player_positions(&self) -> Vec<usize> {
+        let pm = &self.game.player_mask;
+        (0..self.n_cells())
+            .filter(|&i| {
+                let c = self.cell(i);
+                if self.game.player_aggregate { bits::subset(pm, c) } else { bits::intersects(pm, c) }
+            })
+            .collect()
+    }
+
+    fn start_movement(&mut self, dir: u8) -> Vec<usize> {
+        let positions = self.player_positions();
+        let lc = self.game.layer_count;
+        for &p in &positions {
+            let objs: Vec<usize> = {
+                let c = self.cell(p);
+                let masked: Vec<u64> = c.iter().zip(&self.game.player_mask).map(|(a, b)| a & b).collect();
+                bits::ones(&masked).collect()
+            };
+            for o in objs {
+                let layer = self.game.objects[o].layer;
+                self.st.movements[p * lc + layer] |= dir;
+            }
+        }
+        positions
+    }
+
+    /// `processInput`: one turn. `dir`: a movement mask, or `None` for a tick / again turn.
+    /// Returns whether the level changed (the reference's return value).
+    pub fn process_input(&mut self, dir: Option<u8>, dont_do_win: bool, dont_modify: bool) -> bool {
+        self.againing = false;
+        let bak = self.st.cells.clone();
+        let mut player_positions = Vec::new();
+        if let Some(d) = dir {
+            player_positions = self.start_movement(d);
+        }
+        let n_groups = self.game.rules.len();
+        let mut banned = vec![false; n_groups];
+        self.queue.clear();
+        let start_cells = self.st.cells.clone();
+        let start_movements = self.st.movements.clone();
+        for w in self.create_mask.iter_mut().chain(self.destroy_mask.iter_mut()) {
+            *w = 0;
+        }
+        self.seeds_can_move.clear();
+        self.seeds_cant_move.clear();
+        let nl = self.n_cells() * self.game.layer_count;
+        self.rigid_group = vec![0; nl];
+        self.rigid_applied = vec![false; nl];
+        let game = self.game;
+        let mut i = 0;
+        loop {
+            i += 1;
+            self.apply_rules(&game.rules, &game.loop_point, Some(&banned));
+            let should_undo = self.resolve_movements(&mut banned);
+            let rigidloop = should_undo;
+            if should_undo {
+                self.st.cells.clone_from(&start_cells);
+                self.st.movements.clone_from(&start_movements);
+                self.queue.clear();
+                for w in self.create_mask.iter_mut().chain(self.destroy_mask.iter_mut()) {
+                    *w = 0;
+                }
+                self.seeds_can_move.clear();
+            } else {
+                self.apply_rules(&game.late_rules, &game.late_loop_point, None);
+            }
+            if !(i < 50 && rigidloop) {
+                break;
+            }
+        }
+        if !player_positions.is_empty() && self.game.prelude.require_player_movement {
+            let pm = &self.game.player_mask;
+            let somemoved = player_positions.iter().any(|&p| !bits::intersects(pm, self.cell(p)));
+            if !somemoved {
+                self.add_undo(bak);
+                self.do_undo(true, false);
+                self.st.text_mode = false;
+                return false;
+            }
+        }
+        self.process_command_queue(bak, dont_modify, dont_do_win, dir.is_some())
+    }
+
+    fn play_sounds(&mut self) {
+        let mut out: Vec<String> = Vec::new();
+        out.extend(self.seeds_cant_move.iter().cloned());
+        out.extend(self.seeds_can_move.iter().cloned());
+        for (mask, seed) in &self.game.sounds.creation {
+            if bits::intersects(&self.create_mask, mask) {
+                out.push(seed.clone());
+            }
+        }
+        for (mask, seed) in &self.game.sounds.destruction {
+            if bits::intersects(&self.destroy_mask, mask) {
+                out.push(seed.clone());
+            }
+        }
+        self.sounds.extend(out);
+    }
+
+    fn process_command_queue(
+        &mut self,
+        bak: Vec<u64>,
+        dont_modify: bool,
+        dont_do_win: bool,
+        input_given: bool,
+    ) -> bool {
+        if self.queue.iter().any(|c| c == "cancel") {
+            let commands_left = self.queue.len() > 1;
+            self.add_undo(bak);
+            self.do_undo(true, false);
+            if !dont_modify {
+                self.cancelled = true;
+            }
+            return commands_left;
+        }
+        if self.queue.iter().any(|c| c == "restart") {
+            self.add_undo(bak.clone());
+            if !dont_modify {
+                self.do_restart(true);
+            }
+        }
+        let modified = self.st.cells != bak;
+        if modified {
+            if dont_modify {
+                self.add_undo(bak);
+                self.do_undo(true, false);
+                return true;
+            } else if input_given {
+                self.add_undo(bak);
+            }
+        }
+        if dont_modify && self.queue.iter().any(|c| c == "win" || c == "restart") {
+            return true;
+        }
+        if !dont_modify {
+            self.play_sounds();
+            for c in &self.queue {
+                if c == "message" {
+                    // the message text was recorded when queued
+                }
+            }
+        }
+        if !self.st.text_mode && self.check_win() && !dont_do_win {
+            // DoWin
+            self.againing = false;
+            self.won = true;
+            self.queue.clear();
+            if self.advance_on_win {
+                self.next_level();
+            }
+            return modified;
+        }
+        if self.queue.iter().any(|c| c == "checkpoint") {
+            self.st.restart_cells = self.st.cells.clone();
+            if !dont_modify {
+                self.checkpoint = true;
+            }
+        }
+        if modified && self.queue.iter().any(|c| c == "again") {
+            let keep_messages = self.messages.len();
+            if self.process_input(None, true, true) {
+                self.againing = true;
+            }
+            self.messages.truncate(keep_messages);
+        }
+        self.queue.clear();
+        modified
+    }
+
+    /// Whether the win conditions (or a `win` command) hold now.
+    fn check_win(&self) -> bool {
+        if self.queue.iter().any(|c| c == "win") {
+            return true;
+        }
+        self.game.win_conditions_hold(self.st)
+    }
+
+    fn apply_rules(&mut self, groups: &[Vec<Rule>], loop_point: &[Option<usize>], banned: Option<&[bool]>) {
+        let mut loop_propagated = false;
+        let mut loop_count = 0;
+        let mut idx = 0;
+        while idx < groups.len() {
+            if banned.is_none_or(|b| !b[idx]) {
+                loop_propagated = self.apply_rule_group(&groups[idx]) || loop_propagated;
+            }
+            if loop_propagated && let Some(Some(target)) = loop_point.get(idx) {
+                idx = *target;
+                loop_propagated = false;
+                loop_count += 1;
+                if loop_count > 200 {
+                    self.loop_limit_hit = true;
+                    break;
+                }
+                continue;
+            }
+            idx += 1;
+        }
+    }
+
+    fn apply_rule_group(&mut self, group: &[Rule]) -> bool {
+        if group.first().is_some_and(|r| r.random) {
+            return self.apply_random_rule_group(group);
+        }
+        let mut has_changes = false;
+        let mut made = true;
+        let mut loopcount = 0;
+        while made && loopcount < 200 {
+            loopcount += 1;
+            made = false;
+            for rule in group {
+                if self.try_apply(rule) {
+                    made = true;
+                }
+            }
+            if made {
+                has_changes = true;
+            }
+        }
+        if loopcount >= 200 {
+            self.loop_limit_hit = true;
+        }
+        has_changes
+    }
+
+    fn apply_random_rule_group(&mut self, group: &[Rule]) -> bool {
+        let mut matches: Vec<(usize, Vec<Vec<usize>>)> = Vec::new();
+        for (ri, rule) in group.iter().enumerate() {
+            let m = self.find_matches(rule);
+            if !m.is_empty() {
+                for t in tuples(&m) {
+                    matches.push((ri, t));
+                }
+            }
+        }
+        if matches.is_empty() {
+            return false;
+        }
+        let pick = self.st.rng.below(matches.len());
+        let (ri, tuple) = matches.swap_remove(pick);
+        let rule = &group[ri];
+        let modified = self.apply_at(rule, &tuple, false);
+        self.queue_commands(rule);
+        modified
+    }
+
+    fn try_apply(&mut self, rule: &Rule) -> bool {
+        let matches = self.find_matches(rule);
+        if matches.is_empty() {
+            return false;
+        }
+        let mut result = false;
+        if rule.has_replacements {
+            let ts = tuples(&matches);
+            for (ti, t) in ts.iter().enumerate() {
+                if self.apply_at(rule, t, ti > 0) {
+                    result = true;
+                }
+            }
+        }
+        self.queue_commands(rule);
+        result
+    }
+
+    fn queue_commands(&mut self, rule: &Rule) {
+        if rule.commands.is_empty() {
+            return;
+        }
+        let pre_cancel = self.queue.iter().any(|c| c == "cancel");
+        let pre_restart = self.queue.iter().any(|c| c == "restart");
+        let cur_cancel = rule.commands.iter().any(|c| c.0 == "cancel");
+        let cur_restart = rule.commands.iter().any(|c| c.0 == "restart");
+        if pre_cancel {
+            return;
+        }
+        if pre_restart && !cur_cancel {
+            return;
+        }
+        if cur_cancel || cur_restart {
+            self.queue.clear();
+        }
+        for (c, m) in &rule.commands {
+            if self.queue.contains(c) {
+                continue;
+            }
+            self.queue.push(c.clone());
+            if let Some(m) = m {
+                self.messages.push(m.clone());
+            }
+        }
+    }
+
+    fn cell_matches(&self, pat: &PatternCell, i: usize) -> bool {
+        let PatternCell::Cell(p) = pat else {
+            return true;
+        };
+        let s = self.game.stride;
+        let cell = &self.st.cells[i * s..(i + 1) * s];
+        for ((c, pr), mi) in cell.iter().zip(&p.present).zip(&p.missing) {
+            if c & pr != *pr || c & mi != 0 {
+                return false;
+            }
+        }
+        for any in &p.any_present {
+            if !bits::intersects(any, cell) {
+                return false;
+            }
+        }
+        let lc = self.game.layer_count;
+        let mv = &self.st.movements[i * lc..(i + 1) * lc];
+        for &(l, b) in &p.mov_present {
+            if mv[l] & b != b {
+                return false;
+            }
+        }
+        for &(l, b) in &p.mov_missing {
+            if mv[l] & b != 0 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `row` (no ellipsis) matches starting at `i`.
+    fn row_matches_plain(&self, row: &[PatternCell], i: usize, d: isize) -> bool {
+        row.iter().enumerate().all(|(k, c)| self.cell_matches(c, (i as isize + k as isize * d) as usize))
+    }
+
+    /// Ellipsis matches at start `i`: `[i, k]` or `[i, k1, k2]`, with the reference's bounds
+    /// (`k` / `k1` in `k1min..k1max`; `k2` from `k2min` while `k1 + k2 < kmax && k2 < k2max`).
+    #[allow(clippy::too_many_arguments)]
+    fn row_matches_wild(
+        &self,
+        row: &[PatternCell],
+        i: usize,
+        d: isize,
+        kmax: usize,
+        (k1min, k1max): (usize, usize),
+        (k2min, k2max): (usize, usize),
+        out: &mut Vec<Vec<usize>>,
+        two: bool,
+    ) {
+        let at = |k: usize| (i as isize + k as isize * d) as usize;
+        let e1 = row.iter().position(|c| matches!(c, PatternCell::Ellipsis)).unwrap_or(row.len());
+        for (idx, c) in row.iter().enumerate().take(e1) {
+            if !self.cell_matches(c, at(idx)) {
+                return;
+            }
+        }
+        if !two {
+            for k in k1min..k1max {
+                let ok = (e1 + 1..row.len()).all(|ci| self.cell_matches(&row[ci], at(k + ci - 1)));
+                if ok {
+                    out.push(vec![i, k]);
+                }
+            }
+        } else {
+            let e2 =
+                (e1 + 1..row.len()).find(|&c| matches!(row[c], PatternCell::Ellipsis)).unwrap_or(row.len());
+            for k1 in k1min..k1max {
+                let ok = (e1 + 1..e2).all(|ci| self.cell_matches(&row[ci], at(k1 + ci - 1)));
+                if !ok {
+                    continue;
+                }
+                let mut k2 = k2min;
+                while k1 + k2 < kmax && k2 < k2max {
+                    let ok2 = (e2 + 1..row.len()).all(|ci| self.cell_matches(&row[ci], at(k1 + k2 + ci - 2)));
+                    if ok2 {
+                        out.push(vec![i, k1, k2]);
+                    }
+                    k2 += 1;
+                }
+            }
+        }
+    }
+
+    fn find_matches(&self, rule: &Rule) -> Vec<Vec<Vec<usize>>> {
+        let mut all = Vec::with_capacity(rule.rows.len());
+        let (w, h) = (self.st.width, self.st.height);
+        let d = self.delta(rule.direction);
+        for (ri, row) in rule.rows.iter().enumerate() {
+            let wild = rule.ellipses[ri];
+            let len = row.len() - wild;
+            if len == 0 || len > w.max(h) + 1 {
+                return Vec::new();
+            }
+            let (mut xmin, mut xmax, mut ymin, mut ymax) = (0usize, w, 0usize, h);
+            match rule.direction {
+                UP => ymin += len - 1,
+                DOWN => ymax = ymax.saturating_sub(len - 1),
+                LEFT => xmin += len - 1,
+                _ => xmax = xmax.saturating_sub(len - 1),
+            }
+            let mut found: Vec<Vec<usize>> = Vec::new();
+            let horizontal = rule.direction > 2;
+            let visit = |x: usize, y: usize, found: &mut Vec<Vec<usize>>| {
+                let i = x * h + y;
+                if wild == 0 {
+                    if self.row_matches_plain(row, i, d) {
+                        found.push(vec![i]);
+                    }
+                } else {
+                    let kmax = match rule.direction {
+                        LEFT => (x + 2).saturating_sub(len),
+                        RIGHT => (w + 1).saturating_sub(x + len),
+                        DOWN => (h + 1).saturating_sub(y + len),
+                        _ => (y + 2).saturating_sub(len),
+                    };
+                    self.row_matches_wild(row, i, d, kmax, (0, kmax), (0, kmax), found, wild == 2);
+                }
+            };
+            if horizontal {
+                for y in ymin..ymax {
+                    for x in xmin..xmax {
+                        visit(x, y, &mut found);
+                    }
+                }
+            } else {
+                for x in xmin..xmax {
+                    for y in ymin..ymax {
+                        visit(x, y, &mut found);
+                    }
+                }
+            }
+            if found.is_empty() {
+                return Vec::new();
+            }
+            all.push(found);
+        }
+        all
+    }
+
+    fn apply_at(&mut self, rule: &Rule, tuple: &[Vec<usize>], check: bool) -> bool {
+        let d = self.delta(rule.direction);
+        if check {
+            for (ri, row) in rule.rows.iter().enumerate() {
+                let t = &tuple[ri];
+                match rule.ellipses[ri] {
+                    0 => {
+                        if !self.row_matches_plain(row, t[0], d) {
+                            return false;
+                        }
+                    }
+                    1 => {
+                        let mut out = Vec::new();
+                        let k = t[1];
+                        self.row_matches_wild(row, t[0], d, k + 1, (k, k + 1), (0, 0), &mut out, false);
+                        if out.is_empty() {
+                            return false;
+                        }
+                    }
+                    _ => {
+                        let mut out = Vec::new();
+                        let (k1, k2) = (t[1], t[2]);
+                        self.row_matches_wild(
+                            row,
+                            t[0],
+                            d,
+                            k1 + k2 + 1,
+                            (k1, k1 + 1),
+                            (k2, k2 + 1),
+                            &mut out,
+                            true,
+                        );
+                        if out.is_empty() {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        let mut result = false;
+        for (ri, row) in rule.rows.iter().enumerate() {
+            let t = &tuple[ri];
+            let mut cur = t[0] as isize;
+            let mut e = 0;
+            for c in row {
+                match c {
+                    PatternCell::Ellipsis => {
+                        let k = t.get(1 + e).copied().unwrap_or(0) as isize;
+                        e += 1;
+                        cur += d * k;
+                    }
+                    PatternCell::Cell(_) => {
+                        if self.replace(rule, c, cur as usize) {
+                            result = true;
+                        }
+                        cur += d;
+                    }
+                }
+            }
+        }
+        result
+    }
+
+    fn replace(&mut self, rule: &Rule, pat: &PatternCell, i: usize) -> bool {
+        let PatternCell::Cell(p) = pat else {
+            return false;
+        };
+        let Some(rep) = &p.replacement else {
+            return false;
+        };
+        let s = self.game.stride;
+        let lc = self.game.layer_count;
+        let mut objects_set = rep.objects_set.clone();
+        let mut objects_clear = rep.objects_clear.clone();
+        let mut movements_set = rep.movements_set.clone();
+        let mut movements_clear = rep.movements_clear.clone();
+        if !rep.random_entities.is_empty() {
+            let pick = self.st.rng.below(rep.random_entities.len());
+            let o = rep.random_entities[pick];
+            bits::set(&mut objects_set, o);
+            let layer = self.game.objects[o].layer;
+            bits::or_into(&mut objects_clear, &self.game.layer_masks[layer]);
+            movements_clear[layer] |= 0x1f;
+        }
+        for &l in &rep.random_dir_layers {
+            let r = (self.st.rng.uniform() * 4.0).floor() as u32;
+            movements_set[l] |= 1u8 << r.min(4);
+        }
+        let old: Vec<u64> = self.st.cells[i * s..(i + 1) * s].to_vec();
+        let new: Vec<u64> = old
+            .iter()
+            .zip(objects_clear.iter().zip(&objects_set))
+            .map(|(o, (c, st))| (o & !c) | st)
+            .collect();
+        let old_mov: Vec<u8> = self.st.movements[i * lc..(i + 1) * lc].to_vec();
+        let new_mov: Vec<u8> =
+            (0..lc).map(|l| (old_mov[l] & !movements_clear[l]) | movements_set[l]).collect();
+        let mut rigidchange = false;
+        if rule.rigid {
+            let gi = rule.rigid_index;
+            let mut group_subset = true;
+            let mut applied_subset = true;
+            for l in 0..lc {
+                if rep.movements_layer[l] {
+                    if gi & !self.rigid_group[i * lc + l] != 0 {
+                        group_subset = false;
+                    }
+                    if !self.rigid_applied[i * lc + l] {
+                        applied_subset = false;
+                    }
+                }
+            }
+            if !group_subset && !applied_subset {
+                for l in 0..lc {
+                    if rep.movements_layer[l] {
+                        self.rigid_group[i * lc + l] |= gi;
+                        self.rigid_applied[i * lc + l] = true;
+                    }
+                }
+                rigidchange = true;
+            }
+        }
+        if old == new && old_mov == new_mov && !rigidchange {
+            return false;
+        }
+        for w in 0..s {
+            self.create_mask[w] |= new[w] & !old[w];
+            self.destroy_mask[w] |= old[w] & !new[w];
+        }
+        self.st.cells[i * s..(i + 1) * s].copy_from_slice(&new);
+        self.st.movements[i * lc..(i + 1) * lc].copy_from_slice(&new_mov);
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.events.push(TraceEvent::Rule { line: rule.line, cell: i });
+        }
+        true
+    }
+
+    fn reposition_on_layer(&mut self, i: usize, layer: usize, dir: u8) -> bool {
+        let (dx, dy) = delta_xy(dir);
+        let h = self.st.height;
+        let tx = i / h;
+        let ty = i % h;
+        let maxx = self.st.width - 1;
+        let maxy = h - 1;
+        if (tx == 0 && dx < 0) || (tx == maxx && dx > 0) || (ty == 0 && dy < 0) || (ty == maxy && dy > 0) {
+            return false;
+        }
+        let target = (i as isize + dy + dx * h as isize) as usize;
+        let s = self.game.stride;
+        let lm = &self.game.layer_masks[layer];
+        if bits::intersects(lm, &self.st.cells[target * s..(target + 1) * s]) && dir != ACTION {
+            return false;
+        }
+        let lc = self.game.layer_count;
+        for o in &self.game.sounds.movement[layer] {
+            if bits::get(&self.st.cells[i * s..(i + 1) * s], o.object)
+                && self.st.movements[i * lc + o.layer] & o.directions != 0
+                && !self.seeds_can_move.contains(&o.seed)
+            {
+                self.seeds_can_move.push(o.seed.clone());
+            }
+        }
+        let mut moving = vec![0u64; s];
+        for (w, m) in moving.iter_mut().enumerate() {
+            *m = self.st.cells[i * s + w] & lm[w];
+            self.st.cells[i * s + w] &= !lm[w];
+            self.st.cells[target * s + w] |= *m;
+        }
+        if let Some(t) = self.trace.as_deref_mut() {
+            for o in bits::ones(&moving) {
+                t.events.push(TraceEvent::Move { object: o, from: i, to: target });
+            }
+        }
+        true
+    }
+
+    fn reposition_at_cell(&mut self, i: usize) -> bool {
+        let lc = self.game.layer_count;
+        if self.st.movements[i * lc..(i + 1) * lc].iter().all(|m| *m == 0) {
+            return false;
+        }
+        let mut moved = false;
+        let mut mov: Vec<u8> = self.st.movements[i * lc..(i + 1) * lc].to_vec();
+        for (l, m) in mov.iter_mut().enumerate() {
+            if *m != 0 && self.reposition_on_layer(i, l, *m) {
+                *m = 0;
+                moved = true;
+            }
+        }
+        self.st.movements[i * lc..(i + 1) * lc].copy_from_slice(&mov);
+        moved
+    }
+
+    fn resolve_movements(&mut self, banned: &mut [bool]) -> bool {
+        let n = self.n_cells();
+        let lc = self.game.layer_count;
+        let s = self.game.stride;
+        let mut moved = true;
+        let mut passes = 0;
+        while moved && passes < 100_000 {
+            passes += 1;
+            moved = false;
+            for i in 0..n {
+                if self.reposition_at_cell(i) {
+                    moved = true;
+                }
+            }
+        }
+        let mut do_undo = false;
+        let has_rigid = !self.game.rigid_group_to_group.is_empty();
+        for i in 0..n {
+            let mut mov: Vec<u8> = self.st.movements[i * lc..(i + 1) * lc].to_vec();
+            if mov.iter().any(|m| *m != 0) {
+                if has_rigid {
+                    let applied = &self.rigid_applied[i * lc..(i + 1) * lc];
+                    if applied.iter().any(|a| *a) {
+                        for l in 0..lc {
+                            if !applied[l] {
+                                mov[l] = 0;
+                            }
+                        }
+                        if let Some(l) = (0..lc).find(|&l| mov[l] != 0) {
+                            let gi = self.rigid_group[i * lc + l] as usize;
+                            if gi > 0
+                                && let Some(&group) = self.game.rigid_group_to_group.get(gi - 1)
+                                && !banned[group]
+                            {
+                                banned[group] = true;
+                                do_undo = true;
+                            }
+                        }
+                    }
+                }
+                for o in &self.game.sounds.movement_failure {
+                    if bits::get(&self.st.cells[i * s..(i + 1) * s], o.object)
+                        && mov[o.layer] & o.directions != 0
+                        && !self.seeds_cant_move.contains(&o.seed)
+                    {
+                        self.seeds_cant_move.push(o.seed.clone());
+                    }
+                }
+            }
+            for m in &mut self.st.movements[i * lc..(i + 1) * lc] {
+                *m = 0;
+            }
+            if has_rigid {
+                for l in 0..lc {
+                    self.rigid_group[i * lc + l] = 0;
+                    self.rigid_applied[i * lc + l] = false;
+                }
+            }
+        }
+        do_undo
+    }
+}
+
+/// `generateTuples`: the cartesian product, the first row varying fastest.
+fn tuples(rows: &[Vec<Vec<usize>>]) -> Vec<Vec<Vec<usize>>> {
+    let mut out: Vec<Vec<Vec<usize>>> = vec![Vec::new()];
+    for row in rows {
+        let mut next = Vec::with_capacity(out.len() * row.len());
+        for v in row {
+            for t in &out {
+                let mut nt = t.clone();
+                nt.push(v.clone());
+                next.push(nt);
+            }
+        }
+        out = next;
+    }
+    out
+}

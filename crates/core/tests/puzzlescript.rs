@@ -1,0 +1,53 @@
+//! PuzzleScript: the reference regression suite through `Session`.
+
+use std::path::PathBuf;
+use tessera_core::puzzlescript::engine::suite::{parse_testdata, run_case};
+
+/// The shared benchmark folder: `../shared` beside the checkout (or one level up, for a git
+/// worktree under `wt/`), or `PS_SHARED_DIR`.
+fn shared() -> PathBuf {
+    if let Ok(d) = std::env::var("PS_SHARED_DIR") {
+        return PathBuf::from(d);
+    }
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let near = manifest.join("../../../shared/benchmarks/puzzlescript");
+    if near.exists() {
+        return near;
+    }
+    manifest.join("../../../../shared/benchmarks/puzzlescript")
+}
+
+/// Raise as the engine improves (end: 470).
+const PASS_FLOOR: usize = 470;
+
+#[test]
+fn reference_suite() {
+    let path = shared().join("reference/tests/resources/testdata.js");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("note: {} not found; skipping the PuzzleScript suite", path.display());
+        return;
+    };
+    let cases = parse_testdata(&text).expect("testdata parses");
+    assert_eq!(cases.len(), 470);
+    let filter = std::env::var("PS_FILTER").ok();
+    let mut passed = 0;
+    let mut failed = 0;
+    for case in &cases {
+        if let Some(f) = &filter
+            && !case.name.to_lowercase().contains(&f.to_lowercase())
+        {
+            continue;
+        }
+        let r = run_case(case);
+        if r.passed {
+            passed += 1;
+        } else {
+            failed += 1;
+            println!("FAIL {}: {}", case.name, r.first_difference.unwrap_or_default());
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if filter.is_none() {
+        assert!(passed >= PASS_FLOOR, "{passed} passed, floor {PASS_FLOOR}");
+    }
+}
