@@ -48,6 +48,9 @@ mod state;
 pub mod strategy;
 mod undo;
 
+#[cfg(test)]
+mod tests;
+
 pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
 pub use import::IMPORTERS;
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};

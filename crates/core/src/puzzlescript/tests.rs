@@ -1,0 +1,192 @@
+//! The rule set around the engine: levels, steps and their events, undo and checked redo, the
+//! seed, the prelude's refusals, the source's level rows. (The engine itself is proven on the
+//! reference's suite in `tests/puzzlescript.rs`.)
+
+use super::*;
+use crate::{AnyCommand, AnyEvent, Level, Plugin, Rules, Status};
+
+/// The fixture game: three levels between two messages; pushing, a random rule, late rules,
+/// again, sounds.
+const GAME: &str = include_str!("../../../../fixtures/games/warehouse.txt");
+
+fn level(n: usize) -> PuzzleScriptLevel {
+    PuzzleScriptLevel { name: None, seed: None, source: GAME.to_string(), level: n }
+}
+
+fn start(n: usize, seed: u64) -> (PuzzleScriptRules, PuzzleScriptState) {
+    level(n).start(seed).expect("the fixture's levels start")
+}
+
+fn step(rules: &PuzzleScriptRules, state: &mut PuzzleScriptState, cmd: PuzzleScriptCommand) -> Vec<PuzzleScriptEvent> {
+    let mut events = Vec::new();
+    rules.apply(state, &cmd, &mut events).unwrap_or_else(|e| panic!("{cmd}: {e}"));
+    events
+}
+
+#[test]
+fn pushing_the_crate_home_wins_and_then_every_command_is_refused() {
+    let (rules, mut s) = start(0, 0);
+    assert_eq!(s.rows()[2], "#.P*.O#");
+    step(&rules, &mut s, PuzzleScriptCommand::Right);
+    let events = step(&rules, &mut s, PuzzleScriptCommand::Right);
+    assert_eq!(events.last(), Some(&PuzzleScriptEvent::Won));
+    assert!(events.iter().any(|e| matches!(e, PuzzleScriptEvent::Moved { .. })));
+    assert!(events.iter().any(|e| matches!(e, PuzzleScriptEvent::Sound { .. })), "the crate's move sound");
+    assert_eq!(s.rows()[2], "#...P@#");
+    assert_eq!(rules.status(&s), Status::Won);
+    assert!(rules.legal_commands(&s).is_empty());
+    let mut events = Vec::new();
+    assert_eq!(rules.apply(&mut s, &PuzzleScriptCommand::Left, &mut events).map_err(|e| e.code), Err("won"));
+}
+
+#[test]
+fn a_step_runs_the_again_turns_it_queues_and_undo_and_redo_are_exact() {
+    let (rules, mut s) = start(1, 5);
+    let before = s.clone();
+    let events = step(&rules, &mut s, PuzzleScriptCommand::Action);
+    let turns: Vec<u32> =
+        events.iter().filter_map(|e| if let PuzzleScriptEvent::Turn { index } = e { Some(*index) } else { None }).collect();
+    assert_eq!(turns, [0, 1], "the spark's fade queues one again turn");
+    assert!(events.iter().any(|e| matches!(e, PuzzleScriptEvent::Aux { .. })), "the generator moved");
+    let after = s.clone();
+    rules.undo(&mut s, &events);
+    assert_eq!(s, before);
+    assert_eq!(s.hash(), s.recompute_hash());
+    rules.redo(&mut s, &events).expect("its own events redo");
+    assert_eq!(s, after);
+    assert_eq!(s.hash(), s.recompute_hash());
+}
+
+#[test]
+fn redo_refuses_events_that_do_not_fit_and_changes_nothing() {
+    let (rules, mut s) = start(0, 0);
+    let events = step(&rules, &mut s, PuzzleScriptCommand::Right);
+    rules.undo(&mut s, &events);
+    let before = s.clone();
+    // The same step again but the first cell said to hold something else.
+    let mut forged = events.clone();
+    let first = forged.iter().position(|e| matches!(e, PuzzleScriptEvent::Cell { .. })).expect("a cell changed");
+    if let PuzzleScriptEvent::Cell { before: b, .. } = &mut forged[first] {
+        b[0] ^= 1 << 5;
+    }
+    let err = rules.redo(&mut s, &forged).expect_err("a cell that does not hold what the event says");
+    assert_eq!(err.event, first);
+    assert_eq!(s, before);
+    // A cell off the board.
+    let off = vec![PuzzleScriptEvent::Cell { at: crate::Pos::new(40, 0), before: vec![1], after: vec![0] }];
+    assert!(rules.redo(&mut s, &off).is_err());
+    assert_eq!(s, before);
+}
+
+#[test]
+fn the_seed_decides_where_random_rules_act_and_only_the_seed() {
+    let spark_cells = |seed: u64| {
+        let (rules, mut s) = start(1, seed);
+        let events = step(&rules, &mut s, PuzzleScriptCommand::Action);
+        events
+            .iter()
+            .filter_map(|e| if let PuzzleScriptEvent::Cell { at, .. } = e { Some(*at) } else { None })
+            .collect::<Vec<_>>()
+    };
+    let all: Vec<_> = (0..12).map(spark_cells).collect();
+    assert_eq!(all, (0..12).map(spark_cells).collect::<Vec<_>>(), "the same seed, the same cells");
+    let mut distinct = all.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(distinct.len() >= 3, "seeds light sparks in different cells: {all:?}");
+}
+
+#[test]
+fn the_prelude_can_refuse_action_and_restart() {
+    let source = GAME.replacen("homepage example.invalid", "homepage example.invalid\nnoaction\nnorestart", 1);
+    let l = PuzzleScriptLevel { source, ..level(0) };
+    let (rules, mut s) = l.start(0).expect("starts");
+    let mut events = Vec::new();
+    for (cmd, code) in [(PuzzleScriptCommand::Action, "noaction"), (PuzzleScriptCommand::Restart, "norestart")] {
+        assert_eq!(rules.apply(&mut s, &cmd, &mut events).map_err(|e| e.code), Err(code));
+        assert!(events.is_empty());
+    }
+    assert!(!rules.legal_commands(&s).contains(&PuzzleScriptCommand::Action));
+}
+
+#[test]
+fn a_step_that_changes_nothing_is_refused() {
+    let (rules, mut s) = start(0, 0);
+    let before = s.clone();
+    let mut events = Vec::new();
+    // Level 1's player has floor above; the wall is two cells up: the second `up` changes nothing.
+    step(&rules, &mut s, PuzzleScriptCommand::Up);
+    assert_eq!(rules.apply(&mut s, &PuzzleScriptCommand::Up, &mut events).map_err(|e| e.code), Err("no_change"));
+    assert!(events.is_empty());
+    assert_ne!(s, before);
+}
+
+#[test]
+fn restart_goes_back_to_the_start_as_one_undoable_step() {
+    let (rules, mut s) = start(2, 0);
+    let start_state = s.clone();
+    step(&rules, &mut s, PuzzleScriptCommand::Down);
+    let moved = s.clone();
+    let events = step(&rules, &mut s, PuzzleScriptCommand::Restart);
+    assert_eq!(s.rows(), start_state.rows());
+    rules.undo(&mut s, &events);
+    assert_eq!(s, moved);
+}
+
+#[test]
+fn levels_count_playable_levels_only_and_bad_games_name_their_line() {
+    let err = level(3).start(0).expect_err("three playable levels");
+    assert!(err.to_string().contains("level 3 does not exist: the game has 3 playable levels"), "{err}");
+    let broken = GAME.replacen("P = Player", "P = Playr", 1);
+    let err = PuzzleScriptLevel { source: broken, ..level(0) }.start(0).expect_err("an unknown name");
+    assert!(err.to_string().contains("line "), "{err}");
+}
+
+#[test]
+fn level_rows_are_read_and_written_back_in_place() {
+    let rows = level_rows(GAME, 2).expect("level 3's rows");
+    assert_eq!(rows, ["#####", "#Q*.#", "#.*.#", "#..O#", "#####"]);
+    let painted: Vec<String> = ["#####", "#Q..#", "#.*.#", "#.*O#", "#...#", "#####"].map(String::from).to_vec();
+    let source = with_level_rows(GAME, 2, &painted).expect("written back");
+    assert_eq!(level_rows(&source, 2).expect("read again"), painted);
+    // Every other line is kept: the source differs only in that level's block.
+    let (a, b): (Vec<&str>, Vec<&str>) = (GAME.lines().collect(), source.lines().collect());
+    assert_eq!(b.len(), a.len() + 1);
+    let at = a.iter().position(|l| *l == "#Q*.#").expect("level 3") - 1;
+    assert_eq!(a[..at], b[..at]);
+    assert_eq!(a[at + 5..], b[at + 6..]);
+    // The new level plays.
+    let l = PuzzleScriptLevel { source, ..level(2) };
+    let (_, s) = l.start(0).expect("the painted level starts");
+    assert_eq!(s.rows().len(), 6);
+}
+
+#[test]
+fn the_legend_names_what_each_glyph_paints() {
+    let p = palette(GAME).expect("compiles");
+    let find = |c: char| p.glyphs.iter().find(|g| g.glyph == c).map(|g| g.objects.clone());
+    assert_eq!(find('#'), Some(vec!["wall".to_string()]));
+    assert_eq!(find('@'), Some(vec!["crate".to_string(), "target".to_string()]));
+    assert_eq!(find('Q'), Some(vec!["player".to_string(), "target".to_string()]));
+}
+
+#[test]
+fn keyframes_round_trip_through_the_start_state() {
+    let (rules, mut s) = start(1, 3);
+    let start_state = s.clone();
+    step(&rules, &mut s, PuzzleScriptCommand::Action);
+    step(&rules, &mut s, PuzzleScriptCommand::Left);
+    let kf = PuzzleScript::keyframe(&s).into_owned();
+    assert_eq!(PuzzleScript::from_keyframe(kf, Some(&start_state)), Ok(s));
+}
+
+#[test]
+fn any_level_json_round_trips_and_commands_parse() {
+    let l = Level::PuzzleScript(level(1));
+    assert_eq!(Level::from_json(&l.to_json()).expect("reads back"), l);
+    for c in PuzzleScriptCommand::ALL {
+        assert_eq!(AnyCommand::parse(crate::RuleSet::PuzzleScript, &c.to_string()), Ok(AnyCommand::PuzzleScript(c)));
+    }
+    assert!(AnyCommand::parse(crate::RuleSet::PuzzleScript, "jump").is_err());
+    let _: Option<AnyEvent> = None;
+}
