@@ -200,10 +200,7 @@ fn ask_number(path: &Path, levels: &[tessera_core::Imported]) -> Result<usize, C
     let n = levels.len();
     eprintln!("{} has {n} levels:", path.display());
     for (i, l) in levels.iter().enumerate() {
-        let name = match &l.level {
-            Level::PuzzleScript(p) => p.name.clone().unwrap_or_default(),
-            _ => String::new(),
-        };
+        let name = l.file.as_deref().unwrap_or_default();
         eprintln!("  {:>3}  {name}  {}", i + 1, l.summary.as_deref().unwrap_or(""));
     }
     loop {

@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn importer_names_are_unique_and_found() {
         let names: Vec<&str> = importers().map(|i| i.name).collect();
-        assert_eq!(names, ["samegame-testset", "movingai", "stage", "sokoban"]);
+        assert_eq!(names, ["samegame-testset", "movingai", "stage", "sokoban", "puzzlescript"]);
         for n in &names {
             assert_eq!(importer(n).map(|i| i.name), Some(*n));
         }
