@@ -7,4 +7,5 @@ mod edit;
 mod find;
 mod pack;
 mod play;
+mod puzzlescript;
 mod sokoban;

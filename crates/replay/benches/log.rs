@@ -53,6 +53,7 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use std::hint::black_box;
 use std::sync::OnceLock;
 use tessera_core::slide::{SlideCommand, SlideLevel};
+use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptLevel};
 use tessera_core::sokoban::SokobanCommand;
 use tessera_core::tactics::{TacticsCommand, TacticsLevel, UnitSpec};
 use tessera_core::{AnyCommand, AnyEvent, AnyState, Dir, Level, Pos, Rules};
@@ -285,7 +286,7 @@ fn tactics(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(log_benches, benches, tactics, sokoban);
+criterion_group!(log_benches, benches, tactics, sokoban, puzzlescript);
 criterion_main!(log_benches);
 
 const SOKOBAN_STEPS: usize = 100_000;
@@ -377,6 +378,78 @@ fn sokoban(c: &mut Criterion) {
     let mut g = c.benchmark_group("sokoban log");
     g.sample_size(10);
     g.throughput(Throughput::Elements(SOKOBAN_STEPS as u64));
+    g.bench_function("play without a log", |b| {
+        b.iter(|| {
+            let mut game = level.start(Some(SEED)).expect("starts");
+            let mut events = Vec::new();
+            for c in &commands {
+                events.clear();
+                game.rules.apply(&mut game.state, c, &mut events).expect("replays");
+            }
+            black_box(game.state.hash())
+        })
+    });
+    g.bench_function("record: play + hash + encode, in memory", |b| {
+        b.iter(|| black_box(record(&level, &commands).len()))
+    });
+    let log = Log::from_bytes(bytes, TailPolicy::Strict).expect("opens");
+    g.bench_function("verify", |b| {
+        b.iter(|| {
+            let r = verify(&log).expect("reads");
+            assert!(r.ok());
+            black_box(r.steps_ok)
+        })
+    });
+    g.finish();
+}
+
+/// Steps of the PuzzleScript log.
+const PUZZLESCRIPT_STEPS: usize = 10_000;
+
+/// `PUZZLESCRIPT_STEPS` applied commands on the fixture game's level 2 without its win condition
+/// (so play goes on): random moves and actions (each action lights a spark from the random rule
+/// and runs an again turn), a restart now and then; refused commands are left out.
+fn puzzlescript_commands(level: &Level) -> Vec<AnyCommand> {
+    let mut game = level.start(Some(SEED)).expect("the level starts");
+    let mut x = 0x5eed_u64;
+    let mut commands = Vec::with_capacity(PUZZLESCRIPT_STEPS);
+    let mut events = Vec::new();
+    while commands.len() < PUZZLESCRIPT_STEPS {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let z = (x ^ (x >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let cmd = match (z >> 33) % 41 {
+            0..=9 => PuzzleScriptCommand::Up,
+            10..=19 => PuzzleScriptCommand::Down,
+            20..=29 => PuzzleScriptCommand::Left,
+            30..=37 => PuzzleScriptCommand::Right,
+            38 | 39 => PuzzleScriptCommand::Action,
+            _ => PuzzleScriptCommand::Restart,
+        };
+        let c = AnyCommand::PuzzleScript(cmd);
+        events.clear();
+        if game.rules.apply(&mut game.state, &c, &mut events).is_ok() {
+            commands.push(c);
+        }
+    }
+    commands
+}
+
+/// PuzzleScript play speed through the log: play alone, play + record, verify, per step of the
+/// 10,000-step log of [`puzzlescript_commands`] (`cargo bench -p tessera-replay --bench log --
+/// puzzlescript`).
+fn puzzlescript(c: &mut Criterion) {
+    let source = include_str!("../../../fixtures/games/warehouse.txt").replace("All Target on Crate", "");
+    let level = Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source, level: 1 });
+    let commands = puzzlescript_commands(&level);
+    let bytes = record(&level, &commands);
+    println!(
+        "puzzlescript log: {PUZZLESCRIPT_STEPS} steps, {} bytes, {:.1} bytes per step",
+        bytes.len(),
+        bytes.len() as f64 / PUZZLESCRIPT_STEPS as f64
+    );
+    let mut g = c.benchmark_group("puzzlescript log");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(PUZZLESCRIPT_STEPS as u64));
     g.bench_function("play without a log", |b| {
         b.iter(|| {
             let mut game = level.start(Some(SEED)).expect("starts");

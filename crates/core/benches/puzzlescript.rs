@@ -1,0 +1,96 @@
+//! PuzzleScript speed: turns per second through the rule set (a step is a turn and its again
+//! turns, diffed into events), on the fixture game and on a few games of PuzzleScript's own
+//! suite (when `../shared` is there), with random inputs; and the compile time of those games.
+//!
+//! Run: `cargo bench -p tessera-core --bench puzzlescript`. The whole suite against the
+//! reference engine under Node.js is `tools/puzzlescript/bench_suite.sh`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use tessera_core::puzzlescript::engine::{self, suite};
+use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptLevel};
+use tessera_core::{AnyCommand, Level, Rules};
+
+/// The fixture game, without its win condition so that random play never ends.
+fn fixture() -> String {
+    include_str!("../../../fixtures/games/warehouse.txt").replace("All Target on Crate", "")
+}
+
+/// Suite games by name, with the level they play (when `../shared` is there).
+fn suite_games() -> Vec<(String, String, usize)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/benchmarks/puzzlescript/reference/tests/resources/testdata.js");
+    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    let Ok(cases) = suite::parse_testdata(&text) else { return Vec::new() };
+    // Published games from the suite's gallery, large and varied, and a rigid-body test.
+    let wanted = ["gallery: skipping stones to lonely homes", "galley game: easy enigma", "rigid body test"];
+    let mut out = Vec::new();
+    for w in wanted {
+        if let Some(c) = cases.iter().find(|c| c.name == w) {
+            out.push((c.name.clone(), c.source.clone(), c.level));
+        }
+    }
+    out
+}
+
+/// A splitmix64 stream: the bench's random inputs.
+fn inputs(n: usize) -> Vec<PuzzleScriptCommand> {
+    let mut x = 0x5eed_u64;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let z = (x ^ (x >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            // Moves four times as often as action; a restart now and then keeps play going.
+            match (z >> 33) % 21 {
+                0..=3 => PuzzleScriptCommand::Up,
+                4..=7 => PuzzleScriptCommand::Down,
+                8..=11 => PuzzleScriptCommand::Left,
+                12..=15 => PuzzleScriptCommand::Right,
+                16..=19 => PuzzleScriptCommand::Action,
+                _ => PuzzleScriptCommand::Restart,
+            }
+        })
+        .collect()
+}
+
+fn turns(c: &mut Criterion) {
+    let mut games = vec![("fixture warehouse (level 2)".to_string(), fixture(), 2usize)];
+    games.extend(suite_games());
+    let commands = inputs(1_000);
+    let mut g = c.benchmark_group("puzzlescript_turns");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(commands.len() as u64));
+    for (name, source, entry) in &games {
+        // The suite names levels by entry (messages included); a tessera level counts playable ones.
+        let Ok(game) = engine::compile(source) else { continue };
+        let playable = game.levels()[..(*entry).min(game.levels().len())]
+            .iter()
+            .filter(|e| matches!(e, engine::LevelEntry::Level { .. }))
+            .count();
+        let level = Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.clone(), level: playable });
+        let Ok(start) = level.start(Some(1)) else { continue };
+        g.bench_function(format!("{name}: 1,000 random commands through the rules"), |b| {
+            b.iter(|| {
+                let mut game = start.clone();
+                let mut events = Vec::new();
+                let mut applied = 0u32;
+                for &cmd in &commands {
+                    events.clear();
+                    if game.rules.apply(&mut game.state, &AnyCommand::PuzzleScript(cmd), &mut events).is_ok() {
+                        applied += 1;
+                    }
+                }
+                black_box(applied)
+            })
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("puzzlescript_compile");
+    g.sample_size(20);
+    for (name, source, _) in &games {
+        g.bench_function(name.as_str(), |b| b.iter(|| black_box(engine::compile(source).is_ok())));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, turns);
+criterion_main!(benches);
