@@ -53,6 +53,9 @@ pub struct Overlay {
     pub path: Vec<Pos>,
     /// A small label at the pointer (what a tap would score).
     pub tooltip: Option<String>,
+    /// The colour of the highlights when the rule set's own colours would hide the usual one
+    /// (Sokoban's goals are gold): `None` for [`palette::HIGHLIGHT`].
+    pub highlight_colour: Option<Color32>,
 }
 
 /// What the pointer did on the board this frame.
@@ -326,8 +329,9 @@ impl BoardView {
         // Overlays over the pieces.
         let mut over = Cells::new(ppp);
         let hl = (cell * 0.08).clamp(1.0, 4.0);
+        let hl_colour = overlay.highlight_colour.unwrap_or(palette::HIGHLIGHT);
         for &p in &overlay.highlights {
-            over.frame(cell_rect(p.x.into(), p.y.into()), 2.0, hl, palette::HIGHLIGHT);
+            over.frame(cell_rect(p.x.into(), p.y.into()), 2.0, hl, hl_colour);
         }
         if let Some(p) = overlay.selected {
             let width = (cell * 0.1).clamp(1.5, 5.0);

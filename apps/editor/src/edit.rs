@@ -81,6 +81,9 @@ pub enum EditAction {
     Play(Level, u64),
     /// Ask where to save the draft.
     SaveAs,
+    /// Save the draft to its file (the app asks first when that would put a draft over a level
+    /// that plays).
+    Save(PathBuf),
 }
 
 /// The pan and zoom of the canvas and its texture.
@@ -155,7 +158,9 @@ pub struct EditView {
     random_seed: u64,
     play_seed: u64,
     new_level: (RuleSet, u16, u16, u64),
-    notice: Option<String>,
+    /// Edit's message for the status bar, with the revision of the draft it is about: shown
+    /// only while the draft is as it was (a fixed problem's message goes with the fix).
+    notice: Option<(u64, String)>,
     difficulty: DifficultyPanel,
     /// The Select tool's rectangle (two corners), where copy and cut read and paste writes.
     selection: Option<(Pos, Pos)>,
@@ -280,6 +285,16 @@ impl EditView {
         self.checked.as_ref().and_then(|(_, r)| r.as_ref().err())
     }
 
+    /// Says `text` in the status bar, about the draft as it is now.
+    pub fn say(&mut self, text: impl Into<String>) {
+        self.notice = Some((self.revision, text.into()));
+    }
+
+    /// Edit's message, while the draft is as it was when it was said.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_ref().filter(|(rev, _)| *rev == self.revision).map(|(_, n)| n.as_str())
+    }
+
     /// A line for the status bar: what is painted with, where, and whether it is saved.
     pub fn status(&self) -> String {
         let name = self.path.as_ref().map_or("untitled".into(), |p| p.display().to_string());
@@ -355,7 +370,7 @@ impl EditView {
     /// Copies the selected cells (not units) for Paste; false with nothing selected.
     pub fn copy(&mut self) -> bool {
         let Some((lo, hi)) = self.selection() else {
-            self.notice = Some("select cells first (Select tool, S): drag over them".into());
+            self.say("select cells first (Select tool, S): drag over them");
             return false;
         };
         let (width, height) = (hi.x - lo.x + 1, hi.y - lo.y + 1);
@@ -364,7 +379,7 @@ impl EditView {
             .filter_map(|p| self.draft.ink(p))
             .collect();
         self.clip = Some(Clip { width, height, inks });
-        self.notice = Some(format!("copied {width}×{height} cells"));
+        self.say(format!("copied {width}×{height} cells"));
         true
     }
 
@@ -384,7 +399,7 @@ impl EditView {
         }
         self.commit(stroke);
         if let Some(clip) = &self.clip {
-            self.notice = Some(format!("cut {}×{} cells", clip.width, clip.height));
+            self.say(format!("cut {}×{} cells", clip.width, clip.height));
         }
         true
     }
@@ -394,11 +409,11 @@ impl EditView {
     /// The pasted cells become the selection.
     pub fn paste(&mut self) {
         let Some(clip) = self.clip.clone() else {
-            self.notice = Some("nothing to paste: copy (Ctrl+C) or cut (Ctrl+X) cells first".into());
+            self.say("nothing to paste: copy (Ctrl+C) or cut (Ctrl+X) cells first");
             return;
         };
         let Some((at, _)) = self.selection() else {
-            self.notice = Some("select where to paste first (Select tool, S): click a cell".into());
+            self.say("select where to paste first (Select tool, S): click a cell");
             return;
         };
         self.finish_stroke();
@@ -416,7 +431,7 @@ impl EditView {
             (at.y + clip.height - 1).min(size.height - 1),
         );
         self.selection = Some((at, end));
-        self.notice = Some(format!("pasted {}×{} cells at ({}, {})", clip.width, clip.height, at.x, at.y));
+        self.say(format!("pasted {}×{} cells at ({}, {})", clip.width, clip.height, at.x, at.y));
     }
 
     /// Records `stroke`, already made, as one undoable step.
@@ -652,15 +667,11 @@ impl EditView {
     }
 
     fn save_or_ask(&mut self) -> Option<EditAction> {
-        match self.path.clone() {
-            Some(p) => {
-                match self.save(&p) {
-                    Ok(msg) | Err(msg) => self.notice = Some(msg),
-                }
-                None
-            }
-            None => Some(EditAction::SaveAs),
-        }
+        self.finish_stroke();
+        Some(match self.path.clone() {
+            Some(p) => EditAction::Save(p),
+            None => EditAction::SaveAs,
+        })
     }
 
     /// Draws Edit mode: the tool panel and the canvas. `error` receives messages for the
@@ -717,9 +728,6 @@ impl EditView {
                 action = Some(EditAction::Play(self.draft.to_level(), self.play_seed));
             }
         });
-        if let Some(n) = &self.notice {
-            ui.label(n.as_str());
-        }
         self.validation_ui(ui, error);
         if self.draft.board_from_seed() {
             ui.label(NO_FIXED_BOARD);

@@ -85,6 +85,8 @@ pub enum PlayAction {
     Execute(AnyCommand),
     /// Say this in the status bar.
     Notice(String),
+    /// Say this in the status bar and offer Undo: the position is lost (no solution from it).
+    Lost(String),
 }
 
 /// What the editor needs from one rule set. Methods with a default are optional.
