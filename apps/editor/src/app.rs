@@ -773,11 +773,11 @@ impl EditorApp {
             }
             EditAction::SaveAs => {
                 let dir = self.start_dir();
-                let name = self
-                    .edit
-                    .path()
-                    .and_then(|p| p.file_name())
-                    .map_or("level.json".into(), |n| n.to_string_lossy().into_owned());
+                // Its file's name, else the level's own name, else "level.json".
+                let name = match self.edit.path().and_then(|p| p.file_name()) {
+                    Some(n) => n.to_string_lossy().into_owned(),
+                    None => file_name_for(self.edit.draft().name.as_deref()),
+                };
                 self.picker = Some(FilePicker::new(Purpose::SaveLevel, dir, &name));
             }
             EditAction::Save(path) => self.save_level(&path),
@@ -1182,12 +1182,20 @@ impl EditorApp {
             None => {}
         }
         ui.separator();
+        let uses_seed = games::of(self.session.state().rule_set()).is_none_or(|g| g.uses_seed());
+        if uses_seed {
+            ui.horizontal(|ui| {
+                let label = ui.label("Seed");
+                ui.add(egui::DragValue::new(&mut self.new_seed)).labelled_by(label.id);
+            });
+        }
         ui.horizontal(|ui| {
-            let label = ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut self.new_seed)).labelled_by(label.id);
-        });
-        ui.horizontal(|ui| {
-            if ui.button("New game").on_hover_text("Start this level again with the seed above").clicked() {
+            let hover = if uses_seed {
+                "Start this level again with the seed above"
+            } else {
+                "Start this level again"
+            };
+            if ui.button("New game").on_hover_text(hover).clicked() {
                 self.new_game(self.new_seed);
             }
             if ui.button("Restart").on_hover_text("Back to step 0; the line of play stays for redo").clicked()
@@ -1264,6 +1272,21 @@ fn ask(
         });
     });
     answer
+}
+
+/// A file name for a level called `name`: its letters and digits, other characters as `-`
+/// (`"Level 3: the box"` → `level-3-the-box.json`); `level.json` without a usable name.
+pub fn file_name_for(name: Option<&str>) -> String {
+    let mut out = String::new();
+    for c in name.unwrap_or("").chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let stem = out.trim_end_matches('-');
+    if stem.is_empty() { "level.json".into() } else { format!("{stem}.json") }
 }
 
 /// The score the status bar and the inspector show: [`AnyState::score`], unless the rule set's

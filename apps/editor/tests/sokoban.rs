@@ -5,7 +5,7 @@
 use crate::common::{click_cell, editor, editor_with, fixtures};
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use tessera_core::sokoban::{PLAYER, SokobanState};
 use tessera_core::{AnyState, Level, Pos, RuleSet};
 use tessera_ecs::{Anim, AnimKind};
@@ -216,7 +216,7 @@ fn stroke(h: &mut Harness<'_, EditorApp>, cells: &[Pos]) {
 }
 
 fn problem(h: &Harness<'_, EditorApp>) -> String {
-    h.get_by_label_contains("Not playable").value().unwrap_or_default()
+    crate::common::problems_shown(h)
 }
 
 #[test]
@@ -233,6 +233,8 @@ fn a_level_painted_from_the_palette_shows_its_checks_and_plays() {
     click(&mut h, "New level");
     assert_eq!(h.state().edit().draft().rule_set(), RuleSet::Sokoban);
     assert!(problem(&h).contains("no player"), "{}", problem(&h));
+    assert!(problem(&h).contains("no box"), "every failing check is listed: {}", problem(&h));
+    assert!(h.get_by_label("Play this level").accesskit_node().is_disabled(), "a draft does not play");
     // Walls all round.
     click(&mut h, "Wall");
     let (a, b, c, d) = (Pos::new(0, 0), Pos::new(6, 0), Pos::new(6, 4), Pos::new(0, 4));
@@ -446,4 +448,77 @@ fn play_says_when_edit_or_the_file_changed_and_plays_the_new_level() {
     click(&mut h, "Reload");
     assert_eq!(h.state_mut().play_changed(), None);
     assert_eq!(sokoban(&h).size().width, 7, "the file's new level");
+}
+
+#[test]
+fn sokoban_edits_without_a_seed_and_its_difficulty_shows_the_solvers_figures_in_view() {
+    let mut h = editor();
+    open_rows(&mut h, "puzzle.json", &["#######", "#@ $ .#", "#     #", "#######"]);
+    assert!(h.query_by_label("Seed").is_none(), "Play asks for no seed: nothing is random");
+    click(&mut h, "Edit");
+    assert!(h.query_by_label("Level seed").is_none() && h.query_by_label("Play seed").is_none());
+    // Save as proposes the level's name when it has no file yet.
+    click(&mut h, "Name");
+    h.get_by_label("Name").type_text("Box: the first");
+    h.run();
+    let Level::Sokoban(l) = h.state().edit().draft().to_level() else { panic!("sokoban") };
+    assert_eq!((l.name.as_deref(), l.seed), (Some("Box: the first"), None), "no seed written");
+    assert!(!h.state().edit().draft().to_level().to_json().contains("seed"));
+    assert_eq!(tessera_editor::file_name_for(l.name.as_deref()), "box-the-first.json");
+    click(&mut h, "Difficulty");
+    assert!(h.query_by_label("First seed").is_none());
+    h.get_by_label("Games").set_value_accesskit(3.0);
+    h.run();
+    click(&mut h, "Run bots");
+    let mut frames = 0;
+    h.step();
+    while h.state().edit().difficulty().running() {
+        assert!(frames < 6000, "the sweep finished within 60 s");
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        frames += 1;
+    }
+    h.run();
+    let solver = h.get_by_label_contains("Solver (");
+    let text = solver.value().unwrap_or_default();
+    assert!(text.contains("pushes 2") && text.contains("moves"), "{text}");
+    assert!(solver.rect().max.y <= 800.0, "the results scrolled into view: {:?}", solver.rect());
+    assert!(h.query_by_label_contains("best game").is_none(), "no best seed: every game is the same");
+    assert!(h.query_by_label_contains(" to ").is_none(), "no histogram of one value");
+    assert!(h.query_all_by_label_contains("in every game").count() >= 1, "moves: one number");
+}
+
+#[test]
+fn save_as_proposes_the_levels_name() {
+    let path = temp_path("named.xsb");
+    std::fs::write(&path, COLLECTION).expect("write");
+    let mut h = editor();
+    h.state_mut().open(&path);
+    h.run();
+    click(&mut h, "2. named second");
+    click(&mut h, "Open level");
+    click(&mut h, "Edit");
+    click(&mut h, "Save level as…");
+    let proposed = h.get_by_label("Path").value().unwrap_or_default();
+    assert!(proposed.ends_with("named-second.json"), "{proposed}");
+}
+
+#[test]
+fn a_box_on_its_goal_is_framed_right_after_the_push_as_after_the_next_walk() {
+    let settings =
+        tessera_editor::Settings { speed: tessera_editor::anim::Speed::Instant, ..Default::default() };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_max_steps(64)
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(settings));
+    open_rows(&mut h, "frame.json", &["######", "#@$ .#", "#    #", "######"]);
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!(h.state().board().framed().is_empty(), "no box on a goal yet");
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!(sokoban(&h).is_solved());
+    assert_eq!(h.state().board().framed(), [Pos::new(4, 1)], "framed as soon as it rests on the goal");
+    click_cell(&mut h, Pos::new(1, 2));
+    assert_eq!(h.state().board().framed(), [Pos::new(4, 1)], "and the same after a walk");
 }

@@ -17,12 +17,13 @@
 
 use super::{EditorGame, GroundMap, Import, PlayAction, fill_button};
 use crate::board::{BoardInput, Overlay};
-use crate::draft::{Draft, Ink, Options};
+use crate::draft::{Draft, Ink, Options, Problem};
 use crate::edit::Brush;
 use crate::play::PlayInput;
 use egui::Color32;
 use tessera_core::sokoban::{
-    Cell, SokobanCommand, SokobanLevel, SokobanState, SolveLimits, SolveOutcome, ground_index, solve, walk_path,
+    Cell, SokobanCommand, SokobanLevel, SokobanState, SolveLimits, SolveOutcome, board_problems, ground_index, solve,
+    walk_path,
 };
 use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, GameRng, Level, Pos, RuleSet, Size};
 
@@ -267,12 +268,23 @@ impl EditorGame for Game {
     fn level(&self, draft: &Draft) -> Level {
         Level::Sokoban(SokobanLevel {
             name: draft.name.clone(),
-            seed: draft.seed,
+            // Nothing in Sokoban is random: no seed is written.
+            seed: None,
             board: super::rows_of(draft, &|c| match c {
                 Ink::Glyph(g) => g,
                 _ => ' ',
             }),
         })
+    }
+
+    /// Every check the board fails, from core's own list ([`board_problems`]).
+    fn problems(&self, draft: &Draft) -> Vec<Problem> {
+        let Level::Sokoban(l) = self.level(draft) else { return Vec::new() };
+        board_problems(&l.board).into_iter().map(|e| Problem { cell: e.cell, message: e.message }).collect()
+    }
+
+    fn uses_seed(&self) -> bool {
+        false
     }
 
     fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
