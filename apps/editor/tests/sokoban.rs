@@ -522,3 +522,38 @@ fn a_box_on_its_goal_is_framed_right_after_the_push_as_after_the_next_walk() {
     click_cell(&mut h, Pos::new(1, 2));
     assert_eq!(h.state().board().framed(), [Pos::new(4, 1)], "and the same after a walk");
 }
+
+#[test]
+fn nothing_moves_when_problems_or_errors_come_and_a_fixed_problems_message_goes() {
+    let mut h = editor();
+    let path = temp_path("draft-no-player.json");
+    std::fs::write(&path, r#######"{"rule_set":"sokoban","board":["######","#  $.#","######"]}"#######).expect("write");
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().mode(), Mode::Edit, "a draft opens in Edit");
+    let m = h.state().message().unwrap_or_default();
+    assert!(m.starts_with("opened as a draft"), "{m}");
+    let wall = h.get_by_label("Wall").rect().min;
+    let cell = canvas_centre(&h, Pos::new(1, 1));
+    // Fixed: the message about the problem goes with it.
+    click(&mut h, "Player");
+    stroke(&mut h, &[Pos::new(1, 1)]);
+    assert!(h.query_by_label("Playable").is_some());
+    assert_eq!(h.state().message(), None, "a fixed problem's message does not stay");
+    assert_eq!(h.get_by_label("Wall").rect().min, wall, "the palette stays put");
+    // Three problems at once (a second and third player, a gap): listed, nothing moves.
+    stroke(&mut h, &[Pos::new(2, 1)]);
+    click(&mut h, "Floor");
+    stroke(&mut h, &[Pos::new(0, 1)]);
+    assert!(problem(&h).lines().count() >= 2, "{}", problem(&h));
+    assert_eq!(h.get_by_label("Wall").rect().min, wall, "the problems' box keeps its room");
+    assert_eq!(canvas_centre(&h, Pos::new(1, 1)), cell, "the canvas keeps its place");
+    // An error: in the status bar, nothing above it moves.
+    h.state_mut().open(&temp_path("no such log.tlog"));
+    h.run();
+    assert!(h.state().error().is_some());
+    assert_eq!(h.get_by_label("Wall").rect().min, wall, "no banner pushes the panel down");
+    assert_eq!(canvas_centre(&h, Pos::new(1, 1)), cell, "nor the canvas");
+    click(&mut h, "Dismiss");
+    assert_eq!(h.state().error(), None);
+}
