@@ -685,7 +685,7 @@ impl EditView {
     }
 
     /// Draws Edit mode: the tool panel and the canvas. `error` receives messages for the
-    /// window's error banner.
+    /// window's error line.
     pub fn ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) -> Option<EditAction> {
         let mut action = None;
         egui::Panel::left("edit-tools").resizable(true).default_size(330.0).show(ui, |ui| {

@@ -527,7 +527,8 @@ fn a_box_on_its_goal_is_framed_right_after_the_push_as_after_the_next_walk() {
 fn nothing_moves_when_problems_or_errors_come_and_a_fixed_problems_message_goes() {
     let mut h = editor();
     let path = temp_path("draft-no-player.json");
-    std::fs::write(&path, r#######"{"rule_set":"sokoban","board":["######","#  $.#","######"]}"#######).expect("write");
+    std::fs::write(&path, r#######"{"rule_set":"sokoban","board":["######","#  $.#","######"]}"#######)
+        .expect("write");
     h.state_mut().open(&path);
     h.run();
     assert_eq!(h.state().mode(), Mode::Edit, "a draft opens in Edit");

@@ -5,8 +5,11 @@
 //!   its goal reads as done) through [`EditorGame::framed_ground`].
 //! - Play: arrow keys and WASD step (and push); a click on a cell walks there (`walk X Y`), a
 //!   click on a box next to the player pushes it; hovering a reachable cell shows the walk's path
-//!   and its length. Hint marks the first move of a solution with the fewest pushes (core's
-//!   solver within its hint budget).
+//!   and its length (an unreachable cell, a wall or a box too far says so). Hint runs core's
+//!   solver for at most [`HINT_SECONDS`] (and [`HINT_MAX_NODES`] positions): the first move of a
+//!   solution with the fewest pushes, in words and framed in [`HINT`] (not the goals' gold), or
+//!   "no solution from here" with Undo when the search proves the position lost, or "no hint
+//!   within the time". Nothing is random: no seed is asked for or written.
 //! - Edit: cells are [`Ink::Glyph`]s of the XSB characters (`#` wall, ` ` floor, `.` goal, `$`
 //!   box, `*` box on goal, `@` player, `+` player on goal); the eraser leaves floor. The level's
 //!   own checks (one player, boxes = goals ≥ 1, the player enclosed) show live. Randomize makes a
