@@ -54,6 +54,44 @@ pub enum Pending {
     Quit,
 }
 
+/// A message of Play in the status bar, about one position: it shows only while the game is at
+/// that position (step and state hash) and in Play, so a hint or a refusal never outlives the
+/// state that caused it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Notice {
+    text: String,
+    /// The position it is about: the step and the state hash.
+    at: (u64, u64),
+    /// Offer Undo beside it (the position is lost).
+    undo: bool,
+}
+
+/// Where the game in Play came from: the level file and Edit's draft, each with what was last
+/// seen of it and whether it then differed from the game's level.
+#[derive(Clone, Debug, Default)]
+struct Source {
+    /// The file the level was read from (or Edit saves to), its modification time when last
+    /// looked at, and whether its level then differed from the game's.
+    file: Option<(PathBuf, Option<std::time::SystemTime>, bool)>,
+    /// Edit's revision when last looked at, and whether its level then differed from the
+    /// game's (`None`: the game is not Edit's level).
+    edit: Option<(u64, bool)>,
+}
+
+/// What changed since the game in Play started ([`EditorApp::play_changed`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Changed {
+    /// The level file on disk now holds another level.
+    Disk(PathBuf),
+    /// The level in Edit differs from the game's.
+    Edit,
+}
+
+/// The modification time of `path`, if it can be read.
+fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
 /// A collection opened (a file of many levels): which of its levels to open.
 struct LevelChoice {
     /// The file.
@@ -91,8 +129,15 @@ pub struct EditorApp {
     picker: Option<FilePicker>,
     /// A collection opened, waiting for the user to pick one of its levels.
     choice: Option<LevelChoice>,
+    /// Saving would put a draft over a file whose level plays: the file and why the draft does
+    /// not play, while the editor asks.
+    overwrite: Option<(PathBuf, String)>,
+    /// Where the game in Play came from, to say when that changed since it started.
+    source: Source,
     error: Option<String>,
-    notice: Option<String>,
+    /// What Play last said (a refusal, a hint), with the position it is about: shown only
+    /// while that position is on the board (Edit's messages are Edit's, [`EditView::notice`]).
+    notice: Option<Notice>,
     new_seed: u64,
     title: String,
     last_hover: Option<tessera_core::Pos>,
@@ -121,6 +166,8 @@ impl EditorApp {
             pack_inline: None,
             picker: None,
             choice: None,
+            overwrite: None,
+            source: Source::default(),
             error: None,
             notice: None,
             new_seed: 0,
@@ -186,7 +233,7 @@ impl EditorApp {
             Ok(()) => {
                 self.mode = Mode::Edit;
                 self.title = r.path.as_ref().map_or("recovered level".into(), |p| p.display().to_string());
-                self.notice = Some(format!("restored unsaved edits ({})", r.describe()));
+                self.edit.say(format!("restored unsaved edits ({})", r.describe()));
             }
             Err(e) => self.error = Some(format!("the recovered edits do not load: {e}")),
         }
@@ -275,6 +322,7 @@ impl EditorApp {
                 match Session::new(*level, seed) {
                     Ok(s) => {
                         self.set_session(s);
+                        self.set_source(None, true);
                         self.title = title;
                     }
                     Err(e) => self.error = Some(e.to_string()),
@@ -396,7 +444,7 @@ impl EditorApp {
                 Ok(()) => {
                     self.mode = Mode::Edit;
                     self.title = path.display().to_string();
-                    self.notice = Some(format!("opened as a draft: {problem}"));
+                    self.edit.say(format!("opened as a draft: {problem}"));
                     self.error = None;
                     self.remember(path);
                 }
@@ -424,6 +472,7 @@ impl EditorApp {
         match Session::new(level, seed) {
             Ok(s) => {
                 self.set_session(s);
+                self.set_source(Some(path), true);
                 if self.mode != Mode::Edit {
                     self.mode = Mode::Play;
                 }
@@ -484,15 +533,20 @@ impl EditorApp {
         }
     }
 
-    /// Starts `level` with `seed` in Play, titled `title`.
-    pub fn open_level(&mut self, level: Level, seed: u64, title: &str) {
+    /// Starts `level` with `seed` in Play, titled `title`; false (and the error shown) when it
+    /// does not start.
+    pub fn open_level(&mut self, level: Level, seed: u64, title: &str) -> bool {
         match Session::new(level, seed) {
             Ok(s) => {
                 self.set_session(s);
                 self.mode = Mode::Play;
                 self.title = title.to_string();
+                true
             }
-            Err(e) => self.error = Some(format!("{title}: {e}")),
+            Err(e) => {
+                self.error = Some(format!("{title}: {e}"));
+                false
+            }
         }
     }
 
@@ -514,12 +568,54 @@ impl EditorApp {
     /// Starts a new game of the current level with `seed`.
     pub fn new_game(&mut self, seed: u64) {
         match Session::new(self.session.level().clone(), seed) {
-            Ok(s) => self.set_session(s),
+            Ok(s) => {
+                let source = std::mem::take(&mut self.source);
+                self.set_session(s);
+                self.source = source;
+            }
             Err(e) => self.error = Some(e.to_string()),
         }
     }
 
+    /// Records that the game in Play is the level of `file` (if any) and, when `from_edit`,
+    /// Edit's draft as it is now.
+    fn set_source(&mut self, file: Option<&Path>, from_edit: bool) {
+        self.source = Source {
+            file: file.map(|p| (p.to_path_buf(), modified(p), false)),
+            edit: from_edit.then_some((self.edit.revision(), false)),
+        };
+    }
+
+    /// What has changed since the game in Play started: its level file on disk (to a level
+    /// other than the game's: saving the level being played is no change) or the level in
+    /// Edit. Looked at again only when the file's modification time or Edit's draft changes.
+    pub fn play_changed(&mut self) -> Option<Changed> {
+        let level = self.session.level();
+        if let Some((path, seen, differs)) = &mut self.source.file {
+            let now = modified(path);
+            if now != *seen {
+                *seen = now;
+                *differs = !matches!(crate::files::open_path(path), Ok(Opened::Level(l)) if l == *level);
+            }
+            if *differs {
+                return Some(Changed::Disk(path.clone()));
+            }
+        }
+        if let Some((rev, differs)) = &mut self.source.edit {
+            let now = self.edit.revision();
+            if now != *rev {
+                *rev = now;
+                *differs = self.edit.draft().to_level() != *level;
+            }
+            if *differs {
+                return Some(Changed::Edit);
+            }
+        }
+        None
+    }
+
     fn set_session(&mut self, s: Session) {
+        self.source = Source::default();
         self.new_seed = s.seed();
         self.session = s;
         self.play.clear();
@@ -550,6 +646,7 @@ impl EditorApp {
     pub fn undo(&mut self, now: f64) {
         if self.session.undo(now, self.settings.speed) {
             self.play.clear();
+            self.notice = None;
         }
     }
 
@@ -557,6 +654,7 @@ impl EditorApp {
     pub fn redo(&mut self, now: f64) {
         if self.session.redo(now, self.settings.speed) {
             self.play.clear();
+            self.notice = None;
         }
     }
 
@@ -571,7 +669,7 @@ impl EditorApp {
                     self.play.selected = None;
                 }
             }
-            Err(r) => self.notice = Some(format!("refused: {}", r.message)),
+            Err(r) => self.say(format!("refused: {}", r.message), false),
         }
     }
 
@@ -593,17 +691,7 @@ impl EditorApp {
         }
         self.shortcuts(ui.ctx(), now);
         self.menu_bar(ui);
-        self.status_bar(ui);
-        if let Some(e) = self.error.clone() {
-            egui::Panel::top("error").show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    ui.colored_label(ui.visuals().error_fg_color, format!("Error: {e}"));
-                    if ui.small_button("Dismiss").clicked() {
-                        self.error = None;
-                    }
-                });
-            });
-        }
+        self.status_bar(ui, now);
         match self.mode {
             Mode::Edit => {
                 let mut error = None;
@@ -631,6 +719,7 @@ impl EditorApp {
         self.picker_ui(ui.ctx());
         self.choice_ui(ui.ctx());
         self.pending_ui(ui.ctx());
+        self.overwrite_ui(ui.ctx());
         self.recovered_ui(ui.ctx());
         self.keep_recovery(ui.ctx(), now);
     }
@@ -677,25 +766,73 @@ impl EditorApp {
                     (Some(p), false) => p.display().to_string(),
                     (None, false) => self.title.clone(),
                 };
-                self.open_level(level, seed, &title);
+                if self.open_level(level, seed, &title) {
+                    let path = self.edit.path().map(Path::to_path_buf);
+                    self.set_source(path.as_deref(), true);
+                }
             }
             EditAction::SaveAs => {
                 let dir = self.start_dir();
-                let name = self
-                    .edit
-                    .path()
-                    .and_then(|p| p.file_name())
-                    .map_or("level.json".into(), |n| n.to_string_lossy().into_owned());
+                // Its file's name, else the level's own name, else "level.json".
+                let name = match self.edit.path().and_then(|p| p.file_name()) {
+                    Some(n) => n.to_string_lossy().into_owned(),
+                    None => file_name_for(self.edit.draft().name.as_deref()),
+                };
                 self.picker = Some(FilePicker::new(Purpose::SaveLevel, dir, &name));
             }
+            EditAction::Save(path) => self.save_level(&path),
         }
     }
 
-    /// Saves the level being edited to `path` (what Save level as… does once a path is chosen).
+    /// Saves the level being edited to `path` (what Save level, Ctrl+S and Save level as… do
+    /// once a path is chosen). A draft that does not play, over a file whose level plays, is
+    /// not saved before the user says so ([`EditorApp::overwrite_question`]).
     pub fn save_level(&mut self, path: &Path) {
+        let problem = self.edit.problem().map(|p| p.message.clone());
+        if let Some(reason) = problem
+            && matches!(crate::files::open_path(path), Ok(Opened::Level(_)))
+        {
+            self.overwrite = Some((path.to_path_buf(), reason));
+            return;
+        }
+        self.save_level_now(path);
+    }
+
+    /// The file a draft would be saved over, while the editor asks whether to (its level plays,
+    /// the draft does not).
+    pub fn overwrite_question(&self) -> Option<&Path> {
+        self.overwrite.as_ref().map(|(p, _)| p.as_path())
+    }
+
+    /// Answers [`EditorApp::overwrite_question`]: save the draft over the file, or not.
+    pub fn answer_overwrite(&mut self, save: bool) {
+        let Some((path, _)) = self.overwrite.take() else { return };
+        if save {
+            self.save_level_now(&path);
+        } else {
+            self.edit.say(format!("not saved: {} still holds the level that plays", path.display()));
+        }
+    }
+
+    fn overwrite_ui(&mut self, ctx: &egui::Context) {
+        let Some((path, reason)) = &self.overwrite else { return };
+        let text = format!(
+            "{} holds a level that plays. The level being edited does not play yet ({reason}). \
+             Saving it there replaces the playable level with this draft.",
+            path.display()
+        );
+        let buttons = ("Save the draft over it", "Cancel");
+        if let Some(save) =
+            ask(ctx, "overwrite-playable", "Save a draft over a playable level?", &text, buttons)
+        {
+            self.answer_overwrite(save);
+        }
+    }
+
+    fn save_level_now(&mut self, path: &Path) {
         match self.edit.save(path) {
             Ok(msg) => {
-                self.notice = Some(msg);
+                self.edit.say(msg);
                 self.title = path.display().to_string();
                 self.remember(path);
             }
@@ -758,6 +895,7 @@ impl EditorApp {
         self.picker.is_some()
             || self.choice.is_some()
             || self.pending.is_some()
+            || self.overwrite.is_some()
             || self.recovered.is_some()
             || self.recovered_pack.is_some()
     }
@@ -827,8 +965,40 @@ impl EditorApp {
                 }
                 ui.separator();
                 ui.label(&self.title);
+                if self.mode == Mode::Play {
+                    self.changed_ui(ui);
+                }
             });
         });
+    }
+
+    /// After the title in Play: what changed since the game started, and the way to play it.
+    fn changed_ui(&mut self, ui: &mut egui::Ui) {
+        let warn = ui.visuals().warn_fg_color;
+        match self.play_changed() {
+            None => {}
+            Some(Changed::Disk(path)) => {
+                ui.colored_label(warn, "· the file changed on disk since this game started");
+                if ui.small_button("Reload").on_hover_text(format!("Open {} again", path.display())).clicked()
+                {
+                    self.open(&path);
+                }
+            }
+            Some(Changed::Edit) => {
+                ui.colored_label(warn, "· Edit has changes this game does not have");
+                let problem = self.edit.problem().map(|p| p.message.clone());
+                let button =
+                    ui.add_enabled(problem.is_none(), egui::Button::new("Play the edited level").small());
+                let button = match &problem {
+                    Some(p) => button.on_disabled_hover_text(format!("It does not play yet: {p}")),
+                    None => button.on_hover_text("Start a game of the level as Edit has it"),
+                };
+                if button.clicked() {
+                    let seed = self.session.seed();
+                    self.edit_action(EditAction::Play(self.edit.draft().to_level(), seed));
+                }
+            }
+        }
     }
 
     fn start_dir(&self) -> PathBuf {
@@ -855,7 +1025,7 @@ impl EditorApp {
             Purpose::SaveLevel => self.save_level(&path),
             Purpose::SaveLog => match self.session.save_log(&path) {
                 Ok(()) => {
-                    self.notice = Some(format!("saved {}", path.display()));
+                    self.say(format!("saved {}", path.display()), false);
                     self.remember(&path);
                 }
                 Err(e) => self.error = Some(e),
@@ -863,52 +1033,107 @@ impl EditorApp {
         }
     }
 
-    fn status_bar(&self, ui: &mut egui::Ui) {
-        let (state, rules, history) = match self.mode {
-            Mode::Play => (self.session.state(), self.session.history().rules(), self.session.history()),
-            Mode::Debug | Mode::Edit | Mode::Pack => {
-                (self.session.state(), self.session.history().rules(), self.session.history())
-            }
-        };
+    /// The status bar: a line about the level or game, then the message line — the error, or
+    /// the mode's message — which is always there and one line high (long text is cut, the
+    /// whole of it on hover), so a message coming or going never moves what is above it.
+    /// The debugger and the Pack view have their own status lines; an error shows under them.
+    fn status_bar(&mut self, ui: &mut egui::Ui, now: f64) {
         if self.mode == Mode::Debug || self.mode == Mode::Pack {
-            // The debugger and the Pack view have their own status lines.
-            return;
-        }
-        if self.mode == Mode::Edit {
-            egui::Panel::bottom("status").show(ui, |ui| {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(self.edit.status());
-                    if let Some(n) = &self.notice {
-                        ui.separator();
-                        ui.label(n);
-                    }
-                });
-            });
+            if self.error.is_some() {
+                egui::Panel::bottom("error").show(ui, |ui| self.message_line(ui, now));
+            }
             return;
         }
         egui::Panel::bottom("status").show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(state.rule_set().name());
-                ui.separator();
-                if let Some(score) = shown_score(state) {
-                    ui.label(format!("Score {score}"));
+            if self.mode == Mode::Edit {
+                ui.horizontal(|ui| {
+                    ui.add(egui::Label::new(self.edit.status()).truncate());
+                });
+            } else {
+                let (state, history) = (self.session.state(), self.session.history());
+                let rules = history.rules();
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(state.rule_set().name());
                     ui.separator();
-                }
-                ui.label(format!("Status: {}", rules.status(state)));
-                ui.separator();
-                ui.label(format!("Step {} / {}", history.step(), history.len()));
-                ui.separator();
-                for o in objectives(rules, state) {
-                    ui.label(o);
+                    if let Some(score) = shown_score(state) {
+                        ui.label(format!("Score {score}"));
+                        ui.separator();
+                    }
+                    ui.label(format!("Status: {}", rules.status(state)));
                     ui.separator();
-                }
-                ui.monospace(format!("hash {:016x}", state.hash()));
-                if let Some(n) = &self.notice {
+                    ui.label(format!("Step {} / {}", history.step(), history.len()));
                     ui.separator();
-                    ui.label(n);
-                }
-            });
+                    for o in objectives(rules, state) {
+                        ui.label(o);
+                        ui.separator();
+                    }
+                    ui.monospace(format!("hash {:016x}", state.hash()));
+                });
+            }
+            self.message_line(ui, now);
         });
+    }
+
+    /// The message line of the status bar: the error (with Dismiss), else the mode's message
+    /// (Play's with Undo when the position is lost).
+    fn message_line(&mut self, ui: &mut egui::Ui, now: f64) {
+        ui.horizontal(|ui| {
+            ui.set_min_height(ui.spacing().interact_size.y);
+            if let Some(e) = self.error.clone() {
+                if ui.small_button("Dismiss").clicked() {
+                    self.error = None;
+                }
+                let text = egui::RichText::new(format!("Error: {e}")).color(ui.visuals().error_fg_color);
+                ui.add(egui::Label::new(text).truncate());
+                return;
+            }
+            let message = match self.mode {
+                Mode::Edit => self.edit.notice().map(|n| (n.to_string(), false)),
+                Mode::Play => self.notice().map(|n| (n.text.clone(), n.undo)),
+                Mode::Debug | Mode::Pack => None,
+            };
+            if let Some((text, undo)) = message {
+                if undo
+                    && ui
+                        .add_enabled(
+                            self.session.history().can_undo(),
+                            egui::Button::new("Undo last move").small(),
+                        )
+                        .on_hover_text("Back a step (Ctrl+Z)")
+                        .clicked()
+                {
+                    self.undo(now);
+                }
+                ui.add(egui::Label::new(text).truncate());
+            }
+        });
+    }
+
+    /// Play's message, if it is about the position on the board.
+    fn notice(&self) -> Option<&Notice> {
+        self.notice.as_ref().filter(|n| n.at == self.position())
+    }
+
+    /// The position Play is at: the step and the state hash.
+    fn position(&self) -> (u64, u64) {
+        (self.session.history().step(), self.session.state().hash())
+    }
+
+    /// Says `text` in Play's status bar, about the position on the board (`undo`: offer Undo).
+    fn say(&mut self, text: String, undo: bool) {
+        self.notice = Some(Notice { text, at: self.position(), undo });
+    }
+
+    /// The message the status bar shows now (the error first), for tests.
+    pub fn message(&self) -> Option<String> {
+        if let Some(e) = &self.error {
+            return Some(format!("Error: {e}"));
+        }
+        match self.mode {
+            Mode::Edit => self.edit.notice().map(str::to_string),
+            Mode::Play => self.notice().map(|n| n.text.clone()),
+            Mode::Debug | Mode::Pack => None,
+        }
     }
 
     fn play_ui(&mut self, ui: &mut egui::Ui, now: f64) {
@@ -952,16 +1177,25 @@ impl EditorApp {
         let action = games::of(rules.rule_set()).and_then(|g| g.play_panel(ui, rules, state, &mut self.play));
         match action {
             Some(PlayAction::Execute(cmd)) => self.execute(&cmd, now),
-            Some(PlayAction::Notice(n)) => self.notice = Some(n),
+            Some(PlayAction::Notice(n)) => self.say(n, false),
+            Some(PlayAction::Lost(n)) => self.say(n, true),
             None => {}
         }
         ui.separator();
+        let uses_seed = games::of(self.session.state().rule_set()).is_none_or(|g| g.uses_seed());
+        if uses_seed {
+            ui.horizontal(|ui| {
+                let label = ui.label("Seed");
+                ui.add(egui::DragValue::new(&mut self.new_seed)).labelled_by(label.id);
+            });
+        }
         ui.horizontal(|ui| {
-            let label = ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut self.new_seed)).labelled_by(label.id);
-        });
-        ui.horizontal(|ui| {
-            if ui.button("New game").on_hover_text("Start this level again with the seed above").clicked() {
+            let hover = if uses_seed {
+                "Start this level again with the seed above"
+            } else {
+                "Start this level again"
+            };
+            if ui.button("New game").on_hover_text(hover).clicked() {
                 self.new_game(self.new_seed);
             }
             if ui.button("Restart").on_hover_text("Back to step 0; the line of play stays for redo").clicked()
@@ -1038,6 +1272,21 @@ fn ask(
         });
     });
     answer
+}
+
+/// A file name for a level called `name`: its letters and digits, other characters as `-`
+/// (`"Level 3: the box"` → `level-3-the-box.json`); `level.json` without a usable name.
+pub fn file_name_for(name: Option<&str>) -> String {
+    let mut out = String::new();
+    for c in name.unwrap_or("").chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let stem = out.trim_end_matches('-');
+    if stem.is_empty() { "level.json".into() } else { format!("{stem}.json") }
 }
 
 /// The score the status bar and the inspector show: [`AnyState::score`], unless the rule set's

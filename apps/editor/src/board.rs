@@ -53,6 +53,9 @@ pub struct Overlay {
     pub path: Vec<Pos>,
     /// A small label at the pointer (what a tap would score).
     pub tooltip: Option<String>,
+    /// The colour of the highlights when the rule set's own colours would hide the usual one
+    /// (Sokoban's goals are gold): `None` for [`palette::HIGHLIGHT`].
+    pub highlight_colour: Option<Color32>,
 }
 
 /// What the pointer did on the board this frame.
@@ -169,9 +172,16 @@ pub struct BoardView {
     /// reserve, since a board changes little between frames and a 64×64 board's meshes grown
     /// by doubling cost a tenth of the frame in copies.
     sizes: [LayerSizes; 2],
+    /// The cells whose piece was framed by its ground last frame (a Sokoban box on its goal).
+    framed: Vec<Pos>,
 }
 
 impl BoardView {
+    /// The cells whose piece was framed by its ground in the last frame (for tests).
+    pub fn framed(&self) -> &[Pos] {
+        &self.framed
+    }
+
     /// Fits the whole board into view on the next frame.
     pub fn fit(&mut self) {
         self.view.fit();
@@ -275,6 +285,7 @@ impl BoardView {
 
         // Pieces at rest, in view. (Pieces at rest never overlap: their order does not matter.)
         let mut labels = Labels::new(ui.ctx());
+        self.framed.clear();
         let mut query = mirror.world().query::<(&Cell, &Look, &GameId)>().without::<&Anim>();
         for (c, look, _) in query.iter().filter(|_| flat.is_none()) {
             if in_view(c.0) {
@@ -283,6 +294,7 @@ impl BoardView {
                 if let Some(colour) = frame_of(c.0) {
                     let width = (r.width() * 0.12).max(1.0);
                     rest.marks.frame(r, (r.width() * 0.12).min(8.0), width, colour);
+                    self.framed.push(c.0);
                 }
             }
         }
@@ -292,10 +304,22 @@ impl BoardView {
         // Animated pieces and ghosts, wherever they are.
         let mut moving = Layers::new(ppp, disc_texture, &atlas, self.sizes[1]);
         let view = rect.expand(cell);
-        for (look, trail) in mirror.world().query::<(&Look, &Trail)>().iter() {
+        for (look, trail, c) in mirror.world().query::<(&Look, &Trail, Option<&Cell>)>().iter() {
             let Some(a) = anim::current(&trail.0, at) else { continue };
             let Some(p) = anim::pose(a, at) else { continue };
             let r = posed_rect(origin, cell, p).shrink(gap * p.scale);
+            // Its last animation over, it stands at rest on its cell: framed as a piece at rest
+            // is (the animation stays on the entity until the next step).
+            let ended = trail.0.last().is_some_and(|l| std::ptr::eq(l, a) && at >= a.phase as f32 + 1.0);
+            if ended
+                && let Some(c) = c
+                && let Some(colour) = frame_of(c.0)
+                && view.intersects(r)
+            {
+                let width = (r.width() * 0.12).max(1.0);
+                moving.marks.frame(r, (r.width() * 0.12).min(8.0), width, colour);
+                self.framed.push(c.0);
+            }
             if view.intersects(r) {
                 let mut look = *look;
                 if a.kind == AnimKind::Unlock
@@ -326,8 +350,9 @@ impl BoardView {
         // Overlays over the pieces.
         let mut over = Cells::new(ppp);
         let hl = (cell * 0.08).clamp(1.0, 4.0);
+        let hl_colour = overlay.highlight_colour.unwrap_or(palette::HIGHLIGHT);
         for &p in &overlay.highlights {
-            over.frame(cell_rect(p.x.into(), p.y.into()), 2.0, hl, palette::HIGHLIGHT);
+            over.frame(cell_rect(p.x.into(), p.y.into()), 2.0, hl, hl_colour);
         }
         if let Some(p) = overlay.selected {
             let width = (cell * 0.1).clamp(1.5, 5.0);

@@ -31,6 +31,8 @@ pub struct DifficultyPanel {
     jobs: usize,
     running: Option<Running>,
     report: Option<Report>,
+    /// A sweep just started or its report just came, not yet scrolled into view.
+    fresh: bool,
     error: Option<String>,
 }
 
@@ -43,6 +45,7 @@ impl Default for DifficultyPanel {
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             running: None,
             report: None,
+            fresh: false,
             error: None,
         }
     }
@@ -110,6 +113,7 @@ impl DifficultyPanel {
         match r.result.try_recv() {
             Ok(Ok(report)) => {
                 self.report = Some(report);
+                self.fresh = true;
                 self.running = None;
             }
             Ok(Err(e)) => {
@@ -150,17 +154,25 @@ impl DifficultyPanel {
             let l = ui.label("Threads");
             ui.add(egui::DragValue::new(&mut self.jobs).range(1..=64)).labelled_by(l.id);
         });
-        ui.horizontal(|ui| {
-            let l = ui.label("First seed");
-            ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(l.id);
-        });
+        let uses_seed = crate::games::of(rule_set).is_none_or(|g| g.uses_seed());
+        if uses_seed {
+            ui.horizontal(|ui| {
+                let l = ui.label("First seed");
+                ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(l.id);
+            });
+        }
         if let Some(r) = &self.running {
             let done = r.done.load(Ordering::Relaxed);
             ui.add(
                 egui::ProgressBar::new(done as f32 / r.total.max(1) as f32)
                     .text(format!("{done} of {} games", r.total)),
             );
-            if ui.button("Cancel").clicked() {
+            let cancel = ui.button("Cancel");
+            if std::mem::take(&mut self.fresh) {
+                // The sweep just started: its progress and Cancel into view.
+                cancel.scroll_to_me(Some(egui::Align::Max));
+            }
+            if cancel.clicked() {
                 self.cancel();
             }
             ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
@@ -175,13 +187,18 @@ impl DifficultyPanel {
                 && let Some(bot) = self.bot
             {
                 self.start(&level(), bot, self.games, self.seed, self.jobs);
+                self.fresh = true;
             }
         }
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e.as_str());
         }
         if let Some(report) = &self.report {
-            report_ui(ui, report);
+            let shown = ui.scope(|ui| report_ui(ui, report, uses_seed)).response;
+            if std::mem::take(&mut self.fresh) {
+                // The results just came: bring them into view (the panel is a long scroll).
+                shown.scroll_to_me(Some(egui::Align::Min));
+            }
         }
     }
 }
@@ -191,8 +208,16 @@ fn level_name(level: &Level) -> String {
     name.unwrap_or_else(|| "edited level".into())
 }
 
-fn report_ui(ui: &mut egui::Ui, report: &Report) {
+/// The report: win rate; the puzzle's figures by the rule set's solver (first: for a puzzle
+/// they are what matters); the best and worst seeds and the histograms when games differ by seed
+/// (`uses_seed`), a histogram only when its values differ.
+fn report_ui(ui: &mut egui::Ui, report: &Report, uses_seed: bool) {
     let s = &report.summary;
+    // The level measured as a puzzle by its rule set's solver, when it has one.
+    if let Some(p) = &s.puzzle {
+        let figures: Vec<String> = p.figures.iter().map(|f| format!("{} {}", f.name, f.value)).collect();
+        ui.strong(format!("Solver ({}): {}, {}", p.solver, p.outcome, figures.join(", ")));
+    }
     ui.label(format!(
         "{} games{}: won {} ({:.1} %, 95 % interval {:.1}-{:.1} %)",
         s.games,
@@ -202,16 +227,11 @@ fn report_ui(ui: &mut egui::Ui, report: &Report) {
         s.win_interval[0] * 100.0,
         s.win_interval[1] * 100.0
     ));
-    if let (Some(best), Some(worst)) = (&s.best, &s.worst) {
+    if uses_seed && let (Some(best), Some(worst)) = (&s.best, &s.worst) {
         ui.label(format!(
             "best game: seed {} (score {}); worst: seed {} (score {})",
             best.seed, best.score, worst.seed, worst.score
         ));
-    }
-    // The level measured as a puzzle by its rule set's solver, when it has one.
-    if let Some(p) = &s.puzzle {
-        let figures: Vec<String> = p.figures.iter().map(|f| format!("{} {}", f.name, f.value)).collect();
-        ui.label(format!("puzzle ({}): {}, {}", p.solver, p.outcome, figures.join(", ")));
     }
     let moves: Vec<u64> = report.games.iter().map(|g| u64::from(g.moves)).collect();
     let scores: Vec<u64> = report.games.iter().map(|g| g.score).collect();
@@ -222,6 +242,11 @@ fn report_ui(ui: &mut egui::Ui, report: &Report) {
 /// A histogram of `values` in at most 20 bins.
 fn histogram(ui: &mut egui::Ui, title: &str, id: &str, values: &[u64]) {
     let (Some(&min), Some(&max)) = (values.iter().min(), values.iter().max()) else { return };
+    if min == max {
+        // Every game alike (a puzzle without chance): one number, not a bar of one value.
+        ui.label(format!("{title}: {min} in every game"));
+        return;
+    }
     let bins = 20u64.min(max - min + 1);
     let width = (max - min) / bins + 1;
     let mut counts = vec![0u64; bins as usize];

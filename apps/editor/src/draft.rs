@@ -227,18 +227,31 @@ impl Draft {
         self.options.game.blank()
     }
 
+    /// Every reason the level does not play, each with the cell it places (empty when it
+    /// plays): the rule set's list ([`EditorGame::problems`]), else the one [`Draft::check`]
+    /// gives.
+    pub fn problems(&self) -> Vec<Problem> {
+        let listed = self.options.game.problems(self);
+        if listed.is_empty() { self.check().err().into_iter().collect() } else { listed }
+    }
+
     /// Whether the level plays: `Ok`, or what [`Level::start`] says and the cell its error
     /// places ([`LevelError::place`](tessera_core::LevelError::place): a cell, or a unit's cell).
     pub fn check(&self) -> Result<(), Problem> {
         match self.to_level().start(None) {
             Ok(_) => Ok(()),
             Err(e) => {
-                let cell = match e.place() {
-                    Some(Place::Cell(pos)) => Some(pos),
-                    Some(Place::Unit(k)) => self.units.get(k).map(|u| Pos::new(u.x, u.y)),
-                    Some(Place::Row(_) | Place::Column(_)) | None => None,
+                // The message names a cell itself; a unit's cell is added, so every problem that
+                // has a cell says which.
+                let (cell, message) = match e.place() {
+                    Some(Place::Cell(pos)) => (Some(pos), e.to_string()),
+                    Some(Place::Unit(k)) => match self.units.get(k) {
+                        Some(u) => (Some(Pos::new(u.x, u.y)), format!("{e} (at cell ({}, {}))", u.x, u.y)),
+                        None => (None, e.to_string()),
+                    },
+                    Some(Place::Row(_) | Place::Column(_)) | None => (None, e.to_string()),
                 };
-                Err(Problem { cell, message: e.to_string() })
+                Err(Problem { cell, message })
             }
         }
     }

@@ -31,6 +31,9 @@ use std::path::{Path, PathBuf};
 use tessera_core::tactics::TerrainType;
 use tessera_core::{Level, Pos, RuleSet, Size};
 
+/// The lines the validity box keeps room for (more scroll).
+const PROBLEM_LINES: usize = 4;
+
 /// What the empty canvas of a level with no fixed board says.
 pub const NO_FIXED_BOARD: &str = "No fixed board: each game draws one from the seed; paint to fix cells";
 
@@ -81,6 +84,9 @@ pub enum EditAction {
     Play(Level, u64),
     /// Ask where to save the draft.
     SaveAs,
+    /// Save the draft to its file (the app asks first when that would put a draft over a level
+    /// that plays).
+    Save(PathBuf),
 }
 
 /// The pan and zoom of the canvas and its texture.
@@ -144,7 +150,8 @@ pub struct EditView {
     path: Option<PathBuf>,
     /// Bumped on every change of the draft (texture and validation follow it).
     revision: u64,
-    checked: Option<(u64, Result<(), Problem>)>,
+    /// The draft's problems (empty: it plays) at a revision.
+    checked: Option<(u64, Vec<Problem>)>,
     tool: Tool,
     brush: Brush,
     active: Option<Active>,
@@ -155,7 +162,9 @@ pub struct EditView {
     random_seed: u64,
     play_seed: u64,
     new_level: (RuleSet, u16, u16, u64),
-    notice: Option<String>,
+    /// Edit's message for the status bar, with the revision of the draft it is about: shown
+    /// only while the draft is as it was (a fixed problem's message goes with the fix).
+    notice: Option<(u64, String)>,
     difficulty: DifficultyPanel,
     /// The Select tool's rectangle (two corners), where copy and cut read and paste writes.
     selection: Option<(Pos, Pos)>,
@@ -269,15 +278,31 @@ impl EditView {
         self.brush.ink
     }
 
-    /// The draft's problem, if it does not play (checked when it changes).
+    /// The draft's first problem, if it does not play (checked when it changes).
     pub fn problem(&mut self) -> Option<&Problem> {
+        self.problems().first()
+    }
+
+    /// Every problem of the draft that the rule set lists (at least the first), each with its
+    /// cell; empty when it plays. Checked when the draft changes.
+    pub fn problems(&mut self) -> &[Problem] {
         // While a stroke is painted the last answer stands: checking starts the level, which on
         // a large map costs more than a frame.
         let stale = self.checked.as_ref().is_none_or(|(rev, _)| *rev != self.revision);
         if stale && (self.active.is_none() || self.checked.is_none()) {
-            self.checked = Some((self.revision, self.draft.check()));
+            self.checked = Some((self.revision, self.draft.problems()));
         }
-        self.checked.as_ref().and_then(|(_, r)| r.as_ref().err())
+        self.checked.as_ref().map_or(&[], |(_, r)| r.as_slice())
+    }
+
+    /// Says `text` in the status bar, about the draft as it is now.
+    pub fn say(&mut self, text: impl Into<String>) {
+        self.notice = Some((self.revision, text.into()));
+    }
+
+    /// Edit's message, while the draft is as it was when it was said.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_ref().filter(|(rev, _)| *rev == self.revision).map(|(_, n)| n.as_str())
     }
 
     /// A line for the status bar: what is painted with, where, and whether it is saved.
@@ -355,7 +380,7 @@ impl EditView {
     /// Copies the selected cells (not units) for Paste; false with nothing selected.
     pub fn copy(&mut self) -> bool {
         let Some((lo, hi)) = self.selection() else {
-            self.notice = Some("select cells first (Select tool, S): drag over them".into());
+            self.say("select cells first (Select tool, S): drag over them");
             return false;
         };
         let (width, height) = (hi.x - lo.x + 1, hi.y - lo.y + 1);
@@ -364,7 +389,7 @@ impl EditView {
             .filter_map(|p| self.draft.ink(p))
             .collect();
         self.clip = Some(Clip { width, height, inks });
-        self.notice = Some(format!("copied {width}×{height} cells"));
+        self.say(format!("copied {width}×{height} cells"));
         true
     }
 
@@ -384,7 +409,7 @@ impl EditView {
         }
         self.commit(stroke);
         if let Some(clip) = &self.clip {
-            self.notice = Some(format!("cut {}×{} cells", clip.width, clip.height));
+            self.say(format!("cut {}×{} cells", clip.width, clip.height));
         }
         true
     }
@@ -394,11 +419,11 @@ impl EditView {
     /// The pasted cells become the selection.
     pub fn paste(&mut self) {
         let Some(clip) = self.clip.clone() else {
-            self.notice = Some("nothing to paste: copy (Ctrl+C) or cut (Ctrl+X) cells first".into());
+            self.say("nothing to paste: copy (Ctrl+C) or cut (Ctrl+X) cells first");
             return;
         };
         let Some((at, _)) = self.selection() else {
-            self.notice = Some("select where to paste first (Select tool, S): click a cell".into());
+            self.say("select where to paste first (Select tool, S): click a cell");
             return;
         };
         self.finish_stroke();
@@ -416,7 +441,7 @@ impl EditView {
             (at.y + clip.height - 1).min(size.height - 1),
         );
         self.selection = Some((at, end));
-        self.notice = Some(format!("pasted {}×{} cells at ({}, {})", clip.width, clip.height, at.x, at.y));
+        self.say(format!("pasted {}×{} cells at ({}, {})", clip.width, clip.height, at.x, at.y));
     }
 
     /// Records `stroke`, already made, as one undoable step.
@@ -652,19 +677,15 @@ impl EditView {
     }
 
     fn save_or_ask(&mut self) -> Option<EditAction> {
-        match self.path.clone() {
-            Some(p) => {
-                match self.save(&p) {
-                    Ok(msg) | Err(msg) => self.notice = Some(msg),
-                }
-                None
-            }
-            None => Some(EditAction::SaveAs),
-        }
+        self.finish_stroke();
+        Some(match self.path.clone() {
+            Some(p) => EditAction::Save(p),
+            None => EditAction::SaveAs,
+        })
     }
 
     /// Draws Edit mode: the tool panel and the canvas. `error` receives messages for the
-    /// window's error banner.
+    /// window's error line.
     pub fn ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) -> Option<EditAction> {
         let mut action = None;
         egui::Panel::left("edit-tools").resizable(true).default_size(330.0).show(ui, |ui| {
@@ -706,24 +727,22 @@ impl EditView {
             }
         });
         ui.horizontal(|ui| {
-            let label = ui.label("Play seed");
-            ui.add(egui::DragValue::new(&mut self.play_seed)).labelled_by(label.id);
-            if ui
-                .button("Play this level")
-                .on_hover_text("Play the painted board; Edit keeps it as it is")
-                .clicked()
-            {
+            if self.draft.options.game().uses_seed() {
+                let label = ui.label("Play seed");
+                ui.add(egui::DragValue::new(&mut self.play_seed)).labelled_by(label.id);
+            }
+            let problem = self.problem().map(|p| p.message.clone());
+            let play = ui.add_enabled(problem.is_none(), egui::Button::new("Play this level"));
+            let play = match &problem {
+                None => play.on_hover_text("Play the painted board; Edit keeps it as it is"),
+                Some(p) => play.on_disabled_hover_text(format!("It does not play yet: {p}")),
+            };
+            if play.clicked() {
                 self.finish_stroke();
                 action = Some(EditAction::Play(self.draft.to_level(), self.play_seed));
             }
         });
-        if let Some(n) = &self.notice {
-            ui.label(n.as_str());
-        }
         self.validation_ui(ui, error);
-        if self.draft.board_from_seed() {
-            ui.label(NO_FIXED_BOARD);
-        }
         ui.separator();
         ui.label("Tool");
         ui.horizontal_wrapped(|ui| {
@@ -763,27 +782,48 @@ impl EditView {
         action
     }
 
+    /// Whether the draft plays, or every problem listed with its cell, in a box of fixed height
+    /// (scrolling past [`PROBLEM_LINES`] lines), so nothing under it moves as problems come and
+    /// go.
     fn validation_ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) {
-        match self.problem().cloned() {
-            None => {
-                ui.colored_label(Color32::from_rgb(0x6a, 0xc0, 0x6a), "Playable");
-            }
-            Some(p) => {
-                let at = p.cell.map(|c| format!(" (cell {}, {})", c.x, c.y)).unwrap_or_default();
-                ui.colored_label(ui.visuals().error_fg_color, format!("Not playable: {}{at}", p.message));
-                ui.label("It can still be saved as a draft.");
-                let shuffle_helps = self.draft.options.game().shuffle_helps(&self.draft, &p);
-                if shuffle_helps
-                    && ui
-                        .button("Fix by shuffling")
-                        .on_hover_text("Shuffle the fixed blocks until it plays")
-                        .clicked()
-                    && let Err(e) = self.fix_by_shuffling()
-                {
-                    *error = Some(e);
-                }
-            }
-        }
+        let problems = self.problems().to_vec();
+        let height = PROBLEM_LINES as f32 * ui.text_style_height(&egui::TextStyle::Body)
+            + (PROBLEM_LINES - 1) as f32 * ui.spacing().item_spacing.y;
+        let width = ui.available_width();
+        ui.allocate_ui_with_layout(vec2(width, height), egui::Layout::top_down(egui::Align::Min), |ui| {
+            ui.set_min_size(vec2(width, height));
+            egui::ScrollArea::vertical()
+                .id_salt("problems")
+                .max_height(height)
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    let Some(first) = problems.first() else {
+                        ui.colored_label(Color32::from_rgb(0x6a, 0xc0, 0x6a), "Playable");
+                        if self.draft.board_from_seed() {
+                            ui.label(NO_FIXED_BOARD);
+                        }
+                        return;
+                    };
+                    let heading = match problems.len() {
+                        1 => "Not playable (it can still be saved as a draft):".to_string(),
+                        n => format!("Not playable, {n} problems (it can still be saved as a draft):"),
+                    };
+                    ui.colored_label(ui.visuals().error_fg_color, heading);
+                    for p in &problems {
+                        ui.label(format!("• {}", p.message));
+                    }
+                    let shuffle_helps = self.draft.options.game().shuffle_helps(&self.draft, first);
+                    if shuffle_helps
+                        && ui
+                            .button("Fix by shuffling")
+                            .on_hover_text("Shuffle the fixed blocks until it plays")
+                            .clicked()
+                        && let Err(e) = self.fix_by_shuffling()
+                    {
+                        *error = Some(e);
+                    }
+                });
+        });
     }
 
     fn palette_ui(&mut self, ui: &mut egui::Ui) {
@@ -806,13 +846,15 @@ impl EditView {
                 name_v = (!name.is_empty()).then_some(name);
             }
         });
-        ui.horizontal(|ui| {
-            let mut has = seed_v.is_some();
-            let cb = ui.checkbox(&mut has, "Level seed");
-            let mut seed = seed_v.unwrap_or(0);
-            ui.add_enabled(has, egui::DragValue::new(&mut seed)).labelled_by(cb.id);
-            seed_v = has.then_some(seed);
-        });
+        if options.game().uses_seed() {
+            ui.horizontal(|ui| {
+                let mut has = seed_v.is_some();
+                let cb = ui.checkbox(&mut has, "Level seed");
+                let mut seed = seed_v.unwrap_or(0);
+                ui.add_enabled(has, egui::DragValue::new(&mut seed)).labelled_by(cb.id);
+                seed_v = has.then_some(seed);
+            });
+        }
         let remap = options.game().settings_ui(ui, &mut options);
         let changed = name_v != self.draft.name
             || seed_v != self.draft.seed
@@ -1022,9 +1064,8 @@ impl EditView {
             );
         }
         // The problem's cell, the rectangle being dragged, the hovered cell.
-        if let Some(p) = self.problem().and_then(|p| p.cell)
-            && size.contains(p)
-        {
+        let cells: Vec<Pos> = self.problems().iter().filter_map(|p| p.cell).collect();
+        for p in cells.into_iter().filter(|&p| size.contains(p)) {
             painter.rect_stroke(
                 cell_rect(p).expand(1.0),
                 2.0,

@@ -29,5 +29,7 @@ pub mod play;
 pub mod recovery;
 mod session;
 
-pub use app::{EditorApp, Mode, Pending, SETTINGS_KEY, Settings, objectives, shown_score};
+pub use app::{
+    Changed, EditorApp, Mode, Pending, SETTINGS_KEY, Settings, file_name_for, objectives, shown_score,
+};
 pub use session::Session;

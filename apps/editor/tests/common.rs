@@ -77,3 +77,11 @@ pub fn drag_cells(h: &mut Harness<'_, EditorApp>, from: Pos, to: Pos) {
     });
     h.run();
 }
+
+/// The problems Edit lists under "Not playable", one a line ("" when it plays).
+pub fn problems_shown(h: &Harness<'_, EditorApp>) -> String {
+    use egui_kittest::kittest::Queryable;
+    let lines: Vec<String> =
+        h.query_all_by_label_contains("• ").map(|n| n.value().unwrap_or_default()).collect();
+    lines.join("\n")
+}

@@ -181,8 +181,9 @@ fn a_run_shows_the_reason_and_the_cell_and_shuffling_fixes_it() {
     stroke(&mut h, Pos::new(2, 3), Pos::new(4, 3));
     click(&mut h, "breed b");
     paint_at(&mut h, Pos::new(5, 3));
-    let shown = h.get_by_label_contains("Not playable").value().unwrap_or_default();
+    let shown = crate::common::problems_shown(&h);
     assert!(shown.contains("cell (2, 3)") && shown.contains("run"), "{shown}");
+    assert_eq!(shown.matches("(2, 3)").count(), 1, "the cell said once: {shown}");
     click(&mut h, "Fix by shuffling");
     assert!(h.query_by_label("Playable").is_some(), "a shuffle of a, a, a, b breaks the run");
     assert_eq!(h.state().edit().draft().check(), Ok(()));
@@ -270,8 +271,8 @@ fn a_tactics_map_painted_with_units_plays_a_move() {
     assert!(h.query_by_label("Playable").is_some());
     // A unit on a wall is named.
     paint_at(&mut h, Pos::new(3, 1));
-    let shown = h.get_by_label_contains("Not playable").value().unwrap_or_default();
-    assert!(shown.contains("unit 2") && shown.contains("cell 3, 1"), "{shown}");
+    let shown = crate::common::problems_shown(&h);
+    assert!(shown.contains("unit 2") && shown.contains("at cell (3, 1)"), "{shown}");
     click(&mut h, "Undo edit");
     click(&mut h, "Play this level");
     click_cell(&mut h, Pos::new(0, 0));

@@ -5,7 +5,7 @@
 use crate::common::{click_cell, editor, editor_with, fixtures};
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use tessera_core::sokoban::{PLAYER, SokobanState};
 use tessera_core::{AnyState, Level, Pos, RuleSet};
 use tessera_ecs::{Anim, AnimKind};
@@ -98,12 +98,92 @@ fn hint_marks_a_move_and_solving_says_so() {
     h.run();
     assert_eq!(h.state().error(), None);
     click(&mut h, "Hint");
-    assert!(h.query_by_label_contains("hint: right").is_some(), "the first move of the solution");
+    assert_eq!(h.state().message().as_deref(), Some("Hint: push the box right"), "the first move, in words");
     h.key_press(Key::D);
     h.run();
     assert!(sokoban(&h).is_solved());
     assert!(h.query_by_label_contains("Solved: every box is on a goal").is_some());
     assert!(h.query_by_label("Hint").is_none(), "nothing left to hint");
+}
+
+/// Opens a level of `rows` written to a temp file named `name`.
+fn open_rows(h: &mut Harness<'_, EditorApp>, name: &str, rows: &[&str]) {
+    let path = temp_path(name);
+    let level = Level::Sokoban(tessera_core::sokoban::SokobanLevel::from_rows(
+        rows.iter().map(|r| r.to_string()).collect(),
+    ));
+    std::fs::write(&path, level.to_json()).expect("write");
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().error(), None);
+}
+
+#[test]
+fn hint_in_a_lost_position_says_so_and_offers_undo() {
+    let mut h = editor();
+    // The box pushed left lands against the wall, a column the goal is not in: lost.
+    open_rows(&mut h, "lost.json", &["######", "#    #", "# $@.#", "#    #", "######"]);
+    click(&mut h, "Hint");
+    let hint = h.state().message().unwrap_or_default();
+    assert_eq!(hint, "Hint: walk to (1, 2), then push the box right", "in words, not `walk 1 2`");
+    // The hint is framed in its own colour, not the goals' gold.
+    let st = h.state().session().state().clone();
+    let rules = h.state().session().history().rules().clone();
+    let mut play = tessera_editor::play::PlayInput {
+        hint: Some((Pos::new(3, 2), Pos::new(1, 2))),
+        ..Default::default()
+    };
+    let o = play.overlay(&rules, &st, None);
+    let game = tessera_editor::games::of(RuleSet::Sokoban).expect("sokoban");
+    let goal = game.ground(&st).expect("a ground").legend
+        [usize::from(tessera_core::sokoban::ground_index(tessera_core::sokoban::Cell::Goal))];
+    let colour = o.highlight_colour.unwrap_or(tessera_editor::palette::HIGHLIGHT);
+    let far = |a: u8, b: u8| a.abs_diff(b) > 0x60;
+    assert!(
+        far(colour.r(), goal.r()) || far(colour.g(), goal.g()) || far(colour.b(), goal.b()),
+        "{colour:?} vs the goal's {goal:?}"
+    );
+    play.clear();
+    h.key_press(Key::ArrowLeft);
+    h.run();
+    assert!(sokoban(&h).box_at(Pos::new(1, 2)).is_some(), "pushed against the wall");
+    assert_eq!(h.state().message(), None, "the hint was about the position before the push");
+    // Hint again, and again: never a move, but the verdict and Undo.
+    for _ in 0..2 {
+        click(&mut h, "Hint");
+        let m = h.state().message().unwrap_or_default();
+        assert!(m.contains("no solution from here"), "{m}");
+        assert_eq!(h.state().session().history().step(), 1, "a hint plays nothing");
+    }
+    click(&mut h, "Undo last move");
+    assert_eq!(h.state().session().history().step(), 0, "the offered Undo goes back");
+    assert_eq!(h.state().message(), None, "the verdict goes with the lost position");
+    // Undo and redo take a hint away with its position.
+    click(&mut h, "Hint");
+    assert!(h.state().message().is_some_and(|m| m.starts_with("Hint: walk")));
+    h.key_press(Key::ArrowUp);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().message(), None, "no stale hint after undo");
+    click(&mut h, "Hint");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    h.run();
+    assert_eq!(h.state().message(), None, "no stale hint after redo");
+}
+
+#[test]
+fn a_refusal_stays_in_play() {
+    let mut h = editor();
+    open_rows(&mut h, "refuse.json", &["#####", "#@$.#", "#####"]);
+    h.key_press(Key::ArrowUp);
+    h.run();
+    let m = h.state().message().unwrap_or_default();
+    assert!(m.starts_with("refused"), "{m}");
+    click(&mut h, "Edit");
+    assert_eq!(h.state().message(), None, "Play's refusal does not follow into Edit");
+    click(&mut h, "Play");
+    assert!(h.state().message().is_some_and(|m| m.starts_with("refused")), "it is still Play's");
 }
 
 fn canvas_centre(h: &Harness<'_, EditorApp>, p: Pos) -> Pos2 {
@@ -136,7 +216,7 @@ fn stroke(h: &mut Harness<'_, EditorApp>, cells: &[Pos]) {
 }
 
 fn problem(h: &Harness<'_, EditorApp>) -> String {
-    h.get_by_label_contains("Not playable").value().unwrap_or_default()
+    crate::common::problems_shown(h)
 }
 
 #[test]
@@ -153,6 +233,8 @@ fn a_level_painted_from_the_palette_shows_its_checks_and_plays() {
     click(&mut h, "New level");
     assert_eq!(h.state().edit().draft().rule_set(), RuleSet::Sokoban);
     assert!(problem(&h).contains("no player"), "{}", problem(&h));
+    assert!(problem(&h).contains("no box"), "every failing check is listed: {}", problem(&h));
+    assert!(h.get_by_label("Play this level").accesskit_node().is_disabled(), "a draft does not play");
     // Walls all round.
     click(&mut h, "Wall");
     let (a, b, c, d) = (Pos::new(0, 0), Pos::new(6, 0), Pos::new(6, 4), Pos::new(0, 4));
@@ -297,4 +379,182 @@ fn the_golden_log_steps_in_debug_with_the_counts() {
     let counts = format!("Boxes on goals {} of {} · moves {}", s.boxes_on_goals(), s.box_count(), s.moves());
     assert!(h.query_all_by_label_contains(&counts).next().is_some(), "the inspector says {counts}");
     assert!(h.query_by_label("Score").is_none(), "no generic score row: the counts name the moves");
+}
+
+#[test]
+fn saving_a_draft_over_a_playable_level_asks_first_and_play_says_the_file_changed() {
+    let mut h = editor();
+    open_rows(&mut h, "keep.json", &["######", "#@ $.#", "######"]);
+    let path = temp_path("keep.json");
+    let playable = std::fs::read_to_string(&path).expect("written");
+    assert_eq!(h.state_mut().play_changed(), None, "nothing changed yet");
+    click(&mut h, "Edit");
+    click(&mut h, "Floor");
+    stroke(&mut h, &[Pos::new(1, 1)]);
+    assert!(h.state().edit().draft().check().is_err(), "no player: a draft");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    assert_eq!(h.state().overwrite_question(), Some(path.as_path()), "Ctrl+S asks first");
+    assert!(h.query_by_label("Save a draft over a playable level?").is_some());
+    assert!(h.state().dialog_open());
+    assert_eq!(std::fs::read_to_string(&path).expect("there"), playable, "nothing written yet");
+    click(&mut h, "Cancel");
+    assert_eq!(std::fs::read_to_string(&path).expect("there"), playable, "Cancel keeps the level");
+    assert!(h.state().edit().dirty());
+    // Asked again, and saved.
+    click(&mut h, "Save level");
+    click(&mut h, "Save the draft over it");
+    assert!(Level::from_json(&std::fs::read_to_string(&path).expect("there")).is_err(), "a draft now");
+    assert!(!h.state().edit().dirty());
+    // Play still plays the old game, and says the file changed.
+    click(&mut h, "Play");
+    assert_eq!(
+        h.state_mut().play_changed(),
+        Some(tessera_editor::Changed::Disk(path.clone())),
+        "the file holds another level now"
+    );
+    assert!(h.query_by_label_contains("changed on disk").is_some());
+}
+
+#[test]
+fn play_says_when_edit_or_the_file_changed_and_plays_the_new_level() {
+    let mut h = editor();
+    open_rows(&mut h, "changing.json", &["######", "#@ $.#", "#    #", "######"]);
+    let path = temp_path("changing.json");
+    // Edit changes the level (still playable): Play says so and plays Edit's on request.
+    click(&mut h, "Edit");
+    click(&mut h, "Wall");
+    stroke(&mut h, &[Pos::new(1, 2)]);
+    click(&mut h, "Play");
+    assert_eq!(h.state_mut().play_changed(), Some(tessera_editor::Changed::Edit));
+    assert!(h.query_by_label_contains("Edit has changes").is_some());
+    click(&mut h, "Play the edited level");
+    assert_eq!(h.state_mut().play_changed(), None, "the game is Edit's level now");
+    assert_eq!(sokoban(&h).cell(Pos::new(1, 2)), Some(tessera_core::sokoban::Cell::Wall));
+    // Saving that level is no change to what is played.
+    click(&mut h, "Edit");
+    click(&mut h, "Save level");
+    click(&mut h, "Play");
+    assert_eq!(h.state_mut().play_changed(), None, "the file holds the level played");
+    // Another program rewrites the file: Play says so; Reload plays it.
+    let other = Level::Sokoban(tessera_core::sokoban::SokobanLevel::from_rows(
+        ["#######", "#@ $ .#", "#######"].iter().map(|r| r.to_string()).collect(),
+    ));
+    std::fs::write(&path, other.to_json()).expect("write");
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+    std::fs::File::options().write(true).open(&path).and_then(|f| f.set_modified(later)).expect("mtime");
+    assert_eq!(h.state_mut().play_changed(), Some(tessera_editor::Changed::Disk(path.clone())));
+    h.run();
+    click(&mut h, "Reload");
+    assert_eq!(h.state_mut().play_changed(), None);
+    assert_eq!(sokoban(&h).size().width, 7, "the file's new level");
+}
+
+#[test]
+fn sokoban_edits_without_a_seed_and_its_difficulty_shows_the_solvers_figures_in_view() {
+    let mut h = editor();
+    open_rows(&mut h, "puzzle.json", &["#######", "#@ $ .#", "#     #", "#######"]);
+    assert!(h.query_by_label("Seed").is_none(), "Play asks for no seed: nothing is random");
+    click(&mut h, "Edit");
+    assert!(h.query_by_label("Level seed").is_none() && h.query_by_label("Play seed").is_none());
+    // Save as proposes the level's name when it has no file yet.
+    click(&mut h, "Name");
+    h.get_by_label("Name").type_text("Box: the first");
+    h.run();
+    let Level::Sokoban(l) = h.state().edit().draft().to_level() else { panic!("sokoban") };
+    assert_eq!((l.name.as_deref(), l.seed), (Some("Box: the first"), None), "no seed written");
+    assert!(!h.state().edit().draft().to_level().to_json().contains("seed"));
+    assert_eq!(tessera_editor::file_name_for(l.name.as_deref()), "box-the-first.json");
+    click(&mut h, "Difficulty");
+    assert!(h.query_by_label("First seed").is_none());
+    h.get_by_label("Games").set_value_accesskit(3.0);
+    h.run();
+    click(&mut h, "Run bots");
+    let mut frames = 0;
+    h.step();
+    while h.state().edit().difficulty().running() {
+        assert!(frames < 6000, "the sweep finished within 60 s");
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        frames += 1;
+    }
+    h.run();
+    let solver = h.get_by_label_contains("Solver (");
+    let text = solver.value().unwrap_or_default();
+    assert!(text.contains("pushes 2") && text.contains("moves"), "{text}");
+    assert!(solver.rect().max.y <= 800.0, "the results scrolled into view: {:?}", solver.rect());
+    assert!(h.query_by_label_contains("best game").is_none(), "no best seed: every game is the same");
+    assert!(h.query_by_label_contains(" to ").is_none(), "no histogram of one value");
+    assert!(h.query_all_by_label_contains("in every game").count() >= 1, "moves: one number");
+}
+
+#[test]
+fn save_as_proposes_the_levels_name() {
+    let path = temp_path("named.xsb");
+    std::fs::write(&path, COLLECTION).expect("write");
+    let mut h = editor();
+    h.state_mut().open(&path);
+    h.run();
+    click(&mut h, "2. named second");
+    click(&mut h, "Open level");
+    click(&mut h, "Edit");
+    click(&mut h, "Save level as…");
+    let proposed = h.get_by_label("Path").value().unwrap_or_default();
+    assert!(proposed.ends_with("named-second.json"), "{proposed}");
+}
+
+#[test]
+fn a_box_on_its_goal_is_framed_right_after_the_push_as_after_the_next_walk() {
+    let settings =
+        tessera_editor::Settings { speed: tessera_editor::anim::Speed::Instant, ..Default::default() };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_max_steps(64)
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), EditorApp::new(settings));
+    open_rows(&mut h, "frame.json", &["######", "#@$ .#", "#    #", "######"]);
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!(h.state().board().framed().is_empty(), "no box on a goal yet");
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!(sokoban(&h).is_solved());
+    assert_eq!(h.state().board().framed(), [Pos::new(4, 1)], "framed as soon as it rests on the goal");
+    click_cell(&mut h, Pos::new(1, 2));
+    assert_eq!(h.state().board().framed(), [Pos::new(4, 1)], "and the same after a walk");
+}
+
+#[test]
+fn nothing_moves_when_problems_or_errors_come_and_a_fixed_problems_message_goes() {
+    let mut h = editor();
+    let path = temp_path("draft-no-player.json");
+    std::fs::write(&path, r#######"{"rule_set":"sokoban","board":["######","#  $.#","######"]}"#######)
+        .expect("write");
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().mode(), Mode::Edit, "a draft opens in Edit");
+    let m = h.state().message().unwrap_or_default();
+    assert!(m.starts_with("opened as a draft"), "{m}");
+    let wall = h.get_by_label("Wall").rect().min;
+    let cell = canvas_centre(&h, Pos::new(1, 1));
+    // Fixed: the message about the problem goes with it.
+    click(&mut h, "Player");
+    stroke(&mut h, &[Pos::new(1, 1)]);
+    assert!(h.query_by_label("Playable").is_some());
+    assert_eq!(h.state().message(), None, "a fixed problem's message does not stay");
+    assert_eq!(h.get_by_label("Wall").rect().min, wall, "the palette stays put");
+    // Three problems at once (a second and third player, a gap): listed, nothing moves.
+    stroke(&mut h, &[Pos::new(2, 1)]);
+    click(&mut h, "Floor");
+    stroke(&mut h, &[Pos::new(0, 1)]);
+    assert!(problem(&h).lines().count() >= 2, "{}", problem(&h));
+    assert_eq!(h.get_by_label("Wall").rect().min, wall, "the problems' box keeps its room");
+    assert_eq!(canvas_centre(&h, Pos::new(1, 1)), cell, "the canvas keeps its place");
+    // An error: in the status bar, nothing above it moves.
+    h.state_mut().open(&temp_path("no such log.tlog"));
+    h.run();
+    assert!(h.state().error().is_some());
+    assert_eq!(h.get_by_label("Wall").rect().min, wall, "no banner pushes the panel down");
+    assert_eq!(canvas_centre(&h, Pos::new(1, 1)), cell, "nor the canvas");
+    click(&mut h, "Dismiss");
+    assert_eq!(h.state().error(), None);
 }

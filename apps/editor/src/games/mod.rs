@@ -85,6 +85,8 @@ pub enum PlayAction {
     Execute(AnyCommand),
     /// Say this in the status bar.
     Notice(String),
+    /// Say this in the status bar and offer Undo: the position is lost (no solution from it).
+    Lost(String),
 }
 
 /// What the editor needs from one rule set. Methods with a default are optional.
@@ -160,6 +162,13 @@ pub trait EditorGame: Sync {
     /// The draft as a level, playable or not.
     fn level(&self, draft: &Draft) -> Level;
 
+    /// Whether games of this rule set use a seed (spawns, refills, a board drawn at start).
+    /// No (Sokoban): Edit offers no level seed and writes none, Play and Difficulty ask for
+    /// none, and every game of a level is the same.
+    fn uses_seed(&self) -> bool {
+        true
+    }
+
     /// Whether the draft has no fixed board: each game draws one from the seed.
     fn board_from_seed(&self, _draft: &Draft) -> bool {
         false
@@ -167,6 +176,13 @@ pub trait EditorGame: Sync {
 
     /// The draft with a new board from the rule set's own generator with `seed`.
     fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String>;
+
+    /// Every reason the draft does not play, each with its cell, for a rule set that can list
+    /// them all (its level's own checks, not a copy of them). Empty (the default): Edit shows
+    /// the first problem [`Draft::check`] meets.
+    fn problems(&self, _draft: &Draft) -> Vec<Problem> {
+        Vec::new()
+    }
 
     /// Whether "Fix by shuffling" ([`Draft::shuffled`]) may fix `problem`.
     fn shuffle_helps(&self, _draft: &Draft, _problem: &Problem) -> bool {

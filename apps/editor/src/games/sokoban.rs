@@ -5,8 +5,11 @@
 //!   its goal reads as done) through [`EditorGame::framed_ground`].
 //! - Play: arrow keys and WASD step (and push); a click on a cell walks there (`walk X Y`), a
 //!   click on a box next to the player pushes it; hovering a reachable cell shows the walk's path
-//!   and its length. Hint marks the first move of a solution with the fewest pushes (core's
-//!   solver within its hint budget).
+//!   and its length (an unreachable cell, a wall or a box too far says so). Hint runs core's
+//!   solver for at most [`HINT_SECONDS`] (and [`HINT_MAX_NODES`] positions): the first move of a
+//!   solution with the fewest pushes, in words and framed in [`HINT`] (not the goals' gold), or
+//!   "no solution from here" with Undo when the search proves the position lost, or "no hint
+//!   within the time". Nothing is random: no seed is asked for or written.
 //! - Edit: cells are [`Ink::Glyph`]s of the XSB characters (`#` wall, ` ` floor, `.` goal, `$`
 //!   box, `*` box on goal, `@` player, `+` player on goal); the eraser leaves floor. The level's
 //!   own checks (one player, boxes = goals ≥ 1, the player enclosed) show live. Randomize makes a
@@ -17,11 +20,14 @@
 
 use super::{EditorGame, GroundMap, Import, PlayAction, fill_button};
 use crate::board::{BoardInput, Overlay};
-use crate::draft::{Draft, Ink, Options};
+use crate::draft::{Draft, Ink, Options, Problem};
 use crate::edit::Brush;
 use crate::play::PlayInput;
 use egui::Color32;
-use tessera_core::sokoban::{Cell, SokobanCommand, SokobanLevel, SokobanState, ground_index, walk_path};
+use tessera_core::sokoban::{
+    Cell, SokobanCommand, SokobanLevel, SokobanState, SolveLimits, SolveOutcome, board_problems, ground_index, solve,
+    walk_path,
+};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, GameRng, Level, Pos, RuleSet, Size};
 
 /// The editor entry of `sokoban`.
@@ -52,6 +58,76 @@ const BOX_ON_GOAL: Color32 = Color32::from_rgb(0x6c, 0xb8, 0x2a);
 const PLAYER: Color32 = Color32::from_rgb(0xe6, 0x39, 0x46);
 /// The player on a goal.
 const PLAYER_ON_GOAL: Color32 = Color32::from_rgb(0xf0, 0x6a, 0x3a);
+
+/// The hint's frames: not the goals' gold, which they sit on.
+pub const HINT: Color32 = Color32::from_rgb(0x3d, 0xd6, 0xff);
+
+/// How long Hint searches (wall-clock) before it says it found nothing in time.
+const HINT_SECONDS: f64 = 1.0;
+/// The most positions Hint expands (bounds its memory, whatever the clock says).
+const HINT_MAX_NODES: u64 = 1_000_000;
+
+/// What Hint found about a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The first command of a solution with the fewest pushes, and the one after it.
+    Move(SokobanCommand, Option<SokobanCommand>),
+    /// The search proved that no solution exists from here.
+    Lost,
+    /// The search stopped (time or node budget) after this many positions.
+    OutOfTime(u64),
+}
+
+/// Hint's search from `s`: the solver within `limits`, ended early when `stop` says so.
+pub fn verdict(s: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -> bool) -> Verdict {
+    let report = solve(s, limits, stop);
+    match report.outcome {
+        SolveOutcome::Solved(sol) => match sol.commands.first() {
+            Some(&first) => Verdict::Move(first, sol.commands.get(1).copied()),
+            // Solved already: nothing to hint (the panel does not offer Hint then).
+            None => Verdict::OutOfTime(report.nodes),
+        },
+        SolveOutcome::Unsolvable => Verdict::Lost,
+        SolveOutcome::Stopped => Verdict::OutOfTime(report.nodes),
+    }
+}
+
+/// A command in words, from position `s`: "walk to (5, 2)", "push the box up", "step left".
+pub fn words(s: &SokobanState, c: SokobanCommand) -> String {
+    match c {
+        SokobanCommand::Walk(p) => format!("walk to {p}"),
+        SokobanCommand::Step(d) => {
+            let ahead = s.player().step(d, s.size());
+            if ahead.is_some_and(|a| s.box_at(a).is_some()) {
+                format!("push the box {d}")
+            } else {
+                format!("step {d}")
+            }
+        }
+    }
+}
+
+/// What the status bar says for a verdict from `s`.
+pub fn verdict_message(s: &SokobanState, v: &Verdict) -> String {
+    match v {
+        Verdict::Move(first, next) => {
+            let mut text = format!("Hint: {}", words(s, *first));
+            // After a walk, the push it leads to (from where the walk ends).
+            if let (SokobanCommand::Walk(to), Some(SokobanCommand::Step(d))) = (first, next) {
+                let ahead = to.step(*d, s.size());
+                let push = ahead.is_some_and(|a| s.box_at(a).is_some());
+                text.push_str(&format!(", then {} {d}", if push { "push the box" } else { "step" }));
+            }
+            text
+        }
+        Verdict::Lost => {
+            "Hint: no solution from here (a box can no longer reach a goal); Undo goes back".into()
+        }
+        Verdict::OutOfTime(nodes) => format!(
+            "Hint: no hint within the time ({nodes} positions searched); `tessera solve` can search longer"
+        ),
+    }
+}
 
 /// The ground index of floor outside the walls (drawn as the background, as Sokoban boards are).
 const OUTSIDE: u8 = 3;
@@ -195,12 +271,23 @@ impl EditorGame for Game {
     fn level(&self, draft: &Draft) -> Level {
         Level::Sokoban(SokobanLevel {
             name: draft.name.clone(),
-            seed: draft.seed,
+            // Nothing in Sokoban is random: no seed is written.
+            seed: None,
             board: super::rows_of(draft, &|c| match c {
                 Ink::Glyph(g) => g,
                 _ => ' ',
             }),
         })
+    }
+
+    /// Every check the board fails, from core's own list ([`board_problems`]).
+    fn problems(&self, draft: &Draft) -> Vec<Problem> {
+        let Level::Sokoban(l) = self.level(draft) else { return Vec::new() };
+        board_problems(&l.board).into_iter().map(|e| Problem { cell: e.cell, message: e.message }).collect()
+    }
+
+    fn uses_seed(&self) -> bool {
+        false
     }
 
     fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
@@ -253,25 +340,23 @@ impl EditorGame for Game {
 
     fn overlay(
         &self,
-        _play: &PlayInput,
+        play: &PlayInput,
         _rules: &AnyRules,
         state: &AnyState,
         hovered: Option<Pos>,
         out: &mut Overlay,
     ) {
+        if play.hint.is_some() {
+            out.highlight_colour = Some(HINT);
+        }
         let (AnyState::Sokoban(s), Some(h)) = (state, hovered) else { return };
-        if s.is_solved() {
+        if s.is_solved() || h == s.player() {
             return;
         }
-        if s.box_at(h).is_some() && dir_to(s.player(), h).is_some() {
-            out.tooltip = Some("push".into());
-            return;
-        }
-        if let Some(path) = walk_path(s, h)
-            && path.len() >= 2
+        out.tooltip = Some(hover_text(s, h));
+        if s.box_at(h).is_none()
+            && let Some(path) = walk_path(s, h)
         {
-            let n = path.len() - 1;
-            out.tooltip = Some(format!("walk: {n} move{}", if n == 1 { "" } else { "s" }));
             out.path = path;
         }
     }
@@ -291,18 +376,24 @@ impl EditorGame for Game {
             return None;
         }
         if ui.button("Hint").on_hover_text("Mark the first move of a solution with the fewest pushes").clicked() {
-            return match rules.hint(state) {
-                Some(AnyCommand::Sokoban(c)) => {
+            let started = std::time::Instant::now();
+            let limits = SolveLimits { max_nodes: HINT_MAX_NODES };
+            let v = verdict(s, limits, &mut || started.elapsed().as_secs_f64() > HINT_SECONDS);
+            let text = verdict_message(s, &v);
+            return Some(match v {
+                Verdict::Move(c, _) => {
                     let to = match c {
                         SokobanCommand::Step(d) => s.player().step(d, s.size()),
                         SokobanCommand::Walk(p) => Some(p),
                     };
                     play.hint = to.map(|to| (s.player(), to));
-                    Some(PlayAction::Notice(format!("hint: {c}")))
+                    PlayAction::Notice(text)
                 }
-                _ => Some(PlayAction::Notice("no hint: no move is possible".into())),
-            };
+                Verdict::Lost => PlayAction::Lost(text),
+                Verdict::OutOfTime(_) => PlayAction::Notice(text),
+            });
         }
+        let _ = rules;
         None
     }
 
@@ -321,6 +412,34 @@ impl EditorGame for Game {
         let AnyState::Sokoban(s) = state else { return };
         ui.label(counts(s));
         ui.label(format!("player at {}", s.player()));
+    }
+}
+
+/// What hovering cell `h` (not the player's) says: a push, a walk and its length, or why
+/// neither.
+fn hover_text(s: &SokobanState, h: Pos) -> String {
+    if s.box_at(h).is_some() {
+        return match dir_to(s.player(), h) {
+            Some(d) => {
+                let beyond = h.step(d, s.size());
+                if beyond.is_some_and(|b| s.is_free(b)) {
+                    format!("push {d}")
+                } else {
+                    "cannot push: something is behind the box".into()
+                }
+            }
+            None => "a box: stand beside it to push it".into(),
+        };
+    }
+    match s.cell(h) {
+        Some(Cell::Wall) => "a wall".into(),
+        _ => match walk_path(s, h) {
+            Some(path) => {
+                let n = path.len().saturating_sub(1);
+                format!("walk: {n} move{}", if n == 1 { "" } else { "s" })
+            }
+            None => "cannot walk there: no path (walls or boxes in the way)".into(),
+        },
     }
 }
 
@@ -465,5 +584,40 @@ mod tests {
             Game.board_command(&mut play, &next.rules, &next.state, &click(Pos::new(3, 1))),
             Some(AnyCommand::Sokoban(SokobanCommand::Step(Dir::Right)))
         );
+    }
+
+    #[test]
+    fn hint_says_lost_or_out_of_time_never_a_move_from_a_lost_position() {
+        let state = |rows: &[&str]| match board(rows).start(None).expect("plays").state {
+            AnyState::Sokoban(s) => s,
+            _ => panic!("sokoban"),
+        };
+        let all = SolveLimits { max_nodes: 100_000 };
+        // The box against the left wall can never reach the goal on the right.
+        let lost = state(&["######", "#    #", "#$ @.#", "#    #", "######"]);
+        assert_eq!(verdict(&lost, all, &mut || false), Verdict::Lost);
+        assert!(verdict_message(&lost, &Verdict::Lost).contains("no solution from here"));
+        // Out of budget (nodes or the clock): said so, no move.
+        let open = state(&["########", "#      #", "# $  $ #", "#  @   #", "# .  . #", "########"]);
+        let v = verdict(&open, SolveLimits { max_nodes: 1 }, &mut || false);
+        assert!(matches!(v, Verdict::OutOfTime(_)), "{v:?}");
+        assert!(verdict_message(&open, &v).contains("no hint within the time"));
+        assert!(matches!(verdict(&open, all, &mut || false), Verdict::Move(..)));
+    }
+
+    #[test]
+    fn hovering_says_what_a_click_would_do_or_why_not() {
+        let s = match board(&["#######", "#@ $ .#", "###$###", "#  .  #", "#######"]).start(None).expect("plays").state {
+            AnyState::Sokoban(s) => s,
+            _ => panic!("sokoban"),
+        };
+        assert_eq!(hover_text(&s, Pos::new(0, 0)), "a wall");
+        assert_eq!(hover_text(&s, Pos::new(2, 1)), "walk: 1 move");
+        assert_eq!(hover_text(&s, Pos::new(3, 1)), "a box: stand beside it to push it");
+        assert!(hover_text(&s, Pos::new(1, 3)).starts_with("cannot walk there"), "behind the wall");
+        let mut o = Overlay::default();
+        Game.overlay(&PlayInput::default(), &board(&["#####", "#@$.#", "#####"]).start(None).expect("plays").rules, &AnyState::Sokoban(s.clone()), Some(Pos::new(1, 3)), &mut o);
+        assert!(o.path.is_empty(), "no path to draw");
+        assert!(o.tooltip.is_some_and(|t| t.starts_with("cannot walk there")));
     }
 }

@@ -76,19 +76,57 @@ const CHARACTERS: &str = "# wall, space - _ floor, . goal, $ box, * box on goal,
 
 /// Checks `rows` of XSB characters (see [`SokobanLevel`]) and builds the starting state with
 /// `seed`: the level's checks, shared with the importer, which turns the cell into a line and
-/// column.
+/// column. The error is the first of [`board_problems`].
 pub fn parse_board(rows: &[String], seed: u64) -> Result<SokobanState, BoardError> {
+    let board = scan(rows)?;
+    if let Some(first) = board.problems.into_iter().next() {
+        return Err(first);
+    }
+    let (size, player) = (board.size, board.player.ok_or_else(|| whole("the board has no player".into()))?);
+    let cells = Grid::from_cells(size, board.cells).ok_or_else(|| whole("board cell count does not match".into()))?;
+    let boxes = Grid::from_cells(size, board.boxes).ok_or_else(|| whole("board cell count does not match".into()))?;
+    SokobanState::new(cells, boxes, player, seed).map_err(whole)
+}
+
+/// Every reason `rows` do not play, in the order [`parse_board`] checks them (empty when they
+/// play): each second player, no player, no box, boxes and goals unequal, the player able to
+/// walk off the board. A board that cannot be read (rows of different lengths, a character
+/// that is no cell, a bad size) gives that one error.
+pub fn board_problems(rows: &[String]) -> Vec<BoardError> {
+    match scan(rows) {
+        Ok(board) => board.problems,
+        Err(e) => vec![e],
+    }
+}
+
+/// A board read cell by cell, with the problems found.
+struct Scanned {
+    size: Size,
+    cells: Vec<Cell>,
+    boxes: Vec<Option<Id>>,
+    player: Option<Pos>,
+    problems: Vec<BoardError>,
+}
+
+/// Reads `rows`; `Err` for a board that cannot be read (before any other problem found).
+fn scan(rows: &[String]) -> Result<Scanned, BoardError> {
     let height = rows.len();
     let width = rows.first().map_or(0, |r| r.chars().count());
     let size = Size::new(width, height, MAX_SIDE).map_err(|e| whole(format!("board: {e}")))?;
     let mut cells = Vec::with_capacity(size.area());
     let mut boxes = Vec::with_capacity(size.area());
     let mut player: Option<Pos> = None;
+    let mut problems = Vec::new();
     let (mut n_boxes, mut n_goals) = (0u32, 0u32);
+    // A board that cannot be read: that error, unless a problem came first (the first is what
+    // `parse_board` reports).
+    let unreadable = |problems: &mut Vec<BoardError>, e: BoardError| -> BoardError {
+        if problems.is_empty() { e } else { problems.swap_remove(0) }
+    };
     for (y, row) in rows.iter().enumerate() {
         let n = row.chars().count();
         if n != width {
-            return Err(whole(format!("board row {y} has {n} cells, expected {width}")));
+            return Err(unreadable(&mut problems, whole(format!("board row {y} has {n} cells, expected {width}"))));
         }
         for (x, ch) in row.chars().enumerate() {
             let p = Pos::new(x as u16, y as u16);
@@ -100,13 +138,16 @@ pub fn parse_board(rows: &[String], seed: u64) -> Result<SokobanState, BoardErro
                 '*' => (Cell::Goal, true, false),
                 '@' => (Cell::Floor, false, true),
                 '+' => (Cell::Goal, false, true),
-                _ => return Err(at(p, format!("'{ch}' is not a Sokoban character ({CHARACTERS})"))),
+                _ => {
+                    let e = at(p, format!("'{ch}' is not a Sokoban character ({CHARACTERS})"));
+                    return Err(unreadable(&mut problems, e));
+                }
             };
             if man {
-                if let Some(first) = player {
-                    return Err(at(p, format!("a second player (the first is at {first})")));
+                match player {
+                    Some(first) => problems.push(at(p, format!("a second player (the first is at {first})"))),
+                    None => player = Some(p),
                 }
-                player = Some(p);
             }
             n_goals += u32::from(cell == Cell::Goal);
             cells.push(cell);
@@ -116,26 +157,26 @@ pub fn parse_board(rows: &[String], seed: u64) -> Result<SokobanState, BoardErro
             }));
         }
     }
-    let Some(player) = player else {
-        return Err(whole("the board has no player (@ or +)".into()));
-    };
-    if n_boxes == 0 {
-        return Err(whole("the board has no box ($ or *)".into()));
+    if player.is_none() {
+        problems.push(whole("the board has no player (@ or +)".into()));
     }
-    if n_boxes != n_goals {
+    if n_boxes == 0 {
+        problems.push(whole("the board has no box ($ or *)".into()));
+    }
+    if n_boxes != n_goals && n_boxes > 0 {
         let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        return Err(whole(format!(
+        problems.push(whole(format!(
             "the board has {} but {}",
             plural(n_boxes, "box", "boxes"),
             plural(n_goals, "goal", "goals")
         )));
     }
-    if let Some(edge) = escape(&cells, size, player) {
-        return Err(at(edge, "the player can walk off the map here: no wall encloses it".into()));
+    if let Some(p) = player
+        && let Some(edge) = escape(&cells, size, p)
+    {
+        problems.push(at(edge, "the player can walk off the map here: no wall encloses it".into()));
     }
-    let cells = Grid::from_cells(size, cells).ok_or_else(|| whole("board cell count does not match".into()))?;
-    let boxes = Grid::from_cells(size, boxes).ok_or_else(|| whole("board cell count does not match".into()))?;
-    SokobanState::new(cells, boxes, player, seed).map_err(whole)
+    Ok(Scanned { size, cells, boxes, player, problems })
 }
 
 /// The first cell on the map's edge that the player reaches without crossing a wall

@@ -480,3 +480,26 @@ fn the_solver_stops_when_told_and_knows_unsolvable_levels() {
 }
 
 
+
+#[test]
+fn board_problems_lists_every_check_that_fails_the_first_being_parse_boards() {
+    let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let bad = rows(&["#####", "#@.@ ", "#+..#", "#####"]);
+    let all = board_problems(&bad);
+    let messages: Vec<&str> = all.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "board cell (3, 1): a second player (the first is at (1, 1))",
+            "board cell (1, 2): a second player (the first is at (1, 1))",
+            "the board has no box ($ or *)",
+            "board cell (4, 1): the player can walk off the map here: no wall encloses it",
+        ]
+    );
+    assert_eq!(all[0].cell, Some(Pos::new(3, 1)));
+    assert_eq!(parse_board(&bad, 0).err(), Some(all[0].clone()), "parse_board reports the first");
+    assert!(board_problems(&rows(&["#####", "#@$.#", "#####"])).is_empty());
+    let empty = board_problems(&rows(&["###", "# #", "###"]));
+    assert_eq!(empty.len(), 2, "no player, no box: {empty:?}");
+    assert_eq!(board_problems(&rows(&["#x#"])).len(), 1, "unreadable: that one error");
+}
