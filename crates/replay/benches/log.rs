@@ -52,8 +52,8 @@
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::OnceLock;
-use tessera_core::slide::{SlideCommand, SlideLevel};
 use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptLevel};
+use tessera_core::slide::{SlideCommand, SlideLevel};
 use tessera_core::sokoban::SokobanCommand;
 use tessera_core::tactics::{TacticsCommand, TacticsLevel, UnitSpec};
 use tessera_core::{AnyCommand, AnyEvent, AnyState, Dir, Level, Pos, Rules};
