@@ -80,9 +80,12 @@ pub(crate) struct Rule {
     pub rigid: bool,
     pub commands: Vec<(String, Option<String>)>,
     pub random: bool,
-    /// objects every row needs somewhere in the level (a quick filter)
-    #[allow(dead_code)]
+    /// objects each row needs in its line of the level (a quick filter)
     pub row_masks: Vec<Bits>,
+    /// movements (bit `5 * layer + b`) each row needs in its line of the level
+    pub row_mov_masks: Vec<Vec<u64>>,
+    /// objects the rule needs somewhere in the level
+    pub rule_mask: Bits,
     /// the rule's rigid group index plus one (0: not rigid)
     pub rigid_index: u8,
 }
@@ -1135,7 +1138,7 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
         }
         ellipses.push(n);
     }
-    let row_masks = rows
+    let row_masks: Vec<Bits> = rows
         .iter()
         .map(|row| {
             let mut m = bits::empty(stride);
@@ -1147,6 +1150,29 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
             m
         })
         .collect();
+    let mstride = (5 * lc).div_ceil(64).max(1);
+    let row_mov_masks: Vec<Vec<u64>> = rows
+        .iter()
+        .map(|row| {
+            let mut m = vec![0u64; mstride];
+            for c in row {
+                if let PatternCell::Cell(c) = c {
+                    for &(l, b) in &c.mov_present {
+                        for bit in 0..5 {
+                            if b & (1 << bit) != 0 {
+                                bits::set(&mut m, l * 5 + bit);
+                            }
+                        }
+                    }
+                }
+            }
+            m
+        })
+        .collect();
+    let mut rule_mask = bits::empty(stride);
+    for m in &row_masks {
+        bits::or_into(&mut rule_mask, m);
+    }
     Some((
         Rule {
             direction,
@@ -1159,6 +1185,8 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
             commands: rule.commands.clone(),
             random: rule.random,
             row_masks,
+            row_mov_masks,
+            rule_mask,
             rigid_index: 0,
         },
         discard,

@@ -8,6 +8,9 @@ use super::compile::{ACTION, DOWN, LEFT, PatternCell, RIGHT, Rule, UP};
 use super::rng::Rng;
 use super::{Game, LevelEntry, State, Trace, TraceEvent};
 
+/// A row match: start cell and the ellipsis gaps (`k1`, `k2`).
+type Match = [usize; 3];
+
 /// Everything a turn reads and writes besides the game: the state, the undo stack, the sound
 /// history and the reference's global flags.
 pub(crate) struct Runtime<'a> {
@@ -33,6 +36,15 @@ pub(crate) struct Runtime<'a> {
     destroy_mask: Vec<u64>,
     rigid_group: Vec<u8>,
     rigid_applied: Vec<bool>,
+    /// over-approximations of what the board holds (the whole map, each row, each column):
+    /// objects and movements (bit `5 * layer + b`); a rule needing more cannot match
+    map_obj: Vec<u64>,
+    row_obj: Vec<u64>,
+    col_obj: Vec<u64>,
+    map_mov: Vec<u64>,
+    row_mov: Vec<u64>,
+    col_mov: Vec<u64>,
+    mstride: usize,
 }
 
 fn delta_xy(dir: u8) -> (isize, isize) {
@@ -77,6 +89,59 @@ impl<'a> Runtime<'a> {
             destroy_mask: vec![0; stride],
             rigid_group: Vec::new(),
             rigid_applied: Vec::new(),
+            map_obj: Vec::new(),
+            row_obj: Vec::new(),
+            col_obj: Vec::new(),
+            map_mov: Vec::new(),
+            row_mov: Vec::new(),
+            col_mov: Vec::new(),
+            mstride: (5 * game.layer_count).div_ceil(64).max(1),
+        }
+    }
+
+    /// `calculateRowColMasks`.
+    fn recompute_masks(&mut self) {
+        let (w, h) = (self.st.width, self.st.height);
+        let s = self.game.stride;
+        let ms = self.mstride;
+        self.map_obj = vec![0; s];
+        self.row_obj = vec![0; h * s];
+        self.col_obj = vec![0; w * s];
+        self.map_mov = vec![0; ms];
+        self.row_mov = vec![0; h * ms];
+        self.col_mov = vec![0; w * ms];
+        for i in 0..w * h {
+            self.note_cell(i);
+        }
+    }
+
+    /// ORs cell `i`'s objects and movements into the masks.
+    fn note_cell(&mut self, i: usize) {
+        let h = self.st.height;
+        let (x, y) = (i / h, i % h);
+        let s = self.game.stride;
+        for wi in 0..s {
+            let v = self.st.cells[i * s + wi];
+            self.map_obj[wi] |= v;
+            self.row_obj[y * s + wi] |= v;
+            self.col_obj[x * s + wi] |= v;
+        }
+        let lc = self.game.layer_count;
+        let ms = self.mstride;
+        for l in 0..lc {
+            let m = self.st.movements[i * lc + l];
+            if m == 0 {
+                continue;
+            }
+            for bit in 0..5 {
+                if m & (1 << bit) != 0 {
+                    let b = l * 5 + bit;
+                    let (wi, mask) = (b / 64, 1u64 << (b % 64));
+                    self.map_mov[wi] |= mask;
+                    self.row_mov[y * ms + wi] |= mask;
+                    self.col_mov[x * ms + wi] |= mask;
+                }
+            }
         }
     }
 
@@ -239,6 +304,7 @@ impl<'a> Runtime<'a> {
         if let Some(d) = dir {
             player_positions = self.start_movement(d);
         }
+        self.recompute_masks();
         let n_groups = self.game.rules.len();
         let mut banned = vec![false; n_groups];
         self.queue.clear();
@@ -430,7 +496,7 @@ impl<'a> Runtime<'a> {
     }
 
     fn apply_random_rule_group(&mut self, group: &[Rule]) -> bool {
-        let mut matches: Vec<(usize, Vec<Vec<usize>>)> = Vec::new();
+        let mut matches: Vec<(usize, Vec<Match>)> = Vec::new();
         for (ri, rule) in group.iter().enumerate() {
             let m = self.find_matches(rule);
             if !m.is_empty() {
@@ -543,7 +609,7 @@ impl<'a> Runtime<'a> {
         kmax: usize,
         (k1min, k1max): (usize, usize),
         (k2min, k2max): (usize, usize),
-        out: &mut Vec<Vec<usize>>,
+        out: &mut Vec<Match>,
         two: bool,
     ) {
         let at = |k: usize| (i as isize + k as isize * d) as usize;
@@ -557,7 +623,7 @@ impl<'a> Runtime<'a> {
             for k in k1min..k1max {
                 let ok = (e1 + 1..row.len()).all(|ci| self.cell_matches(&row[ci], at(k + ci - 1)));
                 if ok {
-                    out.push(vec![i, k]);
+                    out.push([i, k, 0]);
                 }
             }
         } else {
@@ -572,7 +638,7 @@ impl<'a> Runtime<'a> {
                 while k1 + k2 < kmax && k2 < k2max {
                     let ok2 = (e2 + 1..row.len()).all(|ci| self.cell_matches(&row[ci], at(k1 + k2 + ci - 2)));
                     if ok2 {
-                        out.push(vec![i, k1, k2]);
+                        out.push([i, k1, k2]);
                     }
                     k2 += 1;
                 }
@@ -580,11 +646,21 @@ impl<'a> Runtime<'a> {
         }
     }
 
-    fn find_matches(&self, rule: &Rule) -> Vec<Vec<Vec<usize>>> {
-        let mut all = Vec::with_capacity(rule.rows.len());
+    fn find_matches(&self, rule: &Rule) -> Vec<Vec<Match>> {
+        if !bits::subset(&rule.rule_mask, &self.map_obj) {
+            return Vec::new();
+        }
+        let mut all = Vec::new();
         let (w, h) = (self.st.width, self.st.height);
+        let s = self.game.stride;
+        let ms = self.mstride;
         let d = self.delta(rule.direction);
         for (ri, row) in rule.rows.iter().enumerate() {
+            let row_mask = &rule.row_masks[ri];
+            let row_mov = &rule.row_mov_masks[ri];
+            if !bits::subset(row_mov, &self.map_mov) {
+                return Vec::new();
+            }
             let wild = rule.ellipses[ri];
             let len = row.len() - wild;
             if len == 0 || len > w.max(h) + 1 {
@@ -597,13 +673,17 @@ impl<'a> Runtime<'a> {
                 LEFT => xmin += len - 1,
                 _ => xmax = xmax.saturating_sub(len - 1),
             }
-            let mut found: Vec<Vec<usize>> = Vec::new();
+            let mut found: Vec<Match> = Vec::new();
             let horizontal = rule.direction > 2;
-            let visit = |x: usize, y: usize, found: &mut Vec<Vec<usize>>| {
+            let first = &row[0];
+            let visit = |x: usize, y: usize, found: &mut Vec<Match>| {
                 let i = x * h + y;
+                if !self.cell_matches(first, i) {
+                    return;
+                }
                 if wild == 0 {
                     if self.row_matches_plain(row, i, d) {
-                        found.push(vec![i]);
+                        found.push([i, 0, 0]);
                     }
                 } else {
                     let kmax = match rule.direction {
@@ -617,12 +697,22 @@ impl<'a> Runtime<'a> {
             };
             if horizontal {
                 for y in ymin..ymax {
+                    if !bits::subset(row_mask, &self.row_obj[y * s..(y + 1) * s])
+                        || !bits::subset(row_mov, &self.row_mov[y * ms..(y + 1) * ms])
+                    {
+                        continue;
+                    }
                     for x in xmin..xmax {
                         visit(x, y, &mut found);
                     }
                 }
             } else {
                 for x in xmin..xmax {
+                    if !bits::subset(row_mask, &self.col_obj[x * s..(x + 1) * s])
+                        || !bits::subset(row_mov, &self.col_mov[x * ms..(x + 1) * ms])
+                    {
+                        continue;
+                    }
                     for y in ymin..ymax {
                         visit(x, y, &mut found);
                     }
@@ -636,7 +726,7 @@ impl<'a> Runtime<'a> {
         all
     }
 
-    fn apply_at(&mut self, rule: &Rule, tuple: &[Vec<usize>], check: bool) -> bool {
+    fn apply_at(&mut self, rule: &Rule, tuple: &[Match], check: bool) -> bool {
         let d = self.delta(rule.direction);
         if check {
             for (ri, row) in rule.rows.iter().enumerate() {
@@ -648,7 +738,7 @@ impl<'a> Runtime<'a> {
                         }
                     }
                     1 => {
-                        let mut out = Vec::new();
+                        let mut out: Vec<Match> = Vec::new();
                         let k = t[1];
                         self.row_matches_wild(row, t[0], d, k + 1, (k, k + 1), (0, 0), &mut out, false);
                         if out.is_empty() {
@@ -656,7 +746,7 @@ impl<'a> Runtime<'a> {
                         }
                     }
                     _ => {
-                        let mut out = Vec::new();
+                        let mut out: Vec<Match> = Vec::new();
                         let (k1, k2) = (t[1], t[2]);
                         self.row_matches_wild(
                             row,
@@ -683,7 +773,7 @@ impl<'a> Runtime<'a> {
             for c in row {
                 match c {
                     PatternCell::Ellipsis => {
-                        let k = t.get(1 + e).copied().unwrap_or(0) as isize;
+                        let k = t[(1 + e).min(2)] as isize;
                         e += 1;
                         cur += d * k;
                     }
@@ -767,6 +857,7 @@ impl<'a> Runtime<'a> {
         }
         self.st.cells[i * s..(i + 1) * s].copy_from_slice(&new);
         self.st.movements[i * lc..(i + 1) * lc].copy_from_slice(&new_mov);
+        self.note_cell(i);
         if let Some(t) = self.trace.as_deref_mut() {
             t.events.push(TraceEvent::Rule { line: rule.line, cell: i });
         }
@@ -804,6 +895,7 @@ impl<'a> Runtime<'a> {
             self.st.cells[i * s + w] &= !lm[w];
             self.st.cells[target * s + w] |= *m;
         }
+        self.note_cell(target);
         if let Some(t) = self.trace.as_deref_mut() {
             for o in bits::ones(&moving) {
                 t.events.push(TraceEvent::Move { object: o, from: i, to: target });
@@ -893,14 +985,14 @@ impl<'a> Runtime<'a> {
 }
 
 /// `generateTuples`: the cartesian product, the first row varying fastest.
-fn tuples(rows: &[Vec<Vec<usize>>]) -> Vec<Vec<Vec<usize>>> {
-    let mut out: Vec<Vec<Vec<usize>>> = vec![Vec::new()];
+fn tuples(rows: &[Vec<Match>]) -> Vec<Vec<Match>> {
+    let mut out: Vec<Vec<Match>> = vec![Vec::new()];
     for row in rows {
         let mut next = Vec::with_capacity(out.len() * row.len());
         for v in row {
             for t in &out {
                 let mut nt = t.clone();
-                nt.push(v.clone());
+                nt.push(*v);
                 next.push(nt);
             }
         }
