@@ -58,6 +58,8 @@ pub(crate) struct Replacement {
     pub movements_layer: Vec<bool>,
     pub random_entities: Vec<usize>,
     pub random_dir_layers: Vec<usize>,
+    /// the layers whose movement this replacement clears or sets
+    pub mov_layers: Vec<usize>,
 }
 
 /// A cell or an ellipsis.
@@ -86,6 +88,8 @@ pub(crate) struct Rule {
     pub row_mov_masks: Vec<Vec<u64>>,
     /// objects the rule needs somewhere in the level
     pub rule_mask: Bits,
+    /// some cell has a replacement (otherwise applying it changes nothing)
+    pub any_replacement: bool,
     /// the rule's rigid group index plus one (0: not rigid)
     pub rigid_index: u8,
 }
@@ -1104,7 +1108,9 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
                             mc[l] |= 0x1f;
                         }
                     }
+                    let mov_layers = (0..lc).filter(|&l| mc[l] != 0 || movements_set[l] != 0).collect();
                     replacement = Some(Replacement {
+                        mov_layers,
                         objects_clear,
                         objects_set,
                         movements_clear: mc,
@@ -1169,6 +1175,10 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
             m
         })
         .collect();
+    let any_replacement = rows.iter().flatten().any(|c| match c {
+        PatternCell::Cell(c) => c.replacement.is_some(),
+        PatternCell::Ellipsis => false,
+    });
     let mut rule_mask = bits::empty(stride);
     for m in &row_masks {
         bits::or_into(&mut rule_mask, m);
@@ -1187,6 +1197,7 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
             row_masks,
             row_mov_masks,
             rule_mask,
+            any_replacement,
             rigid_index: 0,
         },
         discard,

@@ -117,6 +117,16 @@ impl<'a> Runtime<'a> {
 
     /// ORs cell `i`'s objects and movements into the masks.
     fn note_cell(&mut self, i: usize) {
+        self.note_objects(i);
+        let lc = self.game.layer_count;
+        for l in 0..lc {
+            let m = self.st.movements[i * lc + l];
+            self.note_movement(i, l, m);
+        }
+    }
+
+    /// ORs cell `i`'s objects into the masks.
+    fn note_objects(&mut self, i: usize) {
         let h = self.st.height;
         let (x, y) = (i / h, i % h);
         let s = self.game.stride;
@@ -126,21 +136,23 @@ impl<'a> Runtime<'a> {
             self.row_obj[y * s + wi] |= v;
             self.col_obj[x * s + wi] |= v;
         }
-        let lc = self.game.layer_count;
+    }
+
+    /// ORs movement `m` of layer `l` at cell `i` into the masks.
+    fn note_movement(&mut self, i: usize, l: usize, m: u8) {
+        if m == 0 {
+            return;
+        }
+        let h = self.st.height;
+        let (x, y) = (i / h, i % h);
         let ms = self.mstride;
-        for l in 0..lc {
-            let m = self.st.movements[i * lc + l];
-            if m == 0 {
-                continue;
-            }
-            for bit in 0..5 {
-                if m & (1 << bit) != 0 {
-                    let b = l * 5 + bit;
-                    let (wi, mask) = (b / 64, 1u64 << (b % 64));
-                    self.map_mov[wi] |= mask;
-                    self.row_mov[y * ms + wi] |= mask;
-                    self.col_mov[x * ms + wi] |= mask;
-                }
+        for bit in 0..5 {
+            if m & (1 << bit) != 0 {
+                let b = l * 5 + bit;
+                let (wi, mask) = (b / 64, 1u64 << (b % 64));
+                self.map_mov[wi] |= mask;
+                self.row_mov[y * ms + wi] |= mask;
+                self.col_mov[x * ms + wi] |= mask;
             }
         }
     }
@@ -308,16 +320,22 @@ impl<'a> Runtime<'a> {
         let n_groups = self.game.rules.len();
         let mut banned = vec![false; n_groups];
         self.queue.clear();
-        let start_cells = self.st.cells.clone();
-        let start_movements = self.st.movements.clone();
+        let has_rigid = !self.game.rigid_group_to_group.is_empty();
+        let (start_cells, start_movements) = if has_rigid {
+            (self.st.cells.clone(), self.st.movements.clone())
+        } else {
+            (Vec::new(), Vec::new())
+        };
         for w in self.create_mask.iter_mut().chain(self.destroy_mask.iter_mut()) {
             *w = 0;
         }
         self.seeds_can_move.clear();
         self.seeds_cant_move.clear();
-        let nl = self.n_cells() * self.game.layer_count;
-        self.rigid_group = vec![0; nl];
-        self.rigid_applied = vec![false; nl];
+        if has_rigid {
+            let nl = self.n_cells() * self.game.layer_count;
+            self.rigid_group = vec![0; nl];
+            self.rigid_applied = vec![false; nl];
+        }
         let game = self.game;
         let mut i = 0;
         loop {
@@ -496,24 +514,38 @@ impl<'a> Runtime<'a> {
     }
 
     fn apply_random_rule_group(&mut self, group: &[Rule]) -> bool {
-        let mut matches: Vec<(usize, Vec<Match>)> = Vec::new();
+        // every (rule, tuple) candidate, in order, without building the tuples
+        let mut per_rule: Vec<(usize, Vec<Vec<Match>>, usize)> = Vec::new();
+        let mut total = 0usize;
         for (ri, rule) in group.iter().enumerate() {
             let m = self.find_matches(rule);
             if !m.is_empty() {
-                for t in tuples(&m) {
-                    matches.push((ri, t));
-                }
+                let n = m.iter().fold(1usize, |a, r| a.saturating_mul(r.len()));
+                total = total.saturating_add(n);
+                per_rule.push((ri, m, n));
             }
         }
-        if matches.is_empty() {
+        if total == 0 {
             return false;
         }
-        let pick = self.st.rng.below(matches.len());
-        let (ri, tuple) = matches.swap_remove(pick);
-        let rule = &group[ri];
-        let modified = self.apply_at(rule, &tuple, false);
-        self.queue_commands(rule);
-        modified
+        let mut pick = self.st.rng.below(total);
+        for (ri, m, n) in per_rule {
+            if pick >= n {
+                pick -= n;
+                continue;
+            }
+            let mut tuple = Vec::with_capacity(m.len());
+            let mut rest = pick;
+            for row in &m {
+                tuple.push(row[rest % row.len()]);
+                rest /= row.len();
+            }
+            let rule = &group[ri];
+            let modified = self.apply_at(rule, &tuple, false);
+            self.queue_commands(rule);
+            return modified;
+        }
+        false
     }
 
     fn try_apply(&mut self, rule: &Rule) -> bool {
@@ -522,11 +554,31 @@ impl<'a> Runtime<'a> {
             return false;
         }
         let mut result = false;
-        if rule.has_replacements {
-            let ts = tuples(&matches);
-            for (ti, t) in ts.iter().enumerate() {
-                if self.apply_at(rule, t, ti > 0) {
-                    result = true;
+        if rule.has_replacements && rule.any_replacement {
+            if matches.len() == 1 {
+                for (ti, m) in matches[0].iter().enumerate() {
+                    if self.apply_at(rule, std::slice::from_ref(m), ti > 0) {
+                        result = true;
+                    }
+                }
+            } else {
+                // the cartesian product of the rows' matches, the first row varying fastest
+                let total = matches.iter().fold(1usize, |a, m| a.saturating_mul(m.len()));
+                let mut idx = vec![0usize; matches.len()];
+                let mut buf: Vec<Match> = matches.iter().map(|m| m[0]).collect();
+                for ti in 0..total {
+                    if self.apply_at(rule, &buf, ti > 0) {
+                        result = true;
+                    }
+                    for r in 0..idx.len() {
+                        idx[r] += 1;
+                        if idx[r] < matches[r].len() {
+                            buf[r] = matches[r][idx[r]];
+                            break;
+                        }
+                        idx[r] = 0;
+                        buf[r] = matches[r][0];
+                    }
                 }
             }
         }
@@ -562,31 +614,47 @@ impl<'a> Runtime<'a> {
         }
     }
 
+    #[inline]
     fn cell_matches(&self, pat: &PatternCell, i: usize) -> bool {
         let PatternCell::Cell(p) = pat else {
             return true;
         };
         let s = self.game.stride;
-        let cell = &self.st.cells[i * s..(i + 1) * s];
-        for ((c, pr), mi) in cell.iter().zip(&p.present).zip(&p.missing) {
-            if c & pr != *pr || c & mi != 0 {
+        if s == 1 {
+            let c = self.st.cells[i];
+            if c & p.present[0] != p.present[0] || c & p.missing[0] != 0 {
                 return false;
+            }
+            for any in &p.any_present {
+                if c & any[0] == 0 {
+                    return false;
+                }
+            }
+        } else {
+            let cell = &self.st.cells[i * s..(i + 1) * s];
+            for ((c, pr), mi) in cell.iter().zip(&p.present).zip(&p.missing) {
+                if c & pr != *pr || c & mi != 0 {
+                    return false;
+                }
+            }
+            for any in &p.any_present {
+                if !bits::intersects(any, cell) {
+                    return false;
+                }
             }
         }
-        for any in &p.any_present {
-            if !bits::intersects(any, cell) {
-                return false;
-            }
+        if p.mov_present.is_empty() && p.mov_missing.is_empty() {
+            return true;
         }
         let lc = self.game.layer_count;
-        let mv = &self.st.movements[i * lc..(i + 1) * lc];
+        let base = i * lc;
         for &(l, b) in &p.mov_present {
-            if mv[l] & b != b {
+            if self.st.movements[base + l] & b != b {
                 return false;
             }
         }
         for &(l, b) in &p.mov_missing {
-            if mv[l] & b != 0 {
+            if self.st.movements[base + l] & b != 0 {
                 return false;
             }
         }
@@ -796,33 +864,59 @@ impl<'a> Runtime<'a> {
         let Some(rep) = &p.replacement else {
             return false;
         };
-        let s = self.game.stride;
-        let lc = self.game.layer_count;
-        let mut objects_set = rep.objects_set.clone();
-        let mut objects_clear = rep.objects_clear.clone();
-        let mut movements_set = rep.movements_set.clone();
-        let mut movements_clear = rep.movements_clear.clone();
-        if !rep.random_entities.is_empty() {
+        let game = self.game;
+        let s = game.stride;
+        let lc = game.layer_count;
+        // random choices first: they draw from the generator whether or not the cell changes
+        let rand_obj: Option<(usize, usize)> = if rep.random_entities.is_empty() {
+            None
+        } else {
             let pick = self.st.rng.below(rep.random_entities.len());
             let o = rep.random_entities[pick];
-            bits::set(&mut objects_set, o);
-            let layer = self.game.objects[o].layer;
-            bits::or_into(&mut objects_clear, &self.game.layer_masks[layer]);
-            movements_clear[layer] |= 0x1f;
-        }
-        for &l in &rep.random_dir_layers {
-            let r = (self.st.rng.uniform() * 4.0).floor() as u32;
-            movements_set[l] |= 1u8 << r.min(4);
-        }
-        let old: Vec<u64> = self.st.cells[i * s..(i + 1) * s].to_vec();
-        let new: Vec<u64> = old
+            Some((o, game.objects[o].layer))
+        };
+        let rand_dirs: Vec<(usize, u8)> = rep
+            .random_dir_layers
             .iter()
-            .zip(objects_clear.iter().zip(&objects_set))
-            .map(|(o, (c, st))| (o & !c) | st)
+            .map(|&l| {
+                let r = (self.st.rng.uniform() * 4.0).floor() as u32;
+                (l, 1u8 << r.min(4))
+            })
             .collect();
-        let old_mov: Vec<u8> = self.st.movements[i * lc..(i + 1) * lc].to_vec();
-        let new_mov: Vec<u8> =
-            (0..lc).map(|l| (old_mov[l] & !movements_clear[l]) | movements_set[l]).collect();
+        let clear_w = |w: usize| rep.objects_clear[w] | rand_obj.map_or(0, |(_, l)| game.layer_masks[l][w]);
+        let set_w = |w: usize| {
+            rep.objects_set[w] | rand_obj.map_or(0, |(o, _)| if o / 64 == w { 1u64 << (o % 64) } else { 0 })
+        };
+        let mclear =
+            |l: usize| rep.movements_clear[l] | rand_obj.map_or(0, |(_, rl)| if rl == l { 0x1f } else { 0 });
+        let mset = |l: usize| {
+            rep.movements_set[l] | rand_dirs.iter().filter(|(rl, _)| *rl == l).fold(0u8, |a, (_, b)| a | b)
+        };
+        let mut changed = false;
+        for w in 0..s {
+            let o = self.st.cells[i * s + w];
+            if (o & !clear_w(w)) | set_w(w) != o {
+                changed = true;
+                break;
+            }
+        }
+        // only these layers' movements can change
+        let extra_layers = rand_obj.map(|(_, l)| l).into_iter().chain(rand_dirs.iter().map(|(l, _)| *l));
+        let mov_layers: Vec<usize> = if rand_obj.is_none() && rand_dirs.is_empty() {
+            Vec::new()
+        } else {
+            rep.mov_layers.iter().copied().chain(extra_layers).collect()
+        };
+        let mov_layers: &[usize] = if mov_layers.is_empty() { &rep.mov_layers } else { &mov_layers };
+        if !changed {
+            for &l in mov_layers {
+                let o = self.st.movements[i * lc + l];
+                if (o & !mclear(l)) | mset(l) != o {
+                    changed = true;
+                    break;
+                }
+            }
+        }
         let mut rigidchange = false;
         if rule.rigid {
             let gi = rule.rigid_index;
@@ -848,16 +942,23 @@ impl<'a> Runtime<'a> {
                 rigidchange = true;
             }
         }
-        if old == new && old_mov == new_mov && !rigidchange {
+        if !changed && !rigidchange {
             return false;
         }
         for w in 0..s {
-            self.create_mask[w] |= new[w] & !old[w];
-            self.destroy_mask[w] |= old[w] & !new[w];
+            let o = self.st.cells[i * s + w];
+            let n = (o & !clear_w(w)) | set_w(w);
+            self.create_mask[w] |= n & !o;
+            self.destroy_mask[w] |= o & !n;
+            self.st.cells[i * s + w] = n;
         }
-        self.st.cells[i * s..(i + 1) * s].copy_from_slice(&new);
-        self.st.movements[i * lc..(i + 1) * lc].copy_from_slice(&new_mov);
-        self.note_cell(i);
+        for &l in mov_layers {
+            let o = self.st.movements[i * lc + l];
+            let n = (o & !mclear(l)) | mset(l);
+            self.st.movements[i * lc + l] = n;
+            self.note_movement(i, l, n);
+        }
+        self.note_objects(i);
         if let Some(t) = self.trace.as_deref_mut() {
             t.events.push(TraceEvent::Rule { line: rule.line, cell: i });
         }
@@ -895,7 +996,7 @@ impl<'a> Runtime<'a> {
             self.st.cells[i * s + w] &= !lm[w];
             self.st.cells[target * s + w] |= *m;
         }
-        self.note_cell(target);
+        self.note_objects(target);
         if let Some(t) = self.trace.as_deref_mut() {
             for o in bits::ones(&moving) {
                 t.events.push(TraceEvent::Move { object: o, from: i, to: target });
@@ -982,21 +1083,4 @@ impl<'a> Runtime<'a> {
         }
         do_undo
     }
-}
-
-/// `generateTuples`: the cartesian product, the first row varying fastest.
-fn tuples(rows: &[Vec<Match>]) -> Vec<Vec<Match>> {
-    let mut out: Vec<Vec<Match>> = vec![Vec::new()];
-    for row in rows {
-        let mut next = Vec::with_capacity(out.len() * row.len());
-        for v in row {
-            for t in &out {
-                let mut nt = t.clone();
-                nt.push(*v);
-                next.push(nt);
-            }
-        }
-        out = next;
-    }
-    out
 }
