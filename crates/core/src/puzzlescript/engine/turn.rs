@@ -104,24 +104,27 @@ impl<'a> Runtime<'a> {
         let (w, h) = (self.st.width, self.st.height);
         let s = self.game.stride;
         let ms = self.mstride;
-        self.map_obj = vec![0; s];
-        self.row_obj = vec![0; h * s];
-        self.col_obj = vec![0; w * s];
-        self.map_mov = vec![0; ms];
-        self.row_mov = vec![0; h * ms];
-        self.col_mov = vec![0; w * ms];
+        let reset = |v: &mut Vec<u64>, n: usize| {
+            v.clear();
+            v.resize(n, 0);
+        };
+        reset(&mut self.map_obj, s);
+        reset(&mut self.row_obj, h * s);
+        reset(&mut self.col_obj, w * s);
+        reset(&mut self.map_mov, ms);
+        reset(&mut self.row_mov, h * ms);
+        reset(&mut self.col_mov, w * ms);
         for i in 0..w * h {
-            self.note_cell(i);
+            self.note_objects(i);
         }
-    }
-
-    /// ORs cell `i`'s objects and movements into the masks.
-    fn note_cell(&mut self, i: usize) {
-        self.note_objects(i);
         let lc = self.game.layer_count;
-        for l in 0..lc {
-            let m = self.st.movements[i * lc + l];
-            self.note_movement(i, l, m);
+        if lc > 0 {
+            for k in 0..self.st.movements.len() {
+                let m = self.st.movements[k];
+                if m != 0 {
+                    self.note_movement(k / lc, k % lc, m);
+                }
+            }
         }
     }
 
@@ -614,7 +617,7 @@ impl<'a> Runtime<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn cell_matches(&self, pat: &PatternCell, i: usize) -> bool {
         let PatternCell::Cell(p) = pat else {
             return true;
