@@ -117,14 +117,16 @@ impl<'a> Runtime<'a> {
         for i in 0..w * h {
             self.note_objects(i);
         }
-        let lc = self.game.layer_count;
-        if lc > 0 {
-            for k in 0..self.st.movements.len() {
-                let m = self.st.movements[k];
-                if m != 0 {
-                    self.note_movement(k / lc, k % lc, m);
-                }
-            }
+        let lc = self.game.layer_count.max(1);
+        let moving: Vec<(usize, usize, u8)> = self
+            .st
+            .movements
+            .chunks(lc)
+            .enumerate()
+            .flat_map(|(i, c)| c.iter().enumerate().filter(|(_, m)| **m != 0).map(move |(l, m)| (i, l, *m)))
+            .collect();
+        for (i, l, m) in moving {
+            self.note_movement(i, l, m);
         }
     }
 
