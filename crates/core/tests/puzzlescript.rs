@@ -52,6 +52,13 @@ fn reference_suite() {
         }
     }
     println!("{passed} passed, {failed} failed in {:.2}s", started.elapsed().as_secs_f64());
+    if std::env::var("PS_TIMING").is_ok() {
+        let t0 = std::time::Instant::now();
+        for case in &cases {
+            let _ = tessera_core::puzzlescript::engine::compile_lenient(&case.source);
+        }
+        println!("compiling alone: {:.2}s", t0.elapsed().as_secs_f64());
+    }
     if filter.is_none() {
         assert!(passed >= PASS_FLOOR, "{passed} passed, floor {PASS_FLOOR}");
     }

@@ -892,10 +892,27 @@ impl<'a> Runtime<'a> {
         let set_w = |w: usize| {
             rep.objects_set[w] | rand_obj.map_or(0, |(o, _)| if o / 64 == w { 1u64 << (o % 64) } else { 0 })
         };
-        let mclear =
-            |l: usize| rep.movements_clear[l] | rand_obj.map_or(0, |(_, rl)| if rl == l { 0x1f } else { 0 });
-        let mset = |l: usize| {
-            rep.movements_set[l] | rand_dirs.iter().filter(|(rl, _)| *rl == l).fold(0u8, |a, (_, b)| a | b)
+        // (layer, cleared bits, set bits): the only layers whose movement can change
+        let merged: Vec<(usize, u8, u8)>;
+        let movs: &[(usize, u8, u8)] = if rand_obj.is_none() && rand_dirs.is_empty() {
+            &rep.movs
+        } else {
+            let mut m = rep.movs.clone();
+            let extra = rand_obj
+                .map(|(_, l)| (l, 0x1f, 0))
+                .into_iter()
+                .chain(rand_dirs.iter().map(|&(l, b)| (l, 0, b)));
+            for (l, c, st) in extra {
+                match m.iter_mut().find(|e| e.0 == l) {
+                    Some(e) => {
+                        e.1 |= c;
+                        e.2 |= st;
+                    }
+                    None => m.push((l, c, st)),
+                }
+            }
+            merged = m;
+            &merged
         };
         let mut changed = false;
         for w in 0..s {
@@ -905,18 +922,10 @@ impl<'a> Runtime<'a> {
                 break;
             }
         }
-        // only these layers' movements can change
-        let extra_layers = rand_obj.map(|(_, l)| l).into_iter().chain(rand_dirs.iter().map(|(l, _)| *l));
-        let mov_layers: Vec<usize> = if rand_obj.is_none() && rand_dirs.is_empty() {
-            Vec::new()
-        } else {
-            rep.mov_layers.iter().copied().chain(extra_layers).collect()
-        };
-        let mov_layers: &[usize] = if mov_layers.is_empty() { &rep.mov_layers } else { &mov_layers };
         if !changed {
-            for &l in mov_layers {
+            for &(l, c, st) in movs {
                 let o = self.st.movements[i * lc + l];
-                if (o & !mclear(l)) | mset(l) != o {
+                if (o & !c) | st != o {
                     changed = true;
                     break;
                 }
@@ -927,22 +936,18 @@ impl<'a> Runtime<'a> {
             let gi = rule.rigid_index;
             let mut group_subset = true;
             let mut applied_subset = true;
-            for l in 0..lc {
-                if rep.movements_layer[l] {
-                    if gi & !self.rigid_group[i * lc + l] != 0 {
-                        group_subset = false;
-                    }
-                    if !self.rigid_applied[i * lc + l] {
-                        applied_subset = false;
-                    }
+            for &l in &rep.rigid_layers {
+                if gi & !self.rigid_group[i * lc + l] != 0 {
+                    group_subset = false;
+                }
+                if !self.rigid_applied[i * lc + l] {
+                    applied_subset = false;
                 }
             }
             if !group_subset && !applied_subset {
-                for l in 0..lc {
-                    if rep.movements_layer[l] {
-                        self.rigid_group[i * lc + l] |= gi;
-                        self.rigid_applied[i * lc + l] = true;
-                    }
+                for &l in &rep.rigid_layers {
+                    self.rigid_group[i * lc + l] |= gi;
+                    self.rigid_applied[i * lc + l] = true;
                 }
                 rigidchange = true;
             }
@@ -957,9 +962,9 @@ impl<'a> Runtime<'a> {
             self.destroy_mask[w] |= o & !n;
             self.st.cells[i * s + w] = n;
         }
-        for &l in mov_layers {
+        for &(l, c, st) in movs {
             let o = self.st.movements[i * lc + l];
-            let n = (o & !mclear(l)) | mset(l);
+            let n = (o & !c) | st;
             self.st.movements[i * lc + l] = n;
             self.note_movement(i, l, n);
         }
