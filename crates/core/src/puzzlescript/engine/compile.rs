@@ -872,6 +872,18 @@ fn rule_to_mask_inner(
 ) -> Option<(Rule, Option<(String, String)>)> {
     let empty_mask = bits::empty(ctx.stride);
     let lc = ctx.layer_count;
+    let mut layers_used_l: Vec<Option<&str>> = Vec::with_capacity(lc);
+    let mut mov_present: Vec<u8> = Vec::with_capacity(lc);
+    let mut mov_missing: Vec<u8> = Vec::with_capacity(lc);
+    let mut objectlayers_l: Vec<bool> = Vec::with_capacity(lc);
+    let mut layers_used_r: Vec<Option<&str>> = Vec::with_capacity(lc);
+    let mut movements_clear: Vec<u8> = Vec::with_capacity(lc);
+    let mut movements_set: Vec<u8> = Vec::with_capacity(lc);
+    let mut objectlayers_r: Vec<bool> = Vec::with_capacity(lc);
+    let mut post_layer: Vec<bool> = Vec::with_capacity(lc);
+    let mut random_dir: Vec<bool> = Vec::with_capacity(lc);
+
+    let lc = ctx.layer_count;
     let stride = ctx.stride;
     let mut discard: Option<(String, String)> = None;
     let mut rows = Vec::new();
@@ -879,12 +891,16 @@ fn rule_to_mask_inner(
     for (ri, row_l) in rule.lhs.iter().enumerate() {
         let mut out_row = Vec::new();
         for (ci, cell_l) in row_l.iter().enumerate() {
-            let mut layers_used_l: Vec<Option<&str>> = vec![None; lc];
+            layers_used_l.clear();
+            layers_used_l.resize(lc, None);
             let mut present = bits::empty(stride);
             let mut missing = bits::empty(stride);
-            let mut mov_present = vec![0u8; lc];
-            let mut mov_missing = vec![0u8; lc];
-            let mut objectlayers_l = vec![false; lc];
+            mov_present.clear();
+            mov_present.resize(lc, 0u8);
+            mov_missing.clear();
+            mov_missing.resize(lc, 0u8);
+            objectlayers_l.clear();
+            objectlayers_l.resize(lc, false);
             let mut any_present = Vec::new();
             let mut is_ellipsis = false;
             for (dir, name) in cell_l {
@@ -984,7 +1000,8 @@ fn rule_to_mask_inner(
             }
             let mut replacement = None;
             if !rule.rhs.is_empty() {
-                let cell_r = rule.rhs.get(ri).and_then(|r| r.get(ci)).cloned().unwrap_or_default();
+                let cell_r: &[(String, String)] =
+                    rule.rhs.get(ri).and_then(|r| r.get(ci)).map(|c| c.as_slice()).unwrap_or(&[]);
                 if cell_r.first().is_some_and(|p| p.0 == "...") {
                     push_diag(
                         diags,
@@ -993,16 +1010,22 @@ fn rule_to_mask_inner(
                         true,
                     );
                 }
-                let mut layers_used_r: Vec<Option<&str>> = vec![None; lc];
+                layers_used_r.clear();
+                layers_used_r.resize(lc, None);
                 let mut objects_clear = bits::empty(stride);
                 let mut objects_set = bits::empty(stride);
-                let mut movements_clear = vec![0u8; lc];
-                let mut movements_set = vec![0u8; lc];
-                let mut objectlayers_r = vec![false; lc];
+                movements_clear.clear();
+                movements_clear.resize(lc, 0u8);
+                movements_set.clear();
+                movements_set.resize(lc, 0u8);
+                objectlayers_r.clear();
+                objectlayers_r.resize(lc, false);
                 let mut random_mask = bits::empty(stride);
-                let mut post_layer = vec![false; lc];
-                let mut random_dir = vec![false; lc];
-                for (dir, name) in &cell_r {
+                post_layer.clear();
+                post_layer.resize(lc, false);
+                random_dir.clear();
+                random_dir.resize(lc, false);
+                for (dir, name) in cell_r {
                     if dir == "..." {
                         break;
                     }
@@ -1826,7 +1849,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         })
         .collect();
     let mut keep = vec![false; rules4.len()];
-    let mut seen: std::collections::BTreeSet<&RuleKey> = std::collections::BTreeSet::new();
+    let mut seen: std::collections::HashSet<&RuleKey> = std::collections::HashSet::new();
     let mut last_group = usize::MAX;
     for i in (0..rules4.len()).rev() {
         if rules4[i].group_number != last_group {
