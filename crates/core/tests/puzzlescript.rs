@@ -32,13 +32,18 @@ fn reference_suite() {
     let filter = std::env::var("PS_FILTER").ok();
     let mut passed = 0;
     let mut failed = 0;
+    let started = std::time::Instant::now();
     for case in &cases {
         if let Some(f) = &filter
             && !case.name.to_lowercase().contains(&f.to_lowercase())
         {
             continue;
         }
+        let t0 = std::time::Instant::now();
         let r = run_case(case);
+        if std::env::var("PS_TIMING").is_ok() {
+            println!("TIME {:.3} {}", t0.elapsed().as_secs_f64(), case.name);
+        }
         if r.passed {
             passed += 1;
         } else {
@@ -46,7 +51,14 @@ fn reference_suite() {
             println!("FAIL {}: {}", case.name, r.first_difference.unwrap_or_default());
         }
     }
-    println!("{passed} passed, {failed} failed");
+    println!("{passed} passed, {failed} failed in {:.2}s", started.elapsed().as_secs_f64());
+    if std::env::var("PS_TIMING").is_ok() {
+        let t0 = std::time::Instant::now();
+        for case in &cases {
+            let _ = tessera_core::puzzlescript::engine::compile_lenient(&case.source);
+        }
+        println!("compiling alone: {:.2}s", t0.elapsed().as_secs_f64());
+    }
     if filter.is_none() {
         assert!(passed >= PASS_FLOOR, "{passed} passed, floor {PASS_FLOOR}");
     }

@@ -51,11 +51,11 @@ pub(crate) struct CellPattern {
 pub(crate) struct Replacement {
     pub objects_clear: Bits,
     pub objects_set: Bits,
-    /// per layer: movement bits cleared (including the layer mask), set
-    pub movements_clear: Vec<u8>,
-    pub movements_set: Vec<u8>,
-    /// per layer: whether the layer's movement is rewritten (for rigid bookkeeping)
-    pub movements_layer: Vec<bool>,
+    /// (layer, movement bits cleared (including the whole layer when rewritten), bits set), for
+    /// the layers touched
+    pub movs: Vec<(usize, u8, u8)>,
+    /// the layers whose movement is rewritten (for rigid bookkeeping)
+    pub rigid_layers: Vec<usize>,
     pub random_entities: Vec<usize>,
     pub random_dir_layers: Vec<usize>,
 }
@@ -80,9 +80,14 @@ pub(crate) struct Rule {
     pub rigid: bool,
     pub commands: Vec<(String, Option<String>)>,
     pub random: bool,
-    /// objects every row needs somewhere in the level (a quick filter)
-    #[allow(dead_code)]
+    /// objects each row needs in its line of the level (a quick filter)
     pub row_masks: Vec<Bits>,
+    /// movements (bit `5 * layer + b`) each row needs in its line of the level
+    pub row_mov_masks: Vec<Vec<u64>>,
+    /// objects the rule needs somewhere in the level
+    pub rule_mask: Bits,
+    /// some cell has a replacement (otherwise applying it changes nothing)
+    pub any_replacement: bool,
     /// the rule's rigid group index plus one (0: not rigid)
     pub rigid_index: u8,
 }
@@ -539,59 +544,6 @@ fn contains_ellipsis(rule: &RawRule) -> bool {
     rule.lhs.iter().any(|row| row.iter().any(|c| c.first().is_some_and(|p| p.1 == "...")))
 }
 
-/// A rule's identity for duplicate removal (the reference's `stringRep`, without the HTML).
-fn string_rep(rule: &RawRule) -> String {
-    let mut s = format!("({}) ", rule.line);
-    if rule.lhs.iter().any(|r| r.len() > 1) {
-        s.push_str(&rule.direction.to_uppercase());
-        s.push(' ');
-    }
-    if rule.rigid {
-        s = format!("RIGID {s} ");
-    }
-    if rule.random {
-        s = format!("RANDOM {s} ");
-    }
-    if rule.late {
-        s = format!("LATE {s} ");
-    }
-    let print_row = |row: &Vec<Cell>| {
-        let mut r = "[ ".to_string();
-        for (i, cell) in row.iter().enumerate() {
-            if i > 0 {
-                r.push_str("| ");
-            }
-            for (d, o) in cell {
-                if d == "..." {
-                    r.push_str(d);
-                    r.push(' ');
-                } else {
-                    r.push_str(d);
-                    r.push(' ');
-                    r.push_str(o);
-                    r.push(' ');
-                }
-            }
-        }
-        r.push_str("] ");
-        r
-    };
-    for row in &rule.lhs {
-        s.push_str(&print_row(row));
-    }
-    s.push_str("-> ");
-    for row in &rule.rhs {
-        s.push_str(&print_row(row));
-    }
-    for (c, m) in &rule.commands {
-        match m {
-            None => s.push_str(c),
-            Some(m) => s.push_str(&format!("({c}, {m}) ")),
-        }
-    }
-    s
-}
-
 fn cells_mut(rule: &mut RawRule) -> impl Iterator<Item = &mut Cell> {
     rule.lhs.iter_mut().chain(rule.rhs.iter_mut()).flat_map(|r| r.iter_mut())
 }
@@ -903,6 +855,34 @@ fn make_spawned_stationary(ctx: &Ctx, rule: &mut RawRule) {
 
 /// Compiles one expanded rule's cells into patterns. `None`: the rule is dropped.
 fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, String)>)> {
+    let mut diags = std::mem::take(&mut ctx.diags);
+    let out = rule_to_mask_inner(ctx, rule, &mut diags);
+    ctx.diags = diags;
+    out
+}
+
+fn push_diag(diags: &mut Vec<Diagnostic>, line: usize, message: impl Into<String>, is_error: bool) {
+    diags.push(Diagnostic { line, column: 1, message: message.into(), is_error });
+}
+
+fn rule_to_mask_inner(
+    ctx: &Ctx,
+    rule: &RawRule,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Rule, Option<(String, String)>)> {
+    let empty_mask = bits::empty(ctx.stride);
+    let lc = ctx.layer_count;
+    let mut layers_used_l: Vec<Option<&str>> = Vec::with_capacity(lc);
+    let mut mov_present: Vec<u8> = Vec::with_capacity(lc);
+    let mut mov_missing: Vec<u8> = Vec::with_capacity(lc);
+    let mut objectlayers_l: Vec<bool> = Vec::with_capacity(lc);
+    let mut layers_used_r: Vec<Option<&str>> = Vec::with_capacity(lc);
+    let mut movements_clear: Vec<u8> = Vec::with_capacity(lc);
+    let mut movements_set: Vec<u8> = Vec::with_capacity(lc);
+    let mut objectlayers_r: Vec<bool> = Vec::with_capacity(lc);
+    let mut post_layer: Vec<bool> = Vec::with_capacity(lc);
+    let mut random_dir: Vec<bool> = Vec::with_capacity(lc);
+
     let lc = ctx.layer_count;
     let stride = ctx.stride;
     let mut discard: Option<(String, String)> = None;
@@ -911,24 +891,35 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
     for (ri, row_l) in rule.lhs.iter().enumerate() {
         let mut out_row = Vec::new();
         for (ci, cell_l) in row_l.iter().enumerate() {
-            let mut layers_used_l: Vec<Option<String>> = vec![None; lc];
+            layers_used_l.clear();
+            layers_used_l.resize(lc, None);
             let mut present = bits::empty(stride);
             let mut missing = bits::empty(stride);
-            let mut mov_present = vec![0u8; lc];
-            let mut mov_missing = vec![0u8; lc];
-            let mut objectlayers_l = vec![false; lc];
+            mov_present.clear();
+            mov_present.resize(lc, 0u8);
+            mov_missing.clear();
+            mov_missing.resize(lc, 0u8);
+            objectlayers_l.clear();
+            objectlayers_l.resize(lc, false);
             let mut any_present = Vec::new();
             let mut is_ellipsis = false;
             for (dir, name) in cell_l {
                 if dir == "..." {
                     if cell_l.len() != 1 {
-                        ctx.error(rule.line, "You can't have anything in with an ellipsis. Sorry.");
+                        push_diag(
+                            diags,
+                            rule.line,
+                            "You can't have anything in with an ellipsis. Sorry.",
+                            true,
+                        );
                         return None;
                     }
                     if ci == 0 || ci == row_l.len() - 1 {
-                        ctx.error(
+                        push_diag(
+                            diags,
                             rule.line,
                             "There's no point in putting an ellipsis at the very start or the end of a rule",
+                            true,
                         );
                         ellipsis_at_edge = true;
                     }
@@ -939,41 +930,53 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
                             .and_then(|r| r.get(ci))
                             .is_some_and(|c| c.len() == 1 && c[0].0 == "...");
                         if !ok {
-                            ctx.error(rule.line, "An ellipsis on the left must be matched by one in the corresponding place on the right.");
+                            push_diag(
+                                diags,
+                                rule.line,
+                                "An ellipsis on the left must be matched by one in the corresponding place on the right.",
+                                true,
+                            );
                         }
                     }
                     is_ellipsis = true;
                     break;
                 }
                 if dir == "random" {
-                    ctx.error(
+                    push_diag(
+                        diags,
                         rule.line,
                         "RANDOM cannot be matched on the left-hand side, it can only appear on the right",
+                        true,
                     );
                     continue;
                 }
                 let object = ctx.objects.get(name).copied();
-                let mask = ctx.object_masks.get(name).cloned().unwrap_or_else(|| bits::empty(stride));
+                let mask: &[u64] = ctx.object_masks.get(name).map(|v| v.as_slice()).unwrap_or(&empty_mask);
                 let layer = match object {
                     Some((_, l)) => Some(l),
                     None => ctx.properties_single_layer.get(name).copied(),
                 };
                 let Some(layer) = layer else {
-                    ctx.error(rule.line, format!("Oops! {} not assigned to a layer.", name.to_uppercase()));
+                    push_diag(
+                        diags,
+                        rule.line,
+                        format!("Oops! {} not assigned to a layer.", name.to_uppercase()),
+                        true,
+                    );
                     continue;
                 };
                 if dir == "no" {
-                    bits::or_into(&mut missing, &mask);
+                    bits::or_into(&mut missing, mask);
                 } else {
                     if let Some(existing) = &layers_used_l[layer] {
                         discard = Some((name.to_uppercase(), existing.to_uppercase()));
                     }
-                    layers_used_l[layer] = Some(name.clone());
+                    layers_used_l[layer] = Some(name.as_str());
                     if object.is_some() {
-                        bits::or_into(&mut present, &mask);
+                        bits::or_into(&mut present, mask);
                         objectlayers_l[layer] = true;
                     } else {
-                        any_present.push(mask.clone());
+                        any_present.push(mask.to_vec());
                     }
                     if dir == "stationary" {
                         mov_missing[layer] |= 0x1f;
@@ -987,25 +990,42 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
                 continue;
             }
             if !bits::is_zero(&present) && bits::intersects(&present, &missing) {
-                ctx.warning(rule.line, "This rule has something amounting to \"X NO X\" on the left-hand-side,which can never match, so the rule is getting removed during compilation.");
+                push_diag(
+                    diags,
+                    rule.line,
+                    "This rule has something amounting to \"X NO X\" on the left-hand-side,which can never match, so the rule is getting removed during compilation.",
+                    false,
+                );
                 return None;
             }
             let mut replacement = None;
             if !rule.rhs.is_empty() {
-                let cell_r = rule.rhs.get(ri).and_then(|r| r.get(ci)).cloned().unwrap_or_default();
+                let cell_r: &[(String, String)] =
+                    rule.rhs.get(ri).and_then(|r| r.get(ci)).map(|c| c.as_slice()).unwrap_or(&[]);
                 if cell_r.first().is_some_and(|p| p.0 == "...") {
-                    ctx.error(rule.line, "An ellipsis on the right must be matched by one in the corresponding place on the left.");
+                    push_diag(
+                        diags,
+                        rule.line,
+                        "An ellipsis on the right must be matched by one in the corresponding place on the left.",
+                        true,
+                    );
                 }
-                let mut layers_used_r: Vec<Option<String>> = vec![None; lc];
+                layers_used_r.clear();
+                layers_used_r.resize(lc, None);
                 let mut objects_clear = bits::empty(stride);
                 let mut objects_set = bits::empty(stride);
-                let mut movements_clear = vec![0u8; lc];
-                let mut movements_set = vec![0u8; lc];
-                let mut objectlayers_r = vec![false; lc];
+                movements_clear.clear();
+                movements_clear.resize(lc, 0u8);
+                movements_set.clear();
+                movements_set.resize(lc, 0u8);
+                objectlayers_r.clear();
+                objectlayers_r.resize(lc, false);
                 let mut random_mask = bits::empty(stride);
-                let mut post_layer = vec![false; lc];
-                let mut random_dir = vec![false; lc];
-                for (dir, name) in &cell_r {
+                post_layer.clear();
+                post_layer.resize(lc, false);
+                random_dir.clear();
+                random_dir.resize(lc, false);
+                for (dir, name) in cell_r {
                     if dir == "..." {
                         break;
                     }
@@ -1014,31 +1034,36 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
                             let m = m.clone();
                             bits::or_into(&mut random_mask, &m);
                         } else {
-                            ctx.error(
+                            push_diag(
+                                diags,
                                 rule.line,
                                 format!(
                                     "You want to spawn a random \"{}\", but I don't know how to do that",
                                     name.to_uppercase()
                                 ),
+                                true,
                             );
                         }
                         continue;
                     }
                     let object = ctx.objects.get(name).copied();
-                    let mask = ctx.object_masks.get(name).cloned().unwrap_or_else(|| bits::empty(stride));
+                    let mask: &[u64] =
+                        ctx.object_masks.get(name).map(|v| v.as_slice()).unwrap_or(&empty_mask);
                     let layer = match object {
                         Some((_, l)) => Some(l),
                         None => ctx.properties_single_layer.get(name).copied(),
                     };
                     let Some(layer) = layer else {
-                        ctx.error(
+                        push_diag(
+                            diags,
                             rule.line,
                             format!("Oops! {} not assigned to a layer.", name.to_uppercase()),
+                            true,
                         );
                         continue;
                     };
                     if dir == "no" {
-                        bits::or_into(&mut objects_clear, &mask);
+                        bits::or_into(&mut objects_clear, mask);
                     } else {
                         if let Some(existing) = &layers_used_r[layer]
                             && discard.is_none()
@@ -1048,16 +1073,16 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
                                 name.to_uppercase(),
                                 existing.to_uppercase()
                             );
-                            ctx.error(rule.line, msg);
+                            push_diag(diags, rule.line, msg, true);
                         }
-                        layers_used_r[layer] = Some(name.clone());
+                        layers_used_r[layer] = Some(name.as_str());
                         if !dir.is_empty() {
                             post_layer[layer] = true;
                         }
                         if let Some((id, _)) = object {
                             bits::set(&mut objects_set, id);
-                            let lm = ctx.layer_masks[layer].clone();
-                            bits::or_into(&mut objects_clear, &lm);
+                            let lm = &ctx.layer_masks[layer];
+                            bits::or_into(&mut objects_clear, lm);
                             objectlayers_r[layer] = true;
                         }
                         if dir == "stationary" {
@@ -1079,8 +1104,8 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
                 }
                 for l in 0..lc {
                     if layers_used_l[l].is_some() && layers_used_r[l].is_none() {
-                        let lm = ctx.layer_masks[l].clone();
-                        bits::or_into(&mut objects_clear, &lm);
+                        let lm = &ctx.layer_masks[l];
+                        bits::or_into(&mut objects_clear, lm);
                         post_layer[l] = true;
                     }
                     if objectlayers_l[l] && !objectlayers_r[l] {
@@ -1101,12 +1126,16 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
                             mc[l] |= 0x1f;
                         }
                     }
+                    let movs = (0..lc)
+                        .filter(|&l| mc[l] != 0 || movements_set[l] != 0)
+                        .map(|l| (l, mc[l], movements_set[l]))
+                        .collect();
+                    let rigid_layers = (0..lc).filter(|&l| post_layer[l]).collect();
                     replacement = Some(Replacement {
+                        movs,
+                        rigid_layers,
                         objects_clear,
                         objects_set,
-                        movements_clear: mc,
-                        movements_set,
-                        movements_layer: post_layer,
                         random_entities: bits::ones(&random_mask).collect(),
                         random_dir_layers: (0..lc).filter(|l| random_dir[*l]).collect(),
                     });
@@ -1131,11 +1160,16 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
     for row in &rows {
         let n = row.iter().filter(|c| matches!(c, PatternCell::Ellipsis)).count();
         if n > 2 {
-            ctx.error(rule.line, "You can't use more than two ellipses in a single cell match pattern.");
+            push_diag(
+                diags,
+                rule.line,
+                "You can't use more than two ellipses in a single cell match pattern.",
+                true,
+            );
         }
         ellipses.push(n);
     }
-    let row_masks = rows
+    let row_masks: Vec<Bits> = rows
         .iter()
         .map(|row| {
             let mut m = bits::empty(stride);
@@ -1147,6 +1181,33 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
             m
         })
         .collect();
+    let mstride = (5 * lc).div_ceil(64).max(1);
+    let row_mov_masks: Vec<Vec<u64>> = rows
+        .iter()
+        .map(|row| {
+            let mut m = vec![0u64; mstride];
+            for c in row {
+                if let PatternCell::Cell(c) = c {
+                    for &(l, b) in &c.mov_present {
+                        for bit in 0..5 {
+                            if b & (1 << bit) != 0 {
+                                bits::set(&mut m, l * 5 + bit);
+                            }
+                        }
+                    }
+                }
+            }
+            m
+        })
+        .collect();
+    let any_replacement = rows.iter().flatten().any(|c| match c {
+        PatternCell::Cell(c) => c.replacement.is_some(),
+        PatternCell::Ellipsis => false,
+    });
+    let mut rule_mask = bits::empty(stride);
+    for m in &row_masks {
+        bits::or_into(&mut rule_mask, m);
+    }
     Some((
         Rule {
             direction,
@@ -1159,6 +1220,9 @@ fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, 
             commands: rule.commands.clone(),
             random: rule.random,
             row_masks,
+            row_mov_masks,
+            rule_mask,
+            any_replacement,
             rigid_index: 0,
         },
         discard,
@@ -1761,19 +1825,43 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         return (None, ctx.diags);
     }
     // duplicates: keep the last occurrence within a run of one group number
-    let reps: Vec<String> = rules4.iter().map(string_rep).collect();
+    type RuleKey<'r> = (
+        usize,
+        &'r str,
+        (bool, bool, bool),
+        &'r Vec<Vec<Cell>>,
+        &'r Vec<Vec<Cell>>,
+        &'r Vec<(String, Option<String>)>,
+    );
+    let key = |r: &'_ RawRule| -> (usize, bool) { (r.line, r.lhs.iter().any(|row| row.len() > 1)) };
+    let reps: Vec<RuleKey> = rules4
+        .iter()
+        .map(|r| {
+            let (line, directed) = key(r);
+            (
+                line,
+                if directed { r.direction.as_str() } else { "" },
+                (r.rigid, r.random, r.late),
+                &r.lhs,
+                &r.rhs,
+                &r.commands,
+            )
+        })
+        .collect();
     let mut keep = vec![false; rules4.len()];
-    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    let mut seen: std::collections::HashSet<&RuleKey> = std::collections::HashSet::new();
     let mut last_group = usize::MAX;
     for i in (0..rules4.len()).rev() {
         if rules4[i].group_number != last_group {
             seen.clear();
         }
-        if seen.insert(reps[i].as_str()) {
+        if seen.insert(&reps[i]) {
             keep[i] = true;
         }
         last_group = rules4[i].group_number;
     }
+    drop(seen);
+    drop(reps);
     let rules4: Vec<RawRule> = rules4.into_iter().zip(keep).filter(|(_, k)| *k).map(|(r, _)| r).collect();
     let mut compiled: Vec<(Discardable, bool)> = Vec::new();
     for r in &rules4 {

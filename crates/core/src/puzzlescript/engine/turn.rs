@@ -8,6 +8,9 @@ use super::compile::{ACTION, DOWN, LEFT, PatternCell, RIGHT, Rule, UP};
 use super::rng::Rng;
 use super::{Game, LevelEntry, State, Trace, TraceEvent};
 
+/// A row match: start cell and the ellipsis gaps (`k1`, `k2`).
+type Match = [usize; 3];
+
 /// Everything a turn reads and writes besides the game: the state, the undo stack, the sound
 /// history and the reference's global flags.
 pub(crate) struct Runtime<'a> {
@@ -33,6 +36,15 @@ pub(crate) struct Runtime<'a> {
     destroy_mask: Vec<u64>,
     rigid_group: Vec<u8>,
     rigid_applied: Vec<bool>,
+    /// over-approximations of what the board holds (the whole map, each row, each column):
+    /// objects and movements (bit `5 * layer + b`); a rule needing more cannot match
+    map_obj: Vec<u64>,
+    row_obj: Vec<u64>,
+    col_obj: Vec<u64>,
+    map_mov: Vec<u64>,
+    row_mov: Vec<u64>,
+    col_mov: Vec<u64>,
+    mstride: usize,
 }
 
 fn delta_xy(dir: u8) -> (isize, isize) {
@@ -77,6 +89,76 @@ impl<'a> Runtime<'a> {
             destroy_mask: vec![0; stride],
             rigid_group: Vec::new(),
             rigid_applied: Vec::new(),
+            map_obj: Vec::new(),
+            row_obj: Vec::new(),
+            col_obj: Vec::new(),
+            map_mov: Vec::new(),
+            row_mov: Vec::new(),
+            col_mov: Vec::new(),
+            mstride: (5 * game.layer_count).div_ceil(64).max(1),
+        }
+    }
+
+    /// `calculateRowColMasks`.
+    fn recompute_masks(&mut self) {
+        let (w, h) = (self.st.width, self.st.height);
+        let s = self.game.stride;
+        let ms = self.mstride;
+        let reset = |v: &mut Vec<u64>, n: usize| {
+            v.clear();
+            v.resize(n, 0);
+        };
+        reset(&mut self.map_obj, s);
+        reset(&mut self.row_obj, h * s);
+        reset(&mut self.col_obj, w * s);
+        reset(&mut self.map_mov, ms);
+        reset(&mut self.row_mov, h * ms);
+        reset(&mut self.col_mov, w * ms);
+        for i in 0..w * h {
+            self.note_objects(i);
+        }
+        let lc = self.game.layer_count.max(1);
+        let moving: Vec<(usize, usize, u8)> = self
+            .st
+            .movements
+            .chunks(lc)
+            .enumerate()
+            .flat_map(|(i, c)| c.iter().enumerate().filter(|(_, m)| **m != 0).map(move |(l, m)| (i, l, *m)))
+            .collect();
+        for (i, l, m) in moving {
+            self.note_movement(i, l, m);
+        }
+    }
+
+    /// ORs cell `i`'s objects into the masks.
+    fn note_objects(&mut self, i: usize) {
+        let h = self.st.height;
+        let (x, y) = (i / h, i % h);
+        let s = self.game.stride;
+        for wi in 0..s {
+            let v = self.st.cells[i * s + wi];
+            self.map_obj[wi] |= v;
+            self.row_obj[y * s + wi] |= v;
+            self.col_obj[x * s + wi] |= v;
+        }
+    }
+
+    /// ORs movement `m` of layer `l` at cell `i` into the masks.
+    fn note_movement(&mut self, i: usize, l: usize, m: u8) {
+        if m == 0 {
+            return;
+        }
+        let h = self.st.height;
+        let (x, y) = (i / h, i % h);
+        let ms = self.mstride;
+        for bit in 0..5 {
+            if m & (1 << bit) != 0 {
+                let b = l * 5 + bit;
+                let (wi, mask) = (b / 64, 1u64 << (b % 64));
+                self.map_mov[wi] |= mask;
+                self.row_mov[y * ms + wi] |= mask;
+                self.col_mov[x * ms + wi] |= mask;
+            }
         }
     }
 
@@ -239,19 +321,26 @@ impl<'a> Runtime<'a> {
         if let Some(d) = dir {
             player_positions = self.start_movement(d);
         }
+        self.recompute_masks();
         let n_groups = self.game.rules.len();
         let mut banned = vec![false; n_groups];
         self.queue.clear();
-        let start_cells = self.st.cells.clone();
-        let start_movements = self.st.movements.clone();
+        let has_rigid = !self.game.rigid_group_to_group.is_empty();
+        let (start_cells, start_movements) = if has_rigid {
+            (self.st.cells.clone(), self.st.movements.clone())
+        } else {
+            (Vec::new(), Vec::new())
+        };
         for w in self.create_mask.iter_mut().chain(self.destroy_mask.iter_mut()) {
             *w = 0;
         }
         self.seeds_can_move.clear();
         self.seeds_cant_move.clear();
-        let nl = self.n_cells() * self.game.layer_count;
-        self.rigid_group = vec![0; nl];
-        self.rigid_applied = vec![false; nl];
+        if has_rigid {
+            let nl = self.n_cells() * self.game.layer_count;
+            self.rigid_group = vec![0; nl];
+            self.rigid_applied = vec![false; nl];
+        }
         let game = self.game;
         let mut i = 0;
         loop {
@@ -430,24 +519,38 @@ impl<'a> Runtime<'a> {
     }
 
     fn apply_random_rule_group(&mut self, group: &[Rule]) -> bool {
-        let mut matches: Vec<(usize, Vec<Vec<usize>>)> = Vec::new();
+        // every (rule, tuple) candidate, in order, without building the tuples
+        let mut per_rule: Vec<(usize, Vec<Vec<Match>>, usize)> = Vec::new();
+        let mut total = 0usize;
         for (ri, rule) in group.iter().enumerate() {
             let m = self.find_matches(rule);
             if !m.is_empty() {
-                for t in tuples(&m) {
-                    matches.push((ri, t));
-                }
+                let n = m.iter().fold(1usize, |a, r| a.saturating_mul(r.len()));
+                total = total.saturating_add(n);
+                per_rule.push((ri, m, n));
             }
         }
-        if matches.is_empty() {
+        if total == 0 {
             return false;
         }
-        let pick = self.st.rng.below(matches.len());
-        let (ri, tuple) = matches.swap_remove(pick);
-        let rule = &group[ri];
-        let modified = self.apply_at(rule, &tuple, false);
-        self.queue_commands(rule);
-        modified
+        let mut pick = self.st.rng.below(total);
+        for (ri, m, n) in per_rule {
+            if pick >= n {
+                pick -= n;
+                continue;
+            }
+            let mut tuple = Vec::with_capacity(m.len());
+            let mut rest = pick;
+            for row in &m {
+                tuple.push(row[rest % row.len()]);
+                rest /= row.len();
+            }
+            let rule = &group[ri];
+            let modified = self.apply_at(rule, &tuple, false);
+            self.queue_commands(rule);
+            return modified;
+        }
+        false
     }
 
     fn try_apply(&mut self, rule: &Rule) -> bool {
@@ -456,11 +559,31 @@ impl<'a> Runtime<'a> {
             return false;
         }
         let mut result = false;
-        if rule.has_replacements {
-            let ts = tuples(&matches);
-            for (ti, t) in ts.iter().enumerate() {
-                if self.apply_at(rule, t, ti > 0) {
-                    result = true;
+        if rule.has_replacements && rule.any_replacement {
+            if matches.len() == 1 {
+                for (ti, m) in matches[0].iter().enumerate() {
+                    if self.apply_at(rule, std::slice::from_ref(m), ti > 0) {
+                        result = true;
+                    }
+                }
+            } else {
+                // the cartesian product of the rows' matches, the first row varying fastest
+                let total = matches.iter().fold(1usize, |a, m| a.saturating_mul(m.len()));
+                let mut idx = vec![0usize; matches.len()];
+                let mut buf: Vec<Match> = matches.iter().map(|m| m[0]).collect();
+                for ti in 0..total {
+                    if self.apply_at(rule, &buf, ti > 0) {
+                        result = true;
+                    }
+                    for r in 0..idx.len() {
+                        idx[r] += 1;
+                        if idx[r] < matches[r].len() {
+                            buf[r] = matches[r][idx[r]];
+                            break;
+                        }
+                        idx[r] = 0;
+                        buf[r] = matches[r][0];
+                    }
                 }
             }
         }
@@ -496,31 +619,47 @@ impl<'a> Runtime<'a> {
         }
     }
 
+    #[inline(always)]
     fn cell_matches(&self, pat: &PatternCell, i: usize) -> bool {
         let PatternCell::Cell(p) = pat else {
             return true;
         };
         let s = self.game.stride;
-        let cell = &self.st.cells[i * s..(i + 1) * s];
-        for ((c, pr), mi) in cell.iter().zip(&p.present).zip(&p.missing) {
-            if c & pr != *pr || c & mi != 0 {
+        if s == 1 {
+            let c = self.st.cells[i];
+            if c & p.present[0] != p.present[0] || c & p.missing[0] != 0 {
                 return false;
+            }
+            for any in &p.any_present {
+                if c & any[0] == 0 {
+                    return false;
+                }
+            }
+        } else {
+            let cell = &self.st.cells[i * s..(i + 1) * s];
+            for ((c, pr), mi) in cell.iter().zip(&p.present).zip(&p.missing) {
+                if c & pr != *pr || c & mi != 0 {
+                    return false;
+                }
+            }
+            for any in &p.any_present {
+                if !bits::intersects(any, cell) {
+                    return false;
+                }
             }
         }
-        for any in &p.any_present {
-            if !bits::intersects(any, cell) {
-                return false;
-            }
+        if p.mov_present.is_empty() && p.mov_missing.is_empty() {
+            return true;
         }
         let lc = self.game.layer_count;
-        let mv = &self.st.movements[i * lc..(i + 1) * lc];
+        let base = i * lc;
         for &(l, b) in &p.mov_present {
-            if mv[l] & b != b {
+            if self.st.movements[base + l] & b != b {
                 return false;
             }
         }
         for &(l, b) in &p.mov_missing {
-            if mv[l] & b != 0 {
+            if self.st.movements[base + l] & b != 0 {
                 return false;
             }
         }
@@ -543,7 +682,7 @@ impl<'a> Runtime<'a> {
         kmax: usize,
         (k1min, k1max): (usize, usize),
         (k2min, k2max): (usize, usize),
-        out: &mut Vec<Vec<usize>>,
+        out: &mut Vec<Match>,
         two: bool,
     ) {
         let at = |k: usize| (i as isize + k as isize * d) as usize;
@@ -557,7 +696,7 @@ impl<'a> Runtime<'a> {
             for k in k1min..k1max {
                 let ok = (e1 + 1..row.len()).all(|ci| self.cell_matches(&row[ci], at(k + ci - 1)));
                 if ok {
-                    out.push(vec![i, k]);
+                    out.push([i, k, 0]);
                 }
             }
         } else {
@@ -572,7 +711,7 @@ impl<'a> Runtime<'a> {
                 while k1 + k2 < kmax && k2 < k2max {
                     let ok2 = (e2 + 1..row.len()).all(|ci| self.cell_matches(&row[ci], at(k1 + k2 + ci - 2)));
                     if ok2 {
-                        out.push(vec![i, k1, k2]);
+                        out.push([i, k1, k2]);
                     }
                     k2 += 1;
                 }
@@ -580,11 +719,21 @@ impl<'a> Runtime<'a> {
         }
     }
 
-    fn find_matches(&self, rule: &Rule) -> Vec<Vec<Vec<usize>>> {
-        let mut all = Vec::with_capacity(rule.rows.len());
+    fn find_matches(&self, rule: &Rule) -> Vec<Vec<Match>> {
+        if !bits::subset(&rule.rule_mask, &self.map_obj) {
+            return Vec::new();
+        }
+        let mut all = Vec::new();
         let (w, h) = (self.st.width, self.st.height);
+        let s = self.game.stride;
+        let ms = self.mstride;
         let d = self.delta(rule.direction);
         for (ri, row) in rule.rows.iter().enumerate() {
+            let row_mask = &rule.row_masks[ri];
+            let row_mov = &rule.row_mov_masks[ri];
+            if !bits::subset(row_mov, &self.map_mov) {
+                return Vec::new();
+            }
             let wild = rule.ellipses[ri];
             let len = row.len() - wild;
             if len == 0 || len > w.max(h) + 1 {
@@ -597,13 +746,17 @@ impl<'a> Runtime<'a> {
                 LEFT => xmin += len - 1,
                 _ => xmax = xmax.saturating_sub(len - 1),
             }
-            let mut found: Vec<Vec<usize>> = Vec::new();
+            let mut found: Vec<Match> = Vec::new();
             let horizontal = rule.direction > 2;
-            let visit = |x: usize, y: usize, found: &mut Vec<Vec<usize>>| {
+            let first = &row[0];
+            let visit = |x: usize, y: usize, found: &mut Vec<Match>| {
                 let i = x * h + y;
+                if !self.cell_matches(first, i) {
+                    return;
+                }
                 if wild == 0 {
                     if self.row_matches_plain(row, i, d) {
-                        found.push(vec![i]);
+                        found.push([i, 0, 0]);
                     }
                 } else {
                     let kmax = match rule.direction {
@@ -617,12 +770,22 @@ impl<'a> Runtime<'a> {
             };
             if horizontal {
                 for y in ymin..ymax {
+                    if !bits::subset(row_mask, &self.row_obj[y * s..(y + 1) * s])
+                        || !bits::subset(row_mov, &self.row_mov[y * ms..(y + 1) * ms])
+                    {
+                        continue;
+                    }
                     for x in xmin..xmax {
                         visit(x, y, &mut found);
                     }
                 }
             } else {
                 for x in xmin..xmax {
+                    if !bits::subset(row_mask, &self.col_obj[x * s..(x + 1) * s])
+                        || !bits::subset(row_mov, &self.col_mov[x * ms..(x + 1) * ms])
+                    {
+                        continue;
+                    }
                     for y in ymin..ymax {
                         visit(x, y, &mut found);
                     }
@@ -636,7 +799,7 @@ impl<'a> Runtime<'a> {
         all
     }
 
-    fn apply_at(&mut self, rule: &Rule, tuple: &[Vec<usize>], check: bool) -> bool {
+    fn apply_at(&mut self, rule: &Rule, tuple: &[Match], check: bool) -> bool {
         let d = self.delta(rule.direction);
         if check {
             for (ri, row) in rule.rows.iter().enumerate() {
@@ -648,7 +811,7 @@ impl<'a> Runtime<'a> {
                         }
                     }
                     1 => {
-                        let mut out = Vec::new();
+                        let mut out: Vec<Match> = Vec::new();
                         let k = t[1];
                         self.row_matches_wild(row, t[0], d, k + 1, (k, k + 1), (0, 0), &mut out, false);
                         if out.is_empty() {
@@ -656,7 +819,7 @@ impl<'a> Runtime<'a> {
                         }
                     }
                     _ => {
-                        let mut out = Vec::new();
+                        let mut out: Vec<Match> = Vec::new();
                         let (k1, k2) = (t[1], t[2]);
                         self.row_matches_wild(
                             row,
@@ -683,7 +846,7 @@ impl<'a> Runtime<'a> {
             for c in row {
                 match c {
                     PatternCell::Ellipsis => {
-                        let k = t.get(1 + e).copied().unwrap_or(0) as isize;
+                        let k = t[(1 + e).min(2)] as isize;
                         e += 1;
                         cur += d * k;
                     }
@@ -706,67 +869,106 @@ impl<'a> Runtime<'a> {
         let Some(rep) = &p.replacement else {
             return false;
         };
-        let s = self.game.stride;
-        let lc = self.game.layer_count;
-        let mut objects_set = rep.objects_set.clone();
-        let mut objects_clear = rep.objects_clear.clone();
-        let mut movements_set = rep.movements_set.clone();
-        let mut movements_clear = rep.movements_clear.clone();
-        if !rep.random_entities.is_empty() {
+        let game = self.game;
+        let s = game.stride;
+        let lc = game.layer_count;
+        // random choices first: they draw from the generator whether or not the cell changes
+        let rand_obj: Option<(usize, usize)> = if rep.random_entities.is_empty() {
+            None
+        } else {
             let pick = self.st.rng.below(rep.random_entities.len());
             let o = rep.random_entities[pick];
-            bits::set(&mut objects_set, o);
-            let layer = self.game.objects[o].layer;
-            bits::or_into(&mut objects_clear, &self.game.layer_masks[layer]);
-            movements_clear[layer] |= 0x1f;
-        }
-        for &l in &rep.random_dir_layers {
-            let r = (self.st.rng.uniform() * 4.0).floor() as u32;
-            movements_set[l] |= 1u8 << r.min(4);
-        }
-        let old: Vec<u64> = self.st.cells[i * s..(i + 1) * s].to_vec();
-        let new: Vec<u64> = old
+            Some((o, game.objects[o].layer))
+        };
+        let rand_dirs: Vec<(usize, u8)> = rep
+            .random_dir_layers
             .iter()
-            .zip(objects_clear.iter().zip(&objects_set))
-            .map(|(o, (c, st))| (o & !c) | st)
+            .map(|&l| {
+                let r = (self.st.rng.uniform() * 4.0).floor() as u32;
+                (l, 1u8 << r.min(4))
+            })
             .collect();
-        let old_mov: Vec<u8> = self.st.movements[i * lc..(i + 1) * lc].to_vec();
-        let new_mov: Vec<u8> =
-            (0..lc).map(|l| (old_mov[l] & !movements_clear[l]) | movements_set[l]).collect();
+        let clear_w = |w: usize| rep.objects_clear[w] | rand_obj.map_or(0, |(_, l)| game.layer_masks[l][w]);
+        let set_w = |w: usize| {
+            rep.objects_set[w] | rand_obj.map_or(0, |(o, _)| if o / 64 == w { 1u64 << (o % 64) } else { 0 })
+        };
+        // (layer, cleared bits, set bits): the only layers whose movement can change
+        let merged: Vec<(usize, u8, u8)>;
+        let movs: &[(usize, u8, u8)] = if rand_obj.is_none() && rand_dirs.is_empty() {
+            &rep.movs
+        } else {
+            let mut m = rep.movs.clone();
+            let extra = rand_obj
+                .map(|(_, l)| (l, 0x1f, 0))
+                .into_iter()
+                .chain(rand_dirs.iter().map(|&(l, b)| (l, 0, b)));
+            for (l, c, st) in extra {
+                match m.iter_mut().find(|e| e.0 == l) {
+                    Some(e) => {
+                        e.1 |= c;
+                        e.2 |= st;
+                    }
+                    None => m.push((l, c, st)),
+                }
+            }
+            merged = m;
+            &merged
+        };
+        let mut changed = false;
+        for w in 0..s {
+            let o = self.st.cells[i * s + w];
+            if (o & !clear_w(w)) | set_w(w) != o {
+                changed = true;
+                break;
+            }
+        }
+        if !changed {
+            for &(l, c, st) in movs {
+                let o = self.st.movements[i * lc + l];
+                if (o & !c) | st != o {
+                    changed = true;
+                    break;
+                }
+            }
+        }
         let mut rigidchange = false;
         if rule.rigid {
             let gi = rule.rigid_index;
             let mut group_subset = true;
             let mut applied_subset = true;
-            for l in 0..lc {
-                if rep.movements_layer[l] {
-                    if gi & !self.rigid_group[i * lc + l] != 0 {
-                        group_subset = false;
-                    }
-                    if !self.rigid_applied[i * lc + l] {
-                        applied_subset = false;
-                    }
+            for &l in &rep.rigid_layers {
+                if gi & !self.rigid_group[i * lc + l] != 0 {
+                    group_subset = false;
+                }
+                if !self.rigid_applied[i * lc + l] {
+                    applied_subset = false;
                 }
             }
             if !group_subset && !applied_subset {
-                for l in 0..lc {
-                    if rep.movements_layer[l] {
-                        self.rigid_group[i * lc + l] |= gi;
-                        self.rigid_applied[i * lc + l] = true;
-                    }
+                for &l in &rep.rigid_layers {
+                    self.rigid_group[i * lc + l] |= gi;
+                    self.rigid_applied[i * lc + l] = true;
                 }
                 rigidchange = true;
             }
         }
-        if old == new && old_mov == new_mov && !rigidchange {
+        if !changed && !rigidchange {
             return false;
         }
         for w in 0..s {
-            self.create_mask[w] |= new[w] & !old[w];
-            self.destroy_mask[w] |= old[w] & !new[w];
+            let o = self.st.cells[i * s + w];
+            let n = (o & !clear_w(w)) | set_w(w);
+            self.create_mask[w] |= n & !o;
+            self.destroy_mask[w] |= o & !n;
+            self.st.cells[i * s + w] = n;
         }
-        self.st.cells[i * s..(i + 1) * s].copy_from_slice(&new);
-        self.st.movements[i * lc..(i + 1) * lc].copy_from_slice(&new_mov);
+        for &(l, c, st) in movs {
+            let o = self.st.movements[i * lc + l];
+            let n = (o & !c) | st;
+            self.st.movements[i * lc + l] = n;
+            self.note_movement(i, l, n);
+        }
+        self.note_objects(i);
         if let Some(t) = self.trace.as_deref_mut() {
             t.events.push(TraceEvent::Rule { line: rule.line, cell: i });
         }
@@ -804,6 +1006,7 @@ impl<'a> Runtime<'a> {
             self.st.cells[i * s + w] &= !lm[w];
             self.st.cells[target * s + w] |= *m;
         }
+        self.note_objects(target);
         if let Some(t) = self.trace.as_deref_mut() {
             for o in bits::ones(&moving) {
                 t.events.push(TraceEvent::Move { object: o, from: i, to: target });
@@ -890,21 +1093,4 @@ impl<'a> Runtime<'a> {
         }
         do_undo
     }
-}
-
-/// `generateTuples`: the cartesian product, the first row varying fastest.
-fn tuples(rows: &[Vec<Vec<usize>>]) -> Vec<Vec<Vec<usize>>> {
-    let mut out: Vec<Vec<Vec<usize>>> = vec![Vec::new()];
-    for row in rows {
-        let mut next = Vec::with_capacity(out.len() * row.len());
-        for v in row {
-            for t in &out {
-                let mut nt = t.clone();
-                nt.push(v.clone());
-                next.push(nt);
-            }
-        }
-        out = next;
-    }
-    out
 }
