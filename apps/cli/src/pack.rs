@@ -168,6 +168,9 @@ pub struct ReportArgs {
     check: bool,
 }
 
+/// The most threads `pack rate --jobs` starts.
+const MAX_JOBS: usize = 1024;
+
 static STOP: AtomicBool = AtomicBool::new(false);
 
 fn bad(e: PackError) -> CliError {
@@ -395,8 +398,8 @@ fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
 fn rate_command(args: &RateArgs) -> Result<(), CliError> {
     let settings = settings(args)?;
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
-        return Err(CliError::BadInput("--jobs must be at least 1".into()));
+    if jobs == 0 || jobs > MAX_JOBS {
+        return Err(CliError::BadInput(format!("--jobs {jobs}: give 1 to {MAX_JOBS} threads")));
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(bad)?;
     let opened = Opened::open(&args.pack).map_err(bad)?;
@@ -451,13 +454,13 @@ fn merge(path: &Path, shard_paths: &[PathBuf]) -> Result<(), CliError> {
     let opened = Opened::open(path).map_err(bad)?;
     let mut shards = Vec::new();
     for p in shard_paths {
-        let text = crate::error::read_input(p, crate::error::Input::Shard)?;
-        let shard: ShardFile = serde_json::from_str(&text)
-            .map_err(|e| CliError::file(p, format!("not a pack shard file: {e}")))?;
-        shards.push((p.display().to_string(), shard));
+        // Format, checksum and sizes checked before anything is planned from it.
+        shards.push((p.display().to_string(), ShardFile::read(p).map_err(bad)?));
     }
-    let first = &shards[0].1;
-    let plan = opened.plan(path, first.settings.clone(), first.unit_games).map_err(bad)?;
+    let (first_name, first) = &shards[0];
+    let plan = opened
+        .plan(path, first.settings.clone(), first.unit_games)
+        .map_err(|e| CliError::BadInput(format!("{first_name}: {e}")))?;
     let results = rate::merge(&plan, &opened.results, &opened.entries, &shards).map_err(bad)?;
     let out = tessera_pack::results_path(path);
     results.save(&out).map_err(bad)?;

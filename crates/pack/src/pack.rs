@@ -131,15 +131,20 @@ pub fn level_hash(level: &Level) -> String {
 
 /// Reads at most [`MAX_FILE`] bytes of `path` as UTF-8.
 pub(crate) fn read_text(path: &Path) -> Result<String, PackError> {
+    read_text_capped(path, MAX_FILE)
+}
+
+/// Reads at most `max` bytes of `path` as UTF-8.
+pub(crate) fn read_text_capped(path: &Path, max: u64) -> Result<String, PackError> {
     use std::io::Read;
     let io = |e: std::io::Error| PackError::Io { path: path.to_path_buf(), message: e.to_string() };
     let file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::new();
-    file.take(MAX_FILE + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > MAX_FILE {
+    file.take(max + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > max {
         return Err(PackError::Io {
             path: path.to_path_buf(),
-            message: format!("more than {} MiB; not read further", MAX_FILE >> 20),
+            message: format!("more than {} MiB; not read further", max >> 20),
         });
     }
     String::from_utf8(bytes).map_err(|e| PackError::Io {
