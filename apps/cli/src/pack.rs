@@ -191,21 +191,23 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
                 let file = pack.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 file.strip_suffix(".json").unwrap_or(&file).to_string()
             });
-            Pack::new(name).save(pack).map_err(bad)
+            Pack::new(name.clone()).save(pack).map_err(bad)?;
+            say(&format!("created pack '{name}' (no levels) -> {}", pack.display()))
         }
         PackCommand::Add { pack, levels, at, title, note, target, inline } => {
             add(pack, levels, *at, title, note, target.as_deref(), *inline)
         }
         PackCommand::Remove { pack: path, position } => {
             let mut pack = Pack::read(path).map_err(bad)?;
-            let removed = pack.remove(index(*position)?).map_err(bad)?;
+            let removed = pack.remove(index(*position)?).map_err(|e| CliError::file(path, e))?;
             pack.save(path).map_err(bad)?;
             say(&format!("removed entry {position} ({})", removed.label()))
         }
         PackCommand::Move { pack: path, from, to } => {
             let mut pack = Pack::read(path).map_err(bad)?;
-            pack.move_entry(index(*from)?, index(*to)?).map_err(bad)?;
-            pack.save(path).map_err(bad)
+            pack.move_entry(index(*from)?, index(*to)?).map_err(|e| CliError::file(path, e))?;
+            pack.save(path).map_err(bad)?;
+            say(&format!("moved entry {from} to position {to} -> {}", path.display()))
         }
         PackCommand::List { pack, json } => list(pack, *json),
         PackCommand::Rate(args) => rate_command(args),
@@ -300,12 +302,20 @@ fn add(
             LevelRef::Path(relative_to(level, dir)?)
         };
         let entry = Entry { level: level_ref, title: title.clone(), note: note.clone(), target: band };
-        pack.add(entry, at).map_err(bad)?;
+        pack.add(entry, at).map_err(|e| CliError::file(path, e))?;
         at = at.map(|a| a + 1);
     }
     // Every entry must still resolve (no duplicate, no bad level) before the file changes.
     pack.resolve(path).map_err(bad)?;
-    pack.save(path).map_err(bad)
+    pack.save(path).map_err(bad)?;
+    let first = at.map_or(pack.entries.len() + 1 - levels.len(), |a| a + 1 - levels.len());
+    say(&format!(
+        "added {} level{} at position {first} ({} entries) -> {}",
+        levels.len(),
+        if levels.len() == 1 { "" } else { "s" },
+        pack.entries.len(),
+        path.display()
+    ))
 }
 
 fn list(path: &Path, json: bool) -> Result<(), CliError> {

@@ -229,23 +229,34 @@ impl Pack {
     }
 
     /// Reads and checks every entry's level (relative paths start at the pack's folder):
-    /// missing or bad level files and duplicate entries (the same level file twice) are errors
-    /// naming the entry. Two entries may hold the same level content (a copy about to be
-    /// edited): they share their ratings.
+    /// missing or bad level files and duplicate entries (the same level file twice, however
+    /// spelled: `./x`, `dir/../x`, an absolute path, a symbolic link — their canonical paths are
+    /// compared, in one pass) are errors naming the entry. Two entries may hold the same level
+    /// content (a copy about to be edited): they share their ratings.
     pub fn resolve(&self, pack_path: &Path) -> Result<Vec<Resolved>, PackError> {
+        let dir = pack_path.parent().unwrap_or(Path::new("."));
         let mut out: Vec<Resolved> = Vec::with_capacity(self.entries.len());
+        // Looked up only, never iterated.
+        let mut seen: std::collections::HashMap<PathBuf, usize> = std::collections::HashMap::new();
         for (i, entry) in self.entries.iter().enumerate() {
-            for (j, earlier) in self.entries[..i].iter().enumerate() {
-                if let (LevelRef::Path(a), LevelRef::Path(b)) = (&earlier.level, &entry.level)
-                    && Path::new(a) == Path::new(b)
-                {
+            if let LevelRef::Path(p) = &entry.level
+                && let Ok(canonical) = std::fs::canonicalize(dir.join(p))
+            {
+                if let Some(&j) = seen.get(&canonical) {
+                    let first = self.entries[j].level.describe();
+                    let what = if first == *p {
+                        format!("both {p}")
+                    } else {
+                        format!("both {} ({first} and {p})", canonical.display())
+                    };
                     return Err(PackError::Duplicate {
                         path: pack_path.to_path_buf(),
                         first: j + 1,
                         second: i + 1,
-                        what: format!("both {b}"),
+                        what,
                     });
                 }
+                seen.insert(canonical, i);
             }
             out.push(self.resolve_entry(pack_path, i)?);
         }
@@ -255,7 +266,14 @@ impl Pack {
     /// Reads and checks entry `i`'s level (see [`Pack::resolve`]; no duplicate check).
     pub fn resolve_entry(&self, pack_path: &Path, i: usize) -> Result<Resolved, PackError> {
         let dir = pack_path.parent().unwrap_or(Path::new("."));
-        let entry = self.entries.get(i).ok_or_else(|| PackError::Edit(format!("no entry {}", i + 1)))?;
+        let entry = self.entries.get(i).ok_or_else(|| {
+            PackError::Edit(format!(
+                "{}: no entry {} ({} entries)",
+                pack_path.display(),
+                i + 1,
+                self.entries.len()
+            ))
+        })?;
         let error = |message: String| PackError::Entry {
             path: pack_path.to_path_buf(),
             entry: i + 1,

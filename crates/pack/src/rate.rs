@@ -192,6 +192,9 @@ impl Plan {
         }
         let mut levels = Vec::new();
         let mut units = Vec::new();
+        // Looked up only, never iterated: linear in the pack (20,000 entries).
+        let rated: std::collections::HashSet<&RatingKey> = results.ratings.iter().map(|r| &r.key).collect();
+        let mut planned: std::collections::HashSet<(String, String)> = std::collections::HashSet::new();
         for (i, e) in entries.iter().enumerate() {
             let bot = settings.bot_for(e.rule_set).ok_or_else(|| PackError::Entry {
                 path: pack_path.to_path_buf(),
@@ -205,9 +208,7 @@ impl Plan {
             })?;
             let key = RatingKey::new(&e.hash, &bot, settings.seed, settings.games, settings.config);
             // Rated already, or planned for an earlier entry holding the same level.
-            if results.get(&key).is_some()
-                || levels.iter().any(|l: &PlannedLevel| l.hash == e.hash && l.bot == bot)
-            {
+            if rated.contains(&key) || !planned.insert((e.hash.clone(), key.bot.clone())) {
                 continue;
             }
             if (levels.len() as u64 + 1).saturating_mul(settings.games) > MAX_PLAN_GAMES {
@@ -503,11 +504,17 @@ pub fn finish(plan: &Plan, old: &Results, entries: &[Resolved], units: &[UnitRes
     for u in units {
         by_unit.insert(u.unit, u);
     }
+    let hashes: std::collections::HashSet<&str> = entries.iter().map(|e| e.hash.as_str()).collect();
     let mut ratings: Vec<Rating> =
-        old.ratings.iter().filter(|r| entries.iter().any(|e| e.hash == r.key.level_hash)).cloned().collect();
+        old.ratings.iter().filter(|r| hashes.contains(r.key.level_hash.as_str())).cloned().collect();
     let mut rated = 0;
+    let mut units_of: Vec<Vec<usize>> = vec![Vec::new(); plan.levels.len()];
+    for (i, u) in plan.units.iter().enumerate() {
+        units_of[u.level].push(i);
+    }
+    let mut new_ratings = Vec::new();
     for (li, l) in plan.levels.iter().enumerate() {
-        let mine: Vec<usize> = (0..plan.units.len()).filter(|&i| plan.units[i].level == li).collect();
+        let mine = &units_of[li];
         let Some(parts) = mine.iter().map(|i| by_unit.get(i).copied()).collect::<Option<Vec<&UnitResult>>>()
         else {
             continue;
@@ -523,10 +530,13 @@ pub fn finish(plan: &Plan, old: &Results, entries: &[Resolved], units: &[UnitRes
         summary.puzzle = parts.iter().find(|u| u.first == 0).and_then(|u| u.puzzle.clone());
         let s = &plan.settings;
         let key = RatingKey::new(&l.hash, &l.bot, s.seed, s.games, s.config);
-        ratings.retain(|r| r.key != key);
-        ratings.push(Rating::of(key, l.rule_set, &summary));
+        new_ratings.push(Rating::of(key, l.rule_set, &summary));
         rated += 1;
     }
+    // A new rating replaces an old one of the same key.
+    let new_keys: std::collections::HashSet<RatingKey> = new_ratings.iter().map(|r| r.key.clone()).collect();
+    ratings.retain(|r| !new_keys.contains(&r.key));
+    ratings.extend(new_ratings);
     ratings.sort_by(|a, b| a.key.cmp(&b.key));
     (
         Results { format: crate::results::RESULTS_FORMAT, settings: Some(plan.settings.clone()), ratings },
