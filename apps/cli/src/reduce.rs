@@ -295,7 +295,8 @@ fn run_test(cmd: &str, path: &Path, timeout: Duration, deadline: Option<Instant>
     loop {
         match child.try_wait() {
             Ok(Some(status)) => {
-                kill_group(&mut child, &mark);
+                // Reaped: its id may be reused, so only the marked processes are killed.
+                kill_marked_all(&mark);
                 return if status.success() { TestRun::Passed } else { TestRun::Failed(ended(status)) };
             }
             Ok(None) => {}
@@ -333,8 +334,8 @@ fn ended(status: std::process::ExitStatus) -> String {
     }
 }
 
-/// Kills the test command and everything it started: its process group, then every process
-/// still marked with `mark` (which left the group), until none is left; reaps the command.
+/// Kills the test command (not yet reaped) and everything it started: its process group, then
+/// every process still marked with `mark` (which left the group); reaps the command.
 fn kill_group(child: &mut std::process::Child, mark: &str) {
     #[cfg(unix)]
     if let Ok(pid) = i32::try_from(child.id()) {
@@ -342,7 +343,12 @@ fn kill_group(child: &mut std::process::Child, mark: &str) {
     }
     let _ = child.kill();
     let _ = child.wait();
-    // A fork loop could keep adding: a bounded number of sweeps.
+    kill_marked_all(mark);
+}
+
+/// [`kill_marked`] until none is left (a fork loop could keep adding: a bounded number of
+/// sweeps).
+fn kill_marked_all(mark: &str) {
     for _ in 0..100 {
         if kill_marked(mark) == 0 {
             break;
