@@ -386,13 +386,11 @@ pub fn check_dir_with(
         if hidden || !matches!(ext, Some(LOG_EXTENSION | SIDECAR_EXTENSION)) {
             continue;
         }
-        // Following links: a link to a regular file is read; anything else is reported.
-        let regular = std::fs::metadata(&path).is_ok_and(|m| m.is_file());
+        // Every log entry is checked (a link to a regular file is read; anything else is
+        // reported); a sidecar whose log is there is read, and reported, with its log.
         if ext == Some(LOG_EXTENSION) {
             logs.push(path);
         } else if path.with_extension(LOG_EXTENSION).symlink_metadata().is_err() {
-            // A sidecar whose log is there is read (and reported) with its log.
-            let _ = regular;
             orphans.push(path);
         }
     }
