@@ -70,8 +70,6 @@ pub enum Input {
     Script,
     /// A `tessera difficulty` report (JSON) to merge: 64 MiB.
     Report,
-    /// A `tessera pack rate --shard` file to merge: 1 GiB (every game of its units).
-    Shard,
 }
 
 impl Input {
@@ -79,7 +77,6 @@ impl Input {
     pub const fn limit(self) -> u64 {
         match self {
             Input::Import { limit, .. } => limit,
-            Input::Shard => 1 << 30,
             Input::Level | Input::Map | Input::Scenario | Input::Script | Input::Report => 64 << 20,
         }
     }
@@ -93,7 +90,6 @@ impl Input {
             Input::Import { name, .. } => name,
             Input::Script => "a command script",
             Input::Report => "a difficulty report",
-            Input::Shard => "a pack shard file",
         }
     }
 }

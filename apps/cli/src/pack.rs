@@ -168,6 +168,9 @@ pub struct ReportArgs {
     check: bool,
 }
 
+/// The most threads `pack rate --jobs` starts.
+const MAX_JOBS: usize = 1024;
+
 static STOP: AtomicBool = AtomicBool::new(false);
 
 fn bad(e: PackError) -> CliError {
@@ -188,21 +191,23 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
                 let file = pack.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 file.strip_suffix(".json").unwrap_or(&file).to_string()
             });
-            Pack::new(name).save(pack).map_err(bad)
+            Pack::new(name.clone()).save(pack).map_err(bad)?;
+            say(&format!("created pack '{name}' (no levels) -> {}", pack.display()))
         }
         PackCommand::Add { pack, levels, at, title, note, target, inline } => {
             add(pack, levels, *at, title, note, target.as_deref(), *inline)
         }
         PackCommand::Remove { pack: path, position } => {
             let mut pack = Pack::read(path).map_err(bad)?;
-            let removed = pack.remove(index(*position)?).map_err(bad)?;
+            let removed = pack.remove(index(*position)?).map_err(|e| CliError::file(path, e))?;
             pack.save(path).map_err(bad)?;
             say(&format!("removed entry {position} ({})", removed.label()))
         }
         PackCommand::Move { pack: path, from, to } => {
             let mut pack = Pack::read(path).map_err(bad)?;
-            pack.move_entry(index(*from)?, index(*to)?).map_err(bad)?;
-            pack.save(path).map_err(bad)
+            pack.move_entry(index(*from)?, index(*to)?).map_err(|e| CliError::file(path, e))?;
+            pack.save(path).map_err(bad)?;
+            say(&format!("moved entry {from} to position {to} -> {}", path.display()))
         }
         PackCommand::List { pack, json } => list(pack, *json),
         PackCommand::Rate(args) => rate_command(args),
@@ -297,12 +302,20 @@ fn add(
             LevelRef::Path(relative_to(level, dir)?)
         };
         let entry = Entry { level: level_ref, title: title.clone(), note: note.clone(), target: band };
-        pack.add(entry, at).map_err(bad)?;
+        pack.add(entry, at).map_err(|e| CliError::file(path, e))?;
         at = at.map(|a| a + 1);
     }
     // Every entry must still resolve (no duplicate, no bad level) before the file changes.
     pack.resolve(path).map_err(bad)?;
-    pack.save(path).map_err(bad)
+    pack.save(path).map_err(bad)?;
+    let first = at.map_or(pack.entries.len() + 1 - levels.len(), |a| a + 1 - levels.len());
+    say(&format!(
+        "added {} level{} at position {first} ({} entries) -> {}",
+        levels.len(),
+        if levels.len() == 1 { "" } else { "s" },
+        pack.entries.len(),
+        path.display()
+    ))
 }
 
 fn list(path: &Path, json: bool) -> Result<(), CliError> {
@@ -395,8 +408,8 @@ fn progress_bar(total: u64) -> Option<indicatif::ProgressBar> {
 fn rate_command(args: &RateArgs) -> Result<(), CliError> {
     let settings = settings(args)?;
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
-        return Err(CliError::BadInput("--jobs must be at least 1".into()));
+    if jobs == 0 || jobs > MAX_JOBS {
+        return Err(CliError::BadInput(format!("--jobs {jobs}: give 1 to {MAX_JOBS} threads")));
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(bad)?;
     let opened = Opened::open(&args.pack).map_err(bad)?;
@@ -451,13 +464,13 @@ fn merge(path: &Path, shard_paths: &[PathBuf]) -> Result<(), CliError> {
     let opened = Opened::open(path).map_err(bad)?;
     let mut shards = Vec::new();
     for p in shard_paths {
-        let text = crate::error::read_input(p, crate::error::Input::Shard)?;
-        let shard: ShardFile = serde_json::from_str(&text)
-            .map_err(|e| CliError::file(p, format!("not a pack shard file: {e}")))?;
-        shards.push((p.display().to_string(), shard));
+        // Format, checksum and sizes checked before anything is planned from it.
+        shards.push((p.display().to_string(), ShardFile::read(p).map_err(bad)?));
     }
-    let first = &shards[0].1;
-    let plan = opened.plan(path, first.settings.clone(), first.unit_games).map_err(bad)?;
+    let (first_name, first) = &shards[0];
+    let plan = opened
+        .plan(path, first.settings.clone(), first.unit_games)
+        .map_err(|e| CliError::BadInput(format!("{first_name}: {e}")))?;
     let results = rate::merge(&plan, &opened.results, &opened.entries, &shards).map_err(bad)?;
     let out = tessera_pack::results_path(path);
     results.save(&out).map_err(bad)?;

@@ -10,6 +10,7 @@ use tessera_core::{AnyCommand, AnyEvent, Game, Level, Rules};
 
 /// Arguments of `tessera play`.
 #[derive(Args, Debug, Default)]
+#[command(after_help = commands_help())]
 pub struct PlayArgs {
     /// The level file (JSON). Without one: the built-in classic 4x4 2048 game.
     pub level: Option<PathBuf>,
@@ -530,4 +531,13 @@ fn print_step(
     }
     .map_err(io_err)?;
     print_footer(session, out)
+}
+
+/// Every rule set's command syntax, for `tessera play --help` (issue 28.15).
+pub fn commands_help() -> String {
+    let mut text = String::from("Commands, by rule set (besides undo and redo):");
+    for r in tessera_core::RuleSet::ALL {
+        text += &format!("\n  {}: {}", r.name(), r.command_help());
+    }
+    text
 }

@@ -12,9 +12,19 @@
 //! a command: bisection over prefix lengths), then ddmin — remove one of `n` chunks, from halves
 //! down to single commands (`n` grows when no chunk can go, shrinks by one when one went).
 //! Candidates of a round run `--jobs` at a time; of those that hold, the first in order wins, so
-//! the result does not depend on `--jobs` when the test is deterministic. Ctrl-C or
-//! `--seconds` stop the search and the best log so far is written. The input is never
-//! overwritten.
+//! the result does not depend on `--jobs` when the test is deterministic. Ctrl-C, SIGTERM or
+//! `--seconds` stop the search (a running test is killed when `--seconds` runs out, whatever
+//! its `--timeout`) and the best log so far is written. The input is never overwritten.
+//!
+//! **No process left behind** (issue 29.7). Every test command runs in its own process group
+//! with an environment variable naming that run (`TESSERA_REDUCE_TEST`); when the test ends
+//! (exits, times out, or the search stops) its group is killed, then every process that still
+//! carries the mark (background jobs, grandchildren that left the group with `setsid`) — found
+//! through `/proc` on Linux — until none is left. A process that clears its environment *and*
+//! leaves the group escapes; a cgroup would be needed for that.
+//!
+//! **Checked at the end.** A test command is run once more on the result; if it no longer holds
+//! (a flaky test), the result is written but the command fails (exit 1) saying so.
 
 use crate::error::CliError;
 use clap::Args;
@@ -93,6 +103,9 @@ enum Test {
     Command { cmd: String, timeout: Duration, dir: TempDir },
 }
 
+/// The environment variable that marks a test command's processes.
+const MARK: &str = "TESSERA_REDUCE_TEST";
+
 /// A scratch folder for candidate logs, removed when dropped.
 struct TempDir(PathBuf);
 
@@ -118,8 +131,8 @@ struct Reducer {
 enum Verdict {
     /// Interesting: the commands to keep (a built-in test may cut the candidate short).
     Holds(Vec<AnyCommand>),
-    /// Not interesting (refused, test failed, timed out).
-    No,
+    /// Not interesting (refused, test failed, timed out): why, when a test command said so.
+    No(Option<String>),
     /// The search was stopped while this candidate ran: it proves nothing.
     Stopped,
 }
@@ -195,17 +208,17 @@ impl Reducer {
                     commands.truncate(k);
                     Verdict::Holds(commands)
                 }
-                Ok((_, None)) | Err(_) => Verdict::No,
+                Ok((_, None)) | Err(_) => Verdict::No(None),
             },
             Test::Command { cmd, timeout, dir } => {
-                let Ok(bytes) = self.log_bytes(&commands, None) else { return Verdict::No };
+                let Ok(bytes) = self.log_bytes(&commands, None) else { return Verdict::No(None) };
                 let path = dir.0.join(format!("candidate-{slot}.tlog"));
-                if std::fs::write(&path, bytes).is_err() {
-                    return Verdict::No;
+                if let Err(e) = std::fs::write(&path, bytes) {
+                    return Verdict::No(Some(format!("its candidate could not be written: {e}")));
                 }
-                match run_test(cmd, &path, *timeout) {
+                match run_test(cmd, &path, *timeout, self.deadline) {
                     TestRun::Passed => Verdict::Holds(commands),
-                    TestRun::Failed => Verdict::No,
+                    TestRun::Failed(why) => Verdict::No(Some(why)),
                     TestRun::Stopped => Verdict::Stopped,
                 }
             }
@@ -227,14 +240,14 @@ impl Reducer {
                 std::thread::scope(|s| {
                     let handles: Vec<_> =
                         batch.into_iter().map(|(i, c)| s.spawn(move || self.test(c, i))).collect();
-                    handles.into_iter().map(|h| h.join().unwrap_or(Verdict::No)).collect()
+                    handles.into_iter().map(|h| h.join().unwrap_or(Verdict::No(None))).collect()
                 })
             };
             for v in verdicts {
                 match v {
                     Verdict::Holds(c) => return Ok(Some(c)),
                     Verdict::Stopped => return Err(Stop),
-                    Verdict::No => {}
+                    Verdict::No(_) => {}
                 }
             }
             if self.stopped() {
@@ -251,13 +264,17 @@ struct Stop;
 /// How a test command ended.
 enum TestRun {
     Passed,
-    Failed,
+    /// Not interesting: how it ended ("exited with 1", "was killed after the 10 s timeout").
+    Failed(String),
     Stopped,
 }
 
-/// Runs the test command on `path` in its own process group, killing the whole group after
-/// `timeout` or when the search stops.
-fn run_test(cmd: &str, path: &Path, timeout: Duration) -> TestRun {
+/// Runs the test command on `path` in its own process group, marked with [`MARK`], killing it
+/// and everything it started after `timeout`, at `deadline`, or when the search stops; and,
+/// when it ends by itself, whatever it left running.
+fn run_test(cmd: &str, path: &Path, timeout: Duration, deadline: Option<Instant>) -> TestRun {
+    static RUN: AtomicU64 = AtomicU64::new(0);
+    let mark = format!("{}-{}", std::process::id(), RUN.fetch_add(1, Ordering::Relaxed));
     let quoted = format!("'{}'", path.display().to_string().replace('\'', r"'\''"));
     let script = if cmd.contains("{}") { cmd.replace("{}", &quoted) } else { format!("{cmd} {quoted}") };
     let mut command = std::process::Command::new("sh");
@@ -266,21 +283,36 @@ fn run_test(cmd: &str, path: &Path, timeout: Duration) -> TestRun {
         .arg(&script)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
+        .stderr(std::process::Stdio::null())
+        .env(MARK, &mark);
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let Ok(mut child) = command.spawn() else { return TestRun::Failed };
+    let mut child = match command.spawn() {
+        Ok(c) => c,
+        Err(e) => return TestRun::Failed(format!("could not be started: {e}")),
+    };
     let started = Instant::now();
     loop {
         match child.try_wait() {
-            Ok(Some(status)) => return if status.success() { TestRun::Passed } else { TestRun::Failed },
+            Ok(Some(status)) => {
+                // Reaped: its id may be reused, so only the marked processes are killed.
+                kill_marked_all(&mark);
+                return if status.success() { TestRun::Passed } else { TestRun::Failed(ended(status)) };
+            }
             Ok(None) => {}
-            Err(_) => return TestRun::Failed,
+            Err(e) => {
+                kill_group(&mut child, &mark);
+                return TestRun::Failed(format!("could not be waited for: {e}"));
+            }
         }
-        let stop = STOP.load(Ordering::Relaxed);
+        let stop = STOP.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
         if stop || started.elapsed() >= timeout {
-            kill_group(&mut child);
-            return if stop { TestRun::Stopped } else { TestRun::Failed };
+            kill_group(&mut child, &mark);
+            return if stop {
+                TestRun::Stopped
+            } else {
+                TestRun::Failed(format!("was killed after the {} s timeout", timeout.as_secs_f64()))
+            };
         }
         std::thread::sleep(Duration::from_millis(if started.elapsed() < Duration::from_millis(50) {
             1
@@ -290,14 +322,72 @@ fn run_test(cmd: &str, path: &Path, timeout: Duration) -> TestRun {
     }
 }
 
-/// Kills the test command and everything it started (its process group), then reaps it.
-fn kill_group(child: &mut std::process::Child) {
+/// How a test command that did not hold ended, for messages.
+fn ended(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&status) {
+        return format!("was killed by signal {signal}");
+    }
+    match status.code() {
+        Some(code) => format!("exited with {code}"),
+        None => "ended without an exit code".into(),
+    }
+}
+
+/// Kills the test command (not yet reaped) and everything it started: its process group, then
+/// every process still marked with `mark` (which left the group); reaps the command.
+fn kill_group(child: &mut std::process::Child, mark: &str) {
     #[cfg(unix)]
     if let Ok(pid) = i32::try_from(child.id()) {
         let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
     }
     let _ = child.kill();
     let _ = child.wait();
+    kill_marked_all(mark);
+}
+
+/// [`kill_marked`] until none is left (a fork loop could keep adding: a bounded number of
+/// sweeps).
+fn kill_marked_all(mark: &str) {
+    for _ in 0..100 {
+        if kill_marked(mark) == 0 {
+            break;
+        }
+    }
+}
+
+/// Sends SIGKILL to every process whose environment holds `MARK=mark`; how many there were.
+/// Linux only (`/proc/PID/environ`); elsewhere the process group is all that is killed.
+fn kill_marked(mark: &str) -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        let needle = format!("{MARK}={mark}");
+        let me = std::process::id();
+        let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+        let mut killed = 0;
+        for entry in entries.flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+            if pid == me {
+                continue;
+            }
+            let Ok(environ) = std::fs::read(entry.path().join("environ")) else { continue };
+            if environ.split(|&b| b == 0).any(|v| v == needle.as_bytes())
+                && let Ok(raw) = i32::try_from(pid)
+            {
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(raw),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+                killed += 1;
+            }
+        }
+        killed
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = mark;
+        0
+    }
 }
 
 fn parse_hash(text: &str) -> Result<u64, CliError> {
@@ -423,10 +513,11 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
         },
         Test::Command { .. } => match reducer.test(commands.clone(), 0) {
             Verdict::Holds(c) => c,
-            Verdict::No => {
+            Verdict::No(why) => {
                 return Err(CliError::Failed(format!(
-                    "{}: the test command does not hold (exit 0) on the log itself: nothing to reduce",
-                    path.display()
+                    "{}: the test command does not hold on the log itself (it {}; exit 0 means it holds): nothing to reduce",
+                    path.display(),
+                    why.unwrap_or_else(|| "did not run".into())
                 )));
             }
             Verdict::Stopped => {
@@ -434,16 +525,39 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
             }
         },
     };
-    let progress = |best: &[AnyCommand], what: &str| {
-        eprintln!(
-            "reduce: {} steps (from {original}) after {} candidates, {:.1} s{what}",
+    // One line that updates on a terminal; the last state once at the end either way.
+    let line = |best: &[AnyCommand]| {
+        format!(
+            "reduce: {} steps (from {original}) after {} candidates, {:.1} s",
             best.len(),
             reducer.candidates.load(Ordering::Relaxed),
             started.elapsed().as_secs_f64()
-        );
+        )
+    };
+    let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
+    let progress = |best: &[AnyCommand], what: &str| {
+        if let Some(b) = &bar {
+            b.set_message(format!("{}{what}", line(best)));
+        }
     };
     progress(&best, " (shortest prefix where the test holds)");
     let stopped = search(&reducer, &mut best, jobs, &progress).is_err();
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    eprintln!("{}", line(&best));
+    // A test command is run once more on the answer: a flaky one may not hold there.
+    let flaky = match &reducer.test {
+        Test::Command { .. } if !stopped && best.len() < original => match reducer.test(best.clone(), 0) {
+            Verdict::No(why) => Some(why.unwrap_or_else(|| "did not run".into())),
+            Verdict::Holds(_) | Verdict::Stopped => None,
+        },
+        _ => None,
+    };
 
     let test_text = match &reducer.test {
         Test::Builtin(b) => b.describe(),
@@ -466,6 +580,12 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
         out_path.display()
     )
     .map_err(io_err)?;
+    if let Some(why) = flaky {
+        return Err(CliError::Failed(format!(
+            "{}: the test no longer holds on the result when run again (it {why}): it may be flaky, and the result proves nothing",
+            out_path.display()
+        )));
+    }
     if stopped && STOP.load(Ordering::Relaxed) {
         return Err(CliError::Interrupted(format!(
             "interrupted; kept the best so far in {}",

@@ -94,10 +94,15 @@ enum ReplayCommand {
         note: String,
     },
     /// Verify every log of a regression folder in parallel: one line per log and a summary;
-    /// exit 1 if any fails, 2 if any cannot be read.
+    /// exit 1 if any fails, 2 if any cannot be read (a log without its sidecar, an entry that is
+    /// not a regular file) or the folder holds no log.
     Check {
         /// The regression folder.
         dir: PathBuf,
+        /// Check logs without a sidecar on their replay alone (golden logs) instead of
+        /// reporting them as errors.
+        #[arg(long)]
+        allow_unpinned: bool,
         /// Also write a JUnit XML report here (one test case per log).
         #[arg(long, value_name = "FILE")]
         junit: Option<PathBuf>,
@@ -274,6 +279,14 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
                 e => CliError::BadInput(e.to_string()),
             })?;
             let s = &pinned.sidecar_data;
+            if let Some(old) = &pinned.replaced {
+                writeln!(
+                    out,
+                    "replaced {}, half of a pin that was stopped before it finished",
+                    old.display()
+                )
+                .map_err(io_err)?;
+            }
             writeln!(
                 out,
                 "pinned {} ({} steps, {} rules version {}, final hash {})\n  sidecar {}",
@@ -286,7 +299,9 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             )
             .map_err(io_err)
         }
-        ReplayCommand::Check { dir, junit, jobs } => check(dir, junit.as_deref(), *jobs, &mut out),
+        ReplayCommand::Check { dir, junit, jobs, allow_unpinned } => {
+            check(dir, junit.as_deref(), *jobs, *allow_unpinned, &mut out)
+        }
         ReplayCommand::Reduce(args) => crate::reduce::run(args, &mut out),
         ReplayCommand::Note { log: path, step, text } => {
             let log = open(path)?;
@@ -299,12 +314,22 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
 }
 
 /// `tessera replay check DIR`.
-fn check(dir: &Path, junit: Option<&Path>, jobs: Option<u64>, out: &mut impl Write) -> Result<(), CliError> {
+fn check(
+    dir: &Path,
+    junit: Option<&Path>,
+    jobs: Option<u64>,
+    allow_unpinned: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     use tessera_replay::CheckOutcome;
     let jobs =
         jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), |j| j as usize);
     let started = std::time::Instant::now();
-    let results = tessera_replay::check_dir(dir, jobs).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let results = tessera_replay::check_dir_with(dir, jobs, !allow_unpinned)
+        .map_err(|e| CliError::BadInput(e.to_string()))?;
+    if results.is_empty() {
+        return Err(CliError::file(dir, "no logs (*.tlog) to check"));
+    }
     let (mut passed, mut failed, mut unreadable) = (0, 0, 0);
     for r in &results {
         match &r.outcome {

@@ -34,6 +34,10 @@ pub struct SolveArgs {
     /// The solver's seed (NMCS only).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Sokoban only: the most memory (MiB) the search's tables may take; past it the search
+    /// gives up ("gave up: memory"). Default: half the memory the machine has available.
+    #[arg(long, value_name = "MIB")]
+    pub memory: Option<u64>,
     /// Record the solution (or best line) as a log.
     #[arg(long, value_name = "LOG")]
     pub record: Option<PathBuf>,
@@ -47,6 +51,23 @@ impl SolveArgs {
     pub fn refuse(&self, given: bool, flag: &str, why: &str) -> Result<(), CliError> {
         if given { Err(CliError::BadInput(format!("{flag}: {why}"))) } else { Ok(()) }
     }
+}
+
+/// The memory budget of a search in bytes: `--memory` MiB, else half of what the machine has
+/// available (`MemAvailable` of `/proc/meminfo`), else 2 GiB where that cannot be read.
+pub fn memory_budget(args: &SolveArgs) -> Result<u64, CliError> {
+    if let Some(mib) = args.memory {
+        if mib == 0 || mib > 1 << 30 {
+            return Err(CliError::BadInput(format!("--memory {mib}: give 1 to {} MiB", 1u64 << 30)));
+        }
+        return Ok(mib << 20);
+    }
+    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib.saturating_mul(1024))
+    });
+    Ok(available.map_or(2 << 30, |b| b / 2))
 }
 
 /// A rule set's solver, registered in its module of [`crate::games`].

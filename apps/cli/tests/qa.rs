@@ -10,7 +10,7 @@ fn stdout(out: &std::process::Output) -> String {
 /// A match-3 log of `steps` random adjacent swaps on a 5×5 board of 7 breeds (seed 3), made by
 /// `play --record`: dead boards (and shuffles) come early on such a board (the first after
 /// about 50 steps).
-fn match3_log(dir: &std::path::Path, steps: usize) -> String {
+pub(crate) fn match3_log(dir: &std::path::Path, steps: usize) -> String {
     let level = dir.join("m3.json");
     std::fs::write(&level, r#"{"rule_set":"match3","width":5,"height":5,"config":{"breeds":7}}"#).unwrap();
     let mut x: u64 = 5;

@@ -3,6 +3,7 @@
 mod bots;
 mod collapse;
 mod convert;
+mod hostile;
 mod match3;
 mod pack;
 mod play;

@@ -496,7 +496,7 @@ fn traps(b: &Board, state: &SokobanState, solution: &[SokobanCommand]) -> f64 {
                     if child.boxes() == next.boxes() {
                         continue;
                     }
-                    let r = solve(&child, SolveLimits { max_nodes: TRAP_NODES }, &mut || false);
+                    let r = solve(&child, SolveLimits::nodes(TRAP_NODES), &mut || false);
                     if !matches!(r.outcome, SolveOutcome::Solved(_)) {
                         count += 1;
                     }
@@ -899,8 +899,7 @@ fn push_state_of(b: &Board, s: &SokobanState) -> PushState {
 /// does not solve it.
 fn label_level(state: &SokobanState, rng: &mut GameRng, out: &mut Vec<([f64; NF], f64)>) -> Option<u32> {
     let b = Board::new(state);
-    let SolveOutcome::Solved(sol) = solve(state, SolveLimits { max_nodes: GEN_NODES }, &mut || false).outcome
-    else {
+    let SolveOutcome::Solved(sol) = solve(state, SolveLimits::nodes(GEN_NODES), &mut || false).outcome else {
         return None;
     };
     let rules = SokobanRules;
@@ -937,11 +936,11 @@ fn label_level(state: &SokobanState, rng: &mut GameRng, out: &mut Vec<([f64; NF]
                     && rules.apply(&mut child, &SokobanCommand::Step(dir), &mut events).is_ok()
                     && child.boxes() != next.boxes()
                 {
-                    let r = solve(&child, SolveLimits { max_nodes: LABEL_NODES }, &mut || false);
+                    let r = solve(&child, SolveLimits::nodes(LABEL_NODES), &mut || false);
                     let target = match r.outcome {
                         SolveOutcome::Solved(s) => Some(f64::from(s.pushes)),
                         SolveOutcome::Unsolvable => Some(DEAD_COST),
-                        SolveOutcome::Stopped => None,
+                        SolveOutcome::Stopped | SolveOutcome::OutOfMemory => None,
                     };
                     if let Some(t) = target {
                         out.push((features(&b, &push_state_of(&b, &child)), t));

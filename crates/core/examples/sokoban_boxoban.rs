@@ -90,7 +90,7 @@ fn main() {
                     }
                 }
                 SolveOutcome::Unsolvable => unsolvable += 1,
-                SolveOutcome::Stopped => stopped += 1,
+                SolveOutcome::Stopped | SolveOutcome::OutOfMemory => stopped += 1,
             }
         }
         let total = all.elapsed();

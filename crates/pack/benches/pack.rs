@@ -1,5 +1,7 @@
 //! Pack rating speed: a pack of the fixture levels (2048, SameGame, match-3, Sokoban, tactics)
 //! rated by `rate::run` on 1 and 2 threads, and the merge of its 4 shard files.
+//! Also (issue 29.11) opening and planning a pack of 20,000 small level files: the duplicate
+//! check, the plan and the curve are linear (the quadratic check took 16.7 s per command).
 //! Run: `cargo bench -p tessera-pack`. On the shared 2-core machine the 2-thread figure only
 //! improves on the 1-thread one when the other core is free: give the load average with it.
 //!
@@ -35,12 +37,30 @@ fn fixture_pack() -> (PathBuf, Opened) {
     (path, opened)
 }
 
-fn plan(path: &Path, opened: &Opened) -> Plan {
+fn plan_settings() -> Settings {
     let mut bots = BTreeMap::new();
     bots.insert(ANY_RULE_SET.to_string(), BotSpec::new(BotKind::GREEDY));
-    let settings =
-        Settings { bots, games: 20, seed: 0, config: GameConfig { max_moves: 300, keep_going: false } };
-    opened.plan(path, settings, 5).expect("a plan")
+    Settings { bots, games: 20, seed: 0, config: GameConfig { max_moves: 300, keep_going: false } }
+}
+
+fn plan(path: &Path, opened: &Opened) -> Plan {
+    opened.plan(path, plan_settings(), 5).expect("a plan")
+}
+
+/// A pack of `n` distinct small 2048 level files (in a temporary folder).
+fn big_pack(n: usize) -> (PathBuf, usize) {
+    let dir = std::env::temp_dir().join(format!("tessera-pack-bench-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("bench folder");
+    let mut pack = Pack::new("big");
+    for i in 0..n {
+        let name = format!("l{i}.json");
+        let level = format!(r#"{{"rule_set": "slide", "width": 3, "height": 3, "seed": {i}}}"#);
+        std::fs::write(dir.join(&name), level).expect("level");
+        pack.add(Entry::path(name), None).expect("added");
+    }
+    let path = dir.join("big.json");
+    pack.save(&path).expect("saved");
+    (path, n)
 }
 
 fn bench(c: &mut Criterion) {
@@ -62,6 +82,14 @@ fn bench(c: &mut Criterion) {
         .collect();
     g.bench_function("merge 4 shards", |b| {
         b.iter(|| rate::merge(&plan, &opened.results, &opened.entries, &shards).expect("merged").to_json())
+    });
+    let (big, _) = big_pack(20_000);
+    g.bench_function("open, plan and curve of a 20,000-level pack", |b| {
+        b.iter(|| {
+            let opened = Opened::open(&big).expect("opens");
+            let p = opened.plan(&big, plan_settings(), 5).expect("a plan");
+            (p.units.len(), opened.curve().entries.len())
+        })
     });
     g.finish();
 }

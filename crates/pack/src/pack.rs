@@ -131,15 +131,20 @@ pub fn level_hash(level: &Level) -> String {
 
 /// Reads at most [`MAX_FILE`] bytes of `path` as UTF-8.
 pub(crate) fn read_text(path: &Path) -> Result<String, PackError> {
+    read_text_capped(path, MAX_FILE)
+}
+
+/// Reads at most `max` bytes of `path` as UTF-8.
+pub(crate) fn read_text_capped(path: &Path, max: u64) -> Result<String, PackError> {
     use std::io::Read;
     let io = |e: std::io::Error| PackError::Io { path: path.to_path_buf(), message: e.to_string() };
     let file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::new();
-    file.take(MAX_FILE + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > MAX_FILE {
+    file.take(max + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > max {
         return Err(PackError::Io {
             path: path.to_path_buf(),
-            message: format!("more than {} MiB; not read further", MAX_FILE >> 20),
+            message: format!("more than {} MiB; not read further", max >> 20),
         });
     }
     String::from_utf8(bytes).map_err(|e| PackError::Io {
@@ -224,23 +229,34 @@ impl Pack {
     }
 
     /// Reads and checks every entry's level (relative paths start at the pack's folder):
-    /// missing or bad level files and duplicate entries (the same level file twice) are errors
-    /// naming the entry. Two entries may hold the same level content (a copy about to be
-    /// edited): they share their ratings.
+    /// missing or bad level files and duplicate entries (the same level file twice, however
+    /// spelled: `./x`, `dir/../x`, an absolute path, a symbolic link — their canonical paths are
+    /// compared, in one pass) are errors naming the entry. Two entries may hold the same level
+    /// content (a copy about to be edited): they share their ratings.
     pub fn resolve(&self, pack_path: &Path) -> Result<Vec<Resolved>, PackError> {
+        let dir = pack_path.parent().unwrap_or(Path::new("."));
         let mut out: Vec<Resolved> = Vec::with_capacity(self.entries.len());
+        // Looked up only, never iterated.
+        let mut seen: std::collections::HashMap<PathBuf, usize> = std::collections::HashMap::new();
         for (i, entry) in self.entries.iter().enumerate() {
-            for (j, earlier) in self.entries[..i].iter().enumerate() {
-                if let (LevelRef::Path(a), LevelRef::Path(b)) = (&earlier.level, &entry.level)
-                    && Path::new(a) == Path::new(b)
-                {
+            if let LevelRef::Path(p) = &entry.level
+                && let Ok(canonical) = std::fs::canonicalize(dir.join(p))
+            {
+                if let Some(&j) = seen.get(&canonical) {
+                    let first = self.entries[j].level.describe();
+                    let what = if first == *p {
+                        format!("both {p}")
+                    } else {
+                        format!("both {} ({first} and {p})", canonical.display())
+                    };
                     return Err(PackError::Duplicate {
                         path: pack_path.to_path_buf(),
                         first: j + 1,
                         second: i + 1,
-                        what: format!("both {b}"),
+                        what,
                     });
                 }
+                seen.insert(canonical, i);
             }
             out.push(self.resolve_entry(pack_path, i)?);
         }
@@ -250,7 +266,14 @@ impl Pack {
     /// Reads and checks entry `i`'s level (see [`Pack::resolve`]; no duplicate check).
     pub fn resolve_entry(&self, pack_path: &Path, i: usize) -> Result<Resolved, PackError> {
         let dir = pack_path.parent().unwrap_or(Path::new("."));
-        let entry = self.entries.get(i).ok_or_else(|| PackError::Edit(format!("no entry {}", i + 1)))?;
+        let entry = self.entries.get(i).ok_or_else(|| {
+            PackError::Edit(format!(
+                "{}: no entry {} ({} entries)",
+                pack_path.display(),
+                i + 1,
+                self.entries.len()
+            ))
+        })?;
         let error = |message: String| PackError::Entry {
             path: pack_path.to_path_buf(),
             entry: i + 1,

@@ -25,8 +25,21 @@ use tessera_bots::difficulty::{Puzzle, Summary, Sweep, measure_puzzle, play_one}
 use tessera_bots::{BotSpec, GameConfig, GameResult, Playable};
 use tessera_core::{Level, RuleSet, state_hash};
 
-/// The shard file format's version.
-pub const SHARD_FORMAT: u32 = 1;
+/// The shard file format's version (2: a checksum of the header and the games).
+pub const SHARD_FORMAT: u32 = 2;
+
+/// The most games per level a rating plays (`--games`, a shard's `settings.games`): checked
+/// before anything is allocated for them.
+pub const MAX_GAMES: u64 = 1_000_000;
+
+/// The most games a plan holds over all its levels (every game is a work item in memory).
+pub const MAX_PLAN_GAMES: u64 = 10_000_000;
+
+/// The most shards a rating is cut into (`--shard K/N`, a shard file's `shard.count`).
+pub const MAX_SHARDS: u64 = 65_536;
+
+/// The most bytes read of a shard file (every game of its units).
+pub const MAX_SHARD_FILE: u64 = 1 << 30;
 
 /// The bot used for every rule set without a bot of its own in [`Settings::bots`].
 pub const ANY_RULE_SET: &str = "*";
@@ -57,6 +70,12 @@ impl Settings {
     pub fn check(&self) -> Result<(), PackError> {
         if self.games == 0 {
             return Err(PackError::Settings("--games must be at least 1".into()));
+        }
+        if self.games > MAX_GAMES {
+            return Err(PackError::Settings(format!(
+                "--games {}: at most {MAX_GAMES} games per level",
+                self.games
+            )));
         }
         if self.bots.is_empty() {
             return Err(PackError::Settings("no bot given (--bot NAME or --bot RULE_SET=NAME)".into()));
@@ -128,6 +147,9 @@ impl Shard {
         if n == 0 {
             return Err(bad("N must be at least 1"));
         }
+        if n > MAX_SHARDS {
+            return Err(bad(&format!("at most {MAX_SHARDS} shards")));
+        }
         if k >= n {
             return Err(bad("K counts from 0 and must be below N"));
         }
@@ -170,6 +192,9 @@ impl Plan {
         }
         let mut levels = Vec::new();
         let mut units = Vec::new();
+        // Looked up only, never iterated: linear in the pack (20,000 entries).
+        let rated: std::collections::HashSet<&RatingKey> = results.ratings.iter().map(|r| &r.key).collect();
+        let mut planned: std::collections::HashSet<(String, String)> = std::collections::HashSet::new();
         for (i, e) in entries.iter().enumerate() {
             let bot = settings.bot_for(e.rule_set).ok_or_else(|| PackError::Entry {
                 path: pack_path.to_path_buf(),
@@ -183,10 +208,17 @@ impl Plan {
             })?;
             let key = RatingKey::new(&e.hash, &bot, settings.seed, settings.games, settings.config);
             // Rated already, or planned for an earlier entry holding the same level.
-            if results.get(&key).is_some()
-                || levels.iter().any(|l: &PlannedLevel| l.hash == e.hash && l.bot == bot)
-            {
+            if rated.contains(&key) || !planned.insert((e.hash.clone(), key.bot.clone())) {
                 continue;
+            }
+            if (levels.len() as u64 + 1).saturating_mul(settings.games) > MAX_PLAN_GAMES {
+                return Err(PackError::Settings(format!(
+                    "{}: {} levels of {} games each is more than {MAX_PLAN_GAMES} games in one rating; \
+                     rate fewer games or a smaller pack",
+                    pack_path.display(),
+                    entries.len(),
+                    settings.games
+                )));
             }
             let level = levels.len();
             let mut first = 0;
@@ -255,6 +287,81 @@ pub struct ShardFile {
     pub interrupted: bool,
     /// The units played in full, by number.
     pub units: Vec<UnitResult>,
+    /// [`ShardFile::checksum_of`] the fields above, 16 hex digits: a merge refuses a shard whose
+    /// contents no longer match it (a hand edit, a damaged copy). It guards against accidents,
+    /// not against someone who recomputes it.
+    #[serde(default)]
+    pub checksum: String,
+}
+
+impl ShardFile {
+    /// The checksum of every field but `checksum` itself: the header and every game.
+    pub fn checksum_of(&self) -> String {
+        let body = (
+            self.format,
+            &self.plan,
+            self.shard,
+            self.unit_games,
+            &self.settings,
+            self.interrupted,
+            &self.units,
+        );
+        format!("{:016x}", state_hash(&body))
+    }
+
+    /// Sets `checksum` to the contents' (after the shard is played, or edited on purpose).
+    pub fn seal(&mut self) {
+        self.checksum = self.checksum_of();
+    }
+
+    /// Checks what can be checked of a shard without its plan: the format, the checksum, and
+    /// the sizes it gives (shard count, games) before anything is allocated for them. `name`
+    /// names the file in errors.
+    pub fn check(&self, name: &str) -> Result<(), PackError> {
+        let bad = |m: String| Err(PackError::Merge(format!("{name}: {m}")));
+        if self.format != SHARD_FORMAT {
+            return bad(format!(
+                "shard format {}, expected {SHARD_FORMAT} (rate that shard again with this version)",
+                self.format
+            ));
+        }
+        if self.checksum != self.checksum_of() {
+            return bad(
+                "its contents do not match its checksum (the file was edited or damaged): rate that shard again"
+                    .into(),
+            );
+        }
+        if self.shard.count == 0 || self.shard.count > MAX_SHARDS {
+            return bad(format!("shard count {}: from 1, at most {MAX_SHARDS} shards", self.shard.count));
+        }
+        if self.shard.index >= self.shard.count {
+            return bad(format!("shard index {} out of 0..{}", self.shard.index, self.shard.count));
+        }
+        if self.unit_games == 0 {
+            return bad("unit_games is 0".into());
+        }
+        self.settings.check().or_else(|e| bad(format!("settings: {e}")))
+    }
+
+    /// Parses a shard file's text and [`ShardFile::check`]s it; `path` names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<ShardFile, PackError> {
+        let shard: ShardFile = serde_json::from_str(text).map_err(|e| PackError::Syntax {
+            path: path.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            message: format!(
+                "not a pack shard file: {}",
+                e.to_string().split(" at line ").next().unwrap_or_default()
+            ),
+        })?;
+        shard.check(&path.display().to_string())?;
+        Ok(shard)
+    }
+
+    /// Reads the shard file `path` (at most [`MAX_SHARD_FILE`] bytes; see [`ShardFile::parse`]).
+    pub fn read(path: &Path) -> Result<ShardFile, PackError> {
+        ShardFile::parse(&crate::pack::read_text_capped(path, MAX_SHARD_FILE)?, path)
+    }
 }
 
 /// Progress of a run, after each game.
@@ -375,7 +482,7 @@ pub fn run(
     for (u, p) in units.iter_mut().zip(puzzles) {
         u.puzzle = p;
     }
-    Ok(ShardFile {
+    let mut file = ShardFile {
         format: SHARD_FORMAT,
         plan: plan.hash(),
         shard,
@@ -383,7 +490,10 @@ pub fn run(
         settings: plan.settings.clone(),
         interrupted,
         units,
-    })
+        checksum: String::new(),
+    };
+    file.seal();
+    Ok(file)
 }
 
 /// The results file after `plan`: the ratings of `old` for levels still in the pack
@@ -394,11 +504,17 @@ pub fn finish(plan: &Plan, old: &Results, entries: &[Resolved], units: &[UnitRes
     for u in units {
         by_unit.insert(u.unit, u);
     }
+    let hashes: std::collections::HashSet<&str> = entries.iter().map(|e| e.hash.as_str()).collect();
     let mut ratings: Vec<Rating> =
-        old.ratings.iter().filter(|r| entries.iter().any(|e| e.hash == r.key.level_hash)).cloned().collect();
+        old.ratings.iter().filter(|r| hashes.contains(r.key.level_hash.as_str())).cloned().collect();
     let mut rated = 0;
+    let mut units_of: Vec<Vec<usize>> = vec![Vec::new(); plan.levels.len()];
+    for (i, u) in plan.units.iter().enumerate() {
+        units_of[u.level].push(i);
+    }
+    let mut new_ratings = Vec::new();
     for (li, l) in plan.levels.iter().enumerate() {
-        let mine: Vec<usize> = (0..plan.units.len()).filter(|&i| plan.units[i].level == li).collect();
+        let mine = &units_of[li];
         let Some(parts) = mine.iter().map(|i| by_unit.get(i).copied()).collect::<Option<Vec<&UnitResult>>>()
         else {
             continue;
@@ -414,10 +530,13 @@ pub fn finish(plan: &Plan, old: &Results, entries: &[Resolved], units: &[UnitRes
         summary.puzzle = parts.iter().find(|u| u.first == 0).and_then(|u| u.puzzle.clone());
         let s = &plan.settings;
         let key = RatingKey::new(&l.hash, &l.bot, s.seed, s.games, s.config);
-        ratings.retain(|r| r.key != key);
-        ratings.push(Rating::of(key, l.rule_set, &summary));
+        new_ratings.push(Rating::of(key, l.rule_set, &summary));
         rated += 1;
     }
+    // A new rating replaces an old one of the same key.
+    let new_keys: std::collections::HashSet<RatingKey> = new_ratings.iter().map(|r| r.key.clone()).collect();
+    ratings.retain(|r| !new_keys.contains(&r.key));
+    ratings.extend(new_ratings);
     ratings.sort_by(|a, b| a.key.cmp(&b.key));
     (
         Results { format: crate::results::RESULTS_FORMAT, settings: Some(plan.settings.clone()), ratings },
@@ -437,17 +556,15 @@ pub fn merge(
     let Some((_, first)) = shards.first() else {
         return Err(PackError::Merge("no shard to merge".into()));
     };
+    for (name, s) in shards {
+        s.check(name)?;
+    }
     let count = first.shard.count;
     let hash = plan.hash();
+    // Bounded by MAX_SHARDS (checked above).
     let mut seen = vec![None::<&str>; count as usize];
     let mut units = Vec::new();
     for (name, s) in shards {
-        if s.format != SHARD_FORMAT {
-            return Err(PackError::Merge(format!(
-                "{name}: shard format {}, expected {SHARD_FORMAT}",
-                s.format
-            )));
-        }
         if s.plan != hash {
             return Err(PackError::Merge(format!(
                 "{name}: planned for another pack, results file or settings (plan {}, this pack's is {hash})",

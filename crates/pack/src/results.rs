@@ -38,7 +38,7 @@ impl From<&Distribution> for Spread {
 }
 
 /// What a rating is of: a level (by content hash), a bot with its settings, the games.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RatingKey {
     /// The level's content hash ([`crate::level_hash`]).
@@ -142,7 +142,7 @@ pub struct Results {
     pub format: u32,
     /// The settings of the last rating: the ones reports and views show.
     pub settings: Option<Settings>,
-    /// Every rating, sorted by key; one per key.
+    /// Every rating, sorted by key (lookups bisect); one per key.
     pub ratings: Vec<Rating>,
 }
 
@@ -158,7 +158,7 @@ impl Results {
             return Ok(Results::empty());
         }
         let text = crate::pack::read_text(path)?;
-        let results: Results = serde_json::from_str(&text).map_err(|e| PackError::Syntax {
+        let mut results: Results = serde_json::from_str(&text).map_err(|e| PackError::Syntax {
             path: path.to_path_buf(),
             line: e.line(),
             column: e.column(),
@@ -169,6 +169,23 @@ impl Results {
                 path: path.to_path_buf(),
                 message: format!("results format {}, expected {RESULTS_FORMAT}", results.format),
             });
+        }
+        // Sorted as the file is written, so that `get` can bisect (a hand-edited file may not be).
+        results.ratings.sort_by(|a, b| a.key.cmp(&b.key));
+        // A win rate outside 0–100 % (issue 29.11: shown as "1000.0 %") is a damaged file.
+        for (i, r) in results.ratings.iter().enumerate() {
+            if r.key.games == 0 || r.wins > r.key.games {
+                return Err(PackError::Io {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "rating {} ({}): {} wins of {} games is not a win rate from 0 to 100 %",
+                        i + 1,
+                        r.key.level_hash,
+                        r.wins,
+                        r.key.games
+                    ),
+                });
+            }
         }
         Ok(results)
     }
@@ -187,9 +204,10 @@ impl Results {
             .map_err(|e| PackError::Io { path: path.to_path_buf(), message: e.to_string() })
     }
 
-    /// The rating with this key.
+    /// The rating with this key, by bisection: `ratings` are sorted by key, as
+    /// [`Results::read`] and rating leave them.
     pub fn get(&self, key: &RatingKey) -> Option<&Rating> {
-        self.ratings.iter().find(|r| &r.key == key)
+        self.ratings.binary_search_by(|r| r.key.cmp(key)).ok().map(|i| &self.ratings[i])
     }
 
     /// The rating a view shows for a level: the one under the last settings' bot for its rule

@@ -75,3 +75,40 @@ fn missing_files_and_duplicates_name_the_entries() {
     let e = pack.resolve(&path).unwrap_err();
     assert!(matches!(e, PackError::Entry { entry: 4, .. }) && e.to_string().contains("copy.json"), "{e}");
 }
+
+/// Issue 29.11: the same level file under another spelling (`./x`, `sub/../x`, an absolute
+/// path, a symbolic link) is a duplicate; "no entry" names the pack; a results file whose win
+/// rate is outside 0–100 % is refused, naming it.
+#[test]
+fn duplicates_under_other_spellings_and_bad_win_rates_are_refused() {
+    let dir = scratch("spellings");
+    let path = write_pack(&dir, 2);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::os::unix::fs::symlink(dir.join("level1.json"), dir.join("link.json")).unwrap();
+    let absolute = dir.join("level1.json").to_str().unwrap().to_string();
+    for spelling in ["./level1.json", "sub/../level1.json", absolute.as_str(), "link.json"] {
+        let mut pack = Pack::read(&path).unwrap();
+        pack.add(Entry::path(spelling), None).unwrap();
+        let e = pack.resolve(&path).unwrap_err();
+        assert!(matches!(e, PackError::Duplicate { first: 2, second: 3, .. }), "{spelling}: {e}");
+        assert!(e.to_string().contains("pack.json"), "{e}");
+    }
+    let pack = Pack::read(&path).unwrap();
+    let e = pack.resolve_entry(&path, 5).unwrap_err().to_string();
+    assert!(e.contains("pack.json") && e.contains("no entry 6"), "{e}");
+
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut bots = std::collections::BTreeMap::new();
+    bots.insert("*".to_string(), tessera_bots::BotSpec::new(tessera_bots::BotKind::RANDOM));
+    let settings =
+        tessera_pack::Settings { bots, games: 2, seed: 1, config: tessera_bots::GameConfig::default() };
+    tessera_pack::rate_pack(&path, settings, 2, 1, &stop, &|_| {}).unwrap();
+    let results = results_path(&path);
+    let text = std::fs::read_to_string(&results).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut bad = v.clone();
+    bad["ratings"][0]["wins"] = serde_json::json!(20);
+    std::fs::write(&results, bad.to_string()).unwrap();
+    let e = tessera_pack::Results::read(&results).unwrap_err().to_string();
+    assert!(e.contains("results.json") && e.contains("20 wins of 2 games"), "{e}");
+}

@@ -131,6 +131,7 @@ fn merges_of_wrong_shards_are_refused() {
     std::fs::write(dir.join("level1.json"), small_level(1)).unwrap();
     let mut cut = parts.clone();
     cut[1].1.interrupted = true;
+    cut[1].1.seal();
     assert!(merged(&path, 4, 2, &cut).unwrap_err().to_string().contains("interrupted"));
     assert!(merged(&path, 4, 2, &parts).is_ok());
 }
@@ -145,4 +146,77 @@ fn a_stopped_rating_keeps_nothing_half_done() {
     assert_eq!((rated, results.ratings.len()), (0, 0));
     assert!(matches!(Shard::parse("4/4"), Err(PackError::Settings(_))));
     assert_eq!(Shard::parse("1/4").unwrap(), Shard { index: 1, count: 4 });
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Issue 29.1: a hand-edited shard (one game's field changed, or any digit of the file
+    /// changed) is refused by name; it never merges into other results.
+    #[test]
+    fn an_edited_shard_is_refused(
+        field in 0usize..6,
+        pick in any::<u64>(),
+        digit in any::<u64>(),
+        new_digit in 0u8..10,
+    ) {
+        let dir = scratch(&format!("edit-{field}-{pick}-{digit}-{new_digit}"));
+        let path = write_pack(&dir, 2);
+        let parts = shards(&path, 3, 2, 2);
+        let (name, shard) = &parts[(pick % 2) as usize];
+        let text = serde_json::to_string(shard).unwrap();
+        let file = dir.join(format!("{name}.json"));
+        // One game's field changed through the JSON.
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let units = v["units"].as_array_mut().unwrap();
+        prop_assume!(!units.is_empty());
+        let n = units.len();
+        let games = units[(pick as usize) % n]["games"].as_array_mut().unwrap();
+        let m = games.len();
+        let game = &mut games[(pick as usize / 7) % m];
+        let key = ["won", "score", "moves", "seed", "objectives_met", "top_tile"][field];
+        game[key] = match &game[key] {
+            serde_json::Value::Bool(b) => serde_json::Value::Bool(!b),
+            x => serde_json::json!(x.as_u64().unwrap() + 1),
+        };
+        let e = tessera_pack::ShardFile::parse(&v.to_string(), &file).unwrap_err().to_string();
+        prop_assert!(e.contains(&*file.display().to_string()) && e.contains("checksum"), "{}", e);
+        // One digit of the file changed.
+        let digits: Vec<usize> = text.bytes().enumerate().filter(|(_, b)| b.is_ascii_digit()).map(|(i, _)| i).collect();
+        let at = digits[(digit % digits.len() as u64) as usize];
+        let mut bytes = text.clone().into_bytes();
+        prop_assume!(bytes[at] != b'0' + new_digit);
+        bytes[at] = b'0' + new_digit;
+        let edited = String::from_utf8(bytes).unwrap();
+        match tessera_pack::ShardFile::parse(&edited, &file) {
+            Ok(parsed) => prop_assert!(false, "an edited shard was accepted: {:?}", parsed.checksum),
+            Err(e) => prop_assert!(e.to_string().contains(&*file.display().to_string()), "{}", e),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Issue 29.2: sizes read from a shard are bounded before anything is allocated for them.
+#[test]
+fn a_shard_with_huge_sizes_is_refused() {
+    let dir = scratch("huge-shard");
+    let path = write_pack(&dir, 2);
+    let parts = shards(&path, 3, 2, 2);
+    let file = dir.join("shard.json");
+    for (count, games) in [(1u64 << 63, 3), (1_000_000_000, 3), (2, 1_000_000_000_000)] {
+        let mut s = parts[0].1.clone();
+        s.shard.count = count;
+        s.settings.games = games;
+        s.seal();
+        let e = tessera_pack::ShardFile::parse(&serde_json::to_string(&s).unwrap(), &file).unwrap_err();
+        let e = e.to_string();
+        assert!(e.contains("shard.json") && e.contains("at most"), "{e}");
+        // The library's merge checks too.
+        let bad = vec![(String::from("huge"), s)];
+        assert!(merged(&path, 3, 2, &bad).unwrap_err().to_string().contains("huge"));
+    }
+    let mut many = settings(1_000_000);
+    assert!(many.check().is_ok());
+    many.games = 1_000_001;
+    assert!(many.check().unwrap_err().to_string().contains("at most 1000000"));
 }

@@ -298,6 +298,9 @@ pub fn export_json(log: &Log, out: &mut impl Write) -> Result<(), LogError> {
     });
     writeln!(out, "{line}")?;
     let mut step = 0u64;
+    // The game followed step by step, for each step's score (null once a step does not apply).
+    let mut game = Some(log.start()?);
+    let mut events = Vec::new();
     for (i, f) in log.frames().iter().enumerate().skip(1) {
         let base = json!({"kind": f.kind.name(), "frame": i, "offset": f.offset});
         let mut v = base;
@@ -306,9 +309,16 @@ pub fn export_json(log: &Log, out: &mut impl Write) -> Result<(), LogError> {
             Decoded::Step(rec) => {
                 step += 1;
                 v["step"] = json!(step);
-                v["command"] = json!(rec.command.map(|c| c.to_string()));
+                v["command"] = json!(rec.command.as_ref().map(|c| c.to_string()));
                 v["events"] = json!(rec.events.iter().map(AnyEvent::to_json).collect::<Vec<_>>());
                 v["hash"] = json!(format!("{:016x}", rec.hash));
+                if let (Some(g), Some(c)) = (game.as_mut(), rec.command.as_ref()) {
+                    events.clear();
+                    if g.rules.apply(&mut g.state, c, &mut events).is_err() {
+                        game = None;
+                    }
+                }
+                v["score"] = json!(game.as_ref().and_then(|g| g.state.score()));
             }
             Decoded::Keyframe(n, state) => {
                 v["step"] = json!(n);

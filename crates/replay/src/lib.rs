@@ -145,8 +145,11 @@ pub use history::{Branch, History, NodeId, SeekError};
 pub use kind::{Compare, ConditionError, EventCondition, event_field, event_kind};
 pub use reader::{FrameRef, Log, TailPolicy};
 pub use regress::{
-    CheckOutcome, CheckResult, DEFAULT_REGRESSION_DIR, LOG_EXTENSION, Pinned, RegressError,
-    SIDECAR_EXTENSION, Sidecar, check_dir, check_log, default_name, final_hash, junit_xml, pin, valid_name,
-    xml_escape,
+    CheckOutcome, CheckResult, DEFAULT_REGRESSION_DIR, LOG_EXTENSION, MAX_SIDECAR, Pinned, RegressError,
+    SIDECAR_EXTENSION, Sidecar, check_dir, check_dir_with, check_log, check_log_with, default_name,
+    final_hash, junit_xml, pin, valid_name, xml_escape,
 };
-pub use writer::{Flush, LogWriter, Recorder, RecorderConfig, StaleTemps, atomic_write, remove_stale_temps};
+pub use writer::{
+    Flush, LogWriter, Recorder, RecorderConfig, StaleTemps, atomic_write, check_target, remove_stale_temps,
+    remove_stale_temps_in,
+};

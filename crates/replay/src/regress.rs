@@ -130,7 +130,13 @@ pub struct Pinned {
     pub sidecar: PathBuf,
     /// What the sidecar says.
     pub sidecar_data: Sidecar,
+    /// Half of an earlier pin under this name that was replaced (a log without its sidecar, or
+    /// a sidecar without its log: a pin that was killed half-way).
+    pub replaced: Option<PathBuf>,
 }
+
+/// The most bytes read of a sidecar (a few hundred in practice).
+pub const MAX_SIDECAR: u64 = 1 << 20;
 
 /// Whether `name` can name a regression (a plain file name, no path).
 pub fn valid_name(name: &str) -> bool {
@@ -153,8 +159,13 @@ pub fn default_name(path: &Path) -> String {
 }
 
 /// Copies `log` (read from `source`) into `dir` as `NAME.tlog` with its sidecar `NAME.json`,
-/// each written atomically, after checking that it replays with today's rules. Never
-/// overwrites: an existing file of either name is [`RegressError::Exists`]. Creates `dir`.
+/// each written atomically, after checking that it replays with today's rules. Creates `dir`.
+///
+/// The log is written first and the sidecar last, so the pair is complete exactly when the
+/// sidecar is there; a kill in between leaves a log without its sidecar, which
+/// [`check_dir_with`] reports. Never overwrites a complete pin ([`RegressError::Exists`]); half
+/// of one (a log without its sidecar, or a sidecar without its log) is replaced, and
+/// [`Pinned::replaced`] says so.
 pub fn pin(log: &Log, source: &Path, dir: &Path, name: &str, guards: &str) -> Result<Pinned, RegressError> {
     if !valid_name(name) {
         return Err(RegressError::BadName(name.to_string()));
@@ -176,22 +187,24 @@ pub fn pin(log: &Log, source: &Path, dir: &Path, name: &str, guards: &str) -> Re
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let log_path = dir.join(format!("{name}.{LOG_EXTENSION}"));
     let sidecar_path = dir.join(format!("{name}.{SIDECAR_EXTENSION}"));
-    for p in [&log_path, &sidecar_path] {
-        if p.exists() {
-            return Err(RegressError::Exists(p.clone()));
-        }
-    }
+    let there = |p: &Path| p.symlink_metadata().is_ok();
+    let replaced = match (there(&log_path), there(&sidecar_path)) {
+        (true, true) => return Err(RegressError::Exists(log_path)),
+        (true, false) => Some(log_path.clone()),
+        (false, true) => Some(sidecar_path.clone()),
+        (false, false) => None,
+    };
     let mut json = serde_json::to_string_pretty(&sidecar)
         .map_err(|e| RegressError::Io { path: sidecar_path.clone(), message: e.to_string() })?;
     json.push('\n');
-    // The sidecar first: a log without its sidecar would still be checked (on its replay alone),
-    // a sidecar without its log is reported; if the log's write fails, the sidecar goes.
-    atomic_write(&sidecar_path, json.as_bytes()).map_err(io(&sidecar_path))?;
-    if let Err(e) = atomic_write(&log_path, log.whole_bytes()) {
-        let _ = std::fs::remove_file(&sidecar_path);
-        return Err(io(&log_path)(e));
+    if replaced.as_ref() == Some(&sidecar_path) {
+        // A sidecar without its log (left by an older version, which wrote the sidecar first):
+        // removed first, so that a kill now leaves the new log alone, never a wrong pair.
+        std::fs::remove_file(&sidecar_path).map_err(io(&sidecar_path))?;
     }
-    Ok(Pinned { log: log_path, sidecar: sidecar_path, sidecar_data: sidecar })
+    atomic_write(&log_path, log.whole_bytes()).map_err(io(&log_path))?;
+    atomic_write(&sidecar_path, json.as_bytes()).map_err(io(&sidecar_path))?;
+    Ok(Pinned { log: log_path, sidecar: sidecar_path, sidecar_data: sidecar, replaced })
 }
 
 /// How one regression log fared.
@@ -213,6 +226,8 @@ pub enum CheckOutcome {
 pub struct CheckResult {
     /// The regression's name (the file stem).
     pub name: String,
+    /// What it guards, from its sidecar (when it has one that reads).
+    pub guards: Option<String>,
     /// The log file (or the sidecar, for a sidecar without its log).
     pub path: PathBuf,
     /// What happened.
@@ -230,27 +245,71 @@ impl CheckResult {
 
 /// Checks one log and its sidecar (`PATH` with the extension `json`, if there is one).
 pub fn check_log(path: &Path) -> CheckResult {
-    let started = Instant::now();
-    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let outcome = check_outcome(path);
-    CheckResult { name, path: path.to_path_buf(), outcome, time: started.elapsed() }
+    check_log_with(path, false)
 }
 
-fn check_outcome(path: &Path) -> CheckOutcome {
-    let sidecar_path = path.with_extension(SIDECAR_EXTENSION);
-    let sidecar = match std::fs::read_to_string(&sidecar_path) {
-        Ok(text) => match serde_json::from_str::<Sidecar>(&text) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                return CheckOutcome::Unreadable(format!(
-                    "{}: not a regression sidecar: {e}",
-                    sidecar_path.display()
-                ));
-            }
-        },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return CheckOutcome::Unreadable(format!("{}: {e}", sidecar_path.display())),
+/// [`check_log`]; with `require_sidecar`, a log without its sidecar is an error (a pin that
+/// was killed half-way, or a log copied in by hand).
+pub fn check_log_with(path: &Path, require_sidecar: bool) -> CheckResult {
+    let started = Instant::now();
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let (outcome, guards) = check_outcome(path, require_sidecar);
+    CheckResult { name, guards, path: path.to_path_buf(), outcome, time: started.elapsed() }
+}
+
+/// Reads a sidecar: at most [`MAX_SIDECAR`] bytes of a regular file (a link to `/dev/zero`
+/// is refused, not read for ever). `Ok(None)` when there is none.
+fn read_sidecar(path: &Path) -> Result<Option<Sidecar>, String> {
+    use std::io::Read;
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.symlink_metadata().is_err() => {
+            return Ok(None);
+        }
+        Err(e) => return Err(format!("{}: {e}", path.display())),
     };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(format!("{}: the sidecar is not a regular file", path.display()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SIDECAR + 1).read_to_end(&mut bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_SIDECAR {
+        return Err(format!(
+            "{}: more than {} KiB: not a regression sidecar",
+            path.display(),
+            MAX_SIDECAR >> 10
+        ));
+    }
+    serde_json::from_slice::<Sidecar>(&bytes)
+        .map(Some)
+        .map_err(|e| format!("{}: not a regression sidecar: {e}", path.display()))
+}
+
+fn check_outcome(path: &Path, require_sidecar: bool) -> (CheckOutcome, Option<String>) {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        let what = "not a regular file (a dangling link, a folder or a device)";
+        return (CheckOutcome::Unreadable(format!("{}: {what}", path.display())), None);
+    }
+    let sidecar_path = path.with_extension(SIDECAR_EXTENSION);
+    let sidecar = match read_sidecar(&sidecar_path) {
+        Ok(s) => s,
+        Err(m) => return (CheckOutcome::Unreadable(m), None),
+    };
+    if sidecar.is_none() && require_sidecar {
+        return (
+            CheckOutcome::Unreadable(format!(
+                "{}: a log without its sidecar {} (pin it with tessera replay pin, or give --allow-unpinned)",
+                path.display(),
+                sidecar_path.display()
+            )),
+            None,
+        );
+    }
+    let guards = sidecar.as_ref().map(|s| s.guards.clone()).filter(|g| !g.is_empty());
+    (check_against(path, sidecar), guards)
+}
+
+fn check_against(path: &Path, sidecar: Option<Sidecar>) -> CheckOutcome {
     let log = match Log::open(path) {
         Ok(log) => log,
         Err(e) => return CheckOutcome::Unreadable(format!("{}: {e}", path.display())),
@@ -303,21 +362,36 @@ fn check_outcome(path: &Path) -> CheckOutcome {
 
 /// Checks every `*.tlog` of `dir` (not its subfolders) on `jobs` threads (at least one), in
 /// name order; a sidecar `*.json` without its log is an unreadable entry. An error only when the
-/// folder itself cannot be listed.
+/// folder itself cannot be listed. Logs without a sidecar pass on their replay alone (the golden
+/// logs); [`check_dir_with`] can require one.
 pub fn check_dir(dir: &Path, jobs: usize) -> Result<Vec<CheckResult>, RegressError> {
+    check_dir_with(dir, jobs, false)
+}
+
+/// [`check_dir`]; with `require_sidecar`, a log without its sidecar is an unreadable entry.
+/// Every `*.tlog` and `*.json` entry that is not a regular file (a dangling link, a folder, a
+/// device) is an unreadable entry too, never skipped.
+pub fn check_dir_with(
+    dir: &Path,
+    jobs: usize,
+    require_sidecar: bool,
+) -> Result<Vec<CheckResult>, RegressError> {
     let io = |e: std::io::Error| RegressError::Io { path: dir.to_path_buf(), message: e.to_string() };
     let mut logs = Vec::new();
     let mut orphans = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let path = entry.map_err(io)?.path();
         let hidden = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        if !path.is_file() || hidden {
+        let ext = path.extension().and_then(|e| e.to_str());
+        if hidden || !matches!(ext, Some(LOG_EXTENSION | SIDECAR_EXTENSION)) {
             continue;
         }
-        match path.extension().and_then(|e| e.to_str()) {
-            Some(LOG_EXTENSION) => logs.push(path),
-            Some(SIDECAR_EXTENSION) if !path.with_extension(LOG_EXTENSION).exists() => orphans.push(path),
-            _ => {}
+        // Every log entry is checked (a link to a regular file is read; anything else is
+        // reported); a sidecar whose log is there is read, and reported, with its log.
+        if ext == Some(LOG_EXTENSION) {
+            logs.push(path);
+        } else if path.with_extension(LOG_EXTENSION).symlink_metadata().is_err() {
+            orphans.push(path);
         }
     }
     logs.sort();
@@ -331,7 +405,7 @@ pub fn check_dir(dir: &Path, jobs: usize) -> Result<Vec<CheckResult>, RegressErr
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(path) = logs.get(i) else { break };
-                    let r = check_log(path);
+                    let r = check_log_with(path, require_sidecar);
                     results.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((i, r));
                 }
             });
@@ -341,13 +415,19 @@ pub fn check_dir(dir: &Path, jobs: usize) -> Result<Vec<CheckResult>, RegressErr
     results.sort_by_key(|(i, _)| *i);
     let mut out: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
     for path in orphans {
-        out.push(CheckResult {
-            name: path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
-            outcome: CheckOutcome::Unreadable(format!(
+        let message = if std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            format!(
                 "{}: a sidecar without its log ({} is missing)",
                 path.display(),
                 path.with_extension(LOG_EXTENSION).display()
-            )),
+            )
+        } else {
+            format!("{}: not a regular file (a dangling link, a folder or a device)", path.display())
+        };
+        out.push(CheckResult {
+            name: path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+            guards: None,
+            outcome: CheckOutcome::Unreadable(message),
             path,
             time: Duration::ZERO,
         });
@@ -377,7 +457,8 @@ pub fn xml_escape(text: &str) -> String {
 }
 
 /// The results as a JUnit XML report: one `testsuite` named `suite`, one `testcase` per log
-/// (`failure` with the first divergence, `error` for an unreadable log).
+/// (`failure` with the first divergence, `error` for an unreadable log), with what the log
+/// guards (its sidecar's note) as the test case's `guards` property.
 pub fn junit_xml(suite: &str, results: &[CheckResult]) -> String {
     let failures = results.iter().filter(|r| matches!(r.outcome, CheckOutcome::Failed(_))).count();
     let errors = results.iter().filter(|r| matches!(r.outcome, CheckOutcome::Unreadable(_))).count();
@@ -400,14 +481,24 @@ pub fn junit_xml(suite: &str, results: &[CheckResult]) -> String {
         let time = r.time.as_secs_f64();
         let open =
             format!("    <testcase name=\"{name}\" classname=\"{suite}\" file=\"{file}\" time=\"{time:.3}\"");
-        match &r.outcome {
-            CheckOutcome::Passed { .. } => {
+        let properties = r.guards.as_ref().map(|g| {
+            format!(
+                "      <properties>\n        <property name=\"guards\" value=\"{}\"/>\n      </properties>\n",
+                xml_escape(g)
+            )
+        });
+        match (&r.outcome, properties) {
+            (CheckOutcome::Passed { .. }, None) => {
                 let _ = writeln!(x, "{open}/>");
             }
-            CheckOutcome::Failed(m) | CheckOutcome::Unreadable(m) => {
+            (CheckOutcome::Passed { .. }, Some(p)) => {
+                let _ = write!(x, "{open}>\n{p}    </testcase>\n");
+            }
+            (CheckOutcome::Failed(m) | CheckOutcome::Unreadable(m), p) => {
                 let tag = if matches!(r.outcome, CheckOutcome::Failed(_)) { "failure" } else { "error" };
                 let first = xml_escape(m.lines().next().unwrap_or_default());
                 let _ = writeln!(x, "{open}>");
+                x.push_str(&p.unwrap_or_default());
                 let _ = writeln!(x, "      <{tag} message=\"{first}\">{}</{tag}>", xml_escape(m));
                 let _ = writeln!(x, "    </testcase>");
             }

@@ -1,6 +1,7 @@
 //! Sokoban in the CLI: its solver for `tessera solve`, core's optimal-in-pushes A*
 //! ([`tessera_core::sokoban::solve`]) in a wall-clock budget (`--seconds`, checked through the
-//! solver's stop callback). It prints the pushes, moves, nodes expanded and the solution's
+//! solver's stop callback inside every phase) and a memory budget (`--memory` MiB, default half
+//! the machine's available memory: "gave up: memory", exit 1). It prints the pushes, moves, nodes expanded and the solution's
 //! commands (one a line, the script text `tessera play` reads), or one JSON object with
 //! `--json`; `--record LOG` writes the solution as a log that `tessera replay verify` accepts.
 //! The solution is played on the game before anything is printed: a refused command or a
@@ -40,7 +41,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     {
         return Err(CliError::BadInput(format!("--bot {bot}: solve has one solver for sokoban, {SOLVER}")));
     }
-    let takes = "the sokoban solver takes --seconds (wall clock), --record and --json";
+    let takes = "the sokoban solver takes --seconds (wall clock), --memory, --record and --json";
     args.refuse(args.nmcs_level.is_some(), "--level", takes)?;
     args.refuse(args.cpu_time, "--cpu-time", takes)?;
     args.refuse(args.seed.is_some(), "--seed", takes)?;
@@ -51,8 +52,9 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         return Err(CliError::file(&args.level, "not a sokoban level"));
     };
     let budget = Duration::from_secs_f64(args.seconds);
+    let limits = SolveLimits { max_nodes: u64::MAX, max_bytes: crate::solve::memory_budget(args)? };
     let began = Instant::now();
-    let report = solve(state, SolveLimits::default(), &mut || began.elapsed() > budget);
+    let report = solve(state, limits, &mut || began.elapsed() > budget);
     let elapsed = began.elapsed().as_secs_f64();
     let rate = report.nodes as f64 / elapsed.max(1e-9);
     let name = args.level.display();
@@ -61,6 +63,13 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         SolveOutcome::Unsolvable => {
             return Err(CliError::Failed(format!(
                 "{name}: unsolvable: no sequence of pushes solves it ({} nodes expanded, {elapsed:.2} s)",
+                report.nodes
+            )));
+        }
+        SolveOutcome::OutOfMemory => {
+            return Err(CliError::Failed(format!(
+                "{name}: gave up: memory: the search's tables reached half of {} MiB ({} nodes expanded, {elapsed:.2} s); give more --memory",
+                limits.max_bytes >> 20,
                 report.nodes
             )));
         }

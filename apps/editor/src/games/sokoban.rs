@@ -552,7 +552,7 @@ mod tests {
                 let (AnyRules::Sokoban(_), AnyState::Sokoban(s)) = (&game.rules, &game.state) else {
                     panic!("sokoban")
                 };
-                let limits = tessera_core::sokoban::SolveLimits { max_nodes: 200_000 };
+                let limits = tessera_core::sokoban::SolveLimits::nodes(200_000);
                 let report = tessera_core::sokoban::solve(s, limits, &mut || false);
                 assert!(
                     matches!(report.outcome, tessera_core::sokoban::SolveOutcome::Solved(_)),

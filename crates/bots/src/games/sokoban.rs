@@ -102,7 +102,7 @@ pub fn measure(state: &SokobanState, max_nodes: u64, stop: &dyn Fn() -> bool) ->
         let nodes = Figure { name: "nodes".into(), value: 0 };
         return Puzzle { solver: SOLVER.name().into(), outcome: PuzzleOutcome::Stopped, figures: vec![nodes] };
     }
-    let report = solve(state, SolveLimits { max_nodes }, &mut || stop());
+    let report = solve(state, SolveLimits::nodes(max_nodes), &mut || stop());
     let nodes = Figure { name: "nodes".into(), value: report.nodes };
     match report.outcome {
         SolveOutcome::Solved(s) => Puzzle {
@@ -117,7 +117,7 @@ pub fn measure(state: &SokobanState, max_nodes: u64, stop: &dyn Fn() -> bool) ->
         SolveOutcome::Unsolvable => {
             Puzzle { solver: SOLVER.name().into(), outcome: PuzzleOutcome::Unsolvable, figures: vec![nodes] }
         }
-        SolveOutcome::Stopped => {
+        SolveOutcome::Stopped | SolveOutcome::OutOfMemory => {
             Puzzle { solver: SOLVER.name().into(), outcome: PuzzleOutcome::Stopped, figures: vec![nodes] }
         }
     }
@@ -137,7 +137,7 @@ impl SolverBot {
         self.plan.clear();
         self.expect = None;
         if let SolveOutcome::Solved(s) =
-            solve(state, SolveLimits { max_nodes: SOLVER_NODES }, &mut || false).outcome
+            solve(state, SolveLimits::nodes(SOLVER_NODES), &mut || false).outcome
         {
             self.plan = s.commands;
             self.plan.reverse();

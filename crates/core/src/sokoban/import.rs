@@ -21,7 +21,7 @@
 //! All or none: the first bad level stops the import with an [`ImportError`] naming the level
 //! (its 1-based index and name), the line and the column (1-based).
 
-use super::{SokobanLevel, parse_board};
+use super::{MAX_SIDE, SokobanLevel, parse_board};
 use crate::Level;
 use std::fmt;
 
@@ -106,6 +106,26 @@ pub fn parse_levels(text: &str) -> Result<Vec<(String, Level)>, ImportError> {
         })?;
         match line {
             Line::Board(row) => {
+                // Checked while reading (issue 29.3): rows are padded to the widest one later,
+                // so one long row in a tall board would grow past any memory.
+                let width = row.chars().count();
+                let height = if in_board { blocks.last().map_or(0, |b| b.rows.len()) } else { 0 } + 1;
+                if width > usize::from(MAX_SIDE) || height > usize::from(MAX_SIDE) {
+                    let (column, what) = if width > usize::from(MAX_SIDE) {
+                        (usize::from(MAX_SIDE) + 1, format!("a board row of {width} cells"))
+                    } else {
+                        (1, format!("a board of more than {MAX_SIDE} rows"))
+                    };
+                    let level = blocks.len() + usize::from(!in_board);
+                    let name = if in_board { blocks.last().and_then(|b| b.name_before.clone()) } else { pending_name.clone() };
+                    return Err(ImportError {
+                        level,
+                        name,
+                        line: line_no,
+                        column,
+                        message: format!("{what}: a sokoban board is at most {MAX_SIDE}×{MAX_SIDE}"),
+                    });
+                }
                 let row: String = row.chars().map(|c| if c == '-' || c == '_' { ' ' } else { c }).collect();
                 if in_board {
                     if let Some(b) = blocks.last_mut() {

@@ -82,7 +82,7 @@ impl Plugin for Sokoban {
     /// The first command of a solution with the fewest pushes, when the solver finds one
     /// within [`HINT_NODES`] expansions; else the first legal step (none once solved).
     fn hint(rules: &SokobanRules, state: &SokobanState) -> Option<SokobanCommand> {
-        let limits = SolveLimits { max_nodes: HINT_NODES };
+        let limits = SolveLimits::nodes(HINT_NODES);
         match solve(state, limits, &mut || false).outcome {
             SolveOutcome::Solved(s) if !s.commands.is_empty() => s.commands.first().copied(),
             _ => rules.steps(state).into_iter().next(),

@@ -21,8 +21,13 @@
 //! - **Ties** in the open list go to the deeper state (more pushes made), then to the state
 //!   generated first. Visited states sit in a hash table that is only looked up, never iterated:
 //!   the search, its result and its node count are the same on every run and machine.
-//! - **Budget**: [`SolveLimits::max_nodes`] expansions, and a `stop` callback the caller passes
-//!   (checked every 1,024 expansions; no clock in core) to end the search early.
+//! - **Budget**: [`SolveLimits::max_nodes`] expansions; [`SolveLimits::max_bytes`] of tables
+//!   (the distance table before it is made, then the search's tables, counted by capacity: the
+//!   search gives up, [`SolveOutcome::OutOfMemory`], once they pass half the budget, since the
+//!   next growth may double them); and a `stop` callback the caller passes (no clock in core),
+//!   called every [`CHECK_WORK`] units of work in every phase — the distance tables, each
+//!   matching (the Hungarian algorithm's inner loop), each reachability search and each
+//!   expansion — so that a huge level (1,000 boxes: one matching is 10⁹ steps) stops on time.
 //!
 //! The solution comes back as commands for the rules: for each push, a `walk` to the cell behind
 //! the box (when the player is not already there), then the step. Pushes are optimal; moves are
@@ -39,19 +44,49 @@ use std::collections::BinaryHeap;
 const NONE: u16 = u16::MAX;
 /// An unreachable distance.
 const FAR: u32 = u32::MAX / 4;
-/// How many expansions between two calls of the stop callback.
-const STOP_EVERY: u64 = 1024;
+/// Work (cells visited, matching steps; an expansion counts 64) between two calls of the stop
+/// callback: well under a millisecond.
+pub const CHECK_WORK: u64 = 1 << 16;
 
 /// How far a search may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveLimits {
     /// The most states expanded before the search gives up (`Stopped`).
     pub max_nodes: u64,
+    /// The most bytes the search's tables may take (`OutOfMemory` past it; see the module docs).
+    pub max_bytes: u64,
 }
 
 impl Default for SolveLimits {
     fn default() -> Self {
-        SolveLimits { max_nodes: u64::MAX }
+        SolveLimits { max_nodes: u64::MAX, max_bytes: u64::MAX }
+    }
+}
+
+impl SolveLimits {
+    /// At most `max_nodes` expansions, no memory budget.
+    pub const fn nodes(max_nodes: u64) -> SolveLimits {
+        SolveLimits { max_nodes, max_bytes: u64::MAX }
+    }
+}
+
+/// The stop callback, called every [`CHECK_WORK`] units of work; once it said stop, it stays.
+struct Budget<'a> {
+    stop: &'a mut dyn FnMut() -> bool,
+    work: u64,
+    next: u64,
+    stopped: bool,
+}
+
+impl Budget<'_> {
+    /// Counts `work`; whether the search must stop.
+    fn tick(&mut self, work: u64) -> bool {
+        self.work = self.work.saturating_add(work);
+        if !self.stopped && self.work >= self.next {
+            self.next = self.work.saturating_add(CHECK_WORK);
+            self.stopped = (self.stop)();
+        }
+        self.stopped
     }
 }
 
@@ -75,6 +110,8 @@ pub enum SolveOutcome {
     Unsolvable,
     /// The node budget ran out or the stop callback said so.
     Stopped,
+    /// The search's tables would pass [`SolveLimits::max_bytes`]: it gave up.
+    OutOfMemory,
 }
 
 /// What [`solve`] answers: the outcome and the work done.
@@ -101,8 +138,14 @@ struct Problem {
     dist: Vec<u32>,
 }
 
+/// Why a phase ended early.
+enum Halt {
+    Stopped,
+    Memory,
+}
+
 impl Problem {
-    fn new(state: &SokobanState) -> (Problem, Vec<u16>, u16, bool) {
+    fn new(state: &SokobanState, limits: SolveLimits, budget: &mut Budget) -> Result<(Problem, Vec<u16>, u16, bool), Halt> {
         let size = state.size();
         let mut index = vec![NONE; size.area()];
         let mut pos = vec![state.player()];
@@ -134,9 +177,16 @@ impl Problem {
             .collect();
         let goal: Vec<bool> = pos.iter().map(|p| state.cell(*p) == Some(super::Cell::Goal)).collect();
         let goals: Vec<u16> = (0..n as u16).filter(|&c| goal[usize::from(c)]).collect();
+        // The distance table is the largest static table: 4 bytes per goal and cell.
+        if (goals.len() as u64).saturating_mul(n as u64).saturating_mul(4) > limits.max_bytes / 2 {
+            return Err(Halt::Memory);
+        }
         let mut dist = vec![FAR; goals.len() * n];
         let mut queue = Vec::with_capacity(n);
         for (g, &start) in goals.iter().enumerate() {
+            if budget.tick(n as u64) {
+                return Err(Halt::Stopped);
+            }
             let d = &mut dist[g * n..(g + 1) * n];
             d[usize::from(start)] = 0;
             queue.clear();
@@ -174,7 +224,7 @@ impl Problem {
         }
         boxes.sort_unstable();
         let player = index[size.index(state.player())];
-        (Problem { pos, nb, goal, dead, goals, dist }, boxes, player, stuck)
+        Ok((Problem { pos, nb, goal, dead, goals, dist }, boxes, player, stuck))
     }
 
     fn n(&self) -> usize {
@@ -195,8 +245,15 @@ struct Hungarian {
 }
 
 impl Hungarian {
-    /// The least total of `cost(row, column)` over assignments of every row to its own column.
-    fn solve(&mut self, rows: usize, cols: usize, cost: impl Fn(usize, usize) -> i64) -> i64 {
+    /// The least total of `cost(row, column)` over assignments of every row to its own column;
+    /// `None` when `budget` says stop.
+    fn solve(
+        &mut self,
+        rows: usize,
+        cols: usize,
+        cost: impl Fn(usize, usize) -> i64,
+        budget: &mut Budget,
+    ) -> Option<i64> {
         const INF: i64 = i64::MAX / 4;
         let Hungarian { u, v, p, way, minv, used } = self;
         for buf in [&mut *u, &mut *v, &mut *minv] {
@@ -214,6 +271,9 @@ impl Hungarian {
             used.clear();
             used.resize(cols + 1, false);
             loop {
+                if budget.tick(cols as u64) {
+                    return None;
+                }
                 used[j0] = true;
                 let i0 = p[j0];
                 let mut delta = INF;
@@ -253,7 +313,7 @@ impl Hungarian {
                 }
             }
         }
-        (1..=cols).filter(|&j| p[j] != 0).map(|j| cost(p[j] - 1, j - 1)).sum()
+        Some((1..=cols).filter(|&j| p[j] != 0).map(|j| cost(p[j] - 1, j - 1)).sum())
     }
 }
 
@@ -286,6 +346,11 @@ impl StateTable {
 
     fn len(&self) -> usize {
         self.keys.len() / self.stride
+    }
+
+    /// Bytes reserved.
+    fn bytes(&self) -> u64 {
+        (self.keys.capacity() * 2 + self.slots.capacity() * 4) as u64
     }
 
     fn key(&self, id: u32) -> &[u16] {
@@ -339,6 +404,7 @@ struct Search<'a> {
     epoch: u32,
     queue: Vec<u16>,
     hungarian: Hungarian,
+    budget: Budget<'a>,
 }
 
 impl Search<'_> {
@@ -356,6 +422,7 @@ impl Search<'_> {
         self.mark[usize::from(from)] = epoch;
         let mut least = from;
         let mut head = 0;
+        self.budget.tick(self.pb.n() as u64 / 4);
         while head < self.queue.len() {
             let c = usize::from(self.queue[head]);
             head += 1;
@@ -370,13 +437,15 @@ impl Search<'_> {
         least
     }
 
-    /// The matching lower bound of `boxes`, or `None` when some box cannot reach any free goal.
-    fn lower_bound(&mut self, boxes: &[u16]) -> Option<u32> {
+    /// The matching lower bound of `boxes`, or `None` when some box cannot reach any free goal;
+    /// `Err` when the budget says stop.
+    fn lower_bound(&mut self, boxes: &[u16]) -> Result<Option<u32>, Halt> {
         let pb = self.pb;
         let n = pb.n();
         let cost = |b: usize, g: usize| i64::from(pb.dist[g * n + usize::from(boxes[b])]);
-        let total = self.hungarian.solve(boxes.len(), pb.goals.len(), cost);
-        (total < i64::from(FAR)).then_some(total as u32)
+        let total =
+            self.hungarian.solve(boxes.len(), pb.goals.len(), cost, &mut self.budget).ok_or(Halt::Stopped)?;
+        Ok((total < i64::from(FAR)).then_some(total as u32))
     }
 
     /// Whether the box at `c` (with `occ[c] == 1`) is frozen: `None` if not, else whether some
@@ -413,14 +482,19 @@ impl Search<'_> {
 }
 
 /// Searches for a solution of `state` with the fewest pushes, within `limits`, calling `stop`
-/// every 1,024 expansions (it returns `true` to end the search: `Stopped`). Deterministic: the
-/// same state and limits give the same report.
+/// every [`CHECK_WORK`] units of work in every phase (it returns `true` to end the search:
+/// `Stopped`). Deterministic: the same state and limits give the same report (unless `stop`
+/// says stop).
 pub fn solve(state: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -> bool) -> SolveReport {
     if state.is_solved() {
         let solution = Solution { commands: Vec::new(), pushes: 0, moves: 0 };
         return SolveReport { outcome: SolveOutcome::Solved(solution), nodes: 0 };
     }
-    let (pb, boxes, player, stuck) = Problem::new(state);
+    let mut budget = Budget { stop, work: 0, next: 0, stopped: false };
+    let (pb, boxes, player, stuck) = match Problem::new(state, limits, &mut budget) {
+        Ok(p) => p,
+        Err(h) => return halted(h, 0),
+    };
     let unsolvable = SolveReport { outcome: SolveOutcome::Unsolvable, nodes: 0 };
     if stuck || boxes.len() > pb.goals.len() || boxes.iter().any(|&b| pb.dead[usize::from(b)]) {
         return unsolvable;
@@ -434,8 +508,13 @@ pub fn solve(state: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -
         epoch: 0,
         queue: Vec::with_capacity(n),
         hungarian: Hungarian::default(),
+        budget,
     };
-    let Some(h0) = s.lower_bound(&boxes) else { return unsolvable };
+    let h0 = match s.lower_bound(&boxes) {
+        Ok(Some(h)) => h,
+        Ok(None) => return unsolvable,
+        Err(h) => return halted(h, 0),
+    };
     for &b in &boxes {
         s.occ[usize::from(b)] = 1;
     }
@@ -465,8 +544,16 @@ pub fn solve(state: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -
         }
         closed[i] = true;
         nodes += 1;
-        if nodes > limits.max_nodes || (nodes.is_multiple_of(STOP_EVERY) && stop()) {
-            return SolveReport { outcome: SolveOutcome::Stopped, nodes };
+        if nodes > limits.max_nodes || s.budget.tick(64) {
+            return halted(Halt::Stopped, nodes);
+        }
+        // Capacities: the next growth of every table at once at most doubles them.
+        let bytes = pb.dist.len() as u64 * 4
+            + table.bytes()
+            + (g.capacity() * 4 + parent.capacity() * 4 + push.capacity() * 4 + closed.capacity()) as u64
+            + (open.capacity() * std::mem::size_of::<Reverse<(u32, Reverse<u32>, u32)>>()) as u64;
+        if bytes > limits.max_bytes / 2 {
+            return halted(Halt::Memory, nodes);
         }
         cur.copy_from_slice(table.key(id));
         let (bx, pl) = cur.split_at(k);
@@ -509,7 +596,11 @@ pub fn solve(state: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -
                     child.swap(j, j + 1);
                     j += 1;
                 }
-                if let Some(h) = s.lower_bound(&child[..k]) {
+                let bound = match s.lower_bound(&child[..k]) {
+                    Ok(b) => b,
+                    Err(h) => return halted(h, nodes),
+                };
+                if let Some(h) = bound {
                     child[k] = s.reach(b);
                     let gc = gn + 1;
                     let (cid, new) = table.get_or_insert(&child);
@@ -552,6 +643,15 @@ pub fn solve(state: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -
     }
     steps.reverse();
     SolveReport { outcome: SolveOutcome::Solved(replay(state, &steps)), nodes }
+}
+
+/// The report of a search that ended early.
+fn halted(h: Halt, nodes: u64) -> SolveReport {
+    let outcome = match h {
+        Halt::Stopped => SolveOutcome::Stopped,
+        Halt::Memory => SolveOutcome::OutOfMemory,
+    };
+    SolveReport { outcome, nodes }
 }
 
 /// The commands that make `pushes` (each a box's cell and direction) from `state`: a walk to

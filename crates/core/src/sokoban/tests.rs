@@ -450,7 +450,7 @@ fn the_first_boxoban_levels_import_and_solve_optimally() {
             let game = level.start(None).unwrap();
             let AnyState::Sokoban(s) = game.state else { panic!("not sokoban") };
             assert_eq!((s.size().width, s.size().height, s.box_count()), (10, 10, 4));
-            let report = solve(&s, SolveLimits { max_nodes: 2_000_000 }, &mut || false);
+            let report = solve(&s, SolveLimits::nodes(2_000_000), &mut || false);
             let SolveOutcome::Solved(sol) = report.outcome else { panic!("{file} level {name}: {report:?}") };
             assert_eq!(Some(sol.pushes), bfs_pushes(&s), "{file} level {name}");
             assert_eq!(replay_to_won(&s, &sol.commands), (sol.pushes, sol.moves), "{file} level {name}");
@@ -471,12 +471,13 @@ fn the_solver_stops_when_told_and_knows_unsolvable_levels() {
         calls += 1;
         true
     });
-    assert_eq!((report.outcome, report.nodes, calls), (SolveOutcome::Stopped, 1024, 1));
-    let report = solve(&s, SolveLimits { max_nodes: 10 }, &mut || false);
+    // Called from the first phase on (issue 29.8): stopped before any expansion.
+    assert_eq!((report.outcome, report.nodes, calls), (SolveOutcome::Stopped, 0, 1));
+    let report = solve(&s, SolveLimits::nodes(10), &mut || false);
     assert_eq!((report.outcome, report.nodes), (SolveOutcome::Stopped, 11));
     // The same search twice gives the same report.
-    let a = solve(&s, SolveLimits { max_nodes: 3000 }, &mut || false);
-    assert_eq!(a, solve(&s, SolveLimits { max_nodes: 3000 }, &mut || false));
+    let a = solve(&s, SolveLimits::nodes(3000), &mut || false);
+    assert_eq!(a, solve(&s, SolveLimits::nodes(3000), &mut || false));
 }
 
 
@@ -502,4 +503,76 @@ fn board_problems_lists_every_check_that_fails_the_first_being_parse_boards() {
     let empty = board_problems(&rows(&["###", "# #", "###"]));
     assert_eq!(empty.len(), 2, "no player, no box: {empty:?}");
     assert_eq!(board_problems(&rows(&["#x#"])).len(), 1, "unreadable: that one error");
+}
+
+/// Issue 29.3: a collection with a row or a board larger than the largest side is refused at
+/// that line while reading, before any row is padded (1,000,000 `#` then 5,000 rows grew past
+/// 4 GB).
+#[test]
+fn an_oversized_board_is_refused_while_reading() {
+    let mut text = "#".repeat(1_000_000);
+    text.push('\n');
+    for _ in 0..5_000 {
+        text.push_str("#\n");
+    }
+    let e = parse_levels(&text).unwrap_err();
+    assert_eq!((e.level, e.line, e.column), (1, 1, 257), "{e}");
+    assert!(e.message.contains("at most 256"), "{e}");
+    let tall = "#\n".repeat(5_000);
+    let e = parse_levels(&tall).unwrap_err();
+    assert_eq!((e.line, e.column), (257, 1), "{e}");
+    // The largest side itself is fine as far as size goes.
+    let mut edge = "#".repeat(256);
+    edge.push('\n');
+    assert!(!parse_levels(&edge).unwrap_err().message.contains("at most"));
+}
+
+/// Issue 29.8: the solver's memory budget ends the search ("gave up: memory") instead of
+/// growing, in the distance tables and in the search; its stop callback is called inside the
+/// set-up of a huge level, not only between expansions.
+#[test]
+fn the_solver_keeps_to_its_memory_budget_and_stops_inside_every_phase() {
+    // A 64×64 room with 30 boxes: too much for a few kilobytes of tables.
+    let room = big_room(64, 30);
+    let r = solve(&room, SolveLimits { max_nodes: u64::MAX, max_bytes: 4 << 10 }, &mut || false);
+    assert_eq!(r.outcome, SolveOutcome::OutOfMemory);
+    let r = solve(&room, SolveLimits { max_nodes: u64::MAX, max_bytes: 4 << 20 }, &mut || false);
+    assert_eq!(r.outcome, SolveOutcome::OutOfMemory, "{r:?}");
+    assert!(r.nodes > 0);
+    // 256×256 with 1,000 boxes: the stop callback is reached inside the set-up (before any
+    // expansion), and called again every CHECK_WORK units, so a clock can end it.
+    let huge = big_room(256, 1000);
+    let mut calls = 0;
+    let r = solve(&huge, SolveLimits::default(), &mut || {
+        calls += 1;
+        calls > 3
+    });
+    assert_eq!((r.outcome, r.nodes, calls), (SolveOutcome::Stopped, 0, 4));
+}
+
+/// A `side`×`side` walled room with `boxes` boxes and goals scattered by a fixed generator.
+fn big_room(side: usize, boxes: usize) -> SokobanState {
+    let mut rows: Vec<Vec<char>> = (0..side)
+        .map(|y| (0..side).map(|x| if x == 0 || y == 0 || x == side - 1 || y == side - 1 { '#' } else { ' ' }).collect())
+        .collect();
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    rows[1][1] = '@';
+    for c in ['$', '.'] {
+        let mut placed = 0;
+        while placed < boxes {
+            let (cx, cy) = (2 + next(side - 4), 2 + next(side - 4));
+            if rows[cy][cx] == ' ' {
+                rows[cy][cx] = c;
+                placed += 1;
+            }
+        }
+    }
+    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    parse_board(&rows, 0).expect("a room")
 }
