@@ -35,10 +35,13 @@ fn read_game(text: &str, name: Option<String>) -> Result<Vec<Level>, String> {
 
 /// The last palette asked for, by source: compiling a game for every frame of the panel would be
 /// wasteful.
-static PALETTE: Mutex<Option<(Arc<str>, Arc<Result<Palette, String>>)>> = Mutex::new(None);
+static PALETTE: Mutex<Option<(Arc<str>, Shared)>> = Mutex::new(None);
+
+/// A palette (or why the game has none), shared with the cache.
+type Shared = Arc<Result<Palette, String>>;
 
 /// The palette of the game whose source is `source` (its legend's glyphs), cached.
-fn palette_of(source: &str) -> Arc<Result<Palette, String>> {
+fn palette_of(source: &str) -> Shared {
     let mut cached = PALETTE.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((s, p)) = cached.as_ref()
         && &**s == source

@@ -66,6 +66,8 @@ pub const HINT: Color32 = Color32::from_rgb(0x3d, 0xd6, 0xff);
 const HINT_SECONDS: f64 = 1.0;
 /// The most positions Hint expands (bounds its memory, whatever the clock says).
 const HINT_MAX_NODES: u64 = 1_000_000;
+/// The most memory Hint's search may take (its tables and positions): 256 MiB.
+const HINT_MAX_BYTES: u64 = 256 << 20;
 
 /// What Hint found about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,7 +90,8 @@ pub fn verdict(s: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -> 
             None => Verdict::OutOfTime(report.nodes),
         },
         SolveOutcome::Unsolvable => Verdict::Lost,
-        SolveOutcome::Stopped => Verdict::OutOfTime(report.nodes),
+        // A budget ran out (time, positions or memory): no verdict either way.
+        SolveOutcome::Stopped | SolveOutcome::OutOfMemory => Verdict::OutOfTime(report.nodes),
     }
 }
 
@@ -377,7 +380,7 @@ impl EditorGame for Game {
         }
         if ui.button("Hint").on_hover_text("Mark the first move of a solution with the fewest pushes").clicked() {
             let started = std::time::Instant::now();
-            let limits = SolveLimits { max_nodes: HINT_MAX_NODES };
+            let limits = SolveLimits { max_nodes: HINT_MAX_NODES, max_bytes: HINT_MAX_BYTES };
             let v = verdict(s, limits, &mut || started.elapsed().as_secs_f64() > HINT_SECONDS);
             let text = verdict_message(s, &v);
             return Some(match v {
@@ -592,14 +595,14 @@ mod tests {
             AnyState::Sokoban(s) => s,
             _ => panic!("sokoban"),
         };
-        let all = SolveLimits { max_nodes: 100_000 };
+        let all = SolveLimits::nodes(100_000);
         // The box against the left wall can never reach the goal on the right.
         let lost = state(&["######", "#    #", "#$ @.#", "#    #", "######"]);
         assert_eq!(verdict(&lost, all, &mut || false), Verdict::Lost);
         assert!(verdict_message(&lost, &Verdict::Lost).contains("no solution from here"));
         // Out of budget (nodes or the clock): said so, no move.
         let open = state(&["########", "#      #", "# $  $ #", "#  @   #", "# .  . #", "########"]);
-        let v = verdict(&open, SolveLimits { max_nodes: 1 }, &mut || false);
+        let v = verdict(&open, SolveLimits::nodes(1), &mut || false);
         assert!(matches!(v, Verdict::OutOfTime(_)), "{v:?}");
         assert!(verdict_message(&open, &v).contains("no hint within the time"));
         assert!(matches!(verdict(&open, all, &mut || false), Verdict::Move(..)));
