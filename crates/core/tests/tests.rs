@@ -5,6 +5,7 @@ mod determinism;
 mod hash;
 mod match3;
 mod puzzlescript;
+mod puzzlescript_compiler;
 mod puzzlescript_props;
 mod puzzlescript_reference;
 mod sides;

@@ -314,3 +314,47 @@ pub fn run_case(case: &Case) -> CaseResult {
     }
     CaseResult { passed: true, first_difference: None, actual }
 }
+
+/// One compiler case of `errormessage_testdata.js`: `[name, [source, messages, errorCount]]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompilerCase {
+    /// The case's name.
+    pub name: String,
+    /// The game source.
+    pub source: String,
+    /// The messages the reference printed (errors and warnings), in order.
+    pub messages: Vec<String>,
+    /// How many of them are errors (a game with errors does not run).
+    pub error_count: usize,
+}
+
+/// Reads the compiler suite (`var errormessagetestdata = [...]`, or a JSON array of the same).
+pub fn parse_compiler_cases(text: &str) -> Result<Vec<CompilerCase>, String> {
+    let start = text.find('[').ok_or("no array found")?;
+    let mut r = Reader { s: text.as_bytes(), text, pos: start };
+    let Value::Array(items) = r.value(0)? else {
+        return Err("not an array".into());
+    };
+    let mut cases = Vec::new();
+    for (k, item) in items.iter().enumerate() {
+        let Value::Array(pair) = item else {
+            return Err(format!("case {k}: not an array"));
+        };
+        let name = pair.first().and_then(as_str).unwrap_or_default();
+        let Some(Value::Array(d)) = pair.get(1) else {
+            return Err(format!("case {k} ({name}): no data array"));
+        };
+        let source = d.first().and_then(as_str).ok_or(format!("case {name}: no source"))?;
+        let messages = match d.get(1) {
+            Some(Value::Array(a)) => a.iter().filter_map(as_str).collect(),
+            _ => Vec::new(),
+        };
+        let error_count = d
+            .get(2)
+            .and_then(as_str)
+            .and_then(|s| s.parse::<usize>().ok())
+            .ok_or(format!("case {name}: no error count"))?;
+        cases.push(CompilerCase { name, source, messages, error_count });
+    }
+    Ok(cases)
+}
