@@ -1146,7 +1146,7 @@ impl EditorApp {
             let (rules, state) = (self.session.history().rules(), self.session.state());
             // The overlay follows the cell hovered in the last frame.
             let overlay = self.play.overlay(rules, state, self.last_hover);
-            let input = self.board.show(ui, self.session.mirror(), state, at, &overlay);
+            let input = self.board.show_game(ui, self.session.mirror(), Some(rules), state, at, &overlay);
             self.last_hover = self.pinned_hover.or(input.hovered);
             if let Some(cmd) = self.play.board_command(rules, state, &input) {
                 self.execute(&cmd, now);

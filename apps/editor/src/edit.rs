@@ -1006,7 +1006,8 @@ impl EditView {
                 );
             }
         }
-        if cell >= 14.0 {
+        // Pixel art shows what a cell holds: no letter over it.
+        if cell >= 14.0 && !self.draws_art() {
             let font = FontId::monospace((cell * 0.42).min(22.0));
             for y in y0..y1 {
                 for x in x0..x1 {
@@ -1112,31 +1113,51 @@ impl EditView {
             return tex.id();
         }
         let options = &self.draft.options;
+        // A rule set with pixel art (PuzzleScript's sprites) draws each cell as `side`×`side`
+        // texels; the others a texel per cell.
+        let art = options.game().ink_art(options);
+        let side = art.as_ref().map_or(1, |a| a.side.max(1));
         let size = self.draft.size();
-        let dims = [usize::from(size.width), usize::from(size.height)];
+        let dims = [usize::from(size.width) * side, usize::from(size.height) * side];
+        // The texels of columns `lo.x..=hi.x` and rows `lo.y..=hi.y`.
+        let texels = |lo: Pos, hi: Pos| -> ColorImage {
+            let (w, h) = (usize::from(hi.x - lo.x) + 1, usize::from(hi.y - lo.y) + 1);
+            let stride = w * side;
+            let mut pixels = vec![Color32::BLACK; stride * h * side];
+            for y in lo.y..=hi.y {
+                for x in lo.x..=hi.x {
+                    let ink = self.draft.ink(Pos::new(x, y));
+                    let at = usize::from(y - lo.y) * side * stride + usize::from(x - lo.x) * side;
+                    let block = ink.and_then(|i| art.as_ref()?.inks.get(&i));
+                    for row in 0..side {
+                        let out = &mut pixels[at + row * stride..at + row * stride + side];
+                        match block {
+                            Some(px) => out.copy_from_slice(&px[row * side..row * side + side]),
+                            None => out.fill(ink.map_or(Color32::BLACK, |c| cell_colour(c, options))),
+                        }
+                    }
+                }
+            }
+            ColorImage {
+                size: [stride, h * side],
+                pixels,
+                source_size: vec2(stride as f32, (h * side) as f32),
+            }
+        };
         if !self.canvas.remake
             && let Some((lo, hi)) = self.canvas.painted.take()
             && let Some((rev, tex)) = &mut self.canvas.texture
             && tex.size() == dims
         {
-            let (w, h) = (usize::from(hi.x - lo.x) + 1, usize::from(hi.y - lo.y) + 1);
-            let mut pixels = Vec::with_capacity(w * h);
-            for y in lo.y..=hi.y {
-                for x in lo.x..=hi.x {
-                    pixels.push(
-                        self.draft.ink(Pos::new(x, y)).map_or(Color32::BLACK, |c| cell_colour(c, options)),
-                    );
-                }
-            }
-            let image = ColorImage { size: [w, h], pixels, source_size: vec2(w as f32, h as f32) };
-            tex.set_partial([usize::from(lo.x), usize::from(lo.y)], image, TextureOptions::NEAREST);
+            let image = texels(lo, hi);
+            let at = [usize::from(lo.x) * side, usize::from(lo.y) * side];
+            tex.set_partial(at, image, TextureOptions::NEAREST);
             *rev = self.revision;
             return tex.id();
         }
         self.canvas.remake = false;
         self.canvas.painted = None;
-        let pixels = self.draft.cells().iter().map(|&c| cell_colour(c, options)).collect();
-        let image = ColorImage { size: dims, pixels, source_size: vec2(dims[0] as f32, dims[1] as f32) };
+        let image = texels(Pos::new(0, 0), Pos::new(size.width - 1, size.height - 1));
         match &mut self.canvas.texture {
             Some((rev, tex)) if tex.size() == dims => {
                 tex.set(image, TextureOptions::NEAREST);
@@ -1150,6 +1171,11 @@ impl EditView {
                 id
             }
         }
+    }
+
+    /// Whether the canvas draws the draft's cells as the rule set's pixel art (for tests).
+    pub fn draws_art(&self) -> bool {
+        self.draft.options.game().ink_art(&self.draft.options).is_some()
     }
 }
 

@@ -77,3 +77,91 @@ fn edit_paints_with_the_legend_and_saves_into_the_source() {
     let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
     assert_eq!(l.source, source, "nothing painted: the source is the game's");
 }
+
+/// The pixel at (`px`, `py`) of cell `cell`'s 5×5 block in a board picture.
+fn pixel(image: &egui::ColorImage, cell: (usize, usize), px: usize, py: usize) -> egui::Color32 {
+    image.pixels[(cell.1 * 5 + py) * image.size[0] + cell.0 * 5 + px]
+}
+
+#[test]
+fn play_draws_the_objects_sprites_layered_and_follows_the_board() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    let key = h.state().board().art_key().expect("Play draws the game's own picture");
+    let game = tessera_editor::games::of(tessera_core::RuleSet::PuzzleScript).expect("the entry");
+    let image = {
+        let (rules, state) = (h.state().session().history().rules(), h.state().session().state());
+        let art = game.board_art(rules, state).expect("sprites");
+        assert_eq!(art.key, key);
+        (art.image)()
+    };
+    assert_eq!(image.size, [8 * 5, 6 * 5], "5×5 pixels a cell");
+    let rgb = |v: u32| egui::Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8);
+    // The player at (2, 3): its head (#f5e6c8), its body (#2b6cb0); its transparent corner shows
+    // the background object's sprite under it (a lower layer): #1d1d2b or #23233a.
+    assert_eq!(pixel(&image, (2, 3), 2, 0), rgb(0xf5e6c8));
+    assert_eq!(pixel(&image, (2, 3), 2, 2), rgb(0x2b6cb0));
+    assert_eq!(pixel(&image, (2, 3), 0, 0), rgb(0x23233a), "the background's pixel under the player");
+    // A wall's brick pattern, and a crate's hollow middle showing the background.
+    assert_eq!(pixel(&image, (0, 0), 3, 0), rgb(0x4a3626));
+    assert_eq!(pixel(&image, (0, 0), 0, 0), rgb(0x6b4f3a));
+    assert_eq!(pixel(&image, (3, 3), 0, 0), rgb(0xb7791f));
+    assert_eq!(pixel(&image, (3, 3), 2, 2), rgb(0x23233a));
+    // A move changes the picture's key (the texture is made again), and only then.
+    h.run();
+    assert_eq!(h.state().board().art_key(), Some(key), "nothing moved, same picture");
+    h.key_press(Key::ArrowDown);
+    h.run();
+    assert_ne!(h.state().board().art_key(), Some(key));
+    // The debugger draws the same sprites.
+    h.state_mut().set_mode(Mode::Debug);
+    h.run();
+    h.run();
+    assert!(h.state().debug().board().art_key().is_some(), "Debug draws the sprites too");
+}
+
+#[test]
+fn flat_objects_named_colours_and_the_background_colour() {
+    let source = "title Flat\nbackground_color #123\n\n========\nOBJECTS\n========\n\nBackground\ntransparent\n\nPlayer\nred\n\nGem\nlightblue #00ff00\n..0..\n.010.\n00100\n.010.\n..0..\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\nG = Gem\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nGem\nPlayer\n\n======\nRULES\n======\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\nPG.\n";
+    let levels = tessera_core::importer("puzzlescript").expect("importer").import;
+    let level = levels(source, Some("flat.txt")).expect("the game imports").remove(0).level;
+    let game = level.start(Some(0)).expect("it starts");
+    let entry = tessera_editor::games::of_level(&level).expect("the entry");
+    let image = (entry.board_art(&game.rules, &game.state).expect("sprites").image)();
+    let rgb = |v: u32| egui::Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8);
+    // The player has no sprite: a flat square of PuzzleScript's red.
+    for (x, y) in [(0, 0), (4, 4), (2, 2)] {
+        assert_eq!(pixel(&image, (0, 0), x, y), rgb(0xbe2633));
+    }
+    // The gem: lightblue and #00ff00; its transparent pixels show the background colour (#123,
+    // the background object is transparent).
+    assert_eq!(pixel(&image, (1, 0), 2, 0), rgb(0xb2dcef));
+    assert_eq!(pixel(&image, (1, 0), 2, 1), rgb(0x00ff00));
+    assert_eq!(pixel(&image, (1, 0), 0, 0), rgb(0x112233));
+    assert_eq!(pixel(&image, (2, 0), 2, 2), rgb(0x112233), "an empty cell is the background colour");
+}
+
+#[test]
+fn edit_draws_the_glyphs_as_sprites() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    assert!(h.state().edit().draws_art(), "the canvas draws the legend's sprites");
+    let game = tessera_editor::games::of(tessera_core::RuleSet::PuzzleScript).expect("the entry");
+    let art = game.ink_art(&h.state().edit().draft().options).expect("ink art");
+    assert_eq!(art.side, 5);
+    let rgb = |v: u32| egui::Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8);
+    let q = &art.inks[&Ink::Glyph('Q')];
+    assert_eq!(q[2], rgb(0xf5e6c8), "Q: the player over the target");
+    assert_eq!(q[5 + 1], rgb(0x2b6cb0));
+    let at = &art.inks[&Ink::Glyph('@')];
+    assert_eq!(at[0], rgb(0xb7791f), "@: the crate's rim");
+    assert_eq!(at[5 + 1], rgb(0xd4a017), "@: the target shows through the crate's hollow");
+    // Other rule sets keep their flat colours.
+    h.state_mut().open(&fixtures().join("levels/sokoban.json"));
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    assert!(!h.state().edit().draws_art());
+}

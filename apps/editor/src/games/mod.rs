@@ -75,6 +75,27 @@ pub struct GroundMap<'a> {
     pub cells: std::borrow::Cow<'a, [u8]>,
 }
 
+/// A board the rule set draws itself as pixel art (PuzzleScript's sprites): see
+/// [`EditorGame::board_art`].
+pub struct BoardArt<'a> {
+    /// Changes whenever the picture does (the game's art and the board's state): the board
+    /// uploads the picture again only then.
+    pub key: u64,
+    /// The board's colour around and under the cells.
+    pub background: egui::Color32,
+    /// The picture, `side`×`side` pixels a cell, made only when `key` changed.
+    pub image: Box<dyn FnOnce() -> egui::ColorImage + 'a>,
+}
+
+/// Each ink's pixel art in Edit (see [`EditorGame::ink_art`]): `side`×`side` pixels an ink, row
+/// by row.
+pub struct InkArt {
+    /// Pixels a side.
+    pub side: usize,
+    /// The pixels of each ink that has art; an ink without is a flat square of its colour.
+    pub inks: std::collections::HashMap<Ink, Vec<egui::Color32>>,
+}
+
 /// Remaps every cell of a draft after a settings change (a removed terrain type).
 pub type InkMap = Box<dyn Fn(Ink) -> Ink>;
 
@@ -114,6 +135,21 @@ pub trait EditorGame: Sync {
     /// (a Sokoban box on its goal), so the ground still reads under the piece. None by default.
     fn framed_ground(&self) -> &'static [u8] {
         &[]
+    }
+
+    /// The board drawn by the rule set itself, as pixel art (PuzzleScript's sprites, layered):
+    /// Play and Debug show it in place of the mirror's pieces (no animation). `None` (the
+    /// default) draws the mirror's pieces.
+    fn board_art<'a>(&self, rules: &'a AnyRules, state: &'a AnyState) -> Option<BoardArt<'a>> {
+        let _ = (rules, state);
+        None
+    }
+
+    /// The pixel art of the inks of a draft with `options`, for the Edit canvas: `None` (the
+    /// default) paints each cell in its ink's colour.
+    fn ink_art(&self, options: &Options) -> Option<std::sync::Arc<InkArt>> {
+        let _ = options;
+        None
     }
 
     /// The colour of an [`Ink::Glyph`] cell in Edit (for rule sets whose cells are characters).

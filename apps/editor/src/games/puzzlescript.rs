@@ -2,6 +2,8 @@
 //!
 //! - Files: a PuzzleScript game (`.txt`) opens through core's `puzzlescript` importer; a game of
 //!   more than one playable level asks which to open.
+//! - Look: the board is the objects' 5×5 sprites in their colours, layered by collision layer,
+//!   on the game's `background_color` (`art`); in Edit each legend glyph is drawn so too.
 //! - Play: arrow keys and WASD move, X or Space is the action key, R restarts (to the last
 //!   checkpoint); Tick runs a turn with no input (realtime games). A step runs its `again` turns.
 //! - Edit: the level's cells are [`Ink::Glyph`]s of the game's legend (its one-character keys:
@@ -10,7 +12,9 @@
 //!   the level's own (every other line of the source kept as it was). The rules themselves are
 //!   edited in the game's `.txt`.
 
-use super::{EditorGame, Import, PlayAction, fill_button};
+mod art;
+
+use super::{BoardArt, EditorGame, Import, InkArt, PlayAction, fill_button};
 use crate::board::BoardInput;
 use crate::draft::{Draft, Ink, Options};
 use crate::edit::Brush;
@@ -35,7 +39,10 @@ fn read_game(text: &str, name: Option<String>) -> Result<Vec<Level>, String> {
 
 /// The last palette asked for, by source: compiling a game for every frame of the panel would be
 /// wasteful.
-static PALETTE: Mutex<Option<(Arc<str>, Arc<Result<Palette, String>>)>> = Mutex::new(None);
+static PALETTE: Mutex<Option<(Arc<str>, SharedPalette)>> = Mutex::new(None);
+
+/// A game's palette, or why it has none, shared.
+type SharedPalette = Arc<Result<Palette, String>>;
 
 /// The palette of the game whose source is `source` (its legend's glyphs), cached.
 fn palette_of(source: &str) -> Arc<Result<Palette, String>> {
@@ -48,6 +55,11 @@ fn palette_of(source: &str) -> Arc<Result<Palette, String>> {
     let p = Arc::new(palette(source));
     *cached = Some((Arc::from(source), Arc::clone(&p)));
     p
+}
+
+thread_local! {
+    /// The inks' art of the game edited last, by its art's key.
+    static INK_ART: std::cell::RefCell<Option<(u64, Arc<InkArt>)>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The level `options` hold (the default when of another rule set, which a draft never holds).
@@ -69,6 +81,31 @@ impl EditorGame for Game {
 
     fn imports(&self) -> &'static [Import] {
         &IMPORTS
+    }
+
+    /// The objects' sprites, layered (see `art`).
+    fn board_art<'a>(&self, rules: &'a AnyRules, state: &'a AnyState) -> Option<BoardArt<'a>> {
+        let (AnyRules::PuzzleScript(r), AnyState::PuzzleScript(s)) = (rules, state) else { return None };
+        let art = art::of_rules(r);
+        let key = art.key ^ s.hash().wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Some(BoardArt { key, background: art.background, image: Box::new(move || art.board(s)) })
+    }
+
+    /// Each legend glyph drawn as its objects' sprites over the background.
+    fn ink_art(&self, options: &Options) -> Option<Arc<InkArt>> {
+        let art = art::of_source(&settings(options).source)?;
+        INK_ART.with(|cell| {
+            let mut cell = cell.borrow_mut();
+            if let Some((key, inks)) = cell.as_ref()
+                && *key == art.key
+            {
+                return Some(Arc::clone(inks));
+            }
+            let inks = art.glyphs.iter().map(|(&g, px)| (Ink::Glyph(g), px.clone())).collect();
+            let inks = Arc::new(InkArt { side: art::SIDE, inks });
+            *cell = Some((art.key, Arc::clone(&inks)));
+            Some(inks)
+        })
     }
 
     fn default_options(&self) -> Options {
