@@ -165,3 +165,58 @@ fn edit_draws_the_glyphs_as_sprites() {
     h.run();
     assert!(!h.state().edit().draws_art());
 }
+
+/// A one-level game whose action key shows a message.
+const TALKING: &str = "title Talking\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nPlayer\nred\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer\n\n======\nRULES\n======\n\n[ action Player ] -> [ Player ] message Hello there\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\nP..\n";
+
+#[test]
+fn a_message_shows_over_the_board_until_a_key_or_a_click() {
+    let mut h = editor();
+    let import = tessera_core::importer("puzzlescript").expect("importer").import;
+    let level = import(TALKING, Some("talking.txt")).expect("the game imports").remove(0).level;
+    assert!(h.state_mut().open_level(level, 0, "talking"));
+    h.run();
+    h.key_press(Key::X);
+    h.run();
+    assert_eq!(h.state().play().message.as_deref(), Some("Hello there"));
+    // While it shows, a key dismisses it and plays nothing.
+    let before = ps(&h);
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().play().message, None, "the key dismissed the message");
+    assert_eq!(ps(&h), before, "the dismissing key did not move the player");
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(ps(&h).rows()[0], ".P.", "the next key plays");
+    // A click on the board dismisses it too.
+    h.key_press(Key::X);
+    h.run();
+    assert!(h.state().play().message.is_some());
+    crate::common::click_cell(&mut h, tessera_core::Pos::new(0, 0));
+    assert_eq!(h.state().play().message, None, "the click dismissed the message");
+}
+
+#[test]
+fn a_won_level_offers_the_next_level_of_the_source() {
+    let mut h = editor();
+    h.state_mut().open(&fixtures().join("games/warehouse.txt"));
+    h.run();
+    h.get_by_label("Open level").click();
+    h.run();
+    assert_eq!(ps(&h).rows()[2], "#.P*.O#", "level 1");
+    assert!(h.query_by_label("Level 1 of 3").is_some());
+    h.key_press(Key::ArrowRight);
+    h.run();
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!(ps(&h).is_won());
+    h.get_by_label("Next level").click();
+    h.run();
+    assert_eq!(ps(&h).rows()[3], "#.P**OO#", "level 2 of the same game");
+    assert!(!ps(&h).is_won());
+    assert!(h.state().title().ends_with("2. Warehouse 2"), "{}", h.state().title());
+    assert!(h.query_by_label("Level 2 of 3").is_some());
+    h.get_by_label("Previous level").click();
+    h.run();
+    assert_eq!(ps(&h).rows()[2], "#.P*.O#", "back to level 1");
+}

@@ -108,6 +108,8 @@ pub enum PlayAction {
     Notice(String),
     /// Say this in the status bar and offer Undo: the position is lost (no solution from it).
     Lost(String),
+    /// Play another level (of the same game: the next one after a win), titled so.
+    Open(Level, String),
 }
 
 /// What the editor needs from one rule set. Methods with a default are optional.
@@ -273,6 +275,12 @@ pub trait EditorGame: Sync {
     /// Whether the selection stays after a step (a tactics unit that moved stays selected).
     fn keeps_selection(&self) -> bool {
         false
+    }
+
+    /// The text `event` shows over the board until a key or a click dismisses it (a
+    /// PuzzleScript `message`), if any.
+    fn message(&self, _event: &tessera_core::AnyEvent) -> Option<String> {
+        None
     }
 
     /// The status bar's objectives (moves left, target, turn).

@@ -216,20 +216,57 @@ impl EditorGame for Game {
     fn play_panel(
         &self,
         ui: &mut egui::Ui,
-        _rules: &AnyRules,
+        rules: &AnyRules,
         state: &AnyState,
         _play: &mut PlayInput,
     ) -> Option<PlayAction> {
-        let AnyState::PuzzleScript(s) = state else { return None };
+        let (AnyRules::PuzzleScript(r), AnyState::PuzzleScript(s)) = (rules, state) else { return None };
         ui.label("Arrow keys or WASD move; X or Space: action; R: restart.");
+        let mut action = None;
         if s.is_won() {
             ui.label("Won: the win conditions hold.");
-            return None;
+        } else if ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked() {
+            action = Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
         }
-        if ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked() {
-            return Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
+        // Level select: the other levels of the same source.
+        let game = r.game();
+        let count = tessera_core::puzzlescript::playable_count(game);
+        let k = game.levels()[..r.entry().min(game.levels().len())]
+            .iter()
+            .filter(|e| matches!(e, tessera_core::puzzlescript::engine::LevelEntry::Level { .. }))
+            .count();
+        let mut go = None;
+        ui.horizontal(|ui| {
+            ui.label(format!("Level {} of {count}", k + 1));
+            if ui.add_enabled(k > 0, egui::Button::new("Previous level")).clicked() {
+                go = Some(k - 1);
+            }
+            let next = egui::Button::new("Next level").selected(s.is_won());
+            if ui.add_enabled(k + 1 < count, next).clicked() {
+                go = Some(k + 1);
+            }
+        });
+        if let Some(k) = go {
+            action = Some(match read_game(r.source(), None) {
+                Ok(mut levels) if k < levels.len() => {
+                    let level = levels.swap_remove(k);
+                    let name = self.level_name(&level).unwrap_or_else(|| format!("level {}", k + 1));
+                    PlayAction::Open(level, format!("{}. {name}", k + 1))
+                }
+                Ok(_) => PlayAction::Notice(format!("the game has no level {}", k + 1)),
+                Err(e) => PlayAction::Notice(e),
+            });
         }
-        None
+        action
+    }
+
+    fn message(&self, event: &tessera_core::AnyEvent) -> Option<String> {
+        match event {
+            tessera_core::AnyEvent::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptEvent::Message { text }) => {
+                Some(text.clone())
+            }
+            _ => None,
+        }
     }
 
     /// No score: PuzzleScript levels are won or not.
