@@ -769,7 +769,14 @@ impl EditView {
         ui.separator();
         self.palette_ui(ui);
         ui.separator();
-        egui::CollapsingHeader::new("Settings").default_open(true).show(ui, |ui| self.settings_ui(ui));
+        let mut rebuilt = false;
+        egui::CollapsingHeader::new("Settings")
+            .default_open(true)
+            .show(ui, |ui| rebuilt = self.settings_ui(ui));
+        if rebuilt && self.problem().is_none() {
+            // New rules: Play restarts with them.
+            action = Some(EditAction::Play(self.draft.to_level(), self.play_seed));
+        }
         egui::CollapsingHeader::new("Size").default_open(true).show(ui, |ui| self.size_ui(ui, error));
         egui::CollapsingHeader::new("New level")
             .default_open(false)
@@ -835,7 +842,8 @@ impl EditView {
         }
     }
 
-    fn settings_ui(&mut self, ui: &mut egui::Ui) {
+    /// The settings panel; true when the change is new rules Play restarts with.
+    fn settings_ui(&mut self, ui: &mut egui::Ui) -> bool {
         // The settings only: cloning the whole draft each frame would copy every cell.
         let (mut name_v, mut seed_v, mut options) =
             (self.draft.name.clone(), self.draft.seed, self.draft.options.clone());
@@ -860,6 +868,7 @@ impl EditView {
             || seed_v != self.draft.seed
             || options != self.draft.options
             || remap.is_some();
+        let rebuilt = changed && options.game().restarts_play(&self.draft.options, &options);
         if changed {
             let mut d = self.draft.clone();
             (d.name, d.seed, d.options) = (name_v, seed_v, options);
@@ -874,6 +883,7 @@ impl EditView {
             // The drag or the typing that changed settings is over: the next change is a new step.
             self.history.seal();
         }
+        rebuilt
     }
 
     fn size_ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) {

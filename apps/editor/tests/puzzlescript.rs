@@ -220,3 +220,56 @@ fn a_won_level_offers_the_next_level_of_the_source() {
     h.run();
     assert_eq!(ps(&h).rows()[2], "#.P*.O#", "back to level 1");
 }
+
+#[test]
+fn rebuild_lists_errors_by_line_and_new_rules_play_with_the_painted_board() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    // Paint a crate at (3, 2), a floor cell.
+    let painted = tessera_core::Pos::new(3, 2);
+    h.state_mut().edit_mut().set_ink(Ink::Glyph('*'));
+    h.run();
+    let at = h.state().edit().cell_centre(painted).expect("the canvas was drawn");
+    h.hover_at(at);
+    h.run();
+    for pressed in [true, false] {
+        let button = egui::PointerButton::Primary;
+        h.event(egui::Event::PointerButton { pos: at, button, pressed, modifiers: Default::default() });
+        h.run();
+    }
+    assert_eq!(h.state().edit().draft().ink(painted), Some(Ink::Glyph('*')));
+    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    // A typo in a rule: Rebuild lists the error with its line, and changes nothing.
+    let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
+    let line = source.lines().position(|l| l == rule).expect("the push rule") + 1;
+    let broken = source.replace(rule, "[ > Player | Crate ] -> [ > Player | > Crat ]");
+    tessera_editor::games::set_rules_text(&h.ctx, &source, &broken);
+    h.run();
+    h.get_by_label("Rebuild").click();
+    h.run();
+    let errors = tessera_editor::games::rules_errors(&h.ctx);
+    assert!(errors.iter().any(|(l, _)| *l == line), "the error names line {line}: {errors:?}");
+    assert!(h.query_all_by_label_contains(&format!("line {line}:")).next().is_some(), "listed in the panel");
+    assert_eq!(h.state().mode(), Mode::Edit, "nothing played");
+    // The fixed rules, pulling instead of pushing: Ctrl+Enter rebuilds and Play restarts with
+    // them, on the painted board.
+    let pulling = source.replace(rule, "[ < Player | Crate ] -> [ < Player | < Crate ]");
+    tessera_editor::games::set_rules_text(&h.ctx, &source, &pulling);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Enter);
+    h.run();
+    assert!(tessera_editor::games::rules_errors(&h.ctx).is_empty());
+    assert_eq!(h.state().mode(), Mode::Play, "Play restarted with the new rules");
+    let start = ps(&h);
+    assert_eq!(start.rows()[2].chars().nth(3), Some('*'), "the painted crate: {:?}", start.rows());
+    // The player at (2, 3) walks left, away from the crates at (3, 3): the crate follows.
+    h.key_press(Key::ArrowLeft);
+    h.run();
+    assert_eq!(ps(&h).rows()[3], "#P*.*OO#", "{:?}", ps(&h).rows());
+    // The draft's level carries the new rules and the painted board.
+    let Level::PuzzleScript(l) = h.state().edit().draft().to_level() else { panic!("puzzlescript") };
+    assert!(l.source.contains("[ < Player | Crate ] -> [ < Player | < Crate ]"));
+    assert_eq!(tessera_core::puzzlescript::level_rows(&l.source, 1).expect("rows")[2], "#.**.O.#");
+}

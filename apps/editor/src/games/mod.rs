@@ -41,6 +41,8 @@ macro_rules! games {
 
 games!(slide, collapse, tactics, match3, sokoban, puzzlescript);
 
+pub use puzzlescript::{rules_errors, rules_text, set_rules_text};
+
 /// The editor entry of `rule_set`, if it has one.
 pub fn of(rule_set: RuleSet) -> Option<&'static dyn EditorGame> {
     ALL.iter().copied().find(|g| g.rule_set() == rule_set)
@@ -234,6 +236,12 @@ pub trait EditorGame: Sync {
 
     /// The settings panel, editing `options` in place; a cell remap when a change asks for one.
     fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<InkMap>;
+
+    /// Whether the settings change from `before` to `after` is new rules that Play restarts
+    /// with at once (PuzzleScript's Rebuild). No by default.
+    fn restarts_play(&self, _before: &Options, _after: &Options) -> bool {
+        false
+    }
 
     // ---- Play.
 

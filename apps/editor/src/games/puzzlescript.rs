@@ -176,12 +176,18 @@ impl EditorGame for Game {
 
     fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<super::InkMap> {
         let l = settings(options);
-        ui.label(format!(
-            "Level {} of the game's source ({} lines). The rules are edited in the game's .txt.",
-            l.level + 1,
-            l.source.lines().count()
-        ));
+        ui.label(format!("Level {} of the game's source ({} lines).", l.level + 1, l.source.lines().count()));
+        egui::CollapsingHeader::new("Rules").default_open(true).show(ui, |ui| {
+            if let Some(source) = rules_ui(ui, &l) {
+                *options = Options::new(&Game, Level::PuzzleScript(PuzzleScriptLevel { source, ..l }));
+            }
+        });
         None
+    }
+
+    /// A rebuild (a new source) restarts Play with the new rules.
+    fn restarts_play(&self, before: &Options, after: &Options) -> bool {
+        settings(before).source != settings(after).source
     }
 
     fn key_command(&self, input: &egui::InputState) -> Option<AnyCommand> {
@@ -284,4 +290,122 @@ impl EditorGame for Game {
         let AnyState::PuzzleScript(s) = state else { return };
         ui.label(format!("{} objects in the game", s.meta().names.len()));
     }
+}
+
+/// The rules panel's text and errors, kept in egui's memory between frames.
+#[derive(Clone, Default)]
+struct RulesText {
+    /// The source the text started from (the draft's): a draft of another source starts over.
+    base: String,
+    /// The text being edited.
+    text: String,
+    /// The last rebuild's errors: line (from 1) and message.
+    errors: Vec<(usize, String)>,
+    /// A line to move the cursor to and show (an error clicked).
+    go_to: Option<usize>,
+}
+
+/// The id of the rules text editor (tests find it by its label, "Game source").
+fn rules_id() -> egui::Id {
+    egui::Id::unique("puzzlescript-rules")
+}
+
+/// The game's source in a text editor with line numbers; Rebuild (Ctrl+Enter) compiles it and
+/// lists the errors with their lines (a click moves the cursor there). Answers the new source
+/// when a rebuild succeeded.
+fn rules_ui(ui: &mut egui::Ui, l: &PuzzleScriptLevel) -> Option<String> {
+    let id = rules_id();
+    let mut st: RulesText = ui.data_mut(|d| d.get_temp(id)).unwrap_or_default();
+    if st.base != l.source {
+        st = RulesText { base: l.source.clone(), text: l.source.clone(), ..RulesText::default() };
+    }
+    let shortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::Enter);
+    let mut rebuild = ui.input_mut(|i| i.consume_shortcut(&shortcut));
+    ui.horizontal(|ui| {
+        rebuild |= ui.button("Rebuild").on_hover_text("Ctrl+Enter: compile the rules and play them").clicked();
+        if st.text != st.base && ui.button("Revert").clicked() {
+            st.text = st.base.clone();
+            st.errors.clear();
+        }
+    });
+    let font = egui::TextStyle::Monospace.resolve(ui.style());
+    let row = ui.fonts_mut(|f| f.row_height(&font));
+    let mut scroll = egui::ScrollArea::both().id_salt("rules-scroll").max_height(360.0).auto_shrink([false, true]);
+    if let Some(line) = st.go_to {
+        scroll = scroll.vertical_scroll_offset((line.saturating_sub(3) as f32 * row).max(0.0));
+    }
+    let text_id = id.with("text");
+    scroll.show(ui, |ui| {
+        ui.horizontal_top(|ui| {
+            let lines = st.text.lines().count().max(1) + usize::from(st.text.ends_with('\n'));
+            let numbers: String = (1..=lines).map(|n| format!("{n:>4}\n")).collect();
+            ui.label(egui::RichText::new(numbers.trim_end()).font(font.clone()).weak());
+            let edit = egui::TextEdit::multiline(&mut st.text)
+                .id(text_id)
+                .font(font.clone())
+                .code_editor()
+                .desired_width(f32::INFINITY)
+                .desired_rows(lines.max(10));
+            ui.add(edit).on_hover_text("Game source");
+        });
+    });
+    if let Some(line) = st.go_to.take() {
+        // The cursor at the start of the line.
+        let at: usize = st.text.split_inclusive('\n').take(line.saturating_sub(1)).map(|s| s.chars().count()).sum();
+        if let Some(mut state) = egui::TextEdit::load_state(ui.ctx(), text_id) {
+            let c = egui::text::CCursor::new(at);
+            state.cursor.set_char_range(Some(egui::text::CCursorRange::one(c)));
+            state.store(ui.ctx(), text_id);
+        }
+        ui.memory_mut(|m| m.request_focus(text_id));
+    }
+    let mut rebuilt = None;
+    if rebuild {
+        st.errors.clear();
+        match tessera_core::puzzlescript::engine::compile(&st.text) {
+            Err(diags) => {
+                st.errors = diags.iter().filter(|d| d.is_error).map(|d| (d.line, d.message.clone())).collect();
+            }
+            Ok(game) => {
+                if tessera_core::puzzlescript::entry_of(&game, l.level).is_none() {
+                    st.errors.push((0, format!("the game has no level {} (the one edited)", l.level + 1)));
+                } else {
+                    st.base = st.text.clone();
+                    rebuilt = Some(st.text.clone());
+                }
+            }
+        }
+    }
+    if st.errors.is_empty() {
+        if rebuild && rebuilt.is_some() {
+            ui.label("Rebuilt: Play restarts with the new rules.");
+        }
+    } else {
+        ui.colored_label(ui.visuals().error_fg_color, format!("{} error(s): click one to go to its line", st.errors.len()));
+        for (line, message) in &st.errors {
+            let text = if *line > 0 { format!("line {line}: {message}") } else { message.clone() };
+            if ui.link(text).clicked() && *line > 0 {
+                st.go_to = Some(*line);
+            }
+        }
+    }
+    ui.data_mut(|d| d.insert_temp(id, st));
+    rebuilt
+}
+
+/// The rules panel's text now (for tests): what the designer typed since the last rebuild.
+pub fn rules_text(ctx: &egui::Context) -> Option<String> {
+    ctx.data(|d| d.get_temp::<RulesText>(rules_id())).map(|s| s.text)
+}
+
+/// The rules panel's errors now (for tests): line and message.
+pub fn rules_errors(ctx: &egui::Context) -> Vec<(usize, String)> {
+    ctx.data(|d| d.get_temp::<RulesText>(rules_id())).map(|s| s.errors).unwrap_or_default()
+}
+
+/// Replaces the rules panel's text (for tests: what typing would do), from the draft's source
+/// `base`.
+pub fn set_rules_text(ctx: &egui::Context, base: &str, text: &str) {
+    let st = RulesText { base: base.to_string(), text: text.to_string(), ..RulesText::default() };
+    ctx.data_mut(|d| d.insert_temp(rules_id(), st));
 }
