@@ -340,10 +340,16 @@ fn rules_ui(ui: &mut egui::Ui, l: &PuzzleScriptLevel) -> Option<String> {
             let lines = st.text.lines().count().max(1) + usize::from(st.text.ends_with('\n'));
             let numbers: String = (1..=lines).map(|n| format!("{n:>4}\n")).collect();
             ui.label(egui::RichText::new(numbers.trim_end()).font(font.clone()).weak());
+            // No wrapping: each source line is one row, beside its number.
+            let colour = ui.visuals().text_color();
+            let mut layouter = |ui: &egui::Ui, text: &dyn egui::TextBuffer, _wrap: f32| {
+                let job = egui::text::LayoutJob::simple(text.as_str().to_owned(), font.clone(), colour, f32::INFINITY);
+                ui.fonts_mut(|f| f.layout_job(job))
+            };
             let edit = egui::TextEdit::multiline(&mut st.text)
                 .id(text_id)
-                .font(font.clone())
                 .code_editor()
+                .layouter(&mut layouter)
                 .desired_width(f32::INFINITY)
                 .desired_rows(lines.max(10));
             ui.add(edit).on_hover_text("Game source");
