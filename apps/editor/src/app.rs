@@ -474,6 +474,7 @@ impl EditorApp {
             self.error = Some(format!("{}: {e}", path.display()));
             return;
         }
+        self.edit.set_imported_from((!ours).then_some(path));
         match Session::new(level, seed) {
             Ok(s) => {
                 self.set_session(s);

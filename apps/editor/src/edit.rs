@@ -170,6 +170,9 @@ pub struct EditView {
     selection: Option<(Pos, Pos)>,
     /// What Copy or Cut took, for Paste (kept across levels of the same rule set).
     clip: Option<Clip>,
+    /// The file the level was imported from (a PuzzleScript game's `.txt`), which "Save game
+    /// source" writes when the rule set has one ([`crate::games::EditorGame::game_source`]).
+    imported_from: Option<PathBuf>,
 }
 
 impl Default for EditView {
@@ -205,6 +208,7 @@ impl EditView {
             difficulty: DifficultyPanel::default(),
             selection: None,
             clip: None,
+            imported_from: None,
         };
         v.reset_for_draft();
         v
@@ -232,6 +236,23 @@ impl EditView {
         // not "unsaved" until it is edited, so opening a map just to play it asks nothing on quit.
         self.path = path.map(Path::to_path_buf);
         Ok(())
+    }
+
+    /// Records the file the level was imported from (see "Save game source").
+    pub fn set_imported_from(&mut self, path: Option<&Path>) {
+        self.imported_from = path.map(Path::to_path_buf);
+    }
+
+    /// Writes the game's source with the draft in it (its rules and painted level) over the file
+    /// the level was imported from, atomically; what to say.
+    pub fn save_game_source(&mut self) -> Result<String, String> {
+        self.finish_stroke();
+        let path = self.imported_from.clone().ok_or("the level was not imported from a game's file")?;
+        let level = self.draft.to_level();
+        let text = self.draft.options.game().game_source(&level).ok_or("this rule set has no game source")?;
+        tessera_replay::atomic_write(&path, text.as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(format!("saved the game's source to {}", path.display()))
     }
 
     /// Loads edits recovered after a crash ([`crate::recovery`]): `level` as it was being
@@ -726,6 +747,15 @@ impl EditView {
                 action = Some(EditAction::SaveAs);
             }
         });
+        if let Some(p) = &self.imported_from
+            && self.draft.options.game().game_source(self.draft.options.level()).is_some()
+        {
+            let hover = format!("Write the rules and this level into {}", p.display());
+            if ui.button("Save game source").on_hover_text(hover).clicked() {
+                let said = self.save_game_source().unwrap_or_else(|e| format!("not saved: {e}"));
+                self.say(said);
+            }
+        }
         ui.horizontal(|ui| {
             if self.draft.options.game().uses_seed() {
                 let label = ui.label("Play seed");

@@ -273,3 +273,45 @@ fn rebuild_lists_errors_by_line_and_new_rules_play_with_the_painted_board() {
     assert!(l.source.contains("[ < Player | Crate ] -> [ < Player | < Crate ]"));
     assert_eq!(tessera_core::puzzlescript::level_rows(&l.source, 1).expect("rows")[2], "#.**.O.#");
 }
+
+#[test]
+fn save_game_source_writes_the_painted_level_into_the_txt() {
+    let dir = std::env::temp_dir().join(format!("tessera-ps-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let game = dir.join("warehouse.txt");
+    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    std::fs::write(&game, &source).expect("a copy");
+    let mut h = editor();
+    h.state_mut().open(&game);
+    h.run();
+    h.get_by_label("Level number").set_value_accesskit(2.0);
+    h.run();
+    h.get_by_label("Open level").click();
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    // Paint a crate at (3, 2), then save the game's source.
+    h.state_mut().edit_mut().set_ink(Ink::Glyph('*'));
+    h.run();
+    let at = h.state().edit().cell_centre(tessera_core::Pos::new(3, 2)).expect("the canvas was drawn");
+    h.hover_at(at);
+    h.run();
+    for pressed in [true, false] {
+        let button = egui::PointerButton::Primary;
+        h.event(egui::Event::PointerButton { pos: at, button, pressed, modifiers: Default::default() });
+        h.run();
+    }
+    h.get_by_label("Save game source").click();
+    h.run();
+    let saved = std::fs::read_to_string(&game).expect("the game file");
+    assert_eq!(tessera_core::puzzlescript::level_rows(&saved, 1).expect("rows")[2], "#.**.O.#");
+    assert_eq!(saved.replace("#.**.O.#", "#.*..O.#"), source, "every other line kept");
+    // A level opened from its JSON has no game file to write.
+    let mut h = editor();
+    h.state_mut().open(&fixtures().join("levels/warehouse.json"));
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    assert!(h.query_by_label("Save game source").is_none());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -237,6 +237,13 @@ pub trait EditorGame: Sync {
     /// The settings panel, editing `options` in place; a cell remap when a change asks for one.
     fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<InkMap>;
 
+    /// The text of the game file `level` came from, rewritten with the level (PuzzleScript: the
+    /// game's source, its rules and this level's painted rows), for "Save game source". None by
+    /// default: the rule set's imports are only read.
+    fn game_source(&self, _level: &Level) -> Option<String> {
+        None
+    }
+
     /// Whether the settings change from `before` to `after` is new rules that Play restarts
     /// with at once (PuzzleScript's Rebuild). No by default.
     fn restarts_play(&self, _before: &Options, _after: &Options) -> bool {

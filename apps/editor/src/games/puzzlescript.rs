@@ -185,6 +185,10 @@ impl EditorGame for Game {
         None
     }
 
+    fn game_source(&self, level: &Level) -> Option<String> {
+        if let Level::PuzzleScript(l) = level { Some(l.source.clone()) } else { None }
+    }
+
     /// A rebuild (a new source) restarts Play with the new rules.
     fn restarts_play(&self, before: &Options, after: &Options) -> bool {
         settings(before).source != settings(after).source
