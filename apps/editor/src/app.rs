@@ -346,6 +346,11 @@ impl EditorApp {
         &self.board
     }
 
+    /// What the player has picked in Play, and the message shown over the board.
+    pub fn play(&self) -> &PlayInput {
+        &self.play
+    }
+
     /// The mode shown.
     pub fn mode(&self) -> Mode {
         self.mode
@@ -469,6 +474,7 @@ impl EditorApp {
             self.error = Some(format!("{}: {e}", path.display()));
             return;
         }
+        self.edit.set_imported_from((!ours).then_some(path));
         match Session::new(level, seed) {
             Ok(s) => {
                 self.set_session(s);
@@ -662,9 +668,12 @@ impl EditorApp {
     /// status bar.
     pub fn execute(&mut self, cmd: &tessera_core::AnyCommand, now: f64) {
         match self.session.execute(cmd, now, self.settings.speed) {
-            Ok(()) => {
+            Ok(said) => {
                 self.notice = None;
                 self.play.hint = None;
+                if !said.is_empty() {
+                    self.play.message = Some(said.join("\n\n"));
+                }
                 if !games::of(self.session.state().rule_set()).is_some_and(|g| g.keeps_selection()) {
                     self.play.selected = None;
                 }
@@ -913,6 +922,11 @@ impl EditorApp {
             self.redo(now);
         } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
             self.undo(now);
+        } else if self.play.message.is_some() {
+            // A message waits for a key (any) before play goes on.
+            if ctx.input(|i| i.events.iter().any(|e| matches!(e, egui::Event::Key { pressed: true, .. }))) {
+                self.play.message = None;
+            }
         } else if let Some(cmd) = PlayInput::key_command(self.session.history().rules(), ctx) {
             self.execute(&cmd, now);
         }
@@ -1146,9 +1160,16 @@ impl EditorApp {
             let (rules, state) = (self.session.history().rules(), self.session.state());
             // The overlay follows the cell hovered in the last frame.
             let overlay = self.play.overlay(rules, state, self.last_hover);
-            let input = self.board.show(ui, self.session.mirror(), state, at, &overlay);
+            let input = self.board.show_game(ui, self.session.mirror(), Some(rules), state, at, &overlay);
             self.last_hover = self.pinned_hover.or(input.hovered);
-            if let Some(cmd) = self.play.board_command(rules, state, &input) {
+            if let Some(text) = &self.play.message {
+                // The message over the board, as PuzzleScript shows it; a click dismisses it.
+                let board = ui.min_rect();
+                message_box(ui, board, text);
+                if ui.input(|i| i.pointer.primary_clicked()) && ui.rect_contains_pointer(board) {
+                    self.play.message = None;
+                }
+            } else if let Some(cmd) = self.play.board_command(rules, state, &input) {
                 self.execute(&cmd, now);
             }
             if clock.running(now) {
@@ -1179,6 +1200,10 @@ impl EditorApp {
             Some(PlayAction::Execute(cmd)) => self.execute(&cmd, now),
             Some(PlayAction::Notice(n)) => self.say(n, false),
             Some(PlayAction::Lost(n)) => self.say(n, true),
+            Some(PlayAction::Open(level, title)) => {
+                let seed = self.session.seed();
+                self.open_level(level, seed, &title);
+            }
             None => {}
         }
         ui.separator();
@@ -1303,4 +1328,21 @@ pub fn objectives(rules: &AnyRules, state: &AnyState) -> Vec<String> {
         g.objectives(rules, state, &mut out);
     }
     out
+}
+
+/// `text` in a box over the middle of `board`, with how to go on (a PuzzleScript `message`).
+fn message_box(ui: &egui::Ui, board: egui::Rect, text: &str) {
+    let painter = ui.painter_at(board);
+    painter.rect_filled(board, 0.0, egui::Color32::from_black_alpha(170));
+    let wrap = (board.width() * 0.8).max(100.0);
+    let job = egui::text::LayoutJob::simple(
+        format!("{text}\n\n(press a key or click to continue)"),
+        egui::FontId::proportional(20.0),
+        egui::Color32::WHITE,
+        wrap,
+    );
+    let galley = painter.layout_job(job);
+    let r = egui::Rect::from_center_size(board.center(), galley.size()).expand(16.0);
+    painter.rect_filled(r, 6.0, egui::Color32::from_black_alpha(230));
+    painter.galley(r.min + egui::vec2(16.0, 16.0), galley, egui::Color32::WHITE);
 }

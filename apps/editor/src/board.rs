@@ -33,7 +33,7 @@ use mesh::{Cells, DiscAtlas, Discs};
 use std::collections::HashMap;
 use std::sync::Arc;
 use tessera_core::glyph::{Axis, Glyph, Heading, path_glyphs};
-use tessera_core::{AnyState, Pos, Size};
+use tessera_core::{AnyRules, AnyState, Pos, Size};
 use tessera_ecs::{Anim, AnimKind, Cell, GameId, Label, Look, Mirror, Shape as PieceShape, Trail};
 
 /// Smallest and largest cell, in points.
@@ -174,6 +174,11 @@ pub struct BoardView {
     sizes: [LayerSizes; 2],
     /// The cells whose piece was framed by its ground last frame (a Sokoban box on its goal).
     framed: Vec<Pos>,
+    /// The rule set's own picture of the board ([`crate::games::EditorGame::board_art`]) and
+    /// its key.
+    art: Option<(u64, TextureHandle)>,
+    /// The key of the picture the last frame drew, if it drew one.
+    drew_art: Option<u64>,
 }
 
 impl BoardView {
@@ -208,6 +213,20 @@ impl BoardView {
         at: f32,
         overlay: &Overlay,
     ) -> BoardInput {
+        self.show_game(ui, mirror, None, state, at, overlay)
+    }
+
+    /// [`BoardView::show`], with the state's `rules` when known: a rule set that draws its
+    /// board itself ([`crate::games::EditorGame::board_art`]) is drawn so.
+    pub fn show_game(
+        &mut self,
+        ui: &mut egui::Ui,
+        mirror: &Mirror,
+        rules: Option<&AnyRules>,
+        state: &AnyState,
+        at: f32,
+        overlay: &Overlay,
+    ) -> BoardInput {
         let size = mirror.size();
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         let painter = ui.painter_at(rect);
@@ -232,7 +251,16 @@ impl BoardView {
             .unwrap_or(false);
         let game = crate::games::of(state.rule_set());
         let ground = game.and_then(|g| g.ground(state));
-        if let Some(ground) = &ground {
+        // The rule set's own picture of the board: the pieces and the ground are in it.
+        let art = game.zip(rules).and_then(|(g, r)| g.board_art(r, state));
+        let own = art.is_some();
+        self.drew_art = art.as_ref().map(|a| a.key);
+        if let Some(art) = art {
+            painter.rect_filled(rect, 0.0, art.background);
+            let tex = self.art_texture(ui.ctx(), art);
+            let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
+            painter.image(tex, board_rect, uv, Color32::WHITE);
+        } else if let Some(ground) = &ground {
             let tex = self.ground_texture(ui.ctx(), ground);
             let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
             painter.image(tex, board_rect, uv, Color32::WHITE);
@@ -248,7 +276,7 @@ impl BoardView {
         // Zoomed out so far that pieces would be squares of a few pixels: a texel per cell, one
         // quad for the whole view (on terrain, units stay shapes: there are few, and they are
         // drawn at a size to find).
-        let flat = (cell * ppp < 4.0 && !terrain)
+        let flat = (cell * ppp < 4.0 && !terrain && !own)
             .then(|| self.flat_texture(ui.ctx(), mirror, (x0, x1), (y0, y1)))
             .flatten();
         if let Some(tex) = flat {
@@ -258,7 +286,7 @@ impl BoardView {
             );
             painter.image(tex, r, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)), Color32::WHITE);
         }
-        if flat.is_none() && !terrain {
+        if flat.is_none() && !terrain && !own {
             // Void cells: ground entities without a game id (terrain is the texture above).
             for (c, look) in mirror.world().query::<(&Cell, &Look)>().without::<&GameId>().iter() {
                 if matches!(look.shape, PieceShape::Void) && in_view(c.0) {
@@ -266,7 +294,7 @@ impl BoardView {
                 }
             }
         }
-        if cell >= 10.0 {
+        if cell >= 10.0 && !own {
             grid(&mut rest.base, &GridView { origin, cell, x: (x0, x1), y: (y0, y1), gap }, terrain);
         }
 
@@ -287,7 +315,7 @@ impl BoardView {
         let mut labels = Labels::new(ui.ctx());
         self.framed.clear();
         let mut query = mirror.world().query::<(&Cell, &Look, &GameId)>().without::<&Anim>();
-        for (c, look, _) in query.iter().filter(|_| flat.is_none()) {
+        for (c, look, _) in query.iter().filter(|_| flat.is_none() && !own) {
             if in_view(c.0) {
                 let r = cell_rect(c.0.x.into(), c.0.y.into()).shrink(gap);
                 piece(&mut rest, &mut labels, r, look, detail, 1.0);
@@ -304,7 +332,9 @@ impl BoardView {
         // Animated pieces and ghosts, wherever they are.
         let mut moving = Layers::new(ppp, disc_texture, &atlas, self.sizes[1]);
         let view = rect.expand(cell);
-        for (look, trail, c) in mirror.world().query::<(&Look, &Trail, Option<&Cell>)>().iter() {
+        for (look, trail, c) in
+            mirror.world().query::<(&Look, &Trail, Option<&Cell>)>().iter().filter(|_| !own)
+        {
             let Some(a) = anim::current(&trail.0, at) else { continue };
             let Some(p) = anim::pose(a, at) else { continue };
             let r = posed_rect(origin, cell, p).shrink(gap * p.scale);
@@ -332,7 +362,7 @@ impl BoardView {
                 piece(&mut moving, &mut labels, r, &look, detail, p.alpha);
             }
         }
-        for g in mirror.ghosts() {
+        for g in mirror.ghosts().iter().filter(|_| !own) {
             // Moves before it left (a fall in an earlier cascade level), then its exit.
             let p = match anim::current(&g.trail, at) {
                 Some(a) if a != &g.anim => anim::pose(a, at),
@@ -430,6 +460,33 @@ impl BoardView {
                 Some(id)
             }
         }
+    }
+
+    /// The rule set's picture of the board as a texture, uploaded again only when its key
+    /// changed.
+    fn art_texture(&mut self, ctx: &egui::Context, art: crate::games::BoardArt<'_>) -> egui::TextureId {
+        if let Some((k, tex)) = &self.art
+            && *k == art.key
+        {
+            return tex.id();
+        }
+        let image = (art.image)();
+        let tex = match self.art.take() {
+            Some((_, mut tex)) if tex.size() == image.size => {
+                tex.set(image, TextureOptions::NEAREST);
+                tex
+            }
+            _ => ctx.load_texture("tessera-art", image, TextureOptions::NEAREST),
+        };
+        let id = tex.id();
+        self.art = Some((art.key, tex));
+        id
+    }
+
+    /// The key of the rule set's own picture of the board the last frame drew, if it drew one
+    /// (for tests).
+    pub fn art_key(&self) -> Option<u64> {
+        self.drew_art
     }
 
     /// The disc texture and its layout, made on the first call.

@@ -1407,11 +1407,11 @@ impl DebugView {
         let at = d.clock().at(now);
         // A state for the board's ground texture: the shown one, else the mirror draws alone.
         let input = match d.state() {
-            Ok(s) => self.board.show(ui, m, s, at, &overlay),
+            Ok(s) => self.board.show_game(ui, m, Some(d.log().rules()), s, at, &overlay),
             Err(e) => {
                 ui.colored_label(ui.visuals().error_fg_color, format!("Error: {e}"));
                 match d.log().state_at(d.step().saturating_sub(1)) {
-                    Ok(prev) => self.board.show(ui, m, &prev, at, &overlay),
+                    Ok(prev) => self.board.show_game(ui, m, Some(d.log().rules()), &prev, at, &overlay),
                     Err(_) => crate::board::BoardInput::default(),
                 }
             }

@@ -170,6 +170,9 @@ pub struct EditView {
     selection: Option<(Pos, Pos)>,
     /// What Copy or Cut took, for Paste (kept across levels of the same rule set).
     clip: Option<Clip>,
+    /// The file the level was imported from (a PuzzleScript game's `.txt`), which "Save game
+    /// source" writes when the rule set has one ([`crate::games::EditorGame::game_source`]).
+    imported_from: Option<PathBuf>,
 }
 
 impl Default for EditView {
@@ -205,6 +208,7 @@ impl EditView {
             difficulty: DifficultyPanel::default(),
             selection: None,
             clip: None,
+            imported_from: None,
         };
         v.reset_for_draft();
         v
@@ -232,6 +236,23 @@ impl EditView {
         // not "unsaved" until it is edited, so opening a map just to play it asks nothing on quit.
         self.path = path.map(Path::to_path_buf);
         Ok(())
+    }
+
+    /// Records the file the level was imported from (see "Save game source").
+    pub fn set_imported_from(&mut self, path: Option<&Path>) {
+        self.imported_from = path.map(Path::to_path_buf);
+    }
+
+    /// Writes the game's source with the draft in it (its rules and painted level) over the file
+    /// the level was imported from, atomically; what to say.
+    pub fn save_game_source(&mut self) -> Result<String, String> {
+        self.finish_stroke();
+        let path = self.imported_from.clone().ok_or("the level was not imported from a game's file")?;
+        let level = self.draft.to_level();
+        let text = self.draft.options.game().game_source(&level).ok_or("this rule set has no game source")?;
+        tessera_replay::atomic_write(&path, text.as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(format!("saved the game's source to {}", path.display()))
     }
 
     /// Loads edits recovered after a crash ([`crate::recovery`]): `level` as it was being
@@ -726,6 +747,15 @@ impl EditView {
                 action = Some(EditAction::SaveAs);
             }
         });
+        if let Some(p) = &self.imported_from
+            && self.draft.options.game().game_source(self.draft.options.level()).is_some()
+        {
+            let hover = format!("Write the rules and this level into {}", p.display());
+            if ui.button("Save game source").on_hover_text(hover).clicked() {
+                let said = self.save_game_source().unwrap_or_else(|e| format!("not saved: {e}"));
+                self.say(said);
+            }
+        }
         ui.horizontal(|ui| {
             if self.draft.options.game().uses_seed() {
                 let label = ui.label("Play seed");
@@ -769,7 +799,14 @@ impl EditView {
         ui.separator();
         self.palette_ui(ui);
         ui.separator();
-        egui::CollapsingHeader::new("Settings").default_open(true).show(ui, |ui| self.settings_ui(ui));
+        let mut rebuilt = false;
+        egui::CollapsingHeader::new("Settings")
+            .default_open(true)
+            .show(ui, |ui| rebuilt = self.settings_ui(ui));
+        if rebuilt && self.problem().is_none() {
+            // New rules: Play restarts with them.
+            action = Some(EditAction::Play(self.draft.to_level(), self.play_seed));
+        }
         egui::CollapsingHeader::new("Size").default_open(true).show(ui, |ui| self.size_ui(ui, error));
         egui::CollapsingHeader::new("New level")
             .default_open(false)
@@ -835,7 +872,8 @@ impl EditView {
         }
     }
 
-    fn settings_ui(&mut self, ui: &mut egui::Ui) {
+    /// The settings panel; true when the change is new rules Play restarts with.
+    fn settings_ui(&mut self, ui: &mut egui::Ui) -> bool {
         // The settings only: cloning the whole draft each frame would copy every cell.
         let (mut name_v, mut seed_v, mut options) =
             (self.draft.name.clone(), self.draft.seed, self.draft.options.clone());
@@ -860,6 +898,7 @@ impl EditView {
             || seed_v != self.draft.seed
             || options != self.draft.options
             || remap.is_some();
+        let rebuilt = changed && options.game().restarts_play(&self.draft.options, &options);
         if changed {
             let mut d = self.draft.clone();
             (d.name, d.seed, d.options) = (name_v, seed_v, options);
@@ -874,6 +913,7 @@ impl EditView {
             // The drag or the typing that changed settings is over: the next change is a new step.
             self.history.seal();
         }
+        rebuilt
     }
 
     fn size_ui(&mut self, ui: &mut egui::Ui, error: &mut Option<String>) {
@@ -1006,7 +1046,8 @@ impl EditView {
                 );
             }
         }
-        if cell >= 14.0 {
+        // Pixel art shows what a cell holds: no letter over it.
+        if cell >= 14.0 && !self.draws_art() {
             let font = FontId::monospace((cell * 0.42).min(22.0));
             for y in y0..y1 {
                 for x in x0..x1 {
@@ -1112,31 +1153,51 @@ impl EditView {
             return tex.id();
         }
         let options = &self.draft.options;
+        // A rule set with pixel art (PuzzleScript's sprites) draws each cell as `side`×`side`
+        // texels; the others a texel per cell.
+        let art = options.game().ink_art(options);
+        let side = art.as_ref().map_or(1, |a| a.side.max(1));
         let size = self.draft.size();
-        let dims = [usize::from(size.width), usize::from(size.height)];
+        let dims = [usize::from(size.width) * side, usize::from(size.height) * side];
+        // The texels of columns `lo.x..=hi.x` and rows `lo.y..=hi.y`.
+        let texels = |lo: Pos, hi: Pos| -> ColorImage {
+            let (w, h) = (usize::from(hi.x - lo.x) + 1, usize::from(hi.y - lo.y) + 1);
+            let stride = w * side;
+            let mut pixels = vec![Color32::BLACK; stride * h * side];
+            for y in lo.y..=hi.y {
+                for x in lo.x..=hi.x {
+                    let ink = self.draft.ink(Pos::new(x, y));
+                    let at = usize::from(y - lo.y) * side * stride + usize::from(x - lo.x) * side;
+                    let block = ink.and_then(|i| art.as_ref()?.inks.get(&i));
+                    for row in 0..side {
+                        let out = &mut pixels[at + row * stride..at + row * stride + side];
+                        match block {
+                            Some(px) => out.copy_from_slice(&px[row * side..row * side + side]),
+                            None => out.fill(ink.map_or(Color32::BLACK, |c| cell_colour(c, options))),
+                        }
+                    }
+                }
+            }
+            ColorImage {
+                size: [stride, h * side],
+                pixels,
+                source_size: vec2(stride as f32, (h * side) as f32),
+            }
+        };
         if !self.canvas.remake
             && let Some((lo, hi)) = self.canvas.painted.take()
             && let Some((rev, tex)) = &mut self.canvas.texture
             && tex.size() == dims
         {
-            let (w, h) = (usize::from(hi.x - lo.x) + 1, usize::from(hi.y - lo.y) + 1);
-            let mut pixels = Vec::with_capacity(w * h);
-            for y in lo.y..=hi.y {
-                for x in lo.x..=hi.x {
-                    pixels.push(
-                        self.draft.ink(Pos::new(x, y)).map_or(Color32::BLACK, |c| cell_colour(c, options)),
-                    );
-                }
-            }
-            let image = ColorImage { size: [w, h], pixels, source_size: vec2(w as f32, h as f32) };
-            tex.set_partial([usize::from(lo.x), usize::from(lo.y)], image, TextureOptions::NEAREST);
+            let image = texels(lo, hi);
+            let at = [usize::from(lo.x) * side, usize::from(lo.y) * side];
+            tex.set_partial(at, image, TextureOptions::NEAREST);
             *rev = self.revision;
             return tex.id();
         }
         self.canvas.remake = false;
         self.canvas.painted = None;
-        let pixels = self.draft.cells().iter().map(|&c| cell_colour(c, options)).collect();
-        let image = ColorImage { size: dims, pixels, source_size: vec2(dims[0] as f32, dims[1] as f32) };
+        let image = texels(Pos::new(0, 0), Pos::new(size.width - 1, size.height - 1));
         match &mut self.canvas.texture {
             Some((rev, tex)) if tex.size() == dims => {
                 tex.set(image, TextureOptions::NEAREST);
@@ -1150,6 +1211,11 @@ impl EditView {
                 id
             }
         }
+    }
+
+    /// Whether the canvas draws the draft's cells as the rule set's pixel art (for tests).
+    pub fn draws_art(&self) -> bool {
+        self.draft.options.game().ink_art(&self.draft.options).is_some()
     }
 }
 

@@ -15,6 +15,9 @@ pub struct PlayInput {
     pub selected: Option<Pos>,
     /// A pair of cells to highlight (match3: the swap the hint button found).
     pub hint: Option<(Pos, Pos)>,
+    /// The text shown over the board until a key or a click dismisses it (a PuzzleScript
+    /// `message`); play waits meanwhile.
+    pub message: Option<String>,
 }
 
 /// Minimum drag, in cells, that counts as a swipe.

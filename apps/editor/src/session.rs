@@ -60,14 +60,18 @@ impl Session {
     }
 
     /// Runs `cmd` and animates its events from `now`.
-    pub fn execute(&mut self, cmd: &AnyCommand, now: f64, speed: Speed) -> Result<(), Rejected> {
+    /// Answers the texts the step shows over the board (its rule set's
+    /// [`crate::games::EditorGame::message`]s), in order.
+    pub fn execute(&mut self, cmd: &AnyCommand, now: f64, speed: Speed) -> Result<Vec<String>, Rejected> {
+        let game = crate::games::of(self.history.rules().rule_set());
         let events = self.history.execute(cmd)?;
+        let said = events.iter().filter_map(|e| game.and_then(|g| g.message(e))).collect();
         self.mirror.begin_step();
         for e in events {
             self.mirror.apply(e);
         }
         self.clock = Clock::start(now, self.mirror.phases(), speed);
-        Ok(())
+        Ok(said)
     }
 
     /// Undoes the last step (animated backwards); `false` at the start.

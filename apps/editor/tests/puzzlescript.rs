@@ -77,3 +77,241 @@ fn edit_paints_with_the_legend_and_saves_into_the_source() {
     let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
     assert_eq!(l.source, source, "nothing painted: the source is the game's");
 }
+
+/// The pixel at (`px`, `py`) of cell `cell`'s 5×5 block in a board picture.
+fn pixel(image: &egui::ColorImage, cell: (usize, usize), px: usize, py: usize) -> egui::Color32 {
+    image.pixels[(cell.1 * 5 + py) * image.size[0] + cell.0 * 5 + px]
+}
+
+#[test]
+fn play_draws_the_objects_sprites_layered_and_follows_the_board() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    let key = h.state().board().art_key().expect("Play draws the game's own picture");
+    let game = tessera_editor::games::of(tessera_core::RuleSet::PuzzleScript).expect("the entry");
+    let image = {
+        let (rules, state) = (h.state().session().history().rules(), h.state().session().state());
+        let art = game.board_art(rules, state).expect("sprites");
+        assert_eq!(art.key, key);
+        (art.image)()
+    };
+    assert_eq!(image.size, [8 * 5, 6 * 5], "5×5 pixels a cell");
+    let rgb = |v: u32| egui::Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8);
+    // The player at (2, 3): its head (#f5e6c8), its body (#2b6cb0); its transparent corner shows
+    // the background object's sprite under it (a lower layer): #1d1d2b or #23233a.
+    assert_eq!(pixel(&image, (2, 3), 2, 0), rgb(0xf5e6c8));
+    assert_eq!(pixel(&image, (2, 3), 2, 2), rgb(0x2b6cb0));
+    assert_eq!(pixel(&image, (2, 3), 0, 0), rgb(0x23233a), "the background's pixel under the player");
+    // A wall's brick pattern, and a crate's hollow middle showing the background.
+    assert_eq!(pixel(&image, (0, 0), 3, 0), rgb(0x4a3626));
+    assert_eq!(pixel(&image, (0, 0), 0, 0), rgb(0x6b4f3a));
+    assert_eq!(pixel(&image, (3, 3), 0, 0), rgb(0xb7791f));
+    assert_eq!(pixel(&image, (3, 3), 2, 2), rgb(0x23233a));
+    // A move changes the picture's key (the texture is made again), and only then.
+    h.run();
+    assert_eq!(h.state().board().art_key(), Some(key), "nothing moved, same picture");
+    h.key_press(Key::ArrowDown);
+    h.run();
+    assert_ne!(h.state().board().art_key(), Some(key));
+    // The debugger draws the same sprites.
+    h.state_mut().set_mode(Mode::Debug);
+    h.run();
+    h.run();
+    assert!(h.state().debug().board().art_key().is_some(), "Debug draws the sprites too");
+}
+
+#[test]
+fn flat_objects_named_colours_and_the_background_colour() {
+    let source = "title Flat\nbackground_color #123\n\n========\nOBJECTS\n========\n\nBackground\ntransparent\n\nPlayer\nred\n\nGem\nlightblue #00ff00\n..0..\n.010.\n00100\n.010.\n..0..\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\nG = Gem\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nGem\nPlayer\n\n======\nRULES\n======\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\nPG.\n";
+    let levels = tessera_core::importer("puzzlescript").expect("importer").import;
+    let level = levels(source, Some("flat.txt")).expect("the game imports").remove(0).level;
+    let game = level.start(Some(0)).expect("it starts");
+    let entry = tessera_editor::games::of_level(&level).expect("the entry");
+    let image = (entry.board_art(&game.rules, &game.state).expect("sprites").image)();
+    let rgb = |v: u32| egui::Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8);
+    // The player has no sprite: a flat square of PuzzleScript's red.
+    for (x, y) in [(0, 0), (4, 4), (2, 2)] {
+        assert_eq!(pixel(&image, (0, 0), x, y), rgb(0xbe2633));
+    }
+    // The gem: lightblue and #00ff00; its transparent pixels show the background colour (#123,
+    // the background object is transparent).
+    assert_eq!(pixel(&image, (1, 0), 2, 0), rgb(0xb2dcef));
+    assert_eq!(pixel(&image, (1, 0), 2, 1), rgb(0x00ff00));
+    assert_eq!(pixel(&image, (1, 0), 0, 0), rgb(0x112233));
+    assert_eq!(pixel(&image, (2, 0), 2, 2), rgb(0x112233), "an empty cell is the background colour");
+}
+
+#[test]
+fn edit_draws_the_glyphs_as_sprites() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    assert!(h.state().edit().draws_art(), "the canvas draws the legend's sprites");
+    let game = tessera_editor::games::of(tessera_core::RuleSet::PuzzleScript).expect("the entry");
+    let art = game.ink_art(&h.state().edit().draft().options).expect("ink art");
+    assert_eq!(art.side, 5);
+    let rgb = |v: u32| egui::Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8);
+    let q = &art.inks[&Ink::Glyph('Q')];
+    assert_eq!(q[2], rgb(0xf5e6c8), "Q: the player over the target");
+    assert_eq!(q[5 + 1], rgb(0x2b6cb0));
+    let at = &art.inks[&Ink::Glyph('@')];
+    assert_eq!(at[0], rgb(0xb7791f), "@: the crate's rim");
+    assert_eq!(at[5 + 1], rgb(0xd4a017), "@: the target shows through the crate's hollow");
+    // Other rule sets keep their flat colours.
+    h.state_mut().open(&fixtures().join("levels/sokoban.json"));
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    assert!(!h.state().edit().draws_art());
+}
+
+/// A one-level game whose action key shows a message.
+const TALKING: &str = "title Talking\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nPlayer\nred\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer\n\n======\nRULES\n======\n\n[ action Player ] -> [ Player ] message Hello there\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\nP..\n";
+
+#[test]
+fn a_message_shows_over_the_board_until_a_key_or_a_click() {
+    let mut h = editor();
+    let import = tessera_core::importer("puzzlescript").expect("importer").import;
+    let level = import(TALKING, Some("talking.txt")).expect("the game imports").remove(0).level;
+    assert!(h.state_mut().open_level(level, 0, "talking"));
+    h.run();
+    h.key_press(Key::X);
+    h.run();
+    assert_eq!(h.state().play().message.as_deref(), Some("Hello there"));
+    // While it shows, a key dismisses it and plays nothing.
+    let before = ps(&h);
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().play().message, None, "the key dismissed the message");
+    assert_eq!(ps(&h), before, "the dismissing key did not move the player");
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(ps(&h).rows()[0], ".P.", "the next key plays");
+    // A click on the board dismisses it too.
+    h.key_press(Key::X);
+    h.run();
+    assert!(h.state().play().message.is_some());
+    crate::common::click_cell(&mut h, tessera_core::Pos::new(0, 0));
+    assert_eq!(h.state().play().message, None, "the click dismissed the message");
+}
+
+#[test]
+fn a_won_level_offers_the_next_level_of_the_source() {
+    let mut h = editor();
+    h.state_mut().open(&fixtures().join("games/warehouse.txt"));
+    h.run();
+    h.get_by_label("Open level").click();
+    h.run();
+    assert_eq!(ps(&h).rows()[2], "#.P*.O#", "level 1");
+    assert!(h.query_by_label("Level 1 of 3").is_some());
+    h.key_press(Key::ArrowRight);
+    h.run();
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!(ps(&h).is_won());
+    h.get_by_label("Next level").click();
+    h.run();
+    assert_eq!(ps(&h).rows()[3], "#.P**OO#", "level 2 of the same game");
+    assert!(!ps(&h).is_won());
+    assert!(h.state().title().ends_with("2. Warehouse 2"), "{}", h.state().title());
+    assert!(h.query_by_label("Level 2 of 3").is_some());
+    h.get_by_label("Previous level").click();
+    h.run();
+    assert_eq!(ps(&h).rows()[2], "#.P*.O#", "back to level 1");
+}
+
+#[test]
+fn rebuild_lists_errors_by_line_and_new_rules_play_with_the_painted_board() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    // Paint a crate at (3, 2), a floor cell.
+    let painted = tessera_core::Pos::new(3, 2);
+    h.state_mut().edit_mut().set_ink(Ink::Glyph('*'));
+    h.run();
+    let at = h.state().edit().cell_centre(painted).expect("the canvas was drawn");
+    h.hover_at(at);
+    h.run();
+    for pressed in [true, false] {
+        let button = egui::PointerButton::Primary;
+        h.event(egui::Event::PointerButton { pos: at, button, pressed, modifiers: Default::default() });
+        h.run();
+    }
+    assert_eq!(h.state().edit().draft().ink(painted), Some(Ink::Glyph('*')));
+    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    // A typo in a rule: Rebuild lists the error with its line, and changes nothing.
+    let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
+    let line = source.lines().position(|l| l == rule).expect("the push rule") + 1;
+    let broken = source.replace(rule, "[ > Player | Crate ] -> [ > Player | > Crat ]");
+    tessera_editor::games::set_rules_text(&h.ctx, &source, &broken);
+    h.run();
+    h.get_by_label("Rebuild").click();
+    h.run();
+    let errors = tessera_editor::games::rules_errors(&h.ctx);
+    assert!(errors.iter().any(|(l, _)| *l == line), "the error names line {line}: {errors:?}");
+    assert!(h.query_all_by_label_contains(&format!("line {line}:")).next().is_some(), "listed in the panel");
+    assert_eq!(h.state().mode(), Mode::Edit, "nothing played");
+    // The fixed rules, pulling instead of pushing: Ctrl+Enter rebuilds and Play restarts with
+    // them, on the painted board.
+    let pulling = source.replace(rule, "[ < Player | Crate ] -> [ < Player | < Crate ]");
+    tessera_editor::games::set_rules_text(&h.ctx, &source, &pulling);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Enter);
+    h.run();
+    assert!(tessera_editor::games::rules_errors(&h.ctx).is_empty());
+    assert_eq!(h.state().mode(), Mode::Play, "Play restarted with the new rules");
+    let start = ps(&h);
+    assert_eq!(start.rows()[2].chars().nth(3), Some('*'), "the painted crate: {:?}", start.rows());
+    // The player at (2, 3) walks left, away from the crates at (3, 3): the crate follows.
+    h.key_press(Key::ArrowLeft);
+    h.run();
+    assert_eq!(ps(&h).rows()[3], "#P*.*OO#", "{:?}", ps(&h).rows());
+    // The draft's level carries the new rules and the painted board.
+    let Level::PuzzleScript(l) = h.state().edit().draft().to_level() else { panic!("puzzlescript") };
+    assert!(l.source.contains("[ < Player | Crate ] -> [ < Player | < Crate ]"));
+    assert_eq!(tessera_core::puzzlescript::level_rows(&l.source, 1).expect("rows")[2], "#.**.O.#");
+}
+
+#[test]
+fn save_game_source_writes_the_painted_level_into_the_txt() {
+    let dir = std::env::temp_dir().join(format!("tessera-ps-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let game = dir.join("warehouse.txt");
+    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    std::fs::write(&game, &source).expect("a copy");
+    let mut h = editor();
+    h.state_mut().open(&game);
+    h.run();
+    h.get_by_label("Level number").set_value_accesskit(2.0);
+    h.run();
+    h.get_by_label("Open level").click();
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    // Paint a crate at (3, 2), then save the game's source.
+    h.state_mut().edit_mut().set_ink(Ink::Glyph('*'));
+    h.run();
+    let at = h.state().edit().cell_centre(tessera_core::Pos::new(3, 2)).expect("the canvas was drawn");
+    h.hover_at(at);
+    h.run();
+    for pressed in [true, false] {
+        let button = egui::PointerButton::Primary;
+        h.event(egui::Event::PointerButton { pos: at, button, pressed, modifiers: Default::default() });
+        h.run();
+    }
+    h.get_by_label("Save game source").click();
+    h.run();
+    let saved = std::fs::read_to_string(&game).expect("the game file");
+    assert_eq!(tessera_core::puzzlescript::level_rows(&saved, 1).expect("rows")[2], "#.**.O.#");
+    assert_eq!(saved.replace("#.**.O.#", "#.*..O.#"), source, "every other line kept");
+    // A level opened from its JSON has no game file to write.
+    let mut h = editor();
+    h.state_mut().open(&fixtures().join("levels/warehouse.json"));
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    assert!(h.query_by_label("Save game source").is_none());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -41,6 +41,8 @@ macro_rules! games {
 
 games!(slide, collapse, tactics, match3, sokoban, puzzlescript);
 
+pub use puzzlescript::{rules_errors, rules_text, set_rules_text};
+
 /// The editor entry of `rule_set`, if it has one.
 pub fn of(rule_set: RuleSet) -> Option<&'static dyn EditorGame> {
     ALL.iter().copied().find(|g| g.rule_set() == rule_set)
@@ -75,6 +77,27 @@ pub struct GroundMap<'a> {
     pub cells: std::borrow::Cow<'a, [u8]>,
 }
 
+/// A board the rule set draws itself as pixel art (PuzzleScript's sprites): see
+/// [`EditorGame::board_art`].
+pub struct BoardArt<'a> {
+    /// Changes whenever the picture does (the game's art and the board's state): the board
+    /// uploads the picture again only then.
+    pub key: u64,
+    /// The board's colour around and under the cells.
+    pub background: egui::Color32,
+    /// The picture, `side`×`side` pixels a cell, made only when `key` changed.
+    pub image: Box<dyn FnOnce() -> egui::ColorImage + 'a>,
+}
+
+/// Each ink's pixel art in Edit (see [`EditorGame::ink_art`]): `side`×`side` pixels an ink, row
+/// by row.
+pub struct InkArt {
+    /// Pixels a side.
+    pub side: usize,
+    /// The pixels of each ink that has art; an ink without is a flat square of its colour.
+    pub inks: std::collections::HashMap<Ink, Vec<egui::Color32>>,
+}
+
 /// Remaps every cell of a draft after a settings change (a removed terrain type).
 pub type InkMap = Box<dyn Fn(Ink) -> Ink>;
 
@@ -87,6 +110,8 @@ pub enum PlayAction {
     Notice(String),
     /// Say this in the status bar and offer Undo: the position is lost (no solution from it).
     Lost(String),
+    /// Play another level (of the same game: the next one after a win), titled so.
+    Open(Level, String),
 }
 
 /// What the editor needs from one rule set. Methods with a default are optional.
@@ -114,6 +139,21 @@ pub trait EditorGame: Sync {
     /// (a Sokoban box on its goal), so the ground still reads under the piece. None by default.
     fn framed_ground(&self) -> &'static [u8] {
         &[]
+    }
+
+    /// The board drawn by the rule set itself, as pixel art (PuzzleScript's sprites, layered):
+    /// Play and Debug show it in place of the mirror's pieces (no animation). `None` (the
+    /// default) draws the mirror's pieces.
+    fn board_art<'a>(&self, rules: &'a AnyRules, state: &'a AnyState) -> Option<BoardArt<'a>> {
+        let _ = (rules, state);
+        None
+    }
+
+    /// The pixel art of the inks of a draft with `options`, for the Edit canvas: `None` (the
+    /// default) paints each cell in its ink's colour.
+    fn ink_art(&self, options: &Options) -> Option<std::sync::Arc<InkArt>> {
+        let _ = options;
+        None
     }
 
     /// The colour of an [`Ink::Glyph`] cell in Edit (for rule sets whose cells are characters).
@@ -197,6 +237,19 @@ pub trait EditorGame: Sync {
     /// The settings panel, editing `options` in place; a cell remap when a change asks for one.
     fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<InkMap>;
 
+    /// The text of the game file `level` came from, rewritten with the level (PuzzleScript: the
+    /// game's source, its rules and this level's painted rows), for "Save game source". None by
+    /// default: the rule set's imports are only read.
+    fn game_source(&self, _level: &Level) -> Option<String> {
+        None
+    }
+
+    /// Whether the settings change from `before` to `after` is new rules that Play restarts
+    /// with at once (PuzzleScript's Rebuild). No by default.
+    fn restarts_play(&self, _before: &Options, _after: &Options) -> bool {
+        false
+    }
+
     // ---- Play.
 
     /// The command a key press means (`input` has no Ctrl or Alt held).
@@ -237,6 +290,12 @@ pub trait EditorGame: Sync {
     /// Whether the selection stays after a step (a tactics unit that moved stays selected).
     fn keeps_selection(&self) -> bool {
         false
+    }
+
+    /// The text `event` shows over the board until a key or a click dismisses it (a
+    /// PuzzleScript `message`), if any.
+    fn message(&self, _event: &tessera_core::AnyEvent) -> Option<String> {
+        None
     }
 
     /// The status bar's objectives (moves left, target, turn).

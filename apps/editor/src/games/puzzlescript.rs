@@ -2,6 +2,8 @@
 //!
 //! - Files: a PuzzleScript game (`.txt`) opens through core's `puzzlescript` importer; a game of
 //!   more than one playable level asks which to open.
+//! - Look: the board is the objects' 5×5 sprites in their colours, layered by collision layer,
+//!   on the game's `background_color` (`art`); in Edit each legend glyph is drawn so too.
 //! - Play: arrow keys and WASD move, X or Space is the action key, R restarts (to the last
 //!   checkpoint); Tick runs a turn with no input (realtime games). A step runs its `again` turns.
 //! - Edit: the level's cells are [`Ink::Glyph`]s of the game's legend (its one-character keys:
@@ -10,7 +12,9 @@
 //!   the level's own (every other line of the source kept as it was). The rules themselves are
 //!   edited in the game's `.txt`.
 
-use super::{EditorGame, Import, PlayAction, fill_button};
+mod art;
+
+use super::{BoardArt, EditorGame, Import, InkArt, PlayAction, fill_button};
 use crate::board::BoardInput;
 use crate::draft::{Draft, Ink, Options};
 use crate::edit::Brush;
@@ -35,13 +39,13 @@ fn read_game(text: &str, name: Option<String>) -> Result<Vec<Level>, String> {
 
 /// The last palette asked for, by source: compiling a game for every frame of the panel would be
 /// wasteful.
-static PALETTE: Mutex<Option<(Arc<str>, Shared)>> = Mutex::new(None);
+static PALETTE: Mutex<Option<(Arc<str>, SharedPalette)>> = Mutex::new(None);
 
-/// A palette (or why the game has none), shared with the cache.
-type Shared = Arc<Result<Palette, String>>;
+/// A game's palette, or why it has none, shared.
+type SharedPalette = Arc<Result<Palette, String>>;
 
 /// The palette of the game whose source is `source` (its legend's glyphs), cached.
-fn palette_of(source: &str) -> Shared {
+fn palette_of(source: &str) -> SharedPalette {
     let mut cached = PALETTE.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((s, p)) = cached.as_ref()
         && &**s == source
@@ -51,6 +55,11 @@ fn palette_of(source: &str) -> Shared {
     let p = Arc::new(palette(source));
     *cached = Some((Arc::from(source), Arc::clone(&p)));
     p
+}
+
+thread_local! {
+    /// The inks' art of the game edited last, by its art's key.
+    static INK_ART: std::cell::RefCell<Option<(u64, Arc<InkArt>)>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The level `options` hold (the default when of another rule set, which a draft never holds).
@@ -72,6 +81,31 @@ impl EditorGame for Game {
 
     fn imports(&self) -> &'static [Import] {
         &IMPORTS
+    }
+
+    /// The objects' sprites, layered (see `art`).
+    fn board_art<'a>(&self, rules: &'a AnyRules, state: &'a AnyState) -> Option<BoardArt<'a>> {
+        let (AnyRules::PuzzleScript(r), AnyState::PuzzleScript(s)) = (rules, state) else { return None };
+        let art = art::of_rules(r);
+        let key = art.key ^ s.hash().wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Some(BoardArt { key, background: art.background, image: Box::new(move || art.board(s)) })
+    }
+
+    /// Each legend glyph drawn as its objects' sprites over the background.
+    fn ink_art(&self, options: &Options) -> Option<Arc<InkArt>> {
+        let art = art::of_source(&settings(options).source)?;
+        INK_ART.with(|cell| {
+            let mut cell = cell.borrow_mut();
+            if let Some((key, inks)) = cell.as_ref()
+                && *key == art.key
+            {
+                return Some(Arc::clone(inks));
+            }
+            let inks = art.glyphs.iter().map(|(&g, px)| (Ink::Glyph(g), px.clone())).collect();
+            let inks = Arc::new(InkArt { side: art::SIDE, inks });
+            *cell = Some((art.key, Arc::clone(&inks)));
+            Some(inks)
+        })
     }
 
     fn default_options(&self) -> Options {
@@ -142,12 +176,22 @@ impl EditorGame for Game {
 
     fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<super::InkMap> {
         let l = settings(options);
-        ui.label(format!(
-            "Level {} of the game's source ({} lines). The rules are edited in the game's .txt.",
-            l.level + 1,
-            l.source.lines().count()
-        ));
+        ui.label(format!("Level {} of the game's source ({} lines).", l.level + 1, l.source.lines().count()));
+        egui::CollapsingHeader::new("Rules").default_open(true).show(ui, |ui| {
+            if let Some(source) = rules_ui(ui, &l) {
+                *options = Options::new(&Game, Level::PuzzleScript(PuzzleScriptLevel { source, ..l }));
+            }
+        });
         None
+    }
+
+    fn game_source(&self, level: &Level) -> Option<String> {
+        if let Level::PuzzleScript(l) = level { Some(l.source.clone()) } else { None }
+    }
+
+    /// A rebuild (a new source) restarts Play with the new rules.
+    fn restarts_play(&self, before: &Options, after: &Options) -> bool {
+        settings(before).source != settings(after).source
     }
 
     fn key_command(&self, input: &egui::InputState) -> Option<AnyCommand> {
@@ -182,20 +226,57 @@ impl EditorGame for Game {
     fn play_panel(
         &self,
         ui: &mut egui::Ui,
-        _rules: &AnyRules,
+        rules: &AnyRules,
         state: &AnyState,
         _play: &mut PlayInput,
     ) -> Option<PlayAction> {
-        let AnyState::PuzzleScript(s) = state else { return None };
+        let (AnyRules::PuzzleScript(r), AnyState::PuzzleScript(s)) = (rules, state) else { return None };
         ui.label("Arrow keys or WASD move; X or Space: action; R: restart.");
+        let mut action = None;
         if s.is_won() {
             ui.label("Won: the win conditions hold.");
-            return None;
+        } else if ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked() {
+            action = Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
         }
-        if ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked() {
-            return Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
+        // Level select: the other levels of the same source.
+        let game = r.game();
+        let count = tessera_core::puzzlescript::playable_count(game);
+        let k = game.levels()[..r.entry().min(game.levels().len())]
+            .iter()
+            .filter(|e| matches!(e, tessera_core::puzzlescript::engine::LevelEntry::Level { .. }))
+            .count();
+        let mut go = None;
+        ui.horizontal(|ui| {
+            ui.label(format!("Level {} of {count}", k + 1));
+            if ui.add_enabled(k > 0, egui::Button::new("Previous level")).clicked() {
+                go = Some(k - 1);
+            }
+            let next = egui::Button::new("Next level").selected(s.is_won());
+            if ui.add_enabled(k + 1 < count, next).clicked() {
+                go = Some(k + 1);
+            }
+        });
+        if let Some(k) = go {
+            action = Some(match read_game(r.source(), None) {
+                Ok(mut levels) if k < levels.len() => {
+                    let level = levels.swap_remove(k);
+                    let name = self.level_name(&level).unwrap_or_else(|| format!("level {}", k + 1));
+                    PlayAction::Open(level, format!("{}. {name}", k + 1))
+                }
+                Ok(_) => PlayAction::Notice(format!("the game has no level {}", k + 1)),
+                Err(e) => PlayAction::Notice(e),
+            });
         }
-        None
+        action
+    }
+
+    fn message(&self, event: &tessera_core::AnyEvent) -> Option<String> {
+        match event {
+            tessera_core::AnyEvent::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptEvent::Message { text }) => {
+                Some(text.clone())
+            }
+            _ => None,
+        }
     }
 
     /// No score: PuzzleScript levels are won or not.
@@ -213,4 +294,128 @@ impl EditorGame for Game {
         let AnyState::PuzzleScript(s) = state else { return };
         ui.label(format!("{} objects in the game", s.meta().names.len()));
     }
+}
+
+/// The rules panel's text and errors, kept in egui's memory between frames.
+#[derive(Clone, Default)]
+struct RulesText {
+    /// The source the text started from (the draft's): a draft of another source starts over.
+    base: String,
+    /// The text being edited.
+    text: String,
+    /// The last rebuild's errors: line (from 1) and message.
+    errors: Vec<(usize, String)>,
+    /// A line to move the cursor to and show (an error clicked).
+    go_to: Option<usize>,
+}
+
+/// The id of the rules text editor (tests find it by its label, "Game source").
+fn rules_id() -> egui::Id {
+    egui::Id::unique("puzzlescript-rules")
+}
+
+/// The game's source in a text editor with line numbers; Rebuild (Ctrl+Enter) compiles it and
+/// lists the errors with their lines (a click moves the cursor there). Answers the new source
+/// when a rebuild succeeded.
+fn rules_ui(ui: &mut egui::Ui, l: &PuzzleScriptLevel) -> Option<String> {
+    let id = rules_id();
+    let mut st: RulesText = ui.data_mut(|d| d.get_temp(id)).unwrap_or_default();
+    if st.base != l.source {
+        st = RulesText { base: l.source.clone(), text: l.source.clone(), ..RulesText::default() };
+    }
+    let shortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::Enter);
+    let mut rebuild = ui.input_mut(|i| i.consume_shortcut(&shortcut));
+    ui.horizontal(|ui| {
+        rebuild |= ui.button("Rebuild").on_hover_text("Ctrl+Enter: compile the rules and play them").clicked();
+        if st.text != st.base && ui.button("Revert").clicked() {
+            st.text = st.base.clone();
+            st.errors.clear();
+        }
+    });
+    let font = egui::TextStyle::Monospace.resolve(ui.style());
+    let row = ui.fonts_mut(|f| f.row_height(&font));
+    let mut scroll = egui::ScrollArea::both().id_salt("rules-scroll").max_height(360.0).auto_shrink([false, true]);
+    if let Some(line) = st.go_to {
+        scroll = scroll.vertical_scroll_offset((line.saturating_sub(3) as f32 * row).max(0.0));
+    }
+    let text_id = id.with("text");
+    scroll.show(ui, |ui| {
+        ui.horizontal_top(|ui| {
+            let lines = st.text.lines().count().max(1) + usize::from(st.text.ends_with('\n'));
+            let numbers: String = (1..=lines).map(|n| format!("{n:>4}\n")).collect();
+            ui.label(egui::RichText::new(numbers.trim_end()).font(font.clone()).weak());
+            // No wrapping: each source line is one row, beside its number.
+            let colour = ui.visuals().text_color();
+            let mut layouter = |ui: &egui::Ui, text: &dyn egui::TextBuffer, _wrap: f32| {
+                let job = egui::text::LayoutJob::simple(text.as_str().to_owned(), font.clone(), colour, f32::INFINITY);
+                ui.fonts_mut(|f| f.layout_job(job))
+            };
+            let edit = egui::TextEdit::multiline(&mut st.text)
+                .id(text_id)
+                .code_editor()
+                .layouter(&mut layouter)
+                .desired_width(f32::INFINITY)
+                .desired_rows(lines.max(10));
+            ui.add(edit).on_hover_text("Game source");
+        });
+    });
+    if let Some(line) = st.go_to.take() {
+        // The cursor at the start of the line.
+        let at: usize = st.text.split_inclusive('\n').take(line.saturating_sub(1)).map(|s| s.chars().count()).sum();
+        if let Some(mut state) = egui::TextEdit::load_state(ui.ctx(), text_id) {
+            let c = egui::text::CCursor::new(at);
+            state.cursor.set_char_range(Some(egui::text::CCursorRange::one(c)));
+            state.store(ui.ctx(), text_id);
+        }
+        ui.memory_mut(|m| m.request_focus(text_id));
+    }
+    let mut rebuilt = None;
+    if rebuild {
+        st.errors.clear();
+        match tessera_core::puzzlescript::engine::compile(&st.text) {
+            Err(diags) => {
+                st.errors = diags.iter().filter(|d| d.is_error).map(|d| (d.line, d.message.clone())).collect();
+            }
+            Ok(game) => {
+                if tessera_core::puzzlescript::entry_of(&game, l.level).is_none() {
+                    st.errors.push((0, format!("the game has no level {} (the one edited)", l.level + 1)));
+                } else {
+                    st.base = st.text.clone();
+                    rebuilt = Some(st.text.clone());
+                }
+            }
+        }
+    }
+    if st.errors.is_empty() {
+        if rebuild && rebuilt.is_some() {
+            ui.label("Rebuilt: Play restarts with the new rules.");
+        }
+    } else {
+        ui.colored_label(ui.visuals().error_fg_color, format!("{} error(s): click one to go to its line", st.errors.len()));
+        for (line, message) in &st.errors {
+            let text = if *line > 0 { format!("line {line}: {message}") } else { message.clone() };
+            if ui.link(text).clicked() && *line > 0 {
+                st.go_to = Some(*line);
+            }
+        }
+    }
+    ui.data_mut(|d| d.insert_temp(id, st));
+    rebuilt
+}
+
+/// The rules panel's text now (for tests): what the designer typed since the last rebuild.
+pub fn rules_text(ctx: &egui::Context) -> Option<String> {
+    ctx.data(|d| d.get_temp::<RulesText>(rules_id())).map(|s| s.text)
+}
+
+/// The rules panel's errors now (for tests): line and message.
+pub fn rules_errors(ctx: &egui::Context) -> Vec<(usize, String)> {
+    ctx.data(|d| d.get_temp::<RulesText>(rules_id())).map(|s| s.errors).unwrap_or_default()
+}
+
+/// Replaces the rules panel's text (for tests: what typing would do), from the draft's source
+/// `base`.
+pub fn set_rules_text(ctx: &egui::Context, base: &str, text: &str) {
+    let st = RulesText { base: base.to_string(), text: text.to_string(), ..RulesText::default() };
+    ctx.data_mut(|d| d.insert_temp(rules_id(), st));
 }
