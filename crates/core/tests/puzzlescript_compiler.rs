@@ -37,12 +37,17 @@ fn the_compiler_refuses_what_the_reference_refuses_with_as_many_errors() {
                 c.error_count,
                 errors.len(),
                 if refused { "refused" } else { "accepted" },
-                errors.first().map(|e| format!(", first: line {}: {}", e.line, e.message)).unwrap_or_default()
+                errors
+                    .first()
+                    .map(|e| format!(", first: line {}: {}", e.line, e.message))
+                    .unwrap_or_default()
             ));
         }
         let _ = game;
     }
-    eprintln!("compiler cases: {split}/300 refused or accepted as the reference, {counted}/300 with its error count");
+    eprintln!(
+        "compiler cases: {split}/300 refused or accepted as the reference, {counted}/300 with its error count"
+    );
     for m in misses.iter().take(40) {
         eprintln!("  {m}");
     }

@@ -109,7 +109,14 @@ impl EditorGame for Game {
     }
 
     fn default_options(&self) -> Options {
-        Options::new(&Game, Level::PuzzleScript(PuzzleScriptLevel::default()))
+        // A new level starts from a small game to change: pushing crates onto targets.
+        let starter = PuzzleScriptLevel {
+            name: None,
+            seed: None,
+            source: tessera_core::puzzlescript::STARTER_GAME.to_string(),
+            level: 0,
+        };
+        Options::new(&Game, Level::PuzzleScript(starter))
     }
 
     fn blank(&self) -> Ink {
@@ -151,8 +158,42 @@ impl EditorGame for Game {
         Level::PuzzleScript(PuzzleScriptLevel { name: draft.name.clone(), seed: draft.seed, source, level: l.level })
     }
 
-    fn randomized(&self, _draft: &Draft, _seed: u64) -> Result<Draft, String> {
-        Err("PuzzleScript levels have no generator: paint the level with the legend's glyphs".into())
+    /// A walled room with the player, and as many crates as targets scattered on the floor, in
+    /// the starter game's glyphs (`#` `.` `P` `*` `O`); a game whose legend lacks them says so.
+    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
+        let needed = ['#', '.', 'P', '*', 'O'];
+        if !needed.iter().all(|&c| self.accepts(&draft.options, Ink::Glyph(c))) {
+            return Err("Randomize paints with the legend keys # . P * O (wall, floor, player, crate, target), \
+                        which this game does not have all of"
+                .into());
+        }
+        let size = draft.size();
+        let (w, h) = (usize::from(size.width), usize::from(size.height));
+        if w < 3 || h < 3 {
+            return Err("Randomize needs a board of at least 3×3".into());
+        }
+        let mut cells: Vec<Ink> = (0..w * h)
+            .map(|i| {
+                let (x, y) = (i % w, i / w);
+                Ink::Glyph(if x == 0 || y == 0 || x + 1 == w || y + 1 == h { '#' } else { '.' })
+            })
+            .collect();
+        let mut rng = tessera_core::GameRng::new(seed);
+        let mut floor: Vec<usize> = (0..w * h).filter(|&i| cells[i] == Ink::Glyph('.')).collect();
+        let mut place = |glyph: char, cells: &mut Vec<Ink>| {
+            if floor.is_empty() {
+                return;
+            }
+            let k = rng.below(floor.len() as u32) as usize;
+            cells[floor.swap_remove(k)] = Ink::Glyph(glyph);
+        };
+        place('P', &mut cells);
+        let pairs = ((w - 2) * (h - 2) / 12).clamp(1, 6);
+        for _ in 0..pairs {
+            place('*', &mut cells);
+            place('O', &mut cells);
+        }
+        Ok(draft.clone().with_cells(cells))
     }
 
     fn palette_ui(&self, ui: &mut egui::Ui, draft: &Draft, brush: &mut Brush) -> bool {

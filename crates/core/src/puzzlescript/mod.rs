@@ -62,6 +62,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::sync::Arc;
 
+/// A small game to start from (crates onto targets; legend `.` floor, `#` wall, `P` player, `*`
+/// crate, `O` target, `@` crate on target, `Q` player on target): what the editor's New level
+/// begins with.
+pub const STARTER_GAME: &str = include_str!("starter.txt");
+
 /// The largest board side `puzzlescript` accepts.
 pub const MAX_SIDE: usize = 255;
 
