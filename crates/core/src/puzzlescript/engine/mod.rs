@@ -164,7 +164,7 @@ pub struct Game {
 /// Compiles a game. `Err` exactly when the reference would count errors; the diagnostics then
 /// include every warning too.
 pub fn compile(source: &str) -> Result<Game, Vec<Diagnostic>> {
-    let (game, diags) = compile::compile_lenient(source);
+    let (game, diags) = compile_lenient(source);
     match game {
         Some(g) if !diags.iter().any(|d| d.is_error) => Ok(g),
         _ => Err(diags),
@@ -174,7 +174,16 @@ pub fn compile(source: &str) -> Result<Game, Vec<Diagnostic>> {
 /// Compiles like the reference does before running a game: a game whenever the reference would
 /// still run one (it runs games with a few errors), with all diagnostics.
 pub fn compile_lenient(source: &str) -> (Option<Game>, Vec<Diagnostic>) {
-    compile::compile_lenient(source)
+    let (game, diags) = compile::compile_lenient(source);
+    (game, distinct(diags))
+}
+
+/// The diagnostics without repeats: like the reference, a message already given for the same
+/// line is not given (or counted) again (a rule expanded into four directions reports its
+/// problem once).
+fn distinct(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = std::collections::BTreeSet::new();
+    diags.into_iter().filter(|d| seen.insert((d.line, d.is_error, d.message.clone()))).collect()
 }
 
 /// An input.

@@ -103,7 +103,7 @@ impl<'a> Reader<'a> {
                     }
                 }
             }
-            b'"' | b'\'' => self.string(c),
+            b'"' | b'\'' | b'`' => self.string(c),
             _ => {
                 let start = self.pos;
                 while self.pos < self.s.len() {
