@@ -1326,7 +1326,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         names,
         diagnostics,
         original_line_numbers,
+        object_lookup: _,
     } = parsed;
+    let mut def_index: BTreeMap<&str, usize> = BTreeMap::new();
+    for (k, d) in object_defs.iter().enumerate() {
+        def_index.entry(d.name.as_str()).or_insert(k);
+    }
     let mut ctx = Ctx {
         diags: diagnostics,
         objects: BTreeMap::new(),
@@ -1348,7 +1353,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         invalid: false,
     };
     let is_defined = |n: &str| {
-        object_defs.iter().any(|o| o.name == n)
+        def_index.contains_key(n)
             || legend_synonyms.iter().any(|s| s.0 == n)
             || legend_aggregates.iter().any(|s| s.0 == n)
             || legend_properties.iter().any(|s| s.0 == n)
@@ -1369,7 +1374,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let mut last_occurrence: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (li, layer) in collision_layers.iter().enumerate() {
         for n in layer {
-            if object_defs.iter().any(|o| o.name == *n) {
+            if def_index.contains_key(n.as_str()) {
                 last_occurrence.insert(n.clone(), (occurrences.len(), li));
                 occurrences.push((n.clone(), li));
             }
@@ -1384,7 +1389,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let mut objects_info = Vec::new();
     for (id, (_, name, layer)) in order.iter().enumerate() {
         ctx.objects.insert(name.clone(), (id, *layer));
-        let def = object_defs.iter().find(|o| o.name == *name);
+        let def = def_index.get(name.as_str()).map(|&k| &object_defs[k]);
         let sprite = def.and_then(|d| {
             if d.sprite.is_empty() {
                 None

@@ -56,6 +56,8 @@ pub(crate) struct Parsed {
     pub names: BTreeSet<String>,
     pub diagnostics: Vec<Diagnostic>,
     pub original_line_numbers: Vec<(String, usize)>,
+    /// object name -> index in `objects`
+    pub object_lookup: std::collections::BTreeMap<String, usize>,
 }
 
 const SECTION_NAMES: [&str; 7] =
@@ -193,13 +195,13 @@ impl Parsed {
     }
 
     fn object_index(&self, name: &str) -> Option<usize> {
-        self.objects.iter().position(|o| o.name == name)
+        self.object_lookup.get(name).copied()
     }
 
     /// `wordAlreadyDeclared`: the line of the declaration, if any.
     fn declared(&self, n: &str) -> Option<usize> {
-        if let Some(o) = self.objects.iter().find(|o| o.name == n) {
-            return Some(o.line);
+        if let Some(&k) = self.object_lookup.get(n) {
+            return Some(self.objects[k].line);
         }
         if let Some(a) = self.aggregates.iter().find(|a| a.0 == n) {
             return Some(a.2);
@@ -642,6 +644,7 @@ pub(crate) fn parse(source: &str) -> Parsed {
                             p.error(line_number, format!("Name \"{}\" already in use.", name.to_uppercase()));
                         }
                         if first {
+                            p.object_lookup.insert(name.clone(), p.objects.len());
                             p.objects.push(ObjectDef {
                                 name: name.clone(),
                                 line: line_number,
