@@ -90,6 +90,8 @@ pub(crate) struct Rule {
     pub any_replacement: bool,
     /// the rule's rigid group index plus one (0: not rigid)
     pub rigid_index: u8,
+    /// index among all compiled rules (for per-turn caches)
+    pub id: usize,
 }
 
 /// A win condition: -1 no, 0 some, 1 all.
@@ -1224,6 +1226,7 @@ fn rule_to_mask_inner(
             rule_mask,
             any_replacement,
             rigid_index: 0,
+            id: 0,
         },
         discard,
     ))
@@ -1925,6 +1928,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
     }
     let mut rule_groups = rule_groups;
+    let mut late_groups = late_groups;
+    let mut next_id = 0;
+    for r in rule_groups.iter_mut().chain(late_groups.iter_mut()).flatten() {
+        r.id = next_id;
+        next_id += 1;
+    }
     for g in rule_groups.iter_mut() {
         for r in g.iter_mut() {
             if r.rigid
@@ -2131,6 +2140,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let diags = ctx.diags.clone();
     let warnings: Vec<Diagnostic> = diags.iter().filter(|d| !d.is_error).cloned().collect();
     let game = Game {
+        rule_count: next_id,
         objects: objects_info,
         stride,
         layer_count: ctx.layer_count,
