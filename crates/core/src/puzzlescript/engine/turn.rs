@@ -737,10 +737,10 @@ impl<'a> Runtime<'a> {
             return Vec::new();
         }
         let m = self.find_matches(rule);
-        if m.is_empty() {
-            if let Some(slot) = self.no_match_at.get_mut(rule.id) {
-                *slot = self.version + 1;
-            }
+        if m.is_empty()
+            && let Some(slot) = self.no_match_at.get_mut(rule.id)
+        {
+            *slot = self.version + 1;
         }
         m
     }
