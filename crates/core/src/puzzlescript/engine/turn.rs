@@ -680,7 +680,20 @@ impl<'a> Runtime<'a> {
 
     /// Whether `row` (no ellipsis) matches starting at `i`.
     fn row_matches_plain(&self, row: &[PatternCell], i: usize, d: isize) -> bool {
-        row.iter().enumerate().all(|(k, c)| self.cell_matches(c, (i as isize + k as isize * d) as usize))
+        self.row_matches_from(row, i, d, 0)
+    }
+
+    /// Whether cells `from..` of `row` (no ellipsis) match, the row starting at `i`.
+    #[inline]
+    fn row_matches_from(&self, row: &[PatternCell], i: usize, d: isize, from: usize) -> bool {
+        let mut at = i as isize + from as isize * d;
+        for c in &row[from..] {
+            if !self.cell_matches(c, at as usize) {
+                return false;
+            }
+            at += d;
+        }
+        true
     }
 
     /// Ellipsis matches at start `i`: `[i, k]` or `[i, k1, k2]`, with the reference's bounds
@@ -781,7 +794,7 @@ impl<'a> Runtime<'a> {
                     return;
                 }
                 if wild == 0 {
-                    if self.row_matches_plain(row, i, d) {
+                    if self.row_matches_from(row, i, d, 1) {
                         found.push([i, 0, 0]);
                     }
                 } else {
