@@ -63,3 +63,26 @@ fn reference_suite() {
         assert!(passed >= PASS_FLOOR, "{passed} passed, floor {PASS_FLOOR}");
     }
 }
+
+/// Raise as the compiler's error detection improves (end: 300).
+const COMPILE_FLOOR: usize = 300;
+
+#[test]
+fn reference_compiler_suite() {
+    let path = shared().join("reference/tests/resources/errormessage_testdata.js");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("note: {} not found; skipping the PuzzleScript compiler suite", path.display());
+        return;
+    };
+    let cases = tessera_core::puzzlescript::engine::suite::parse_error_testdata(&text).expect("parses");
+    assert_eq!(cases.len(), 300);
+    let mut passed = 0;
+    for case in &cases {
+        match tessera_core::puzzlescript::engine::suite::run_compile_case(case) {
+            Ok(()) => passed += 1,
+            Err(e) => println!("FAIL [compile] {}: {}", case.name, e),
+        }
+    }
+    println!("compiler suite: {passed} of {} agree on accept/refuse", cases.len());
+    assert!(passed >= COMPILE_FLOOR);
+}

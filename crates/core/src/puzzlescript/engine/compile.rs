@@ -1004,6 +1004,9 @@ fn rule_to_mask_inner(
             if !rule.rhs.is_empty() {
                 let cell_r: &[(String, String)] =
                     rule.rhs.get(ri).and_then(|r| r.get(ci)).map(|c| c.as_slice()).unwrap_or(&[]);
+                if cell_r.iter().any(|p| p.0 == "...") && cell_r.len() != 1 {
+                    push_diag(diags, rule.line, "You can't have anything in with an ellipsis. Sorry.", true);
+                }
                 if cell_r.first().is_some_and(|p| p.0 == "...") {
                     push_diag(
                         diags,
@@ -1414,6 +1417,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         });
     }
     for d in &object_defs {
+        if d.colors.len() > 10 {
+            ctx.error(
+                d.line + 1,
+                "a sprite cannot have more than 10 colors.  Why you would want more than 10 is beyond me.",
+            );
+        }
         if d.colors.is_empty() {
             ctx.error(d.line, format!("color not specified for object \"{}\".", d.name));
         }
@@ -1748,6 +1757,34 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             None => {}
             Some(Err(b)) => loops.push((r.1, b)),
             Some(Ok(rule)) => raw_rules.push(rule),
+        }
+    }
+    // "X" and "no X" required together on a right-hand side
+    for rule in &raw_rules {
+        for cell in rule.rhs.iter().flatten() {
+            let mut present = bits::empty(stride);
+            let mut present_names: Vec<&str> = Vec::new();
+            for (d, n) in cell {
+                if !d.starts_with("no") {
+                    if let Some(&(id, _)) = ctx.objects.get(n) {
+                        bits::set(&mut present, id);
+                        present_names.push(n);
+                    }
+                }
+            }
+            for (d, n) in cell {
+                if d.starts_with("no")
+                    && let Some(m) = ctx.object_masks.get(n)
+                    && bits::intersects(m, &present)
+                {
+                    let msg = format!(
+                        "You have specified that there should be NO {} but there is also a requirement that {} be here.  This is a mistake right?",
+                        n.to_uppercase(),
+                        present_names.join(", ").to_uppercase()
+                    );
+                    ctx.diags.push(Diagnostic { line: rule.line, column: 1, message: msg, is_error: true });
+                }
+            }
         }
     }
     let mut rules2 = Vec::new();
@@ -2133,6 +2170,37 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
     }
 
+    for (k, v, line) in &metadata {
+        match k.as_str() {
+            "color_palette" => {
+                const PALETTES: [&str; 14] = [
+                    "mastersystem",
+                    "gameboycolour",
+                    "amiga",
+                    "arnecolors",
+                    "famicom",
+                    "atari",
+                    "pastel",
+                    "ega",
+                    "amstrad",
+                    "proteus_mellow",
+                    "proteus_rich",
+                    "proteus_night",
+                    "c64",
+                    "whitingjp",
+                ];
+                let known =
+                    PALETTES.contains(&v.as_str()) || v.parse::<usize>().is_ok_and(|n| (1..=14).contains(&n));
+                if !known {
+                    ctx.error(0, format!("Palette \"{v}\" not found, defaulting to arnecolors."));
+                }
+            }
+            "text_color" | "background_color" if !parse::is_color(v) => {
+                ctx.error(*line, format!("{k} in incorrect format - found {v}, but I expect a color name (like 'pink') or hex-formatted color (like '#1412FA')."));
+            }
+            _ => {}
+        }
+    }
     let prelude = Prelude::from_pairs(&metadata, &mut ctx.diags);
     if levels.is_empty() {
         ctx.error(0, "No levels found.  Add some levels!");

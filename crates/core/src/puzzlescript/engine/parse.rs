@@ -159,6 +159,16 @@ fn color_prefix(s: &str) -> Option<usize> {
     COLOR_NAMES.iter().find(|c| s.starts_with(*c)).map(|c| c.len())
 }
 
+/// Whether `s` is a colour the reference accepts (a palette name or `#` and 3 or 6 hex digits).
+pub(crate) fn is_color(s: &str) -> bool {
+    let s = s.trim();
+    if COLOR_NAMES.contains(&s) {
+        return true;
+    }
+    s.strip_prefix('#')
+        .is_some_and(|h| (h.len() == 3 || h.len() == 6) && h.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
 /// Lower-cases char by char (keeping one char per char, so positions line up).
 fn lower_chars(line: &str) -> Vec<char> {
     line.chars()
@@ -724,7 +734,7 @@ pub(crate) fn parse(source: &str) -> Parsed {
                             }
                             if let Some(o) = current_object {
                                 let ncolors = p.objects[o].colors.len();
-                                for c in row.chars() {
+                                for c in row.chars().take(5) {
                                     if let Some(d) = c.to_digit(10)
                                         && d as usize >= ncolors
                                     {

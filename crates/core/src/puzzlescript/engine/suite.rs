@@ -103,7 +103,7 @@ impl<'a> Reader<'a> {
                     }
                 }
             }
-            b'"' | b'\'' => self.string(c),
+            b'"' | b'\'' | b'`' => self.string(c),
             _ => {
                 let start = self.pos;
                 while self.pos < self.s.len() {
@@ -313,4 +313,68 @@ pub fn run_case(case: &Case) -> CaseResult {
         }
     }
     CaseResult { passed: true, first_difference: None, actual }
+}
+
+/// One compiler case: `[name, [source, messages, errorCount]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompileCase {
+    /// The case's name.
+    pub name: String,
+    /// The game source.
+    pub source: String,
+    /// The messages the reference prints (errors and warnings).
+    pub messages: Vec<String>,
+    /// How many of them are errors.
+    pub error_count: usize,
+}
+
+/// Reads the compiler suite (`errormessage_testdata.js`, or the same cases as JSON).
+pub fn parse_error_testdata(text: &str) -> Result<Vec<CompileCase>, String> {
+    let start = text.find('[').ok_or("no array found")?;
+    let mut r = Reader { s: text.as_bytes(), text, pos: start };
+    let Value::Array(items) = r.value(0)? else {
+        return Err("not an array".into());
+    };
+    let mut cases = Vec::new();
+    for (k, item) in items.iter().enumerate() {
+        let Value::Array(pair) = item else {
+            return Err(format!("case {k}: not an array"));
+        };
+        let name = pair.first().and_then(as_str).unwrap_or_default();
+        let Some(Value::Array(d)) = pair.get(1) else {
+            return Err(format!("case {k} ({name}): no data array"));
+        };
+        let source = d.first().and_then(as_str).ok_or(format!("case {name}: no source"))?;
+        let messages = match d.get(1) {
+            Some(Value::Array(a)) => a.iter().filter_map(as_str).collect(),
+            _ => Vec::new(),
+        };
+        let error_count = d.get(2).and_then(as_str).and_then(|s| s.parse::<usize>().ok()).unwrap_or(0);
+        cases.push(CompileCase { name, source, messages, error_count });
+    }
+    Ok(cases)
+}
+
+/// Whether [`super::compile`] refuses the game exactly when the reference counts errors.
+/// `Err`: a description of the disagreement.
+pub fn run_compile_case(case: &CompileCase) -> Result<(), String> {
+    match super::compile(&case.source) {
+        Ok(_) if case.error_count == 0 => Ok(()),
+        Ok(_) => Err(format!(
+            "accepted, but the reference counts {} error(s): {:?}",
+            case.error_count,
+            case.messages.first()
+        )),
+        Err(diags) if case.error_count > 0 => {
+            if diags.iter().any(|d| d.is_error) {
+                Ok(())
+            } else {
+                Err("refused without an error".to_string())
+            }
+        }
+        Err(diags) => Err(format!(
+            "refused, but the reference has no error; first: {:?}",
+            diags.iter().find(|d| d.is_error).map(|d| (d.line, d.message.clone()))
+        )),
+    }
 }
