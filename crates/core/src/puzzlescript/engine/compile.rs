@@ -1765,11 +1765,11 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             let mut present = bits::empty(stride);
             let mut present_names: Vec<&str> = Vec::new();
             for (d, n) in cell {
-                if !d.starts_with("no") {
-                    if let Some(&(id, _)) = ctx.objects.get(n) {
-                        bits::set(&mut present, id);
-                        present_names.push(n);
-                    }
+                if !d.starts_with("no")
+                    && let Some(&(id, _)) = ctx.objects.get(n)
+                {
+                    bits::set(&mut present, id);
+                    present_names.push(n);
                 }
             }
             for (d, n) in cell {
