@@ -86,3 +86,52 @@ fn reference_compiler_suite() {
     println!("compiler suite: {passed} of {} agree on accept/refuse", cases.len());
     assert!(passed >= COMPILE_FLOOR);
 }
+
+/// Truncated and mangled suite games: compiling and playing them never panics.
+#[test]
+fn mangled_sources_do_not_panic() {
+    use tessera_core::puzzlescript::engine::{Input, Session, TestInput, compile_lenient};
+    let path = shared().join("reference/tests/resources/testdata.js");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("note: {} not found; skipping", path.display());
+        return;
+    };
+    let cases = parse_testdata(&text).expect("testdata parses");
+    let inputs = [TestInput::Input(Input::Right), TestInput::Undo, TestInput::Restart, TestInput::Tick];
+    for case in cases.iter().step_by(41) {
+        let src = &case.source;
+        let mut variants: Vec<String> = Vec::new();
+        for k in 1..8 {
+            let mut cut = src.len() * k / 8;
+            while !src.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            variants.push(src[..cut].to_string());
+        }
+        // drop every third line; swap brackets and parentheses
+        variants.push(
+            src.lines()
+                .enumerate()
+                .filter(|(i, _)| i % 3 != 1)
+                .map(|(_, l)| l)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        variants.push(src.replace('[', "(").replace(']', ")"));
+        variants.push(src.replace("->", "").replace('|', " "));
+        variants.push(src.replace('(', "[").replace(')', "]"));
+        for v in &variants {
+            let (game, _diags) = compile_lenient(v);
+            let Some(game) = game else { continue };
+            let Ok(mut s) = Session::new(&game, 0, Some("1")) else { continue };
+            for i in inputs {
+                s.input(i);
+            }
+            let _ = s.level_string();
+        }
+    }
+    for garbage in ["", "(", ")", "objects", "==\nobjects\n==\nplayer\n", "\u{0}\u{ffff}(((", "levels\n\n\n#"]
+    {
+        let _ = compile_lenient(garbage);
+    }
+}

@@ -126,6 +126,9 @@ pub(crate) struct Sounds {
 }
 
 type Cell = Vec<(String, String)>;
+
+/// The most rules one source rule may expand into (the reference has no limit; it would hang).
+pub const MAX_EXPANDED_RULES: usize = 100_000;
 /// A compiled rule, with the pair of same-layer names that makes it impossible (if any).
 type Discardable = (Rule, Option<(String, String)>);
 
@@ -236,20 +239,31 @@ fn tokenize_rule_line(line: &str) -> Vec<String> {
     l.split_whitespace().map(String::from).collect()
 }
 
-/// `findIndexAfterToken` on the original line: where the message text starts.
+/// `findIndexAfterToken` on the original line: where the message text starts (a byte index
+/// into `orig`).
 fn index_after_token(orig: &str, tokens: &[String], token_index: usize) -> usize {
-    let lower: Vec<char> = orig.chars().flat_map(|c| c.to_lowercase()).collect();
-    let lower_s: String = lower.iter().collect();
-    let mut cur = 0usize; // byte index in lower_s
+    // positions are found in a per-char lower-cased copy, so char indices line up with `orig`
+    let lower: Vec<char> = orig
+        .chars()
+        .map(|c| {
+            let mut l = c.to_lowercase();
+            match (l.next(), l.next()) {
+                (Some(a), None) => a,
+                _ => c,
+            }
+        })
+        .collect();
+    let mut cur = 0usize; // char index
     for t in tokens.iter().take(token_index + 1) {
-        match lower_s[cur.min(lower_s.len())..].find(t.as_str()) {
-            Some(p) => cur = cur + p + t.len(),
-            None => cur = t.len().saturating_sub(1),
+        let tc: Vec<char> = t.chars().collect();
+        let found = (cur..lower.len().saturating_sub(tc.len().saturating_sub(1)).max(cur))
+            .find(|&p| lower.get(p..p + tc.len()) == Some(&tc[..]));
+        match found {
+            Some(p) => cur = p + tc.len(),
+            None => return orig.len(),
         }
     }
-    // map the byte index in the lower-cased string back to a char index in the original
-    let char_index = lower_s[..cur.min(lower_s.len())].chars().count();
-    orig.char_indices().nth(char_index).map(|(b, _)| b).unwrap_or(orig.len())
+    orig.char_indices().nth(cur).map(|(b, _)| b).unwrap_or(orig.len())
 }
 
 fn rule_is_directional(lhs: &[Vec<Cell>], rhs: &[Vec<Cell>]) -> bool {
@@ -559,6 +573,12 @@ fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
     while modified && guard < 10_000 {
         guard += 1;
         modified = false;
+        if result.len() > MAX_EXPANDED_RULES {
+            let line = result.first().map(|r| r.0.line).unwrap_or(0);
+            ctx.error(line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (ambiguous movements); tessera stops here."));
+            ctx.invalid = true;
+            return Vec::new();
+        }
         let mut i = 0;
         while i < result.len() {
             let mut shouldremove = false;
@@ -727,6 +747,11 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
     while modified && guard < 10_000 {
         guard += 1;
         modified = false;
+        if result.len() > MAX_EXPANDED_RULES {
+            let line = result.first().map(|r| r.0.line).unwrap_or(0);
+            ctx.error(line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (properties); tessera stops here."));
+            return Vec::new();
+        }
         let mut i = 0;
         while i < result.len() {
             let mut shouldremove = false;

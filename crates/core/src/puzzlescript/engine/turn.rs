@@ -8,6 +8,9 @@ use super::compile::{ACTION, DOWN, LEFT, PatternCell, RIGHT, Rule, UP};
 use super::rng::Rng;
 use super::{Game, LevelEntry, State, Trace, TraceEvent};
 
+/// The most match combinations one rule application tries (the reference has no limit).
+pub const MAX_TUPLES: usize = 1 << 24;
+
 /// A row match: start cell and the ellipsis gaps (`k1`, `k2`).
 type Match = [usize; 3];
 
@@ -580,7 +583,7 @@ impl<'a> Runtime<'a> {
                 }
             } else {
                 // the cartesian product of the rows' matches, the first row varying fastest
-                let total = matches.iter().fold(1usize, |a, m| a.saturating_mul(m.len()));
+                let total = matches.iter().fold(1usize, |a, m| a.saturating_mul(m.len())).min(MAX_TUPLES);
                 let mut idx = vec![0usize; matches.len()];
                 let mut buf: Vec<Match> = matches.iter().map(|m| m[0]).collect();
                 for ti in 0..total {
