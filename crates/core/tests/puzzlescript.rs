@@ -135,3 +135,29 @@ fn mangled_sources_do_not_panic() {
         let _ = compile_lenient(garbage);
     }
 }
+
+const SOKOBAN: &str = "title t\n========\nOBJECTS\n========\nBackground\nblack\nTarget\nyellow\nPlayer\npink\nCrate\nred\nWall\nbrown\n=======\nLEGEND\n=======\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n=======\nSOUNDS\n=======\n================\nCOLLISIONLAYERS\n================\nBackground\nTarget\nPlayer, Wall, Crate\n======\nRULES\n======\n[ > Player | Crate ] -> [ > Player | > Crate ]\n==============\nWINCONDITIONS\n==============\nall target on crate\n=======\nLEVELS\n=======\n#####\n#P*O#\n#####\n";
+
+/// The public API: a game is shareable, a state is plain serialisable data, a push wins.
+#[test]
+fn api_turn_and_state() {
+    use tessera_core::puzzlescript::engine::{Game, Input, State, Trace, compile};
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Game>();
+    let game = compile(SOKOBAN).expect("compiles");
+    assert_eq!(game.object_count(), 5);
+    let mut st: State = game.start(0, Some("seed")).expect("level 0");
+    let json = serde_json::to_string(&st).expect("serialises");
+    let back: State = serde_json::from_str(&json).expect("deserialises");
+    assert_eq!(back, st);
+    assert!(!game.is_won(&st));
+    let mut trace = Trace::default();
+    let out = game.turn(&mut st, Some(Input::Right), Some(&mut trace));
+    assert!(out.changed && out.won);
+    assert!(game.is_won(&st));
+    assert!(!trace.events.is_empty());
+    let names: Vec<&str> = st.objects_at(st.index(3, 1)).map(|o| game.objects()[o].name.as_str()).collect();
+    assert_eq!(names, ["background", "target", "crate"]);
+    game.restart(&mut st);
+    assert!(!game.is_won(&st));
+}
