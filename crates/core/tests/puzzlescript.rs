@@ -63,3 +63,101 @@ fn reference_suite() {
         assert!(passed >= PASS_FLOOR, "{passed} passed, floor {PASS_FLOOR}");
     }
 }
+
+/// Raise as the compiler's error detection improves (end: 300).
+const COMPILE_FLOOR: usize = 300;
+
+#[test]
+fn reference_compiler_suite() {
+    let path = shared().join("reference/tests/resources/errormessage_testdata.js");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("note: {} not found; skipping the PuzzleScript compiler suite", path.display());
+        return;
+    };
+    let cases = tessera_core::puzzlescript::engine::suite::parse_error_testdata(&text).expect("parses");
+    assert_eq!(cases.len(), 300);
+    let mut passed = 0;
+    for case in &cases {
+        match tessera_core::puzzlescript::engine::suite::run_compile_case(case) {
+            Ok(()) => passed += 1,
+            Err(e) => println!("FAIL [compile] {}: {}", case.name, e),
+        }
+    }
+    println!("compiler suite: {passed} of {} agree on accept/refuse", cases.len());
+    assert!(passed >= COMPILE_FLOOR);
+}
+
+/// Truncated and mangled suite games: compiling and playing them never panics.
+#[test]
+fn mangled_sources_do_not_panic() {
+    use tessera_core::puzzlescript::engine::{Input, Session, TestInput, compile_lenient};
+    let path = shared().join("reference/tests/resources/testdata.js");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("note: {} not found; skipping", path.display());
+        return;
+    };
+    let cases = parse_testdata(&text).expect("testdata parses");
+    let inputs = [TestInput::Input(Input::Right), TestInput::Undo, TestInput::Restart, TestInput::Tick];
+    for case in cases.iter().step_by(41) {
+        let src = &case.source;
+        let mut variants: Vec<String> = Vec::new();
+        for k in 1..8 {
+            let mut cut = src.len() * k / 8;
+            while !src.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            variants.push(src[..cut].to_string());
+        }
+        // drop every third line; swap brackets and parentheses
+        variants.push(
+            src.lines()
+                .enumerate()
+                .filter(|(i, _)| i % 3 != 1)
+                .map(|(_, l)| l)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        variants.push(src.replace('[', "(").replace(']', ")"));
+        variants.push(src.replace("->", "").replace('|', " "));
+        variants.push(src.replace('(', "[").replace(')', "]"));
+        for v in &variants {
+            let (game, _diags) = compile_lenient(v);
+            let Some(game) = game else { continue };
+            let Ok(mut s) = Session::new(&game, 0, Some("1")) else { continue };
+            for i in inputs {
+                s.input(i);
+            }
+            let _ = s.level_string();
+        }
+    }
+    for garbage in ["", "(", ")", "objects", "==\nobjects\n==\nplayer\n", "\u{0}\u{ffff}(((", "levels\n\n\n#"]
+    {
+        let _ = compile_lenient(garbage);
+    }
+}
+
+const SOKOBAN: &str = "title t\n========\nOBJECTS\n========\nBackground\nblack\nTarget\nyellow\nPlayer\npink\nCrate\nred\nWall\nbrown\n=======\nLEGEND\n=======\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n=======\nSOUNDS\n=======\n================\nCOLLISIONLAYERS\n================\nBackground\nTarget\nPlayer, Wall, Crate\n======\nRULES\n======\n[ > Player | Crate ] -> [ > Player | > Crate ]\n==============\nWINCONDITIONS\n==============\nall target on crate\n=======\nLEVELS\n=======\n#####\n#P*O#\n#####\n";
+
+/// The public API: a game is shareable, a state is plain serialisable data, a push wins.
+#[test]
+fn api_turn_and_state() {
+    use tessera_core::puzzlescript::engine::{Game, Input, State, Trace, compile};
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Game>();
+    let game = compile(SOKOBAN).expect("compiles");
+    assert_eq!(game.object_count(), 5);
+    let mut st: State = game.start(0, Some("seed")).expect("level 0");
+    let json = serde_json::to_string(&st).expect("serialises");
+    let back: State = serde_json::from_str(&json).expect("deserialises");
+    assert_eq!(back, st);
+    assert!(!game.is_won(&st));
+    let mut trace = Trace::default();
+    let out = game.turn(&mut st, Some(Input::Right), Some(&mut trace));
+    assert!(out.changed && out.won);
+    assert!(game.is_won(&st));
+    assert!(!trace.events.is_empty());
+    let names: Vec<&str> = st.objects_at(st.index(3, 1)).map(|o| game.objects()[o].name.as_str()).collect();
+    assert_eq!(names, ["background", "target", "crate"]);
+    game.restart(&mut st);
+    assert!(!game.is_won(&st));
+}

@@ -6,11 +6,11 @@
 use std::path::PathBuf;
 use tessera_core::puzzlescript::engine::{self, suite};
 
-fn cases() -> Option<Vec<suite::CompilerCase>> {
+fn cases() -> Option<Vec<suite::CompileCase>> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/benchmarks/puzzlescript/reference/tests/resources/errormessage_testdata.js");
     let text = std::fs::read_to_string(path).ok()?;
-    Some(suite::parse_compiler_cases(&text).expect("the compiler suite parses"))
+    Some(suite::parse_error_testdata(&text).expect("the compiler suite parses"))
 }
 
 #[test]

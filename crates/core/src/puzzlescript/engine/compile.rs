@@ -90,6 +90,8 @@ pub(crate) struct Rule {
     pub any_replacement: bool,
     /// the rule's rigid group index plus one (0: not rigid)
     pub rigid_index: u8,
+    /// index among all compiled rules (for per-turn caches)
+    pub id: usize,
 }
 
 /// A win condition: -1 no, 0 some, 1 all.
@@ -124,6 +126,9 @@ pub(crate) struct Sounds {
 }
 
 type Cell = Vec<(String, String)>;
+
+/// The most rules one source rule may expand into (the reference has no limit; it would hang).
+pub const MAX_EXPANDED_RULES: usize = 100_000;
 /// A compiled rule, with the pair of same-layer names that makes it impossible (if any).
 type Discardable = (Rule, Option<(String, String)>);
 
@@ -234,20 +239,31 @@ fn tokenize_rule_line(line: &str) -> Vec<String> {
     l.split_whitespace().map(String::from).collect()
 }
 
-/// `findIndexAfterToken` on the original line: where the message text starts.
+/// `findIndexAfterToken` on the original line: where the message text starts (a byte index
+/// into `orig`).
 fn index_after_token(orig: &str, tokens: &[String], token_index: usize) -> usize {
-    let lower: Vec<char> = orig.chars().flat_map(|c| c.to_lowercase()).collect();
-    let lower_s: String = lower.iter().collect();
-    let mut cur = 0usize; // byte index in lower_s
+    // positions are found in a per-char lower-cased copy, so char indices line up with `orig`
+    let lower: Vec<char> = orig
+        .chars()
+        .map(|c| {
+            let mut l = c.to_lowercase();
+            match (l.next(), l.next()) {
+                (Some(a), None) => a,
+                _ => c,
+            }
+        })
+        .collect();
+    let mut cur = 0usize; // char index
     for t in tokens.iter().take(token_index + 1) {
-        match lower_s[cur.min(lower_s.len())..].find(t.as_str()) {
-            Some(p) => cur = cur + p + t.len(),
-            None => cur = t.len().saturating_sub(1),
+        let tc: Vec<char> = t.chars().collect();
+        let found = (cur..lower.len().saturating_sub(tc.len().saturating_sub(1)).max(cur))
+            .find(|&p| lower.get(p..p + tc.len()) == Some(&tc[..]));
+        match found {
+            Some(p) => cur = p + tc.len(),
+            None => return orig.len(),
         }
     }
-    // map the byte index in the lower-cased string back to a char index in the original
-    let char_index = lower_s[..cur.min(lower_s.len())].chars().count();
-    orig.char_indices().nth(char_index).map(|(b, _)| b).unwrap_or(orig.len())
+    orig.char_indices().nth(cur).map(|(b, _)| b).unwrap_or(orig.len())
 }
 
 fn rule_is_directional(lhs: &[Vec<Cell>], rhs: &[Vec<Cell>]) -> bool {
@@ -557,6 +573,12 @@ fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
     while modified && guard < 10_000 {
         guard += 1;
         modified = false;
+        if result.len() > MAX_EXPANDED_RULES {
+            let line = result.first().map(|r| r.0.line).unwrap_or(0);
+            ctx.error(line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (ambiguous movements); tessera stops here."));
+            ctx.invalid = true;
+            return Vec::new();
+        }
         let mut i = 0;
         while i < result.len() {
             let mut shouldremove = false;
@@ -725,6 +747,11 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
     while modified && guard < 10_000 {
         guard += 1;
         modified = false;
+        if result.len() > MAX_EXPANDED_RULES {
+            let line = result.first().map(|r| r.0.line).unwrap_or(0);
+            ctx.error(line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (properties); tessera stops here."));
+            return Vec::new();
+        }
         let mut i = 0;
         while i < result.len() {
             let mut shouldremove = false;
@@ -1002,6 +1029,9 @@ fn rule_to_mask_inner(
             if !rule.rhs.is_empty() {
                 let cell_r: &[(String, String)] =
                     rule.rhs.get(ri).and_then(|r| r.get(ci)).map(|c| c.as_slice()).unwrap_or(&[]);
+                if cell_r.iter().any(|p| p.0 == "...") && cell_r.len() != 1 {
+                    push_diag(diags, rule.line, "You can't have anything in with an ellipsis. Sorry.", true);
+                }
                 if cell_r.first().is_some_and(|p| p.0 == "...") {
                     push_diag(
                         diags,
@@ -1224,6 +1254,7 @@ fn rule_to_mask_inner(
             rule_mask,
             any_replacement,
             rigid_index: 0,
+            id: 0,
         },
         discard,
     ))
@@ -1326,7 +1357,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         names,
         diagnostics,
         original_line_numbers,
+        object_lookup: _,
     } = parsed;
+    let mut def_index: BTreeMap<&str, usize> = BTreeMap::new();
+    for (k, d) in object_defs.iter().enumerate() {
+        def_index.entry(d.name.as_str()).or_insert(k);
+    }
     let mut ctx = Ctx {
         diags: diagnostics,
         objects: BTreeMap::new(),
@@ -1348,7 +1384,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         invalid: false,
     };
     let is_defined = |n: &str| {
-        object_defs.iter().any(|o| o.name == n)
+        def_index.contains_key(n)
             || legend_synonyms.iter().any(|s| s.0 == n)
             || legend_aggregates.iter().any(|s| s.0 == n)
             || legend_properties.iter().any(|s| s.0 == n)
@@ -1369,7 +1405,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let mut last_occurrence: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (li, layer) in collision_layers.iter().enumerate() {
         for n in layer {
-            if object_defs.iter().any(|o| o.name == *n) {
+            if def_index.contains_key(n.as_str()) {
                 last_occurrence.insert(n.clone(), (occurrences.len(), li));
                 occurrences.push((n.clone(), li));
             }
@@ -1384,7 +1420,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let mut objects_info = Vec::new();
     for (id, (_, name, layer)) in order.iter().enumerate() {
         ctx.objects.insert(name.clone(), (id, *layer));
-        let def = object_defs.iter().find(|o| o.name == *name);
+        let def = def_index.get(name.as_str()).map(|&k| &object_defs[k]);
         let sprite = def.and_then(|d| {
             if d.sprite.is_empty() {
                 None
@@ -1406,6 +1442,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         });
     }
     for d in &object_defs {
+        if d.colors.len() > 10 {
+            ctx.error(
+                d.line + 1,
+                "a sprite cannot have more than 10 colors.  Why you would want more than 10 is beyond me.",
+            );
+        }
         if d.colors.is_empty() {
             ctx.error(d.line, format!("color not specified for object \"{}\".", d.name));
         }
@@ -1742,6 +1784,34 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             Some(Ok(rule)) => raw_rules.push(rule),
         }
     }
+    // "X" and "no X" required together on a right-hand side
+    for rule in &raw_rules {
+        for cell in rule.rhs.iter().flatten() {
+            let mut present = bits::empty(stride);
+            let mut present_names: Vec<&str> = Vec::new();
+            for (d, n) in cell {
+                if !d.starts_with("no")
+                    && let Some(&(id, _)) = ctx.objects.get(n)
+                {
+                    bits::set(&mut present, id);
+                    present_names.push(n);
+                }
+            }
+            for (d, n) in cell {
+                if d.starts_with("no")
+                    && let Some(m) = ctx.object_masks.get(n)
+                    && bits::intersects(m, &present)
+                {
+                    let msg = format!(
+                        "You have specified that there should be NO {} but there is also a requirement that {} be here.  This is a mistake right?",
+                        n.to_uppercase(),
+                        present_names.join(", ").to_uppercase()
+                    );
+                    ctx.diags.push(Diagnostic { line: rule.line, column: 1, message: msg, is_error: true });
+                }
+            }
+        }
+    }
     let mut rules2 = Vec::new();
     for rule in &raw_rules {
         for dir in rule.direction.split(',').filter(|d| !d.is_empty()) {
@@ -1920,6 +1990,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
     }
     let mut rule_groups = rule_groups;
+    let mut late_groups = late_groups;
+    let mut next_id = 0;
+    for r in rule_groups.iter_mut().chain(late_groups.iter_mut()).flatten() {
+        r.id = next_id;
+        next_id += 1;
+    }
     for g in rule_groups.iter_mut() {
         for r in g.iter_mut() {
             if r.rigid
@@ -2119,6 +2195,37 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
     }
 
+    for (k, v, line) in &metadata {
+        match k.as_str() {
+            "color_palette" => {
+                const PALETTES: [&str; 14] = [
+                    "mastersystem",
+                    "gameboycolour",
+                    "amiga",
+                    "arnecolors",
+                    "famicom",
+                    "atari",
+                    "pastel",
+                    "ega",
+                    "amstrad",
+                    "proteus_mellow",
+                    "proteus_rich",
+                    "proteus_night",
+                    "c64",
+                    "whitingjp",
+                ];
+                let known =
+                    PALETTES.contains(&v.as_str()) || v.parse::<usize>().is_ok_and(|n| (1..=14).contains(&n));
+                if !known {
+                    ctx.error(0, format!("Palette \"{v}\" not found, defaulting to arnecolors."));
+                }
+            }
+            "text_color" | "background_color" if !parse::is_color(v) => {
+                ctx.error(*line, format!("{k} in incorrect format - found {v}, but I expect a color name (like 'pink') or hex-formatted color (like '#1412FA')."));
+            }
+            _ => {}
+        }
+    }
     let prelude = Prelude::from_pairs(&metadata, &mut ctx.diags);
     if levels.is_empty() {
         ctx.error(0, "No levels found.  Add some levels!");
@@ -2126,6 +2233,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let diags = ctx.diags.clone();
     let warnings: Vec<Diagnostic> = diags.iter().filter(|d| !d.is_error).cloned().collect();
     let game = Game {
+        rule_count: next_id,
         objects: objects_info,
         stride,
         layer_count: ctx.layer_count,

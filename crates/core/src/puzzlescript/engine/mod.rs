@@ -147,6 +147,7 @@ pub struct Game {
     pub(crate) player_mask: Vec<u64>,
     pub(crate) player_aggregate: bool,
     pub(crate) rules: Vec<Vec<compile::Rule>>,
+    pub(crate) rule_count: usize,
     pub(crate) late_rules: Vec<Vec<compile::Rule>>,
     pub(crate) loop_point: Vec<Option<usize>>,
     pub(crate) late_loop_point: Vec<Option<usize>>,

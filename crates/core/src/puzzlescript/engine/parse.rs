@@ -56,6 +56,8 @@ pub(crate) struct Parsed {
     pub names: BTreeSet<String>,
     pub diagnostics: Vec<Diagnostic>,
     pub original_line_numbers: Vec<(String, usize)>,
+    /// object name -> index in `objects`
+    pub object_lookup: std::collections::BTreeMap<String, usize>,
 }
 
 const SECTION_NAMES: [&str; 7] =
@@ -157,6 +159,16 @@ fn color_prefix(s: &str) -> Option<usize> {
     COLOR_NAMES.iter().find(|c| s.starts_with(*c)).map(|c| c.len())
 }
 
+/// Whether `s` is a colour the reference accepts (a palette name or `#` and 3 or 6 hex digits).
+pub(crate) fn is_color(s: &str) -> bool {
+    let s = s.trim();
+    if COLOR_NAMES.contains(&s) {
+        return true;
+    }
+    s.strip_prefix('#')
+        .is_some_and(|h| (h.len() == 3 || h.len() == 6) && h.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
 /// Lower-cases char by char (keeping one char per char, so positions line up).
 fn lower_chars(line: &str) -> Vec<char> {
     line.chars()
@@ -193,13 +205,13 @@ impl Parsed {
     }
 
     fn object_index(&self, name: &str) -> Option<usize> {
-        self.objects.iter().position(|o| o.name == name)
+        self.object_lookup.get(name).copied()
     }
 
     /// `wordAlreadyDeclared`: the line of the declaration, if any.
     fn declared(&self, n: &str) -> Option<usize> {
-        if let Some(o) = self.objects.iter().find(|o| o.name == n) {
-            return Some(o.line);
+        if let Some(&k) = self.object_lookup.get(n) {
+            return Some(self.objects[k].line);
         }
         if let Some(a) = self.aggregates.iter().find(|a| a.0 == n) {
             return Some(a.2);
@@ -642,6 +654,7 @@ pub(crate) fn parse(source: &str) -> Parsed {
                             p.error(line_number, format!("Name \"{}\" already in use.", name.to_uppercase()));
                         }
                         if first {
+                            p.object_lookup.insert(name.clone(), p.objects.len());
                             p.objects.push(ObjectDef {
                                 name: name.clone(),
                                 line: line_number,
@@ -721,7 +734,7 @@ pub(crate) fn parse(source: &str) -> Parsed {
                             }
                             if let Some(o) = current_object {
                                 let ncolors = p.objects[o].colors.len();
-                                for c in row.chars() {
+                                for c in row.chars().take(5) {
                                     if let Some(d) = c.to_digit(10)
                                         && d as usize >= ncolors
                                     {

@@ -34,7 +34,7 @@ pub struct Session<'g> {
 }
 
 /// Again turns after one input before giving up (the reference would loop forever).
-pub const MAX_AGAIN_TURNS: usize = 10_000;
+pub const MAX_AGAIN_TURNS: usize = 2_000;
 
 impl<'g> Session<'g> {
     /// Loads `level` with `seed` and runs the start-of-level again turns. Sounds made while

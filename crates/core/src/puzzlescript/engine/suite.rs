@@ -315,21 +315,21 @@ pub fn run_case(case: &Case) -> CaseResult {
     CaseResult { passed: true, first_difference: None, actual }
 }
 
-/// One compiler case of `errormessage_testdata.js`: `[name, [source, messages, errorCount]]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CompilerCase {
+/// One compiler case: `[name, [source, messages, errorCount]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompileCase {
     /// The case's name.
     pub name: String,
     /// The game source.
     pub source: String,
-    /// The messages the reference printed (errors and warnings), in order.
+    /// The messages the reference prints (errors and warnings).
     pub messages: Vec<String>,
-    /// How many of them are errors (a game with errors does not run).
+    /// How many of them are errors.
     pub error_count: usize,
 }
 
-/// Reads the compiler suite (`var errormessagetestdata = [...]`, or a JSON array of the same).
-pub fn parse_compiler_cases(text: &str) -> Result<Vec<CompilerCase>, String> {
+/// Reads the compiler suite (`errormessage_testdata.js`, or the same cases as JSON).
+pub fn parse_error_testdata(text: &str) -> Result<Vec<CompileCase>, String> {
     let start = text.find('[').ok_or("no array found")?;
     let mut r = Reader { s: text.as_bytes(), text, pos: start };
     let Value::Array(items) = r.value(0)? else {
@@ -349,12 +349,32 @@ pub fn parse_compiler_cases(text: &str) -> Result<Vec<CompilerCase>, String> {
             Some(Value::Array(a)) => a.iter().filter_map(as_str).collect(),
             _ => Vec::new(),
         };
-        let error_count = d
-            .get(2)
-            .and_then(as_str)
-            .and_then(|s| s.parse::<usize>().ok())
-            .ok_or(format!("case {name}: no error count"))?;
-        cases.push(CompilerCase { name, source, messages, error_count });
+        let error_count = d.get(2).and_then(as_str).and_then(|s| s.parse::<usize>().ok()).unwrap_or(0);
+        cases.push(CompileCase { name, source, messages, error_count });
     }
     Ok(cases)
+}
+
+/// Whether [`super::compile`] refuses the game exactly when the reference counts errors.
+/// `Err`: a description of the disagreement.
+pub fn run_compile_case(case: &CompileCase) -> Result<(), String> {
+    match super::compile(&case.source) {
+        Ok(_) if case.error_count == 0 => Ok(()),
+        Ok(_) => Err(format!(
+            "accepted, but the reference counts {} error(s): {:?}",
+            case.error_count,
+            case.messages.first()
+        )),
+        Err(diags) if case.error_count > 0 => {
+            if diags.iter().any(|d| d.is_error) {
+                Ok(())
+            } else {
+                Err("refused without an error".to_string())
+            }
+        }
+        Err(diags) => Err(format!(
+            "refused, but the reference has no error; first: {:?}",
+            diags.iter().find(|d| d.is_error).map(|d| (d.line, d.message.clone()))
+        )),
+    }
 }

@@ -8,6 +8,9 @@ use super::compile::{ACTION, DOWN, LEFT, PatternCell, RIGHT, Rule, UP};
 use super::rng::Rng;
 use super::{Game, LevelEntry, State, Trace, TraceEvent};
 
+/// The most match combinations one rule application tries (the reference has no limit).
+pub const MAX_TUPLES: usize = 1 << 24;
+
 /// A row match: start cell and the ellipsis gaps (`k1`, `k2`).
 type Match = [usize; 3];
 
@@ -45,6 +48,10 @@ pub(crate) struct Runtime<'a> {
     row_mov: Vec<u64>,
     col_mov: Vec<u64>,
     mstride: usize,
+    /// bumped on every change to cells or movements
+    version: u64,
+    /// per rule: `version + 1` when it last found no match at that version
+    no_match_at: Vec<u64>,
 }
 
 fn delta_xy(dir: u8) -> (isize, isize) {
@@ -96,11 +103,14 @@ impl<'a> Runtime<'a> {
             row_mov: Vec::new(),
             col_mov: Vec::new(),
             mstride: (5 * game.layer_count).div_ceil(64).max(1),
+            version: 0,
+            no_match_at: vec![0; game.rule_count],
         }
     }
 
     /// `calculateRowColMasks`.
     fn recompute_masks(&mut self) {
+        self.version += 1;
         let (w, h) = (self.st.width, self.st.height);
         let s = self.game.stride;
         let ms = self.mstride;
@@ -132,6 +142,7 @@ impl<'a> Runtime<'a> {
 
     /// ORs cell `i`'s objects into the masks.
     fn note_objects(&mut self, i: usize) {
+        self.version += 1;
         let h = self.st.height;
         let (x, y) = (i / h, i % h);
         let s = self.game.stride;
@@ -145,6 +156,7 @@ impl<'a> Runtime<'a> {
 
     /// ORs movement `m` of layer `l` at cell `i` into the masks.
     fn note_movement(&mut self, i: usize, l: usize, m: u8) {
+        self.version += 1;
         if m == 0 {
             return;
         }
@@ -178,6 +190,7 @@ impl<'a> Runtime<'a> {
 
     /// `loadLevelFromLevelDat`: a level (or a message screen).
     pub fn load_level(&mut self, index: usize) {
+        self.version += 1;
         self.st.rng = Rng::new(&self.st.seed);
         self.againing = false;
         self.st.level = index;
@@ -230,6 +243,7 @@ impl<'a> Runtime<'a> {
     }
 
     fn restore(&mut self, cells: Vec<u64>) {
+        self.version += 1;
         self.st.cells = cells;
         for m in self.st.movements.iter_mut() {
             *m = 0;
@@ -348,6 +362,7 @@ impl<'a> Runtime<'a> {
             self.apply_rules(&game.rules, &game.loop_point, Some(&banned));
             let should_undo = self.resolve_movements(&mut banned);
             let rigidloop = should_undo;
+            self.version += 1;
             if should_undo {
                 self.st.cells.clone_from(&start_cells);
                 self.st.movements.clone_from(&start_movements);
@@ -523,7 +538,7 @@ impl<'a> Runtime<'a> {
         let mut per_rule: Vec<(usize, Vec<Vec<Match>>, usize)> = Vec::new();
         let mut total = 0usize;
         for (ri, rule) in group.iter().enumerate() {
-            let m = self.find_matches(rule);
+            let m = self.find_matches_cached(rule);
             if !m.is_empty() {
                 let n = m.iter().fold(1usize, |a, r| a.saturating_mul(r.len()));
                 total = total.saturating_add(n);
@@ -554,7 +569,7 @@ impl<'a> Runtime<'a> {
     }
 
     fn try_apply(&mut self, rule: &Rule) -> bool {
-        let matches = self.find_matches(rule);
+        let matches = self.find_matches_cached(rule);
         if matches.is_empty() {
             return false;
         }
@@ -568,7 +583,7 @@ impl<'a> Runtime<'a> {
                 }
             } else {
                 // the cartesian product of the rows' matches, the first row varying fastest
-                let total = matches.iter().fold(1usize, |a, m| a.saturating_mul(m.len()));
+                let total = matches.iter().fold(1usize, |a, m| a.saturating_mul(m.len())).min(MAX_TUPLES);
                 let mut idx = vec![0usize; matches.len()];
                 let mut buf: Vec<Match> = matches.iter().map(|m| m[0]).collect();
                 for ti in 0..total {
@@ -668,7 +683,20 @@ impl<'a> Runtime<'a> {
 
     /// Whether `row` (no ellipsis) matches starting at `i`.
     fn row_matches_plain(&self, row: &[PatternCell], i: usize, d: isize) -> bool {
-        row.iter().enumerate().all(|(k, c)| self.cell_matches(c, (i as isize + k as isize * d) as usize))
+        self.row_matches_from(row, i, d, 0)
+    }
+
+    /// Whether cells `from..` of `row` (no ellipsis) match, the row starting at `i`.
+    #[inline]
+    fn row_matches_from(&self, row: &[PatternCell], i: usize, d: isize, from: usize) -> bool {
+        let mut at = i as isize + from as isize * d;
+        for c in &row[from..] {
+            if !self.cell_matches(c, at as usize) {
+                return false;
+            }
+            at += d;
+        }
+        true
     }
 
     /// Ellipsis matches at start `i`: `[i, k]` or `[i, k1, k2]`, with the reference's bounds
@@ -719,6 +747,20 @@ impl<'a> Runtime<'a> {
         }
     }
 
+    /// `find_matches`, skipped when the rule found nothing and the board has not changed since.
+    fn find_matches_cached(&mut self, rule: &Rule) -> Vec<Vec<Match>> {
+        if self.no_match_at.get(rule.id) == Some(&(self.version + 1)) {
+            return Vec::new();
+        }
+        let m = self.find_matches(rule);
+        if m.is_empty()
+            && let Some(slot) = self.no_match_at.get_mut(rule.id)
+        {
+            *slot = self.version + 1;
+        }
+        m
+    }
+
     fn find_matches(&self, rule: &Rule) -> Vec<Vec<Match>> {
         if !bits::subset(&rule.rule_mask, &self.map_obj) {
             return Vec::new();
@@ -755,7 +797,7 @@ impl<'a> Runtime<'a> {
                     return;
                 }
                 if wild == 0 {
-                    if self.row_matches_plain(row, i, d) {
+                    if self.row_matches_from(row, i, d, 1) {
                         found.push([i, 0, 0]);
                     }
                 } else {
@@ -1020,15 +1062,19 @@ impl<'a> Runtime<'a> {
         if self.st.movements[i * lc..(i + 1) * lc].iter().all(|m| *m == 0) {
             return false;
         }
+        // the reference reads every layer's movement before moving any (sounds see them all)
         let mut moved = false;
-        let mut mov: Vec<u8> = self.st.movements[i * lc..(i + 1) * lc].to_vec();
-        for (l, m) in mov.iter_mut().enumerate() {
-            if *m != 0 && self.reposition_on_layer(i, l, *m) {
-                *m = 0;
+        let mut cleared: Vec<usize> = Vec::new();
+        for l in 0..lc {
+            let m = self.st.movements[i * lc + l];
+            if m != 0 && self.reposition_on_layer(i, l, m) {
+                cleared.push(l);
                 moved = true;
             }
         }
-        self.st.movements[i * lc..(i + 1) * lc].copy_from_slice(&mov);
+        for l in cleared {
+            self.st.movements[i * lc + l] = 0;
+        }
         moved
     }
 
@@ -1036,12 +1082,15 @@ impl<'a> Runtime<'a> {
         let n = self.n_cells();
         let lc = self.game.layer_count;
         let s = self.game.stride;
+        // only cells with movement can move (nothing adds movement while resolving)
+        let moving: Vec<usize> =
+            (0..n).filter(|&i| self.st.movements[i * lc..(i + 1) * lc].iter().any(|m| *m != 0)).collect();
         let mut moved = true;
         let mut passes = 0;
         while moved && passes < 100_000 {
             passes += 1;
             moved = false;
-            for i in 0..n {
+            for &i in &moving {
                 if self.reposition_at_cell(i) {
                     moved = true;
                 }
@@ -1049,7 +1098,7 @@ impl<'a> Runtime<'a> {
         }
         let mut do_undo = false;
         let has_rigid = !self.game.rigid_group_to_group.is_empty();
-        for i in 0..n {
+        for &i in &moving {
             let mut mov: Vec<u8> = self.st.movements[i * lc..(i + 1) * lc].to_vec();
             if mov.iter().any(|m| *m != 0) {
                 if has_rigid {
@@ -1084,12 +1133,10 @@ impl<'a> Runtime<'a> {
             for m in &mut self.st.movements[i * lc..(i + 1) * lc] {
                 *m = 0;
             }
-            if has_rigid {
-                for l in 0..lc {
-                    self.rigid_group[i * lc + l] = 0;
-                    self.rigid_applied[i * lc + l] = false;
-                }
-            }
+        }
+        if has_rigid {
+            self.rigid_group.fill(0);
+            self.rigid_applied.fill(false);
         }
         do_undo
     }
