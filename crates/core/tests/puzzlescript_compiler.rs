@@ -54,7 +54,8 @@ fn the_compiler_refuses_what_the_reference_refuses_with_as_many_errors() {
     assert!(split >= FLOOR_SPLIT && counted >= FLOOR_COUNT, "{split} split, {counted} counted");
 }
 
-/// Floors raised as the compiler comes closer to the reference (the target is 300 and 300).
-const FLOOR_SPLIT: usize = 0;
-/// See [`FLOOR_SPLIT`].
-const FLOOR_COUNT: usize = 0;
+/// Every game is refused or accepted as the reference does (300 of 300).
+const FLOOR_SPLIT: usize = 300;
+/// Games whose error count is the reference's: 263 of 300 today (the rest report one error
+/// where the reference reports two, or the reverse); raised as the compiler comes closer.
+const FLOOR_COUNT: usize = 263;
