@@ -570,18 +570,25 @@ impl PackView {
                 let rating =
                     match (&self.slots[i].level, curve.as_ref().and_then(|c| c.entries[i].rating.as_ref())) {
                         (Err(e), _) => e.clone(),
+                        (Ok(r), Some(p)) if p.objectives == 0 => {
+                            format!("{}: cannot be won: no objective ({} games)", r.rule_set, p.games)
+                        }
                         (Ok(r), Some(p)) => format!(
-                            "{}: won {:.0} % ({:.0}–{:.0} %) of {}",
+                            "{}: won {:.0} % ({:.0}–{:.0} %) of {}{}",
                             r.rule_set,
                             100.0 * p.win_rate,
                             100.0 * p.interval[0],
                             100.0 * p.interval[1],
-                            p.games
+                            p.games,
+                            if p.capped > 0 {
+                                format!("; {} hit the move cap ({})", p.capped, p.max_moves)
+                            } else {
+                                String::new()
+                            }
                         ),
                         (Ok(r), None) => format!("{}: not rated", r.rule_set),
                     };
-                let flagged =
-                    curve.as_ref().is_some_and(|c| c.entries[i].flags.iter().any(|&f| f != Flag::NotRated));
+                let flagged = curve.as_ref().is_some_and(|c| c.entries[i].flagged());
                 // The thumbnail is the drag handle; the whole row is where a dragged row lands.
                 let row = ui.horizontal(|ui| {
                     ui.dnd_drag_source(egui::Id::unique(("pack-row", i)), i, |ui| {
@@ -659,11 +666,8 @@ impl PackView {
         let flagged: Vec<String> = curve
             .entries
             .iter()
-            .filter(|e| e.flags.iter().any(|&f| f != Flag::NotRated))
-            .map(|e| {
-                let f: Vec<&str> = e.flags.iter().map(|f| f.name()).collect();
-                format!("{}. {}: {}", e.index, e.title, f.join(", "))
-            })
+            .filter(|e| e.flagged())
+            .map(|e| format!("{}. {}: {}", e.index, e.title, e.flag_words().join("; ")))
             .collect();
         let rated = curve.entries.iter().filter(|e| e.rating.is_some()).count();
         let span = (0.5, curve.entries.len() as f64 + 0.5);
@@ -693,7 +697,7 @@ impl PackView {
                                 .width(0.0),
                         );
                     }
-                    if let Some(r) = &e.rating {
+                    if let Some(r) = e.rating.as_ref().filter(|r| r.objectives > 0) {
                         p.line(
                             Line::new("interval", vec![[x, r.interval[0]], [x, r.interval[1]]])
                                 .width(2.0)
@@ -705,7 +709,7 @@ impl PackView {
                     curve
                         .entries
                         .iter()
-                        .filter(|e| e.flags.iter().any(|&f| f != Flag::NotRated) == flag)
+                        .filter(|e| e.flagged() == flag && !e.flags.contains(&Flag::NoObjective))
                         .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.win_rate]))
                         .collect()
                 };
@@ -730,7 +734,7 @@ impl PackView {
             let pts: Vec<[f64; 2]> = curve
                 .entries
                 .iter()
-                .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.moves_median? as f64]))
+                .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.moves_figure()? as f64]))
                 .collect();
             p.line(Line::new("moves median", pts.clone()));
             p.points(Points::new("moves median", pts).radius(3.0));

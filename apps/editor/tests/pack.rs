@@ -126,7 +126,7 @@ fn rate_all_then_the_curve_flags_and_a_reopen_keeps_the_ratings() {
     assert_eq!(results.ratings.len(), 5);
     assert!(tessera_pack::results_path(&pack).exists(), "the results file is written");
     // Random play never solves the Sokoban level: below its 50-100 % band, flagged.
-    assert!(h.query_by_label_contains("4. First push: outside_band").is_some());
+    assert!(h.query_by_label_contains("4. First push: outside the target band").is_some());
     assert!(h.query_by_label_contains("No level rated yet").is_none());
     assert!(h.query_all_by_label_contains("won 0 % (0–").count() >= 2);
     // Only levels whose hash changed are rated again: none.
@@ -148,7 +148,7 @@ fn rate_all_then_the_curve_flags_and_a_reopen_keeps_the_ratings() {
     assert_eq!(h.state().mode(), Mode::Pack);
     let h2 = opened(&pack);
     assert_eq!(h2.state().pack().results(), &results);
-    assert!(h2.query_by_label_contains("4. First push: outside_band").is_some());
+    assert!(h2.query_by_label_contains("4. First push: outside the target band").is_some());
 }
 
 #[test]
@@ -280,4 +280,34 @@ fn the_next_start_offers_a_packs_unsaved_edits_back() {
     h.run();
     assert!(h.state().recovered_pack().is_none());
     assert!(h.query_by_label_contains("Recover unsaved pack edits?").is_none());
+}
+
+/// Issue 28.2: a level that cannot be won and games stopped by the move cap are said in words
+/// in the row and the flagged list, not shown as a 0 % "very hard" level.
+#[test]
+fn a_level_that_cannot_be_won_and_capped_games_are_said_as_such() {
+    let pack = scratch_pack("cap");
+    let dir = pack.parent().unwrap();
+    std::fs::write(
+        dir.join("endless.json"),
+        r#"{"rule_set": "match3", "config": {"breeds": 5}, "seed": 1, "width": 6, "height": 6}"#,
+    )
+    .unwrap();
+    let mut p = tessera_pack::Pack::new("Caps");
+    p.add(tessera_pack::Entry::path("endless.json"), None).unwrap();
+    p.add(tessera_pack::Entry::path("../levels/classic.json"), None).unwrap();
+    p.save(&pack).unwrap();
+    let mut bots = std::collections::BTreeMap::new();
+    bots.insert("*".to_string(), tessera_bots::BotSpec::new(BotKind::RANDOM));
+    let config = tessera_bots::GameConfig { max_moves: 20, keep_going: false };
+    let settings = tessera_pack::Settings { bots, games: 3, seed: 0, config };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    tessera_pack::rate_pack(&pack, settings, 50, 1, &stop, &|_| {}).unwrap();
+    let h = opened(&pack);
+    assert!(h.query_by_label_contains("match3: cannot be won: no objective (3 games)").is_some());
+    assert!(h.query_by_label_contains("3 hit the move cap (20)").is_some());
+    assert!(h.query_by_label_contains("1. endless.json: cannot be won: no objective").is_some());
+    assert!(
+        h.query_by_label_contains("2. ../levels/classic.json: 3 of 3 games hit the move cap (20)").is_some()
+    );
 }

@@ -415,7 +415,9 @@ pub fn finish(plan: &Plan, old: &Results, entries: &[Resolved], units: &[UnitRes
         let s = &plan.settings;
         let key = RatingKey::new(&l.hash, &l.bot, s.seed, s.games, s.config);
         ratings.retain(|r| r.key != key);
-        ratings.push(Rating::of(key, l.rule_set, &summary));
+        let mut rating = Rating::of(key, l.rule_set, &summary);
+        rating.capped = games.iter().filter(|g| !g.won && g.moves >= s.config.max_moves).count() as u64;
+        ratings.push(rating);
         rated += 1;
     }
     ratings.sort_by(|a, b| a.key.cmp(&b.key));
