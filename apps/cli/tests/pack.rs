@@ -224,6 +224,7 @@ fn levels_that_cannot_be_won_or_hit_the_move_cap_are_said_and_flagged() {
     let html = ok(&["pack", "report", pack, "--html"]);
     assert!(html.contains("cannot be won: no objective") && html.contains("median at the move cap (20)"));
     // The moves chart's scale is the short level's median, not the cap.
-    let moves_svg = html.split("aria-label=\"moves by level\"").nth(1).unwrap().split("</svg>").next().unwrap();
+    let moves_svg =
+        html.split("aria-label=\"moves by level\"").nth(1).unwrap().split("</svg>").next().unwrap();
     assert!(!moves_svg.contains(">20</text>"), "{moves_svg}");
 }

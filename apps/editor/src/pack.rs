@@ -679,29 +679,45 @@ impl PackView {
             format!("Flagged: {}", flagged.join("; "))
         });
         let mut clicked = None;
+        // Win rates in % (as the HTML report shows them); the level's title on hover.
+        let band_fill = egui::Color32::from_rgba_unmultiplied(80, 190, 80, 70);
+        let band_edge = egui::Color32::from_rgb(90, 170, 90);
         let response = Plot::new("pack-curve")
             .height(240.0)
             .include_x(span.0)
             .include_x(span.1)
             .include_y(0.0)
-            .include_y(1.0)
+            .include_y(100.0)
             .allow_scroll(false)
+            .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightTop))
+            .x_axis_label("level")
+            .y_axis_label("win rate %")
+            .x_axis_formatter(level_mark(curve.entries.len()))
+            .y_axis_formatter(|m, _| format!("{:.0} %", m.value))
+            .label_formatter(|hover| {
+                let p = hover_point(hover);
+                Some(curve_hover(&curve, p.x, Some(p.y)))
+            })
             .show(ui, |p| {
                 for e in &curve.entries {
                     let x = e.index as f64;
                     if let Some([lo, hi]) = e.target {
+                        let (lo, hi) = (100.0 * lo, 100.0 * hi);
                         let band = vec![[x - 0.45, lo], [x + 0.45, lo], [x + 0.45, hi], [x - 0.45, hi]];
                         p.polygon(
                             Polygon::new("target band", band)
-                                .fill_color(egui::Color32::from_rgba_unmultiplied(90, 170, 90, 50))
-                                .width(0.0),
+                                .fill_color(band_fill)
+                                .stroke(egui::Stroke::new(1.0, band_edge)),
                         );
                     }
                     if let Some(r) = e.rating.as_ref().filter(|r| r.objectives > 0) {
                         p.line(
-                            Line::new("interval", vec![[x, r.interval[0]], [x, r.interval[1]]])
-                                .width(2.0)
-                                .color(egui::Color32::from_rgb(90, 130, 200)),
+                            Line::new(
+                                "95 % interval",
+                                vec![[x, 100.0 * r.interval[0]], [x, 100.0 * r.interval[1]]],
+                            )
+                            .width(2.0)
+                            .color(egui::Color32::from_rgb(110, 150, 230)),
                         );
                     }
                 }
@@ -710,15 +726,29 @@ impl PackView {
                         .entries
                         .iter()
                         .filter(|e| e.flagged() == flag && !e.flags.contains(&Flag::NoObjective))
-                        .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.win_rate]))
+                        .filter_map(|e| Some([e.index as f64, 100.0 * e.rating.as_ref()?.win_rate]))
                         .collect()
                 };
                 p.points(
                     Points::new("win rate", point(false))
                         .radius(4.0)
-                        .color(egui::Color32::from_rgb(90, 130, 200)),
+                        .color(egui::Color32::from_rgb(110, 150, 230)),
                 );
                 p.points(Points::new("flagged", point(true)).radius(5.0).color(egui::Color32::RED));
+                let none: Vec<[f64; 2]> = curve
+                    .entries
+                    .iter()
+                    .filter(|e| e.flags.contains(&Flag::NoObjective))
+                    .map(|e| [e.index as f64, 0.0])
+                    .collect();
+                if !none.is_empty() {
+                    p.points(
+                        Points::new("cannot be won", none)
+                            .shape(egui_plot::MarkerShape::Cross)
+                            .radius(5.0)
+                            .color(egui::Color32::GRAY),
+                    );
+                }
             });
         if response.response.clicked()
             && let Some(pos) = response.response.interact_pointer_pos()
@@ -729,7 +759,16 @@ impl PackView {
             }
         }
         ui.label("Moves used (median) per level");
-        let moves = Plot::new("pack-moves").height(140.0).include_x(span.0).include_x(span.1).include_y(0.0);
+        let moves = Plot::new("pack-moves")
+            .height(140.0)
+            .include_x(span.0)
+            .include_x(span.1)
+            .include_y(0.0)
+            .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightTop))
+            .x_axis_label("level")
+            .y_axis_label("moves")
+            .x_axis_formatter(level_mark(curve.entries.len()))
+            .label_formatter(|hover| Some(curve_hover(&curve, hover_point(hover).x, None)));
         moves.allow_scroll(false).show(ui, |p| {
             let pts: Vec<[f64; 2]> = curve
                 .entries
@@ -737,7 +776,26 @@ impl PackView {
                 .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.moves_figure()? as f64]))
                 .collect();
             p.line(Line::new("moves median", pts.clone()));
-            p.points(Points::new("moves median", pts).radius(3.0));
+            p.points(Points::new("moves median", pts.clone()).radius(3.0));
+            // Medians at the move cap: marked on top, out of the scale.
+            let top = pts.iter().map(|p| p[1]).fold(1.0, f64::max);
+            let capped: Vec<[f64; 2]> = curve
+                .entries
+                .iter()
+                .filter(|e| {
+                    e.rating.as_ref().is_some_and(|r| r.moves_median.is_some() && r.moves_figure().is_none())
+                })
+                .map(|e| [e.index as f64, top])
+                .collect();
+            if !capped.is_empty() {
+                p.points(
+                    Points::new("median at the move cap", capped)
+                        .shape(egui_plot::MarkerShape::Up)
+                        .filled(true)
+                        .radius(6.0)
+                        .color(egui::Color32::from_rgb(220, 140, 40)),
+                );
+            }
         });
         let i = clicked?;
         self.selected = Some(i);
@@ -750,6 +808,57 @@ impl PackView {
         self.selected = Some(i);
         self.open_action(i, true)
     }
+}
+
+/// Where a plot's pointer is, near a point or not.
+fn hover_point(hover: &egui_plot::HoverPosition<'_>) -> egui_plot::PlotPoint {
+    match *hover {
+        egui_plot::HoverPosition::NearDataPoint { position, .. }
+        | egui_plot::HoverPosition::Elsewhere { position } => position,
+    }
+}
+
+/// The x axis of the curves: level numbers at whole marks only.
+fn level_mark(n: usize) -> impl Fn(egui_plot::GridMark, &std::ops::RangeInclusive<f64>) -> String {
+    move |m, _| {
+        let i = m.value.round();
+        if (m.value - i).abs() < 1e-6 && i >= 1.0 && i as usize <= n {
+            format!("{i:.0}")
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// What hovering a curve at `x` says: the level's number and title, its win rate (or why there
+/// is none) and its flags in words; with `y`, the win rate under the pointer.
+pub fn curve_hover(curve: &Curve, x: f64, y: Option<f64>) -> String {
+    let i = x.round();
+    let Some(e) = (i >= 1.0).then(|| curve.entries.get(i as usize - 1)).flatten() else {
+        return y.map(|y| format!("{y:.0} %")).unwrap_or_default();
+    };
+    let mut out = format!("{}. {}", e.index, e.title);
+    match &e.rating {
+        Some(r) if r.objectives == 0 => {}
+        Some(r) => {
+            out += &format!(
+                "\nwon {:.0} % ({:.0}–{:.0} %), moves median {}",
+                100.0 * r.win_rate,
+                100.0 * r.interval[0],
+                100.0 * r.interval[1],
+                r.moves_text()
+            );
+        }
+        None => {}
+    }
+    if let Some([lo, hi]) = e.target {
+        out += &format!("\ntarget {:.0}–{:.0} %", 100.0 * lo, 100.0 * hi);
+    }
+    let words = e.flag_words();
+    if !words.is_empty() {
+        out += &format!("\n{}", words.join("; "));
+    }
+    out
 }
 
 /// Whether `path` holds a pack (a JSON object with `levels` and no `rule_set`) rather than a

@@ -310,4 +310,16 @@ fn a_level_that_cannot_be_won_and_capped_games_are_said_as_such() {
     assert!(
         h.query_by_label_contains("2. ../levels/classic.json: 3 of 3 games hit the move cap (20)").is_some()
     );
+    // Issue 28.10: the curve has a legend, and hovering a level names it with its flags.
+    for entry in ["cannot be won", "flagged", "median at the move cap"] {
+        assert!(h.query_by_label(entry).is_some(), "legend entry {entry}");
+    }
+    let curve = h.state().pack().curve().expect("every entry loads");
+    let hover = tessera_editor::pack::curve_hover(&curve, 2.1, Some(30.0));
+    assert!(hover.starts_with("2. ../levels/classic.json\nwon 0 %"), "{hover}");
+    assert!(
+        hover.contains("moves median at the move cap (20)") && hover.contains("3 of 3 games hit"),
+        "{hover}"
+    );
+    assert!(tessera_editor::pack::curve_hover(&curve, 1.0, None).contains("cannot be won: no objective"));
 }

@@ -304,8 +304,10 @@ text{{font-size:12px;fill:#444}} .none{{font-size:16px;fill:#777}} .line{{fill:n
                 esc(&e.rule_set),
                 esc(&r.map(|r| r.bot.clone()).unwrap_or_default()),
                 r.map(|r| r.games.to_string()).unwrap_or_default(),
-                r.map(|r| pct(r.win_rate)).unwrap_or_default(),
-                r.map(|r| format!("{} – {}", pct(r.interval[0]), pct(r.interval[1]))).unwrap_or_default(),
+                r.map(|r| if r.objectives == 0 { "-".into() } else { pct(r.win_rate) }).unwrap_or_default(),
+                r.filter(|r| r.objectives > 0)
+                    .map(|r| format!("{} – {}", pct(r.interval[0]), pct(r.interval[1])))
+                    .unwrap_or_default(),
                 e.target.map(|t| format!("{} – {}", pct(t[0]), pct(t[1]))).unwrap_or_default(),
                 r.map(|r| r.moves_text()).unwrap_or_default(),
                 esc(&flags.join("; ")),
