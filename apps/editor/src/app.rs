@@ -95,6 +95,8 @@ pub struct EditorApp {
     notice: Option<String>,
     new_seed: u64,
     title: String,
+    /// The window title last sent to the window.
+    sent_title: String,
     last_hover: Option<tessera_core::Pos>,
     pinned_hover: Option<tessera_core::Pos>,
 }
@@ -125,6 +127,7 @@ impl EditorApp {
             notice: None,
             new_seed: 0,
             title: "classic 2048 (built in)".into(),
+            sent_title: String::new(),
             last_hover: None,
             pinned_hover: None,
         }
@@ -333,6 +336,20 @@ impl EditorApp {
     /// Edit's changed draft).
     pub fn title(&self) -> &str {
         &self.title
+    }
+
+    /// What the window's title bar and the menu bar name: in the Pack view the open pack (its
+    /// name, `*` when unsaved, its file), elsewhere [`EditorApp::title`].
+    pub fn window_title(&self) -> String {
+        match self.pack.path() {
+            Some(path) if self.mode == Mode::Pack => format!(
+                "pack {}{} ({})",
+                self.pack.pack().name,
+                if self.pack.dirty() { " *" } else { "" },
+                path.display()
+            ),
+            _ => self.title.clone(),
+        }
     }
 
     /// The error shown in the window, if any.
@@ -592,6 +609,11 @@ impl EditorApp {
             self.edit_action(a);
         }
         self.shortcuts(ui.ctx(), now);
+        let title = self.window_title();
+        if title != self.sent_title {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Title(format!("{title} — tessera")));
+            self.sent_title = title;
+        }
         self.menu_bar(ui);
         self.status_bar(ui);
         if let Some(e) = self.error.clone() {
@@ -826,7 +848,7 @@ impl EditorApp {
                     }
                 }
                 ui.separator();
-                ui.label(&self.title);
+                ui.label(&self.sent_title);
             });
         });
     }

@@ -61,7 +61,7 @@ fn close(h: &mut Harness<'_, EditorApp>) {
 fn reorder_add_save_and_reopen_keep_the_order() {
     let pack = scratch_pack("reorder");
     let mut h = opened(&pack);
-    assert!(h.query_by_label_contains("First steps").is_some());
+    assert!(h.query_all_by_label_contains("First steps").next().is_some());
     click(&mut h, "3. Three colours (inline)");
     click(&mut h, "Move up");
     assert_eq!(titles(&h)[..3], ["Classic 2048", "Three colours (inline)", "Centre column"]);
@@ -322,4 +322,85 @@ fn a_level_that_cannot_be_won_and_capped_games_are_said_as_such() {
         "{hover}"
     );
     assert!(tessera_editor::pack::curve_hover(&curve, 1.0, None).contains("cannot be won: no objective"));
+}
+
+/// Issue 28.5: every pack edit undoes and redoes (buttons and Ctrl+Z / Ctrl+Shift+Z); Remove
+/// says how to bring the entry back; the window title names the open pack.
+#[test]
+fn pack_edits_undo_and_redo_and_the_title_names_the_pack() {
+    let pack = scratch_pack("undo");
+    let mut h = opened(&pack);
+    let start = titles(&h);
+    assert!(h.state().window_title().contains("First steps"), "{}", h.state().window_title());
+    assert!(h.query_by_label_contains("pack First steps (").is_some(), "the menu bar names the pack");
+    click(&mut h, "3. Three colours (inline)");
+    click(&mut h, "Move up");
+    let moved = titles(&h);
+    assert_ne!(moved, start);
+    click(&mut h, "Remove");
+    assert_eq!(titles(&h).len(), start.len() - 1);
+    assert!(h.query_by_label_contains("removed 2. Three colours (inline) (Undo").is_some());
+    assert!(h.state().window_title().contains("First steps *"), "unsaved");
+    // Ctrl+Z brings the entry back, again undoes the move; Ctrl+Shift+Z redoes the move.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(titles(&h), moved);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(titles(&h), start);
+    assert!(!h.state().pack().dirty(), "back to the file as saved");
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    h.run();
+    assert_eq!(titles(&h), moved);
+    // A title typed is one step; New level is one step; the Undo button undoes them.
+    click(&mut h, "1. Classic 2048");
+    h.get_by_label("Title").click();
+    h.run();
+    h.get_by_label("Title").type_text(" (easy)");
+    h.run();
+    assert_eq!(titles(&h)[0], "Classic 2048 (easy)");
+    click(&mut h, "New level");
+    assert_eq!(titles(&h).len(), start.len() + 1);
+    click(&mut h, "Undo");
+    assert_eq!(titles(&h).len(), start.len());
+    click(&mut h, "Undo");
+    assert_eq!(titles(&h), moved, "the whole title typed is one step");
+    click(&mut h, "Redo");
+    assert_eq!(titles(&h)[0], "Classic 2048 (easy)");
+}
+
+/// Issue 28.4: selecting a row, a message ("rated 0 levels", an error) and a rating's end
+/// move no button: their lines are kept.
+#[test]
+fn nothing_moves_under_the_pointer() {
+    let pack = scratch_pack("still");
+    let mut h = opened(&pack);
+    let at = |h: &Harness<'_, EditorApp>| {
+        ["Move up", "Remove", "1. Classic 2048", "5. Locks", "Rate all"].map(|l| h.get_by_label(l).rect().min)
+    };
+    let before = at(&h);
+    click(&mut h, "2. Centre column");
+    assert_eq!(at(&h), before, "selecting a row");
+    click(&mut h, "Add file");
+    assert!(h.state().pack().error().is_some_and(|e| e.contains("type a level file")));
+    assert_eq!(at(&h), before, "an error");
+    click(&mut h, "Save pack");
+    assert!(h.query_by_label("pack saved").is_some());
+    assert_eq!(at(&h), before, "a notice");
+    // Rows are larger thumbnails (72 points).
+    assert!(h.get_by_label("2. Centre column").rect().height() < 72.0);
+    let first = h.get_by_label("1. Classic 2048").rect();
+    let second = h.get_by_label("2. Centre column").rect();
+    assert!(second.center().y - first.center().y >= 72.0, "{first:?} {second:?}");
+}
+
+/// Issue 28.5: a row drags by any part of it (here its rating text), not only its thumbnail.
+#[test]
+fn a_row_drags_by_its_text() {
+    let pack = scratch_pack("drag-text");
+    let mut h = opened(&pack);
+    let rating = h.get_by_label_contains("slide: not rated").rect();
+    let third = h.get_by_label("3. Three colours (inline)").rect();
+    drag(&mut h, rating.center(), egui::pos2(third.center().x, third.center().y));
+    assert_eq!(titles(&h)[..3], ["Centre column", "Three colours (inline)", "Classic 2048"]);
 }
