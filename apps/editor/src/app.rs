@@ -617,7 +617,14 @@ impl EditorApp {
         self.menu_bar(ui);
         self.status_bar(ui);
         if let Some(e) = self.error.clone() {
-            egui::Panel::top("error").show(ui, |ui| {
+            // In the Pack view the error goes in a status line at the bottom: nothing above
+            // moves when it comes or goes.
+            let panel = if self.mode == Mode::Pack {
+                egui::Panel::bottom("error")
+            } else {
+                egui::Panel::top("error")
+            };
+            panel.show(ui, |ui| {
                 ui.horizontal(|ui| {
                     ui.colored_label(ui.visuals().error_fg_color, format!("Error: {e}"));
                     if ui.small_button("Dismiss").clicked() {

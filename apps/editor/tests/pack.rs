@@ -404,3 +404,18 @@ fn a_row_drags_by_its_text() {
     drag(&mut h, rating.center(), egui::pos2(third.center().x, third.center().y));
     assert_eq!(titles(&h)[..3], ["Centre column", "Three colours (inline)", "Classic 2048"]);
 }
+
+/// Issue 28.4: the window's error banner does not push the Pack view down: in the Pack view it
+/// is a status line at the bottom.
+#[test]
+fn an_error_in_the_pack_view_moves_no_button() {
+    let pack = scratch_pack("banner");
+    let mut h = opened(&pack);
+    let before = h.get_by_label("Move up").rect().min;
+    h.state_mut().open(&pack.with_file_name("no-such-pack.json"));
+    h.run();
+    assert!(h.state().error().is_some());
+    assert_eq!(h.state().mode(), Mode::Pack);
+    assert!(h.query_by_label_contains("Error:").is_some());
+    assert_eq!(h.get_by_label("Move up").rect().min, before);
+}
