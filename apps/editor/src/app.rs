@@ -427,6 +427,13 @@ impl EditorApp {
                 Err(e) => self.error = Some(format!("{problem} ({e})")),
             },
             Ok(Opened::Log(log)) => {
+                // Edit shows the log's level (unless it holds unsaved edits, kept as they are).
+                if !self.edit.dirty() {
+                    let level = log.header().level.clone();
+                    if let Err(e) = self.edit.load(&level, None) {
+                        self.notice = Some(format!("the log's level does not open in Edit: {e}"));
+                    }
+                }
                 self.debug.open_log(*log, Some(path.to_path_buf()));
                 self.mode = Mode::Debug;
                 self.title = path.display().to_string();

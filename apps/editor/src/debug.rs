@@ -961,35 +961,39 @@ impl DebugView {
                 if ui.add_enabled(step < steps, egui::Button::new("End")).on_hover_text("End").clicked() {
                     target = Some(steps);
                 }
-                let mut value = step;
-                ui.spacing_mut().slider_width = (ui.available_width() - 420.0).max(120.0);
-                let slider = ui.add(egui::Slider::new(&mut value, 0..=steps).text("Step").integer());
-                if slider.changed() && value != step {
-                    target = Some(value);
-                }
-                ui.separator();
-                let running = d.verify_status() == &VerifyStatus::Running;
-                let hint = "Re-execute the log with today's rules and find the first divergence";
-                if ui.add_enabled(!running, egui::Button::new("Verify")).on_hover_text(hint).clicked() {
-                    d.start_verify(steps >= self.config.background_verify_from);
-                    self.scroll_to_cursor = true;
-                }
-                let hint = "Continue from this step in Play, as a new branch (the log's line stays)";
-                if ui.button("Play from here").on_hover_text(hint).clicked() {
-                    match d.play_from_here() {
-                        Ok(s) => action = Some(DebugAction::PlayFromHere(Box::new(s))),
-                        Err(e) => self.message = Some((true, format!("cannot play from step {step}: {e}"))),
+                // The actions at the right edge first, then the slider in the room left: the
+                // buttons are never clipped, whatever the window's width or the step count.
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    let running = d.verify_status() == &VerifyStatus::Running;
+                    let hint = "Copy this log (with its notes) into a regression folder that tessera replay check and cargo test run";
+                    if ui.button("Pin as regression test…").on_hover_text(hint).clicked() {
+                        let name = d.path().map_or_else(|| "regression".into(), tessera_replay::default_name);
+                        self.pin = Some(PinForm {
+                            name,
+                            folder: tessera_replay::DEFAULT_REGRESSION_DIR.into(),
+                            note: String::new(),
+                        });
                     }
-                }
-                let hint = "Copy this log (with its notes) into a regression folder that tessera replay check and cargo test run";
-                if ui.button("Pin as regression test…").on_hover_text(hint).clicked() {
-                    let name = d.path().map_or_else(|| "regression".into(), tessera_replay::default_name);
-                    self.pin = Some(PinForm {
-                        name,
-                        folder: tessera_replay::DEFAULT_REGRESSION_DIR.into(),
-                        note: String::new(),
-                    });
-                }
+                    let hint = "Continue from this step in Play, as a new branch (the log's line stays)";
+                    if ui.button("Play from here").on_hover_text(hint).clicked() {
+                        match d.play_from_here() {
+                            Ok(s) => action = Some(DebugAction::PlayFromHere(Box::new(s))),
+                            Err(e) => self.message = Some((true, format!("cannot play from step {step}: {e}"))),
+                        }
+                    }
+                    let hint = "Re-execute the log with today's rules and find the first divergence";
+                    if ui.add_enabled(!running, egui::Button::new("Verify")).on_hover_text(hint).clicked() {
+                        d.start_verify(steps >= self.config.background_verify_from);
+                        self.scroll_to_cursor = true;
+                    }
+                    ui.separator();
+                    let mut value = step;
+                    ui.spacing_mut().slider_width = (ui.available_width() - 110.0).max(60.0);
+                    let slider = ui.add(egui::Slider::new(&mut value, 0..=steps).text("Step").integer());
+                    if slider.changed() && value != step {
+                        target = Some(value);
+                    }
+                });
             });
             if let Some(t) = timeline(ui, d) {
                 target = Some(t);
