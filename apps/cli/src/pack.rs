@@ -163,7 +163,8 @@ pub struct ReportArgs {
     /// Write to this file (atomically) instead of stdout.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Exit 1 when a level is flagged (outside its band, or harder than its neighbours).
+    /// Exit 1 when a level is flagged (outside its band, harder than its neighbours, cannot be
+    /// won, or games hit the move cap).
     #[arg(long)]
     check: bool,
 }
@@ -328,6 +329,7 @@ fn list(path: &Path, json: bool) -> Result<(), CliError> {
     let mut text = format!("{} ({} levels)\n", opened.pack.name, curve.entries.len());
     for e in &curve.entries {
         let rating = match &e.rating {
+            Some(r) if r.objectives == 0 => format!("played {}: cannot be won: no objective", r.games),
             Some(r) => format!(
                 "won {}/{} ({:.1} %, {:.1}–{:.1} %), moves median {}",
                 r.wins,
@@ -335,10 +337,13 @@ fn list(path: &Path, json: bool) -> Result<(), CliError> {
                 100.0 * r.win_rate,
                 100.0 * r.interval[0],
                 100.0 * r.interval[1],
-                r.moves_median.map_or("-".into(), |m| m.to_string())
+                r.moves_text()
             ),
             None => "not rated".into(),
         };
+        let words: Vec<String> =
+            e.flag_words().into_iter().filter(|w| w != "not rated" && !rating.contains(w.as_str())).collect();
+        let rating = if words.is_empty() { rating } else { format!("{rating}  <- {}", words.join("; ")) };
         let title = if e.title == e.level { e.title.clone() } else { format!("{} ({})", e.title, e.level) };
         text += &format!("{:>3}. {title} [{}, {}] {rating}\n", e.index, e.rule_set, e.level_hash);
     }
@@ -489,20 +494,21 @@ fn report(args: &ReportArgs) -> Result<(), CliError> {
     } else {
         let mut t = format!("{}: {} levels, {} flagged\n", curve.pack, curve.entries.len(), curve.flagged());
         for e in &curve.entries {
-            let rate = e.rating.as_ref().map_or("not rated".to_string(), |r| {
-                format!(
+            let rate = match &e.rating {
+                None => "not rated".to_string(),
+                Some(r) if r.objectives == 0 => "    - (no win rate)".to_string(),
+                Some(r) => format!(
                     "{:5.1} % [{:.1}–{:.1}]",
                     100.0 * r.win_rate,
                     100.0 * r.interval[0],
                     100.0 * r.interval[1]
-                )
-            });
+                ),
+            };
             let band = e
                 .target
                 .map_or(String::new(), |b| format!(" target {:.0}–{:.0} %", 100.0 * b[0], 100.0 * b[1]));
-            let flags: Vec<&str> =
-                e.flags.iter().filter(|f| **f != tessera_pack::Flag::NotRated).map(|f| f.name()).collect();
-            let flags = if flags.is_empty() { String::new() } else { format!("  <- {}", flags.join(", ")) };
+            let flags: Vec<String> = e.flag_words().into_iter().filter(|w| w != "not rated").collect();
+            let flags = if flags.is_empty() { String::new() } else { format!("  <- {}", flags.join("; ")) };
             t += &format!("{:>3}. {:<30} {rate}{band}{flags}\n", e.index, e.title);
         }
         t

@@ -134,7 +134,7 @@ fn rate_then_report_as_text_json_csv_and_html() {
     assert!(page.contains("<svg") && page.contains("First steps") && !page.contains("<script"));
     assert!(page.contains("class=\"band\""), "target bands drawn");
     let text = ok(&["pack", "report", &pack]);
-    assert!(text.contains("outside_band"), "{text}");
+    assert!(text.contains("outside the target band"), "{text}");
     assert_eq!(tessera(&["pack", "report", &pack, "--check"], "").status.code(), Some(1));
 }
 
@@ -183,4 +183,48 @@ fn shards_merged_in_any_order_write_the_one_machine_bytes() {
     let out = tessera(&["pack", "merge", &pack, "fixtures/levels/classic.json"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a pack shard file"), "{}", stderr(&out));
+}
+
+/// Issue 28.2: a level that cannot be won, and games stopped by `--max-moves`, are said as such
+/// (not as 0 % and a moves median of the cap) and flagged; the cap is out of the moves chart.
+#[test]
+fn levels_that_cannot_be_won_or_hit_the_move_cap_are_said_and_flagged() {
+    let dir = scratch("pack-cap");
+    let pack = dir.join("p.json");
+    let pack = pack.to_str().unwrap();
+    let endless = dir.join("endless.json");
+    std::fs::write(
+        &endless,
+        r#"{"rule_set": "match3", "config": {"breeds": 5}, "seed": 1, "width": 6, "height": 6}"#,
+    )
+    .unwrap();
+    let short = level(&dir, "short.json", 2);
+    ok(&["pack", "new", pack]);
+    ok(&["pack", "add", pack, endless.to_str().unwrap(), "--title", "Endless", "--target", "40%-70%"]);
+    ok(&["pack", "add", pack, "fixtures/levels/classic.json", "--title", "Capped"]);
+    ok(&["pack", "add", pack, &short, "--title", "Short"]);
+    ok(&["pack", "rate", pack, "--bot", "random", "--games", "4", "--max-moves", "20"]);
+
+    let text = ok(&["pack", "report", pack]);
+    let line = |title: &str| text.lines().find(|l| l.contains(title)).unwrap_or_default().to_string();
+    assert!(line("Endless").contains("cannot be won: no objective"), "{text}");
+    assert!(!line("Endless").contains("0.0 %") && !line("Endless").contains("outside"), "{text}");
+    assert!(line("Capped").contains("4 of 4 games hit the move cap (20)"), "{text}");
+    assert!(!line("Short").contains("<-"), "{text}");
+    let list = ok(&["pack", "list", pack]);
+    assert!(list.contains("moves median at the move cap (20)"), "{list}");
+    assert!(!list.contains("moves median 20"), "{list}");
+
+    let json: serde_json::Value = serde_json::from_str(&ok(&["pack", "report", pack, "--json"])).unwrap();
+    assert_eq!(json["entries"][0]["flags"], serde_json::json!(["no_objective"]));
+    assert_eq!(json["entries"][1]["flags"], serde_json::json!(["move_cap"]));
+    assert_eq!(json["entries"][1]["rating"]["capped"], 4);
+    assert_eq!(tessera(&["pack", "report", pack, "--check"], "").status.code(), Some(1));
+
+    let html = ok(&["pack", "report", pack, "--html"]);
+    assert!(html.contains("cannot be won: no objective") && html.contains("median at the move cap (20)"));
+    // The moves chart's scale is the short level's median, not the cap.
+    let moves_svg =
+        html.split("aria-label=\"moves by level\"").nth(1).unwrap().split("</svg>").next().unwrap();
+    assert!(!moves_svg.contains(">20</text>"), "{moves_svg}");
 }

@@ -96,12 +96,14 @@ fn modified(path: &Path) -> Option<std::time::SystemTime> {
 struct LevelChoice {
     /// The file.
     path: PathBuf,
-    /// Its levels, each one starts.
-    levels: Vec<Level>,
-    /// Their names for the list (`N. name`).
+    /// Its levels with their numbers (as `tessera convert` names their files), each one starts.
+    levels: Vec<(u64, Level)>,
+    /// Their names for the list (`N. name`, N the level's number).
     names: Vec<String>,
     /// The level picked (an index into `levels`).
     selected: usize,
+    /// The preview of the picked level: which, and its board.
+    preview: Option<(usize, tessera_ecs::Mirror, AnyState, BoardView)>,
 }
 
 /// The whole editor.
@@ -134,12 +136,17 @@ pub struct EditorApp {
     overwrite: Option<(PathBuf, String)>,
     /// Where the game in Play came from, to say when that changed since it started.
     source: Source,
+    /// The collection the level shown came from, for File → Next level / Previous level
+    /// (`selected`: the level open).
+    collection: Option<LevelChoice>,
     error: Option<String>,
     /// What Play last said (a refusal, a hint), with the position it is about: shown only
     /// while that position is on the board (Edit's messages are Edit's, [`EditView::notice`]).
     notice: Option<Notice>,
     new_seed: u64,
     title: String,
+    /// The window title last sent to the window.
+    sent_title: String,
     last_hover: Option<tessera_core::Pos>,
     pinned_hover: Option<tessera_core::Pos>,
 }
@@ -168,10 +175,12 @@ impl EditorApp {
             choice: None,
             overwrite: None,
             source: Source::default(),
+            collection: None,
             error: None,
             notice: None,
             new_seed: 0,
             title: "classic 2048 (built in)".into(),
+            sent_title: String::new(),
             last_hover: None,
             pinned_hover: None,
         }
@@ -388,6 +397,20 @@ impl EditorApp {
         &self.title
     }
 
+    /// What the window's title bar and the menu bar name: in the Pack view the open pack (its
+    /// name, `*` when unsaved, its file), elsewhere [`EditorApp::title`].
+    pub fn window_title(&self) -> String {
+        match self.pack.path() {
+            Some(path) if self.mode == Mode::Pack => format!(
+                "pack {}{} ({})",
+                self.pack.pack().name,
+                if self.pack.dirty() { " *" } else { "" },
+                path.display()
+            ),
+            _ => self.title.clone(),
+        }
+    }
+
     /// The error shown in the window, if any.
     pub fn error(&self) -> Option<&str> {
         self.error.as_deref()
@@ -411,6 +434,7 @@ impl EditorApp {
     }
 
     fn open_now(&mut self, path: &Path) {
+        self.collection = None;
         let ours = path.extension().is_some_and(|e| e == "json");
         if ours && crate::pack::is_pack_file(path) {
             match self.pack.open(path) {
@@ -436,13 +460,13 @@ impl EditorApp {
             Ok(Opened::Levels(levels)) => {
                 let names = levels
                     .iter()
-                    .enumerate()
-                    .map(|(i, l)| {
+                    .map(|(n, l)| {
                         let name = crate::games::of_level(l).and_then(|g| g.level_name(l));
-                        format!("{}. {}", i + 1, name.unwrap_or_else(|| format!("level {}", i + 1)))
+                        format!("{n}. {}", name.unwrap_or_else(|| format!("level {n}")))
                     })
                     .collect();
-                self.choice = Some(LevelChoice { path: path.to_path_buf(), levels, names, selected: 0 });
+                self.choice =
+                    Some(LevelChoice { path: path.to_path_buf(), levels, names, selected: 0, preview: None });
                 self.error = None;
             }
             Ok(Opened::Draft(level, problem)) => match self.edit.load(&level, Some(path)) {
@@ -456,6 +480,13 @@ impl EditorApp {
                 Err(e) => self.error = Some(format!("{problem} ({e})")),
             },
             Ok(Opened::Log(log)) => {
+                // Edit shows the log's level (unless it holds unsaved edits, kept as they are).
+                if !self.edit.dirty() {
+                    let level = log.header().level.clone();
+                    if let Err(e) = self.edit.load(&level, None) {
+                        self.say(format!("the log's level does not open in Edit: {e}"), false);
+                    }
+                }
                 self.debug.open_log(*log, Some(path.to_path_buf()));
                 self.mode = Mode::Debug;
                 self.title = path.display().to_string();
@@ -490,37 +521,86 @@ impl EditorApp {
         }
     }
 
-    /// The dialog that asks which level of a collection to open.
+    /// The dialog that asks which level of a collection to open: a list (click, or arrows then
+    /// Enter; a double click opens), the level's number (the one in the list and in `tessera
+    /// convert`'s file names), and a preview of the level picked.
     fn choice_ui(&mut self, ctx: &egui::Context) {
         let Some(c) = &mut self.choice else { return };
         let mut open = None;
         let mut cancel = false;
+        let n = c.levels.len();
+        let (up, down, enter) = ctx.input(|i| {
+            (
+                i.key_pressed(egui::Key::ArrowUp),
+                i.key_pressed(egui::Key::ArrowDown),
+                i.key_pressed(egui::Key::Enter),
+            )
+        });
+        let typing = ctx.egui_wants_keyboard_input();
+        if !typing {
+            if up {
+                c.selected = c.selected.saturating_sub(1);
+            }
+            if down {
+                c.selected = (c.selected + 1).min(n - 1);
+            }
+        }
+        if enter {
+            open = Some(c.selected);
+        }
+        if c.preview.as_ref().is_none_or(|p| p.0 != c.selected)
+            && let Ok(game) = c.levels[c.selected].1.start(None)
+        {
+            let mirror = tessera_ecs::Mirror::from_state(&game.state);
+            c.preview = Some((c.selected, mirror, game.state, BoardView::default()));
+        }
         egui::Modal::new(egui::Id::unique("choose-level")).show(ctx, |ui| {
             ui.heading("Choose a level");
-            ui.label(format!("{} holds {} levels.", c.path.display(), c.levels.len()));
-            let row = ui.spacing().interact_size.y;
-            egui::ScrollArea::vertical().max_height(320.0).auto_shrink([false, true]).show_rows(
-                ui,
-                row,
-                c.names.len(),
-                |ui, rows| {
-                    for i in rows {
-                        let r = ui.selectable_label(c.selected == i, &c.names[i]);
-                        if r.clicked() {
-                            c.selected = i;
-                        }
-                        if r.double_clicked() {
-                            open = Some(i);
-                        }
-                    }
-                },
-            );
+            ui.label(format!("{} holds {n} levels.", c.path.display()));
+            ui.horizontal(|ui| {
+                // A list of a fixed width: the dialog keeps its size.
+                ui.allocate_ui_with_layout(
+                    egui::vec2(300.0, 320.0),
+                    egui::Layout::top_down(egui::Align::Min),
+                    |ui| {
+                        let row = ui.spacing().interact_size.y;
+                        egui::ScrollArea::vertical()
+                            .max_height(320.0)
+                            .max_width(300.0)
+                            .auto_shrink([false, true])
+                            .show_rows(ui, row, c.names.len(), |ui, rows| {
+                                for i in rows {
+                                    let r = ui.selectable_label(c.selected == i, &c.names[i]);
+                                    if r.clicked() {
+                                        c.selected = i;
+                                    }
+                                    if r.double_clicked() {
+                                        open = Some(i);
+                                    }
+                                    if (up || down) && c.selected == i {
+                                        r.scroll_to_me(None);
+                                    }
+                                }
+                            });
+                    },
+                );
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(240.0, 240.0), egui::Sense::hover());
+                if let Some((_, mirror, state, view)) = &mut c.preview {
+                    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+                    view.fit();
+                    view.show(&mut child, mirror, state, 1.0, &crate::board::Overlay::default());
+                }
+            });
             ui.horizontal(|ui| {
                 let l = ui.label("Level number");
-                let mut n = c.selected + 1;
-                ui.add(egui::DragValue::new(&mut n).range(1..=c.levels.len())).labelled_by(l.id);
-                c.selected = n.clamp(1, c.levels.len()) - 1;
-                if ui.button("Open level").clicked() {
+                let (lo, hi) = (c.levels[0].0, c.levels[n - 1].0);
+                let mut number = c.levels[c.selected].0;
+                let r = ui.add(egui::DragValue::new(&mut number).range(lo..=hi)).labelled_by(l.id);
+                if r.changed() {
+                    // The level with that number, else the nearest below it.
+                    c.selected = c.levels.partition_point(|(k, _)| *k <= number).saturating_sub(1);
+                }
+                if ui.button("Open level").on_hover_text("Enter").clicked() {
                     open = Some(c.selected);
                 }
                 if ui.button("Cancel").clicked() {
@@ -531,12 +611,38 @@ impl EditorApp {
         if cancel {
             self.choice = None;
         } else if let Some(i) = open
-            && let Some(c) = self.choice.take()
-            && let Some(level) = c.levels.into_iter().nth(i)
+            && let Some(mut c) = self.choice.take()
         {
-            let title = format!("{} · {}", c.path.display(), c.names[i]);
-            self.start_opened(level, &c.path, false, title);
+            c.selected = i;
+            self.open_from_collection(c);
         }
+    }
+
+    /// Opens level `c.selected` of the collection `c`, which File → Next level / Previous level
+    /// then walk.
+    fn open_from_collection(&mut self, c: LevelChoice) {
+        let Some((_, level)) = c.levels.get(c.selected) else { return };
+        let title = format!("{} · {}", c.path.display(), c.names[c.selected]);
+        self.start_opened(level.clone(), &c.path, false, title);
+        self.collection = Some(LevelChoice { preview: None, ..c });
+    }
+
+    /// Opens the next (`forward`) or previous level of the collection the level shown came
+    /// from (File → Next level / Previous level).
+    pub fn step_collection(&mut self, forward: bool) {
+        let Some(mut c) = self.collection.take() else { return };
+        let target = if forward { c.selected + 1 } else { c.selected.wrapping_sub(1) };
+        if target < c.levels.len() {
+            c.selected = target;
+            self.open_from_collection(c);
+        } else {
+            self.collection = Some(c);
+        }
+    }
+
+    /// The collection's level shown and how many it has (File → Next level / Previous level).
+    pub fn collection_position(&self) -> Option<(usize, usize)> {
+        self.collection.as_ref().map(|c| (c.selected, c.levels.len()))
     }
 
     /// Starts `level` with `seed` in Play, titled `title`; false (and the error shown) when it
@@ -699,6 +805,11 @@ impl EditorApp {
             self.edit_action(a);
         }
         self.shortcuts(ui.ctx(), now);
+        let title = self.window_title();
+        if title != self.sent_title {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Title(format!("{title} — tessera")));
+            self.sent_title = title;
+        }
         self.menu_bar(ui);
         self.status_bar(ui, now);
         match self.mode {
@@ -947,6 +1058,15 @@ impl EditorApp {
                         let dir = self.start_dir();
                         self.picker = Some(FilePicker::new(Purpose::SaveLog, dir, "session.tlog"));
                     }
+                    let at = self.collection_position();
+                    let has_next = at.is_some_and(|(i, n)| i + 1 < n);
+                    if ui.add_enabled(has_next, egui::Button::new("Next level")).clicked() {
+                        self.step_collection(true);
+                    }
+                    let has_previous = at.is_some_and(|(i, _)| i > 0);
+                    if ui.add_enabled(has_previous, egui::Button::new("Previous level")).clicked() {
+                        self.step_collection(false);
+                    }
                     ui.menu_button("Recent", |ui| {
                         if self.settings.recent.is_empty() {
                             ui.label("Nothing yet");
@@ -978,7 +1098,7 @@ impl EditorApp {
                     }
                 }
                 ui.separator();
-                ui.label(&self.title);
+                ui.label(&self.sent_title);
                 if self.mode == Mode::Play {
                     self.changed_ui(ui);
                 }

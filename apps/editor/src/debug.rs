@@ -529,8 +529,12 @@ struct Filter {
     job: Option<FilterJob>,
     /// The last scan's results (step numbers in order), or its error.
     results: Option<Result<Vec<u64>, String>>,
-    /// What the results are for.
+    /// What the results are for, as typed.
     shown_query: String,
+    /// The query the results are for (to say why a step matched).
+    query: Option<Query>,
+    /// The step list shows only the results.
+    only_matches: bool,
 }
 
 /// Cell history: the steps whose events touched one cell.
@@ -543,6 +547,8 @@ struct CellHistory {
     jump_when_done: bool,
     /// The step the last jump landed on: a jump from there goes further back.
     landed: Option<u64>,
+    /// Scroll the list to the current step on the next frame (when it arrives).
+    scroll: bool,
 }
 
 /// The fields of "Pin as regression test…".
@@ -613,13 +619,17 @@ impl DebugView {
     fn start_filter(&mut self) {
         let Some(d) = &self.debugger else { return };
         self.filter.shown_query = self.filter.text.trim().to_string();
-        match self.filter.text.parse::<Query>() {
+        self.filter.query = None;
+        let size = d.mirror().map(Mirror::size);
+        let rule_set = d.log().header().rule_set;
+        match self.filter.text.parse::<Query>().and_then(|q| q.check(rule_set, size).map(|()| q)) {
             Ok(q) if q.is_empty() => {
                 self.filter.job = None;
                 self.filter.results = None;
             }
             Ok(q) => {
                 self.filter.results = None;
+                self.filter.query = Some(q.clone());
                 self.filter.job = Some(FilterJob::start(d.shared_log(), q));
             }
             Err(e) => {
@@ -641,6 +651,7 @@ impl DebugView {
                 if let Some(s) = find::last_touch(steps, d.step(), again) {
                     d.jump(s);
                     self.cell.landed = Some(s);
+                    self.cell.scroll = true;
                     self.scroll_to_cursor = true;
                 } else {
                     self.message = Some((
@@ -657,6 +668,7 @@ impl DebugView {
             steps: None,
             jump_when_done: jump,
             landed: None,
+            scroll: false,
         };
     }
 
@@ -682,6 +694,13 @@ impl DebugView {
         {
             self.filter.job = None;
             if let Some(r) = r.transpose() {
+                // Find goes to the first result.
+                if let (Ok(results), Some(d)) = (&r, &mut self.debugger)
+                    && let Some(&first) = results.first()
+                {
+                    d.jump(first);
+                    self.scroll_to_cursor = true;
+                }
                 self.filter.results = Some(r);
             }
         }
@@ -691,6 +710,7 @@ impl DebugView {
             self.cell.job = None;
             if let Some(r) = r.transpose() {
                 self.cell.steps = Some(r);
+                self.cell.scroll = true;
                 if std::mem::take(&mut self.cell.jump_when_done)
                     && let Some(cell) = self.cell.cell
                 {
@@ -941,35 +961,39 @@ impl DebugView {
                 if ui.add_enabled(step < steps, egui::Button::new("End")).on_hover_text("End").clicked() {
                     target = Some(steps);
                 }
-                let mut value = step;
-                ui.spacing_mut().slider_width = (ui.available_width() - 420.0).max(120.0);
-                let slider = ui.add(egui::Slider::new(&mut value, 0..=steps).text("Step").integer());
-                if slider.changed() && value != step {
-                    target = Some(value);
-                }
-                ui.separator();
-                let running = d.verify_status() == &VerifyStatus::Running;
-                let hint = "Re-execute the log with today's rules and find the first divergence";
-                if ui.add_enabled(!running, egui::Button::new("Verify")).on_hover_text(hint).clicked() {
-                    d.start_verify(steps >= self.config.background_verify_from);
-                    self.scroll_to_cursor = true;
-                }
-                let hint = "Continue from this step in Play, as a new branch (the log's line stays)";
-                if ui.button("Play from here").on_hover_text(hint).clicked() {
-                    match d.play_from_here() {
-                        Ok(s) => action = Some(DebugAction::PlayFromHere(Box::new(s))),
-                        Err(e) => self.message = Some((true, format!("cannot play from step {step}: {e}"))),
+                // The actions at the right edge first, then the slider in the room left: the
+                // buttons are never clipped, whatever the window's width or the step count.
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    let running = d.verify_status() == &VerifyStatus::Running;
+                    let hint = "Copy this log (with its notes) into a regression folder that tessera replay check and cargo test run";
+                    if ui.button("Pin as regression test…").on_hover_text(hint).clicked() {
+                        let name = d.path().map_or_else(|| "regression".into(), tessera_replay::default_name);
+                        self.pin = Some(PinForm {
+                            name,
+                            folder: tessera_replay::DEFAULT_REGRESSION_DIR.into(),
+                            note: String::new(),
+                        });
                     }
-                }
-                let hint = "Copy this log (with its notes) into a regression folder that tessera replay check and cargo test run";
-                if ui.button("Pin as regression test…").on_hover_text(hint).clicked() {
-                    let name = d.path().map_or_else(|| "regression".into(), tessera_replay::default_name);
-                    self.pin = Some(PinForm {
-                        name,
-                        folder: tessera_replay::DEFAULT_REGRESSION_DIR.into(),
-                        note: String::new(),
-                    });
-                }
+                    let hint = "Continue from this step in Play, as a new branch (the log's line stays)";
+                    if ui.button("Play from here").on_hover_text(hint).clicked() {
+                        match d.play_from_here() {
+                            Ok(s) => action = Some(DebugAction::PlayFromHere(Box::new(s))),
+                            Err(e) => self.message = Some((true, format!("cannot play from step {step}: {e}"))),
+                        }
+                    }
+                    let hint = "Re-execute the log with today's rules and find the first divergence";
+                    if ui.add_enabled(!running, egui::Button::new("Verify")).on_hover_text(hint).clicked() {
+                        d.start_verify(steps >= self.config.background_verify_from);
+                        self.scroll_to_cursor = true;
+                    }
+                    ui.separator();
+                    let mut value = step;
+                    ui.spacing_mut().slider_width = (ui.available_width() - 110.0).max(60.0);
+                    let slider = ui.add(egui::Slider::new(&mut value, 0..=steps).text("Step").integer());
+                    if slider.changed() && value != step {
+                        target = Some(value);
+                    }
+                });
             });
             if let Some(t) = timeline(ui, d) {
                 target = Some(t);
@@ -1027,12 +1051,24 @@ impl DebugView {
         }
         let Some(d) = &self.debugger else { return };
         let log = d.log();
-        let rows = usize::try_from(d.steps()).unwrap_or(usize::MAX - 1).saturating_add(1);
+        // With "Only matches", the rows are the filter's results.
+        let only: Option<&[u64]> = match &self.filter.results {
+            Some(Ok(r)) if self.filter.only_matches => Some(r),
+            _ => None,
+        };
+        let rows = match only {
+            Some(r) => r.len(),
+            None => usize::try_from(d.steps()).unwrap_or(usize::MAX - 1).saturating_add(1),
+        };
+        let step_of = |row: usize| only.map_or(row as u64, |r| r[row]);
         // Two lines a row: the step, its command and hash; under them its events.
         let line_h = ui.text_style_height(&egui::TextStyle::Monospace);
         let row_h = 2.0 * line_h + 4.0;
         let row_step = row_h + ui.spacing().item_spacing.y;
-        let cursor = usize::try_from(d.step()).unwrap_or(usize::MAX);
+        let cursor = match only {
+            Some(r) => r.partition_point(|&s| s < d.step()),
+            None => usize::try_from(d.step()).unwrap_or(usize::MAX),
+        };
         let mut area = egui::ScrollArea::vertical().id_salt("debug-step-list").auto_shrink([false, false]);
         if std::mem::take(&mut self.scroll_to_cursor) {
             let visible = &self.visible_rows;
@@ -1049,7 +1085,7 @@ impl DebugView {
         let out = area.show_rows(ui, row_h, rows, |ui, range| {
             let mut rec = StepRecord::default();
             for row in range.clone() {
-                let s = row as u64;
+                let s = step_of(row);
                 let noted = notes_at(log, s).next().is_some();
                 let mark = if noted { "*" } else { " " };
                 let step_row = if s == 0 {
@@ -1078,7 +1114,7 @@ impl DebugView {
                         },
                     }
                 };
-                if step_row.show(ui, row_h, row == cursor).clicked() {
+                if step_row.show(ui, row_h, s == d.step()).clicked() {
                     clicked = Some(s);
                 }
             }
@@ -1128,7 +1164,20 @@ impl DebugView {
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
             Some(Ok(results)) => {
-                ui.label(format!("{} of {steps} steps match '{}'", results.len(), self.filter.shown_query));
+                ui.horizontal(|ui| {
+                    ui.label(format!(
+                        "{} of {steps} steps match '{}'",
+                        results.len(),
+                        self.filter.shown_query
+                    ));
+                    if ui
+                        .checkbox(&mut self.filter.only_matches, "Only matches")
+                        .on_hover_text("The step list shows only the matching steps")
+                        .changed()
+                    {
+                        self.scroll_to_cursor = true;
+                    }
+                });
                 if !results.is_empty() {
                     let row_h = ui.text_style_height(&egui::TextStyle::Button) + 2.0;
                     egui::ScrollArea::vertical().id_salt("debug-filter-results").max_height(120.0).show_rows(
@@ -1201,20 +1250,28 @@ impl DebugView {
                 ui.colored_label(ui.visuals().error_fg_color, e);
             }
             Some(Ok(steps)) => {
+                let now = self.debugger.as_ref().map_or(0, Debugger::step);
                 ui.label(format!("{} steps changed this cell", steps.len()));
                 let row_h = ui.text_style_height(&egui::TextStyle::Button) + 2.0;
-                egui::ScrollArea::vertical().id_salt("debug-cell-history").max_height(140.0).show_rows(
-                    ui,
-                    row_h,
-                    steps.len(),
-                    |ui, range| {
-                        for &s in &steps[range] {
-                            if ui.small_button(format!("touched: step {s}")).clicked() {
-                                go = Some(s);
-                            }
+                let row_step = row_h + ui.spacing().item_spacing.y;
+                // The list opens at the current step: the last change at or before it (marked).
+                let here = steps.partition_point(|&s| s <= now).checked_sub(1);
+                let mut area = egui::ScrollArea::vertical().id_salt("debug-cell-history").max_height(140.0);
+                if std::mem::take(&mut self.cell.scroll) {
+                    let row = here.unwrap_or(0) as f32;
+                    area = area.vertical_scroll_offset((row - 2.0).max(0.0) * row_step);
+                }
+                area.show_rows(ui, row_h, steps.len(), |ui, range| {
+                    for i in range {
+                        let s = steps[i];
+                        let text = format!("touched: step {s}");
+                        let b =
+                            egui::Button::new(egui::RichText::new(text).small()).selected(Some(i) == here);
+                        if ui.add(b).clicked() {
+                            go = Some(s);
                         }
-                    },
-                );
+                    }
+                });
             }
         }
         if close {
@@ -1226,11 +1283,28 @@ impl DebugView {
         }
     }
 
+    /// Why the shown step is a filter result (a reason per term), if it is one.
+    pub fn why_matched(&self) -> Option<Vec<String>> {
+        let d = self.debugger.as_ref()?;
+        let Some(Ok(results)) = &self.filter.results else { return None };
+        let query = self.filter.query.as_ref()?;
+        results.binary_search(&d.step()).ok()?;
+        let rec = d.record()?.ok()?;
+        Some(query.why(rec))
+    }
+
     fn inspector(&mut self, ui: &mut egui::Ui) {
+        let why = self.why_matched();
         let Some(d) = &mut self.debugger else { return };
         let log = Arc::clone(&d.log);
         let h = log.header();
         ui.heading(format!("Step {}", d.step()));
+        if let Some(why) = why {
+            ui.strong(format!("Matches '{}':", self.filter.shown_query));
+            for w in why {
+                ui.label(format!("• {w}"));
+            }
+        }
         egui::Grid::new("debug-fields").num_columns(2).striped(true).show(ui, |ui| {
             ui.label("Rule set");
             ui.label(h.rule_set.name());
@@ -1480,7 +1554,8 @@ impl DebugView {
 fn timeline(ui: &mut egui::Ui, d: &Debugger) -> Option<u64> {
     let width = ui.available_width().max(50.0);
     let (rect, response) = ui.allocate_exact_size(vec2(width, 12.0), Sense::click());
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, "Bookmarks timeline"));
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, "Timeline"));
+    let response = response.on_hover_text("Click to go to that step (a bookmark, within a few pixels)");
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
     let steps = d.steps().max(1) as f32;
@@ -1499,11 +1574,17 @@ fn timeline(ui: &mut egui::Ui, d: &Debugger) -> Option<u64> {
         return None;
     }
     let px = response.interact_pointer_pos()?.x;
-    d.log()
+    // A click on (or within 6 px of) a bookmark goes to it; anywhere else, to the step there.
+    let near = d
+        .log()
         .notes()
         .iter()
         .map(|n| (n.step, (x_of(n.step) - px).abs()))
         .filter(|&(_, dx)| dx <= 6.0)
         .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(s, _)| s)
+        .map(|(s, _)| s);
+    near.or_else(|| {
+        let fraction = ((px - rect.left() - 4.0) / (rect.width() - 8.0)).clamp(0.0, 1.0);
+        Some(((f64::from(fraction) * d.steps() as f64).round() as u64).min(d.steps()))
+    })
 }

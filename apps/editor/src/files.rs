@@ -15,7 +15,7 @@ pub enum Opened {
     Level(Level),
     /// A collection of more than one level (a Sokoban `.xsb`), every one of which starts: the
     /// user picks one.
-    Levels(Vec<Level>),
+    Levels(Vec<(u64, Level)>),
     /// A recorded log, for the debugger.
     Log(Box<Log>),
     /// A JSON level that parses but does not play (a draft saved from Edit mode), and why.
@@ -96,14 +96,14 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
         }
     };
     // Check that they start, so that errors show now rather than at play.
-    for (i, level) in levels.iter().enumerate() {
+    for (n, level) in &levels {
         level.start(None).map_err(|e| match levels.len() {
             1 => named(&e),
-            _ => named(&format!("level {}: {e}", i + 1)),
+            _ => named(&format!("level {n}: {e}")),
         })?;
     }
     if levels.len() == 1 {
-        return Ok(Opened::Level(levels.remove(0)));
+        return Ok(Opened::Level(levels.remove(0).1));
     }
     Ok(Opened::Levels(levels))
 }

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError};
 use tessera_core::project::{Op, Ops};
-use tessera_core::{AnyEvent, Pos, Rules, project_event};
+use tessera_core::{AnyEvent, Pos, RuleSet, Rules, Size, project_event};
 use tessera_replay::{EventCondition, Log, StepRecord};
 
 /// What a step must meet to be found. Parsed from text by [`Query::from_str`]: terms separated
@@ -93,6 +93,73 @@ impl Query {
     /// Whether the query asks nothing (every step matches).
     pub fn is_empty(&self) -> bool {
         *self == Query::default()
+    }
+
+    /// Checks the query against the log it will scan, before any scan: an event kind the rule
+    /// set does not have (named with the kinds it has) and a cell off the board are errors at
+    /// once, not a full scan to "0 matches".
+    pub fn check(&self, rule_set: RuleSet, size: Option<Size>) -> Result<(), QueryError> {
+        let kinds = tessera_replay::event_kinds(rule_set);
+        for c in &self.events {
+            if !kinds.is_empty() && !kinds.contains(&c.kind.as_str()) {
+                return Err(QueryError {
+                    term: format!("event:{c}"),
+                    why: format!("{rule_set} has no event {} (its events: {})", c.kind, kinds.join(", ")),
+                });
+            }
+        }
+        if let (Some(cell), Some(size)) = (self.cell, size)
+            && !size.contains(cell)
+        {
+            return Err(QueryError {
+                term: format!("cell:{},{}", cell.x, cell.y),
+                why: format!(
+                    "off the {}×{} board (X 0 to {}, Y 0 to {})",
+                    size.width,
+                    size.height,
+                    size.width.saturating_sub(1),
+                    size.height.saturating_sub(1)
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Why step `rec` meets the query, a reason per term, for the inspector. The score term is
+    /// said as asked (the scan checked it on the states).
+    pub fn why(&self, rec: &StepRecord) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.text.is_empty() {
+            let cmd = rec.command.as_ref().map(ToString::to_string).unwrap_or_default();
+            let words: Vec<String> = self.text.iter().map(|t| format!("'{t}'")).collect();
+            out.push(format!("the command '{cmd}' contains {}", words.join(" and ")));
+        }
+        for c in &self.events {
+            if let Some(e) = rec.events.iter().find(|e| c.matches(e)) {
+                out.push(format!("event:{c}: {}", event_text(e)));
+            }
+        }
+        if let Some(min) = self.score_at_least {
+            out.push(format!("the score rose by {min} or more"));
+        }
+        if let Some(cell) = self.cell {
+            let mut ops = Ops::default();
+            if let Some(e) =
+                rec.events.iter().find(|e| events_touch(std::slice::from_ref(*e), cell, &mut ops))
+            {
+                out.push(format!("cell ({}, {}) touched by {}", cell.x, cell.y, event_text(e)));
+            }
+        }
+        out
+    }
+}
+
+/// An event as the inspector shows it: its JSON form, cut short.
+fn event_text(e: &AnyEvent) -> String {
+    let text = e.to_json().to_string();
+    match text.char_indices().nth(120) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text,
     }
 }
 

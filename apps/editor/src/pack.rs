@@ -66,6 +66,33 @@ struct Running {
     result: Receiver<Result<(Results, usize), String>>,
 }
 
+/// Where a message shows: beside the buttons that caused it, in a line kept for it, so that
+/// nothing moves when a message comes or goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// The pack's toolbar (Save pack, New level, Add file, Undo, Redo).
+    Toolbar,
+    /// The selected entry's buttons.
+    Entry,
+    /// Rate all.
+    Rate,
+}
+
+/// A message of the view: where it shows, whether it is an error, its text.
+#[derive(Clone, Debug)]
+struct Message {
+    place: Place,
+    error: bool,
+    text: String,
+}
+
+/// The pack and the selection before an edit, for Undo.
+#[derive(Clone, Debug)]
+struct Snapshot {
+    pack: Pack,
+    selected: Option<usize>,
+}
+
 /// The Pack view.
 pub struct PackView {
     path: Option<PathBuf>,
@@ -79,8 +106,15 @@ pub struct PackView {
     games: u64,
     jobs: usize,
     running: Option<Running>,
-    error: Option<String>,
-    notice: Option<String>,
+    message: Option<Message>,
+    /// Undo and redo of pack edits (every edit: move, add, duplicate, remove, rename, an inline
+    /// level edited in Edit).
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+    /// The entry whose title the last undo step renamed (typing a title is one step).
+    renaming: Option<usize>,
+    /// The pack as last opened or saved (unsaved is "differs from it").
+    saved: Option<Pack>,
     /// Where unsaved pack edits are kept (see [`PackView::enable_recovery`]), and when they were
     /// last written (egui time).
     recovery: Option<(PathBuf, Option<f64>)>,
@@ -97,6 +131,9 @@ fn kept_for(file: &Path) -> Option<PathBuf> {
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
     value.get("path")?.as_str().map(PathBuf::from)
 }
+
+/// The side of a board thumbnail in the list, in points.
+const THUMB: f32 = 72.0;
 
 /// The file, in the recovery folder, that keeps a pack's unsaved edits.
 pub const PACK_RECOVERY_FILE: &str = "unsaved-pack.json";
@@ -115,8 +152,11 @@ impl Default for PackView {
             games: 100,
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             running: None,
-            error: None,
-            notice: None,
+            message: None,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            renaming: None,
+            saved: None,
             recovery: None,
         }
     }
@@ -134,9 +174,13 @@ impl PackView {
         self.results = results;
         self.path = Some(path.to_path_buf());
         self.dirty = false;
+        self.saved = Some(self.pack.clone());
+        self.undo.clear();
+        self.redo.clear();
+        self.renaming = None;
+        self.message = None;
         self.restore(path);
         self.selected = None;
-        self.error = None;
         if let Some(s) = &self.results.settings {
             for r in RuleSet::ALL {
                 if let Some(b) = s.bot_for(*r) {
@@ -187,9 +231,9 @@ impl PackView {
                 self.slots = (0..pack.entries.len()).map(|i| Slot::of(&pack, path, i)).collect();
                 self.pack = pack;
                 self.dirty = true;
-                self.notice = Some("restored unsaved pack edits from the recovery file".into());
+                self.say(Place::Toolbar, false, "restored unsaved pack edits from the recovery file");
             }
-            Err(e) => self.error = Some(format!("the recovery file does not load: {e}")),
+            Err(e) => self.say(Place::Toolbar, true, format!("the recovery file does not load: {e}")),
         }
     }
 
@@ -217,7 +261,10 @@ impl PackView {
             serde_json::json!({ "path": absolute(path).display().to_string(), "pack": pack }).to_string();
         match tessera_replay::atomic_write(&*file, text.as_bytes()) {
             Ok(()) => *written = Some(now),
-            Err(e) => self.error = Some(format!("{}: {e}", file.display())),
+            Err(e) => {
+                let text = format!("{}: {e}", file.display());
+                self.say(Place::Toolbar, true, text);
+            }
         }
     }
 
@@ -248,7 +295,61 @@ impl PackView {
 
     /// The message of the last failed action, if any.
     pub fn error(&self) -> Option<&str> {
-        self.error.as_deref()
+        self.message.as_ref().filter(|m| m.error).map(|m| m.text.as_str())
+    }
+
+    /// The message shown (an error or a notice), if any.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_ref().map(|m| m.text.as_str())
+    }
+
+    fn say(&mut self, place: Place, error: bool, text: impl Into<String>) {
+        self.message = Some(Message { place, error, text: text.into() });
+    }
+
+    /// Keeps the pack as it is before an edit, for Undo (a new edit clears Redo).
+    fn remember(&mut self) {
+        self.undo.push(Snapshot { pack: self.pack.clone(), selected: self.selected });
+        self.redo.clear();
+        self.renaming = None;
+    }
+
+    /// Whether there is a pack edit to undo / to redo.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Whether there is a pack edit to redo.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Undoes the last pack edit.
+    pub fn undo(&mut self) {
+        if let Some(s) = self.undo.pop() {
+            let now = Snapshot { pack: self.pack.clone(), selected: self.selected };
+            self.redo.push(now);
+            self.set_snapshot(s);
+            self.say(Place::Toolbar, false, "undone");
+        }
+    }
+
+    /// Redoes the last pack edit undone.
+    pub fn redo(&mut self) {
+        if let Some(s) = self.redo.pop() {
+            let now = Snapshot { pack: self.pack.clone(), selected: self.selected };
+            self.undo.push(now);
+            self.set_snapshot(s);
+            self.say(Place::Toolbar, false, "redone");
+        }
+    }
+
+    fn set_snapshot(&mut self, s: Snapshot) {
+        self.pack = s.pack;
+        self.selected = s.selected.filter(|&i| i < self.pack.entries.len());
+        self.renaming = None;
+        self.refresh();
+        self.dirty = self.saved.as_ref() != Some(&self.pack);
     }
 
     fn base(&self) -> PathBuf {
@@ -267,12 +368,17 @@ impl PackView {
         self.pack.resolve(&path).map_err(|e| e.to_string())?;
         self.pack.save(&path).map_err(|e| e.to_string())?;
         self.dirty = false;
+        self.saved = Some(self.pack.clone());
         Ok(())
     }
 
     /// Moves entry `from` to position `to` (0-based).
     pub fn move_entry(&mut self, from: usize, to: usize) {
+        let before = Snapshot { pack: self.pack.clone(), selected: self.selected };
         if self.pack.move_entry(from, to).is_ok() {
+            self.undo.push(before);
+            self.redo.clear();
+            self.renaming = None;
             let s = self.slots.remove(from);
             self.slots.insert(to, s);
             self.selected = Some(to);
@@ -309,6 +415,7 @@ impl PackView {
         pack.add(entry, Some(at)).map_err(|e| e.to_string())?;
         let base = self.base();
         pack.resolve(&base).map_err(|e| e.to_string())?;
+        self.remember();
         self.slots.insert(at, Slot::of(&pack, &base, at));
         self.pack = pack;
         self.selected = Some(at);
@@ -329,12 +436,21 @@ impl PackView {
         self.insert(e)
     }
 
-    /// Removes entry `i`.
+    /// Removes entry `i` (Undo brings it back).
     pub fn remove(&mut self, i: usize) {
-        if self.pack.remove(i).is_ok() {
+        let before = Snapshot { pack: self.pack.clone(), selected: self.selected };
+        if let Ok(e) = self.pack.remove(i) {
+            self.undo.push(before);
+            self.redo.clear();
+            self.renaming = None;
             self.slots.remove(i);
             self.selected = None;
             self.dirty = true;
+            self.say(
+                Place::Entry,
+                false,
+                format!("removed {}. {} (Undo or Ctrl+Z brings it back)", i + 1, e.label()),
+            );
         }
     }
 
@@ -343,11 +459,15 @@ impl PackView {
     /// entry that is a level file (Edit saves those itself) or a level that does not start.
     pub fn replace_inline(&mut self, i: usize, level: Level) -> Result<(), String> {
         level.start(None).map_err(|e| e.to_string())?;
-        let Some(e) = self.pack.entries.get_mut(i) else { return Err(format!("no entry {}", i + 1)) };
-        if !matches!(e.level, LevelRef::Inline(_)) {
-            return Err(format!("entry {} is a level file", i + 1));
+        match self.pack.entries.get(i) {
+            None => return Err(format!("no entry {}", i + 1)),
+            Some(e) if !matches!(e.level, LevelRef::Inline(_)) => {
+                return Err(format!("entry {} is a level file", i + 1));
+            }
+            Some(_) => {}
         }
-        e.level = LevelRef::Inline(Box::new(level));
+        self.remember();
+        self.pack.entries[i].level = LevelRef::Inline(Box::new(level));
         self.slots[i] = Slot::of(&self.pack, &self.base(), i);
         self.dirty = true;
         Ok(())
@@ -355,10 +475,16 @@ impl PackView {
 
     /// Sets entry `i`'s title (empty: none).
     pub fn rename(&mut self, i: usize, title: &str) {
-        if let Some(e) = self.pack.entries.get_mut(i) {
-            e.title = (!title.is_empty()).then(|| title.to_string());
-            self.dirty = true;
+        if i >= self.pack.entries.len() {
+            return;
         }
+        // Typing a title is one undo step.
+        if self.renaming != Some(i) {
+            self.remember();
+            self.renaming = Some(i);
+        }
+        self.pack.entries[i].title = (!title.is_empty()).then(|| title.to_string());
+        self.dirty = true;
     }
 
     /// The bot that rates levels of `rule_set` (default: greedy).
@@ -422,7 +548,7 @@ impl PackView {
             let _ = tx.send(r);
         });
         self.running = Some(Running { stop, done, levels_done, total, levels, result: rx });
-        self.error = None;
+        self.message = None;
         Ok(())
     }
 
@@ -440,21 +566,26 @@ impl PackView {
             Ok(Ok((results, rated))) => {
                 self.running = None;
                 self.results = results;
-                self.notice = Some(format!("rated {rated} levels"));
+                let text = match rated {
+                    0 => "rated 0 levels: every level has a rating under these settings".to_string(),
+                    1 => "rated 1 level".to_string(),
+                    n => format!("rated {n} levels"),
+                };
+                self.say(Place::Rate, false, text);
                 if let Some(p) = &self.path
                     && let Err(e) = self.results.save(&tessera_pack::results_path(p))
                 {
-                    self.error = Some(e.to_string());
+                    self.say(Place::Rate, true, e.to_string());
                 }
             }
             Ok(Err(e)) => {
                 self.running = None;
-                self.error = Some(e);
+                self.say(Place::Rate, true, e);
             }
             Err(TryRecvError::Empty) => {}
             Err(TryRecvError::Disconnected) => {
                 self.running = None;
-                self.error = Some("the rating stopped without a result".into());
+                self.say(Place::Rate, true, "the rating stopped without a result");
             }
         }
     }
@@ -487,8 +618,46 @@ impl PackView {
         action
     }
 
+    /// The message line kept for `place`: one line high whether a message is there or not, so
+    /// that nothing under it moves.
+    fn message_line(&self, ui: &mut egui::Ui, place: Place) {
+        let h = ui.text_style_height(&egui::TextStyle::Body);
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), h), egui::Sense::hover());
+        if let Some(m) = self.message.as_ref().filter(|m| m.place == place) {
+            let colour = if m.error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
+            let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+            child
+                .add(egui::Label::new(egui::RichText::new(&m.text).color(colour)).truncate())
+                .on_hover_text(&m.text);
+        }
+    }
+
+    /// Ctrl+Z / Ctrl+Shift+Z (Ctrl+Y) undo and redo pack edits, unless a text field has the keys.
+    fn keys(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let (undo, redo) = ctx.input_mut(|i| {
+            let redo = i.consume_shortcut(&egui::KeyboardShortcut::new(
+                egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+                egui::Key::Z,
+            )) || i
+                .consume_shortcut(&egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::Y));
+            let undo =
+                i.consume_shortcut(&egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::Z));
+            (undo, redo)
+        });
+        if undo {
+            self.undo();
+        }
+        if redo {
+            self.redo();
+        }
+    }
+
     fn list_ui(&mut self, ui: &mut egui::Ui) -> Option<PackAction> {
         let mut action = None;
+        self.keys(ui.ctx());
         let title = match &self.path {
             Some(p) => format!("{}{} ({})", self.pack.name, if self.dirty { " *" } else { "" }, p.display()),
             None => "No pack open: File → Open… a pack file".into(),
@@ -497,14 +666,24 @@ impl PackView {
         ui.horizontal(|ui| {
             if ui.add_enabled(self.path.is_some(), egui::Button::new("Save pack")).clicked() {
                 match self.save() {
-                    Ok(()) => self.notice = Some("pack saved".into()),
-                    Err(e) => self.error = Some(e),
+                    Ok(()) => self.say(Place::Toolbar, false, "pack saved"),
+                    Err(e) => self.say(Place::Toolbar, true, e),
                 }
+            }
+            if ui.add_enabled(self.can_undo(), egui::Button::new("Undo")).on_hover_text("Ctrl+Z").clicked() {
+                self.undo();
+            }
+            if ui
+                .add_enabled(self.can_redo(), egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Shift+Z")
+                .clicked()
+            {
+                self.redo();
             }
             if ui.button("New level").clicked()
                 && let Err(e) = self.add_new()
             {
-                self.error = Some(e);
+                self.say(Place::Toolbar, true, e);
             }
             let label = ui.label("Level file");
             ui.add(egui::TextEdit::singleline(&mut self.add_path).desired_width(150.0)).labelled_by(label.id);
@@ -517,89 +696,130 @@ impl PackView {
                 };
                 match added {
                     Ok(()) => self.add_path.clear(),
-                    Err(e) => self.error = Some(e),
+                    Err(e) => self.say(Place::Toolbar, true, e),
                 }
             }
         });
-        if let Some(e) = &self.error {
-            ui.colored_label(ui.visuals().error_fg_color, e.clone());
-        }
-        if let Some(n) = &self.notice {
-            ui.label(n.clone());
-        }
-        if let Some(i) = self.selected.filter(|&i| i < self.pack.entries.len()) {
-            ui.horizontal(|ui| {
-                let n = self.pack.entries.len();
-                if ui.add_enabled(i > 0, egui::Button::new("Move up")).clicked() {
-                    self.move_entry(i, i - 1);
-                }
-                if ui.add_enabled(i + 1 < n, egui::Button::new("Move down")).clicked() {
-                    self.move_entry(i, i + 1);
-                }
-                if ui.button("Duplicate").clicked()
-                    && let Err(e) = self.duplicate(i)
-                {
-                    self.error = Some(e);
-                }
-                if ui.button("Remove").clicked() {
-                    self.remove(i);
-                }
-                if ui.button("Open in Edit").clicked() {
-                    action = self.open_action(i, false);
-                }
-                if ui.button("Open in Play").clicked() {
-                    action = self.open_action(i, true);
-                }
-            });
-            if let Some(e) = self.pack.entries.get(i) {
-                let mut title = e.title.clone().unwrap_or_default();
-                ui.horizontal(|ui| {
-                    let label = ui.label("Title");
-                    if ui.text_edit_singleline(&mut title).labelled_by(label.id).changed() {
-                        self.rename(i, &title);
-                    }
-                });
+        self.message_line(ui, Place::Toolbar);
+        // The selected entry's buttons and title are always there (disabled without a
+        // selection): selecting a row moves nothing.
+        let selected = self.selected.filter(|&i| i < self.pack.entries.len());
+        ui.horizontal(|ui| {
+            let n = self.pack.entries.len();
+            let on = selected.is_some();
+            let i = selected.unwrap_or(0);
+            if ui.add_enabled(on && i > 0, egui::Button::new("Move up")).clicked() {
+                self.move_entry(i, i - 1);
             }
-        }
+            if ui.add_enabled(on && i + 1 < n, egui::Button::new("Move down")).clicked() {
+                self.move_entry(i, i + 1);
+            }
+            if ui.add_enabled(on, egui::Button::new("Duplicate")).clicked()
+                && let Err(e) = self.duplicate(i)
+            {
+                self.say(Place::Entry, true, e);
+            }
+            if ui
+                .add_enabled(on, egui::Button::new("Remove"))
+                .on_hover_text("Undo (Ctrl+Z) brings it back")
+                .clicked()
+            {
+                self.remove(i);
+            }
+            if ui.add_enabled(on, egui::Button::new("Open in Edit")).clicked() {
+                action = self.open_action(i, false);
+            }
+            if ui.add_enabled(on, egui::Button::new("Open in Play")).clicked() {
+                action = self.open_action(i, true);
+            }
+        });
+        let mut title = selected.and_then(|i| self.pack.entries[i].title.clone()).unwrap_or_default();
+        ui.horizontal(|ui| {
+            let label = ui.label("Title");
+            let edit = ui.add_enabled(selected.is_some(), egui::TextEdit::singleline(&mut title));
+            if edit.labelled_by(label.id).changed()
+                && let Some(i) = selected
+            {
+                self.rename(i, &title);
+            }
+        });
+        self.message_line(ui, Place::Entry);
         ui.separator();
         let curve = self.curve();
         let mut moved = None;
+        let dragging = egui::DragAndDrop::has_payload_of_type::<usize>(ui.ctx());
         egui::ScrollArea::vertical().show(ui, |ui| {
             for i in 0..self.pack.entries.len() {
                 let label = format!("{}. {}", i + 1, self.pack.entries[i].label());
                 let rating =
                     match (&self.slots[i].level, curve.as_ref().and_then(|c| c.entries[i].rating.as_ref())) {
                         (Err(e), _) => e.clone(),
+                        (Ok(r), Some(p)) if p.objectives == 0 => {
+                            format!("{}: cannot be won: no objective ({} games)", r.rule_set, p.games)
+                        }
                         (Ok(r), Some(p)) => format!(
-                            "{}: won {:.0} % ({:.0}–{:.0} %) of {}",
+                            "{}: won {:.0} % ({:.0}–{:.0} %) of {}{}",
                             r.rule_set,
                             100.0 * p.win_rate,
                             100.0 * p.interval[0],
                             100.0 * p.interval[1],
-                            p.games
+                            p.games,
+                            if p.capped > 0 {
+                                format!("; {} hit the move cap ({})", p.capped, p.max_moves)
+                            } else {
+                                String::new()
+                            }
                         ),
                         (Ok(r), None) => format!("{}: not rated", r.rule_set),
                     };
-                let flagged =
-                    curve.as_ref().is_some_and(|c| c.entries[i].flags.iter().any(|&f| f != Flag::NotRated));
-                // The thumbnail is the drag handle; the whole row is where a dragged row lands.
-                let row = ui.horizontal(|ui| {
-                    ui.dnd_drag_source(egui::Id::unique(("pack-row", i)), i, |ui| {
-                        let (rect, _) = ui.allocate_exact_size(egui::vec2(48.0, 48.0), egui::Sense::hover());
-                        if let Some((mirror, state, view)) = &mut self.slots[i].thumb {
-                            let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
-                            view.fit();
-                            view.show(&mut child, mirror, state, 1.0, &Overlay::default());
-                        }
+                let flagged = curve.as_ref().is_some_and(|c| c.entries[i].flagged());
+                // The whole row is the drag handle and where a dragged row lands; a line shows
+                // where it will go. The row senses clicks and drags over its widgets (the
+                // thumbnail's board would take drags to pan): a click selects, a drag moves.
+                let (rect, _) =
+                    ui.allocate_exact_size(egui::vec2(ui.available_width(), THUMB), egui::Sense::hover());
+                let mut row = ui.new_child(
+                    egui::UiBuilder::new()
+                        .max_rect(rect)
+                        .layout(egui::Layout::left_to_right(egui::Align::Center)),
+                );
+                row.style_mut().interaction.selectable_labels = false;
+                let (thumb, _) = row.allocate_exact_size(egui::vec2(THUMB, THUMB), egui::Sense::hover());
+                if let Some((mirror, state, view)) = &mut self.slots[i].thumb {
+                    let mut child = row.new_child(egui::UiBuilder::new().max_rect(thumb));
+                    view.fit();
+                    view.show(&mut child, mirror, state, 1.0, &Overlay::default());
+                }
+                let selected = self.selected == Some(i);
+                if row.selectable_label(selected, &label).clicked() {
+                    self.selected = Some(i);
+                }
+                let text = if flagged { format!("(flagged) {rating}") } else { rating };
+                row.label(text);
+                let response =
+                    ui.interact(rect, ui.scope_id().with(("pack-row", i)), egui::Sense::click_and_drag());
+                if response.drag_started() {
+                    egui::DragAndDrop::set_payload(ui.ctx(), i);
+                }
+                if response.clicked() {
+                    self.selected = Some(i);
+                }
+                if response.hovered() || response.dragged() {
+                    ui.ctx().set_cursor_icon(if dragging {
+                        egui::CursorIcon::Grabbing
+                    } else {
+                        egui::CursorIcon::Grab
                     });
-                    let selected = self.selected == Some(i);
-                    if ui.selectable_label(selected, &label).clicked() {
-                        self.selected = Some(i);
-                    }
-                    let text = if flagged { format!("(flagged) {rating}") } else { rating };
-                    ui.label(text);
-                });
-                if let Some(from) = row.response.dnd_release_payload::<usize>() {
+                }
+                if dragging
+                    && let Some(from) = response.dnd_hover_payload::<usize>()
+                    && *from != i
+                {
+                    let y = if *from < i { response.rect.bottom() } else { response.rect.top() };
+                    let stroke = egui::Stroke::new(3.0, ui.visuals().selection.bg_fill);
+                    ui.painter().hline(response.rect.x_range(), y, stroke);
+                }
+                if let Some(from) = response.dnd_release_payload::<usize>() {
                     moved = Some((*from, i));
                 }
             }
@@ -631,39 +851,39 @@ impl PackView {
             let label = ui.label("Games per level");
             ui.add(egui::DragValue::new(&mut self.games).range(1..=100_000)).labelled_by(label.id);
         });
-        match &self.running {
+        // Rate all (or Cancel) with the progress or the rating's message beside it, on one line.
+        ui.horizontal(|ui| match &self.running {
             Some(r) => {
                 let done = r.done.load(Ordering::Relaxed);
                 let levels = r.levels_done.load(Ordering::Relaxed);
                 let frac = if r.total == 0 { 1.0 } else { done as f32 / r.total as f32 };
-                ui.add(egui::ProgressBar::new(frac).text(format!(
+                let text = format!(
                     "level {} of {}, games {done} of {}",
                     (levels + 1).min(r.levels),
                     r.levels,
                     r.total
-                )));
+                );
                 if ui.button("Cancel").clicked() {
                     self.cancel();
                 }
+                ui.add(egui::ProgressBar::new(frac).text(text));
             }
             None => {
                 if ui.add_enabled(!self.slots.is_empty(), egui::Button::new("Rate all")).clicked()
                     && let Err(e) = self.rate_all()
                 {
-                    self.error = Some(e);
+                    self.say(Place::Rate, true, e);
                 }
+                self.message_line(ui, Place::Rate);
             }
-        }
+        });
         ui.separator();
         let curve = self.curve()?;
         let flagged: Vec<String> = curve
             .entries
             .iter()
-            .filter(|e| e.flags.iter().any(|&f| f != Flag::NotRated))
-            .map(|e| {
-                let f: Vec<&str> = e.flags.iter().map(|f| f.name()).collect();
-                format!("{}. {}: {}", e.index, e.title, f.join(", "))
-            })
+            .filter(|e| e.flagged())
+            .map(|e| format!("{}. {}: {}", e.index, e.title, e.flag_words().join("; ")))
             .collect();
         let rated = curve.entries.iter().filter(|e| e.rating.is_some()).count();
         let span = (0.5, curve.entries.len() as f64 + 0.5);
@@ -675,29 +895,45 @@ impl PackView {
             format!("Flagged: {}", flagged.join("; "))
         });
         let mut clicked = None;
+        // Win rates in % (as the HTML report shows them); the level's title on hover.
+        let band_fill = egui::Color32::from_rgba_unmultiplied(80, 190, 80, 70);
+        let band_edge = egui::Color32::from_rgb(90, 170, 90);
         let response = Plot::new("pack-curve")
             .height(240.0)
             .include_x(span.0)
             .include_x(span.1)
             .include_y(0.0)
-            .include_y(1.0)
+            .include_y(100.0)
             .allow_scroll(false)
+            .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightTop))
+            .x_axis_label("level")
+            .y_axis_label("win rate %")
+            .x_axis_formatter(level_mark(curve.entries.len()))
+            .y_axis_formatter(|m, _| format!("{:.0} %", m.value))
+            .label_formatter(|hover| {
+                let p = hover_point(hover);
+                Some(curve_hover(&curve, p.x, Some(p.y)))
+            })
             .show(ui, |p| {
                 for e in &curve.entries {
                     let x = e.index as f64;
                     if let Some([lo, hi]) = e.target {
+                        let (lo, hi) = (100.0 * lo, 100.0 * hi);
                         let band = vec![[x - 0.45, lo], [x + 0.45, lo], [x + 0.45, hi], [x - 0.45, hi]];
                         p.polygon(
                             Polygon::new("target band", band)
-                                .fill_color(egui::Color32::from_rgba_unmultiplied(90, 170, 90, 50))
-                                .width(0.0),
+                                .fill_color(band_fill)
+                                .stroke(egui::Stroke::new(1.0, band_edge)),
                         );
                     }
-                    if let Some(r) = &e.rating {
+                    if let Some(r) = e.rating.as_ref().filter(|r| r.objectives > 0) {
                         p.line(
-                            Line::new("interval", vec![[x, r.interval[0]], [x, r.interval[1]]])
-                                .width(2.0)
-                                .color(egui::Color32::from_rgb(90, 130, 200)),
+                            Line::new(
+                                "95 % interval",
+                                vec![[x, 100.0 * r.interval[0]], [x, 100.0 * r.interval[1]]],
+                            )
+                            .width(2.0)
+                            .color(egui::Color32::from_rgb(110, 150, 230)),
                         );
                     }
                 }
@@ -705,16 +941,30 @@ impl PackView {
                     curve
                         .entries
                         .iter()
-                        .filter(|e| e.flags.iter().any(|&f| f != Flag::NotRated) == flag)
-                        .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.win_rate]))
+                        .filter(|e| e.flagged() == flag && !e.flags.contains(&Flag::NoObjective))
+                        .filter_map(|e| Some([e.index as f64, 100.0 * e.rating.as_ref()?.win_rate]))
                         .collect()
                 };
                 p.points(
                     Points::new("win rate", point(false))
                         .radius(4.0)
-                        .color(egui::Color32::from_rgb(90, 130, 200)),
+                        .color(egui::Color32::from_rgb(110, 150, 230)),
                 );
                 p.points(Points::new("flagged", point(true)).radius(5.0).color(egui::Color32::RED));
+                let none: Vec<[f64; 2]> = curve
+                    .entries
+                    .iter()
+                    .filter(|e| e.flags.contains(&Flag::NoObjective))
+                    .map(|e| [e.index as f64, 0.0])
+                    .collect();
+                if !none.is_empty() {
+                    p.points(
+                        Points::new("cannot be won", none)
+                            .shape(egui_plot::MarkerShape::Cross)
+                            .radius(5.0)
+                            .color(egui::Color32::GRAY),
+                    );
+                }
             });
         if response.response.clicked()
             && let Some(pos) = response.response.interact_pointer_pos()
@@ -725,15 +975,43 @@ impl PackView {
             }
         }
         ui.label("Moves used (median) per level");
-        let moves = Plot::new("pack-moves").height(140.0).include_x(span.0).include_x(span.1).include_y(0.0);
+        let moves = Plot::new("pack-moves")
+            .height(140.0)
+            .include_x(span.0)
+            .include_x(span.1)
+            .include_y(0.0)
+            .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightTop))
+            .x_axis_label("level")
+            .y_axis_label("moves")
+            .x_axis_formatter(level_mark(curve.entries.len()))
+            .label_formatter(|hover| Some(curve_hover(&curve, hover_point(hover).x, None)));
         moves.allow_scroll(false).show(ui, |p| {
             let pts: Vec<[f64; 2]> = curve
                 .entries
                 .iter()
-                .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.moves_median? as f64]))
+                .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.moves_figure()? as f64]))
                 .collect();
             p.line(Line::new("moves median", pts.clone()));
-            p.points(Points::new("moves median", pts).radius(3.0));
+            p.points(Points::new("moves median", pts.clone()).radius(3.0));
+            // Medians at the move cap: marked on top, out of the scale.
+            let top = pts.iter().map(|p| p[1]).fold(1.0, f64::max);
+            let capped: Vec<[f64; 2]> = curve
+                .entries
+                .iter()
+                .filter(|e| {
+                    e.rating.as_ref().is_some_and(|r| r.moves_median.is_some() && r.moves_figure().is_none())
+                })
+                .map(|e| [e.index as f64, top])
+                .collect();
+            if !capped.is_empty() {
+                p.points(
+                    Points::new("median at the move cap", capped)
+                        .shape(egui_plot::MarkerShape::Up)
+                        .filled(true)
+                        .radius(6.0)
+                        .color(egui::Color32::from_rgb(220, 140, 40)),
+                );
+            }
         });
         let i = clicked?;
         self.selected = Some(i);
@@ -746,6 +1024,57 @@ impl PackView {
         self.selected = Some(i);
         self.open_action(i, true)
     }
+}
+
+/// Where a plot's pointer is, near a point or not.
+fn hover_point(hover: &egui_plot::HoverPosition<'_>) -> egui_plot::PlotPoint {
+    match *hover {
+        egui_plot::HoverPosition::NearDataPoint { position, .. }
+        | egui_plot::HoverPosition::Elsewhere { position } => position,
+    }
+}
+
+/// The x axis of the curves: level numbers at whole marks only.
+fn level_mark(n: usize) -> impl Fn(egui_plot::GridMark, &std::ops::RangeInclusive<f64>) -> String {
+    move |m, _| {
+        let i = m.value.round();
+        if (m.value - i).abs() < 1e-6 && i >= 1.0 && i as usize <= n {
+            format!("{i:.0}")
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// What hovering a curve at `x` says: the level's number and title, its win rate (or why there
+/// is none) and its flags in words; with `y`, the win rate under the pointer.
+pub fn curve_hover(curve: &Curve, x: f64, y: Option<f64>) -> String {
+    let i = x.round();
+    let Some(e) = (i >= 1.0).then(|| curve.entries.get(i as usize - 1)).flatten() else {
+        return y.map(|y| format!("{y:.0} %")).unwrap_or_default();
+    };
+    let mut out = format!("{}. {}", e.index, e.title);
+    match &e.rating {
+        Some(r) if r.objectives == 0 => {}
+        Some(r) => {
+            out += &format!(
+                "\nwon {:.0} % ({:.0}–{:.0} %), moves median {}",
+                100.0 * r.win_rate,
+                100.0 * r.interval[0],
+                100.0 * r.interval[1],
+                r.moves_text()
+            );
+        }
+        None => {}
+    }
+    if let Some([lo, hi]) = e.target {
+        out += &format!("\ntarget {:.0}–{:.0} %", 100.0 * lo, 100.0 * hi);
+    }
+    let words = e.flag_words();
+    if !words.is_empty() {
+        out += &format!("\n{}", words.join("; "));
+    }
+    out
 }
 
 /// Whether `path` holds a pack (a JSON object with `levels` and no `rule_set`) rather than a

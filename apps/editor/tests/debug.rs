@@ -438,3 +438,24 @@ fn an_in_memory_log_needs_a_path_to_save() {
     assert_eq!(log.steps(), debugger(&h).steps());
     std::fs::remove_file(&path).ok();
 }
+
+/// Issue 28.13: Edit after opening a log shows the log's level; the toolbar's "Pin as
+/// regression test…" is never clipped, in the default window.
+#[test]
+fn edit_after_a_log_shows_its_level_and_the_toolbar_fits() {
+    let path = golden("match3_locks_seed7.tlog");
+    let log = Log::open(&path).expect("opens");
+    let mut h = editor();
+    h.state_mut().open(&path);
+    h.run();
+    for width in [1280.0, 900.0] {
+        h.set_size(egui::vec2(width, 800.0));
+        h.run();
+        let pin = h.get_by_label("Pin as regression test…").rect();
+        assert!(pin.max.x <= width && pin.width() > 100.0, "{width}: the button shows whole: {pin:?}");
+    }
+    h.get_by_label("Edit").click();
+    h.run();
+    assert_eq!(h.state().mode(), tessera_editor::Mode::Edit);
+    assert_eq!(h.state().edit().draft().to_level(), log.header().level, "the log's level");
+}

@@ -84,9 +84,7 @@ fn the_filter_finds_steps_by_event_and_command_and_walks_them_by_keys() {
     assert_eq!(h.state().debug().filter_results(), Some(Ok(&expected[..])));
     let count = format!("{} of {} steps match 'event:Matched.cascade>=2'", expected.len(), log.steps());
     assert!(h.query_by_label(&count).is_some(), "the count shows: {count}");
-    // F3 walks forward (wrapping), Shift+F3 back.
-    h.key_press(Key::F3);
-    h.run();
+    // Find goes to the first result (issue 28.11); F3 walks forward (wrapping), Shift+F3 back.
     assert_eq!(step(&h), expected[0]);
     h.key_press(Key::F3);
     h.run();
@@ -222,16 +220,16 @@ fn notes_are_bookmarks_in_a_list_and_a_click_jumps() {
     std::fs::write(&path, bytes).expect("writes");
     let mut h = opened(&path);
     assert!(h.query_by_label("Bookmarks (2)").is_some());
-    assert!(h.query_by_label("Bookmarks timeline").is_some());
+    assert!(h.query_by_label("Timeline").is_some());
     h.get_by_label("bookmark: step 4: cascade looks wrong").click();
     h.run();
     assert_eq!(step(&h), 4);
     h.get_by_label("bookmark: step 2: start of the bug").click();
     h.run();
     assert_eq!(step(&h), 2);
-    // The timeline: a click on the mark of step 4 goes there; a click far from any mark does not.
+    // The timeline: a click on the mark of step 4 goes there.
     let steps = log.steps() as f32;
-    let rect = h.get_by_label("Bookmarks timeline").rect();
+    let rect = h.get_by_label("Timeline").rect();
     let x_of = |s: u64| rect.left() + 4.0 + (rect.width() - 8.0) * (s as f32 / steps);
     let click = |h: &mut Harness<'_, EditorApp>, x: f32| {
         let at = egui::pos2(x, rect.center().y);
@@ -249,8 +247,12 @@ fn notes_are_bookmarks_in_a_list_and_a_click_jumps() {
     };
     click(&mut h, x_of(4) + 1.0);
     assert_eq!(step(&h), 4);
+    // Issue 28.11: a click away from the marks seeks to the step under the pointer.
     click(&mut h, x_of(log.steps()));
-    assert_eq!(step(&h), 4, "no mark there");
+    assert_eq!(step(&h), log.steps(), "the end of the timeline is the last step");
+    let middle = log.steps() * 3 / 4;
+    click(&mut h, x_of(middle));
+    assert_eq!(step(&h), middle);
 }
 
 #[test]
@@ -325,4 +327,72 @@ fn pinning_a_long_log_verifies_on_a_thread() {
     let results = tessera_replay::check_dir(&into, 1).expect("the folder lists");
     assert_eq!(results.len(), 1);
     assert!(results[0].passed(), "{:?}", results[0].outcome);
+}
+
+/// Issue 28.11: an unknown event kind or an off-board cell is named at once (no scan); the step
+/// list can show only the matches; the inspector says why the shown step matched.
+#[test]
+fn find_names_bad_terms_at_once_lists_only_matches_and_says_why() {
+    let path = golden("match3_locks_seed7.tlog");
+    let log = Log::open(&path).expect("opens");
+    let mut h = opened(&path);
+    h.state_mut().debug_mut().set_filter("event:Matchd");
+    assert!(!h.state().debug().scanning(), "no scan for a kind match3 does not have");
+    let err = h.state().debug().filter_results().and_then(Result::err).unwrap_or_default().to_string();
+    assert!(err.contains("match3 has no event Matchd") && err.contains("Matched"), "{err}");
+    h.run();
+    assert!(h.query_by_label_contains("match3 has no event Matchd").is_some());
+    h.state_mut().debug_mut().set_filter("cell:40,2");
+    assert!(!h.state().debug().scanning(), "no scan for a cell off the board");
+    let err = h.state().debug().filter_results().and_then(Result::err).unwrap_or_default().to_string();
+    assert!(err.contains("off the 9×9 board"), "{err}");
+
+    let expected = oracle_events(&log, "Matched", "cascade", 2);
+    h.state_mut().debug_mut().set_filter("event:Matched.cascade>=2");
+    settle(&mut h);
+    assert_eq!(step(&h), expected[0], "Find goes to the first result");
+    let why = h.state().debug().why_matched().expect("the shown step is a result");
+    assert!(
+        why.iter().any(|w| w.starts_with("event:Matched.cascade>=2: ") && w.contains("cascade")),
+        "{why:?}"
+    );
+    assert!(h.query_by_label_contains("Matches 'event:Matched.cascade>=2':").is_some());
+    // Only matches: the step list's rows are the results.
+    let not_a_result = (1..=log.steps()).find(|s| !expected.contains(s)).unwrap();
+    let row = |s: u64| format!("{s:>7}   ");
+    assert!(h.query_by_label_contains(&row(not_a_result)).is_some() || not_a_result > 20);
+    h.get_by_label("Only matches").click();
+    h.run();
+    h.run();
+    assert!(h.query_by_label_contains(&row(not_a_result)).is_none(), "step {not_a_result} is not a match");
+    for s in expected.iter().take(5) {
+        assert!(h.query_by_label_contains(&row(*s)).is_some(), "match {s} listed");
+    }
+    h.get_by_label_contains(&row(expected[1])).click();
+    h.run();
+    assert_eq!(step(&h), expected[1]);
+}
+
+/// Issue 28.12: the cell history list opens at the current step (the last change at or before
+/// it, marked), not at the log's first change.
+#[test]
+fn cell_history_opens_at_the_current_step() {
+    let path = golden("classic_seed7.tlog");
+    let cell = busiest_cells(&path)[0];
+    let expected = oracle_cell(&path, cell);
+    assert!(expected.len() >= 20, "a long history: {}", expected.len());
+    let mut h = opened(&path);
+    h.key_press(Key::End);
+    h.run();
+    let end = step(&h);
+    board_click(&mut h, cell, PointerButton::Secondary, Modifiers::NONE);
+    h.get_by_label("Cell history").click();
+    settle(&mut h);
+    h.run();
+    let last = *expected.iter().rev().find(|&&s| s <= end).unwrap();
+    assert!(h.query_by_label(&format!("touched: step {last}")).is_some(), "the current step's row is shown");
+    assert!(
+        h.query_by_label(&format!("touched: step {}", expected[0])).is_none(),
+        "the list is scrolled away from the first change"
+    );
 }

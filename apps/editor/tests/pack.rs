@@ -61,7 +61,7 @@ fn close(h: &mut Harness<'_, EditorApp>) {
 fn reorder_add_save_and_reopen_keep_the_order() {
     let pack = scratch_pack("reorder");
     let mut h = opened(&pack);
-    assert!(h.query_by_label_contains("First steps").is_some());
+    assert!(h.query_all_by_label_contains("First steps").next().is_some());
     click(&mut h, "3. Three colours (inline)");
     click(&mut h, "Move up");
     assert_eq!(titles(&h)[..3], ["Classic 2048", "Three colours (inline)", "Centre column"]);
@@ -126,7 +126,7 @@ fn rate_all_then_the_curve_flags_and_a_reopen_keeps_the_ratings() {
     assert_eq!(results.ratings.len(), 5);
     assert!(tessera_pack::results_path(&pack).exists(), "the results file is written");
     // Random play never solves the Sokoban level: below its 50-100 % band, flagged.
-    assert!(h.query_by_label_contains("4. First push: outside_band").is_some());
+    assert!(h.query_by_label_contains("4. First push: outside the target band").is_some());
     assert!(h.query_by_label_contains("No level rated yet").is_none());
     assert!(h.query_all_by_label_contains("won 0 % (0–").count() >= 2);
     // Only levels whose hash changed are rated again: none.
@@ -148,7 +148,7 @@ fn rate_all_then_the_curve_flags_and_a_reopen_keeps_the_ratings() {
     assert_eq!(h.state().mode(), Mode::Pack);
     let h2 = opened(&pack);
     assert_eq!(h2.state().pack().results(), &results);
-    assert!(h2.query_by_label_contains("4. First push: outside_band").is_some());
+    assert!(h2.query_by_label_contains("4. First push: outside the target band").is_some());
 }
 
 #[test]
@@ -280,4 +280,142 @@ fn the_next_start_offers_a_packs_unsaved_edits_back() {
     h.run();
     assert!(h.state().recovered_pack().is_none());
     assert!(h.query_by_label_contains("Recover unsaved pack edits?").is_none());
+}
+
+/// Issue 28.2: a level that cannot be won and games stopped by the move cap are said in words
+/// in the row and the flagged list, not shown as a 0 % "very hard" level.
+#[test]
+fn a_level_that_cannot_be_won_and_capped_games_are_said_as_such() {
+    let pack = scratch_pack("cap");
+    let dir = pack.parent().unwrap();
+    std::fs::write(
+        dir.join("endless.json"),
+        r#"{"rule_set": "match3", "config": {"breeds": 5}, "seed": 1, "width": 6, "height": 6}"#,
+    )
+    .unwrap();
+    let mut p = tessera_pack::Pack::new("Caps");
+    p.add(tessera_pack::Entry::path("endless.json"), None).unwrap();
+    p.add(tessera_pack::Entry::path("../levels/classic.json"), None).unwrap();
+    p.save(&pack).unwrap();
+    let mut bots = std::collections::BTreeMap::new();
+    bots.insert("*".to_string(), tessera_bots::BotSpec::new(BotKind::RANDOM));
+    let config = tessera_bots::GameConfig { max_moves: 20, keep_going: false };
+    let settings = tessera_pack::Settings { bots, games: 3, seed: 0, config };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    tessera_pack::rate_pack(&pack, settings, 50, 1, &stop, &|_| {}).unwrap();
+    let h = opened(&pack);
+    assert!(h.query_by_label_contains("match3: cannot be won: no objective (3 games)").is_some());
+    assert!(h.query_by_label_contains("3 hit the move cap (20)").is_some());
+    assert!(h.query_by_label_contains("1. endless.json: cannot be won: no objective").is_some());
+    assert!(
+        h.query_by_label_contains("2. ../levels/classic.json: 3 of 3 games hit the move cap (20)").is_some()
+    );
+    // Issue 28.10: the curve has a legend, and hovering a level names it with its flags.
+    for entry in ["cannot be won", "flagged", "median at the move cap"] {
+        assert!(h.query_by_label(entry).is_some(), "legend entry {entry}");
+    }
+    let curve = h.state().pack().curve().expect("every entry loads");
+    let hover = tessera_editor::pack::curve_hover(&curve, 2.1, Some(30.0));
+    assert!(hover.starts_with("2. ../levels/classic.json\nwon 0 %"), "{hover}");
+    assert!(
+        hover.contains("moves median at the move cap (20)") && hover.contains("3 of 3 games hit"),
+        "{hover}"
+    );
+    assert!(tessera_editor::pack::curve_hover(&curve, 1.0, None).contains("cannot be won: no objective"));
+}
+
+/// Issue 28.5: every pack edit undoes and redoes (buttons and Ctrl+Z / Ctrl+Shift+Z); Remove
+/// says how to bring the entry back; the window title names the open pack.
+#[test]
+fn pack_edits_undo_and_redo_and_the_title_names_the_pack() {
+    let pack = scratch_pack("undo");
+    let mut h = opened(&pack);
+    let start = titles(&h);
+    assert!(h.state().window_title().contains("First steps"), "{}", h.state().window_title());
+    assert!(h.query_by_label_contains("pack First steps (").is_some(), "the menu bar names the pack");
+    click(&mut h, "3. Three colours (inline)");
+    click(&mut h, "Move up");
+    let moved = titles(&h);
+    assert_ne!(moved, start);
+    click(&mut h, "Remove");
+    assert_eq!(titles(&h).len(), start.len() - 1);
+    assert!(h.query_by_label_contains("removed 2. Three colours (inline) (Undo").is_some());
+    assert!(h.state().window_title().contains("First steps *"), "unsaved");
+    // Ctrl+Z brings the entry back, again undoes the move; Ctrl+Shift+Z redoes the move.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(titles(&h), moved);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(titles(&h), start);
+    assert!(!h.state().pack().dirty(), "back to the file as saved");
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    h.run();
+    assert_eq!(titles(&h), moved);
+    // A title typed is one step; New level is one step; the Undo button undoes them.
+    click(&mut h, "1. Classic 2048");
+    h.get_by_label("Title").click();
+    h.run();
+    h.get_by_label("Title").type_text(" (easy)");
+    h.run();
+    assert_eq!(titles(&h)[0], "Classic 2048 (easy)");
+    click(&mut h, "New level");
+    assert_eq!(titles(&h).len(), start.len() + 1);
+    click(&mut h, "Undo");
+    assert_eq!(titles(&h).len(), start.len());
+    click(&mut h, "Undo");
+    assert_eq!(titles(&h), moved, "the whole title typed is one step");
+    click(&mut h, "Redo");
+    assert_eq!(titles(&h)[0], "Classic 2048 (easy)");
+}
+
+/// Issue 28.4: selecting a row, a message ("rated 0 levels", an error) and a rating's end
+/// move no button: their lines are kept.
+#[test]
+fn nothing_moves_under_the_pointer() {
+    let pack = scratch_pack("still");
+    let mut h = opened(&pack);
+    let at = |h: &Harness<'_, EditorApp>| {
+        ["Move up", "Remove", "1. Classic 2048", "5. Locks", "Rate all"].map(|l| h.get_by_label(l).rect().min)
+    };
+    let before = at(&h);
+    click(&mut h, "2. Centre column");
+    assert_eq!(at(&h), before, "selecting a row");
+    click(&mut h, "Add file");
+    assert!(h.state().pack().error().is_some_and(|e| e.contains("type a level file")));
+    assert_eq!(at(&h), before, "an error");
+    click(&mut h, "Save pack");
+    assert!(h.query_by_label("pack saved").is_some());
+    assert_eq!(at(&h), before, "a notice");
+    // Rows are larger thumbnails (72 points).
+    assert!(h.get_by_label("2. Centre column").rect().height() < 72.0);
+    let first = h.get_by_label("1. Classic 2048").rect();
+    let second = h.get_by_label("2. Centre column").rect();
+    assert!(second.center().y - first.center().y >= 72.0, "{first:?} {second:?}");
+}
+
+/// Issue 28.5: a row drags by any part of it (here its rating text), not only its thumbnail.
+#[test]
+fn a_row_drags_by_its_text() {
+    let pack = scratch_pack("drag-text");
+    let mut h = opened(&pack);
+    let rating = h.get_by_label_contains("slide: not rated").rect();
+    let third = h.get_by_label("3. Three colours (inline)").rect();
+    drag(&mut h, rating.center(), egui::pos2(third.center().x, third.center().y));
+    assert_eq!(titles(&h)[..3], ["Centre column", "Three colours (inline)", "Classic 2048"]);
+}
+
+/// Issue 28.4: the window's error banner does not push the Pack view down: in the Pack view it
+/// is a status line at the bottom.
+#[test]
+fn an_error_in_the_pack_view_moves_no_button() {
+    let pack = scratch_pack("banner");
+    let mut h = opened(&pack);
+    let before = h.get_by_label("Move up").rect().min;
+    h.state_mut().open(&pack.with_file_name("no-such-pack.json"));
+    h.run();
+    assert!(h.state().error().is_some());
+    assert_eq!(h.state().mode(), Mode::Pack);
+    assert!(h.query_by_label_contains("Error:").is_some());
+    assert_eq!(h.get_by_label("Move up").rect().min, before);
 }

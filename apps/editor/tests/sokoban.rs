@@ -349,11 +349,31 @@ fn a_boxoban_txt_opens_through_the_level_list() {
     h.state_mut().open(&path);
     h.run();
     assert_eq!(h.state().error(), None);
-    h.get_by_label("Level number").set_value_accesskit(2.0);
+    // Issue 28.6: one numbering: the file's own `; N` in the list, in "Level number" and in
+    // `tessera convert`'s file names (boxoban-001.json).
+    assert!(h.query_by_label("0. boxoban 0").is_some() && h.query_by_label("1. boxoban 1").is_some());
+    h.get_by_label("Level number").set_value_accesskit(1.0);
     h.run();
     click(&mut h, "Open level");
     assert_eq!(sokoban(&h).size().width, 10);
-    assert!(h.state().title().ends_with("2. boxoban 1"), "{}", h.state().title());
+    assert!(h.state().title().ends_with("1. boxoban 1"), "{}", h.state().title());
+    // File → Previous level / Next level walk the collection.
+    assert_eq!(h.state().collection_position(), Some((1, 2)));
+    h.state_mut().step_collection(false);
+    h.run();
+    assert!(h.state().title().ends_with("0. boxoban 0"), "{}", h.state().title());
+    h.state_mut().step_collection(false);
+    assert!(h.state().title().ends_with("0. boxoban 0"), "no level before the first");
+    h.state_mut().step_collection(true);
+    assert!(h.state().title().ends_with("1. boxoban 1"), "{}", h.state().title());
+    // Enter opens the level picked in the list.
+    h.state_mut().open(&path);
+    h.run();
+    click(&mut h, "0. boxoban 0");
+    h.key_press(Key::Enter);
+    h.run();
+    assert!(!h.state().dialog_open(), "Enter opened it");
+    assert!(h.state().title().ends_with("0. boxoban 0"), "{}", h.state().title());
     // A match-3 stage `.txt` still opens as before.
     h.state_mut().open(&fixtures().join("stages/stage_voids.txt"));
     h.run();

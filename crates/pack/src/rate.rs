@@ -530,7 +530,9 @@ pub fn finish(plan: &Plan, old: &Results, entries: &[Resolved], units: &[UnitRes
         summary.puzzle = parts.iter().find(|u| u.first == 0).and_then(|u| u.puzzle.clone());
         let s = &plan.settings;
         let key = RatingKey::new(&l.hash, &l.bot, s.seed, s.games, s.config);
-        new_ratings.push(Rating::of(key, l.rule_set, &summary));
+        let mut rating = Rating::of(key, l.rule_set, &summary);
+        rating.capped = games.iter().filter(|g| !g.won && g.moves >= s.config.max_moves).count() as u64;
+        new_ratings.push(rating);
         rated += 1;
     }
     // A new rating replaces an old one of the same key.

@@ -5,7 +5,13 @@
 //! - `outside_band`: its win rate is outside its target band;
 //! - `harder_than_neighbours`: its win-rate interval lies entirely below the interval of each
 //!   rated neighbour (the entries just before and after it; one at either end of the pack);
+//! - `no_objective`: the level cannot be won (it has no objective, such as a match-3 level with
+//!   no target score): its win rate says nothing, so it gets no other flag and is no neighbour;
+//! - `move_cap`: some games were stopped by the move cap (`--max-moves`) without being won; a
+//!   moves median at the cap is left out of the moves chart's scale;
 //! - `not_rated`: no rating under the results file's last settings.
+//!
+//! [`CurveEntry::flag_words`] says each flag in words, as every output for a person shows it.
 
 use crate::pack::{Band, Pack, Resolved};
 use crate::results::Results;
@@ -22,6 +28,10 @@ pub enum Flag {
     HarderThanNeighbours,
     /// No rating.
     NotRated,
+    /// The level has no objective: it cannot be won.
+    NoObjective,
+    /// Games were stopped by the move cap without being won.
+    MoveCap,
 }
 
 impl Flag {
@@ -31,6 +41,8 @@ impl Flag {
             Flag::OutsideBand => "outside_band",
             Flag::HarderThanNeighbours => "harder_than_neighbours",
             Flag::NotRated => "not_rated",
+            Flag::NoObjective => "no_objective",
+            Flag::MoveCap => "move_cap",
         }
     }
 }
@@ -50,6 +62,28 @@ pub struct Point {
     pub interval: [f64; 2],
     /// The median of moves used per game.
     pub moves_median: Option<u64>,
+    /// How many objectives the level has (0: it cannot be won).
+    pub objectives: u32,
+    /// The move cap a game was stopped at.
+    pub max_moves: u32,
+    /// Games stopped by the move cap without being won.
+    pub capped: u64,
+}
+
+impl Point {
+    /// The moves median, unless it is the move cap (a game stopped, not a figure of the level).
+    pub fn moves_figure(&self) -> Option<u64> {
+        self.moves_median.filter(|&m| m < u64::from(self.max_moves))
+    }
+
+    /// The moves median for a person: a number, or why there is none.
+    pub fn moves_text(&self) -> String {
+        match (self.moves_median, self.moves_figure()) {
+            (_, Some(m)) => m.to_string(),
+            (Some(_), None) => format!("at the move cap ({})", self.max_moves),
+            (None, _) => "-".into(),
+        }
+    }
 }
 
 /// One entry of the curve.
@@ -106,13 +140,43 @@ pub fn flags(targets: &[Option<Band>], points: &[Option<(f64, [f64; 2])>], i: us
     out
 }
 
+impl CurveEntry {
+    /// Whether the entry has a flag a designer acts on (any but `not_rated`).
+    pub fn flagged(&self) -> bool {
+        self.flags.iter().any(|&f| f != Flag::NotRated)
+    }
+
+    /// The entry's flags in words: "outside the target band", "harder than both neighbours",
+    /// "cannot be won: no objective", "4 of 10 games hit the move cap (300)", "not rated".
+    pub fn flag_words(&self) -> Vec<String> {
+        self.flags
+            .iter()
+            .map(|f| match f {
+                Flag::OutsideBand => "outside the target band".into(),
+                Flag::HarderThanNeighbours => "harder than both neighbours".into(),
+                Flag::NotRated => "not rated".into(),
+                Flag::NoObjective => "cannot be won: no objective".into(),
+                Flag::MoveCap => match &self.rating {
+                    Some(r) => {
+                        format!("{} of {} games hit the move cap ({})", r.capped, r.games, r.max_moves)
+                    }
+                    None => "games hit the move cap".into(),
+                },
+            })
+            .collect()
+    }
+}
+
 impl Curve {
     /// The curve of `pack` (entries resolved) under `results`' last settings.
     pub fn of(pack: &Pack, entries: &[Resolved], results: &Results) -> Curve {
         let ratings: Vec<_> = entries.iter().map(|e| results.latest(&e.hash, e.rule_set)).collect();
         let targets: Vec<Option<Band>> = pack.entries.iter().map(|e| e.target).collect();
-        let points: Vec<Option<(f64, [f64; 2])>> =
-            ratings.iter().map(|r| r.map(|r| (r.win_rate(), r.interval()))).collect();
+        // A level that cannot be won has no win rate worth comparing.
+        let points: Vec<Option<(f64, [f64; 2])>> = ratings
+            .iter()
+            .map(|r| r.filter(|r| r.objectives > 0).map(|r| (r.win_rate(), r.interval())))
+            .collect();
         let entries = pack
             .entries
             .iter()
@@ -134,8 +198,19 @@ impl Curve {
                     win_rate: r.win_rate(),
                     interval: r.interval(),
                     moves_median: r.moves.map(|m| m.median),
+                    objectives: r.objectives,
+                    max_moves: r.key.max_moves,
+                    capped: r.capped,
                 }),
-                flags: flags(&targets, &points, i),
+                flags: match rating {
+                    Some(r) if r.objectives == 0 => vec![Flag::NoObjective],
+                    Some(r) if r.capped > 0 => {
+                        let mut f = flags(&targets, &points, i);
+                        f.push(Flag::MoveCap);
+                        f
+                    }
+                    _ => flags(&targets, &points, i),
+                },
             })
             .collect();
         Curve { pack: pack.name.clone(), entries }
@@ -143,7 +218,7 @@ impl Curve {
 
     /// Entries with a flag other than `not_rated`.
     pub fn flagged(&self) -> usize {
-        self.entries.iter().filter(|e| e.flags.iter().any(|&f| f != Flag::NotRated)).count()
+        self.entries.iter().filter(|e| e.flagged()).count()
     }
 
     /// Pretty JSON.
@@ -154,7 +229,7 @@ impl Curve {
     /// CSV, one row per entry, with a header.
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
-            "index,title,level,rule_set,level_hash,games,wins,win_rate,win_low,win_high,moves_median,target_low,target_high,flags\n",
+            "index,title,level,rule_set,level_hash,games,wins,win_rate,win_low,win_high,moves_median,capped,target_low,target_high,flags\n",
         );
         for e in &self.entries {
             let r = e.rating.as_ref();
@@ -173,6 +248,7 @@ impl Curve {
                 num(r.map(|r| r.interval[0])),
                 num(r.map(|r| r.interval[1])),
                 int(r.and_then(|r| r.moves_median)),
+                int(r.map(|r| r.capped)),
                 num(e.target.map(|t| t[0])),
                 num(e.target.map(|t| t[1])),
                 flags.join(" "),
@@ -193,8 +269,11 @@ impl Curve {
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}: difficulty curve</title>\n<style>\
 body{{font-family:sans-serif;margin:24px;color:#222}} table{{border-collapse:collapse;font-size:13px}} \
 td,th{{border:1px solid #ccc;padding:3px 8px;text-align:left}} tr.flag td{{background:#fde8e8}} \
-.band{{fill:#cfe8cf}} .iv{{stroke:#246;stroke-width:2}} .pt{{fill:#246}} .bad{{fill:#c22}} .axis{{stroke:#888}} \
-text{{font-size:11px;fill:#444}} .line{{fill:none;stroke:#246;stroke-width:1.5}}</style></head><body>\n"
+svg.chart{{width:100%;height:auto;display:block}} .legend{{font-size:13px;margin:4px 0 8px}} \
+.legend span{{margin-right:18px;white-space:nowrap}} .legend svg{{vertical-align:middle;margin-right:4px}} \
+.band{{fill:#cfe8cf;stroke:#7b7}} .iv{{stroke:#246;stroke-width:2}} .pt{{fill:#246}} .bad{{fill:#c22}} .axis{{stroke:#888}} \
+text{{font-size:12px;fill:#444}} .none{{font-size:16px;fill:#777}} .line{{fill:none;stroke:#246;stroke-width:1.5}} \
+.cap{{fill:#b60}} .swatch{{display:inline-block;width:14px;height:12px;vertical-align:middle;margin-right:4px}}</style></head><body>\n"
         );
         let rated = self.entries.iter().filter(|e| e.rating.is_some()).count();
         let _ = writeln!(
@@ -203,17 +282,19 @@ text{{font-size:11px;fill:#444}} .line{{fill:none;stroke:#246;stroke-width:1.5}}
             self.entries.len(),
             self.flagged()
         );
-        h += "<h2>Win rate (95 % interval) by level, target bands behind</h2>\n";
+        h += "<h2>Win rate by level (%)</h2>\n";
+        h += LEGEND_WIN;
         h += &self.win_chart();
-        h += "<h2>Moves used (median) by level</h2>\n";
+        h += "<h2>Moves used by level (median)</h2>\n";
+        h += LEGEND_MOVES;
         h += &self.moves_chart();
         h += "<h2>Levels</h2>\n<table><tr><th>#</th><th>title</th><th>rule set</th><th>bot</th><th>games</th>\
 <th>win rate</th><th>interval</th><th>target</th><th>moves (median)</th><th>flags</th></tr>\n";
         for e in &self.entries {
-            let flagged = e.flags.iter().any(|&f| f != Flag::NotRated);
+            let flagged = e.flagged();
             let r = e.rating.as_ref();
             let pct = |x: f64| format!("{:.1} %", 100.0 * x);
-            let flags: Vec<&str> = e.flags.iter().map(|f| f.name()).collect();
+            let flags = e.flag_words();
             let _ = writeln!(
                 h,
                 "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -223,32 +304,57 @@ text{{font-size:11px;fill:#444}} .line{{fill:none;stroke:#246;stroke-width:1.5}}
                 esc(&e.rule_set),
                 esc(&r.map(|r| r.bot.clone()).unwrap_or_default()),
                 r.map(|r| r.games.to_string()).unwrap_or_default(),
-                r.map(|r| pct(r.win_rate)).unwrap_or_default(),
-                r.map(|r| format!("{} – {}", pct(r.interval[0]), pct(r.interval[1]))).unwrap_or_default(),
+                r.map(|r| if r.objectives == 0 { "-".into() } else { pct(r.win_rate) }).unwrap_or_default(),
+                r.filter(|r| r.objectives > 0)
+                    .map(|r| format!("{} – {}", pct(r.interval[0]), pct(r.interval[1])))
+                    .unwrap_or_default(),
                 e.target.map(|t| format!("{} – {}", pct(t[0]), pct(t[1]))).unwrap_or_default(),
-                r.and_then(|r| r.moves_median).map(|m| m.to_string()).unwrap_or_default(),
-                flags.join(", "),
+                r.map(|r| r.moves_text()).unwrap_or_default(),
+                esc(&flags.join("; ")),
             );
         }
-        h += "</table>\n</body></html>\n";
+        h += "</table>\n<p class=\"legend\"><span><span class=\"swatch\" style=\"background:#fde8e8\"></span>a flagged level (its flags in words)</span></p>\n</body></html>\n";
         h
     }
 
+    /// A chart's frame: the page's width (the SVG scales to it; wider for long packs), the
+    /// height, the left margin and each entry's x.
     fn frame(&self, height: f64) -> (f64, f64, f64, impl Fn(usize) -> f64) {
         let n = self.entries.len().max(1);
         let (left, right) = (50.0, 20.0);
-        let width = (n as f64 * 24.0).clamp(400.0, 1600.0) + left + right;
+        let width = (n as f64 * 28.0).max(1100.0) + left + right;
         let step = (width - left - right) / n as f64;
         (width, height, left, move |i: usize| left + step * (i as f64 + 0.5))
     }
 
+    /// The x axis: each level's number and title (cut short; the whole title on hover),
+    /// slanted; with many levels, every fifth.
+    fn x_labels(&self, s: &mut String, x: &dyn Fn(usize) -> f64, base: f64) {
+        for e in &self.entries {
+            if self.entries.len() > 60 && e.index % 5 != 0 {
+                continue;
+            }
+            let cx = x(e.index - 1);
+            let short: String = e.title.chars().take(22).collect();
+            let short = if short.len() < e.title.len() { format!("{short}…") } else { short };
+            let _ = writeln!(
+                s,
+                "<text x=\"{cx:.1}\" y=\"{base:.1}\" text-anchor=\"end\" transform=\"rotate(-35 {cx:.1} {base:.1})\">{}. {}<title>{}. {}</title></text>",
+                e.index,
+                esc(&short),
+                e.index,
+                esc(&e.title)
+            );
+        }
+    }
+
     fn win_chart(&self) -> String {
-        let (width, height, left, x) = self.frame(300.0);
-        let (top, bottom) = (10.0, 30.0);
+        let (width, height, left, x) = self.frame(420.0);
+        let (top, bottom) = (10.0, 130.0);
         let y = |v: f64| top + (1.0 - v.clamp(0.0, 1.0)) * (height - top - bottom);
         let step = (width - left - 20.0) / self.entries.len().max(1) as f64;
         let mut s = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\">\n"
+            "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" aria-label=\"win rate by level\">\n"
         );
         for e in &self.entries {
             if let Some([lo, hi]) = e.target {
@@ -275,36 +381,47 @@ text{{font-size:11px;fill:#444}} .line{{fill:none;stroke:#246;stroke-width:1.5}}
         }
         for e in &self.entries {
             let cx = x(e.index - 1);
-            if let Some(r) = &e.rating {
-                let bad = e.flags.iter().any(|&f| f != Flag::NotRated);
+            if e.flags.contains(&Flag::NoObjective) {
                 let _ = writeln!(
                     s,
-                    "<line class=\"iv\" x1=\"{cx:.1}\" x2=\"{cx:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/><circle class=\"{}\" cx=\"{cx:.1}\" cy=\"{:.1}\" r=\"4\"><title>{}: {:.1} %</title></circle>",
+                    "<text class=\"none\" x=\"{:.1}\" y=\"{:.1}\">×<title>{}: cannot be won: no objective</title></text>",
+                    cx - 4.0,
+                    y(0.0) - 4.0,
+                    esc(&e.title)
+                );
+            } else if let Some(r) = &e.rating {
+                let bad = e.flagged();
+                let _ = writeln!(
+                    s,
+                    "<line class=\"iv\" x1=\"{cx:.1}\" x2=\"{cx:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/><circle class=\"{}\" cx=\"{cx:.1}\" cy=\"{:.1}\" r=\"5\"><title>{}. {}: {:.1} % ({:.1}–{:.1} %){}</title></circle>",
                     y(r.interval[0]),
                     y(r.interval[1]),
                     if bad { "bad" } else { "pt" },
                     y(r.win_rate),
+                    e.index,
                     esc(&e.title),
-                    100.0 * r.win_rate
+                    100.0 * r.win_rate,
+                    100.0 * r.interval[0],
+                    100.0 * r.interval[1],
+                    if bad { format!(": {}", esc(&e.flag_words().join("; "))) } else { String::new() }
                 );
             }
-            if self.entries.len() <= 60 || e.index % 5 == 0 {
-                let _ =
-                    writeln!(s, "<text x=\"{:.1}\" y=\"{:.1}\">{}</text>", cx - 4.0, height - 12.0, e.index);
-            }
         }
+        self.x_labels(&mut s, &x, height - bottom + 14.0);
         s + "</svg>\n"
     }
 
     fn moves_chart(&self) -> String {
-        let (width, height, left, x) = self.frame(180.0);
-        let (top, bottom) = (10.0, 30.0);
+        let (width, height, left, x) = self.frame(330.0);
+        let (top, bottom) = (16.0, 130.0);
+        // A median at the move cap is where games were stopped, not a figure of the level: it
+        // is marked on the top edge, out of the scale.
         let max =
-            self.entries.iter().filter_map(|e| e.rating.as_ref()?.moves_median).max().unwrap_or(1).max(1)
+            self.entries.iter().filter_map(|e| e.rating.as_ref()?.moves_figure()).max().unwrap_or(1).max(1)
                 as f64;
         let y = |v: f64| top + (1.0 - v / max) * (height - top - bottom);
         let mut s = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\">\n"
+            "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" aria-label=\"moves by level\">\n"
         );
         for v in [0.0, max / 2.0, max] {
             let _ = writeln!(
@@ -320,12 +437,13 @@ text{{font-size:11px;fill:#444}} .line{{fill:none;stroke:#246;stroke-width:1.5}}
             .entries
             .iter()
             .filter_map(|e| {
-                Some(format!("{:.1},{:.1}", x(e.index - 1), y(e.rating.as_ref()?.moves_median? as f64)))
+                Some(format!("{:.1},{:.1}", x(e.index - 1), y(e.rating.as_ref()?.moves_figure()? as f64)))
             })
             .collect();
         let _ = writeln!(s, "<polyline class=\"line\" points=\"{}\"/>", points.join(" "));
         for e in &self.entries {
-            if let Some(m) = e.rating.as_ref().and_then(|r| r.moves_median) {
+            let Some(r) = &e.rating else { continue };
+            if let Some(m) = r.moves_figure() {
                 let _ = writeln!(
                     s,
                     "<circle class=\"pt\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{}: {m} moves</title></circle>",
@@ -333,11 +451,34 @@ text{{font-size:11px;fill:#444}} .line{{fill:none;stroke:#246;stroke-width:1.5}}
                     y(m as f64),
                     esc(&e.title)
                 );
+            } else if r.moves_median.is_some() {
+                let cx = x(e.index - 1);
+                let _ = writeln!(
+                    s,
+                    "<path class=\"cap\" d=\"M{:.1},{:.1} l6,10 h-12 z\"><title>{}: median at the move cap ({})</title></path>",
+                    cx,
+                    top - 12.0,
+                    esc(&e.title),
+                    r.max_moves
+                );
             }
         }
+        self.x_labels(&mut s, &x, height - bottom + 14.0);
         s + "</svg>\n"
     }
 }
+
+/// The win-rate chart's legend.
+const LEGEND_WIN: &str = "<p class=\"legend\">\
+<span><span class=\"swatch\" style=\"background:#cfe8cf;border:1px solid #7b7\"></span>target band</span>\
+<span><svg width=\"12\" height=\"16\"><line x1=\"6\" x2=\"6\" y1=\"0\" y2=\"16\" stroke=\"#246\" stroke-width=\"2\"/><circle cx=\"6\" cy=\"8\" r=\"4\" fill=\"#246\"/></svg>win rate, line: its 95 % interval</span>\
+<span><svg width=\"12\" height=\"12\"><circle cx=\"6\" cy=\"6\" r=\"5\" fill=\"#c22\"/></svg>flagged level (see the table)</span>\
+<span><b style=\"color:#777\">×</b> cannot be won: no objective</span></p>\n";
+
+/// The moves chart's legend.
+const LEGEND_MOVES: &str = "<p class=\"legend\">\
+<span><svg width=\"12\" height=\"12\"><circle cx=\"6\" cy=\"6\" r=\"3\" fill=\"#246\"/></svg>median of the moves a game used</span>\
+<span><svg width=\"14\" height=\"12\"><path d=\"M7,1 l6,10 h-12 z\" fill=\"#b60\"/></svg>median at the move cap: games were stopped, left out of the scale</span></p>\n";
 
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }

@@ -98,12 +98,20 @@ pub struct Rating {
     pub best: Option<GameRef>,
     /// The worst game.
     pub worst: Option<GameRef>,
+    /// Games stopped by the move cap (`key.max_moves`) without being won (absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub capped: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Rating {
-    /// A rating from a sweep's summary.
+    /// A rating from a sweep's summary (no game capped: see [`Rating::capped`]).
     pub fn of(key: RatingKey, rule_set: RuleSet, s: &Summary) -> Rating {
         Rating {
+            capped: 0,
             key,
             rule_set,
             wins: s.wins,

@@ -26,6 +26,112 @@ pub fn event_field(event: &AnyEvent, field: &str) -> Option<i128> {
     }
 }
 
+/// Every event kind of `rule_set`: its event enum's variant names, in declaration order, read
+/// from the type (serde's list of variants) without an event at hand. How a search names an
+/// unknown kind at once instead of scanning a log for it.
+pub fn event_kinds(rule_set: tessera_core::RuleSet) -> Vec<&'static str> {
+    use serde::Deserialize;
+    let Some(index) = tessera_core::RuleSet::ALL.iter().position(|r| *r == rule_set) else {
+        return Vec::new();
+    };
+    match AnyEvent::deserialize(Kinds { outer: Some(index as u32) }) {
+        Err(KindsFound(Some(v))) => v.to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// What [`Kinds`] found: the inner enum's variants, carried out through `Err`.
+#[derive(Debug)]
+struct KindsFound(Option<&'static [&'static str]>);
+
+impl fmt::Display for KindsFound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+impl std::error::Error for KindsFound {}
+
+impl serde::de::Error for KindsFound {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        KindsFound(None)
+    }
+}
+
+/// A deserializer that picks the outer enum's variant `outer` (the rule set), then reports the
+/// inner enum's variant names.
+struct Kinds {
+    outer: Option<u32>,
+}
+
+impl<'de> serde::de::Deserializer<'de> for Kinds {
+    type Error = KindsFound;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, KindsFound> {
+        Err(KindsFound(None))
+    }
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, KindsFound> {
+        match self.outer {
+            Some(i) => visitor.visit_enum(KindsEnum(i)),
+            None => Err(KindsFound(Some(variants))),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+struct KindsEnum(u32);
+
+impl<'de> serde::de::EnumAccess<'de> for KindsEnum {
+    type Error = KindsFound;
+    type Variant = KindsEnum;
+
+    fn variant_seed<S: serde::de::DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, KindsEnum), KindsFound> {
+        use serde::de::IntoDeserializer;
+        let v = seed.deserialize(self.0.into_deserializer())?;
+        Ok((v, self))
+    }
+}
+
+impl<'de> serde::de::VariantAccess<'de> for KindsEnum {
+    type Error = KindsFound;
+
+    fn unit_variant(self) -> Result<(), KindsFound> {
+        Err(KindsFound(None))
+    }
+
+    fn newtype_variant_seed<S: serde::de::DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<S::Value, KindsFound> {
+        seed.deserialize(Kinds { outer: None })
+    }
+
+    fn tuple_variant<V: serde::de::Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value, KindsFound> {
+        Err(KindsFound(None))
+    }
+
+    fn struct_variant<V: serde::de::Visitor<'de>>(
+        self,
+        _: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, KindsFound> {
+        Err(KindsFound(None))
+    }
+}
+
 /// A comparison in an [`EventCondition`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compare {
@@ -376,6 +482,19 @@ mod tests {
             game.rules.apply(&mut game.state, &c, &mut all).unwrap();
         }
         all
+    }
+
+    #[test]
+    fn every_rule_sets_kinds_are_listed_without_an_event() {
+        for r in tessera_core::RuleSet::ALL {
+            assert!(!event_kinds(*r).is_empty(), "{r}");
+        }
+        let level = tessera_core::Level::classic();
+        for e in events(&level, 3, 30) {
+            assert!(event_kinds(tessera_core::RuleSet::Slide).contains(&event_kind(&e)), "{e:?}");
+        }
+        assert!(event_kinds(tessera_core::RuleSet::Match3).contains(&"Shuffled"));
+        assert!(!event_kinds(tessera_core::RuleSet::Slide).contains(&"Shuffled"));
     }
 
     #[test]

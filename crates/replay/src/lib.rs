@@ -142,7 +142,7 @@ pub use format::{
     MAX_PAYLOAD, Note, OLDEST_FORMAT_VERSION, PREAMBLE_LEN, StepRecord, state_hash_for,
 };
 pub use history::{Branch, History, NodeId, SeekError};
-pub use kind::{Compare, ConditionError, EventCondition, event_field, event_kind};
+pub use kind::{Compare, ConditionError, EventCondition, event_field, event_kind, event_kinds};
 pub use reader::{FrameRef, Log, TailPolicy};
 pub use regress::{
     CheckOutcome, CheckResult, DEFAULT_REGRESSION_DIR, LOG_EXTENSION, MAX_SIDECAR, Pinned, RegressError,

@@ -25,8 +25,8 @@ fn settings(options: &Options) -> Match3Level {
     }
 }
 
-fn read_stage(text: &str, name: Option<String>) -> Result<Vec<Level>, String> {
-    Match3Level::from_stage_json(text, name).map(|l| vec![Level::Match3(l)]).map_err(|e| e.to_string())
+fn read_stage(text: &str, name: Option<String>) -> Result<Vec<(u64, Level)>, String> {
+    Match3Level::from_stage_json(text, name).map(|l| vec![(1, Level::Match3(l))]).map_err(|e| e.to_string())
 }
 
 impl EditorGame for Game {

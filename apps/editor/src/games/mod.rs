@@ -60,9 +60,13 @@ pub struct Import {
     /// What the file is, for messages ("a Moving AI map").
     pub what: &'static str,
     /// Reads the file's text into its levels (one, or every level of a collection, in file
-    /// order); the second argument is the file's name without extension.
-    pub read: fn(&str, Option<String>) -> Result<Vec<Level>, String>,
+    /// order), each with its number in the file (the one `tessera convert` names its file by);
+    /// the second argument is the file's name without extension.
+    pub read: fn(&str, Option<String>) -> Result<Vec<Numbered>, String>,
 }
+
+/// A level of a file with its number in it.
+pub type Numbered = (u64, Level);
 
 /// The rule set the New level section starts with.
 pub const NEW_LEVEL: RuleSet = RuleSet::Match3;

@@ -29,12 +29,13 @@ pub struct Game;
 /// The file format: a game's source.
 static IMPORTS: [Import; 1] = [Import { ext: "txt", what: "a PuzzleScript game", read: read_game }];
 
-/// Every playable level of a PuzzleScript game, by core's importer.
-fn read_game(text: &str, name: Option<String>) -> Result<Vec<Level>, String> {
+/// Every playable level of a PuzzleScript game, by core's importer, numbered from 1 as
+/// `tessera convert puzzlescript` numbers its files.
+fn read_game(text: &str, name: Option<String>) -> Result<Vec<super::Numbered>, String> {
     let importer = tessera_core::importer("puzzlescript").ok_or("no puzzlescript importer is registered")?;
     let file = name.map(|n| format!("{n}.txt"));
     let levels = (importer.import)(text, file.as_deref()).map_err(|e| e.to_string())?;
-    Ok(levels.into_iter().map(|i| i.level).collect())
+    Ok(levels.into_iter().enumerate().map(|(k, i)| (k as u64 + 1, i.level)).collect())
 }
 
 /// The last palette asked for, by source: compiling a game for every frame of the panel would be
@@ -300,7 +301,7 @@ impl EditorGame for Game {
         if let Some(k) = go {
             action = Some(match read_game(r.source(), None) {
                 Ok(mut levels) if k < levels.len() => {
-                    let level = levels.swap_remove(k);
+                    let (_, level) = levels.swap_remove(k);
                     let name = self.level_name(&level).unwrap_or_else(|| format!("level {}", k + 1));
                     PlayAction::Open(level, format!("{}. {name}", k + 1))
                 }

@@ -168,12 +168,20 @@ static IMPORTS: [Import; 3] = [
     Import { ext: "txt", what: "a Boxoban file", read: read_collection },
 ];
 
-/// Every level of a Sokoban collection, by core's importer (all or none).
-fn read_collection(text: &str, name: Option<String>) -> Result<Vec<Level>, String> {
+/// Every level of a Sokoban collection, by core's importer (all or none), each with the number
+/// its converted file has (`STEM-NNN.json`: a Boxoban file's own `; N`, else the position).
+fn read_collection(text: &str, name: Option<String>) -> Result<Vec<(u64, Level)>, String> {
     let importer = tessera_core::importer("sokoban").ok_or("no sokoban importer is registered")?;
     let file = name.map(|n| format!("{n}.xsb"));
     let levels = (importer.import)(text, file.as_deref()).map_err(|e| e.to_string())?;
-    Ok(levels.into_iter().map(|i| i.level).collect())
+    Ok(levels
+        .into_iter()
+        .enumerate()
+        .map(|(k, i)| {
+            let n = i.file.as_deref().and_then(|f| f.strip_suffix(".json")?.rsplit('-').next()?.parse().ok());
+            (n.unwrap_or(k as u64 + 1), i.level)
+        })
+        .collect())
 }
 
 /// The direction from `a` to its neighbour `b`, if `b` is one.

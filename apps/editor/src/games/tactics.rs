@@ -19,8 +19,8 @@ use tessera_core::{AnyCommand, AnyRules, AnyState, GameRng, Level, Pos, RuleSet,
 /// The editor entry of `tactics`.
 pub struct Game;
 
-fn read_map(text: &str, _name: Option<String>) -> Result<Vec<Level>, String> {
-    TacticsLevel::from_movingai(text).map(|l| vec![Level::Tactics(l)]).map_err(|e| e.to_string())
+fn read_map(text: &str, _name: Option<String>) -> Result<Vec<(u64, Level)>, String> {
+    TacticsLevel::from_movingai(text).map(|l| vec![(1, Level::Tactics(l))]).map_err(|e| e.to_string())
 }
 
 impl EditorGame for Game {

@@ -211,19 +211,33 @@ pub const SOKOBAN: crate::Importer = crate::Importer {
 /// This rule set's importers.
 pub const IMPORTERS: &[crate::Importer] = &[SOKOBAN];
 
-/// Every puzzle as a level named "STEM TITLE", written as `STEM-NNN.json`.
+/// The number of each level of a collection: the file's own numbers when every title is one
+/// (a Boxoban file's `; N`), else the position from 1. The one numbering of a collection:
+/// `tessera convert`'s file names and the editor's chooser use it.
+pub fn collection_numbers(titles: &[&str]) -> Vec<u64> {
+    let own: Option<Vec<u64>> = titles.iter().map(|t| t.trim().parse::<u64>().ok()).collect();
+    match own {
+        Some(n) if !n.is_empty() && n.windows(2).all(|w| w[0] < w[1]) => n,
+        _ => (1..=titles.len() as u64).collect(),
+    }
+}
+
+/// Every puzzle as a level named "STEM TITLE", written as `STEM-NNN.json` where NNN is its
+/// number ([`collection_numbers`]).
 fn import_collection(text: &str, file_name: Option<&str>) -> Result<Vec<crate::Imported>, crate::ImportError> {
     let levels = parse_levels(text).map_err(crate::ImportError::whole)?;
     let stem = crate::import::stem(file_name).unwrap_or_else(|| "sokoban".into());
-    let digits = levels.len().to_string().len().max(3);
+    let titles: Vec<&str> = levels.iter().map(|(t, _)| t.as_str()).collect();
+    let numbers = collection_numbers(&titles);
+    let digits = numbers.last().copied().unwrap_or(0).to_string().len().max(3);
     Ok(levels
         .into_iter()
-        .enumerate()
-        .map(|(i, (title, mut level))| {
+        .zip(numbers)
+        .map(|((title, mut level), n)| {
             if let Level::Sokoban(l) = &mut level {
                 l.name = Some(format!("{stem} {title}"));
             }
-            crate::Imported { file: Some(format!("{stem}-{:0digits$}.json", i + 1)), level, summary: None }
+            crate::Imported { file: Some(format!("{stem}-{n:0digits$}.json")), level, summary: None }
         })
         .collect())
 }

@@ -72,7 +72,7 @@ mod tests;
 
 pub use apply::walk_path;
 pub use event::{SokobanCommand, SokobanEvent};
-pub use import::{ImportError, parse_levels};
+pub use import::{ImportError, collection_numbers, parse_levels};
 pub use level::{BoardError, SokobanLevel, board_problems, parse_board};
 pub use mirror::{PLAYER, ground_index};
 pub use plugin::{HINT_NODES, Sokoban};
