@@ -18,7 +18,10 @@ fn fixture() -> String {
 
 /// Suite games by name, with the level they play (when `../shared` is there).
 fn suite_games() -> Vec<(String, String, usize)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/benchmarks/puzzlescript/reference/tests/resources/testdata.js");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/benchmarks/puzzlescript/reference/tests/resources/testdata.js"
+    );
     let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
     let Ok(cases) = suite::parse_testdata(&text) else { return Vec::new() };
     // Published games from the suite's gallery, large and varied, and a rigid-body test.
@@ -66,7 +69,12 @@ fn turns(c: &mut Criterion) {
             .iter()
             .filter(|e| matches!(e, engine::LevelEntry::Level { .. }))
             .count();
-        let level = Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.clone(), level: playable });
+        let level = Level::PuzzleScript(PuzzleScriptLevel {
+            name: None,
+            seed: None,
+            source: source.clone(),
+            level: playable,
+        });
         let Ok(start) = level.start(Some(1)) else { continue };
         g.bench_function(format!("{name}: 1,000 random commands through the rules"), |b| {
             b.iter(|| {
@@ -75,7 +83,8 @@ fn turns(c: &mut Criterion) {
                 let mut applied = 0u32;
                 for &cmd in &commands {
                     events.clear();
-                    if game.rules.apply(&mut game.state, &AnyCommand::PuzzleScript(cmd), &mut events).is_ok() {
+                    if game.rules.apply(&mut game.state, &AnyCommand::PuzzleScript(cmd), &mut events).is_ok()
+                    {
                         applied += 1;
                     }
                 }

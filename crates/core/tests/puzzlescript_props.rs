@@ -12,13 +12,75 @@ const GAME: &str = include_str!("../../../fixtures/games/warehouse.txt");
 
 /// Words and symbols of the language, to make mutations that reach deep into the compiler.
 const WORDS: &[&str] = &[
-    "[", "]", "|", "->", "...", ">", "<", "^", "v", "moving", "stationary", "action", "no", "random",
-    "randomdir", "late", "rigid", "+", "startloop", "endloop", "again", "cancel", "checkpoint",
-    "restart", "win", "message", "sfx0", "and", "or", "=", "all", "some", "no", "on", "up", "down",
-    "left", "right", "horizontal", "vertical", "orthogonal", "player", "crate", "wall", "target",
-    "background", "RULES", "LEGEND", "LEVELS", "OBJECTS", "COLLISIONLAYERS", "WINCONDITIONS",
-    "SOUNDS", "=======", "(", ")", "\n", "\n\n", "#", ".", "P", "*", "@", "0", "1", "00000",
-    "run_rules_on_level_start", "require_player_movement", "again_interval 0.1",
+    "[",
+    "]",
+    "|",
+    "->",
+    "...",
+    ">",
+    "<",
+    "^",
+    "v",
+    "moving",
+    "stationary",
+    "action",
+    "no",
+    "random",
+    "randomdir",
+    "late",
+    "rigid",
+    "+",
+    "startloop",
+    "endloop",
+    "again",
+    "cancel",
+    "checkpoint",
+    "restart",
+    "win",
+    "message",
+    "sfx0",
+    "and",
+    "or",
+    "=",
+    "all",
+    "some",
+    "no",
+    "on",
+    "up",
+    "down",
+    "left",
+    "right",
+    "horizontal",
+    "vertical",
+    "orthogonal",
+    "player",
+    "crate",
+    "wall",
+    "target",
+    "background",
+    "RULES",
+    "LEGEND",
+    "LEVELS",
+    "OBJECTS",
+    "COLLISIONLAYERS",
+    "WINCONDITIONS",
+    "SOUNDS",
+    "=======",
+    "(",
+    ")",
+    "\n",
+    "\n\n",
+    "#",
+    ".",
+    "P",
+    "*",
+    "@",
+    "0",
+    "1",
+    "00000",
+    "run_rules_on_level_start",
+    "require_player_movement",
+    "again_interval 0.1",
 ];
 
 /// One edit of a game's lines.
@@ -61,7 +123,8 @@ fn mutated(edits: &[Edit]) -> String {
             }
             Edit::Char(i, c) if !lines.is_empty() => {
                 let line = &mut lines[i % n];
-                let at = line.char_indices().nth(i % (line.chars().count() + 1)).map_or(line.len(), |(k, _)| k);
+                let at =
+                    line.char_indices().nth(i % (line.chars().count() + 1)).map_or(line.len(), |(k, _)| k);
                 line.insert(at, *c);
             }
             _ => {}
@@ -73,7 +136,12 @@ fn mutated(edits: &[Edit]) -> String {
 /// Plays `commands` on every level of `source` that starts (at most 3), undoing each step.
 fn play(source: &str, commands: &[usize]) {
     for level in 0..3 {
-        let l = Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.to_string(), level });
+        let l = Level::PuzzleScript(PuzzleScriptLevel {
+            name: None,
+            seed: None,
+            source: source.to_string(),
+            level,
+        });
         let Ok(mut game) = l.start(Some(1)) else { continue };
         let mut events = Vec::new();
         for &c in commands {

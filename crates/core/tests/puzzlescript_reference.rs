@@ -11,7 +11,8 @@ use tessera_core::puzzlescript::engine::suite::{parse_testdata, run_case};
 
 /// The reference engine's folder, if `../shared` is there.
 fn reference() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/puzzlescript/reference");
+    let dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/puzzlescript/reference");
     dir.join("tests/resources/testdata.js").is_file().then_some(dir)
 }
 
@@ -57,10 +58,7 @@ fn random_inputs_on_the_suites_games_end_as_the_reference_engine_ends() {
         // The suite as JSON values (name, [source, inputs, expected, level, seed, sounds]), through
         // tessera's own reader, to keep its games, levels and seeds.
         let cases = parse_testdata(&text).expect("the suite parses");
-        cases
-            .iter()
-            .map(|c| json!([c.name, [c.source, [], "", c.level, c.seed]]))
-            .collect()
+        cases.iter().map(|c| json!([c.name, [c.source, [], "", c.level, c.seed]])).collect()
     };
     // Every 6th game, three random sequences each.
     let mut rng = Mix(0x7e55_e7a0);
@@ -111,5 +109,10 @@ fn random_inputs_on_the_suites_games_end_as_the_reference_engine_ends() {
     }
     eprintln!("{compared} random sequences compared with the reference ({thrown} where the reference threw)");
     assert!(compared >= 150, "only {compared} sequences compared");
-    assert!(failures.is_empty(), "{} of {compared} differ from the reference:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} differ from the reference:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

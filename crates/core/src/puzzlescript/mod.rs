@@ -42,6 +42,7 @@ mod import;
 mod level;
 mod mirror;
 mod plugin;
+pub mod solver;
 mod source;
 mod state;
 #[cfg(feature = "strategy")]
@@ -55,6 +56,7 @@ pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
 pub use import::IMPORTERS;
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
 pub use plugin::{PuzzleScript, PuzzleScriptKeyframe};
+pub use solver::{Refusal, SolveLimits, SolveOutcome, SolveReport, solve};
 pub use source::{Glyph, Palette, legend, level_rows, palette, with_level_rows};
 pub use state::{Meta, PuzzleScriptState};
 
