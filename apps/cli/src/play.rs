@@ -186,11 +186,17 @@ fn play_level(args: &PlayArgs) -> Result<Level, CliError> {
             ask_number(path, &levels)?
         }
         None => {
-            return Err(CliError::file(path, format!("the game has {n} levels: choose one with --number 1..{n}")));
+            return Err(CliError::file(
+                path,
+                format!("the game has {n} levels: choose one with --number 1..{n}"),
+            ));
         }
     };
     if pick == 0 || pick > n {
-        return Err(CliError::file(path, format!("--number {pick}: the game has {n} level{}", if n == 1 { "" } else { "s" })));
+        return Err(CliError::file(
+            path,
+            format!("--number {pick}: the game has {n} level{}", if n == 1 { "" } else { "s" }),
+        ));
     }
     Ok(levels.swap_remove(pick - 1).level)
 }
@@ -206,7 +212,8 @@ fn ask_number(path: &Path, levels: &[tessera_core::Imported]) -> Result<usize, C
     loop {
         eprint!("Level (1-{n}): ");
         let mut line = String::new();
-        let read = std::io::stdin().read_line(&mut line).map_err(|e| CliError::BadInput(format!("stdin: {e}")))?;
+        let read =
+            std::io::stdin().read_line(&mut line).map_err(|e| CliError::BadInput(format!("stdin: {e}")))?;
         if read == 0 {
             return Err(CliError::BadInput(format!("{}: no level chosen", path.display())));
         }

@@ -34,6 +34,10 @@ pub struct SolveArgs {
     /// The solver's seed (NMCS only).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// The most memory the search's stored states may take, in MiB (PuzzleScript only; default
+    /// 1024): the search gives up ("gave up: memory") rather than grow past it.
+    #[arg(long, value_name = "MIB")]
+    pub memory: Option<u64>,
     /// Record the solution (or best line) as a log.
     #[arg(long, value_name = "LOG")]
     pub record: Option<PathBuf>,

@@ -15,8 +15,10 @@ fn convert_writes_one_level_per_playable_level() {
     let dir = scratch("ps-convert");
     let out = tessera(&["convert", "puzzlescript", GAME, dir.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", stderr(&out));
-    let mut files: Vec<String> =
-        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     files.sort();
     assert_eq!(files, ["warehouse-001.json", "warehouse-002.json", "warehouse-003.json"]);
     // Each level embeds the whole source and plays without the .txt.
@@ -24,8 +26,14 @@ fn convert_writes_one_level_per_playable_level() {
     let level: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(level["rule_set"], "puzzlescript");
     assert_eq!(level["level"], 1);
-    assert_eq!(level["source"].as_str().unwrap(), std::fs::read_to_string(crate::workspace().join(GAME)).unwrap());
-    let play = tessera(&["play", dir.join("warehouse-001.json").to_str().unwrap(), "--commands", "-", "--json"], "right\nright\n");
+    assert_eq!(
+        level["source"].as_str().unwrap(),
+        std::fs::read_to_string(crate::workspace().join(GAME)).unwrap()
+    );
+    let play = tessera(
+        &["play", dir.join("warehouse-001.json").to_str().unwrap(), "--commands", "-", "--json"],
+        "right\nright\n",
+    );
     assert!(play.status.success(), "{}", stderr(&play));
     let lines = json_lines(&play);
     assert_eq!(lines.last().unwrap()["status"], "won", "two pushes right solve level 1");
@@ -36,7 +44,18 @@ fn play_opens_a_game_and_picks_its_level_by_number() {
     let dir = scratch("ps-play");
     let log = dir.join("w.tlog");
     let out = tessera(
-        &["play", GAME, "--number", "1", "--commands", "-", "--json", "--strict", "--record", log.to_str().unwrap()],
+        &[
+            "play",
+            GAME,
+            "--number",
+            "1",
+            "--commands",
+            "-",
+            "--json",
+            "--strict",
+            "--record",
+            log.to_str().unwrap(),
+        ],
         "up\nundo\nright\nright\n",
     );
     assert!(out.status.success(), "{}", stderr(&out));
@@ -47,7 +66,11 @@ fn play_opens_a_game_and_picks_its_level_by_number() {
     // Without --number, a game of three levels says how to choose one.
     let out = tessera(&["play", GAME, "--commands", "-"], "right\n");
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("the game has 3 levels: choose one with --number 1..3"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the game has 3 levels: choose one with --number 1..3"),
+        "{}",
+        stderr(&out)
+    );
     let out = tessera(&["play", GAME, "--number", "4", "--commands", "-"], "right\n");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--number 4: the game has 3 levels"), "{}", stderr(&out));
@@ -58,7 +81,8 @@ fn a_game_that_does_not_compile_names_its_line() {
     let dir = scratch("ps-bad");
     let game = dir.join("bad.txt");
     std::fs::write(&game, "title broken\n\n========\nOBJECTS\n========\n\nPlayer\nblue\n\n=======\nLEGEND\n=======\n\nP = Playr\n").unwrap();
-    let out = tessera(&["convert", "puzzlescript", game.to_str().unwrap(), dir.join("out").to_str().unwrap()], "");
+    let out =
+        tessera(&["convert", "puzzlescript", game.to_str().unwrap(), dir.join("out").to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("bad.txt:") && err.contains("line "), "{err}");
@@ -83,12 +107,14 @@ fn a_failing_case_is_printed_with_its_first_difference_and_exits_1() {
     let text = std::fs::read_to_string(crate::workspace().join(SUITE)).unwrap();
     let mut cases: serde_json::Value = serde_json::from_str(&text).unwrap();
     // Case 2 expects the player somewhere else: one cell differs.
-    let expected = cases[1][1][2].as_str().unwrap().replacen("background player target:3", "background target:3", 1);
+    let expected =
+        cases[1][1][2].as_str().unwrap().replacen("background player target:3", "background target:3", 1);
     cases[1][1][2] = serde_json::Value::String(expected);
     let suite = dir.join("suite.json");
     std::fs::write(&suite, cases.to_string()).unwrap();
     let junit = dir.join("junit.xml");
-    let out = tessera(&["puzzlescript", "test", suite.to_str().unwrap(), "--junit", junit.to_str().unwrap()], "");
+    let out =
+        tessera(&["puzzlescript", "test", suite.to_str().unwrap(), "--junit", junit.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("FAIL warehouse level 2 pushes and an undo:"), "{stdout}");

@@ -71,19 +71,17 @@ pub fn legend(source: &str) -> Vec<Glyph> {
             continue;
         }
         match current {
-            "objects" => {
-                if expect_object {
-                    expect_object = false;
-                    let mut words = t.split_whitespace();
-                    let Some(name) = words.next() else { continue };
-                    let name = name.to_ascii_lowercase();
-                    names.insert(name.clone(), vec![name.clone()]);
-                    if let Some(g) = words.next()
-                        && g.chars().count() == 1
-                        && let Some(c) = g.chars().next()
-                    {
-                        order.push((c, name));
-                    }
+            "objects" if expect_object => {
+                expect_object = false;
+                let mut words = t.split_whitespace();
+                let Some(name) = words.next() else { continue };
+                let name = name.to_ascii_lowercase();
+                names.insert(name.clone(), vec![name.clone()]);
+                if let Some(g) = words.next()
+                    && g.chars().count() == 1
+                    && let Some(c) = g.chars().next()
+                {
+                    order.push((c, name));
                 }
             }
             "legend" => {

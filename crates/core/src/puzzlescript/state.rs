@@ -42,7 +42,7 @@ pub(super) fn cell_hash(index: usize, words: &[u64]) -> u64 {
     }
     let mut h = mix64(index as u64 ^ 0x5053_0000_0000_0000);
     for &w in words {
-        h = mix64(h ^ u64::from(w));
+        h = mix64(h ^ w);
     }
     h
 }

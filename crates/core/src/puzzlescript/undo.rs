@@ -10,10 +10,10 @@ use crate::rules::Inconsistent;
 /// Reverses one event (never panics: an event that does not fit changes nothing).
 pub(super) fn undo_event(state: &mut PuzzleScriptState, event: &PuzzleScriptEvent) {
     match event {
-        PuzzleScriptEvent::Cell { at, before, .. } => {
-            if state.size().contains(*at) && before.len() == state.meta().stride {
-                state.set_cell(state.size().index(*at), before);
-            }
+        PuzzleScriptEvent::Cell { at, before, .. }
+            if state.size().contains(*at) && before.len() == state.meta().stride =>
+        {
+            state.set_cell(state.size().index(*at), before);
         }
         PuzzleScriptEvent::Aux { before, .. } => {
             let _ = state.set_aux(before);
