@@ -55,7 +55,7 @@ mod tests;
 pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
 pub use import::IMPORTERS;
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
-pub use plugin::{PuzzleScript, PuzzleScriptKeyframe};
+pub use plugin::{HINT_NODES, PuzzleScript, PuzzleScriptKeyframe};
 pub use solver::{Refusal, SolveLimits, SolveOutcome, SolveReport, solve};
 pub use source::{Glyph, Palette, legend, level_rows, palette, with_level_rows};
 pub use state::{Meta, PuzzleScriptState};

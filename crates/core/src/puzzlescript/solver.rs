@@ -430,6 +430,28 @@ mod tests {
     }
 
     #[test]
+    fn the_hint_is_the_solution_s_first_step_and_none_when_there_is_none() {
+        use crate::Plugin;
+        use crate::puzzlescript::PuzzleScript;
+        let (rules, s) = start_of(GAME, 0, 0);
+        assert_eq!(PuzzleScript::hint(&rules, &s), Some(PuzzleScriptCommand::Right));
+        let (rules, s) = start_of(GAME, 2, 0);
+        assert_eq!(PuzzleScript::hint(&rules, &s), solved(GAME, 2).first().copied());
+        // Level 2 needs more states than the hint's budget: the first legal command.
+        let (rules, s) = start_of(GAME, 1, 0);
+        assert_eq!(PuzzleScript::hint(&rules, &s), Some(PuzzleScriptCommand::Up));
+        let stuck = GAME
+            .replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#")
+            .replace("homepage example.invalid", "homepage example.invalid\nnoaction");
+        let (rules, s) = start_of(&stuck, 0, 0);
+        assert_eq!(PuzzleScript::hint(&rules, &s), None, "no solution from here");
+        // With the action key the search is not a proof: a legal command still.
+        let stuck = GAME.replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#");
+        let (rules, s) = start_of(&stuck, 0, 0);
+        assert_eq!(PuzzleScript::hint(&rules, &s), Some(PuzzleScriptCommand::Up));
+    }
+
+    #[test]
     fn the_budgets_stop_the_search() {
         let (rules, s) = start_of(GAME, 2, 0);
         let r = solve(&rules, &s, SolveLimits { max_nodes: 3, ..SolveLimits::default() }, &mut || false).unwrap();
