@@ -398,7 +398,8 @@ mod tests {
         assert_eq!(
             bot_help(),
             "The bot: random, greedy, mcts (any level); expectimax (slide); nmcs, nrpa (collapse); \
-             match3-greedy, match3-mcts (match3); tactics (tactics); sokoban-solver (sokoban)"
+             match3-greedy, match3-mcts (match3); tactics (tactics); sokoban-solver (sokoban); \
+             puzzlescript-solver (puzzlescript)"
         );
     }
 

@@ -34,8 +34,9 @@ pub struct SolveArgs {
     /// The solver's seed (NMCS only).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Sokoban only: the most memory (MiB) the search's tables may take; past it the search
-    /// gives up ("gave up: memory"). Default: half the memory the machine has available.
+    /// The most memory (MiB) the search may take; past it the search gives up ("gave up:
+    /// memory"). Sokoban: its tables, default half the memory the machine has available;
+    /// PuzzleScript: its stored states, default 1024.
     #[arg(long, value_name = "MIB")]
     pub memory: Option<u64>,
     /// Record the solution (or best line) as a log.

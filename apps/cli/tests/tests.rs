@@ -8,6 +8,7 @@ mod match3;
 mod pack;
 mod play;
 mod puzzlescript;
+mod puzzlescript_solve;
 mod qa;
 mod replay;
 mod sokoban;

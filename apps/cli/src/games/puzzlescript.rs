@@ -4,13 +4,25 @@
 //! inputs (and the `again` turns they queue) and compares the final level, and the sounds played
 //! when the case lists them. Each failure is printed with the first differing line; the run ends
 //! with `N passed, M failed`, exits 1 on any failure, and writes a JUnit report with `--junit`.
+//!
+//! `tessera solve LEVEL` on a PuzzleScript level runs core's breadth-first solver
+//! ([`tessera_core::puzzlescript::solve`]) in a wall-clock budget (`--seconds`, checked through
+//! the solver's stop callback) and a memory budget (`--memory MIB`, default 1024). It prints the
+//! steps, states searched and the solution's commands (one a line, the script text `tessera
+//! play` reads), or one JSON object with `--json`; `--record LOG` writes the solution as a log
+//! that `tessera replay verify` accepts. The solution is played on the game before anything is
+//! printed. A realtime game, or one whose only ways on draw from its generator, is refused (exit
+//! 2); proved unsolvable, out of time or out of memory is exit 1 (the text says which).
 
 use crate::error::{CliError, Input, output_error, read_input};
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+use tessera_bots::games::puzzlescript::SOLVER;
 use tessera_core::puzzlescript::engine::suite;
+use tessera_core::puzzlescript::{SolveLimits, SolveOutcome, solve};
+use tessera_core::{AnyCommand, AnyRules, AnyState, Level, RuleSet, Rules, Status};
 
 /// The puzzlescript subcommands.
 #[derive(Subcommand, Debug)]
@@ -30,8 +42,106 @@ impl Command {
     }
 }
 
-/// PuzzleScript has no solver for `tessera solve` yet.
-pub const SOLVERS: &[crate::solve::Solver] = &[];
+/// `tessera solve` on a PuzzleScript level: the breadth-first solver.
+pub const SOLVERS: &[crate::solve::Solver] = &[crate::solve::Solver { rule_set: RuleSet::PuzzleScript, run: solve_level }];
+
+/// Runs `tessera solve` on a PuzzleScript level.
+fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliError> {
+    if let Some(bot) = &args.bot
+        && tessera_bots::BotKind::from_name(bot) != Some(SOLVER)
+    {
+        return Err(CliError::BadInput(format!("--bot {bot}: solve has one solver for puzzlescript, {SOLVER}")));
+    }
+    let takes = "the puzzlescript solver takes --seconds (wall clock), --memory, --record and --json";
+    args.refuse(args.nmcs_level.is_some(), "--level", takes)?;
+    args.refuse(args.cpu_time, "--cpu-time", takes)?;
+    args.refuse(args.seed.is_some(), "--seed", takes)?;
+    args.refuse(args.threads.is_some(), "--threads", takes)?;
+    let mib = args.memory.unwrap_or(1024);
+    if !(1..=1 << 20).contains(&mib) {
+        return Err(CliError::BadInput(format!("--memory {mib}: give 1 to 1048576 MiB")));
+    }
+    let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+    let mut game = crate::bots::start(level, &args.level, seed)?;
+    let (AnyRules::PuzzleScript(rules), AnyState::PuzzleScript(state)) = (&game.rules, &game.state) else {
+        return Err(CliError::file(&args.level, "not a puzzlescript level"));
+    };
+    let name = args.level.display();
+    let budget = Duration::from_secs_f64(args.seconds);
+    let began = Instant::now();
+    let limits = SolveLimits { max_nodes: u64::MAX, max_bytes: mib << 20 };
+    let report = solve(rules, state, limits, &mut || began.elapsed() > budget)
+        .map_err(|e| CliError::BadInput(format!("{name}: the solver refuses the level: {e}")))?;
+    let elapsed = began.elapsed().as_secs_f64();
+    let rate = report.nodes as f64 / elapsed.max(1e-9);
+    let work = format!("{} states expanded, {} stored, {rate:.0} states/s, {elapsed:.2} s", report.nodes, report.states);
+    let solution = match report.outcome {
+        SolveOutcome::Solved(s) => s,
+        SolveOutcome::Unsolvable => {
+            return Err(CliError::Failed(format!("{name}: unsolvable: no sequence of steps wins ({work})")));
+        }
+        SolveOutcome::Random { steps } => {
+            return Err(CliError::BadInput(format!(
+                "{name}: the solver refuses the level: the game uses randomness, and no sequence of steps that \
+                 draws nothing from its generator wins ({steps} steps that draw were left out; {work})"
+            )));
+        }
+        SolveOutcome::Stopped => {
+            return Err(CliError::Failed(format!(
+                "{name}: gave up: time: no solution found in {} s ({work}); give more --seconds",
+                args.seconds
+            )));
+        }
+        SolveOutcome::Memory => {
+            return Err(CliError::Failed(format!(
+                "{name}: gave up: memory: the stored states reached {mib} MiB ({work}); give more --memory"
+            )));
+        }
+    };
+    // Play the solution on the game (checking it) and record it.
+    let mut log = match &args.record {
+        Some(p) => Some(crate::replay::SessionLog::create(p, level, seed, &game.state)?),
+        None => None,
+    };
+    let mut events = Vec::new();
+    for (i, c) in solution.iter().enumerate() {
+        let cmd = AnyCommand::PuzzleScript(*c);
+        events.clear();
+        game.rules
+            .apply(&mut game.state, &cmd, &mut events)
+            .map_err(|e| CliError::Failed(format!("{name}: command {} of the solution ({c}) was refused: {e}", i + 1)))?;
+        if let Some(log) = &mut log {
+            log.applied(&cmd, &events, &game.state)?;
+        }
+    }
+    if game.rules.status(&game.state) != Status::Won {
+        return Err(CliError::Failed(format!("{name}: the solver's solution does not win the level")));
+    }
+    let commands: Vec<String> = solution.iter().map(|c| c.to_string()).collect();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        let v = serde_json::json!({
+            "level": name.to_string(),
+            "solver": SOLVER.name(),
+            "steps": commands.len(),
+            "nodes": report.nodes,
+            "states": report.states,
+            "bytes": report.bytes,
+            "seconds": elapsed,
+            "nodes_per_second": rate,
+            "commands": commands,
+        });
+        writeln!(out, "{v}").map_err(output_error)
+    } else {
+        let mut text = format!("{name}: solved in {} steps ({work})\n", commands.len());
+        for c in &commands {
+            text += c;
+            text.push('\n');
+        }
+        write!(out, "{text}").map_err(output_error)
+    }
+}
 
 /// `tessera puzzlescript ...`.
 #[derive(Args, Debug)]

@@ -42,6 +42,7 @@ mod import;
 mod level;
 mod mirror;
 mod plugin;
+pub mod solver;
 mod source;
 mod state;
 #[cfg(feature = "strategy")]
@@ -54,7 +55,8 @@ mod tests;
 pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
 pub use import::IMPORTERS;
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
-pub use plugin::{PuzzleScript, PuzzleScriptKeyframe};
+pub use plugin::{HINT_NODES, PuzzleScript, PuzzleScriptKeyframe};
+pub use solver::{Refusal, SolveLimits, SolveOutcome, SolveReport, solve};
 pub use source::{Glyph, Palette, legend, level_rows, palette, with_level_rows};
 pub use state::{Meta, PuzzleScriptState};
 

@@ -4,7 +4,7 @@
 use super::{
     PuzzleScriptCommand, PuzzleScriptEvent, PuzzleScriptLevel, PuzzleScriptRules, PuzzleScriptState, engine,
 };
-use crate::{GameRng, KeyframeError, LevelError, Plugin, Rejected};
+use crate::{GameRng, KeyframeError, LevelError, Plugin, Rejected, Rules};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -95,8 +95,26 @@ impl Plugin for PuzzleScript {
         state.render()
     }
 
+    /// The first command of a fewest-steps solution when the solver finds one within
+    /// [`HINT_NODES`] expansions; none when it proves there is no solution from here (or the
+    /// level is won); else (out of budget, randomness, a realtime game) the first legal command.
+    fn hint(rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<PuzzleScriptCommand> {
+        let limits = super::SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
+        match super::solve(rules, state, limits, &mut || false).map(|r| r.outcome) {
+            Ok(super::SolveOutcome::Solved(commands)) => commands.first().copied(),
+            Ok(super::SolveOutcome::Unsolvable) => None,
+            _ => rules.legal_commands(state).into_iter().next(),
+        }
+    }
+
     #[cfg(feature = "strategy")]
     fn strategies() -> crate::strategy::Strategies {
         super::strategy::strategies()
     }
 }
+
+/// How many states the hint's solver may expand (a fraction of a second on small levels).
+pub const HINT_NODES: u64 = 2_000;
+
+/// How many bytes of stored states the hint's solver may keep.
+pub const HINT_BYTES: u64 = 64 << 20;

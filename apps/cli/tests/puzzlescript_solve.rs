@@ -1,0 +1,108 @@
+//! `tessera solve` on PuzzleScript levels: the solution printed (the script `play` reads), its
+//! log verified, the JSON, and the refusals and give-ups (a realtime game, a game whose only
+//! ways on are random, an unsolvable level, the memory and time budgets).
+
+use crate::{json_lines, scratch, stderr, tessera};
+use std::path::{Path, PathBuf};
+
+/// The fixture game.
+const GAME: &str = "fixtures/games/warehouse.txt";
+
+/// Writes level `n` (from 0) of `source` as a level file in `dir`.
+fn level_file(dir: &Path, name: &str, source: &str, n: usize) -> PathBuf {
+    let path = dir.join(name);
+    let json = serde_json::json!({ "rule_set": "puzzlescript", "source": source, "level": n });
+    std::fs::write(&path, json.to_string()).unwrap();
+    path
+}
+
+fn game() -> String {
+    std::fs::read_to_string(crate::workspace().join(GAME)).unwrap()
+}
+
+#[test]
+fn solve_prints_the_shortest_solution_that_play_and_replay_verify_accept() {
+    let dir = scratch("ps-solve");
+    for (n, steps) in [(0usize, 2usize), (1, 0), (2, 0)] {
+        let level = level_file(&dir, &format!("w{n}.json"), &game(), n);
+        let log = dir.join(format!("w{n}.tlog"));
+        let out = tessera(&["solve", level.to_str().unwrap(), "--record", log.to_str().unwrap()], "");
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let mut lines = text.lines();
+        let head = lines.next().unwrap();
+        assert!(head.contains("solved in") && head.contains("states/s"), "{head}");
+        let commands: Vec<&str> = lines.collect();
+        if steps > 0 {
+            assert_eq!(commands, ["right"; 2].repeat(steps / 2), "level {n}");
+        }
+        // The commands are a script `play` reads, and they win.
+        let play = tessera(
+            &["play", level.to_str().unwrap(), "--commands", "-", "--json", "--strict"],
+            &commands.join("\n"),
+        );
+        assert!(play.status.success(), "{}", stderr(&play));
+        assert_eq!(json_lines(&play).last().unwrap()["status"], "won", "level {n}");
+        let verify = tessera(&["replay", "verify", log.to_str().unwrap()], "");
+        assert!(verify.status.success(), "{}", stderr(&verify));
+    }
+    let level = level_file(&dir, "w2.json", &game(), 2);
+    let out = tessera(&["solve", level.to_str().unwrap(), "--json"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["solver"], "puzzlescript-solver");
+    assert_eq!(v["steps"].as_u64().unwrap() as usize, v["commands"].as_array().unwrap().len());
+    assert!(v["nodes"].as_u64().unwrap() >= 1 && v["states"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn solve_refuses_realtime_and_random_games_and_says_why_it_gives_up() {
+    let dir = scratch("ps-solve-refuse");
+    let realtime =
+        game().replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
+    let out = tessera(&["solve", level_file(&dir, "rt.json", &realtime, 0).to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("realtime"), "{}", stderr(&out));
+    let random = game().replace(
+        "[ > Player | Crate ] -> [ > Player | > Crate ]",
+        "[ > Player ] -> [ randomdir Player ]\n[ > Player | Crate ] -> [ > Player | > Crate ]",
+    );
+    let out = tessera(&["solve", level_file(&dir, "rnd.json", &random, 0).to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("randomness"), "{}", stderr(&out));
+    // A crate in a corner off the target, no action key: proved unsolvable (exit 1).
+    let stuck = game()
+        .replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#")
+        .replace("homepage example.invalid", "homepage example.invalid\nnoaction");
+    let stuck = level_file(&dir, "stuck.json", &stuck, 0);
+    let out = tessera(&["solve", stuck.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("unsolvable"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    // Budgets: flags it does not take, and a memory budget too small.
+    let level = level_file(&dir, "w1.json", &game(), 1);
+    for args in [&["--seed", "3"][..], &["--threads", "2"], &["--memory", "0"], &["--bot", "nmcs"]] {
+        let mut all = vec!["solve", level.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let out = tessera(&all, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+    // A board big enough that its states do not fit in 1 MiB.
+    let big_row = format!("#{}#", ".".repeat(60));
+    let mut rows = vec!["#".repeat(62)];
+    rows.push(format!("#P*{}O#", ".".repeat(57)));
+    for _ in 0..30 {
+        rows.push(big_row.clone());
+    }
+    rows.push("#".repeat(62));
+    let big = game().replace("#######\n#.....#\n#.P*.O#\n#.....#\n#######", &rows.join("\n"));
+    let big = level_file(
+        &dir,
+        "big.json",
+        &big.replace("homepage example.invalid", "homepage example.invalid\nnoaction"),
+        0,
+    );
+    let out = tessera(&["solve", big.to_str().unwrap(), "--memory", "1"], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("gave up: memory"), "{}", stderr(&out));
+}
