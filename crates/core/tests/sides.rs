@@ -11,6 +11,14 @@ fn level_of_width(r: RuleSet, w: usize) -> String {
             let middle = format!("\"#@$.{}\"", "#".repeat(w - 4));
             format!(r#"{{"rule_set": "sokoban", "board": [{wall}, {middle}, {wall}]}}"#)
         }
+        RuleSet::PuzzleScript => {
+            // The starter game with its level replaced by a w×3 room.
+            let source = tessera_core::puzzlescript::STARTER_GAME;
+            let cut = source.find("#######\n#.....#").expect("the starter's level");
+            let room = format!("{}\n#P*O{}\n{}\n", "#".repeat(w), "#".repeat(w - 4), "#".repeat(w));
+            let source = format!("{}{room}", &source[..cut]);
+            serde_json::json!({ "rule_set": "puzzlescript", "source": source }).to_string()
+        }
         _ => format!(r#"{{"rule_set": "{}", "width": {w}, "height": 3}}"#, r.name()),
     }
 }
@@ -22,6 +30,7 @@ fn each_rule_set_states_its_largest_side() {
     assert_eq!(RuleSet::Match3.max_side(), 256);
     assert_eq!(RuleSet::Tactics.max_side(), 1024);
     assert_eq!(RuleSet::Sokoban.max_side(), 256);
+    assert_eq!(RuleSet::PuzzleScript.max_side(), 256);
     for &r in RuleSet::ALL {
         let side = r.max_side();
         assert!(Level::from_json(&level_of_width(r, side)).is_ok(), "{r:?} at {side}");

@@ -70,7 +70,7 @@ use std::sync::Arc;
 pub const STARTER_GAME: &str = include_str!("starter.txt");
 
 /// The largest board side `puzzlescript` accepts.
-pub const MAX_SIDE: usize = 255;
+pub const MAX_SIDE: usize = 256;
 
 /// The most turns one step runs (its own and the `again` turns it queues): a game whose `again`
 /// never stops ends the step there, as if the player had waited.
