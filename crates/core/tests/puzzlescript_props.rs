@@ -192,3 +192,14 @@ proptest! {
         let _ = engine::compile(&text);
     }
 }
+
+/// Found by the fuzz target: a mangled game whose aggregate expanded through itself grew one
+/// rule cell without end (past 2 GB). It now compiles to errors naming the limit.
+#[test]
+fn an_aggregate_defined_through_itself_does_not_grow_without_end() {
+    let bytes = include_bytes!("../../../fixtures/bad/puzzlescript_aggregate_loop.txt");
+    let cut = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    let source = String::from_utf8_lossy(&bytes[..cut]);
+    let _ = engine::compile(&source);
+    play(&source, &[0, 1, 2, 3, 4]);
+}

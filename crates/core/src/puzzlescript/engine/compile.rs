@@ -10,6 +10,9 @@ use super::parse::{self, LevelDef, Parsed, SoundTok};
 use super::{Diagnostic, Game, LevelEntry, ObjectInfo, Prelude};
 use std::collections::BTreeMap;
 
+/// The most terms one cell of a rule may hold once aggregates are expanded.
+const MAX_CELL_TERMS: usize = 4096;
+
 /// Movement bits of one layer.
 pub(crate) const UP: u8 = 0b00001;
 pub(crate) const DOWN: u8 = 0b00010;
@@ -1851,6 +1854,14 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         for cell in cells_mut(rule) {
             let mut i = 0;
             while i < cell.len() {
+                // An aggregate defined through itself would expand without end: bound the cell.
+                if cell.len() > MAX_CELL_TERMS {
+                    errs.push(format!(
+                        "A cell of this rule expands into more than {MAX_CELL_TERMS} objects (an aggregate defined through itself?)"
+                    ));
+                    cell.truncate(MAX_CELL_TERMS);
+                    break;
+                }
                 let (dir, name) = cell[i].clone();
                 if let Some(equivs) = aggregates.get(&name) {
                     if dir == "no" {
