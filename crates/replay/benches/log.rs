@@ -375,32 +375,7 @@ fn sokoban(c: &mut Criterion) {
         bytes.len(),
         bytes.len() as f64 / SOKOBAN_STEPS as f64
     );
-    let mut g = c.benchmark_group("sokoban log");
-    g.sample_size(10);
-    g.throughput(Throughput::Elements(SOKOBAN_STEPS as u64));
-    g.bench_function("play without a log", |b| {
-        b.iter(|| {
-            let mut game = level.start(Some(SEED)).expect("starts");
-            let mut events = Vec::new();
-            for c in &commands {
-                events.clear();
-                game.rules.apply(&mut game.state, c, &mut events).expect("replays");
-            }
-            black_box(game.state.hash())
-        })
-    });
-    g.bench_function("record: play + hash + encode, in memory", |b| {
-        b.iter(|| black_box(record(&level, &commands).len()))
-    });
-    let log = Log::from_bytes(bytes, TailPolicy::Strict).expect("opens");
-    g.bench_function("verify", |b| {
-        b.iter(|| {
-            let r = verify(&log).expect("reads");
-            assert!(r.ok());
-            black_box(r.steps_ok)
-        })
-    });
-    g.finish();
+    play_record_verify(c, "sokoban log", &level, &commands, bytes);
 }
 
 /// Steps of the PuzzleScript log.
@@ -447,14 +422,20 @@ fn puzzlescript(c: &mut Criterion) {
         bytes.len(),
         bytes.len() as f64 / PUZZLESCRIPT_STEPS as f64
     );
-    let mut g = c.benchmark_group("puzzlescript log");
+    play_record_verify(c, "puzzlescript log", &level, &commands, bytes);
+}
+
+/// The group both rule sets' log benches share: play alone, play + record, verify, per step of
+/// `commands` on `level` (whose recorded log is `bytes`).
+fn play_record_verify(c: &mut Criterion, name: &str, level: &Level, commands: &[AnyCommand], bytes: Vec<u8>) {
+    let mut g = c.benchmark_group(name);
     g.sample_size(10);
-    g.throughput(Throughput::Elements(PUZZLESCRIPT_STEPS as u64));
+    g.throughput(Throughput::Elements(commands.len() as u64));
     g.bench_function("play without a log", |b| {
         b.iter(|| {
             let mut game = level.start(Some(SEED)).expect("starts");
             let mut events = Vec::new();
-            for c in &commands {
+            for c in commands {
                 events.clear();
                 game.rules.apply(&mut game.state, c, &mut events).expect("replays");
             }
@@ -462,7 +443,7 @@ fn puzzlescript(c: &mut Criterion) {
         })
     });
     g.bench_function("record: play + hash + encode, in memory", |b| {
-        b.iter(|| black_box(record(&level, &commands).len()))
+        b.iter(|| black_box(record(level, commands).len()))
     });
     let log = Log::from_bytes(bytes, TailPolicy::Strict).expect("opens");
     g.bench_function("verify", |b| {
