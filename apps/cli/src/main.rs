@@ -6,6 +6,10 @@
 //! `path`, `path-bench`) and the rule sets' solvers behind the generic `solve` live in their
 //! modules of `games/`, the CLI's registry.
 
+/// mimalloc rather than the system's allocator: see the workspace manifest.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod bots;
 mod convert;
 mod error;

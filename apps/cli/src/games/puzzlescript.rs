@@ -172,6 +172,10 @@ struct TestArgs {
     /// Print every case, passed or failed.
     #[arg(long)]
     verbose: bool,
+    /// Cases run at once, on as many threads (default: one per core). The report is in the
+    /// suite's order whatever the number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    jobs: Option<u16>,
 }
 
 /// One case's result for the report.
@@ -188,21 +192,20 @@ fn test(args: &TestArgs) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let began = Instant::now();
-    let mut outcomes = Vec::with_capacity(cases.len());
-    for case in &cases {
-        if args.filter.as_ref().is_some_and(|f| !case.name.contains(f.as_str())) {
-            continue;
-        }
-        let t = Instant::now();
-        let result = suite::run_case(case);
-        let failure = (!result.passed).then(|| result.first_difference.unwrap_or_else(|| "the level differs".into()));
-        match &failure {
-            Some(why) => writeln!(out, "FAIL {}: {why}", case.name).map_err(output_error)?,
-            None if args.verbose => writeln!(out, "ok   {}", case.name).map_err(output_error)?,
+    let chosen: Vec<&suite::Case> =
+        cases.iter().filter(|c| args.filter.as_ref().is_none_or(|f| c.name.contains(f.as_str()))).collect();
+    let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+    let mut outcomes = Vec::with_capacity(chosen.len());
+    let mut report = |o: Outcome| -> Result<(), CliError> {
+        match &o.failure {
+            Some(why) => writeln!(out, "FAIL {}: {why}", o.name).map_err(output_error)?,
+            None if args.verbose => writeln!(out, "ok   {}", o.name).map_err(output_error)?,
             None => {}
         }
-        outcomes.push(Outcome { name: case.name.clone(), failure, seconds: t.elapsed().as_secs_f64() });
-    }
+        outcomes.push(o);
+        Ok(())
+    };
+    run_cases(&chosen, jobs, &mut report)?;
     let failed = outcomes.iter().filter(|o| o.failure.is_some()).count();
     let passed = outcomes.len() - failed;
     eprintln!("{} cases in {:.2} s", outcomes.len(), began.elapsed().as_secs_f64());
@@ -218,6 +221,59 @@ fn test(args: &TestArgs) -> Result<(), CliError> {
         return Err(CliError::BadInput(format!("{}: no case to run", args.suite.display())));
     }
     Ok(())
+}
+
+/// One case, timed.
+fn run_one(case: &suite::Case) -> Outcome {
+    let t = Instant::now();
+    let result = suite::run_case(case);
+    let failure = (!result.passed).then(|| result.first_difference.unwrap_or_else(|| "the level differs".into()));
+    Outcome { name: case.name.clone(), failure, seconds: t.elapsed().as_secs_f64() }
+}
+
+/// Runs `cases` on `jobs` threads, handing each outcome to `report` in the cases' order as soon
+/// as it and every case before it are done.
+fn run_cases(
+    cases: &[&suite::Case],
+    jobs: usize,
+    report: &mut dyn FnMut(Outcome) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let jobs = jobs.clamp(1, cases.len().max(1));
+    if jobs == 1 {
+        return cases.iter().try_for_each(|c| report(run_one(c)));
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (send, receive) = std::sync::mpsc::channel::<(usize, Outcome)>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let (next, send) = (&next, send.clone());
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(case) = cases.get(i) else { break };
+                    if send.send((i, run_one(case))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        // Outcomes arrive in any order; they are reported in the suite's.
+        let mut waiting: std::collections::BTreeMap<usize, Outcome> = std::collections::BTreeMap::new();
+        let mut due = 0;
+        for (i, o) in receive {
+            waiting.insert(i, o);
+            while let Some(o) = waiting.remove(&due) {
+                due += 1;
+                if let Err(e) = report(o) {
+                    // Stop the workers: they find no case left.
+                    next.store(cases.len(), std::sync::atomic::Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// `s` with XML's special characters escaped.

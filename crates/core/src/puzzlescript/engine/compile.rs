@@ -71,6 +71,16 @@ pub(crate) enum PatternCell {
     Ellipsis,
 }
 
+/// The bit of [`Rule::signature`] that stands for object `o` (bits 0 to 47).
+pub(crate) fn object_signature_bit(o: usize) -> usize {
+    o % 48
+}
+
+/// The bit of [`Rule::signature`] that stands for layer `l`'s movement (bits 48 to 63).
+pub(crate) fn layer_signature_bit(l: usize) -> usize {
+    48 + l % 16
+}
+
 /// A compiled rule.
 #[derive(Clone, Debug)]
 pub(crate) struct Rule {
@@ -95,6 +105,10 @@ pub(crate) struct Rule {
     pub rigid_index: u8,
     /// index among all compiled rules (for per-turn caches)
     pub id: usize,
+    /// a bit per object any cell of the rule tests (present, missing or one of) and per layer
+    /// whose movement it tests ([`object_signature_bit`], [`layer_signature_bit`]; bits may be
+    /// shared): a change to objects and layers outside it cannot change whether the rule matches
+    pub signature: u64,
 }
 
 /// A win condition: -1 no, 0 some, 1 all.
@@ -1241,6 +1255,23 @@ fn rule_to_mask_inner(
     for m in &row_masks {
         bits::or_into(&mut rule_mask, m);
     }
+    let mut mention_obj = bits::empty(stride);
+    let mut signature = 0u64;
+    for c in rows.iter().flatten() {
+        if let PatternCell::Cell(c) = c {
+            bits::or_into(&mut mention_obj, &c.present);
+            bits::or_into(&mut mention_obj, &c.missing);
+            for any in &c.any_present {
+                bits::or_into(&mut mention_obj, any);
+            }
+            for &(l, _) in c.mov_present.iter().chain(&c.mov_missing) {
+                signature |= 1 << layer_signature_bit(l);
+            }
+        }
+    }
+    for o in bits::ones(&mention_obj) {
+        signature |= 1 << object_signature_bit(o);
+    }
     Some((
         Rule {
             direction,
@@ -1258,6 +1289,7 @@ fn rule_to_mask_inner(
             any_replacement,
             rigid_index: 0,
             id: 0,
+            signature,
         },
         discard,
     ))

@@ -4,7 +4,7 @@
 //! on a win and sound history.
 
 use super::level_string::level_to_string;
-use super::turn::Runtime;
+use super::turn::{Memo, Runtime};
 use super::{DEFAULT_SEED, Game, Input, LevelEntry, StartError, State};
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +31,8 @@ pub struct Session<'g> {
     againing: bool,
     /// again turns run by the last input (capped)
     pub again_cap_hit: bool,
+    /// what rules found, kept from turn to turn
+    memo: Memo,
 }
 
 /// Again turns after one input before giving up (the reference would loop forever).
@@ -52,11 +54,13 @@ impl<'g> Session<'g> {
             sounds: Vec::new(),
             againing: false,
             again_cap_hit: false,
+            memo: Memo::default(),
         };
         {
             let mut rt = Runtime::new(game, &mut s.state, &mut s.backups, &mut s.sounds, None);
             rt.load_level(level);
             s.againing = rt.againing;
+            s.memo = rt.take_memo();
         }
         s.sounds.clear();
         s.drain_again();
@@ -73,16 +77,21 @@ impl<'g> Session<'g> {
             }
             n += 1;
             self.againing = false;
-            let mut rt = Runtime::new(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None);
+            let memo = std::mem::take(&mut self.memo);
+            let mut rt = Runtime::new(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None)
+                .with_memo(memo);
             rt.process_input(None, false, false);
             self.againing = rt.againing;
+            self.memo = rt.take_memo();
         }
     }
 
     /// Processes one input, then every `again` turn it queues.
     pub fn input(&mut self, input: TestInput) {
         {
-            let mut rt = Runtime::new(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None);
+            let memo = std::mem::take(&mut self.memo);
+            let mut rt = Runtime::new(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None)
+                .with_memo(memo);
             rt.againing = self.againing;
             match input {
                 TestInput::Undo => rt.do_undo(false, true),
@@ -95,6 +104,7 @@ impl<'g> Session<'g> {
                 }
             }
             self.againing = rt.againing;
+            self.memo = rt.take_memo();
         }
         self.drain_again();
     }

@@ -48,10 +48,30 @@ pub(crate) struct Runtime<'a> {
     row_mov: Vec<u64>,
     col_mov: Vec<u64>,
     mstride: usize,
-    /// bumped on every change to cells or movements
+    memo: Memo,
+}
+
+/// What rules found no match, kept across turns (a [`super::Session`] keeps one; a runtime
+/// made without one starts empty). A rule that found no match need not look again until a
+/// cell changes an object or a movement layer that the rule tests.
+#[derive(Clone, Debug)]
+pub(crate) struct Memo {
+    /// bumped when the board changes wholesale (a level load, a rigid retry, a long log): every
+    /// rule must look again
     version: u64,
-    /// per rule: `version + 1` when it last found no match at that version
-    no_match_at: Vec<u64>,
+    /// counts changes to single cells since `version` began
+    clock: u64,
+    /// per bit of a rule's [`Rule::signature`]: the `clock` of the last change to an object or
+    /// a layer's movement with that bit, at some cell
+    stamp: [u64; 64],
+    /// per rule: `(version + 1, clock)` when it last found no match
+    no_match_at: Vec<(u64, u64)>,
+}
+
+impl Default for Memo {
+    fn default() -> Self {
+        Memo { version: 0, clock: 0, stamp: [0; 64], no_match_at: Vec::new() }
+    }
 }
 
 fn delta_xy(dir: u8) -> (isize, isize) {
@@ -103,14 +123,78 @@ impl<'a> Runtime<'a> {
             row_mov: Vec::new(),
             col_mov: Vec::new(),
             mstride: (5 * game.layer_count).div_ceil(64).max(1),
-            version: 0,
-            no_match_at: vec![0; game.rule_count],
+            memo: Memo {
+                no_match_at: vec![(0, 0); game.rule_count],
+                ..Memo::default()
+            },
         }
+    }
+
+    /// Uses `memo` (from an earlier runtime on the same game and state) for what rules found.
+    pub fn with_memo(mut self, memo: Memo) -> Self {
+        if memo.no_match_at.len() == self.game.rule_count {
+            self.memo = memo;
+        }
+        self
+    }
+
+    /// What rules found, for the next runtime on this game and state.
+    pub fn take_memo(&mut self) -> Memo {
+        std::mem::take(&mut self.memo)
+    }
+
+    /// Every rule must look again.
+    fn invalidate(&mut self) {
+        self.memo.version += 1;
+    }
+
+    /// Notes that the objects in `diff` (a cell's words XOR before and after) changed.
+    fn touch_objs(&mut self, w: usize, diff: u64) {
+        if diff == 0 {
+            return;
+        }
+        self.memo.clock += 1;
+        let mut d = diff;
+        while d != 0 {
+            let o = w * 64 + d.trailing_zeros() as usize;
+            d &= d - 1;
+            self.memo.stamp[super::compile::object_signature_bit(o)] = self.memo.clock;
+        }
+    }
+
+    /// Notes that layer `l`'s movement changed at some cell.
+    fn touch_layer(&mut self, l: usize) {
+        self.memo.clock += 1;
+        self.memo.stamp[super::compile::layer_signature_bit(l)] = self.memo.clock;
+    }
+
+    /// Replaces the board with `cells` and clears every movement, logging what changed.
+    fn set_board(&mut self, cells: &[u64]) {
+        let s = self.game.stride;
+        let lc = self.game.layer_count;
+        for i in 0..self.n_cells() {
+            let old = &self.st.cells[i * s..(i + 1) * s];
+            let new = &cells[i * s..(i + 1) * s];
+            let moving = self.st.movements[i * lc..(i + 1) * lc].iter().any(|m| *m != 0);
+            if old == new && !moving {
+                continue;
+            }
+            for w in 0..s {
+                self.touch_objs(w, self.st.cells[i * s + w] ^ cells[i * s + w]);
+            }
+            for l in 0..lc {
+                if self.st.movements[i * lc + l] != 0 {
+                    self.touch_layer(l);
+                }
+            }
+        }
+        self.st.cells.copy_from_slice(cells);
+        self.st.movements.fill(0);
     }
 
     /// `calculateRowColMasks`.
     fn recompute_masks(&mut self) {
-        self.version += 1;
+
         let (w, h) = (self.st.width, self.st.height);
         let s = self.game.stride;
         let ms = self.mstride;
@@ -142,7 +226,6 @@ impl<'a> Runtime<'a> {
 
     /// ORs cell `i`'s objects into the masks.
     fn note_objects(&mut self, i: usize) {
-        self.version += 1;
         let h = self.st.height;
         let (x, y) = (i / h, i % h);
         let s = self.game.stride;
@@ -156,7 +239,6 @@ impl<'a> Runtime<'a> {
 
     /// ORs movement `m` of layer `l` at cell `i` into the masks.
     fn note_movement(&mut self, i: usize, l: usize, m: u8) {
-        self.version += 1;
         if m == 0 {
             return;
         }
@@ -190,7 +272,7 @@ impl<'a> Runtime<'a> {
 
     /// `loadLevelFromLevelDat`: a level (or a message screen).
     pub fn load_level(&mut self, index: usize) {
-        self.version += 1;
+        self.invalidate();
         self.st.rng = Rng::new(&self.st.seed);
         self.againing = false;
         self.st.level = index;
@@ -243,10 +325,12 @@ impl<'a> Runtime<'a> {
     }
 
     fn restore(&mut self, cells: Vec<u64>) {
-        self.version += 1;
-        self.st.cells = cells;
-        for m in self.st.movements.iter_mut() {
-            *m = 0;
+        if cells.len() == self.st.cells.len() {
+            self.set_board(&cells);
+        } else {
+            self.invalidate();
+            self.st.cells = cells;
+            self.st.movements.fill(0);
         }
         self.againing = false;
         self.queue.clear();
@@ -321,6 +405,7 @@ impl<'a> Runtime<'a> {
             for o in objs {
                 let layer = self.game.objects[o].layer;
                 self.st.movements[p * lc + layer] |= dir;
+                self.touch_layer(layer);
             }
         }
         positions
@@ -362,8 +447,8 @@ impl<'a> Runtime<'a> {
             self.apply_rules(&game.rules, &game.loop_point, Some(&banned));
             let should_undo = self.resolve_movements(&mut banned);
             let rigidloop = should_undo;
-            self.version += 1;
             if should_undo {
+                self.invalidate();
                 self.st.cells.clone_from(&start_cells);
                 self.st.movements.clone_from(&start_movements);
                 self.queue.clear();
@@ -749,14 +834,31 @@ impl<'a> Runtime<'a> {
 
     /// `find_matches`, skipped when the rule found nothing and the board has not changed since.
     fn find_matches_cached(&mut self, rule: &Rule) -> Vec<Vec<Match>> {
-        if self.no_match_at.get(rule.id) == Some(&(self.version + 1)) {
-            return Vec::new();
+        let memo = &self.memo;
+        if let Some(&(at, seen)) = memo.no_match_at.get(rule.id)
+            && at == memo.version + 1
+        {
+            let mut sig = rule.signature;
+            let mut touched = false;
+            if memo.clock != seen {
+                while sig != 0 {
+                    if memo.stamp[sig.trailing_zeros() as usize] > seen {
+                        touched = true;
+                        break;
+                    }
+                    sig &= sig - 1;
+                }
+            }
+            if !touched {
+                return Vec::new();
+            }
         }
         let m = self.find_matches(rule);
+        let memo = &mut self.memo;
         if m.is_empty()
-            && let Some(slot) = self.no_match_at.get_mut(rule.id)
+            && let Some(slot) = memo.no_match_at.get_mut(rule.id)
         {
-            *slot = self.version + 1;
+            *slot = (memo.version + 1, memo.clock);
         }
         m
     }
@@ -810,6 +912,19 @@ impl<'a> Runtime<'a> {
                     self.row_matches_wild(row, i, d, kmax, (0, kmax), (0, kmax), found, wild == 2);
                 }
             };
+            // A quick test of one word of the first cell before the whole match: most cells fail it.
+            let (kw, kp, km) = match first {
+                PatternCell::Cell(p) => {
+                    let kw = p.present.iter().position(|w| *w != 0).unwrap_or(0);
+                    (kw, p.present[kw], p.missing[kw])
+                }
+                PatternCell::Ellipsis => (0, 0, 0),
+            };
+            let cells = &self.st.cells;
+            let quick = |i: usize| {
+                let c = cells[i * s + kw];
+                c & kp == kp && c & km == 0
+            };
             if horizontal {
                 for y in ymin..ymax {
                     if !bits::subset(row_mask, &self.row_obj[y * s..(y + 1) * s])
@@ -818,7 +933,9 @@ impl<'a> Runtime<'a> {
                         continue;
                     }
                     for x in xmin..xmax {
-                        visit(x, y, &mut found);
+                        if quick(x * h + y) {
+                            visit(x, y, &mut found);
+                        }
                     }
                 }
             } else {
@@ -829,7 +946,9 @@ impl<'a> Runtime<'a> {
                         continue;
                     }
                     for y in ymin..ymax {
-                        visit(x, y, &mut found);
+                        if quick(x * h + y) {
+                            visit(x, y, &mut found);
+                        }
                     }
                 }
             }
@@ -1003,11 +1122,15 @@ impl<'a> Runtime<'a> {
             self.create_mask[w] |= n & !o;
             self.destroy_mask[w] |= o & !n;
             self.st.cells[i * s + w] = n;
+            self.touch_objs(w, o ^ n);
         }
         for &(l, c, st) in movs {
             let o = self.st.movements[i * lc + l];
             let n = (o & !c) | st;
             self.st.movements[i * lc + l] = n;
+            if n != o {
+                self.touch_layer(l);
+            }
             self.note_movement(i, l, n);
         }
         self.note_objects(i);
@@ -1029,7 +1152,8 @@ impl<'a> Runtime<'a> {
         }
         let target = (i as isize + dy + dx * h as isize) as usize;
         let s = self.game.stride;
-        let lm = &self.game.layer_masks[layer];
+        let game = self.game;
+        let lm = &game.layer_masks[layer];
         if bits::intersects(lm, &self.st.cells[target * s..(target + 1) * s]) && dir != ACTION {
             return false;
         }
@@ -1047,6 +1171,8 @@ impl<'a> Runtime<'a> {
             *m = self.st.cells[i * s + w] & lm[w];
             self.st.cells[i * s + w] &= !lm[w];
             self.st.cells[target * s + w] |= *m;
+            // an object leaves one cell for another: its presence changed at both
+            self.touch_objs(w, *m);
         }
         self.note_objects(target);
         if let Some(t) = self.trace.as_deref_mut() {
@@ -1074,6 +1200,7 @@ impl<'a> Runtime<'a> {
         }
         for l in cleared {
             self.st.movements[i * lc + l] = 0;
+            self.touch_layer(l);
         }
         moved
     }
@@ -1130,8 +1257,11 @@ impl<'a> Runtime<'a> {
                     }
                 }
             }
-            for m in &mut self.st.movements[i * lc..(i + 1) * lc] {
-                *m = 0;
+            for l in 0..lc {
+                if self.st.movements[i * lc + l] != 0 {
+                    self.st.movements[i * lc + l] = 0;
+                    self.touch_layer(l);
+                }
             }
         }
         if has_rigid {
