@@ -139,6 +139,9 @@ pub(crate) struct Rule {
     /// whose movement it tests ([`object_signature_bit`], [`layer_signature_bit`]; bits may be
     /// shared): a change to objects and layers outside it cannot change whether the rule matches
     pub signature: u64,
+    /// the objects and the layers of the signature, one by one
+    pub mention_objs: Vec<usize>,
+    pub mention_layers: Vec<usize>,
 }
 
 /// A win condition: -1 no, 0 some, 1 all.
@@ -1287,6 +1290,7 @@ fn rule_to_mask_inner(
     }
     let mut mention_obj = bits::empty(stride);
     let mut signature = 0u64;
+    let mut mention_layers: Vec<usize> = Vec::new();
     for c in rows.iter().flatten() {
         if let PatternCell::Cell(c) = c {
             bits::or_into(&mut mention_obj, &c.present);
@@ -1296,10 +1300,14 @@ fn rule_to_mask_inner(
             }
             for &(l, _) in c.mov_present.iter().chain(&c.mov_missing) {
                 signature |= 1 << layer_signature_bit(l);
+                if !mention_layers.contains(&l) {
+                    mention_layers.push(l);
+                }
             }
         }
     }
-    for o in bits::ones(&mention_obj) {
+    let mention_objs: Vec<usize> = bits::ones(&mention_obj).collect();
+    for &o in &mention_objs {
         signature |= 1 << object_signature_bit(o);
     }
     Some((
@@ -1320,6 +1328,8 @@ fn rule_to_mask_inner(
             rigid_index: 0,
             id: 0,
             signature,
+            mention_objs,
+            mention_layers,
         },
         discard,
     ))

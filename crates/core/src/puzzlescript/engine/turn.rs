@@ -64,13 +64,23 @@ pub(crate) struct Memo {
     /// per bit of a rule's [`Rule::signature`]: the `clock` of the last change to an object or
     /// a layer's movement with that bit, at some cell
     stamp: [u64; 64],
+    /// the same per object and per layer, asked when the signature's bits say "maybe"
+    obj_stamp: Vec<u64>,
+    layer_stamp: Vec<u64>,
     /// per rule: `(version + 1, clock)` when it last found no match
     no_match_at: Vec<(u64, u64)>,
 }
 
 impl Default for Memo {
     fn default() -> Self {
-        Memo { version: 0, clock: 0, stamp: [0; 64], no_match_at: Vec::new() }
+        Memo {
+            version: 0,
+            clock: 0,
+            stamp: [0; 64],
+            obj_stamp: Vec::new(),
+            layer_stamp: Vec::new(),
+            no_match_at: Vec::new(),
+        }
     }
 }
 
@@ -125,6 +135,8 @@ impl<'a> Runtime<'a> {
             mstride: (5 * game.layer_count).div_ceil(64).max(1),
             memo: Memo {
                 no_match_at: vec![(0, 0); game.rule_count],
+                obj_stamp: vec![0; game.objects.len()],
+                layer_stamp: vec![0; game.layer_count],
                 ..Memo::default()
             },
         }
@@ -159,6 +171,9 @@ impl<'a> Runtime<'a> {
             let o = w * 64 + d.trailing_zeros() as usize;
             d &= d - 1;
             self.memo.stamp[super::compile::object_signature_bit(o)] = self.memo.clock;
+            if let Some(t) = self.memo.obj_stamp.get_mut(o) {
+                *t = self.memo.clock;
+            }
         }
     }
 
@@ -166,6 +181,9 @@ impl<'a> Runtime<'a> {
     fn touch_layer(&mut self, l: usize) {
         self.memo.clock += 1;
         self.memo.stamp[super::compile::layer_signature_bit(l)] = self.memo.clock;
+        if let Some(t) = self.memo.layer_stamp.get_mut(l) {
+            *t = self.memo.clock;
+        }
     }
 
     /// Replaces the board with `cells` and clears every movement, logging what changed.
@@ -194,7 +212,6 @@ impl<'a> Runtime<'a> {
 
     /// `calculateRowColMasks`.
     fn recompute_masks(&mut self) {
-
         let (w, h) = (self.st.width, self.st.height);
         let s = self.game.stride;
         let ms = self.mstride;
@@ -211,16 +228,14 @@ impl<'a> Runtime<'a> {
         for i in 0..w * h {
             self.note_objects(i);
         }
-        let lc = self.game.layer_count.max(1);
-        let moving: Vec<(usize, usize, u8)> = self
-            .st
-            .movements
-            .chunks(lc)
-            .enumerate()
-            .flat_map(|(i, c)| c.iter().enumerate().filter(|(_, m)| **m != 0).map(move |(l, m)| (i, l, *m)))
-            .collect();
-        for (i, l, m) in moving {
-            self.note_movement(i, l, m);
+        let lc = self.game.layer_count;
+        for i in 0..w * h {
+            for l in 0..lc {
+                let m = self.st.movements[i * lc + l];
+                if m != 0 {
+                    self.note_movement(i, l, m);
+                }
+            }
         }
     }
 
@@ -847,6 +862,11 @@ impl<'a> Runtime<'a> {
                         break;
                     }
                     sig &= sig - 1;
+                }
+                // bits are shared by several objects: ask the objects themselves
+                if touched {
+                    touched = rule.mention_objs.iter().any(|&o| memo.obj_stamp.get(o).is_none_or(|&t| t > seen))
+                        || rule.mention_layers.iter().any(|&l| memo.layer_stamp.get(l).is_none_or(|&t| t > seen));
                 }
             }
             if !touched {
