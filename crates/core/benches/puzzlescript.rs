@@ -1,6 +1,7 @@
 //! PuzzleScript speed: turns per second through the rule set (a step is a turn and its again
 //! turns, diffed into events), on the fixture game and on a few games of PuzzleScript's own
-//! suite (when `../shared` is there), with random inputs; and the compile time of those games.
+//! suite (when `../shared` is there), with random inputs; the compile time of those games; and
+//! the whole suite on one thread.
 //!
 //! Run: `cargo bench -p tessera-core --bench puzzlescript`. The whole suite against the
 //! reference engine under Node.js is `tools/puzzlescript/bench_suite.sh`.
@@ -101,5 +102,26 @@ fn turns(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, turns);
+/// The whole regression suite on one thread, as `tessera puzzlescript test --jobs 1` runs it:
+/// each case compiled and played (when `../shared` is there).
+fn whole_suite(c: &mut Criterion) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/benchmarks/puzzlescript/reference/tests/resources/testdata.js"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else { return };
+    let Ok(cases) = suite::parse_testdata(&text) else { return };
+    let mut g = c.benchmark_group("puzzlescript_suite");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(cases.len() as u64));
+    g.bench_function(format!("all {} cases, compiled and played", cases.len()), |b| {
+        b.iter(|| black_box(cases.iter().filter(|c| suite::run_case(c).passed).count()))
+    });
+    g.bench_function(format!("all {} cases, compiled only", cases.len()), |b| {
+        b.iter(|| black_box(cases.iter().filter(|c| engine::compile_lenient(&c.source).0.is_some()).count()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, turns, whole_suite);
 criterion_main!(benches);
