@@ -1361,7 +1361,13 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         diagnostics,
         original_line_numbers,
         object_lookup: _,
+        aborted,
+        ..
     } = parsed;
+    if aborted {
+        // the reference stops reading after too many errors and compiles nothing
+        return (None, diagnostics);
+    }
     let mut def_index: BTreeMap<&str, usize> = BTreeMap::new();
     for (k, d) in object_defs.iter().enumerate() {
         def_index.entry(d.name.as_str()).or_insert(k);
@@ -2036,21 +2042,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             ctx.error(*line, "Win conditions is badly formatted - needs to look something like \"No Fruit\", \"All Target On Crate\", \"Some Fruit\", \"Some Gold on Chest\", \"No Gold on Chest\", or the like.");
             continue;
         }
-        if !["no", "all", "some", "any"].contains(&words[0].as_str()) {
-            ctx.error(
-                *line,
-                format!(
-                    "Expecting the start of a win condition (\"ALL\",\"SOME\",\"NO\") but got \"{}'.",
-                    words[0].to_uppercase()
-                ),
-            );
-        }
-        if words.len() == 3 || words.len() > 4 {
-            ctx.error(*line, "Win conditions is badly formatted.");
-        }
-        if words.len() >= 3 && words[2] != "on" {
-            ctx.error(*line, format!("Expecting the word \"ON\" but got \"{}\".", words[2].to_uppercase()));
-        }
+        // (the words themselves are checked as the text is read: parse.rs)
         let lookup = |ctx: &mut Ctx, n: &str| -> Option<(bool, Bits)> {
             if n == "\nall\n" {
                 return Some((false, all.clone()));

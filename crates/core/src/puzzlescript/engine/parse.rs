@@ -58,7 +58,22 @@ pub(crate) struct Parsed {
     pub original_line_numbers: Vec<(String, usize)>,
     /// object name -> index in `objects`
     pub object_lookup: std::collections::BTreeMap<String, usize>,
+    /// The names the reference's tokenizer knows in RULES and WINCONDITIONS: objects and legend
+    /// entries as of the SOUNDS header (empty when there is none).
+    pub token_names: BTreeSet<String>,
+    /// One-character names usable in maps, as of the LEVELS header.
+    pub abbrev_names: BTreeSet<char>,
+    /// The distinct errors so far (the reference counts a repeated message once).
+    seen: BTreeSet<(usize, bool, String)>,
+    /// How many distinct errors so far.
+    error_count: usize,
+    /// Parsing stopped early: more than [`MAX_PARSE_ERRORS`] errors (the reference gives up
+    /// there and compiles nothing further).
+    pub aborted: bool,
 }
+
+/// More errors than this while reading the text, and the reference stops (`MAX_ERRORS`).
+const MAX_PARSE_ERRORS: usize = 5;
 
 const SECTION_NAMES: [&str; 7] =
     ["objects", "legend", "sounds", "collisionlayers", "rules", "winconditions", "levels"];
@@ -197,7 +212,19 @@ enum LegendKind {
 
 impl Parsed {
     fn error(&mut self, line: usize, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic { line, column: 1, message: message.into(), is_error: true });
+        let message = message.into();
+        if self.seen.insert((line, true, message.clone())) {
+            self.error_count += 1;
+        }
+        self.diagnostics.push(Diagnostic { line, column: 1, message, is_error: true });
+    }
+
+    /// The reference checks its error count after every token: past the limit, it stops.
+    fn too_many(&mut self) -> bool {
+        if self.error_count > MAX_PARSE_ERRORS {
+            self.aborted = true;
+        }
+        self.aborted
     }
 
     fn warning(&mut self, line: usize, message: impl Into<String>) {
@@ -475,6 +502,129 @@ fn strip_comments(chars: &[char], level: &mut usize, raw_after_message: bool) ->
     out
 }
 
+/// The reference tokenizer's word-by-word check of a rule line (`code`: lower-cased, comments
+/// blanked): a word that is no direction, keyword, command or known name is an error, and so is
+/// a name as the line's first word (names belong inside brackets).
+fn rule_tokens(p: &mut Parsed, code: &str, line: usize) {
+    const LOOP_MARKERS: [&str; 2] = ["startloop", "endloop"];
+    const RULE_DIRECTIONS: [&str; 9] =
+        ["up", "down", "left", "right", "horizontal", "vertical", "orthogonal", "late", "rigid"];
+    const CELL_DIRECTIONS: [&str; 19] = [
+        "action",
+        "up",
+        "down",
+        "left",
+        "right",
+        "^",
+        "v",
+        "<",
+        ">",
+        "moving",
+        "stationary",
+        "parallel",
+        "perpendicular",
+        "horizontal",
+        "orthogonal",
+        "vertical",
+        "no",
+        "randomdir",
+        "random",
+    ];
+    const COMMANDS: [&str; 17] = [
+        "sfx0",
+        "sfx1",
+        "sfx2",
+        "sfx3",
+        "sfx4",
+        "sfx5",
+        "sfx6",
+        "sfx7",
+        "sfx8",
+        "sfx9",
+        "sfx10",
+        "cancel",
+        "checkpoint",
+        "restart",
+        "win",
+        "message",
+        "again",
+    ];
+    let chars: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    let mut in_pattern = false;
+    let mut first = true;
+    loop {
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i >= chars.len() || p.too_many() {
+            return;
+        }
+        let sol = std::mem::replace(&mut first, false);
+        if chars[i] == '-' && chars.get(i + 1) == Some(&'>') {
+            i += 2;
+            continue;
+        }
+        if matches!(chars[i], '[' | '|' | ']' | '+') {
+            if chars[i] != '+' {
+                in_pattern = true;
+            }
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && !matches!(chars[i], '[' | '|' | ']') && !chars[i].is_whitespace() {
+            i += 1;
+        }
+        let word: String = chars[start..i].iter().collect();
+        let w = word.as_str();
+        if (!in_pattern && (LOOP_MARKERS.contains(&w) || RULE_DIRECTIONS.contains(&w)))
+            || (in_pattern && CELL_DIRECTIONS.contains(&w))
+        {
+            continue;
+        }
+        if p.token_names.contains(w) {
+            if sol {
+                p.error(line, "Objects cannot appear outside of square brackets in rules, only directions can.");
+            }
+        } else if w == "message" {
+            return;
+        } else if !(w == "..." || w == "rigid" || w == "random" || COMMANDS.contains(&w)) {
+            p.error(line, format!("Name \"{w}\", referred to in a rule, does not exist."));
+        }
+    }
+}
+
+/// The reference tokenizer's word-by-word check of a win condition: a quantifier, a known name,
+/// `on`, a known name, nothing more.
+fn wincondition_tokens(p: &mut Parsed, code: &str, line: usize) {
+    let mut rest = code.trim_start();
+    let mut index = 0;
+    while !rest.is_empty() && !p.too_many() {
+        let len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+        if len == 0 {
+            p.error(line, "incorrect format of win condition.");
+            return;
+        }
+        let w = &rest[..len];
+        rest = rest[len..].trim_start();
+        let up = w.to_uppercase();
+        match index {
+            0 if !["all", "any", "no", "some"].contains(&w) => p.error(
+                line,
+                format!("Expecting the start of a win condition (\"ALL\",\"SOME\",\"NO\") but got \"{up}'."),
+            ),
+            2 if w != "on" => p.error(line, format!("Expecting the word \"ON\" but got \"{up}\".")),
+            1 | 3 if !p.token_names.contains(w) => {
+                p.error(line, format!("Error in win condition: \"{up}\" is not a valid object name."))
+            }
+            4.. => p.error(line, format!("Error in win condition: I don't know what to do with {up}.")),
+            _ => {}
+        }
+        index += 1;
+    }
+}
+
 /// Parses a whole source text.
 pub(crate) fn parse(source: &str) -> Parsed {
     let mut p = Parsed::default();
@@ -489,6 +639,9 @@ pub(crate) fn parse(source: &str) -> Parsed {
     let mut last_level_open = true;
 
     for (index, raw_line) in source.split('\n').enumerate() {
+        if p.too_many() {
+            break;
+        }
         let line_number = index + 1;
         let mixed: Vec<char> = raw_line.chars().collect();
         let lower = lower_chars(raw_line);
@@ -593,6 +746,19 @@ pub(crate) fn parse(source: &str) -> Parsed {
                 section = name;
                 if name == "sounds" || name == "levels" || name == "rules" {
                     p.fill_names();
+                }
+                if name == "sounds" {
+                    p.token_names.extend(p.names.iter().cloned());
+                }
+                if name == "levels" {
+                    let one_char = |n: &String| {
+                        let mut cs = n.chars();
+                        cs.next().filter(|_| cs.next().is_none())
+                    };
+                    let objects = p.objects.iter().map(|o| &o.name);
+                    let legend = p.synonyms.iter().map(|s| &s.0).chain(p.aggregates.iter().map(|a| &a.0));
+                    let abbrev: Vec<char> = objects.chain(legend).filter_map(one_char).collect();
+                    p.abbrev_names.extend(abbrev);
                 }
                 continue;
             }
@@ -914,12 +1080,27 @@ pub(crate) fn parse(source: &str) -> Parsed {
                 };
                 let mixed_line: String = mixed.iter().collect();
                 p.rules.push((rule_text, line_number, mixed_line));
+                rule_tokens(&mut p, &code, line_number);
             }
             "winconditions" => {
                 let words: Vec<String> = trimmed.split_whitespace().map(String::from).collect();
                 p.winconditions.push((words, line_number));
+                wincondition_tokens(&mut p, trimmed, line_number);
             }
             "levels" => {
+                // every glyph is a token of its own: an unknown one is an error each
+                for ch in trimmed.chars().filter(|c| !c.is_whitespace()) {
+                    if p.too_many() {
+                        break;
+                    }
+                    if !p.abbrev_names.contains(&ch) {
+                        let key = ch.to_uppercase();
+                        p.error(
+                            line_number,
+                            format!("Key \"{key}\" not found. Do you need to add it to the legend, or define a new object?"),
+                        );
+                    }
+                }
                 let row: Vec<char> = trimmed.chars().collect();
                 if last_level_open || !matches!(p.levels.last(), Some(LevelDef::Rows { .. })) {
                     // start a new level
@@ -943,6 +1124,7 @@ pub(crate) fn parse(source: &str) -> Parsed {
             _ => {}
         }
     }
+    p.too_many();
     if p.names.is_empty() {
         p.fill_names();
     }
