@@ -464,6 +464,13 @@ fn process_rule_string(
                             ctx.warning(line, format!("I notice that you have NO {} more than once in a single cell. That's redundant innit.", token.to_uppercase()));
                         } else {
                             ctx.error(line, format!("You cannot specify the same object more than once in a single cell (in this case {} occurs multiple times).", token.to_uppercase()));
+                            if ctx.properties.contains_key(token) {
+                                // the reference adds a hint, counted as an error, once per game
+                                let hint = "(A property repeated in one cell: if you mean two independent choices from it, define a second property with the same members under another name.)";
+                                if !ctx.diags.iter().any(|d| d.message == hint) {
+                                    ctx.error(line, hint);
+                                }
+                            }
                         }
                     }
                     j += 2;
@@ -1611,6 +1618,9 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             ctx.properties_single_layer.insert(key.clone(), l);
         }
     }
+    if object_count == 0 {
+        ctx.error(0, "You need to have some objects defined");
+    }
     // background
     let background: Option<(usize, usize)> = if let Some(b) = ctx.objects.get("background") {
         Some(*b)
@@ -1628,6 +1638,8 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     } else {
         if aggregates.contains_key("background") {
             ctx.error(0, "background cannot be an aggregate (declared with 'and'), it has to be a simple type, or property (declared in terms of others using 'or').");
+        } else if def_index.contains_key("background") {
+            // declared but in no layer: reported with the other objects in no layer
         } else {
             ctx.error(0, "Seriously, you have to define something to be the background.");
         }
@@ -1706,6 +1718,16 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             && let Some(&(id, _)) = ctx.objects.get(n)
         {
             bits::set(&mut m, id);
+        }
+        // Nothing found: the reference says so (an object declared but in no layer still
+        // counts as found there).
+        let members = aggregates.get("player").into_iter().flatten();
+        let members = members.chain(properties.get("player").into_iter().flatten());
+        let mut members = members.chain(synonyms.get("player"));
+        let declared =
+            def_index.contains_key("player") || members.any(|n| def_index.contains_key(n.as_str()));
+        if m.iter().all(|w| *w == 0) && !declared {
+            ctx.error(0, "Error, didn't find any object called player, either in the objects section, or the legends section.");
         }
         (aggregate, m)
     };

@@ -328,7 +328,9 @@ impl Parsed {
             return;
         }
         let candname = splits[0].clone();
+        let mut ok = true;
         if let Some(l) = self.declared(&candname) {
+            ok = false;
             self.error(
                 line,
                 format!("Name \"{}\" already in use (on line line {}).", candname.to_uppercase(), l),
@@ -338,6 +340,7 @@ impl Parsed {
         let mut i = 2;
         while i < splits.len() {
             if splits[i] == candname {
+                ok = false;
                 self.error(
                     line,
                     format!("You can't define object {} in terms of itself!", candname.to_uppercase()),
@@ -399,7 +402,7 @@ impl Parsed {
                 self.properties.push((splits[0].clone(), members, line));
                 self.original_line_numbers.push((splits[0].clone(), line));
             }
-        } else {
+        } else if ok {
             self.error(line, "This legend-entry is incorrectly-formatted - it should be one of A = B, A = B or C ( or D ...), A = B and C (and D ...)");
         }
     }
