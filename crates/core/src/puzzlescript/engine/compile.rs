@@ -2134,8 +2134,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             continue;
         }
         let seed = t[t.len() - 1].0.clone();
-        if t[t.len() - 1].1 != SoundTok::Seed {
+        // without a seed the row is still checked on (as the reference does), but not kept
+        let no_seed = t[t.len() - 1].1 != SoundTok::Seed;
+        if no_seed {
             ctx.error(row.line, format!("Expecting sfx data, instead found \"{seed}\"."));
+        }
+        if no_seed && t[0].1 == SoundTok::Event {
             continue;
         }
         if t[0].1 == SoundTok::Event {
@@ -2146,6 +2150,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             continue;
         }
         let target = t[0].0.clone();
+        if no_seed {
+            if aggregates.contains_key(&target) {
+                ctx.error(row.line, format!("cannot assign sound events to aggregate objects (declared with \"and\"), only to regular objects, or properties, things defined in terms of \"or\" (\"{target}\")."));
+            }
+            continue;
+        }
         let mut verb = t[1].0.clone();
         let mut dirs: Vec<String> =
             t[2..t.len() - 1].iter().filter(|x| x.1 == SoundTok::Direction).map(|x| x.0.clone()).collect();

@@ -1032,11 +1032,23 @@ pub(crate) fn parse(source: &str) -> Parsed {
                 p.collision_layer_lines.push(line_number);
                 let mut explicit: Vec<String> = Vec::new();
                 let mut first_token = true;
-                for word in trimmed.split(|c: char| c == ',' || c.is_whitespace()) {
-                    if word.is_empty() {
+                // names are runs of word characters; commas and spaces separate them; any other
+                // character is an error of its own
+                let mut words: Vec<String> = Vec::new();
+                let mut rest = trimmed;
+                while let Some(c) = rest.chars().next() {
+                    let len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+                    if len > 0 {
+                        words.push(rest[..len].to_string());
+                        rest = &rest[len..];
                         continue;
                     }
-                    let name = word.to_string();
+                    if c != ',' && !c.is_whitespace() {
+                        p.error(line_number, format!("error detected - unexpected character {c}"));
+                    }
+                    rest = &rest[c.len_utf8()..];
+                }
+                for name in words {
                     if name == "background" {
                         let last_nonempty = p.collision_layers.last().is_some_and(|l| !l.is_empty());
                         if last_nonempty {
