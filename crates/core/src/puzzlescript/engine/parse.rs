@@ -921,43 +921,71 @@ pub(crate) fn parse(source: &str) -> Parsed {
                 }
             }
             "legend" => {
-                let Some(eq) = trimmed.find('=') else {
-                    p.error(line_number, "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
-                    continue;
-                };
-                let lhs = trimmed[..eq].trim();
-                if lhs.contains(char::is_whitespace) || lhs.is_empty() {
-                    p.error(line_number, "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
-                    continue;
-                }
-                let mut splits = vec![lhs.to_string(), "=".to_string()];
-                let rhs: Vec<&str> = trimmed[eq + 1..].split_whitespace().collect();
-                let mut ok = true;
-                for (k, w) in rhs.iter().enumerate() {
-                    if k % 2 == 1 {
-                        if *w != "and" && *w != "or" {
-                            p.error(
-                                line_number,
-                                format!(
-                                    "Expected and 'AND' or an 'OR' here, but got {} instead.",
-                                    w.to_uppercase()
-                                ),
-                            );
-                            ok = false;
-                        } else if k >= 3 && *w != rhs[1] {
-                            p.error(
-                                line_number,
-                                "Hey! You can't go mixing ANDs and ORs in a single legend entry.",
-                            );
-                            ok = false;
-                        }
-                    } else if !w.chars().all(is_word_char) {
-                        p.error(line_number, "Something bad's happening in the LEGEND");
-                        ok = false;
+                // word by word as the reference reads it: a name, '=', then names separated by
+                // 'and' or 'or'; a word that is not one ends the line's reading
+                let mut splits: Vec<String> = Vec::new();
+                let mut rest = trimmed;
+                let mut index = 0;
+                loop {
+                    rest = rest.trim_start();
+                    if rest.is_empty() {
+                        break;
                     }
-                    splits.push(w.to_string());
+                    if p.too_many() {
+                        break;
+                    }
+                    let word_len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+                    match index {
+                        0 => {
+                            let len: usize = rest
+                                .chars()
+                                .take_while(|c| *c != '=' && *c != '(' && !c.is_whitespace())
+                                .map(char::len_utf8)
+                                .sum();
+                            splits.push(rest[..len].to_string());
+                            rest = &rest[len..];
+                            index = 1;
+                        }
+                        1 => {
+                            if let Some(r) = rest.strip_prefix('=') {
+                                splits.push("=".to_string());
+                                rest = r;
+                            } else {
+                                p.error(line_number, "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
+                                splits.push("=".to_string());
+                                rest = "";
+                            }
+                            index = 2;
+                        }
+                        _ if word_len == 0 => {
+                            p.error(line_number, "Something bad's happening in the LEGEND");
+                            rest = "";
+                            if index % 2 == 1 {
+                                index += 1;
+                            }
+                        }
+                        _ => {
+                            let w = rest[..word_len].to_string();
+                            rest = &rest[word_len..];
+                            if index % 2 == 1 {
+                                if w != "and" && w != "or" {
+                                    p.error(
+                                        line_number,
+                                        format!("Expected and 'AND' or an 'OR' here, but got {} instead.", w.to_uppercase()),
+                                    );
+                                } else if index >= 5 && Some(&w) != splits.get(3) {
+                                    p.error(
+                                        line_number,
+                                        "Hey! You can't go mixing ANDs and ORs in a single legend entry.",
+                                    );
+                                }
+                            }
+                            splits.push(w);
+                            index += 1;
+                        }
+                    }
                 }
-                if ok || !splits.is_empty() {
+                if !p.too_many() {
                     p.legend_line(splits, line_number);
                 }
             }
