@@ -1430,6 +1430,16 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let mut order: Vec<(usize, String, usize)> =
         last_occurrence.iter().map(|(n, (occ, l))| (*occ, n.clone(), *l)).collect();
     order.sort();
+    let layered_count = order.len();
+    // An object in no layer is an error (reported below); for the rest of the checks it stands
+    // on the first layer, as in the reference, so that it draws no further errors of its own.
+    let mut unlayered: Vec<String> = Vec::new();
+    for d in &object_defs {
+        if !last_occurrence.contains_key(&d.name) && !unlayered.contains(&d.name) {
+            unlayered.push(d.name.clone());
+            order.push((usize::MAX, d.name.clone(), 0));
+        }
+    }
     let object_count = order.len();
     let stride = object_count.div_ceil(64).max(1);
     ctx.stride = stride;
@@ -1506,6 +1516,13 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
                     ctx.error(*line, format!("Object not found with name {n}"));
                     continue;
                 };
+                if unlayered.contains(n) {
+                    ctx.error(
+                        *line,
+                        format!("Object \"{}\" has been defined, but not assigned to a layer.", n.to_uppercase()),
+                    );
+                    continue;
+                }
                 match m[layer] {
                     None => m[layer] = Some(id),
                     Some(other) => {
@@ -1600,7 +1617,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         let mut same = true;
         let mut layer = None;
         for v in values {
-            match ctx.objects.get(v) {
+            match ctx.objects.get(v).filter(|_| !unlayered.contains(v)) {
                 None => {
                     same = false;
                     break;
@@ -1618,7 +1635,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             ctx.properties_single_layer.insert(key.clone(), l);
         }
     }
-    if object_count == 0 {
+    if layered_count == 0 {
         ctx.error(0, "You need to have some objects defined");
     }
     // background
@@ -2093,7 +2110,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
     }
     for d in &object_defs {
-        if !ctx.objects.contains_key(&d.name) {
+        if unlayered.contains(&d.name) {
             ctx.error(
                 d.line,
                 format!(
