@@ -1662,6 +1662,16 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
         if object_count > 0 { Some((0, objects_info[0].layer)) } else { None }
     };
+    // no background object in a layer: every level is refused for it (once)
+    let first_level = level_defs.iter().find_map(|d| match d {
+        LevelDef::Rows { line, .. } => Some(*line),
+        LevelDef::Message { .. } => None,
+    });
+    if let Some(line) = first_level
+        && background.is_none_or(|(id, _)| id >= layered_count)
+    {
+        ctx.error(line, "you have to have a background layer");
+    }
     ctx.synonyms = synonyms.clone();
     ctx.aggregates = aggregates.clone();
     ctx.properties = properties.clone();
