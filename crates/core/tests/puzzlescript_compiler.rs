@@ -61,4 +61,4 @@ fn the_compiler_refuses_what_the_reference_refuses_with_as_many_errors() {
 const FLOOR_SPLIT: usize = 300;
 /// Games whose error count is the reference's: 263 of 300 today (the rest report one error
 /// where the reference reports two, or the reverse); raised as the compiler comes closer.
-const FLOOR_COUNT: usize = 298;
+const FLOOR_COUNT: usize = 299;

@@ -1325,6 +1325,11 @@ fn expand_dict(
             if let Some(s) = synonyms.get(&value) {
                 values[i] = s.clone();
                 changed = true;
+            } else if value == *n {
+                // an entry naming itself (only in a game already in error): the name goes, and
+                // brings nothing new (the reference edits the very list it reads)
+                values.remove(i);
+                changed = true;
             } else if let Some(newvalues) = dict.get(&value).cloned() {
                 values.remove(i);
                 for nv in newvalues {
