@@ -159,6 +159,9 @@ struct Ctx {
     aggregates: BTreeMap<String, Vec<String>>,
     properties: BTreeMap<String, Vec<String>>,
     properties_single_layer: BTreeMap<String, usize>,
+    /// Properties whose objects are all in no layer (a game in error): like the reference, they
+    /// are kept whole in rules (not expanded), and a rule naming one is refused for it.
+    properties_no_layer: std::collections::BTreeSet<String>,
     object_masks: BTreeMap<String, Bits>,
     aggregate_masks: BTreeMap<String, Bits>,
     names: std::collections::BTreeSet<String>,
@@ -772,8 +775,9 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
                     for k in 0..cur.lhs[j].len() {
                         let props = props_of(ctx, &cur.lhs[j][k]);
                         for property in props {
-                            if ctx.properties_single_layer.contains_key(&property)
-                                && !ambiguous.contains(&property)
+                            let whole = ctx.properties_single_layer.contains_key(&property)
+                                || ctx.properties_no_layer.contains(&property);
+                            if whole && !ambiguous.contains(&property)
                             {
                                 continue;
                             }
@@ -1394,6 +1398,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         aggregates: BTreeMap::new(),
         properties: BTreeMap::new(),
         properties_single_layer: BTreeMap::new(),
+        properties_no_layer: std::collections::BTreeSet::new(),
         object_masks: BTreeMap::new(),
         aggregate_masks: BTreeMap::new(),
         names,
@@ -1638,6 +1643,9 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
         if same && let Some(l) = layer {
             ctx.properties_single_layer.insert(key.clone(), l);
+        }
+        if !values.is_empty() && values.iter().all(|v| unlayered.contains(v)) {
+            ctx.properties_no_layer.insert(key.clone());
         }
     }
     if layered_count == 0 {
