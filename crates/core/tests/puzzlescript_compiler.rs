@@ -62,3 +62,44 @@ const FLOOR_SPLIT: usize = 300;
 /// Games whose error count is the reference's: all 300 (the parser reads word by word where the
 /// reference's tokenizer does, and stops where it stops, after more than 5 errors).
 const FLOOR_COUNT: usize = 300;
+
+/// The errors of compiling `source`, as (line, message).
+fn errors_of(source: &str) -> Vec<(usize, String)> {
+    let (_, diagnostics) = engine::compile_lenient(source);
+    diagnostics.iter().filter(|d| d.is_error).map(|d| (d.line, d.message.clone())).collect()
+}
+
+/// The line (1-based) of the first line of `source` equal to `text`.
+fn line_of(source: &str, text: &str) -> usize {
+    source.split('\n').position(|l| l == text).expect("the line is there") + 1
+}
+
+#[test]
+fn reading_stops_after_more_than_five_errors_as_the_reference_does() {
+    // ten rows of eight glyphs the legend does not know: the reference stops at the sixth error
+    let rows: Vec<String> = (0..10).map(|k| format!("#{}#", "abcdefgh".repeat(1 + k % 2))).collect();
+    let source = format!("{}\n\n{}\n", tessera_core::puzzlescript::STARTER_GAME, rows.join("\n"));
+    let first = line_of(&source, &rows[0]);
+    let errors = errors_of(&source);
+    assert_eq!(errors.len(), 6, "{errors:?}");
+    assert!(errors.iter().all(|(line, _)| *line == first), "all on the first bad row: {errors:?}");
+    assert!(engine::compile(&source).is_err());
+    assert!(engine::compile_lenient(&source).0.is_none(), "nothing is compiled past the stop");
+}
+
+#[test]
+fn an_unknown_word_in_a_rule_or_a_win_condition_is_an_error_on_its_line() {
+    let starter = tessera_core::puzzlescript::STARTER_GAME;
+    let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
+    let source = starter.replace(rule, "[ > Player | Crate ] -> [ > Player | > Crate ] zorp");
+    let line = line_of(&source, "[ > Player | Crate ] -> [ > Player | > Crate ] zorp");
+    let errors = errors_of(&source);
+    assert!(errors.iter().any(|(l, m)| *l == line && m.contains("zorp")), "{errors:?}");
+
+    // a win condition naming nothing: the word, then the condition (two errors, as the reference)
+    let source = starter.replace("All Target on Crate", "All Target on Crat");
+    let line = line_of(&source, "All Target on Crat");
+    let errors = errors_of(&source);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors.iter().all(|(l, _)| *l == line), "{errors:?}");
+}
