@@ -1667,7 +1667,8 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         first
     } else {
         if aggregates.contains_key("background") {
-            ctx.error(0, "background cannot be an aggregate (declared with 'and'), it has to be a simple type, or property (declared in terms of others using 'or').");
+            let line = original_line_numbers.iter().find(|x| x.0 == "background").map(|x| x.1).unwrap_or(0);
+            ctx.error(line, "background cannot be an aggregate (declared with 'and'), it has to be a simple type, or property (declared in terms of others using 'or').");
         } else if def_index.contains_key("background") {
             // declared but in no layer: reported with the other objects in no layer
         } else {

@@ -863,14 +863,22 @@ pub(crate) fn parse(source: &str) -> Parsed {
                                     let n = current_object
                                         .map(|o| p.objects[o].name.to_uppercase())
                                         .unwrap_or_default();
-                                    let word = rest.split_whitespace().next().unwrap_or("");
+                                    // the word (or, if none, the rest of the line) is skipped and
+                                    // reading goes on: each bad word is an error of its own
+                                    let len: usize =
+                                        rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+                                    let len = if len == 0 { rest.len() } else { len };
+                                    let word = rest[..len].trim();
                                     p.error(
                                         line_number,
                                         format!(
                                             "Was looking for color for object {n}, got \"{word}\" instead."
                                         ),
                                     );
-                                    break;
+                                    rest = &rest[len..];
+                                    if p.too_many() {
+                                        break;
+                                    }
                                 }
                             }
                         }
