@@ -1369,7 +1369,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         properties: legend_properties,
         sounds: sound_rows,
         collision_layers,
-        collision_layer_lines: _,
+        collision_layer_lines,
         rules: rule_lines,
         winconditions,
         levels: level_defs,
@@ -1649,7 +1649,9 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
     }
     if layered_count == 0 {
-        ctx.error(0, "You need to have some objects defined");
+        // (the layers name no object: said on the first layer's line)
+        let line = collision_layer_lines.first().copied().unwrap_or(0);
+        ctx.error(line, "You need to have some objects defined");
     }
     // background
     let background: Option<(usize, usize)> = if let Some(b) = ctx.objects.get("background") {
