@@ -5,7 +5,7 @@ use tessera_core::puzzlescript::engine::suite::{parse_testdata, run_case};
 
 /// The shared benchmark folder: `../shared` beside the checkout (or one level up, for a git
 /// worktree under `wt/`), or `PS_SHARED_DIR`.
-fn shared() -> PathBuf {
+pub(crate) fn shared() -> PathBuf {
     if let Ok(d) = std::env::var("PS_SHARED_DIR") {
         return PathBuf::from(d);
     }

@@ -206,6 +206,9 @@ struct Ctx {
     aggregates: BTreeMap<String, Vec<String>>,
     properties: BTreeMap<String, Vec<String>>,
     properties_single_layer: BTreeMap<String, usize>,
+    /// Properties whose objects are all in no layer (a game in error): like the reference, they
+    /// are kept whole in rules (not expanded), and a rule naming one is refused for it.
+    properties_no_layer: std::collections::BTreeSet<String>,
     object_masks: BTreeMap<String, Bits>,
     aggregate_masks: BTreeMap<String, Bits>,
     names: std::collections::BTreeSet<String>,
@@ -511,6 +514,13 @@ fn process_rule_string(
                             ctx.warning(line, format!("I notice that you have NO {} more than once in a single cell. That's redundant innit.", token.to_uppercase()));
                         } else {
                             ctx.error(line, format!("You cannot specify the same object more than once in a single cell (in this case {} occurs multiple times).", token.to_uppercase()));
+                            if ctx.properties.contains_key(token) {
+                                // the reference adds a hint, counted as an error, once per game
+                                let hint = "(A property repeated in one cell: if you mean two independent choices from it, define a second property with the same members under another name.)";
+                                if !ctx.diags.iter().any(|d| d.message == hint) {
+                                    ctx.error(line, hint);
+                                }
+                            }
                         }
                     }
                     j += 2;
@@ -812,8 +822,9 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
                     for k in 0..cur.lhs[j].len() {
                         let props = props_of(ctx, &cur.lhs[j][k]);
                         for property in props {
-                            if ctx.properties_single_layer.contains_key(&property)
-                                && !ambiguous.contains(&property)
+                            let whole = ctx.properties_single_layer.contains_key(&property)
+                                || ctx.properties_no_layer.contains(&property);
+                            if whole && !ambiguous.contains(&property)
                             {
                                 continue;
                             }
@@ -1390,6 +1401,11 @@ fn expand_dict(
             if let Some(s) = synonyms.get(&value) {
                 values[i] = s.clone();
                 changed = true;
+            } else if value == *n {
+                // an entry naming itself (only in a game already in error): the name goes, and
+                // brings nothing new (the reference edits the very list it reads)
+                values.remove(i);
+                changed = true;
             } else if let Some(newvalues) = dict.get(&value).cloned() {
                 values.remove(i);
                 for nv in newvalues {
@@ -1425,7 +1441,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         properties: legend_properties,
         sounds: sound_rows,
         collision_layers,
-        collision_layer_lines: _,
+        collision_layer_lines,
         rules: rule_lines,
         winconditions,
         levels: level_defs,
@@ -1433,7 +1449,13 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         diagnostics,
         original_line_numbers,
         object_lookup: _,
+        aborted,
+        ..
     } = parsed;
+    if aborted {
+        // the reference stops reading after too many errors and compiles nothing
+        return (None, diagnostics);
+    }
     let mut def_index: BTreeMap<&str, usize> = BTreeMap::new();
     for (k, d) in object_defs.iter().enumerate() {
         def_index.entry(d.name.as_str()).or_insert(k);
@@ -1448,6 +1470,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         aggregates: BTreeMap::new(),
         properties: BTreeMap::new(),
         properties_single_layer: BTreeMap::new(),
+        properties_no_layer: std::collections::BTreeSet::new(),
         object_masks: BTreeMap::new(),
         aggregate_masks: BTreeMap::new(),
         names,
@@ -1489,6 +1512,16 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let mut order: Vec<(usize, String, usize)> =
         last_occurrence.iter().map(|(n, (occ, l))| (*occ, n.clone(), *l)).collect();
     order.sort();
+    let layered_count = order.len();
+    // An object in no layer is an error (reported below); for the rest of the checks it stands
+    // on the first layer, as in the reference, so that it draws no further errors of its own.
+    let mut unlayered: Vec<String> = Vec::new();
+    for d in &object_defs {
+        if !last_occurrence.contains_key(&d.name) && !unlayered.contains(&d.name) {
+            unlayered.push(d.name.clone());
+            order.push((usize::MAX, d.name.clone(), 0));
+        }
+    }
     let object_count = order.len();
     let stride = object_count.div_ceil(64).max(1);
     ctx.stride = stride;
@@ -1565,6 +1598,13 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
                     ctx.error(*line, format!("Object not found with name {n}"));
                     continue;
                 };
+                if unlayered.contains(n) {
+                    ctx.error(
+                        *line,
+                        format!("Object \"{}\" has been defined, but not assigned to a layer.", n.to_uppercase()),
+                    );
+                    continue;
+                }
                 match m[layer] {
                     None => m[layer] = Some(id),
                     Some(other) => {
@@ -1659,7 +1699,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         let mut same = true;
         let mut layer = None;
         for v in values {
-            match ctx.objects.get(v) {
+            match ctx.objects.get(v).filter(|_| !unlayered.contains(v)) {
                 None => {
                     same = false;
                     break;
@@ -1676,6 +1716,14 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         if same && let Some(l) = layer {
             ctx.properties_single_layer.insert(key.clone(), l);
         }
+        if !values.is_empty() && values.iter().all(|v| unlayered.contains(v)) {
+            ctx.properties_no_layer.insert(key.clone());
+        }
+    }
+    if layered_count == 0 {
+        // (the layers name no object: said on the first layer's line)
+        let line = collision_layer_lines.first().copied().unwrap_or(0);
+        ctx.error(line, "You need to have some objects defined");
     }
     // background
     let background: Option<(usize, usize)> = if let Some(b) = ctx.objects.get("background") {
@@ -1693,12 +1741,25 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         first
     } else {
         if aggregates.contains_key("background") {
-            ctx.error(0, "background cannot be an aggregate (declared with 'and'), it has to be a simple type, or property (declared in terms of others using 'or').");
+            let line = original_line_numbers.iter().find(|x| x.0 == "background").map(|x| x.1).unwrap_or(0);
+            ctx.error(line, "background cannot be an aggregate (declared with 'and'), it has to be a simple type, or property (declared in terms of others using 'or').");
+        } else if def_index.contains_key("background") {
+            // declared but in no layer: reported with the other objects in no layer
         } else {
             ctx.error(0, "Seriously, you have to define something to be the background.");
         }
         if object_count > 0 { Some((0, objects_info[0].layer)) } else { None }
     };
+    // no background object in a layer: every level is refused for it (once)
+    let first_level = level_defs.iter().find_map(|d| match d {
+        LevelDef::Rows { line, .. } => Some(*line),
+        LevelDef::Message { .. } => None,
+    });
+    if let Some(line) = first_level
+        && background.is_none_or(|(id, _)| id >= layered_count)
+    {
+        ctx.error(line, "you have to have a background layer");
+    }
     ctx.synonyms = synonyms.clone();
     ctx.aggregates = aggregates.clone();
     ctx.properties = properties.clone();
@@ -1772,6 +1833,16 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             && let Some(&(id, _)) = ctx.objects.get(n)
         {
             bits::set(&mut m, id);
+        }
+        // Nothing found: the reference says so (an object declared but in no layer still
+        // counts as found there).
+        let members = aggregates.get("player").into_iter().flatten();
+        let members = members.chain(properties.get("player").into_iter().flatten());
+        let mut members = members.chain(synonyms.get("player"));
+        let declared =
+            def_index.contains_key("player") || members.any(|n| def_index.contains_key(n.as_str()));
+        if m.iter().all(|w| *w == 0) && !declared {
+            ctx.error(0, "Error, didn't find any object called player, either in the objects section, or the legends section.");
         }
         (aggregate, m)
     };
@@ -2109,21 +2180,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             ctx.error(*line, "Win conditions is badly formatted - needs to look something like \"No Fruit\", \"All Target On Crate\", \"Some Fruit\", \"Some Gold on Chest\", \"No Gold on Chest\", or the like.");
             continue;
         }
-        if !["no", "all", "some", "any"].contains(&words[0].as_str()) {
-            ctx.error(
-                *line,
-                format!(
-                    "Expecting the start of a win condition (\"ALL\",\"SOME\",\"NO\") but got \"{}'.",
-                    words[0].to_uppercase()
-                ),
-            );
-        }
-        if words.len() == 3 || words.len() > 4 {
-            ctx.error(*line, "Win conditions is badly formatted.");
-        }
-        if words.len() >= 3 && words[2] != "on" {
-            ctx.error(*line, format!("Expecting the word \"ON\" but got \"{}\".", words[2].to_uppercase()));
-        }
+        // (the words themselves are checked as the text is read: parse.rs)
         let lookup = |ctx: &mut Ctx, n: &str| -> Option<(bool, Bits)> {
             if n == "\nall\n" {
                 return Some((false, all.clone()));
@@ -2152,7 +2209,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
     }
     for d in &object_defs {
-        if !ctx.objects.contains_key(&d.name) {
+        if unlayered.contains(&d.name) {
             ctx.error(
                 d.line,
                 format!(
@@ -2193,8 +2250,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             continue;
         }
         let seed = t[t.len() - 1].0.clone();
-        if t[t.len() - 1].1 != SoundTok::Seed {
+        // without a seed the row is still checked on (as the reference does), but not kept
+        let no_seed = t[t.len() - 1].1 != SoundTok::Seed;
+        if no_seed {
             ctx.error(row.line, format!("Expecting sfx data, instead found \"{seed}\"."));
+        }
+        if no_seed && t[0].1 == SoundTok::Event {
             continue;
         }
         if t[0].1 == SoundTok::Event {
@@ -2205,6 +2266,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             continue;
         }
         let target = t[0].0.clone();
+        if no_seed {
+            if aggregates.contains_key(&target) {
+                ctx.error(row.line, format!("cannot assign sound events to aggregate objects (declared with \"and\"), only to regular objects, or properties, things defined in terms of \"or\" (\"{target}\")."));
+            }
+            continue;
+        }
         let mut verb = t[1].0.clone();
         let mut dirs: Vec<String> =
             t[2..t.len() - 1].iter().filter(|x| x.1 == SoundTok::Direction).map(|x| x.0.clone()).collect();

@@ -58,7 +58,22 @@ pub(crate) struct Parsed {
     pub original_line_numbers: Vec<(String, usize)>,
     /// object name -> index in `objects`
     pub object_lookup: std::collections::BTreeMap<String, usize>,
+    /// The names the reference's tokenizer knows in RULES and WINCONDITIONS: objects and legend
+    /// entries as of the SOUNDS header (empty when there is none).
+    pub token_names: BTreeSet<String>,
+    /// One-character names usable in maps, as of the LEVELS header.
+    pub abbrev_names: BTreeSet<char>,
+    /// The distinct errors so far (the reference counts a repeated message once).
+    seen: BTreeSet<(usize, bool, String)>,
+    /// How many distinct errors so far.
+    error_count: usize,
+    /// Parsing stopped early: more than [`MAX_PARSE_ERRORS`] errors (the reference gives up
+    /// there and compiles nothing further).
+    pub aborted: bool,
 }
+
+/// More errors than this while reading the text, and the reference stops (`MAX_ERRORS`).
+const MAX_PARSE_ERRORS: usize = 5;
 
 const SECTION_NAMES: [&str; 7] =
     ["objects", "legend", "sounds", "collisionlayers", "rules", "winconditions", "levels"];
@@ -197,7 +212,19 @@ enum LegendKind {
 
 impl Parsed {
     fn error(&mut self, line: usize, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic { line, column: 1, message: message.into(), is_error: true });
+        let message = message.into();
+        if self.seen.insert((line, true, message.clone())) {
+            self.error_count += 1;
+        }
+        self.diagnostics.push(Diagnostic { line, column: 1, message, is_error: true });
+    }
+
+    /// The reference checks its error count after every token: past the limit, it stops.
+    fn too_many(&mut self) -> bool {
+        if self.error_count > MAX_PARSE_ERRORS {
+            self.aborted = true;
+        }
+        self.aborted
     }
 
     fn warning(&mut self, line: usize, message: impl Into<String>) {
@@ -301,7 +328,9 @@ impl Parsed {
             return;
         }
         let candname = splits[0].clone();
+        let mut ok = true;
         if let Some(l) = self.declared(&candname) {
+            ok = false;
             self.error(
                 line,
                 format!("Name \"{}\" already in use (on line line {}).", candname.to_uppercase(), l),
@@ -311,6 +340,7 @@ impl Parsed {
         let mut i = 2;
         while i < splits.len() {
             if splits[i] == candname {
+                ok = false;
                 self.error(
                     line,
                     format!("You can't define object {} in terms of itself!", candname.to_uppercase()),
@@ -372,7 +402,7 @@ impl Parsed {
                 self.properties.push((splits[0].clone(), members, line));
                 self.original_line_numbers.push((splits[0].clone(), line));
             }
-        } else {
+        } else if ok {
             self.error(line, "This legend-entry is incorrectly-formatted - it should be one of A = B, A = B or C ( or D ...), A = B and C (and D ...)");
         }
     }
@@ -475,6 +505,129 @@ fn strip_comments(chars: &[char], level: &mut usize, raw_after_message: bool) ->
     out
 }
 
+/// The reference tokenizer's word-by-word check of a rule line (`code`: lower-cased, comments
+/// blanked): a word that is no direction, keyword, command or known name is an error, and so is
+/// a name as the line's first word (names belong inside brackets).
+fn rule_tokens(p: &mut Parsed, code: &str, line: usize) {
+    const LOOP_MARKERS: [&str; 2] = ["startloop", "endloop"];
+    const RULE_DIRECTIONS: [&str; 9] =
+        ["up", "down", "left", "right", "horizontal", "vertical", "orthogonal", "late", "rigid"];
+    const CELL_DIRECTIONS: [&str; 19] = [
+        "action",
+        "up",
+        "down",
+        "left",
+        "right",
+        "^",
+        "v",
+        "<",
+        ">",
+        "moving",
+        "stationary",
+        "parallel",
+        "perpendicular",
+        "horizontal",
+        "orthogonal",
+        "vertical",
+        "no",
+        "randomdir",
+        "random",
+    ];
+    const COMMANDS: [&str; 17] = [
+        "sfx0",
+        "sfx1",
+        "sfx2",
+        "sfx3",
+        "sfx4",
+        "sfx5",
+        "sfx6",
+        "sfx7",
+        "sfx8",
+        "sfx9",
+        "sfx10",
+        "cancel",
+        "checkpoint",
+        "restart",
+        "win",
+        "message",
+        "again",
+    ];
+    let chars: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    let mut in_pattern = false;
+    let mut first = true;
+    loop {
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i >= chars.len() || p.too_many() {
+            return;
+        }
+        let sol = std::mem::replace(&mut first, false);
+        if chars[i] == '-' && chars.get(i + 1) == Some(&'>') {
+            i += 2;
+            continue;
+        }
+        if matches!(chars[i], '[' | '|' | ']' | '+') {
+            if chars[i] != '+' {
+                in_pattern = true;
+            }
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && !matches!(chars[i], '[' | '|' | ']') && !chars[i].is_whitespace() {
+            i += 1;
+        }
+        let word: String = chars[start..i].iter().collect();
+        let w = word.as_str();
+        if (!in_pattern && (LOOP_MARKERS.contains(&w) || RULE_DIRECTIONS.contains(&w)))
+            || (in_pattern && CELL_DIRECTIONS.contains(&w))
+        {
+            continue;
+        }
+        if p.token_names.contains(w) {
+            if sol {
+                p.error(line, "Objects cannot appear outside of square brackets in rules, only directions can.");
+            }
+        } else if w == "message" {
+            return;
+        } else if !(w == "..." || w == "rigid" || w == "random" || COMMANDS.contains(&w)) {
+            p.error(line, format!("Name \"{w}\", referred to in a rule, does not exist."));
+        }
+    }
+}
+
+/// The reference tokenizer's word-by-word check of a win condition: a quantifier, a known name,
+/// `on`, a known name, nothing more.
+fn wincondition_tokens(p: &mut Parsed, code: &str, line: usize) {
+    let mut rest = code.trim_start();
+    let mut index = 0;
+    while !rest.is_empty() && !p.too_many() {
+        let len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+        if len == 0 {
+            p.error(line, "incorrect format of win condition.");
+            return;
+        }
+        let w = &rest[..len];
+        rest = rest[len..].trim_start();
+        let up = w.to_uppercase();
+        match index {
+            0 if !["all", "any", "no", "some"].contains(&w) => p.error(
+                line,
+                format!("Expecting the start of a win condition (\"ALL\",\"SOME\",\"NO\") but got \"{up}'."),
+            ),
+            2 if w != "on" => p.error(line, format!("Expecting the word \"ON\" but got \"{up}\".")),
+            1 | 3 if !p.token_names.contains(w) => {
+                p.error(line, format!("Error in win condition: \"{up}\" is not a valid object name."))
+            }
+            4.. => p.error(line, format!("Error in win condition: I don't know what to do with {up}.")),
+            _ => {}
+        }
+        index += 1;
+    }
+}
+
 /// Parses a whole source text.
 pub(crate) fn parse(source: &str) -> Parsed {
     let mut p = Parsed::default();
@@ -489,6 +642,9 @@ pub(crate) fn parse(source: &str) -> Parsed {
     let mut last_level_open = true;
 
     for (index, raw_line) in source.split('\n').enumerate() {
+        if p.too_many() {
+            break;
+        }
         let line_number = index + 1;
         let mixed: Vec<char> = raw_line.chars().collect();
         let lower = lower_chars(raw_line);
@@ -594,6 +750,19 @@ pub(crate) fn parse(source: &str) -> Parsed {
                 if name == "sounds" || name == "levels" || name == "rules" {
                     p.fill_names();
                 }
+                if name == "sounds" {
+                    p.token_names.extend(p.names.iter().cloned());
+                }
+                if name == "levels" {
+                    let one_char = |n: &String| {
+                        let mut cs = n.chars();
+                        cs.next().filter(|_| cs.next().is_none())
+                    };
+                    let objects = p.objects.iter().map(|o| &o.name);
+                    let legend = p.synonyms.iter().map(|s| &s.0).chain(p.aggregates.iter().map(|a| &a.0));
+                    let abbrev: Vec<char> = objects.chain(legend).filter_map(one_char).collect();
+                    p.abbrev_names.extend(abbrev);
+                }
                 continue;
             }
         }
@@ -694,14 +863,22 @@ pub(crate) fn parse(source: &str) -> Parsed {
                                     let n = current_object
                                         .map(|o| p.objects[o].name.to_uppercase())
                                         .unwrap_or_default();
-                                    let word = rest.split_whitespace().next().unwrap_or("");
+                                    // the word (or, if none, the rest of the line) is skipped and
+                                    // reading goes on: each bad word is an error of its own
+                                    let len: usize =
+                                        rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+                                    let len = if len == 0 { rest.len() } else { len };
+                                    let word = rest[..len].trim();
                                     p.error(
                                         line_number,
                                         format!(
                                             "Was looking for color for object {n}, got \"{word}\" instead."
                                         ),
                                     );
-                                    break;
+                                    rest = &rest[len..];
+                                    if p.too_many() {
+                                        break;
+                                    }
                                 }
                             }
                         }
@@ -752,43 +929,71 @@ pub(crate) fn parse(source: &str) -> Parsed {
                 }
             }
             "legend" => {
-                let Some(eq) = trimmed.find('=') else {
-                    p.error(line_number, "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
-                    continue;
-                };
-                let lhs = trimmed[..eq].trim();
-                if lhs.contains(char::is_whitespace) || lhs.is_empty() {
-                    p.error(line_number, "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
-                    continue;
-                }
-                let mut splits = vec![lhs.to_string(), "=".to_string()];
-                let rhs: Vec<&str> = trimmed[eq + 1..].split_whitespace().collect();
-                let mut ok = true;
-                for (k, w) in rhs.iter().enumerate() {
-                    if k % 2 == 1 {
-                        if *w != "and" && *w != "or" {
-                            p.error(
-                                line_number,
-                                format!(
-                                    "Expected and 'AND' or an 'OR' here, but got {} instead.",
-                                    w.to_uppercase()
-                                ),
-                            );
-                            ok = false;
-                        } else if k >= 3 && *w != rhs[1] {
-                            p.error(
-                                line_number,
-                                "Hey! You can't go mixing ANDs and ORs in a single legend entry.",
-                            );
-                            ok = false;
-                        }
-                    } else if !w.chars().all(is_word_char) {
-                        p.error(line_number, "Something bad's happening in the LEGEND");
-                        ok = false;
+                // word by word as the reference reads it: a name, '=', then names separated by
+                // 'and' or 'or'; a word that is not one ends the line's reading
+                let mut splits: Vec<String> = Vec::new();
+                let mut rest = trimmed;
+                let mut index = 0;
+                loop {
+                    rest = rest.trim_start();
+                    if rest.is_empty() {
+                        break;
                     }
-                    splits.push(w.to_string());
+                    if p.too_many() {
+                        break;
+                    }
+                    let word_len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+                    match index {
+                        0 => {
+                            let len: usize = rest
+                                .chars()
+                                .take_while(|c| *c != '=' && *c != '(' && !c.is_whitespace())
+                                .map(char::len_utf8)
+                                .sum();
+                            splits.push(rest[..len].to_string());
+                            rest = &rest[len..];
+                            index = 1;
+                        }
+                        1 => {
+                            if let Some(r) = rest.strip_prefix('=') {
+                                splits.push("=".to_string());
+                                rest = r;
+                            } else {
+                                p.error(line_number, "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
+                                splits.push("=".to_string());
+                                rest = "";
+                            }
+                            index = 2;
+                        }
+                        _ if word_len == 0 => {
+                            p.error(line_number, "Something bad's happening in the LEGEND");
+                            rest = "";
+                            if index % 2 == 1 {
+                                index += 1;
+                            }
+                        }
+                        _ => {
+                            let w = rest[..word_len].to_string();
+                            rest = &rest[word_len..];
+                            if index % 2 == 1 {
+                                if w != "and" && w != "or" {
+                                    p.error(
+                                        line_number,
+                                        format!("Expected and 'AND' or an 'OR' here, but got {} instead.", w.to_uppercase()),
+                                    );
+                                } else if index >= 5 && Some(&w) != splits.get(3) {
+                                    p.error(
+                                        line_number,
+                                        "Hey! You can't go mixing ANDs and ORs in a single legend entry.",
+                                    );
+                                }
+                            }
+                            splits.push(w);
+                            index += 1;
+                        }
+                    }
                 }
-                if ok || !splits.is_empty() {
+                if !p.too_many() {
                     p.legend_line(splits, line_number);
                 }
             }
@@ -863,11 +1068,23 @@ pub(crate) fn parse(source: &str) -> Parsed {
                 p.collision_layer_lines.push(line_number);
                 let mut explicit: Vec<String> = Vec::new();
                 let mut first_token = true;
-                for word in trimmed.split(|c: char| c == ',' || c.is_whitespace()) {
-                    if word.is_empty() {
+                // names are runs of word characters; commas and spaces separate them; any other
+                // character is an error of its own
+                let mut words: Vec<String> = Vec::new();
+                let mut rest = trimmed;
+                while let Some(c) = rest.chars().next() {
+                    let len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+                    if len > 0 {
+                        words.push(rest[..len].to_string());
+                        rest = &rest[len..];
                         continue;
                     }
-                    let name = word.to_string();
+                    if c != ',' && !c.is_whitespace() {
+                        p.error(line_number, format!("error detected - unexpected character {c}"));
+                    }
+                    rest = &rest[c.len_utf8()..];
+                }
+                for name in words {
                     if name == "background" {
                         let last_nonempty = p.collision_layers.last().is_some_and(|l| !l.is_empty());
                         if last_nonempty {
@@ -914,12 +1131,27 @@ pub(crate) fn parse(source: &str) -> Parsed {
                 };
                 let mixed_line: String = mixed.iter().collect();
                 p.rules.push((rule_text, line_number, mixed_line));
+                rule_tokens(&mut p, &code, line_number);
             }
             "winconditions" => {
                 let words: Vec<String> = trimmed.split_whitespace().map(String::from).collect();
                 p.winconditions.push((words, line_number));
+                wincondition_tokens(&mut p, trimmed, line_number);
             }
             "levels" => {
+                // every glyph is a token of its own: an unknown one is an error each
+                for ch in trimmed.chars().filter(|c| !c.is_whitespace()) {
+                    if p.too_many() {
+                        break;
+                    }
+                    if !p.abbrev_names.contains(&ch) {
+                        let key = ch.to_uppercase();
+                        p.error(
+                            line_number,
+                            format!("Key \"{key}\" not found. Do you need to add it to the legend, or define a new object?"),
+                        );
+                    }
+                }
                 let row: Vec<char> = trimmed.chars().collect();
                 if last_level_open || !matches!(p.levels.last(), Some(LevelDef::Rows { .. })) {
                     // start a new level
@@ -943,6 +1175,7 @@ pub(crate) fn parse(source: &str) -> Parsed {
             _ => {}
         }
     }
+    p.too_many();
     if p.names.is_empty() {
         p.fill_names();
     }
