@@ -799,6 +799,17 @@ impl EditView {
         ui.separator();
         self.palette_ui(ui);
         ui.separator();
+        if let Some(r) = self.draft.options.game().levels_ui(ui, &self.draft) {
+            match r {
+                Ok(after) => {
+                    self.finish_stroke();
+                    self.replace(after, false);
+                    self.after_undo_redo();
+                    self.canvas.view.fit();
+                }
+                Err(e) => self.say(format!("levels: {e}")),
+            }
+        }
         let mut rebuilt = false;
         egui::CollapsingHeader::new("Settings")
             .default_open(true)
