@@ -102,8 +102,8 @@ struct LevelChoice {
     names: Vec<String>,
     /// The level picked (an index into `levels`).
     selected: usize,
-    /// The preview of the picked level: which, and its board.
-    preview: Option<(usize, tessera_ecs::Mirror, AnyState, BoardView)>,
+    /// The preview of the picked level: which, and its board (rules and state).
+    preview: Option<(usize, tessera_ecs::Mirror, tessera_core::AnyRules, AnyState, BoardView)>,
 }
 
 /// The whole editor.
@@ -413,6 +413,12 @@ impl EditorApp {
         self.mode = mode;
     }
 
+    /// The key of the picture the level chooser's preview drew, when its rule set draws its own
+    /// (PuzzleScript's sprites).
+    pub fn choice_preview_art(&self) -> Option<u64> {
+        self.choice.as_ref()?.preview.as_ref()?.4.art_key()
+    }
+
     /// What the menu bar names as the level or log shown (its file, "(edited)" when Play runs
     /// Edit's changed draft).
     pub fn title(&self) -> &str {
@@ -574,7 +580,7 @@ impl EditorApp {
             && let Ok(game) = c.levels[c.selected].1.start(None)
         {
             let mirror = tessera_ecs::Mirror::from_state(&game.state);
-            c.preview = Some((c.selected, mirror, game.state, BoardView::default()));
+            c.preview = Some((c.selected, mirror, game.rules, game.state, BoardView::default()));
         }
         egui::Modal::new(egui::Id::unique("choose-level")).show(ctx, |ui| {
             ui.heading("Choose a level");
@@ -607,10 +613,12 @@ impl EditorApp {
                     },
                 );
                 let (rect, _) = ui.allocate_exact_size(egui::vec2(240.0, 240.0), egui::Sense::hover());
-                if let Some((_, mirror, state, view)) = &mut c.preview {
+                if let Some((_, mirror, rules, state, view)) = &mut c.preview {
                     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
                     view.fit();
-                    view.show(&mut child, mirror, state, 1.0, &crate::board::Overlay::default());
+                    // The rule set's own picture where it has one (PuzzleScript's sprites).
+                    let overlay = crate::board::Overlay::default();
+                    view.show_game(&mut child, mirror, Some(rules), state, 1.0, &overlay);
                 }
             });
             ui.horizontal(|ui| {

@@ -399,7 +399,16 @@ impl BoardView {
             .then_some(hovered_cell)
             .flatten()
             .and_then(|c| mirror.piece_at(c))
-            .and_then(|e| mirror.world().get::<&Look>(e).ok().and_then(|l| l.label));
+            .and_then(|e| mirror.world().get::<&Look>(e).ok().and_then(|l| l.label))
+            .filter(|&label| {
+                // Only a label that was left out: one too wide for its piece at MIN_LABEL.
+                let text = label_text(label);
+                let size = ui.fonts_mut(|f| {
+                    f.layout_no_wrap(text, FontId::proportional(MIN_LABEL), Color32::WHITE).size()
+                });
+                let width = cell - 2.0 * gap;
+                size.x > width * 0.95 || size.y > width * 1.1
+            });
 
         // Overlays over the pieces.
         let mut over = Cells::new(ppp);

@@ -1487,9 +1487,14 @@ impl DebugView {
                             let cells = rule.cells.len();
                             let text =
                                 format!("{}  ({cells} cell{})", rule.text, if cells == 1 { "" } else { "s" });
+                            // Cut to the panel's width (the whole rule on hover), so a long
+                            // rule does not widen the inspector over the board.
                             let label = ui
-                                .selectable_label(picked, RichText::new(text).monospace())
-                                .on_hover_text("Outline the cells this rule changed on the board");
+                                .add(
+                                    egui::Button::selectable(picked, RichText::new(&text).monospace())
+                                        .truncate(),
+                                )
+                                .on_hover_text(format!("{text}\nClick: outline the cells this rule changed"));
                             if label.clicked() {
                                 self.fired = if picked { None } else { Some((step, t, r)) };
                             }

@@ -23,6 +23,7 @@ fn open_level_2(h: &mut Harness<'_, EditorApp>) {
     h.run();
     assert_eq!(h.state().error(), None);
     assert!(h.query_by_label("Choose a level").is_some(), "a game of three levels asks which");
+    assert!(h.state().choice_preview_art().is_some(), "the preview draws the level's sprites");
     h.get_by_label("Level number").set_value_accesskit(2.0);
     h.run();
     h.get_by_label("Open level").click();
@@ -306,6 +307,12 @@ fn save_game_source_writes_the_painted_level_into_the_txt() {
     let saved = std::fs::read_to_string(&game).expect("the game file");
     assert_eq!(tessera_core::puzzlescript::level_rows(&saved, 1).expect("rows")[2], "#.**.O.#");
     assert_eq!(saved.replace("#.**.O.#", "#.*..O.#"), source, "every other line kept");
+    assert!(!h.state().edit().dirty(), "the game's file holds the draft: nothing unsaved");
+    assert!(
+        h.state().edit().status().contains("warehouse.txt"),
+        "named by its file: {}",
+        h.state().edit().status()
+    );
     // A level opened from its JSON has no game file to write.
     let mut h = editor();
     h.state_mut().open(&fixtures().join("levels/warehouse.json"));
@@ -464,6 +471,7 @@ fn levels_are_added_duplicated_moved_and_deleted_and_saved_into_the_txt() {
     assert_eq!(h.state().edit().notice(), None);
     let l = edited(&h);
     assert_eq!(l.level, 2, "the copy is edited");
+    assert_eq!(l.name.as_deref(), Some("Warehouse 3"), "named as its place in the game now");
     assert_eq!((rows(&l, 1), rows(&l, 2)), (level2.clone(), level2.clone()));
     assert!(h.query_by_label_contains("Levels of the game (4)").is_some());
     // Ctrl+Z undoes it.

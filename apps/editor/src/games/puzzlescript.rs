@@ -300,9 +300,14 @@ impl EditorGame for Game {
             (None, Some(k)) => (level.source.clone(), k),
             (None, None) => return None,
         };
-        let next = PuzzleScriptLevel { source, level: k, ..level };
+        // The level's own name, as the importer gives it ("Title 3"), not the one edited before.
+        let name = read_game(&source, None)
+            .ok()
+            .and_then(|mut levels| (k < levels.len()).then(|| levels.swap_remove(k).1))
+            .and_then(|l| self.level_name(&l));
+        let next = PuzzleScriptLevel { source, level: k, name: None, ..level };
         Some(self.draft(&Level::PuzzleScript(next)).map(|mut d| {
-            d.name = draft.name.clone();
+            d.name = name;
             d
         }))
     }
