@@ -102,8 +102,8 @@ struct LevelChoice {
     names: Vec<String>,
     /// The level picked (an index into `levels`).
     selected: usize,
-    /// The preview of the picked level: which, and its board.
-    preview: Option<(usize, tessera_ecs::Mirror, AnyState, BoardView)>,
+    /// The preview of the picked level: which, and its board (rules and state).
+    preview: Option<(usize, tessera_ecs::Mirror, tessera_core::AnyRules, AnyState, BoardView)>,
 }
 
 /// The whole editor.
@@ -365,6 +365,28 @@ impl EditorApp {
         self.mode
     }
 
+    /// Edit's rules panel at line `line` of the debugged log's game: Edit shows the log's level
+    /// first unless it holds that game already or unsaved edits (then it says so).
+    fn show_source_line(&mut self, ctx: &egui::Context, line: u32) {
+        let Some(d) = self.debug.debugger() else { return };
+        let level = d.log().header().level.clone();
+        let Some(game) = crate::games::of_level(&level) else { return };
+        let same = game.game_source(&level) == game.game_source(self.edit.draft().options.level());
+        if !same {
+            if self.edit.dirty() {
+                self.say(
+                    "Edit holds unsaved edits of another level: the rules panel shows its game".into(),
+                    false,
+                );
+            } else if let Err(e) = self.edit.load(&level, None) {
+                self.say(format!("the log's level does not open in Edit: {e}"), false);
+                return;
+            }
+        }
+        game.show_source_line(ctx, &self.edit.draft().options, line);
+        self.mode = Mode::Edit;
+    }
+
     /// Switches mode.
     pub fn set_mode(&mut self, mode: Mode) {
         if mode == Mode::Debug && !self.debug.is_open() {
@@ -389,6 +411,12 @@ impl EditorApp {
             }
         }
         self.mode = mode;
+    }
+
+    /// The key of the picture the level chooser's preview drew, when its rule set draws its own
+    /// (PuzzleScript's sprites).
+    pub fn choice_preview_art(&self) -> Option<u64> {
+        self.choice.as_ref()?.preview.as_ref()?.4.art_key()
     }
 
     /// What the menu bar names as the level or log shown (its file, "(edited)" when Play runs
@@ -552,7 +580,7 @@ impl EditorApp {
             && let Ok(game) = c.levels[c.selected].1.start(None)
         {
             let mirror = tessera_ecs::Mirror::from_state(&game.state);
-            c.preview = Some((c.selected, mirror, game.state, BoardView::default()));
+            c.preview = Some((c.selected, mirror, game.rules, game.state, BoardView::default()));
         }
         egui::Modal::new(egui::Id::unique("choose-level")).show(ctx, |ui| {
             ui.heading("Choose a level");
@@ -585,10 +613,12 @@ impl EditorApp {
                     },
                 );
                 let (rect, _) = ui.allocate_exact_size(egui::vec2(240.0, 240.0), egui::Sense::hover());
-                if let Some((_, mirror, state, view)) = &mut c.preview {
+                if let Some((_, mirror, rules, state, view)) = &mut c.preview {
                     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
                     view.fit();
-                    view.show(&mut child, mirror, state, 1.0, &crate::board::Overlay::default());
+                    // The rule set's own picture where it has one (PuzzleScript's sprites).
+                    let overlay = crate::board::Overlay::default();
+                    view.show_game(&mut child, mirror, Some(rules), state, 1.0, &overlay);
                 }
             });
             ui.horizontal(|ui| {
@@ -824,12 +854,14 @@ impl EditorApp {
                 }
             }
             Mode::Play => self.play_ui(ui, now),
-            Mode::Debug => {
-                if let Some(DebugAction::PlayFromHere(s)) = self.debug.ui(ui, self.settings.speed) {
+            Mode::Debug => match self.debug.ui(ui, self.settings.speed) {
+                Some(DebugAction::PlayFromHere(s)) => {
                     self.set_session(*s);
                     self.mode = Mode::Play;
                 }
-            }
+                Some(DebugAction::ShowSourceLine(line)) => self.show_source_line(ui.ctx(), line),
+                None => {}
+            },
             Mode::Pack => {
                 if let Some(a) = self.pack.ui(ui) {
                     self.pack_action(a);
@@ -1280,12 +1312,18 @@ impl EditorApp {
             let (rules, state) = (self.session.history().rules(), self.session.state());
             // The overlay follows the cell hovered in the last frame.
             let overlay = self.play.overlay(rules, state, self.last_hover);
-            let input = self.board.show_game(ui, self.session.mirror(), Some(rules), state, at, &overlay);
+            // While a step's turns play out (PuzzleScript's again), the board of the turn shown.
+            let shown = self.session.shown_state(now);
+            let input = self.board.show_game(ui, self.session.mirror(), Some(rules), shown, at, &overlay);
+            if self.session.turns_running(now) {
+                ui.ctx().request_repaint();
+            }
             self.last_hover = self.pinned_hover.or(input.hovered);
             if let Some(text) = &self.play.message {
                 // The message over the board, as PuzzleScript shows it; a click dismisses it.
                 let board = ui.min_rect();
-                message_box(ui, board, text);
+                let colours = games::of(rules.rule_set()).and_then(|g| g.message_colours(rules));
+                message_box(ui, board, text, colours);
                 if ui.input(|i| i.pointer.primary_clicked()) && ui.rect_contains_pointer(board) {
                     self.play.message = None;
                 }
@@ -1323,6 +1361,12 @@ impl EditorApp {
             Some(PlayAction::Open(level, title)) => {
                 let seed = self.session.seed();
                 self.open_level(level, seed, &title);
+            }
+            Some(PlayAction::OpenAfterMessage(level, title, message)) => {
+                let seed = self.session.seed();
+                if self.open_level(level, seed, &title) {
+                    self.play.message = Some(message);
+                }
             }
             None => {}
         }
@@ -1450,19 +1494,34 @@ pub fn objectives(rules: &AnyRules, state: &AnyState) -> Vec<String> {
     out
 }
 
-/// `text` in a box over the middle of `board`, with how to go on (a PuzzleScript `message`).
-fn message_box(ui: &egui::Ui, board: egui::Rect, text: &str) {
+/// `text` over `board`, with how to go on (a PuzzleScript `message`): with the game's own
+/// colours (background, text) a screen of them, as PuzzleScript shows a message; else a box
+/// over the middle of the dimmed board.
+fn message_box(
+    ui: &egui::Ui,
+    board: egui::Rect,
+    text: &str,
+    colours: Option<(egui::Color32, egui::Color32)>,
+) {
     let painter = ui.painter_at(board);
-    painter.rect_filled(board, 0.0, egui::Color32::from_black_alpha(170));
+    let (back, fore) = colours.unwrap_or((egui::Color32::from_black_alpha(230), egui::Color32::WHITE));
+    if colours.is_some() {
+        painter.rect_filled(board, 0.0, back);
+    } else {
+        painter.rect_filled(board, 0.0, egui::Color32::from_black_alpha(170));
+    }
     let wrap = (board.width() * 0.8).max(100.0);
-    let job = egui::text::LayoutJob::simple(
+    let mut job = egui::text::LayoutJob::simple(
         format!("{text}\n\n(press a key or click to continue)"),
         egui::FontId::proportional(20.0),
-        egui::Color32::WHITE,
+        fore,
         wrap,
     );
+    job.halign = egui::Align::Center;
     let galley = painter.layout_job(job);
     let r = egui::Rect::from_center_size(board.center(), galley.size()).expand(16.0);
-    painter.rect_filled(r, 6.0, egui::Color32::from_black_alpha(230));
-    painter.galley(r.min + egui::vec2(16.0, 16.0), galley, egui::Color32::WHITE);
+    if colours.is_none() {
+        painter.rect_filled(r, 6.0, back);
+    }
+    painter.galley(egui::pos2(r.center().x, r.min.y + 16.0), galley, fore);
 }

@@ -179,6 +179,9 @@ pub struct BoardView {
     art: Option<(u64, TextureHandle)>,
     /// The key of the picture the last frame drew, if it drew one.
     drew_art: Option<u64>,
+    /// Last frame's labels: the smallest size drawn (points; `f32::MAX` for none) and how
+    /// many were left out as too small to read.
+    labels: (f32, usize),
 }
 
 impl BoardView {
@@ -190,6 +193,13 @@ impl BoardView {
     /// Fits the whole board into view on the next frame.
     pub fn fit(&mut self) {
         self.view.fit();
+    }
+
+    /// The last frame's labels: the smallest text size drawn, in points (`None` when none was
+    /// drawn), and how many were left out as too small to read (hovering shows them).
+    pub fn label_sizes(&self) -> (Option<f32>, usize) {
+        let (smallest, dropped) = self.labels;
+        ((smallest < f32::MAX).then_some(smallest), dropped)
     }
 
     /// Points per cell now.
@@ -234,13 +244,16 @@ impl BoardView {
 
         let origin = self.view.update(ui, &response, rect, size);
         let cell = self.view.cell_size();
-        let cell_rect =
-            |x: f32, y: f32| Rect::from_min_size(origin + vec2(x * cell, y * cell), Vec2::splat(cell));
+        let ppp = ui.ctx().pixels_per_point();
+        // Cells on whole pixels: neighbours share their edge exactly, so no seam of half
+        // pixels runs across the board at fractional cell sizes.
+        let grid_px = Snapped::new(origin, cell, ppp);
+        let cell_rect = |x: f32, y: f32| grid_px.cell(x as u16, y as u16);
 
         // The cells in view.
         let (w, h) = (f32::from(size.width), f32::from(size.height));
         let (x0, x1, y0, y1) = self.view.visible(rect, origin, size);
-        let board_rect = Rect::from_min_size(origin, vec2(w * cell, h * cell));
+        let board_rect = Rect::from_min_max(grid_px.corner(0, 0), grid_px.corner(size.width, size.height));
 
         // Ground: terrain (every cell has `PieceShape::Ground`) is one texture.
         let terrain = mirror
@@ -267,10 +280,10 @@ impl BoardView {
         } else {
             painter.rect_filled(board_rect, 0.0, palette::EMPTY);
         }
-        let gap = if cell >= 8.0 { (cell * 0.06).max(1.0) } else { 0.0 };
+        // The gap between pieces in whole pixels too.
+        let gap = if cell >= 8.0 { ((cell * 0.06).max(1.0) * ppp).round() / ppp } else { 0.0 };
         let detail = cell >= 14.0;
         let in_view = |p: Pos| (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y);
-        let ppp = ui.ctx().pixels_per_point();
         let (disc_texture, atlas) = self.disc_texture(ui.ctx());
         let mut rest = Layers::new(ppp, disc_texture, &atlas, self.sizes[0]);
         // Zoomed out so far that pieces would be squares of a few pixels: a texel per cell, one
@@ -295,7 +308,7 @@ impl BoardView {
             }
         }
         if cell >= 10.0 && !own {
-            grid(&mut rest.base, &GridView { origin, cell, x: (x0, x1), y: (y0, y1), gap }, terrain);
+            grid(&mut rest.base, &GridView { px: grid_px, x: (x0, x1), y: (y0, y1), gap }, terrain);
         }
 
         // Overlays under the pieces.
@@ -314,6 +327,10 @@ impl BoardView {
         // Pieces at rest, in view. (Pieces at rest never overlap: their order does not matter.)
         let mut labels = Labels::new(ui.ctx());
         self.framed.clear();
+        let hovered_cell = response.hover_pos().and_then(|p| {
+            let c = (p - origin) / cell;
+            (c.x >= 0.0 && c.y >= 0.0 && c.x < w && c.y < h).then(|| Pos::new(c.x as u16, c.y as u16))
+        });
         let mut query = mirror.world().query::<(&Cell, &Look, &GameId)>().without::<&Anim>();
         for (c, look, _) in query.iter().filter(|_| flat.is_none() && !own) {
             if in_view(c.0) {
@@ -376,6 +393,22 @@ impl BoardView {
         }
         self.sizes[1] = moving.paint(&painter);
         painter.extend(labels.take());
+        self.labels = labels.shown();
+        // Labels too small to read were left out: the hovered piece's shows at the pointer.
+        let hover_label = (self.labels.1 > 0)
+            .then_some(hovered_cell)
+            .flatten()
+            .and_then(|c| mirror.piece_at(c))
+            .and_then(|e| mirror.world().get::<&Look>(e).ok().and_then(|l| l.label))
+            .filter(|&label| {
+                // Only a label that was left out: one too wide for its piece at MIN_LABEL.
+                let text = label_text(label);
+                let size = ui.fonts_mut(|f| {
+                    f.layout_no_wrap(text, FontId::proportional(MIN_LABEL), Color32::WHITE).size()
+                });
+                let width = cell - 2.0 * gap;
+                size.x > width * 0.95 || size.y > width * 1.1
+            });
 
         // Overlays over the pieces.
         let mut over = Cells::new(ppp);
@@ -414,7 +447,8 @@ impl BoardView {
                 input.swipe = Some((from, (b - a) / cell));
             }
         }
-        if let (Some(text), Some(p)) = (&overlay.tooltip, response.hover_pos()) {
+        let tooltip = overlay.tooltip.clone().or_else(|| hover_label.map(label_text));
+        if let (Some(text), Some(p)) = (&tooltip, response.hover_pos()) {
             let galley = painter.layout_no_wrap(text.clone(), FontId::proportional(14.0), Color32::WHITE);
             let r = Rect::from_min_size(p + vec2(14.0, 10.0), galley.size()).expand(4.0);
             painter.rect_filled(r, 4.0, Color32::from_black_alpha(200));
@@ -538,28 +572,62 @@ fn posed_rect(origin: Pos2, cell: f32, p: Pose) -> Rect {
 /// Where the grid is drawn: the board's origin, the cell size, the columns and rows in view
 /// (`x.0..x.1`, `y.0..y.1`) and the gap between pieces.
 struct GridView {
-    origin: Pos2,
-    cell: f32,
+    px: Snapped,
     x: (u16, u16),
     y: (u16, u16),
     gap: f32,
 }
 
+/// A grid's cells on whole pixels: the edge between cells `i - 1` and `i` is the board's
+/// origin plus `i` cells, rounded to the pixel, so neighbouring cells share their edge exactly
+/// and every cell is within a pixel of the same size, whatever the fractional cell size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Snapped {
+    origin: Pos2,
+    cell: f32,
+    ppp: f32,
+}
+
+impl Snapped {
+    /// The grid whose cell (0, 0)'s corner is at `origin`, `cell` points a side, on a screen of
+    /// `ppp` pixels a point.
+    pub fn new(origin: Pos2, cell: f32, ppp: f32) -> Snapped {
+        let ppp = if ppp > 0.0 { ppp } else { 1.0 };
+        let origin = pos2((origin.x * ppp).round() / ppp, (origin.y * ppp).round() / ppp);
+        Snapped { origin, cell, ppp }
+    }
+
+    /// The edge before column (or row) `i`, from the origin, on a whole pixel.
+    fn edge(&self, i: u16) -> f32 {
+        (f32::from(i) * self.cell * self.ppp).round() / self.ppp
+    }
+
+    /// The corner before cell (`x`, `y`).
+    pub fn corner(&self, x: u16, y: u16) -> Pos2 {
+        self.origin + vec2(self.edge(x), self.edge(y))
+    }
+
+    /// Cell (`x`, `y`)'s rectangle.
+    pub fn cell(&self, x: u16, y: u16) -> Rect {
+        Rect::from_min_max(self.corner(x, y), self.corner(x.saturating_add(1), y.saturating_add(1)))
+    }
+}
+
 /// The lines between cells in view: a gutter in the background colour along every boundary, so
 /// that empty cells read as cells; thin dark lines over `terrain`.
 fn grid(out: &mut Cells, g: &GridView, terrain: bool) {
-    let GridView { origin, cell, gap, .. } = *g;
-    let (top, bottom) = (origin.y + f32::from(g.y.0) * cell, origin.y + f32::from(g.y.1) * cell);
-    let (left, right) = (origin.x + f32::from(g.x.0) * cell, origin.x + f32::from(g.x.1) * cell);
+    let GridView { px: snapped, gap, .. } = *g;
+    let (top, bottom) = (snapped.corner(0, g.y.0).y, snapped.corner(0, g.y.1).y);
+    let (left, right) = (snapped.corner(g.x.0, 0).x, snapped.corner(g.x.1, 0).x);
     let px = out.px();
     if terrain {
         let c = Color32::from_black_alpha(40);
         for x in g.x.0..=g.x.1 {
-            let px_x = origin.x + f32::from(x) * cell;
+            let px_x = snapped.corner(x, 0).x;
             out.rect(Rect::from_min_max(pos2(px_x - px / 2.0, top), pos2(px_x + px / 2.0, bottom)), c);
         }
         for y in g.y.0..=g.y.1 {
-            let py = origin.y + f32::from(y) * cell;
+            let py = snapped.corner(0, y).y;
             out.rect(Rect::from_min_max(pos2(left, py - px / 2.0), pos2(right, py + px / 2.0)), c);
         }
         return;
@@ -567,12 +635,12 @@ fn grid(out: &mut Cells, g: &GridView, terrain: bool) {
     // One gutter along every boundary, `gap` wide (at least a pixel), in the background colour.
     let (c, w) = (palette::BACKGROUND, gap.max(px));
     for x in g.x.0..=g.x.1 {
-        let b = origin.x + f32::from(x) * cell;
+        let b = snapped.corner(x, 0).x;
         let (l, r) = ((b - w / 2.0).max(left), (b + w / 2.0).min(right));
         out.rect(Rect::from_min_max(pos2(l, top), pos2(r, bottom)), c);
     }
     for y in g.y.0..=g.y.1 {
-        let b = origin.y + f32::from(y) * cell;
+        let b = snapped.corner(0, y).y;
         let (t, u) = ((b - w / 2.0).max(top), (b + w / 2.0).min(bottom));
         out.rect(Rect::from_min_max(pos2(left, t), pos2(right, u)), c);
     }
@@ -658,6 +726,19 @@ fn label_width(label: Label) -> f32 {
     }
 }
 
+/// The smallest label drawn, in points: a smaller one is not readable. A label that would be
+/// smaller is drawn at this size when it fits its piece, else left out (hovering the piece
+/// shows it).
+pub const MIN_LABEL: f32 = 10.0;
+
+/// A label's text.
+fn label_text(label: Label) -> String {
+    match label {
+        Label::Number(n) => n.to_string(),
+        Label::Char(c) => c.to_string(),
+    }
+}
+
 /// The labels of a frame's pieces: each distinct text, size and colour is laid out once and the
 /// galley reused for every piece that shows it (laying out text per piece per frame is what
 /// made large boards slow).
@@ -665,31 +746,42 @@ struct Labels<'a> {
     ctx: &'a egui::Context,
     galleys: HashMap<(Label, u32, Color32), Arc<Galley>>,
     shapes: Vec<Shape>,
+    /// The smallest size drawn, and how many labels were left out as unreadable.
+    smallest: f32,
+    dropped: usize,
 }
 
 impl<'a> Labels<'a> {
     fn new(ctx: &'a egui::Context) -> Labels<'a> {
-        Labels { ctx, galleys: HashMap::new(), shapes: Vec::new() }
+        Labels { ctx, galleys: HashMap::new(), shapes: Vec::new(), smallest: f32::MAX, dropped: 0 }
     }
 
-    /// `text` centred on `centre`, `size` points high (rounded to half a point), at `opacity`.
-    fn put(&mut self, text: Label, centre: Pos2, size: f32, colour: Color32, opacity: f32) {
+    /// The smallest size drawn (`f32::MAX` for none) and how many labels were left out.
+    fn shown(&self) -> (f32, usize) {
+        (self.smallest, self.dropped)
+    }
+
+    /// `text` centred on `centre`, `size` points high (rounded to half a point; at least
+    /// [`MIN_LABEL`], else left out when that does not fit `width`), at `opacity`.
+    fn put(&mut self, text: Label, centre: Pos2, size: f32, width: f32, colour: Color32, opacity: f32) {
         let size = (size * 2.0).round() / 2.0;
         if size < 1.0 {
             return;
         }
+        let size = size.max(MIN_LABEL);
         let ctx = self.ctx;
         let galley = self
             .galleys
             .entry((text, size.to_bits(), colour))
             .or_insert_with(|| {
-                let s = match text {
-                    Label::Number(n) => n.to_string(),
-                    Label::Char(c) => c.to_string(),
-                };
-                ctx.fonts_mut(|f| f.layout_no_wrap(s, FontId::proportional(size), colour))
+                ctx.fonts_mut(|f| f.layout_no_wrap(label_text(text), FontId::proportional(size), colour))
             })
             .clone();
+        if galley.size().x > width * 0.95 || galley.size().y > width * 1.1 {
+            self.dropped += 1;
+            return;
+        }
+        self.smallest = self.smallest.min(size);
         let pos = Align2::CENTER_CENTER.anchor_size(centre, galley.size()).min;
         let shape = TextShape::new(pos, galley, colour).with_opacity_factor(opacity.clamp(0.0, 1.0));
         self.shapes.push(Shape::Text(shape));
@@ -707,7 +799,7 @@ fn piece(out: &mut Layers<'_>, labels: &mut Labels<'_>, r: Rect, look: &Look, de
     let round = (r.width() * 0.12).min(8.0);
     let mut text = |colour: Color32, size: f32| {
         if detail && let Some(label) = look.label {
-            labels.put(label, r.center(), size, colour, alpha);
+            labels.put(label, r.center(), size, r.width(), colour, alpha);
         }
     };
     let lock = |out: &mut Layers<'_>| {
@@ -770,7 +862,7 @@ fn piece(out: &mut Layers<'_>, labels: &mut Labels<'_>, r: Rect, look: &Look, de
                 let digits = label_width(label);
                 let size = (r.width() * if bar { 0.42 } else { 0.5 }).min(r.width() * 1.0 / digits);
                 let centre = r.center() - vec2(0.0, if bar { r.height() * 0.07 } else { 0.0 });
-                labels.put(label, centre, size, Color32::WHITE, alpha);
+                labels.put(label, centre, size, r.width(), Color32::WHITE, alpha);
             }
         }
         PieceShape::Void | PieceShape::Ground { .. } => {}
@@ -906,5 +998,36 @@ mod tests {
         mirror.begin_step();
         let changed = frame(&ctx, &mut view, &mirror, &after);
         assert!(changed.uploaded.contains(&texture), "the cleared group is uploaded");
+    }
+
+    /// Issue 28.13: at fractional cell sizes and any pixel density, neighbouring cells of a
+    /// 24×24 board share their edges exactly, every edge is on a whole pixel, and no cell is
+    /// more than a pixel off the cell size: no seam of half pixels across the board.
+    #[test]
+    fn snapped_cells_share_their_edges_on_whole_pixels() {
+        for ppp in [1.0f32, 1.25, 1.5, 2.0] {
+            for (origin, cell) in
+                [(pos2(100.3, 40.7), 18.37f32), (pos2(0.5, 0.25), 27.91), (pos2(13.0, 9.0), 29.166_666)]
+            {
+                let g = Snapped::new(origin, cell, ppp);
+                for y in 0..24u16 {
+                    for x in 0..24u16 {
+                        let r = g.cell(x, y);
+                        assert_eq!(r.max.x, g.cell(x + 1, y).min.x, "shared edge right of ({x}, {y})");
+                        assert_eq!(r.max.y, g.cell(x, y + 1).min.y, "shared edge under ({x}, {y})");
+                        for v in [r.min.x, r.min.y, r.max.x, r.max.y] {
+                            assert!(
+                                (v * ppp - (v * ppp).round()).abs() < 1e-3,
+                                "{v} on a whole pixel at {ppp}"
+                            );
+                        }
+                        assert!((r.width() - cell).abs() <= 1.0 / ppp + 1e-3, "{} vs {cell}", r.width());
+                    }
+                }
+                // The board spans 24 cells, to the pixel.
+                let side = g.corner(24, 24) - g.corner(0, 0);
+                assert!((side.x - 24.0 * cell).abs() <= 1.0 / ppp);
+            }
+        }
     }
 }

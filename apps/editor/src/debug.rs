@@ -51,6 +51,8 @@ use tessera_replay::{History, Log, LogError, StepRecord, TailPolicy, VerifyRepor
 pub enum DebugAction {
     /// Continue from the shown step as a new branch, in Play.
     PlayFromHere(Box<Session>),
+    /// Show this line of the game's source in Edit's rules panel (a rule that fired, clicked).
+    ShowSourceLine(u32),
 }
 
 /// Settings of the debugger.
@@ -520,6 +522,11 @@ pub struct DebugView {
     pin_rx: Option<std::sync::mpsc::Receiver<Result<tessera_replay::Pinned, String>>>,
     /// The board cell whose context menu is open, and where.
     menu: Option<(Pos, egui::Pos2)>,
+    /// The rule that fired picked in the inspector (step, turn, rule in the turn): its cells are
+    /// outlined on the board instead of the step's.
+    fired: Option<(u64, usize, usize)>,
+    /// What the inspector asked for this frame.
+    action: Option<DebugAction>,
 }
 
 /// The filter over the step list.
@@ -622,7 +629,15 @@ impl DebugView {
         self.filter.query = None;
         let size = d.mirror().map(Mirror::size);
         let rule_set = d.log().header().rule_set;
-        match self.filter.text.parse::<Query>().and_then(|q| q.check(rule_set, size).map(|()| q)) {
+        let game = crate::games::of(rule_set);
+        let parsed = self.filter.text.parse::<Query>().map(|mut q| {
+            // Words the game recognises (a PuzzleScript object's name) test the events.
+            if let (Some(g), Ok(state)) = (game, d.state()) {
+                q.resolve(|w| g.event_filter(state, w));
+            }
+            q
+        });
+        match parsed.and_then(|q| q.check(rule_set, size).map(|()| q)) {
             Ok(q) if q.is_empty() => {
                 self.filter.job = None;
                 self.filter.results = None;
@@ -885,7 +900,7 @@ impl DebugView {
             egui::ScrollArea::vertical().id_salt("inspector").show(ui, |ui| self.inspector(ui));
         });
         egui::CentralPanel::default().show(ui, |ui| self.board_ui(ui, now));
-        action
+        action.or_else(|| self.action.take())
     }
 
     fn status_line(&self, ui: &mut egui::Ui) {
@@ -1130,7 +1145,8 @@ impl DebugView {
     /// step to go to.
     fn filter_ui(&mut self, ui: &mut egui::Ui) -> Option<u64> {
         let mut go = None;
-        let hint = "text of the command, event:KIND (event:Matched.cascade>=3), score>=N, cell:X,Y";
+        let hint = "text of the command, event:KIND (event:Matched.cascade>=3), score>=N, cell:X,Y, \
+                    rule:LINE (a rule at that source line fired), an object's name (its cells changed)";
         ui.horizontal(|ui| {
             let label = ui.label("Filter");
             let edit = ui
@@ -1305,6 +1321,8 @@ impl DebugView {
                 ui.label(format!("• {w}"));
             }
         }
+        self.rules_fired_ui(ui);
+        let Some(d) = &mut self.debugger else { return };
         egui::Grid::new("debug-fields").num_columns(2).striped(true).show(ui, |ui| {
             ui.label("Rule set");
             ui.label(h.rule_set.name());
@@ -1429,6 +1447,76 @@ impl DebugView {
         });
     }
 
+    /// The shown step's turns and the rules that fired in each (rule sets whose rules are
+    /// text, PuzzleScript): the line links to the rules panel, the rule's text picks it (its
+    /// cells outlined on the board).
+    fn rules_fired_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(d) = &self.debugger else { return };
+        let rules = d.log().rules();
+        let Some(game) = crate::games::of(d.log().header().rule_set) else { return };
+        let Some(Ok(rec)) = d.record() else { return };
+        let turns = game.rules_fired(rules, &rec.events);
+        if turns.is_empty() {
+            return;
+        }
+        let step = d.step();
+        if self.fired.is_some_and(|(s, _, _)| s != step) {
+            self.fired = None;
+        }
+        let count: usize = turns.iter().map(|t| t.rules.len()).sum();
+        egui::CollapsingHeader::new(format!("Rules that fired ({count})"))
+            .id_salt("debug-rules-fired")
+            .default_open(true)
+            .show(ui, |ui| {
+                for (t, turn) in turns.iter().enumerate() {
+                    let what =
+                        if turn.index == 0 { "the input's turn".to_string() } else { "again".to_string() };
+                    ui.strong(format!("Turn {} ({what})", turn.index));
+                    if turn.rules.is_empty() {
+                        ui.weak("no rule changed a cell");
+                    }
+                    for (r, rule) in turn.rules.iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            let link = ui
+                                .link(format!("line {}", rule.line))
+                                .on_hover_text("Open the rules panel at this line");
+                            if link.clicked() {
+                                self.action = Some(DebugAction::ShowSourceLine(rule.line));
+                            }
+                            let picked = self.fired == Some((step, t, r));
+                            let cells = rule.cells.len();
+                            let text =
+                                format!("{}  ({cells} cell{})", rule.text, if cells == 1 { "" } else { "s" });
+                            // Cut to the panel's width (the whole rule on hover), so a long
+                            // rule does not widen the inspector over the board.
+                            let label = ui
+                                .add(
+                                    egui::Button::selectable(picked, RichText::new(&text).monospace())
+                                        .truncate(),
+                                )
+                                .on_hover_text(format!("{text}\nClick: outline the cells this rule changed"));
+                            if label.clicked() {
+                                self.fired = if picked { None } else { Some((step, t, r)) };
+                            }
+                        });
+                    }
+                }
+            });
+    }
+
+    /// The cells the picked rule that fired changed, when one is picked at the shown step.
+    pub fn fired_cells(&self) -> Option<Vec<Pos>> {
+        let d = self.debugger.as_ref()?;
+        let (step, t, r) = self.fired?;
+        if step != d.step() {
+            return None;
+        }
+        let game = crate::games::of(d.log().header().rule_set)?;
+        let rec = d.record()?.ok()?;
+        let turns = game.rules_fired(d.log().rules(), &rec.events);
+        Some(turns.get(t)?.rules.get(r)?.cells.clone())
+    }
+
     fn divergence_ui(&mut self, ui: &mut egui::Ui) {
         let Some(d) = &mut self.debugger else { return };
         let VerifyStatus::Done(Ok(report)) = d.verify_status() else { return };
@@ -1477,7 +1565,10 @@ impl DebugView {
             });
             return;
         };
-        let overlay = Overlay { highlights: m.touched(), ..Overlay::default() };
+        let highlights = self.fired_cells().unwrap_or_else(|| m.touched());
+        let Some(d) = &self.debugger else { return };
+        let Some(m) = d.mirror() else { return };
+        let overlay = Overlay { highlights, ..Overlay::default() };
         let at = d.clock().at(now);
         // A state for the board's ground texture: the shown one, else the mirror draws alone.
         let input = match d.state() {

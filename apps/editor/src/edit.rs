@@ -252,6 +252,11 @@ impl EditView {
         let text = self.draft.options.game().game_source(&level).ok_or("this rule set has no game source")?;
         tessera_replay::atomic_write(&path, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        // The game's file holds the whole draft (rules and painted level): nothing is unsaved,
+        // unless the draft also has a level file of its own, which this did not write.
+        if self.path.is_none() {
+            self.history.saved();
+        }
         Ok(format!("saved the game's source to {}", path.display()))
     }
 
@@ -328,7 +333,9 @@ impl EditView {
 
     /// A line for the status bar: what is painted with, where, and whether it is saved.
     pub fn status(&self) -> String {
-        let name = self.path.as_ref().map_or("untitled".into(), |p| p.display().to_string());
+        // A level of a game's file is named by that file until it has a level file of its own.
+        let file = self.path.as_ref().or(self.imported_from.as_ref());
+        let name = file.map_or("untitled".into(), |p| p.display().to_string());
         let size = self.draft.size();
         let mut s = format!(
             "{} · {}×{} · {}{}",
@@ -799,6 +806,17 @@ impl EditView {
         ui.separator();
         self.palette_ui(ui);
         ui.separator();
+        if let Some(r) = self.draft.options.game().levels_ui(ui, &self.draft) {
+            match r {
+                Ok(after) => {
+                    self.finish_stroke();
+                    self.replace(after, false);
+                    self.after_undo_redo();
+                    self.canvas.view.fit();
+                }
+                Err(e) => self.say(format!("levels: {e}")),
+            }
+        }
         let mut rebuilt = false;
         egui::CollapsingHeader::new("Settings")
             .default_open(true)

@@ -23,9 +23,38 @@ use tessera_core::project::{Op, Ops};
 use tessera_core::{AnyEvent, Pos, RuleSet, Rules, Size, project_event};
 use tessera_replay::{EventCondition, Log, StepRecord};
 
+/// A test on one event that a rule set gives for a word of its own (a PuzzleScript object's
+/// name: the events that touch that object).
+pub type EventTest = Arc<dyn Fn(&AnyEvent) -> bool + Send + Sync>;
+
+/// A word of the query the rule set recognised, with its test.
+#[derive(Clone)]
+pub struct NamedTest {
+    /// The word as typed (lower case).
+    pub name: String,
+    /// What an event of the step must meet.
+    pub test: EventTest,
+}
+
+impl PartialEq for NamedTest {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for NamedTest {}
+
+impl std::fmt::Debug for NamedTest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NamedTest({})", self.name)
+    }
+}
+
 /// What a step must meet to be found. Parsed from text by [`Query::from_str`]: terms separated
-/// by spaces, `event:COND`, `score>=N`, `cell:X,Y`, `cmd:TEXT` or any other word (text the
-/// command must contain, case-insensitive).
+/// by spaces, `event:COND`, `rule:LINE` (a rule of the game's source at that line fired:
+/// `event:Rule.line=LINE`), `score>=N`, `cell:X,Y`, `cmd:TEXT` or any other word (text the
+/// command must contain, case-insensitive, unless [`Query::resolve`] finds the rule set names
+/// it: an object).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Query {
     /// Words the command's text must contain (lower case).
@@ -36,6 +65,8 @@ pub struct Query {
     pub score_at_least: Option<i128>,
     /// A cell the step's events touched.
     pub cell: Option<Pos>,
+    /// Words the rule set recognised (object names): an event of the step must meet each.
+    pub named: Vec<NamedTest>,
 }
 
 /// A query that does not parse: the term and why.
@@ -72,6 +103,14 @@ impl FromStr for Query {
                 let x: u16 = x.parse().map_err(|_| err("expected cell:X,Y with whole numbers".into()))?;
                 let y: u16 = y.parse().map_err(|_| err("expected cell:X,Y with whole numbers".into()))?;
                 q.cell = Some(Pos::new(x, y));
+            } else if let Some(n) = term.strip_prefix("rule:") {
+                let line: u32 = n
+                    .parse()
+                    .map_err(|_| err("expected rule:LINE, LINE the rule's line in the source".into()))?;
+                let c = format!("Rule.line={line}")
+                    .parse()
+                    .map_err(|e: tessera_replay::ConditionError| err(e.why.to_string()))?;
+                q.events.push(c);
             } else if let Some(t) = term.strip_prefix("cmd:") {
                 if !t.is_empty() {
                     q.text.push(t.to_lowercase());
@@ -90,6 +129,19 @@ impl Query {
         Query { cell: Some(cell), ..Query::default() }
     }
 
+    /// Moves the text words that `recognise` knows (a rule set's object names) from command
+    /// text to tests on the step's events.
+    pub fn resolve(&mut self, recognise: impl Fn(&str) -> Option<EventTest>) {
+        let mut text = Vec::new();
+        for word in std::mem::take(&mut self.text) {
+            match recognise(&word) {
+                Some(test) => self.named.push(NamedTest { name: word, test }),
+                None => text.push(word),
+            }
+        }
+        self.text = text;
+    }
+
     /// Whether the query asks nothing (every step matches).
     pub fn is_empty(&self) -> bool {
         *self == Query::default()
@@ -101,6 +153,14 @@ impl Query {
     pub fn check(&self, rule_set: RuleSet, size: Option<Size>) -> Result<(), QueryError> {
         let kinds = tessera_replay::event_kinds(rule_set);
         for c in &self.events {
+            if c.kind == "Rule" && c.field.is_some() && !kinds.contains(&"Rule") {
+                return Err(QueryError {
+                    term: format!("event:{c}"),
+                    why: format!(
+                        "rule:LINE finds rules of a game's source that fired; {rule_set} has no such rules"
+                    ),
+                });
+            }
             if !kinds.is_empty() && !kinds.contains(&c.kind.as_str()) {
                 return Err(QueryError {
                     term: format!("event:{c}"),
@@ -137,6 +197,11 @@ impl Query {
         for c in &self.events {
             if let Some(e) = rec.events.iter().find(|e| c.matches(e)) {
                 out.push(format!("event:{c}: {}", event_text(e)));
+            }
+        }
+        for n in &self.named {
+            if let Some(e) = rec.events.iter().find(|e| (n.test)(e)) {
+                out.push(format!("'{}' touched by {}", n.name, event_text(e)));
             }
         }
         if let Some(min) = self.score_at_least {
@@ -228,6 +293,9 @@ pub fn run(
         }
         if ok {
             ok = query.events.iter().all(|c| rec.events.iter().any(|e| c.matches(e)));
+        }
+        if ok {
+            ok = query.named.iter().all(|n| rec.events.iter().any(|e| (n.test)(e)));
         }
         if ok && let Some(cell) = query.cell {
             ok = events_touch(&rec.events, cell, &mut ops);

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use tessera_bots::{BotKind, BotSpec, GameConfig};
-use tessera_core::{AnyState, Level, RuleSet};
+use tessera_core::{AnyRules, AnyState, Level, RuleSet};
 use tessera_ecs::Mirror;
 use tessera_pack::rate::{self, ANY_RULE_SET};
 use tessera_pack::{Curve, Entry, Flag, LevelRef, Pack, Plan, Progress, Resolved, Results, Settings, Shard};
@@ -43,7 +43,7 @@ pub enum PackAction {
 /// An entry's level read, or why not, and its thumbnail.
 struct Slot {
     level: Result<Resolved, String>,
-    thumb: Option<(Mirror, AnyState, BoardView)>,
+    thumb: Option<(Mirror, AnyRules, AnyState, BoardView)>,
 }
 
 impl Slot {
@@ -51,7 +51,7 @@ impl Slot {
         let level = pack.resolve_entry(path, i).map_err(|e| e.to_string());
         let thumb = level.as_ref().ok().and_then(|r| {
             let game = r.level.start(None).ok()?;
-            Some((Mirror::from_state(&game.state), game.state, BoardView::default()))
+            Some((Mirror::from_state(&game.state), game.rules, game.state, BoardView::default()))
         });
         Slot { level, thumb }
     }
@@ -266,6 +266,12 @@ impl PackView {
                 self.say(Place::Toolbar, true, text);
             }
         }
+    }
+
+    /// The key of entry `i`'s thumbnail picture when the rule set draws its own (PuzzleScript's
+    /// sprites), as last drawn.
+    pub fn thumbnail_art(&self, i: usize) -> Option<u64> {
+        self.slots.get(i)?.thumb.as_ref()?.3.art_key()
     }
 
     /// Whether a pack is open.
@@ -785,10 +791,11 @@ impl PackView {
                 );
                 row.style_mut().interaction.selectable_labels = false;
                 let (thumb, _) = row.allocate_exact_size(egui::vec2(THUMB, THUMB), egui::Sense::hover());
-                if let Some((mirror, state, view)) = &mut self.slots[i].thumb {
+                if let Some((mirror, rules, state, view)) = &mut self.slots[i].thumb {
                     let mut child = row.new_child(egui::UiBuilder::new().max_rect(thumb));
                     view.fit();
-                    view.show(&mut child, mirror, state, 1.0, &Overlay::default());
+                    // The rule set's own picture where it has one (PuzzleScript's sprites).
+                    view.show_game(&mut child, mirror, Some(rules), state, 1.0, &Overlay::default());
                 }
                 let selected = self.selected == Some(i);
                 if row.selectable_label(selected, &label).clicked() {

@@ -3,7 +3,7 @@
 
 use crate::anim::{Clock, Speed};
 use std::path::Path;
-use tessera_core::{AnyCommand, AnyState, Level, LevelError, Rejected};
+use tessera_core::{AnyCommand, AnyState, Level, LevelError, Rejected, Rules};
 use tessera_ecs::Mirror;
 use tessera_replay::{History, NodeId, SeekError};
 
@@ -14,6 +14,19 @@ pub struct Session {
     history: History,
     mirror: Mirror,
     clock: Clock,
+    /// The boards between the turns of the last step played (a PuzzleScript step's `again`
+    /// turns), shown one after another before its end.
+    frames: Option<Frames>,
+}
+
+/// The board after each turn of a step but the last, and when to show them.
+struct Frames {
+    /// When the step was played (seconds of egui time).
+    start: f64,
+    /// Seconds each turn's board shows.
+    secs: f64,
+    /// The state after turn 0, 1, … (the last turn's is the session's state).
+    states: Vec<AnyState>,
 }
 
 impl Session {
@@ -26,7 +39,7 @@ impl Session {
     /// A session over an existing history (a log opened for play, "play from here").
     pub fn from_history(level: Level, seed: u64, history: History) -> Session {
         let mirror = Mirror::from_state(history.state());
-        Session { level, seed, history, mirror, clock: Clock::done() }
+        Session { level, seed, history, mirror, clock: Clock::done(), frames: None }
     }
 
     /// The level the game started from.
@@ -71,11 +84,69 @@ impl Session {
             self.mirror.apply(e);
         }
         self.clock = Clock::start(now, self.mirror.phases(), speed);
+        self.frames = self.turn_boards(game, now, speed);
         Ok(said)
+    }
+
+    /// The state the board shows at `now`: the session's, or while the last step's turns play
+    /// out (a PuzzleScript `again`), the board after the turn shown.
+    pub fn shown_state(&self, now: f64) -> &AnyState {
+        self.turn_shown(now).unwrap_or_else(|| self.history.state())
+    }
+
+    /// The board of a turn of the last step shown at `now`, while they play out.
+    fn turn_shown(&self, now: f64) -> Option<&AnyState> {
+        let f = self.frames.as_ref()?;
+        let t = now - f.start;
+        if t < 0.0 || f.secs <= 0.0 {
+            return None;
+        }
+        f.states.get((t / f.secs) as usize)
+    }
+
+    /// Whether the last step's turns are still playing out at `now`.
+    pub fn turns_running(&self, now: f64) -> bool {
+        self.turn_shown(now).is_some()
+    }
+
+    /// The turns of the last step shown one by one: when it was played, the seconds each
+    /// shows, and how many boards come before the end.
+    pub fn turn_frames(&self) -> Option<(f64, f64, usize)> {
+        self.frames.as_ref().map(|f| (f.start, f.secs, f.states.len()))
+    }
+
+    /// The boards between the turns of the step just played, when its rule set shows them
+    /// one by one: the step's events undone from the end, turn by turn.
+    fn turn_boards(
+        &self,
+        game: Option<&dyn crate::games::EditorGame>,
+        now: f64,
+        speed: Speed,
+    ) -> Option<Frames> {
+        if speed == Speed::Instant {
+            return None;
+        }
+        let events = self.history.events_at(self.history.step())?;
+        let rules = self.history.rules();
+        let (starts, secs) = game?.turn_frames(rules, events)?;
+        if starts.len() < 2 {
+            return None;
+        }
+        let mut state = self.history.state().clone();
+        let mut states = Vec::with_capacity(starts.len() - 1);
+        for k in (1..starts.len()).rev() {
+            let end = starts.get(k + 1).copied().unwrap_or(events.len());
+            rules.undo(&mut state, events.get(starts[k]..end)?);
+            states.push(state.clone());
+        }
+        states.reverse();
+        let secs = secs * speed.phase_secs() / Speed::Normal.phase_secs();
+        Some(Frames { start: now, secs, states })
     }
 
     /// Undoes the last step (animated backwards); `false` at the start.
     pub fn undo(&mut self, now: f64, speed: Speed) -> bool {
+        self.frames = None;
         let Some(events) = self.history.undo() else { return false };
         self.mirror.begin_step();
         for e in events.iter().rev() {
@@ -87,6 +158,7 @@ impl Session {
 
     /// Redoes the next step of the current line; `false` at its end.
     pub fn redo(&mut self, now: f64, speed: Speed) -> bool {
+        self.frames = None;
         let Some(events) = self.history.redo() else { return false };
         self.mirror.begin_step();
         for e in events {
@@ -131,6 +203,7 @@ impl Session {
     }
 
     fn resync(&mut self) {
+        self.frames = None;
         self.mirror = Mirror::from_state(self.history.state());
         self.clock = Clock::done();
     }

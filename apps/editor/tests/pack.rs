@@ -419,3 +419,19 @@ fn an_error_in_the_pack_view_moves_no_button() {
     assert!(h.query_by_label_contains("Error:").is_some());
     assert_eq!(h.get_by_label("Move up").rect().min, before);
 }
+
+/// Issue 27: a PuzzleScript level's thumbnail is its sprites, as Play draws them.
+#[test]
+fn a_puzzlescript_levels_thumbnail_is_drawn_with_its_sprites() {
+    let pack = scratch_pack("ps-thumb");
+    let dir = pack.parent().unwrap();
+    std::fs::copy(fixtures().join("levels/warehouse.json"), dir.join("warehouse.json")).unwrap();
+    let mut p = tessera_pack::Pack::new("Sprites");
+    p.add(tessera_pack::Entry::path("warehouse.json"), None).unwrap();
+    p.add(tessera_pack::Entry::path("../levels/sokoban.json"), None).unwrap();
+    p.save(&pack).unwrap();
+    let mut h = opened(&pack);
+    h.run();
+    assert!(h.state().pack().thumbnail_art(0).is_some(), "the PuzzleScript level's sprites");
+    assert_eq!(h.state().pack().thumbnail_art(1), None, "Sokoban draws its pieces");
+}

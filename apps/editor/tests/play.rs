@@ -180,3 +180,40 @@ fn the_board_fits_beside_the_side_panel_after_the_window_resizes() {
     let panel = h.get_by_label("Fit board").rect().min.x;
     assert!(right <= panel, "the last column ends at {right}, the side panel starts at {panel}");
 }
+
+/// Issue 28.13: a 24×24 board at the default window: every label drawn is readable (at least
+/// `MIN_LABEL` points) or left out, in Play and in Debug (a narrower board); hovering a piece
+/// whose label was left out shows it.
+#[test]
+fn labels_on_a_24_by_24_board_are_readable_or_left_out() {
+    let values = [2u32, 16, 128, 1024, 2048, 16384];
+    let board: Vec<Vec<u32>> = (0..24)
+        .map(|y| (0..24).map(|x| if (x + y) % 3 == 0 { 0 } else { values[(x * 7 + y) % 6] }).collect())
+        .collect();
+    let json =
+        serde_json::json!({"rule_set": "slide", "width": 24, "height": 24, "board": board}).to_string();
+    let level = tessera_core::Level::from_json(&json).expect("a 24×24 board");
+    let mut h = editor();
+    assert!(h.state_mut().open_level(level, 0, "big"));
+    h.run();
+    h.run();
+    let check = |h: &egui_kittest::Harness<'_, tessera_editor::EditorApp>,
+                 view: &tessera_editor::board::BoardView,
+                 mode: &str| {
+        let _ = h;
+        let (smallest, dropped) = view.label_sizes();
+        assert!(view.cell_size() >= 14.0, "{mode}: cells of {} points show labels", view.cell_size());
+        assert!(smallest.is_some(), "{mode}: some labels drawn");
+        assert!(
+            smallest >= Some(tessera_editor::board::MIN_LABEL),
+            "{mode}: the smallest label is {smallest:?} points"
+        );
+        dropped
+    };
+    let dropped = check(&h, h.state().board(), "Play");
+    assert!(dropped > 0, "5-digit tiles do not fit 24 cells across a 1280×800 window");
+    h.state_mut().set_mode(tessera_editor::Mode::Debug);
+    h.run();
+    h.run();
+    check(&h, h.state().debug().board(), "Debug");
+}

@@ -23,6 +23,7 @@ fn open_level_2(h: &mut Harness<'_, EditorApp>) {
     h.run();
     assert_eq!(h.state().error(), None);
     assert!(h.query_by_label("Choose a level").is_some(), "a game of three levels asks which");
+    assert!(h.state().choice_preview_art().is_some(), "the preview draws the level's sprites");
     h.get_by_label("Level number").set_value_accesskit(2.0);
     h.run();
     h.get_by_label("Open level").click();
@@ -306,6 +307,12 @@ fn save_game_source_writes_the_painted_level_into_the_txt() {
     let saved = std::fs::read_to_string(&game).expect("the game file");
     assert_eq!(tessera_core::puzzlescript::level_rows(&saved, 1).expect("rows")[2], "#.**.O.#");
     assert_eq!(saved.replace("#.**.O.#", "#.*..O.#"), source, "every other line kept");
+    assert!(!h.state().edit().dirty(), "the game's file holds the draft: nothing unsaved");
+    assert!(
+        h.state().edit().status().contains("warehouse.txt"),
+        "named by its file: {}",
+        h.state().edit().status()
+    );
     // A level opened from its JSON has no game file to write.
     let mut h = editor();
     h.state_mut().open(&fixtures().join("levels/warehouse.json"));
@@ -314,4 +321,263 @@ fn save_game_source_writes_the_painted_level_into_the_txt() {
     h.run();
     assert!(h.query_by_label("Save game source").is_none());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Runs frames until the debugger's scans are done.
+fn settle(h: &mut Harness<'_, EditorApp>) {
+    let start = std::time::Instant::now();
+    loop {
+        h.run();
+        if !h.state().debug().scanning() {
+            h.run();
+            return;
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(20), "the scan never ended");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+/// Level 2 played: down, right, up (a crate pushed up from (3, 3) to (3, 2)), X (a spark, which
+/// fades in the again turn); then Debug over it. Answers the push rule's line.
+fn debug_a_push(h: &mut Harness<'_, EditorApp>) -> u32 {
+    open_level_2(h);
+    for k in [Key::ArrowDown, Key::ArrowRight, Key::ArrowUp, Key::X] {
+        h.key_press(k);
+        h.run();
+    }
+    assert_eq!(ps(h).rows()[2], "#.**.O.#", "the crate was pushed up: {:?}", ps(h).rows());
+    h.state_mut().set_mode(Mode::Debug);
+    h.run();
+    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    let push = "[ > Player | Crate ] -> [ > Player | > Crate ]";
+    source.lines().position(|l| l == push).expect("the push rule") as u32 + 1
+}
+
+#[test]
+fn debug_lists_the_rules_that_fired_outlines_their_cells_and_opens_the_rules_panel_at_their_line() {
+    let mut h = editor();
+    let line = debug_a_push(&mut h);
+    h.state_mut().debug_mut().seek(3);
+    h.run();
+    h.run();
+    assert!(h.query_by_label_contains("Rules that fired (1)").is_some(), "the push step fired one rule");
+    assert!(h.query_by_label("Turn 0 (the input's turn)").is_some());
+    let text = h.get_by_label_contains("[ > Player | Crate ] -> [ > Player | > Crate ]");
+    text.click();
+    h.run();
+    h.run();
+    let cells = h.state().debug().fired_cells().expect("a rule picked");
+    assert!(cells.contains(&tessera_core::Pos::new(3, 3)), "the crate's cell: {cells:?}");
+    // The action step: the random rule in the input's turn, the late rules in the again turn.
+    h.state_mut().debug_mut().seek(4);
+    h.run();
+    h.run();
+    assert_eq!(h.state().debug().fired_cells(), None, "a pick belongs to its step");
+    assert!(h.query_by_label("Turn 1 (again)").is_some(), "the again turn is listed");
+    // A click on the line opens the rules panel with the cursor on it.
+    h.state_mut().debug_mut().seek(3);
+    h.run();
+    h.run();
+    h.get_by_label(&format!("line {line}")).click();
+    h.run();
+    h.run();
+    h.run();
+    assert_eq!(h.state().mode(), Mode::Edit);
+    assert_eq!(
+        tessera_editor::games::rules_cursor(&h.ctx),
+        Some(line as usize),
+        "the cursor on the rule's line"
+    );
+}
+
+#[test]
+fn debug_finds_the_steps_where_a_rule_fired_and_the_steps_that_touched_an_object() {
+    fn results(h: &Harness<'_, EditorApp>) -> Option<Result<Vec<u64>, String>> {
+        h.state().debug().filter_results().map(|r| r.map(<[u64]>::to_vec).map_err(str::to_string))
+    }
+    let mut h = editor();
+    let line = debug_a_push(&mut h);
+    h.state_mut().debug_mut().set_filter(&format!("rule:{line}"));
+    settle(&mut h);
+    assert_eq!(results(&h), Some(Ok(vec![3])), "the push fired at step 3 only");
+    h.state_mut().debug_mut().set_filter("Crate");
+    settle(&mut h);
+    assert_eq!(results(&h), Some(Ok(vec![3])), "only the push moved a crate");
+    // The action lights a spark that fades in the same turn (a late rule) and goes in the
+    // again turn.
+    h.state_mut().debug_mut().set_filter("fade");
+    settle(&mut h);
+    assert_eq!(results(&h), Some(Ok(vec![4])), "the action's fading spark");
+    let why = h.state().debug().why_matched().expect("step 4 matches");
+    assert!(why.iter().any(|w| w.starts_with("'fade' touched by")), "{why:?}");
+    h.state_mut().debug_mut().set_filter("rule:1000");
+    settle(&mut h);
+    assert_eq!(results(&h), Some(Ok(vec![])));
+    h.state_mut().debug_mut().set_filter("rule:x");
+    settle(&mut h);
+    assert!(matches!(results(&h), Some(Err(e)) if e.contains("rule:LINE")));
+}
+
+#[test]
+fn clicking_a_rebuild_error_puts_the_cursor_on_its_line() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
+    let line = source.lines().position(|l| l == rule).expect("the push rule") + 1;
+    let broken = source.replace(rule, "[ > Player | Crate ] -> [ > Player | > Crat ]");
+    tessera_editor::games::set_rules_text(&h.ctx, &source, &broken);
+    h.run();
+    h.get_by_label("Rebuild").click();
+    h.run();
+    assert_ne!(tessera_editor::games::rules_cursor(&h.ctx), Some(line));
+    let label = format!("line {line}:");
+    h.query_all_by_label_contains(&label).next().expect("the error listed").click();
+    h.run();
+    h.run();
+    assert_eq!(tessera_editor::games::rules_cursor(&h.ctx), Some(line), "the cursor on the error's line");
+}
+
+#[test]
+fn levels_are_added_duplicated_moved_and_deleted_and_saved_into_the_txt() {
+    let dir = std::env::temp_dir().join(format!("tessera-ps-levels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let game = dir.join("warehouse.txt");
+    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    std::fs::write(&game, &source).expect("a copy");
+    let mut h = editor();
+    h.state_mut().open(&game);
+    h.run();
+    h.get_by_label("Level number").set_value_accesskit(2.0);
+    h.run();
+    h.get_by_label("Open level").click();
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    let edited = |h: &Harness<'_, EditorApp>| match h.state().edit().draft().to_level() {
+        Level::PuzzleScript(l) => l,
+        _ => panic!("a puzzlescript level"),
+    };
+    let rows = |l: &tessera_core::puzzlescript::PuzzleScriptLevel, k| {
+        tessera_core::puzzlescript::level_rows(&l.source, k).expect("rows")
+    };
+    let level2 = rows(&edited(&h), 1);
+    assert!(h.query_by_label_contains("Levels of the game (3)").is_some());
+    // Duplicate: the copy follows and is edited.
+    h.get_by_label("Duplicate level").click();
+    h.run();
+    assert_eq!(h.state().edit().notice(), None);
+    let l = edited(&h);
+    assert_eq!(l.level, 2, "the copy is edited");
+    assert_eq!(l.name.as_deref(), Some("Warehouse 3"), "named as its place in the game now");
+    assert_eq!((rows(&l, 1), rows(&l, 2)), (level2.clone(), level2.clone()));
+    assert!(h.query_by_label_contains("Levels of the game (4)").is_some());
+    // Ctrl+Z undoes it.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(edited(&h).source, source, "undone");
+    assert_eq!(edited(&h).level, 1);
+    // Move level 2 up: it becomes level 1, the message before the first level stays first.
+    h.get_by_label("Move level up").click();
+    h.run();
+    let l = edited(&h);
+    assert_eq!(l.level, 0);
+    assert_eq!(rows(&l, 0), level2);
+    let first = l.source.find("message Push every crate").expect("the first message");
+    assert!(first < l.source.find("#.P**OO#").expect("level 2's row"), "the message stays before it");
+    // Add a level after the last one: a walled room of the edited level's size, edited.
+    h.get_by_label("Add level").click();
+    h.run();
+    let l = edited(&h);
+    assert_eq!(l.level, 3);
+    assert_eq!(rows(&l, 3)[0], "########");
+    assert_eq!(rows(&l, 3)[1], "#P.....#");
+    // Delete it: level 3 is edited.
+    h.get_by_label("Delete level").click();
+    h.run();
+    let l = edited(&h);
+    assert_eq!(l.level, 2);
+    // Click level 2 (the first level, moved down) to edit it; save the game's source.
+    h.get_by_label("Level 2").click();
+    h.run();
+    assert_eq!(edited(&h).level, 1);
+    h.get_by_label("Save game source").click();
+    h.run();
+    let saved = std::fs::read_to_string(&game).expect("the game file");
+    let levels: Vec<Vec<String>> =
+        (0..3).map(|k| tessera_core::puzzlescript::level_rows(&saved, k).expect("rows")).collect();
+    let original: Vec<Vec<String>> =
+        (0..3).map(|k| tessera_core::puzzlescript::level_rows(&source, k).expect("rows")).collect();
+    assert_eq!(levels, vec![original[1].clone(), original[0].clone(), original[2].clone()]);
+    // Everything but the two swapped levels' rows is as it was.
+    let strip =
+        |s: &str| -> Vec<String> { s.lines().filter(|l| !l.starts_with('#')).map(str::to_string).collect() };
+    assert_eq!(strip(&saved), strip(&source));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Two levels won by walking onto the target, with a message between them, in the Game Boy
+/// Color's palette with colours of its own for messages.
+const TWO_LEVELS: &str = "title Two\ncolor_palette gameboycolour\nbackground_color darkblue\ntext_color #ffcc00\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayer\nred\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\nO = Target\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nPlayer\n\n======\nRULES\n======\n\n==============\nWINCONDITIONS\n==============\n\nSome Player on Target\n\n=======\nLEVELS\n=======\n\nmessage Before\n\nPO.\n\nmessage Between one\nmessage and two\n\n.PO\n";
+
+#[test]
+fn the_messages_between_levels_show_after_a_win_in_the_games_colours() {
+    let mut h = editor();
+    let import = tessera_core::importer("puzzlescript").expect("importer").import;
+    let level = import(TWO_LEVELS, Some("two.txt")).expect("the game imports").remove(0).level;
+    assert!(h.state_mut().open_level(level, 0, "two"));
+    h.run();
+    // The palette is the game's: its red is the Game Boy Color's.
+    let game = tessera_editor::games::of(tessera_core::RuleSet::PuzzleScript).expect("the entry");
+    let rules = h.state().session().history().rules().clone();
+    let image = (game.board_art(&rules, h.state().session().state()).expect("sprites").image)();
+    assert_eq!(
+        image.pixels[0],
+        egui::Color32::from_rgb(0xa7, 0x12, 0x0c),
+        "the player in gameboycolour's red"
+    );
+    let (back, text) = game.message_colours(&rules).expect("the game's colours");
+    assert_eq!(back, egui::Color32::from_rgb(0x4b, 0x57, 0x5d), "background_color: gameboycolour's darkblue");
+    assert_eq!(text, egui::Color32::from_rgb(0xff, 0xcc, 0x00));
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert!(ps(&h).is_won());
+    h.get_by_label("Next level").click();
+    h.run();
+    assert_eq!(ps(&h).rows()[0], ".PO", "level 2");
+    assert_eq!(h.state().play().message.as_deref(), Some("Between one\n\nand two"), "the messages between");
+    // A key dismisses them and plays nothing; then the level plays.
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().play().message, None);
+    assert_eq!(ps(&h).rows()[0], ".PO");
+    // Going back shows nothing.
+    h.get_by_label("Previous level").click();
+    h.run();
+    assert_eq!(h.state().play().message, None);
+}
+
+#[test]
+fn again_turns_play_out_one_board_after_another() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    h.key_press(Key::X);
+    h.run();
+    let session = h.state().session();
+    let (start, secs, boards) = session.turn_frames().expect("the action's again turn is shown");
+    assert_eq!(boards, 1, "one board before the end: the spark lit, fading");
+    assert!(secs > 0.0);
+    let lit = session.shown_state(start + secs * 0.5);
+    assert_ne!(lit, session.state(), "the spark shows first");
+    let AnyState::PuzzleScript(lit) = lit else { panic!("puzzlescript") };
+    assert!(lit.names().iter().flatten().any(|n| n.contains("fade")), "the spark fading: {:?}", lit.names());
+    assert_eq!(session.shown_state(start + secs * 1.5), session.state(), "then the end of the step");
+    // At the Instant speed a step is its end at once.
+    h.get_by_label("Instant").click();
+    h.run();
+    h.key_press(Key::X);
+    h.run();
+    assert!(h.state().session().turn_frames().is_none());
 }

@@ -41,7 +41,7 @@ macro_rules! games {
 
 games!(slide, collapse, tactics, match3, sokoban, puzzlescript);
 
-pub use puzzlescript::{rules_errors, rules_text, set_rules_text};
+pub use puzzlescript::{rules_cursor, rules_errors, rules_text, set_rules_text};
 
 /// The editor entry of `rule_set`, if it has one.
 pub fn of(rule_set: RuleSet) -> Option<&'static dyn EditorGame> {
@@ -116,6 +116,9 @@ pub enum PlayAction {
     Lost(String),
     /// Play another level (of the same game: the next one after a win), titled so.
     Open(Level, String),
+    /// Play another level, titled so, after showing this text over it (a PuzzleScript game's
+    /// messages between the level won and the next).
+    OpenAfterMessage(Level, String, String),
 }
 
 /// What the editor needs from one rule set. Methods with a default are optional.
@@ -313,6 +316,68 @@ pub trait EditorGame: Sync {
 
     /// The debugger inspector's lines about the state (turn, units).
     fn inspector_ui(&self, _ui: &mut egui::Ui, _state: &AnyState) {}
+
+    /// A step's turns and the rules that fired in each, for the debugger (a PuzzleScript
+    /// step's `Turn` and `Rule` events with the rules' text from the source). None by default.
+    fn rules_fired(&self, _rules: &AnyRules, _events: &[tessera_core::AnyEvent]) -> Vec<TurnTrace> {
+        Vec::new()
+    }
+
+    /// A filter word that names something of the game the debugger can find steps by (a
+    /// PuzzleScript object's name): the test an event touching it meets. `state` is any state
+    /// of the log's game.
+    fn event_filter(&self, _state: &AnyState, _word: &str) -> Option<crate::find::EventTest> {
+        None
+    }
+
+    /// The turns of a step shown one after another in Play (a PuzzleScript step's `again`
+    /// turns): the index of each turn's first event, and the seconds between turns at normal
+    /// speed. None by default: a step is one board.
+    fn turn_frames(
+        &self,
+        _rules: &AnyRules,
+        _events: &[tessera_core::AnyEvent],
+    ) -> Option<(Vec<usize>, f64)> {
+        None
+    }
+
+    /// The colours of a message screen over the board (background, text), when the game has
+    /// its own (PuzzleScript's `background_color` and `text_color`).
+    fn message_colours(&self, _rules: &AnyRules) -> Option<(egui::Color32, egui::Color32)> {
+        None
+    }
+
+    /// The levels of the game the draft's level is one of (a PuzzleScript source's), with ways
+    /// to change them (add, duplicate, move, delete, edit another); answers the draft to edit
+    /// afterwards, or why not. Nothing by default.
+    fn levels_ui(&self, _ui: &mut egui::Ui, _draft: &Draft) -> Option<Result<Draft, String>> {
+        None
+    }
+
+    /// Shows line `line` of the game's source in Edit's rules panel (the cursor on it, scrolled
+    /// to it) the next time the panel is drawn for `options`. Nothing by default.
+    fn show_source_line(&self, _ctx: &egui::Context, _options: &Options, _line: u32) {}
+}
+
+/// A turn of a step, for the debugger: its index (0: the input's turn; 1, 2, …: `again` turns)
+/// and the rules that fired in it, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnTrace {
+    /// The turn's index in the step.
+    pub index: u32,
+    /// The rules that changed cells in it.
+    pub rules: Vec<FiredRule>,
+}
+
+/// A rule that fired: its source line (from 1), its text there, and the cells it changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FiredRule {
+    /// The rule's line in the game's source.
+    pub line: u32,
+    /// The line's text (trimmed).
+    pub text: String,
+    /// The cells it changed.
+    pub cells: Vec<Pos>,
 }
 
 /// The direction of an arrow key or WASD pressed this frame, if any (the Play keys of rule

@@ -58,6 +58,23 @@ fn palette_of(source: &str) -> SharedPalette {
     p
 }
 
+/// The number of playable levels of the game whose source is `source` (`None` when it does
+/// not compile), cached for the last source asked.
+fn level_count(source: &str) -> Option<usize> {
+    static COUNT: Mutex<Option<(Arc<str>, Option<usize>)>> = Mutex::new(None);
+    let mut cached = COUNT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((s, n)) = cached.as_ref()
+        && &**s == source
+    {
+        return *n;
+    }
+    let n = tessera_core::puzzlescript::engine::compile(source)
+        .ok()
+        .map(|g| tessera_core::puzzlescript::playable_count(&g));
+    *cached = Some((Arc::from(source), n));
+    n
+}
+
 thread_local! {
     /// The inks' art of the game edited last, by its art's key.
     static INK_ART: std::cell::RefCell<Option<(u64, Arc<InkArt>)>> = const { std::cell::RefCell::new(None) };
@@ -227,6 +244,74 @@ impl EditorGame for Game {
         None
     }
 
+    /// The game's playable levels, the edited one marked: a click edits another (the painted
+    /// rows stay in the source); the edited one can be moved up or down, duplicated or deleted,
+    /// and a new level added after the last (a walled room of the edited level's size).
+    fn levels_ui(&self, ui: &mut egui::Ui, draft: &Draft) -> Option<Result<Draft, String>> {
+        use tessera_core::puzzlescript::{LevelEdit, edit_levels};
+        let options = settings(&draft.options);
+        let current = options.level;
+        let count = level_count(&options.source)?;
+        let mut edit = None;
+        let mut open = None;
+        egui::CollapsingHeader::new(format!("Levels of the game ({count})")).id_salt("ps-levels").default_open(true).show(
+            ui,
+            |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    for k in 0..count {
+                        let b = ui
+                            .selectable_label(k == current, format!("Level {}", k + 1))
+                            .on_hover_text("Edit this level (the painted rows stay in the game's source)");
+                        if b.clicked() && k != current {
+                            open = Some(k);
+                        }
+                    }
+                });
+                ui.horizontal_wrapped(|ui| {
+                    if ui.add_enabled(current > 0, egui::Button::new("Move level up")).clicked() {
+                        edit = Some(LevelEdit::MoveUp(current));
+                    }
+                    if ui.add_enabled(current + 1 < count, egui::Button::new("Move level down")).clicked() {
+                        edit = Some(LevelEdit::MoveDown(current));
+                    }
+                    if ui.button("Duplicate level").clicked() {
+                        edit = Some(LevelEdit::Duplicate(current));
+                    }
+                    if ui.add_enabled(count > 1, egui::Button::new("Delete level")).clicked() {
+                        edit = Some(LevelEdit::Delete(current));
+                    }
+                    if ui.button("Add level").on_hover_text("A new level after the last one").clicked() {
+                        edit = Some(LevelEdit::Add(self.new_rows(draft)));
+                    }
+                });
+                ui.weak("Messages between levels stay where they are; Save game source writes the file.");
+            },
+        );
+        if edit.is_none() && open.is_none() {
+            return None;
+        }
+        // The painted rows go into the source first.
+        let Level::PuzzleScript(level) = draft.to_level() else { return None };
+        let (source, k) = match (edit, open) {
+            (Some(e), _) => match edit_levels(&level.source, &e) {
+                Ok(r) => r,
+                Err(e) => return Some(Err(e)),
+            },
+            (None, Some(k)) => (level.source.clone(), k),
+            (None, None) => return None,
+        };
+        // The level's own name, as the importer gives it ("Title 3"), not the one edited before.
+        let name = read_game(&source, None)
+            .ok()
+            .and_then(|mut levels| (k < levels.len()).then(|| levels.swap_remove(k).1))
+            .and_then(|l| self.level_name(&l));
+        let next = PuzzleScriptLevel { source, level: k, name: None, ..level };
+        Some(self.draft(&Level::PuzzleScript(next)).map(|mut d| {
+            d.name = name;
+            d
+        }))
+    }
+
     fn game_source(&self, level: &Level) -> Option<String> {
         if let Level::PuzzleScript(l) = level { Some(l.source.clone()) } else { None }
     }
@@ -298,12 +383,35 @@ impl EditorGame for Game {
                 go = Some(k + 1);
             }
         });
-        if let Some(k) = go {
+        if let Some(to) = go {
+            // Going on after a win shows the messages between the two levels first, as
+            // PuzzleScript does.
+            let said: Vec<&str> = if to == k + 1 && s.is_won() {
+                let from = tessera_core::puzzlescript::entry_of(game, k).unwrap_or(0);
+                let next = tessera_core::puzzlescript::entry_of(game, to).unwrap_or(from);
+                game.levels()
+                    .get(from + 1..next)
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter_map(|e| match e {
+                        tessera_core::puzzlescript::engine::LevelEntry::Message { text, .. } => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let k = to;
             action = Some(match read_game(r.source(), None) {
                 Ok(mut levels) if k < levels.len() => {
                     let (_, level) = levels.swap_remove(k);
                     let name = self.level_name(&level).unwrap_or_else(|| format!("level {}", k + 1));
-                    PlayAction::Open(level, format!("{}. {name}", k + 1))
+                    let title = format!("{}. {name}", k + 1);
+                    if said.is_empty() {
+                        PlayAction::Open(level, title)
+                    } else {
+                        PlayAction::OpenAfterMessage(level, title, said.join("\n\n"))
+                    }
                 }
                 Ok(_) => PlayAction::Notice(format!("the game has no level {}", k + 1)),
                 Err(e) => PlayAction::Notice(e),
@@ -335,6 +443,104 @@ impl EditorGame for Game {
     fn inspector_ui(&self, ui: &mut egui::Ui, state: &AnyState) {
         let AnyState::PuzzleScript(s) = state else { return };
         ui.label(format!("{} objects in the game", s.meta().names.len()));
+    }
+
+    /// Each `Turn` event starts a board shown `again_interval` seconds (0.15 by default).
+    fn turn_frames(&self, rules: &AnyRules, events: &[tessera_core::AnyEvent]) -> Option<(Vec<usize>, f64)> {
+        use tessera_core::puzzlescript::PuzzleScriptEvent as E;
+        let AnyRules::PuzzleScript(r) = rules else { return None };
+        let starts: Vec<usize> = events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e, tessera_core::AnyEvent::PuzzleScript(E::Turn { .. })))
+            .map(|(i, _)| i)
+            .collect();
+        let secs = r.game().prelude().again_interval;
+        Some((starts, if secs.is_finite() { secs.clamp(0.0, 2.0) } else { 0.15 }))
+    }
+
+    /// `background_color` and `text_color` in the game's palette.
+    fn message_colours(&self, rules: &AnyRules) -> Option<(egui::Color32, egui::Color32)> {
+        let AnyRules::PuzzleScript(r) = rules else { return None };
+        let art = art::of_rules(r);
+        Some((art.background, art.text))
+    }
+
+    /// The step's `Turn` events, each with the `Rule` events after it, the rules' text read from
+    /// the source at their lines.
+    fn rules_fired(&self, rules: &AnyRules, events: &[tessera_core::AnyEvent]) -> Vec<super::TurnTrace> {
+        use tessera_core::puzzlescript::PuzzleScriptEvent as E;
+        let AnyRules::PuzzleScript(r) = rules else { return Vec::new() };
+        let lines: Vec<&str> = r.source().lines().collect();
+        let mut turns: Vec<super::TurnTrace> = Vec::new();
+        for e in events {
+            let tessera_core::AnyEvent::PuzzleScript(e) = e else { continue };
+            match e {
+                E::Turn { index } => turns.push(super::TurnTrace { index: *index, rules: Vec::new() }),
+                E::Rule { line, cells } => {
+                    if turns.is_empty() {
+                        turns.push(super::TurnTrace { index: 0, rules: Vec::new() });
+                    }
+                    let text = lines.get((*line as usize).wrapping_sub(1)).map_or("", |l| l.trim()).to_string();
+                    if let Some(t) = turns.last_mut() {
+                        t.rules.push(super::FiredRule { line: *line, text, cells: cells.clone() });
+                    }
+                }
+                _ => {}
+            }
+        }
+        turns
+    }
+
+    /// An object's name (any case): the events that add, remove or move it.
+    fn event_filter(&self, state: &AnyState, word: &str) -> Option<crate::find::EventTest> {
+        use tessera_core::puzzlescript::PuzzleScriptEvent as E;
+        let AnyState::PuzzleScript(s) = state else { return None };
+        let k = s.meta().names.iter().position(|n| n.eq_ignore_ascii_case(word))?;
+        let (word, bit) = (k / 64, 1u64 << (k % 64));
+        let has = move |words: &[u64]| words.get(word).is_some_and(|w| w & bit != 0);
+        Some(std::sync::Arc::new(move |e: &tessera_core::AnyEvent| match e {
+            tessera_core::AnyEvent::PuzzleScript(E::Cell { before, after, .. }) => has(before) != has(after),
+            tessera_core::AnyEvent::PuzzleScript(E::Moved { object, .. }) => *object as usize == k,
+            _ => false,
+        }))
+    }
+
+    fn show_source_line(&self, ctx: &egui::Context, options: &Options, line: u32) {
+        let source = settings(options).source;
+        let id = rules_id();
+        let mut st: RulesText = ctx.data_mut(|d| d.get_temp(id)).unwrap_or_default();
+        if st.base != source {
+            st = RulesText { base: source.clone(), text: source, ..RulesText::default() };
+        }
+        st.go_to = Some(line as usize);
+        ctx.data_mut(|d| d.insert_temp(id, st));
+    }
+}
+
+impl Game {
+    /// A new level's rows: the edited level's size, walls round the edge and the player in the
+    /// corner where the legend has `#` and `P`, the blank glyph elsewhere.
+    fn new_rows(&self, draft: &Draft) -> Vec<String> {
+        let size = draft.size();
+        let (w, h) = (usize::from(size.width), usize::from(size.height));
+        let has = |c: char| self.accepts(&draft.options, Ink::Glyph(c));
+        let blank = match self.blank() {
+            Ink::Glyph(c) => c,
+            _ => '.',
+        };
+        let wall = if has('#') && w >= 3 && h >= 3 { Some('#') } else { None };
+        (0..h)
+            .map(|y| {
+                (0..w)
+                    .map(|x| match wall {
+                        Some(c) if x == 0 || y == 0 || x + 1 == w || y + 1 == h => c,
+                        Some(_) if (x, y) == (1, 1) && has('P') => 'P',
+                        _ => blank,
+                    })
+                    .collect()
+            })
+            .collect()
     }
 }
 
@@ -374,43 +580,6 @@ fn rules_ui(ui: &mut egui::Ui, l: &PuzzleScriptLevel) -> Option<String> {
             st.errors.clear();
         }
     });
-    let font = egui::TextStyle::Monospace.resolve(ui.style());
-    let row = ui.fonts_mut(|f| f.row_height(&font));
-    let mut scroll = egui::ScrollArea::both().id_salt("rules-scroll").max_height(360.0).auto_shrink([false, true]);
-    if let Some(line) = st.go_to {
-        scroll = scroll.vertical_scroll_offset((line.saturating_sub(3) as f32 * row).max(0.0));
-    }
-    let text_id = id.with("text");
-    scroll.show(ui, |ui| {
-        ui.horizontal_top(|ui| {
-            let lines = st.text.lines().count().max(1) + usize::from(st.text.ends_with('\n'));
-            let numbers: String = (1..=lines).map(|n| format!("{n:>4}\n")).collect();
-            ui.label(egui::RichText::new(numbers.trim_end()).font(font.clone()).weak());
-            // No wrapping: each source line is one row, beside its number.
-            let colour = ui.visuals().text_color();
-            let mut layouter = |ui: &egui::Ui, text: &dyn egui::TextBuffer, _wrap: f32| {
-                let job = egui::text::LayoutJob::simple(text.as_str().to_owned(), font.clone(), colour, f32::INFINITY);
-                ui.fonts_mut(|f| f.layout_job(job))
-            };
-            let edit = egui::TextEdit::multiline(&mut st.text)
-                .id(text_id)
-                .code_editor()
-                .layouter(&mut layouter)
-                .desired_width(f32::INFINITY)
-                .desired_rows(lines.max(10));
-            ui.add(edit).on_hover_text("Game source");
-        });
-    });
-    if let Some(line) = st.go_to.take() {
-        // The cursor at the start of the line.
-        let at: usize = st.text.split_inclusive('\n').take(line.saturating_sub(1)).map(|s| s.chars().count()).sum();
-        if let Some(mut state) = egui::TextEdit::load_state(ui.ctx(), text_id) {
-            let c = egui::text::CCursor::new(at);
-            state.cursor.set_char_range(Some(egui::text::CCursorRange::one(c)));
-            state.store(ui.ctx(), text_id);
-        }
-        ui.memory_mut(|m| m.request_focus(text_id));
-    }
     let mut rebuilt = None;
     if rebuild {
         st.errors.clear();
@@ -436,10 +605,52 @@ fn rules_ui(ui: &mut egui::Ui, l: &PuzzleScriptLevel) -> Option<String> {
         ui.colored_label(ui.visuals().error_fg_color, format!("{} error(s): click one to go to its line", st.errors.len()));
         for (line, message) in &st.errors {
             let text = if *line > 0 { format!("line {line}: {message}") } else { message.clone() };
+            // Above the source, in view: a click puts the cursor on the line.
             if ui.link(text).clicked() && *line > 0 {
                 st.go_to = Some(*line);
             }
         }
+    }
+    let font = egui::TextStyle::Monospace.resolve(ui.style());
+    let row = ui.fonts_mut(|f| f.row_height(&font));
+    let scroll = egui::ScrollArea::both().id_salt("rules-scroll").max_height(360.0).auto_shrink([false, true]);
+    let text_id = id.with("text");
+    let go_to = st.go_to;
+    scroll.show(ui, |ui| {
+        ui.horizontal_top(|ui| {
+            let lines = st.text.lines().count().max(1) + usize::from(st.text.ends_with('\n'));
+            let numbers: String = (1..=lines).map(|n| format!("{n:>4}\n")).collect();
+            ui.label(egui::RichText::new(numbers.trim_end()).font(font.clone()).weak());
+            // No wrapping: each source line is one row, beside its number.
+            let colour = ui.visuals().text_color();
+            let mut layouter = |ui: &egui::Ui, text: &dyn egui::TextBuffer, _wrap: f32| {
+                let job = egui::text::LayoutJob::simple(text.as_str().to_owned(), font.clone(), colour, f32::INFINITY);
+                ui.fonts_mut(|f| f.layout_job(job))
+            };
+            let edit = egui::TextEdit::multiline(&mut st.text)
+                .id(text_id)
+                .code_editor()
+                .layouter(&mut layouter)
+                .desired_width(f32::INFINITY)
+                .desired_rows(lines.max(10));
+            let response = ui.add(edit).on_hover_text("Game source");
+            if let Some(line) = go_to {
+                // The line in view, in this scroll area and the panel's.
+                let top = response.rect.top() + line.saturating_sub(1) as f32 * row;
+                let rect = egui::Rect::from_min_size(egui::pos2(response.rect.left(), top), egui::vec2(40.0, row));
+                ui.scroll_to_rect(rect, Some(egui::Align::Center));
+            }
+        });
+    });
+    if let Some(line) = st.go_to.take() {
+        // The cursor at the start of the line.
+        let at: usize = st.text.split_inclusive('\n').take(line.saturating_sub(1)).map(|s| s.chars().count()).sum();
+        // (The editor keeps no state until it is first focused: a new one then.)
+        let mut state = egui::TextEdit::load_state(ui.ctx(), text_id).unwrap_or_default();
+        let c = egui::text::CCursor::new(at);
+        state.cursor.set_char_range(Some(egui::text::CCursorRange::one(c)));
+        state.store(ui.ctx(), text_id);
+        ui.memory_mut(|m| m.request_focus(text_id));
     }
     ui.data_mut(|d| d.insert_temp(id, st));
     rebuilt
@@ -448,6 +659,14 @@ fn rules_ui(ui: &mut egui::Ui, l: &PuzzleScriptLevel) -> Option<String> {
 /// The rules panel's text now (for tests): what the designer typed since the last rebuild.
 pub fn rules_text(ctx: &egui::Context) -> Option<String> {
     ctx.data(|d| d.get_temp::<RulesText>(rules_id())).map(|s| s.text)
+}
+
+/// The line (from 1) the rules text editor's cursor is on, if it has one (for tests).
+pub fn rules_cursor(ctx: &egui::Context) -> Option<usize> {
+    let st = ctx.data(|d| d.get_temp::<RulesText>(rules_id()))?;
+    let state = egui::TextEdit::load_state(ctx, rules_id().with("text"))?;
+    let at = state.cursor.char_range()?.primary.index;
+    Some(st.text.chars().take(at.into()).filter(|&c| c == '\n').count() + 1)
 }
 
 /// The rules panel's errors now (for tests): line and message.

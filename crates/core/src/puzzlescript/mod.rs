@@ -57,7 +57,7 @@ pub use import::IMPORTERS;
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
 pub use plugin::{HINT_NODES, PuzzleScript, PuzzleScriptKeyframe};
 pub use solver::{Refusal, SolveLimits, SolveOutcome, SolveReport, solve};
-pub use source::{Glyph, Palette, legend, level_rows, palette, with_level_rows};
+pub use source::{Glyph, LevelEdit, Palette, edit_levels, legend, level_rows, palette, with_level_rows};
 pub use state::{Meta, PuzzleScriptState};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

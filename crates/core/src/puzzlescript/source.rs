@@ -227,3 +227,201 @@ pub fn with_level_rows(source: &str, playable: usize, rows: &[String]) -> Result
     }
     Ok(out)
 }
+
+/// A change to the playable levels of a game's source (levels numbered from 0, messages not
+/// counted), made by [`edit_levels`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LevelEdit {
+    /// A new level of these rows, after the last level.
+    Add(Vec<String>),
+    /// A copy of the level, right after it.
+    Duplicate(usize),
+    /// The level swapped with the one before it.
+    MoveUp(usize),
+    /// The level swapped with the one after it.
+    MoveDown(usize),
+    /// The level removed (a game keeps at least one).
+    Delete(usize),
+}
+
+/// The source with `edit` made to its `LEVELS` section, and the number of the level the edit
+/// is about afterwards (the new level, the copy, the moved level, the level after the deleted
+/// one, else the one before). Only level rows move: every other line — the other sections, the
+/// messages between levels, comments — is kept byte for byte where it was (a deleted level
+/// takes one blank line next to it along; an added or duplicated level brings one).
+pub fn edit_levels(source: &str, edit: &LevelEdit) -> Result<(String, usize), String> {
+    let game = engine::compile(source).map_err(|e| super::describe_errors(&e))?;
+    // Each playable level's lines (0-based, end excluded), in order.
+    let blocks: Vec<std::ops::Range<usize>> = game
+        .levels()
+        .iter()
+        .filter_map(|e| match e {
+            LevelEntry::Level { height, line, .. } => Some(line.saturating_sub(1)..line.saturating_sub(1) + height),
+            LevelEntry::Message { .. } => None,
+        })
+        .collect();
+    let lines: Vec<&str> = source.split_inclusive('\n').collect();
+    if blocks.iter().any(|b| b.end > lines.len()) {
+        return Err("a level runs past the end of the source".into());
+    }
+    let n = blocks.len();
+    let no_level = |k: usize| format!("the game has no level {} (it has {n})", k + 1);
+    let ending = if source.contains("\r\n") { "\r\n" } else { "\n" };
+    let block_text = |b: &std::ops::Range<usize>| -> String {
+        lines[b.clone()].iter().map(|l| format!("{}{ending}", l.trim_end_matches(['\r', '\n']))).collect()
+    };
+    let rows_text = |rows: &[String]| -> String { rows.iter().map(|r| format!("{r}{ending}")).collect() };
+    // What goes at each block's place (by block), what else is dropped, and what follows a block.
+    let mut at: Vec<String> = blocks.iter().map(&block_text).collect();
+    let mut dropped: Vec<usize> = Vec::new();
+    let mut after: Vec<(usize, String)> = Vec::new();
+    let blank = |i: usize| lines.get(i).is_some_and(|l| l.trim().is_empty());
+    let shown = match edit {
+        LevelEdit::Add(rows) => {
+            if rows.is_empty() {
+                return Err("a level needs at least one row".into());
+            }
+            match blocks.last() {
+                Some(b) => after.push((b.end, format!("{ending}{}", rows_text(rows)))),
+                None => return Err("the game has no level to add after".into()),
+            }
+            n
+        }
+        &LevelEdit::Duplicate(k) => {
+            let b = blocks.get(k).ok_or_else(|| no_level(k))?;
+            after.push((b.end, format!("{ending}{}", block_text(b))));
+            k + 1
+        }
+        &LevelEdit::MoveUp(k) | &LevelEdit::MoveDown(k) => {
+            if k >= n {
+                return Err(no_level(k));
+            }
+            let other = match edit {
+                LevelEdit::MoveUp(_) => k.checked_sub(1).ok_or("the first level cannot move up")?,
+                _ if k + 1 < n => k + 1,
+                _ => return Err("the last level cannot move down".into()),
+            };
+            at.swap(k, other);
+            other
+        }
+        &LevelEdit::Delete(k) => {
+            let b = blocks.get(k).ok_or_else(|| no_level(k))?;
+            if n == 1 {
+                return Err("the game's only level cannot be deleted".into());
+            }
+            at[k].clear();
+            // One blank line next to it goes too: after it, else before it.
+            if blank(b.end) {
+                dropped.push(b.end);
+            } else if b.start > 0 && blank(b.start - 1) {
+                dropped.push(b.start - 1);
+            }
+            k.min(n - 2)
+        }
+    };
+    let mut out = String::with_capacity(source.len() + 64);
+    for (i, line) in lines.iter().enumerate() {
+        if let Some((k, b)) = blocks.iter().enumerate().find(|(_, b)| b.contains(&i)) {
+            if i == b.start {
+                out.push_str(&at[k]);
+            }
+        } else if !dropped.contains(&i) {
+            // The line before an inserted level ends with a line break.
+            out.push_str(line);
+        }
+        for (end, text) in &after {
+            if *end == i + 1 {
+                if !out.is_empty() && !out.ends_with('\n') {
+                    out.push_str(ending);
+                }
+                out.push_str(text);
+            }
+        }
+    }
+    // A source that did not end with a line break still does not.
+    if !source.ends_with('\n') && out.ends_with('\n') && !source.is_empty() {
+        let cut = out.len() - if out.ends_with("\r\n") { 2 } else { 1 };
+        out.truncate(cut);
+    }
+    Ok((out, shown))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game of three levels with messages around and between them, and a comment in LEVELS.
+    fn game(levels: &str) -> String {
+        format!(
+            "title T\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nred\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer, Wall\n\n======\nRULES\n======\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\n{levels}"
+        )
+    }
+
+    const THREE: &str = "message Hello\n\n#P#\n\n(a comment)\n##\nP.\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n";
+
+    fn levels(source: &str) -> Vec<Vec<String>> {
+        let game = engine::compile(source).expect("compiles");
+        (0..super::super::playable_count(&game)).map(|k| level_rows(source, k).expect("rows")).collect()
+    }
+
+    fn rows(r: &[&str]) -> Vec<String> {
+        r.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn levels_move_and_messages_stay() {
+        let src = game(THREE);
+        let (moved, k) = edit_levels(&src, &LevelEdit::MoveDown(0)).expect("moves");
+        assert_eq!(k, 1);
+        assert_eq!(levels(&moved), vec![rows(&["##", "P."]), rows(&["#P#"]), rows(&["P..", "...", "..."])]);
+        assert_eq!(
+            moved,
+            game("message Hello\n\n##\nP.\n\n(a comment)\n#P#\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n")
+        );
+        let (back, k) = edit_levels(&moved, &LevelEdit::MoveUp(1)).expect("moves back");
+        assert_eq!((back.as_str(), k), (src.as_str(), 0), "up undoes down, byte for byte");
+        let (last, k) = edit_levels(&src, &LevelEdit::MoveUp(2)).expect("moves");
+        assert_eq!(k, 1);
+        assert!(last.ends_with("\nmessage Middle\n\n##\nP.\n\nmessage Bye\n"), "{last}");
+        assert!(last.contains("(a comment)\nP..\n...\n...\n\nmessage Middle"), "{last}");
+        assert!(edit_levels(&src, &LevelEdit::MoveUp(0)).is_err());
+        assert!(edit_levels(&src, &LevelEdit::MoveDown(2)).is_err());
+        assert!(edit_levels(&src, &LevelEdit::MoveDown(3)).is_err());
+    }
+
+    #[test]
+    fn levels_are_added_duplicated_and_deleted() {
+        let src = game(THREE);
+        let (dup, k) = edit_levels(&src, &LevelEdit::Duplicate(1)).expect("duplicates");
+        assert_eq!(k, 2);
+        assert_eq!(levels(&dup)[1], levels(&dup)[2]);
+        assert_eq!(levels(&dup).len(), 4);
+        assert_eq!(dup, game("message Hello\n\n#P#\n\n(a comment)\n##\nP.\n\n##\nP.\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n"));
+        let (del, k) = edit_levels(&dup, &LevelEdit::Delete(2)).expect("deletes");
+        assert_eq!((del.as_str(), k), (src.as_str(), 2), "delete undoes duplicate");
+        let (added, k) = edit_levels(&src, &LevelEdit::Add(rows(&["#P", ".#"]))).expect("adds");
+        assert_eq!(k, 3);
+        assert_eq!(levels(&added)[3], rows(&["#P", ".#"]));
+        assert!(added.ends_with("P..\n...\n...\n\n#P\n.#\n\nmessage Bye\n"), "after the last level: {added}");
+        let (first, k) = edit_levels(&src, &LevelEdit::Delete(0)).expect("deletes");
+        assert_eq!(k, 0);
+        assert_eq!(first, game("message Hello\n\n(a comment)\n##\nP.\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n"));
+        let (last, k) = edit_levels(&src, &LevelEdit::Delete(2)).expect("deletes");
+        assert_eq!(k, 1);
+        assert_eq!(levels(&last).len(), 2);
+        assert!(last.ends_with("\nmessage Middle\n\nmessage Bye\n"), "{last}");
+        let one = game("P.\n");
+        assert!(edit_levels(&one, &LevelEdit::Delete(0)).is_err(), "the only level stays");
+        assert!(edit_levels(&src, &LevelEdit::Add(Vec::new())).is_err());
+    }
+
+    #[test]
+    fn crlf_and_no_final_line_break_are_kept() {
+        let src = game("#P#\n\nP.\n").replace('\n', "\r\n");
+        let src = src.trim_end().to_string();
+        let (moved, _) = edit_levels(&src, &LevelEdit::MoveDown(0)).expect("moves");
+        assert_eq!(moved, game("P.\n\n#P#\n").replace('\n', "\r\n").trim_end());
+        let (dup, _) = edit_levels(&src, &LevelEdit::Duplicate(1)).expect("duplicates");
+        assert_eq!(dup, game("#P#\n\nP.\n\nP.\n").replace('\n', "\r\n").trim_end());
+    }
+}
