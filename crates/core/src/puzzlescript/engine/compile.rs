@@ -175,7 +175,8 @@ pub(crate) struct Sounds {
     pub movement_failure: Vec<MoveSound>,
 }
 
-type Cell = Vec<(String, String)>;
+type Name = smol_str::SmolStr;
+type Cell = Vec<(Name, Name)>;
 
 /// The most rules one source rule may expand into (the reference has no limit; it would hang).
 pub const MAX_EXPANDED_RULES: usize = 100_000;
@@ -366,7 +367,7 @@ fn process_rule_string(
     let mut has_plus = false;
     let mut bracketbalance: i32 = 0;
     let to_cell = |v: &[String]| -> Cell {
-        v.chunks(2).map(|c| (c[0].clone(), c.get(1).cloned().unwrap_or_default())).collect()
+        v.chunks(2).map(|c| (Name::from(c[0].as_str()), c.get(1).map_or_else(Name::default, |s| Name::from(s.as_str())))).collect()
     };
     let mut i = 0;
     while i < tokens.len() {
@@ -625,8 +626,8 @@ fn cells_mut(rule: &mut RawRule) -> impl Iterator<Item = &mut Cell> {
 }
 
 fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
-    type MovRep = Vec<(String, (String, usize, String, String, usize, usize))>;
-    type AggRep = Vec<(String, (String, usize))>;
+    type MovRep = Vec<(Name, (Name, usize, Name, Name, usize, usize))>;
+    type AggRep = Vec<(Name, (Name, usize))>;
     let mut result: Vec<(RawRule, Option<(MovRep, AggRep)>)> = vec![(rule, None)];
     let mut modified = true;
     let mut guard = 0;
@@ -648,7 +649,7 @@ fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
                 for j in 0..cur.lhs.len() {
                     for k in 0..cur.lhs[j].len() {
                         let cell = &cur.lhs[j][k];
-                        let movings: Vec<(String, String)> = cell
+                        let movings: Vec<(Name, Name)> = cell
                             .iter()
                             .filter(|(d, _)| direction_aggregate(d).is_some())
                             .map(|(d, n)| (n.clone(), d.clone()))
@@ -662,7 +663,7 @@ fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
                                 let (mut mr, mut ar) = reps.clone().unwrap_or_default();
                                 for p in nr.lhs[j][k].iter_mut() {
                                     if p.0 == *ambiguous && p.1 == *cand_name {
-                                        p.0 = concrete.to_string();
+                                        p.0 = Name::from(*concrete);
                                     }
                                 }
                                 if !nr.rhs.is_empty()
@@ -670,11 +671,11 @@ fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
                                 {
                                     for p in c.iter_mut() {
                                         if p.0 == *ambiguous && p.1 == *cand_name {
-                                            p.0 = concrete.to_string();
+                                            p.0 = Name::from(*concrete);
                                         }
                                     }
                                 }
-                                let key = format!("{cand_name}{ambiguous}");
+                                let key = Name::from(format!("{cand_name}{ambiguous}"));
                                 if let Some(e) = mr.iter_mut().find(|e| e.0 == key) {
                                     if j != e.1.4 || k != e.1.5 {
                                         e.1.1 += 1;
@@ -682,13 +683,13 @@ fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
                                 } else {
                                     mr.push((
                                         key,
-                                        (concrete.to_string(), 1, ambiguous.clone(), cand_name.clone(), j, k),
+                                        (Name::from(*concrete), 1, ambiguous.clone(), cand_name.clone(), j, k),
                                     ));
                                 }
                                 if let Some(e) = ar.iter_mut().find(|e| e.0 == *ambiguous) {
                                     e.1.1 += 1;
                                 } else {
-                                    ar.push((ambiguous.clone(), (concrete.to_string(), 1)));
+                                    ar.push((ambiguous.clone(), (Name::from(*concrete), 1)));
                                 }
                                 new_rules.push((nr, Some((mr, ar))));
                             }
@@ -740,7 +741,7 @@ fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
             for row in &rule.rhs {
                 for cell in row {
                     if let Some((d, _)) = cell.iter().find(|(d, _)| direction_aggregate(d).is_some()) {
-                        remaining = d.clone();
+                        remaining = d.to_string();
                     }
                 }
             }
@@ -760,10 +761,10 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
         let mut out = Vec::new();
         for (d, n) in cell {
             if d == "no"
-                && let Some(aliases) = ctx.properties.get(n)
+                && let Some(aliases) = ctx.properties.get(n.as_str())
             {
                 for a in aliases {
-                    out.push((d.clone(), a.clone()));
+                    out.push((d.clone(), a.as_str().into()));
                 }
                 continue;
             }
@@ -782,13 +783,13 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
             }
         }
     }
-    let props_of = |ctx: &Ctx, cell: &Cell| -> Vec<String> {
+    let props_of = |ctx: &Ctx, cell: &Cell| -> Vec<Name> {
         cell.iter()
-            .filter(|(d, n)| d != "random" && ctx.properties.contains_key(n))
+            .filter(|(d, n)| d != "random" && ctx.properties.contains_key(n.as_str()))
             .map(|(_, n)| n.clone())
             .collect()
     };
-    let mut ambiguous: Vec<String> = Vec::new();
+    let mut ambiguous: Vec<Name> = Vec::new();
     for j in 0..rule.rhs.len() {
         for k in 0..rule.rhs[j].len() {
             let pl = rule.lhs.get(j).and_then(|r| r.get(k)).map(|c| props_of(ctx, c)).unwrap_or_default();
@@ -800,7 +801,7 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
             }
         }
     }
-    type PropRep = Vec<(String, (String, usize))>;
+    type PropRep = Vec<(Name, (Name, usize))>;
     let mut result: Vec<(RawRule, Option<PropRep>)> = vec![(rule, None)];
     let mut modified = true;
     let mut guard = 0;
@@ -822,13 +823,13 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
                     for k in 0..cur.lhs[j].len() {
                         let props = props_of(ctx, &cur.lhs[j][k]);
                         for property in props {
-                            let whole = ctx.properties_single_layer.contains_key(&property)
-                                || ctx.properties_no_layer.contains(&property);
+                            let whole = ctx.properties_single_layer.contains_key(property.as_str())
+                                || ctx.properties_no_layer.contains(property.as_str());
                             if whole && !ambiguous.contains(&property)
                             {
                                 continue;
                             }
-                            let aliases = ctx.properties.get(&property).cloned().unwrap_or_default();
+                            let aliases = ctx.properties.get(property.as_str()).cloned().unwrap_or_default();
                             shouldremove = true;
                             modified = true;
                             for concrete in aliases {
@@ -836,7 +837,7 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
                                 let mut pr = reps.clone().unwrap_or_default();
                                 for p in nr.lhs[j][k].iter_mut() {
                                     if p.1 == property && p.0 != "random" {
-                                        p.1 = concrete.clone();
+                                        p.1 = concrete.as_str().into();
                                     }
                                 }
                                 if !nr.rhs.is_empty()
@@ -844,14 +845,14 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
                                 {
                                     for p in c.iter_mut() {
                                         if p.1 == property && p.0 != "random" {
-                                            p.1 = concrete.clone();
+                                            p.1 = concrete.as_str().into();
                                         }
                                     }
                                 }
                                 if let Some(e) = pr.iter_mut().find(|e| e.0 == property) {
                                     e.1.1 += 1;
                                 } else {
-                                    pr.push((property.clone(), (concrete.clone(), 1)));
+                                    pr.push((property.clone(), (Name::from(concrete.as_str()), 1)));
                                 }
                                 new_rules.push((nr, Some(pr)));
                             }
@@ -878,7 +879,7 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
                         for cell in row.iter_mut() {
                             for p in cell.iter_mut() {
                                 if p.1 == *property && p.0 != "random" {
-                                    p.1 = concrete.clone();
+                                    p.1 = concrete.as_str().into();
                                 }
                             }
                         }
@@ -890,7 +891,7 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
             for cell in row {
                 for p in props_of(ctx, cell) {
                     if ambiguous.contains(&p) {
-                        remains = p;
+                        remains = p.to_string();
                     }
                 }
             }
@@ -914,9 +915,9 @@ fn make_spawned_stationary(ctx: &Ctx, rule: &mut RawRule) {
             let mut objects_l: Vec<String> = Vec::new();
             if let Some(lc) = rule.lhs.get(j).and_then(|r| r.get(k)) {
                 for (_, n) in lc {
-                    if ctx.objects.contains_key(n) {
-                        objects_l.push(n.clone());
-                    } else if let Some(a) = ctx.properties.get(n) {
+                    if ctx.objects.contains_key(n.as_str()) {
+                        objects_l.push(n.to_string());
+                    } else if let Some(a) = ctx.properties.get(n.as_str()) {
                         objects_l.extend(a.iter().cloned());
                     }
                 }
@@ -927,14 +928,14 @@ fn make_spawned_stationary(ctx: &Ctx, rule: &mut RawRule) {
                 if !p.0.is_empty() {
                     continue;
                 }
-                if ctx.properties.contains_key(&p.1) || objects_l.contains(&p.1) {
+                if ctx.properties.contains_key(p.1.as_str()) || objects_l.iter().any(|o| *o == p.1) {
                     continue;
                 }
-                let Some(&(_, layer)) = ctx.objects.get(&p.1) else {
+                let Some(&(_, layer)) = ctx.objects.get(p.1.as_str()) else {
                     continue;
                 };
                 if !layers.contains(&layer) {
-                    p.0 = "stationary".to_string();
+                    p.0 = Name::new_inline("stationary");
                 }
             }
         }
@@ -1038,11 +1039,11 @@ fn rule_to_mask_inner(
                     );
                     continue;
                 }
-                let object = ctx.objects.get(name).copied();
-                let mask: &[u64] = ctx.object_masks.get(name).map(|v| v.as_slice()).unwrap_or(&empty_mask);
+                let object = ctx.objects.get(name.as_str()).copied();
+                let mask: &[u64] = ctx.object_masks.get(name.as_str()).map(|v| v.as_slice()).unwrap_or(&empty_mask);
                 let layer = match object {
                     Some((_, l)) => Some(l),
-                    None => ctx.properties_single_layer.get(name).copied(),
+                    None => ctx.properties_single_layer.get(name.as_str()).copied(),
                 };
                 let Some(layer) = layer else {
                     push_diag(
@@ -1088,7 +1089,7 @@ fn rule_to_mask_inner(
             }
             let mut replacement = None;
             if !rule.rhs.is_empty() {
-                let cell_r: &[(String, String)] =
+                let cell_r: &[(Name, Name)] =
                     rule.rhs.get(ri).and_then(|r| r.get(ci)).map(|c| c.as_slice()).unwrap_or(&[]);
                 if cell_r.iter().any(|p| p.0 == "...") && cell_r.len() != 1 {
                     push_diag(diags, rule.line, "You can't have anything in with an ellipsis. Sorry.", true);
@@ -1121,7 +1122,7 @@ fn rule_to_mask_inner(
                         break;
                     }
                     if dir == "random" {
-                        if let Some(m) = ctx.object_masks.get(name) {
+                        if let Some(m) = ctx.object_masks.get(name.as_str()) {
                             let m = m.clone();
                             bits::or_into(&mut random_mask, &m);
                         } else {
@@ -1137,12 +1138,12 @@ fn rule_to_mask_inner(
                         }
                         continue;
                     }
-                    let object = ctx.objects.get(name).copied();
+                    let object = ctx.objects.get(name.as_str()).copied();
                     let mask: &[u64] =
-                        ctx.object_masks.get(name).map(|v| v.as_slice()).unwrap_or(&empty_mask);
+                        ctx.object_masks.get(name.as_str()).map(|v| v.as_slice()).unwrap_or(&empty_mask);
                     let layer = match object {
                         Some((_, l)) => Some(l),
-                        None => ctx.properties_single_layer.get(name).copied(),
+                        None => ctx.properties_single_layer.get(name.as_str()).copied(),
                     };
                     let Some(layer) = layer else {
                         push_diag(
@@ -1937,7 +1938,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             let mut present_names: Vec<&str> = Vec::new();
             for (d, n) in cell {
                 if !d.starts_with("no")
-                    && let Some(&(id, _)) = ctx.objects.get(n)
+                    && let Some(&(id, _)) = ctx.objects.get(n.as_str())
                 {
                     bits::set(&mut present, id);
                     present_names.push(n);
@@ -1945,7 +1946,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             }
             for (d, n) in cell {
                 if d.starts_with("no")
-                    && let Some(m) = ctx.object_masks.get(n)
+                    && let Some(m) = ctx.object_masks.get(n.as_str())
                     && bits::intersects(m, &present)
                 {
                     let msg = format!(
@@ -1971,7 +1972,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         for cell in cells_mut(rule) {
             for p in cell.iter_mut() {
                 if let Some(a) = absolutify(&forward, &p.0) {
-                    p.0 = a.to_string();
+                    p.0 = Name::from(a);
                 }
             }
         }
@@ -2006,15 +2007,15 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
                     break;
                 }
                 let (dir, name) = cell[i].clone();
-                if let Some(equivs) = aggregates.get(&name) {
+                if let Some(equivs) = aggregates.get(name.as_str()) {
                     if dir == "no" {
                         errs.push(format!("You cannot use 'no' to exclude the aggregate object {} (defined using 'AND'), only regular objects, or properties (objects defined using 'OR').  If you want to do this, you'll have to write it out yourself the long way.", name.to_uppercase()));
                     }
                     if let Some(first) = equivs.first() {
-                        cell[i].1 = first.clone();
+                        cell[i].1 = first.as_str().into();
                     }
                     for e in equivs.iter().skip(1) {
-                        cell.push((dir.clone(), e.clone()));
+                        cell.push((dir.clone(), e.as_str().into()));
                     }
                 }
                 i += 1;
@@ -2028,8 +2029,8 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
         for cell in cells_mut(rule) {
             for p in cell.iter_mut() {
-                if let Some(s) = synonyms.get(&p.1) {
-                    p.1 = s.clone();
+                if let Some(s) = synonyms.get(p.1.as_str()) {
+                    p.1 = s.as_str().into();
                 }
             }
         }
