@@ -98,13 +98,13 @@ fn a_match3_level_painted_saves_as_json_that_reloads_equal() {
     stroke(&mut h, Pos::new(8, 0), Pos::new(8, 2));
     click(&mut h, "Random locked");
     paint_at(&mut h, Pos::new(6, 6));
-    assert_eq!(ink(&h, 0, 0), Ink::Block(0, false));
-    assert_eq!(ink(&h, 1, 0), Ink::Block(1, false));
-    assert_eq!(ink(&h, 4, 4), Ink::Block(2, true));
+    assert_eq!(ink(&h, 0, 0), Ink::Glyph('a'));
+    assert_eq!(ink(&h, 1, 0), Ink::Glyph('b'));
+    assert_eq!(ink(&h, 4, 4), Ink::Glyph('C'));
     for y in 0..3 {
-        assert_eq!(ink(&h, 8, y), Ink::Void, "the drag painted (8, {y})");
+        assert_eq!(ink(&h, 8, y), Ink::Glyph('#'), "the drag painted (8, {y})");
     }
-    assert_eq!(ink(&h, 6, 6), Ink::OpenLocked);
+    assert_eq!(ink(&h, 6, 6), Ink::Glyph('*'));
     assert!(h.query_by_label("Playable").is_some());
     assert!(h.state().edit().dirty());
     let painted = h.state().edit().draft().clone();
@@ -144,15 +144,15 @@ fn undo_reverts_a_whole_stroke_and_resize_keeps_the_content() {
     click(&mut h, "8");
     stroke(&mut h, Pos::new(0, 1), Pos::new(3, 1));
     for x in 0..4 {
-        assert_eq!(ink(&h, x, 1), Ink::Tile(8));
+        assert_eq!(ink(&h, x, 1), Ink::Number(8));
     }
     click(&mut h, "Undo edit");
     for x in 0..4 {
-        assert_eq!(ink(&h, x, 1), Ink::Empty, "one undo reverts the whole stroke");
+        assert_eq!(ink(&h, x, 1), Ink::Number(0), "one undo reverts the whole stroke");
     }
     click(&mut h, "Redo edit");
     for x in 0..4 {
-        assert_eq!(ink(&h, x, 1), Ink::Tile(8), "redo restores it");
+        assert_eq!(ink(&h, x, 1), Ink::Number(8), "redo restores it");
     }
     // Resize to 6x5 keeping the centre: content moves right by one column.
     h.get_by_label("Width").set_value_accesskit(6.0);
@@ -164,14 +164,14 @@ fn undo_reverts_a_whole_stroke_and_resize_keeps_the_content() {
     let size = h.state().edit().draft().size();
     assert_eq!((size.width, size.height), (6, 5));
     for x in 0..6 {
-        let want = if (1..5).contains(&x) { Ink::Tile(8) } else { Ink::Empty };
+        let want = if (1..5).contains(&x) { Ink::Number(8) } else { Ink::Number(0) };
         assert_eq!(ink(&h, x, 1), want, "column {x}");
     }
     // Ctrl+Z undoes the resize.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(h.state().edit().draft().size().width, 4);
-    assert_eq!(ink(&h, 0, 1), Ink::Tile(8));
+    assert_eq!(ink(&h, 0, 1), Ink::Number(8));
 }
 
 #[test]
@@ -238,8 +238,17 @@ fn a_match3_level_randomized_plays_a_swap() {
     click(&mut h, "Void");
     paint_at(&mut h, Pos::new(0, 0));
     click(&mut h, "Randomize");
-    assert_eq!(ink(&h, 0, 0), Ink::Void, "randomize keeps voids");
-    assert!(h.state().edit().draft().cells().iter().filter(|c| matches!(c, Ink::Block(..))).count() == 35);
+    assert_eq!(ink(&h, 0, 0), Ink::Glyph('#'), "randomize keeps voids");
+    assert!(
+        h.state()
+            .edit()
+            .draft()
+            .cells()
+            .iter()
+            .filter(|c| matches!(c, Ink::Glyph('a'..='p' | 'A'..='P')))
+            .count()
+            == 35
+    );
     assert!(h.query_by_label("Playable").is_some(), "no run and a valid swap");
     let painted = h.state().edit().draft().to_level();
     click(&mut h, "Play this level");
@@ -393,7 +402,7 @@ fn closing_the_window_with_unsaved_edits_asks_first() {
     assert!(h.query_by_label_contains("Quit without saving?").is_some());
     click(&mut h, "Cancel");
     assert_eq!(h.state().pending(), None);
-    assert_eq!(ink(&h, 2, 2), Ink::Tile(2), "cancel keeps the edit");
+    assert_eq!(ink(&h, 2, 2), Ink::Number(2), "cancel keeps the edit");
 }
 
 #[test]
@@ -404,7 +413,7 @@ fn fill_rectangle_erase_and_pick_by_their_keys() {
     h.key_press(Key::F);
     h.run();
     paint_at(&mut h, Pos::new(0, 0));
-    assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Colour(2)));
+    assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Glyph('2')));
     // Rectangle (R): drag corner to corner.
     click(&mut h, "colour 1");
     h.key_press(Key::R);
@@ -413,28 +422,28 @@ fn fill_rectangle_erase_and_pick_by_their_keys() {
     for y in 0..5 {
         for x in 0..6 {
             let inside = (1..=3).contains(&x) && (1..=2).contains(&y);
-            assert_eq!(ink(&h, x, y), if inside { Ink::Colour(1) } else { Ink::Colour(2) }, "({x}, {y})");
+            assert_eq!(ink(&h, x, y), if inside { Ink::Glyph('1') } else { Ink::Glyph('2') }, "({x}, {y})");
         }
     }
     // Erase (E) by dragging along the top row.
     h.key_press(Key::E);
     h.run();
     stroke(&mut h, Pos::new(0, 0), Pos::new(5, 0));
-    assert!((0..6).all(|x| ink(&h, x, 0) == Ink::Empty));
+    assert!((0..6).all(|x| ink(&h, x, 0) == Ink::Glyph('.')));
     // Pick (I) takes colour 1 from the rectangle; Paint (B) then paints with it.
     h.key_press(Key::I);
     h.run();
     paint_at(&mut h, Pos::new(2, 2));
-    assert_eq!(h.state().edit().ink(), Ink::Colour(1));
+    assert_eq!(h.state().edit().ink(), Ink::Glyph('1'));
     h.key_press(Key::B);
     h.run();
     paint_at(&mut h, Pos::new(5, 4));
-    assert_eq!(ink(&h, 5, 4), Ink::Colour(1));
+    assert_eq!(ink(&h, 5, 4), Ink::Glyph('1'));
     // Four tools, four undo steps back to the empty board (picking changes nothing).
     for _ in 0..4 {
         click(&mut h, "Undo edit");
     }
-    assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Empty));
+    assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Glyph('.')));
 }
 
 #[test]
@@ -447,7 +456,7 @@ fn a_stage_file_imports_into_edit_and_saves_as_a_level() {
     assert_eq!(h.state().mode(), Mode::Edit, "Edit stays in Edit");
     let d = h.state().edit().draft().clone();
     assert_eq!(d.rule_set(), RuleSet::Match3);
-    assert!(d.cells().contains(&Ink::Void) && d.cells().contains(&Ink::Open));
+    assert!(d.cells().contains(&Ink::Glyph('#')) && d.cells().contains(&Ink::Glyph('.')));
     assert_eq!(h.state().edit().path(), None, "an import has no level file yet");
     assert!(!h.state().edit().dirty(), "nothing edited: quitting asks nothing");
     // Ctrl+S asks where to save it.
@@ -726,7 +735,10 @@ fn a_level_with_no_fixed_board_says_so_in_edit() {
             Some(rel) => crate::common::editor_with(rel),
         };
         click(&mut h, "Edit");
-        assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Empty), "{level:?}: empty canvas");
+        assert!(
+            h.state().edit().draft().cells().iter().all(|c| *c == h.state().edit().draft().blank()),
+            "{level:?}: empty canvas"
+        );
         assert!(h.query_by_label(no_board).is_some(), "{level:?}: the panel says why");
         // One painted cell fixes the board: the note goes.
         let ink = if level.is_none() { "2" } else { "colour 1" };
@@ -754,7 +766,7 @@ fn playing_an_untouched_level_does_not_mark_it_edited() {
     click(&mut h, "Edit");
     click(&mut h, "2");
     paint_at(&mut h, Pos::new(0, 0));
-    assert_eq!(ink(&h, 0, 0), Ink::Tile(2), "painted");
+    assert_eq!(ink(&h, 0, 0), Ink::Number(2), "painted");
     assert!(h.state().edit().dirty());
     click(&mut h, "Play this level");
     assert_eq!(h.state().title(), format!("{opened} (edited)"));

@@ -149,7 +149,7 @@ fn edit_draws_the_glyphs_as_sprites() {
     h.run();
     assert!(h.state().edit().draws_art(), "the canvas draws the legend's sprites");
     let game = tessera_editor::games::of(tessera_core::RuleSet::PuzzleScript).expect("the entry");
-    let art = game.ink_art(&h.state().edit().draft().options).expect("ink art");
+    let art = game.ink_art(&h.state().edit().draft().settings).expect("ink art");
     assert_eq!(art.side, 5);
     let rgb = |v: u32| egui::Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8);
     let q = &art.inks[&Ink::Glyph('Q')];
@@ -314,4 +314,24 @@ fn save_game_source_writes_the_painted_level_into_the_txt() {
     h.run();
     assert!(h.query_by_label("Save game source").is_none());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 27: the palette is the game's legend, each key's button drawn as its sprite (the
+/// key and its objects named by the button, shown on hover); clicking one paints with it.
+#[test]
+fn the_palette_shows_each_legend_key_as_its_sprite() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    for label in
+        [". background", "# wall", "P player", "* crate", "@ crate+target", "O target", "Q player+target"]
+    {
+        let b = h.get_by_label(label);
+        let size = b.rect().size();
+        assert!((size.x - size.y).abs() < 0.5 && size.x >= 20.0, "{label}: a square sprite button, {size:?}");
+    }
+    h.get_by_label("Q player+target").click();
+    h.run();
+    assert_eq!(h.state().edit().ink(), Ink::Glyph('Q'));
 }
