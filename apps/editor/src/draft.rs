@@ -33,6 +33,10 @@ pub fn max_side(rule_set: RuleSet) -> u16 {
     u16::try_from(rule_set.max_side()).unwrap_or(tessera_core::MAX_SIDE)
 }
 
+/// The most problems [`Draft::problems`] lists by starting the level again (then it says more
+/// may follow).
+pub const MAX_PROBLEMS: usize = 12;
+
 /// A level being designed: its [`Sketch`] (read through `Deref`: `draft.name`, `draft.seed`,
 /// `draft.settings`) and its rule set's editor entry.
 #[derive(Clone)]
@@ -124,31 +128,93 @@ impl Draft {
         self.game.blank(&self.sketch.settings)
     }
 
-    /// Every reason the level does not play, each with the cell it places (empty when it
-    /// plays): the rule set's list ([`EditorGame::problems`]), else the one [`Draft::check`]
-    /// gives.
+    /// Every check the level fails, each in words with the cell it places (empty when it
+    /// plays): the rule set's own list when it gives one ([`EditorGame::problems`]); else what
+    /// starting the level says ([`Draft::check`]), then, while the problem sits on a cell or a
+    /// unit, that cell blanked (or that unit left out) and the level started again, so each
+    /// cell's problem is listed once, in the level's own words, up to [`MAX_PROBLEMS`].
     pub fn problems(&self) -> Vec<Problem> {
         let listed = self.game.problems(&self.sketch);
-        if listed.is_empty() { self.check().err().into_iter().collect() } else { listed }
+        if !listed.is_empty() {
+            return listed;
+        }
+        let Err((first, place)) = self.first_problem() else { return Vec::new() };
+        let mut out = vec![first];
+        let mut rest = self.clone();
+        let mut place = place;
+        loop {
+            if !rest.set_aside(place) {
+                break;
+            }
+            match rest.first_problem() {
+                Ok(()) => break,
+                Err(_) if out.len() == MAX_PROBLEMS => {
+                    out.push(Problem {
+                        cell: None,
+                        message: "more problems may follow: fix these first".into(),
+                    });
+                    break;
+                }
+                Err((p, next)) => {
+                    // A problem already listed (a cell that blanking did not change) ends the list.
+                    if out.contains(&p) {
+                        break;
+                    }
+                    out.push(p);
+                    place = next;
+                }
+            }
+        }
+        out
+    }
+
+    /// Leaves out what a problem at `place` is about: its cell blanked, or for a unit, the cell
+    /// under it blanked (a unit on a wall), else the unit removed when it is the last (so the
+    /// others keep their ids). False when nothing changed.
+    fn set_aside(&mut self, place: Option<Place>) -> bool {
+        let mut stroke = Stroke::default();
+        match place {
+            Some(Place::Cell(p)) => self.paint(p, self.blank(), &mut stroke),
+            Some(Place::Unit(k)) if k < self.units().len() => {
+                let at = Pos::new(self.units()[k].x, self.units()[k].y);
+                self.paint(at, self.blank(), &mut stroke);
+                if stroke.is_empty() && k + 1 == self.units().len() {
+                    let before = self.sketch.units.clone();
+                    self.sketch.units.pop();
+                    stroke.record_units(before, &self.sketch.units);
+                }
+            }
+            _ => {}
+        }
+        !stroke.is_empty()
     }
 
     /// Whether the level plays: `Ok`, or what [`Level::start`] says and the cell its error
     /// places ([`LevelError::place`](tessera_core::LevelError::place): a cell, or a unit's cell).
     pub fn check(&self) -> Result<(), Problem> {
+        self.first_problem().map_err(|(p, _)| p)
+    }
+
+    /// [`Draft::check`], with the place of the error as the level gives it.
+    fn first_problem(&self) -> Result<(), (Problem, Option<Place>)> {
         match self.to_level().start(None) {
             Ok(_) => Ok(()),
             Err(e) => {
-                // The message names a cell itself; a unit's cell is added, so every problem that
-                // has a cell says which.
-                let (cell, message) = match e.place() {
+                // The message names a cell itself; a unit's cell is added when its message does
+                // not name it, so every problem that has a cell says which, once.
+                let place = e.place();
+                let (cell, message) = match place {
                     Some(Place::Cell(pos)) => (Some(pos), e.to_string()),
                     Some(Place::Unit(k)) => match self.units.get(k) {
+                        Some(u) if e.to_string().contains(&format!("({}, {})", u.x, u.y)) => {
+                            (Some(Pos::new(u.x, u.y)), e.to_string())
+                        }
                         Some(u) => (Some(Pos::new(u.x, u.y)), format!("{e} (at cell ({}, {}))", u.x, u.y)),
                         None => (None, e.to_string()),
                     },
                     Some(Place::Row(_) | Place::Column(_)) | None => (None, e.to_string()),
                 };
-                Err(Problem { cell, message })
+                Err((Problem { cell, message }, place))
             }
         }
     }

@@ -281,7 +281,8 @@ fn a_tactics_map_painted_with_units_plays_a_move() {
     // A unit on a wall is named.
     paint_at(&mut h, Pos::new(3, 1));
     let shown = crate::common::problems_shown(&h);
-    assert!(shown.contains("unit 2") && shown.contains("at cell (3, 1)"), "{shown}");
+    assert!(shown.contains("unit 2") && shown.contains("cell (3, 1)"), "{shown}");
+    assert_eq!(shown.matches("(3, 1)").count(), 1, "the cell said once: {shown}");
     click(&mut h, "Undo edit");
     click(&mut h, "Play this level");
     click_cell(&mut h, Pos::new(0, 0));
@@ -776,4 +777,51 @@ fn playing_an_untouched_level_does_not_mark_it_edited() {
     click(&mut h, "Edit");
     click(&mut h, "Play this level");
     assert_eq!(h.state().title(), opened);
+}
+
+/// Opens `json` (a level file's text) and answers the problems Edit lists.
+fn problems_of(json: &str, name: &str) -> (Harness<'static, EditorApp>, String) {
+    let mut h = editor();
+    let path = temp_path(name);
+    std::fs::write(&path, json).expect("write");
+    h.state_mut().open(&path);
+    h.run();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(h.state().mode(), Mode::Edit, "a draft opens in Edit");
+    let shown = crate::common::problems_shown(&h);
+    (h, shown)
+}
+
+/// Issue 28.9: every failing check is listed, each with its cell said once, for every rule set
+/// (Sokoban's and PuzzleScript's are in their own files).
+#[test]
+fn every_failing_check_is_listed_with_its_cell() {
+    let cases = [
+        ("slide", r##"{"rule_set":"slide","board":[[6,0,0],[0,0,3]]}"##, [(0, 0), (2, 1)]),
+        ("collapse", r##"{"rule_set":"collapse","board":["1.2","...","012"]}"##, [(0, 0), (2, 0)]),
+        (
+            "match3",
+            r##"{"rule_set":"match3","seed":1,"board":["aaa....",".......",".......",".......","bbb....",".......","......."]}"##,
+            [(0, 0), (0, 4)],
+        ),
+        (
+            "tactics",
+            r##"{"rule_set":"tactics","map":["#..","..#"],"units":[{"team":0,"x":0,"y":0},{"team":1,"x":2,"y":1}]}"##,
+            [(0, 0), (2, 1)],
+        ),
+    ];
+    for (name, json, cells) in cases {
+        let (h, shown) = problems_of(json, &format!("two-problems-{name}.json"));
+        assert_eq!(shown.lines().count(), 2, "{name}: two problems: {shown}");
+        for (x, y) in cells {
+            assert_eq!(
+                shown.matches(&format!("({x}, {y})")).count(),
+                1,
+                "{name}: cell ({x}, {y}) said once: {shown}"
+            );
+        }
+        assert!(h.query_by_label_contains("2 problems").is_some(), "{name}: the heading counts them");
+        let outlined: Vec<Option<Pos>> = h.state().edit().draft().problems().iter().map(|p| p.cell).collect();
+        assert_eq!(outlined, cells.map(|(x, y)| Some(Pos::new(x, y))), "{name}: each with its cell");
+    }
 }

@@ -316,6 +316,43 @@ fn save_game_source_writes_the_painted_level_into_the_txt() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Issue 28.9: painted cells whose key a rebuild removed from the legend are each listed with
+/// their cell (the compiler names only the first).
+#[test]
+fn every_cell_whose_key_left_the_legend_is_listed() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    h.state_mut().edit_mut().set_ink(Ink::Glyph('@'));
+    h.run();
+    for p in [tessera_core::Pos::new(1, 1), tessera_core::Pos::new(6, 4)] {
+        let at = h.state().edit().cell_centre(p).expect("the canvas was drawn");
+        h.hover_at(at);
+        h.run();
+        for pressed in [true, false] {
+            let button = egui::PointerButton::Primary;
+            h.event(egui::Event::PointerButton { pos: at, button, pressed, modifiers: Default::default() });
+            h.run();
+        }
+    }
+    assert_eq!(h.state().edit().draft().check(), Ok(()), "crates on targets play");
+    // The rules without the `@` key: no level of the game uses it, so they rebuild.
+    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    let without = source.replace("@ = Crate and Target\n", "");
+    tessera_editor::games::set_rules_text(&h.ctx, &source, &without);
+    h.run();
+    h.get_by_label("Rebuild").click();
+    h.run();
+    assert!(tessera_editor::games::rules_errors(&h.ctx).is_empty());
+    assert_eq!(h.state().mode(), Mode::Edit, "a level that does not compile is not played");
+    let shown = crate::common::problems_shown(&h);
+    assert_eq!(shown.lines().count(), 2, "{shown}");
+    assert_eq!(shown.matches("(1, 1)").count(), 1, "{shown}");
+    assert_eq!(shown.matches("(6, 4)").count(), 1, "{shown}");
+    assert!(shown.contains("'@' is not a key of the legend"), "{shown}");
+}
+
 /// Issue 27: the palette is the game's legend, each key's button drawn as its sprite (the
 /// key and its objects named by the button, shown on hover); clicking one paints with it.
 #[test]

@@ -16,7 +16,7 @@
 mod art;
 
 use super::{BoardArt, EditorGame, Import, InkArt, PlayAction};
-use crate::model::{BoardInput, Brush, Ink, InkLook, PaletteInk, PlayInput, Sketch};
+use crate::model::{BoardInput, Brush, Ink, InkLook, PaletteInk, PlayInput, Problem, Sketch};
 use crate::palette as colours;
 use std::sync::{Arc, Mutex};
 use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptLevel, Palette, palette};
@@ -192,6 +192,35 @@ impl EditorGame for Game {
         let source = tessera_core::puzzlescript::with_level_rows(&l.source, l.level, &rows)
             .unwrap_or_else(|_| l.source.clone());
         Level::PuzzleScript(PuzzleScriptLevel { name: sketch.name.clone(), seed: sketch.seed, source, level: l.level })
+    }
+
+    /// Every check the painted level fails: each cell whose glyph is not a key of the game's
+    /// legend (a key a rebuild removed; the compiler names only the first), then the compiler's
+    /// other errors, by line. Empty when the level compiles: the draft then asks the level.
+    fn problems(&self, sketch: &Sketch) -> Vec<Problem> {
+        let Level::PuzzleScript(l) = self.level(sketch) else { return Vec::new() };
+        let Err(diags) = tessera_core::puzzlescript::engine::compile(&l.source) else { return Vec::new() };
+        let mut out = Vec::new();
+        if let Ok(p) = &*palette_of(&settings(&sketch.settings).source) {
+            for (i, &ink) in sketch.cells.iter().enumerate() {
+                if !matches!(ink, Ink::Glyph(c) if p.glyphs.iter().any(|g| g.glyph == c)) {
+                    let at = sketch.size.pos(i);
+                    out.push(Problem {
+                        cell: Some(at),
+                        message: format!("cell ({}, {}): '{}' is not a key of the legend", at.x, at.y, ink.text()),
+                    });
+                }
+            }
+        }
+        let cells_listed = !out.is_empty();
+        for d in diags.iter().filter(|d| d.is_error) {
+            // The compiler's "used in map" error is the first of the cells listed above.
+            if cells_listed && d.message.contains("used in map") {
+                continue;
+            }
+            out.push(Problem { cell: None, message: format!("line {}: {}", d.line, d.message) });
+        }
+        out
     }
 
     /// A walled room with the player, and as many crates as targets scattered on the floor, in
