@@ -1136,6 +1136,7 @@ impl EditView {
         // once per ink).
         let art = game.ink_art(settings);
         let mut fills: HashMap<Ink, Color32> = HashMap::new();
+        let mut last: Option<(Ink, Color32)> = None;
         let side = art.as_ref().map_or(1, |a| a.side.max(1));
         let size = self.draft.size();
         let dims = [usize::from(size.width) * side, usize::from(size.height) * side];
@@ -1153,9 +1154,21 @@ impl EditView {
                         let out = &mut pixels[at + row * stride..at + row * stride + side];
                         match block {
                             Some(px) => out.copy_from_slice(&px[row * side..row * side + side]),
-                            None => out.fill(ink.map_or(Color32::BLACK, |c| {
-                                *fills.entry(c).or_insert_with(|| game.look(settings, c).fill)
-                            })),
+                            None => {
+                                // Neighbouring cells mostly hold the same ink: the last one's
+                                // colour first, then the map.
+                                let colour = match (ink, last) {
+                                    (None, _) => Color32::BLACK,
+                                    (Some(c), Some((l, colour))) if l == c => colour,
+                                    (Some(c), _) => {
+                                        let colour =
+                                            *fills.entry(c).or_insert_with(|| game.look(settings, c).fill);
+                                        last = Some((c, colour));
+                                        colour
+                                    }
+                                };
+                                out.fill(colour);
+                            }
                         }
                     }
                 }

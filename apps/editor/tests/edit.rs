@@ -825,3 +825,47 @@ fn every_failing_check_is_listed_with_its_cell() {
         assert_eq!(outlined, cells.map(|(x, y)| Some(Pos::new(x, y))), "{name}: each with its cell");
     }
 }
+
+/// Issue 27: tactics cells are the legend's glyphs: renaming a terrain type's glyph moves its
+/// cells with it (a glyph another type has is refused), removing a type gives its cells to the
+/// first type, and each is one undo step.
+#[test]
+fn a_tactics_glyph_renamed_or_removed_carries_its_cells() {
+    let mut h = new_level(RuleSet::Tactics, 4, 3);
+    click(&mut h, "forest (cost 2)");
+    paint_at(&mut h, Pos::new(1, 1));
+    assert_eq!(ink(&h, 1, 1), Ink::Glyph('f'));
+    let glyph_field = |h: &Harness<'static, EditorApp>, k: usize| {
+        h.query_all_by_label("glyph")
+            .filter(|n| n.value().is_some())
+            .nth(k)
+            .map(|n| n.value().unwrap_or_default())
+    };
+    assert_eq!(glyph_field(&h, 1).as_deref(), Some("f"), "forest's glyph field");
+    h.query_all_by_label("glyph")
+        .filter(|n| n.value().is_some())
+        .nth(1)
+        .expect("forest")
+        .set_text_value_accesskit("g");
+    h.run();
+    assert_eq!(ink(&h, 1, 1), Ink::Glyph('g'), "the cell follows its type");
+    let Level::Tactics(l) = h.state().edit().draft().to_level() else { panic!("tactics") };
+    assert_eq!(l.map[1], ".g..");
+    assert_eq!(h.state().edit().draft().check(), Ok(()));
+    // Hills may not take forest's glyph.
+    h.query_all_by_label("glyph")
+        .filter(|n| n.value().is_some())
+        .nth(2)
+        .expect("hills")
+        .set_text_value_accesskit("g");
+    h.run();
+    assert_eq!(glyph_field(&h, 2).as_deref(), Some("h"), "refused");
+    assert_eq!(ink(&h, 1, 1), Ink::Glyph('g'));
+    // Removing forest: its cell becomes plain.
+    h.query_all_by_label("Remove").nth(1).expect("forest's Remove").click();
+    h.run();
+    assert_eq!(ink(&h, 1, 1), Ink::Glyph('.'));
+    assert!(h.query_by_label("forest (cost 2)").is_none(), "gone from the palette");
+    click(&mut h, "Undo edit");
+    assert_eq!(ink(&h, 1, 1), Ink::Glyph('g'), "one undo brings the type and its cell back");
+}
