@@ -384,8 +384,8 @@ impl Draft {
         None
     }
 
-    /// Every cell replaced by `f` of it (a settings change that renumbers inks), recorded by
-    /// the caller as a whole-draft replacement.
+    /// Every cell replaced by `f` of it (a settings change that changes inks: a tactics glyph
+    /// renamed or removed), recorded by the caller as a whole-draft replacement.
     pub fn remap(&mut self, f: &dyn Fn(Ink) -> Ink) {
         for c in &mut self.sketch.cells {
             *c = f(*c);

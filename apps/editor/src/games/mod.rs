@@ -101,7 +101,7 @@ pub struct InkArt {
     pub inks: std::collections::HashMap<Ink, Vec<egui::Color32>>,
 }
 
-/// Remaps every cell of a draft after a settings change (a removed terrain type).
+/// Changes every cell of a draft after a settings change (a tactics glyph renamed or removed).
 pub type InkMap = Box<dyn Fn(Ink) -> Ink>;
 
 /// What a rule set's Play panel asks the app to do.
