@@ -132,7 +132,9 @@ impl Draft {
     /// plays): the rule set's own list when it gives one ([`EditorGame::problems`]); else what
     /// starting the level says ([`Draft::check`]), then, while the problem sits on a cell or a
     /// unit, that cell blanked (or that unit left out) and the level started again, so each
-    /// cell's problem is listed once, in the level's own words, up to [`MAX_PROBLEMS`].
+    /// cell's problem is listed once, in the level's own words, up to [`MAX_PROBLEMS`]. Only the
+    /// first problem may be one of no cell: after a cell was blanked, such a problem may be the
+    /// blanking's, and the list ends.
     pub fn problems(&self) -> Vec<Problem> {
         let listed = self.game.problems(&self.sketch);
         if !listed.is_empty() {
@@ -156,8 +158,10 @@ impl Draft {
                     break;
                 }
                 Err((p, next)) => {
-                    // A problem already listed (a cell that blanking did not change) ends the list.
-                    if out.contains(&p) {
+                    // A problem already listed (a cell that blanking did not change) ends the
+                    // list, and so does one placed on no cell or unit: blanking may have caused
+                    // it (a collapse column left empty), so it is not the draft's.
+                    if out.contains(&p) || !matches!(next, Some(Place::Cell(_) | Place::Unit(_))) {
                         break;
                     }
                     out.push(p);
@@ -722,6 +726,26 @@ mod tests {
         sl.paint(Pos::new(3, 2), Ink::Number(6), &mut s);
         let p = sl.check().unwrap_err();
         assert_eq!(p.cell, Some(Pos::new(3, 2)), "{}", p.message);
+    }
+
+    /// Each problem of a cell is listed once; a problem that setting a cell aside made (a
+    /// collapse column left empty) is not listed.
+    #[test]
+    fn problems_list_each_cell_once_and_nothing_the_listing_made() {
+        let draft = |json: &str| Draft::from_level(&Level::parse_draft(json).unwrap()).unwrap();
+        let d = draft(r#"{"rule_set":"slide","board":[[6,0,0],[0,5,3]]}"#);
+        let cells: Vec<Option<Pos>> = d.problems().iter().map(|p| p.cell).collect();
+        assert_eq!(cells.len(), 3, "{:?}", d.problems());
+        for at in [Pos::new(0, 0), Pos::new(1, 1), Pos::new(2, 1)] {
+            assert!(cells.contains(&Some(at)), "{at:?} in {cells:?}");
+        }
+        // A floating tile alone in its column, with left compaction: blanking it leaves the
+        // column empty, which the draft itself is not.
+        let d =
+            draft(r#"{"rule_set":"collapse","config":{"compaction":"left"},"board":["1..","...",".22"]}"#);
+        let problems = d.problems();
+        assert!(problems.iter().all(|p| !p.message.contains("column")), "{problems:?}");
+        assert_eq!(problems.first().and_then(|p| p.cell), d.check().err().and_then(|p| p.cell));
     }
 
     #[test]
