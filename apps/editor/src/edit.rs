@@ -887,6 +887,8 @@ impl EditView {
             (sketch.name, sketch.seed, sketch.settings) = (name_v, seed_v, settings);
             if let Some(f) = remap {
                 d.remap(&f);
+                // The brush follows its ink too (a renamed tactics glyph).
+                self.brush.ink = f(self.brush.ink);
             }
             if !d.accepts(self.brush.ink) {
                 self.brush.ink = d.blank();

@@ -849,6 +849,7 @@ fn a_tactics_glyph_renamed_or_removed_carries_its_cells() {
         .set_text_value_accesskit("g");
     h.run();
     assert_eq!(ink(&h, 1, 1), Ink::Glyph('g'), "the cell follows its type");
+    assert_eq!(h.state().edit().ink(), Ink::Glyph('g'), "and so does the brush");
     let Level::Tactics(l) = h.state().edit().draft().to_level() else { panic!("tactics") };
     assert_eq!(l.map[1], ".g..");
     assert_eq!(h.state().edit().draft().check(), Ok(()));
