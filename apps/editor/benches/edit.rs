@@ -49,7 +49,7 @@ fn edit(c: &mut Criterion) {
     });
     // Paint with water (never on this map) so every cell the stroke crosses changes. Press on a
     // cell near the board's middle, then move right one cell per frame.
-    app.edit_mut().set_ink(tessera_editor::draft::Ink::Terrain(3));
+    app.edit_mut().set_ink(tessera_editor::draft::Ink::Glyph('~'));
     let a = app.edit().cell_centre(tessera_core::Pos::new(100, 500)).expect("drawn");
     let step = app.edit().cell_centre(tessera_core::Pos::new(101, 500)).expect("drawn") - a;
     let press = egui::Event::PointerButton {
@@ -73,7 +73,7 @@ fn edit(c: &mut Criterion) {
     });
     group.finish();
     let water =
-        app.edit().draft().cells().iter().filter(|c| **c == tessera_editor::draft::Ink::Terrain(3)).count();
+        app.edit().draft().cells().iter().filter(|c| **c == tessera_editor::draft::Ink::Glyph('~')).count();
     assert!(water > 100, "the stroke painted ({water} cells)");
 }
 

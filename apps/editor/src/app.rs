@@ -371,7 +371,7 @@ impl EditorApp {
         let Some(d) = self.debug.debugger() else { return };
         let level = d.log().header().level.clone();
         let Some(game) = crate::games::of_level(&level) else { return };
-        let same = game.game_source(&level) == game.game_source(self.edit.draft().options.level());
+        let same = game.game_source(&level) == game.game_source(&self.edit.draft().to_level());
         if !same {
             if self.edit.dirty() {
                 self.say(
@@ -383,7 +383,7 @@ impl EditorApp {
                 return;
             }
         }
-        game.show_source_line(ctx, &self.edit.draft().options, line);
+        game.show_source_line(ctx, &self.edit.draft().settings, line);
         self.mode = Mode::Edit;
     }
 

@@ -40,34 +40,7 @@ use tessera_ecs::{Anim, AnimKind, Cell, GameId, Label, Look, Mirror, Shape as Pi
 const MIN_CELL: f32 = 0.25;
 const MAX_CELL: f32 = 160.0;
 
-/// What to draw over the board besides the pieces.
-#[derive(Clone, Debug, Default)]
-pub struct Overlay {
-    /// Cells to outline (the step's touched cells, a hovered group, a hint).
-    pub highlights: Vec<Pos>,
-    /// The selected cell.
-    pub selected: Option<Pos>,
-    /// A movement range to tint.
-    pub range: Vec<Pos>,
-    /// A path to draw with the seed's straight, corner and arrow pieces.
-    pub path: Vec<Pos>,
-    /// A small label at the pointer (what a tap would score).
-    pub tooltip: Option<String>,
-    /// The colour of the highlights when the rule set's own colours would hide the usual one
-    /// (Sokoban's goals are gold): `None` for [`palette::HIGHLIGHT`].
-    pub highlight_colour: Option<Color32>,
-}
-
-/// What the pointer did on the board this frame.
-#[derive(Clone, Debug, Default)]
-pub struct BoardInput {
-    /// The cell under the pointer.
-    pub hovered: Option<Pos>,
-    /// A cell clicked with the primary button.
-    pub clicked: Option<Pos>,
-    /// A primary-button drag that ended: the cell it started on and its movement in cells.
-    pub swipe: Option<(Pos, Vec2)>,
-}
+pub use crate::model::{BoardInput, Overlay};
 
 /// Pan and zoom of a grid of cells drawn in a widget: the Play and Debug board and the Edit
 /// canvas. Scroll (or pinch) zooms around the pointer, a secondary or middle drag pans, a double

@@ -1,15 +1,17 @@
-//! [`Draft`]: a level being designed — a grid of [`Ink`]s, the units of a tactics map, and the
-//! rule set's settings — with the edits Edit mode makes (paint, flood fill, rectangle, resize,
-//! randomize, shuffle) and [`EditHistory`], its undo and redo (one step per stroke).
+//! [`Draft`]: a level being designed — a [`Sketch`] (a grid of glyphs, the units of a tactics
+//! map, and the rule set's settings) with its rule set's editor entry — with the edits Edit mode
+//! makes (paint, flood fill, rectangle, resize, randomize, shuffle) and [`EditHistory`], its undo
+//! and redo (one step per stroke).
 //!
 //! A draft can always be written as a [`Level`] ([`Draft::to_level`]), playable or not;
 //! [`Draft::check`] asks the level format itself ([`Level::start`]) whether it plays and, when it
-//! does not, which cell the error places. Nothing here knows egui, so it is tested directly.
+//! does not, which cell the error places; [`Draft::problems`] lists every check it fails. Nothing
+//! here knows egui, so it is tested directly.
 //!
-//! Nothing here knows a rule set either: a draft's [`Options`] carry its editor entry
-//! ([`crate::games::EditorGame`]), which converts drafts and levels, says which inks it accepts
-//! and which one an eraser leaves, and randomizes. [`Ink`] is the vocabulary of cells the games
-//! share.
+//! Nothing here knows a rule set either: a draft carries its editor entry
+//! ([`crate::games::EditorGame`]), which converts sketches and levels, says which inks it accepts
+//! and which one an eraser leaves, which cells a shuffle moves, and randomizes. [`Ink`] (a glyph)
+//! is the vocabulary of cells the games share ([`crate::model`]).
 //!
 //! Decisions (the games' files hold the details):
 //! - An empty `slide` or `collapse` board is written without a `board`: the game then starts as
@@ -22,7 +24,8 @@
 //!   goals by a random walk from a `GameRng`, so the level can be solved.
 
 use crate::games::{self, EditorGame};
-use tessera_core::tactics::{TerrainType, UnitSpec};
+pub use crate::model::{Ink, Problem, Sketch, UnitInk};
+use tessera_core::tactics::UnitSpec;
 use tessera_core::{GameRng, Level, Place, Pos, RuleSet, Size};
 
 /// The largest side of a draft of `rule_set` (what its level format accepts).
@@ -30,139 +33,38 @@ pub fn max_side(rule_set: RuleSet) -> u16 {
     u16::try_from(rule_set.max_side()).unwrap_or(tessera_core::MAX_SIDE)
 }
 
-/// What one cell of a draft holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ink {
-    /// `slide`, `collapse`: no tile.
-    Empty,
-    /// `slide`: a tile of this value.
-    Tile(u32),
-    /// `collapse`: a tile of this colour.
-    Colour(u8),
-    /// `match3` `.`: a playable cell whose block is chosen at the start.
-    Open,
-    /// `match3` `*`: a locked block of a breed chosen at the start.
-    OpenLocked,
-    /// `match3` `#`: no cell at all.
-    Void,
-    /// `match3` `a`–`p` / `A`–`P`: a fixed block of this breed, locked or not.
-    Block(u8, bool),
-    /// `tactics`: terrain of this legend index.
-    Terrain(u8),
-    /// A cell written as one character of a rule set's own text format, for games whose cells
-    /// are characters (`sokoban`'s XSB `#`, `.`, `$`, `@`…); the rule set's entry gives its
-    /// colour ([`crate::games::EditorGame::glyph_colour`]).
-    Glyph(char),
-}
+/// The most problems [`Draft::problems`] lists by starting the level again (then it says more
+/// may follow).
+pub const MAX_PROBLEMS: usize = 12;
 
-impl Ink {
-    /// A short label for the palette and the board ("2048", "3", "a", "A", "?", "#").
-    pub fn label(self, legend: &[TerrainType]) -> String {
-        match self {
-            Ink::Empty => "empty".into(),
-            Ink::Tile(v) => v.to_string(),
-            Ink::Colour(c) => tessera_core::collapse::colour_char(c).to_string(),
-            Ink::Open => "?".into(),
-            Ink::OpenLocked => "*".into(),
-            Ink::Void => "#".into(),
-            Ink::Block(b, locked) => tessera_core::match3::breed_char(b, locked).to_string(),
-            Ink::Terrain(i) => legend.get(usize::from(i)).map_or("?".into(), |t| t.glyph.to_string()),
-            Ink::Glyph(c) => c.to_string(),
-        }
-    }
-}
-
-/// A unit to place on a tactics map.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnitInk {
-    /// Its team.
-    pub team: u8,
-    /// Its movement points per turn.
-    pub movement: u32,
-}
-
-/// The rule set's settings: everything of a level but its board, name and seed (which the
-/// draft holds), kept as a [`Level`] of the rule set, with the rule set's editor entry.
+/// A level being designed: its [`Sketch`] (read through `Deref`: `draft.name`, `draft.seed`,
+/// `draft.settings`) and its rule set's editor entry.
 #[derive(Clone)]
-pub struct Options {
-    game: &'static dyn EditorGame,
-    level: Level,
-}
-
-impl PartialEq for Options {
-    fn eq(&self, other: &Options) -> bool {
-        self.rule_set() == other.rule_set() && self.level == other.level
-    }
-}
-
-impl Eq for Options {}
-
-impl std::fmt::Debug for Options {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Options").field("rule_set", &self.rule_set()).field("level", &self.level).finish()
-    }
-}
-
-impl Options {
-    /// The settings `level` holds, for `game` (the games make these: the board parts of
-    /// `level` are not read).
-    pub fn new(game: &'static dyn EditorGame, level: Level) -> Options {
-        Options { game, level }
-    }
-
-    /// The defaults of `rule_set`, if the editor knows it.
-    pub fn default_for(rule_set: RuleSet) -> Option<Options> {
-        games::of(rule_set).map(|g| g.default_options())
-    }
-
-    /// The rule set's editor entry.
-    pub fn game(&self) -> &'static dyn EditorGame {
-        self.game
-    }
-
-    /// The rule set these options belong to.
-    pub fn rule_set(&self) -> RuleSet {
-        self.game.rule_set()
-    }
-
-    /// The settings, as a level of the rule set.
-    pub fn level(&self) -> &Level {
-        &self.level
-    }
-
-    /// The settings, to change.
-    pub fn level_mut(&mut self) -> &mut Level {
-        &mut self.level
-    }
-
-    /// The terrain types [`Ink::Terrain`] indexes (empty for rule sets without terrain).
-    pub fn legend(&self) -> &[TerrainType] {
-        self.game.legend(self)
-    }
-}
-
-/// A level being designed.
-#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Draft {
-    /// A title for people.
-    pub name: Option<String>,
-    /// The level's seed.
-    pub seed: Option<u64>,
-    /// The rule set's settings.
-    pub options: Options,
-    size: Size,
-    cells: Vec<Ink>,
-    /// Tactics units, in id order.
-    units: Vec<UnitSpec>,
+    game: &'static dyn EditorGame,
+    sketch: Sketch,
 }
 
-/// Why a draft cannot be played, and the cell the error places (if it places one).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// What [`Level::start`] says.
-    pub message: String,
-    /// The cell it places: a board or map cell, or the cell of the unit it names.
-    pub cell: Option<Pos>,
+impl PartialEq for Draft {
+    fn eq(&self, other: &Draft) -> bool {
+        self.rule_set() == other.rule_set() && self.sketch == other.sketch
+    }
+}
+
+impl Eq for Draft {}
+
+impl std::fmt::Debug for Draft {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Draft").field("rule_set", &self.rule_set()).field("sketch", &self.sketch).finish()
+    }
+}
+
+impl std::ops::Deref for Draft {
+    type Target = Sketch;
+
+    fn deref(&self) -> &Sketch {
+        &self.sketch
+    }
 }
 
 /// Where resizing keeps the content.
@@ -178,28 +80,17 @@ pub enum Anchor {
 impl Draft {
     /// An empty board of `game`'s rule set, `size`, with its default settings.
     pub fn new(game: &'static dyn EditorGame, size: Size, seed: Option<u64>) -> Draft {
-        Draft {
-            name: None,
-            seed,
-            options: game.default_options(),
-            size,
-            cells: vec![game.blank(); size.area()],
-            units: Vec::new(),
-        }
+        let settings = game.default_settings();
+        let blank = game.blank(&settings);
+        Draft { game, sketch: Sketch { seed, ..Sketch::new(settings, size, blank) } }
     }
 
-    /// The draft with these cells (row by row; the games build drafts with it). Cells past the
-    /// board are dropped, missing ones are blank.
-    pub fn with_cells(mut self, mut cells: Vec<Ink>) -> Draft {
-        cells.resize(self.size.area(), self.blank());
-        self.cells = cells;
-        self
-    }
-
-    /// The draft with these units, in id order.
-    pub fn with_units(mut self, units: Vec<UnitSpec>) -> Draft {
-        self.units = units;
-        self
+    /// The draft of `sketch`, of `game`'s rule set. Cells past the board are dropped, missing
+    /// ones are blank.
+    pub fn of_sketch(game: &'static dyn EditorGame, mut sketch: Sketch) -> Draft {
+        let blank = game.blank(&sketch.settings);
+        sketch.cells.resize(sketch.size.area(), blank);
+        Draft { game, sketch }
     }
 
     /// The draft of `level` (its board as painted cells). Fails only for a board the draft
@@ -207,100 +98,176 @@ impl Draft {
     /// set the editor has no entry for.
     pub fn from_level(level: &Level) -> Result<Draft, String> {
         let game = games::of_level(level).ok_or("the editor cannot edit this rule set's levels")?;
-        let mut d = game.draft(level)?;
-        d.seed = level.seed();
-        Ok(d)
+        let mut sketch = game.sketch(level)?;
+        sketch.seed = level.seed();
+        Ok(Draft::of_sketch(game, sketch))
     }
 
     /// The draft as a level, playable or not.
     pub fn to_level(&self) -> Level {
-        self.options.game.level(self)
+        self.game.level(&self.sketch)
+    }
+
+    /// The rule set's editor entry.
+    pub fn game(&self) -> &'static dyn EditorGame {
+        self.game
+    }
+
+    /// The sketch, to change its name, seed or settings (its cells through the edits below).
+    pub(crate) fn sketch_mut(&mut self) -> &mut Sketch {
+        &mut self.sketch
     }
 
     /// Whether the draft has no fixed board: each game of it draws one from the seed.
     pub fn board_from_seed(&self) -> bool {
-        self.options.game.board_from_seed(self)
+        self.game.board_from_seed(&self.sketch)
     }
 
     /// The ink an eraser leaves.
     pub fn blank(&self) -> Ink {
-        self.options.game.blank()
+        self.game.blank(&self.sketch.settings)
     }
 
-    /// Every reason the level does not play, each with the cell it places (empty when it
-    /// plays): the rule set's list ([`EditorGame::problems`]), else the one [`Draft::check`]
-    /// gives.
+    /// Every check the level fails, each in words with the cell it places (empty when it
+    /// plays): the rule set's own list when it gives one ([`EditorGame::problems`]); else what
+    /// starting the level says ([`Draft::check`]), then, while the problem sits on a cell or a
+    /// unit, that cell blanked (or that unit left out) and the level started again, so each
+    /// cell's problem is listed once, in the level's own words, up to [`MAX_PROBLEMS`]. Only the
+    /// first problem may be one of no cell: after a cell was blanked, such a problem may be the
+    /// blanking's, and the list ends.
     pub fn problems(&self) -> Vec<Problem> {
-        let listed = self.options.game.problems(self);
-        if listed.is_empty() { self.check().err().into_iter().collect() } else { listed }
+        let listed = self.game.problems(&self.sketch);
+        if !listed.is_empty() {
+            return listed;
+        }
+        let Err((first, place)) = self.first_problem() else { return Vec::new() };
+        let mut out = vec![first];
+        let mut rest = self.clone();
+        let mut place = place;
+        loop {
+            if !rest.set_aside(place) {
+                break;
+            }
+            match rest.first_problem() {
+                Ok(()) => break,
+                Err(_) if out.len() == MAX_PROBLEMS => {
+                    out.push(Problem {
+                        cell: None,
+                        message: "more problems may follow: fix these first".into(),
+                    });
+                    break;
+                }
+                Err((p, next)) => {
+                    // A problem already listed (a cell that blanking did not change) ends the
+                    // list, and so does one placed on no cell or unit: blanking may have caused
+                    // it (a collapse column left empty), so it is not the draft's.
+                    if out.contains(&p) || !matches!(next, Some(Place::Cell(_) | Place::Unit(_))) {
+                        break;
+                    }
+                    out.push(p);
+                    place = next;
+                }
+            }
+        }
+        out
+    }
+
+    /// Leaves out what a problem at `place` is about: its cell blanked, or for a unit, the cell
+    /// under it blanked (a unit on a wall), else the unit removed when it is the last (so the
+    /// others keep their ids). False when nothing changed.
+    fn set_aside(&mut self, place: Option<Place>) -> bool {
+        let mut stroke = Stroke::default();
+        match place {
+            Some(Place::Cell(p)) => self.paint(p, self.blank(), &mut stroke),
+            Some(Place::Unit(k)) if k < self.units().len() => {
+                let at = Pos::new(self.units()[k].x, self.units()[k].y);
+                self.paint(at, self.blank(), &mut stroke);
+                if stroke.is_empty() && k + 1 == self.units().len() {
+                    let before = self.sketch.units.clone();
+                    self.sketch.units.pop();
+                    stroke.record_units(before, &self.sketch.units);
+                }
+            }
+            _ => {}
+        }
+        !stroke.is_empty()
     }
 
     /// Whether the level plays: `Ok`, or what [`Level::start`] says and the cell its error
     /// places ([`LevelError::place`](tessera_core::LevelError::place): a cell, or a unit's cell).
     pub fn check(&self) -> Result<(), Problem> {
+        self.first_problem().map_err(|(p, _)| p)
+    }
+
+    /// [`Draft::check`], with the place of the error as the level gives it.
+    fn first_problem(&self) -> Result<(), (Problem, Option<Place>)> {
         match self.to_level().start(None) {
             Ok(_) => Ok(()),
             Err(e) => {
-                // The message names a cell itself; a unit's cell is added, so every problem that
-                // has a cell says which.
-                let (cell, message) = match e.place() {
+                // The message names a cell itself; a unit's cell is added when its message does
+                // not name it, so every problem that has a cell says which, once.
+                let place = e.place();
+                let (cell, message) = match place {
                     Some(Place::Cell(pos)) => (Some(pos), e.to_string()),
                     Some(Place::Unit(k)) => match self.units.get(k) {
+                        Some(u) if e.to_string().contains(&format!("({}, {})", u.x, u.y)) => {
+                            (Some(Pos::new(u.x, u.y)), e.to_string())
+                        }
                         Some(u) => (Some(Pos::new(u.x, u.y)), format!("{e} (at cell ({}, {}))", u.x, u.y)),
                         None => (None, e.to_string()),
                     },
                     Some(Place::Row(_) | Place::Column(_)) | None => (None, e.to_string()),
                 };
-                Err(Problem { cell, message })
+                Err((Problem { cell, message }, place))
             }
         }
     }
 
     /// The rule set.
     pub fn rule_set(&self) -> RuleSet {
-        self.options.rule_set()
+        self.game.rule_set()
     }
 
     /// The board's size.
     pub fn size(&self) -> Size {
-        self.size
+        self.sketch.size
     }
 
     /// Every cell, row by row from the top.
     pub fn cells(&self) -> &[Ink] {
-        &self.cells
+        &self.sketch.cells
     }
 
     /// The ink at `p`.
     pub fn ink(&self, p: Pos) -> Option<Ink> {
-        self.size.contains(p).then(|| self.cells[self.size.index(p)])
+        self.size().contains(p).then(|| self.sketch.cells[self.size().index(p)])
     }
 
     /// The tactics units, in id order.
     pub fn units(&self) -> &[UnitSpec] {
-        &self.units
+        &self.sketch.units
     }
 
     /// The unit at `p`, if any.
     pub fn unit_at(&self, p: Pos) -> Option<&UnitSpec> {
-        self.units.iter().find(|u| u.x == p.x && u.y == p.y)
+        self.sketch.units.iter().find(|u| u.x == p.x && u.y == p.y)
     }
 
-    /// Whether `ink` belongs to this draft's rule set (and its legend).
+    /// Whether `ink` belongs to this draft's rule set (and its settings: a tactics legend).
     pub fn accepts(&self, ink: Ink) -> bool {
-        self.options.game.accepts(&self.options, ink)
+        self.game.accepts(&self.sketch.settings, ink)
     }
 
     /// Puts `ink` at `p`, recording the change in `stroke`. Ignores cells off the board and inks
-    /// of another rule set.
+    /// the rule set does not accept.
     pub fn paint(&mut self, p: Pos, ink: Ink, stroke: &mut Stroke) {
-        if !self.size.contains(p) || !self.accepts(ink) {
+        if !self.size().contains(p) || !self.accepts(ink) {
             return;
         }
-        let i = self.size.index(p);
-        let old = self.cells[i];
+        let i = self.size().index(p);
+        let old = self.sketch.cells[i];
         if old != ink {
-            self.cells[i] = ink;
+            self.sketch.cells[i] = ink;
             stroke.cells.push((i as u32, old, ink));
         }
     }
@@ -313,17 +280,18 @@ impl Draft {
 
     /// Places a unit at `p` (replacing the one there, keeping its id), recording it in `stroke`.
     pub fn place_unit(&mut self, p: Pos, unit: UnitInk, stroke: &mut Stroke) {
-        if !self.options.game.has_units() || !self.size.contains(p) {
+        if !self.game.has_units() || !self.size().contains(p) {
             return;
         }
-        let before = self.units.clone();
+        let units = &mut self.sketch.units;
+        let before = units.clone();
         let spec = UnitSpec { team: unit.team, x: p.x, y: p.y, movement: unit.movement };
-        match self.units.iter_mut().find(|u| u.x == p.x && u.y == p.y) {
+        match units.iter_mut().find(|u| u.x == p.x && u.y == p.y) {
             Some(u) if *u == spec => return,
             Some(u) => *u = spec,
-            None => self.units.push(spec),
+            None => units.push(spec),
         }
-        stroke.record_units(before, &self.units);
+        stroke.record_units(before, units);
     }
 
     /// Removes the unit at `p`, if any.
@@ -331,9 +299,10 @@ impl Draft {
         if self.unit_at(p).is_none() {
             return;
         }
-        let before = self.units.clone();
-        self.units.retain(|u| !(u.x == p.x && u.y == p.y));
-        stroke.record_units(before, &self.units);
+        let units = &mut self.sketch.units;
+        let before = units.clone();
+        units.retain(|u| !(u.x == p.x && u.y == p.y));
+        stroke.record_units(before, units);
     }
 
     /// Paints `ink` over the cells connected to `p` (4-neighbours) that hold what `p` holds.
@@ -343,12 +312,13 @@ impl Draft {
             return;
         }
         let mut work = vec![p];
+        let size = self.size();
         while let Some(q) = work.pop() {
             if self.ink(q) != Some(target) {
                 continue;
             }
             self.paint(q, ink, stroke);
-            work.extend(self.size.neighbours4(q));
+            work.extend(size.neighbours4(q));
         }
     }
 
@@ -364,21 +334,24 @@ impl Draft {
     /// The draft at `size`, keeping the content at `anchor`; new cells are blank, units that fall
     /// off are dropped.
     pub fn resized(&self, size: Size, anchor: Anchor) -> Draft {
+        let old = self.size();
         let (dx, dy) = match anchor {
             Anchor::TopLeft => (0, 0),
             Anchor::Centre => (
-                (i32::from(size.width) - i32::from(self.size.width)) / 2,
-                (i32::from(size.height) - i32::from(self.size.height)) / 2,
+                (i32::from(size.width) - i32::from(old.width)) / 2,
+                (i32::from(size.height) - i32::from(old.height)) / 2,
             ),
         };
-        let mut out = Draft { size, cells: vec![self.blank(); size.area()], ..self.clone() };
-        for (i, &c) in self.cells.iter().enumerate() {
-            if let Some(q) = self.size.pos(i).offset(dx, dy, size) {
-                out.cells[size.index(q)] = c;
+        let mut out = self.clone();
+        out.sketch.size = size;
+        out.sketch.cells = vec![self.blank(); size.area()];
+        for (i, &c) in self.cells().iter().enumerate() {
+            if let Some(q) = old.pos(i).offset(dx, dy, size) {
+                out.sketch.cells[size.index(q)] = c;
             }
         }
-        out.units = self
-            .units
+        out.sketch.units = self
+            .units()
             .iter()
             .filter_map(|u| {
                 let q = Pos::new(u.x, u.y).offset(dx, dy, size)?;
@@ -390,21 +363,23 @@ impl Draft {
 
     /// A new board from the rule set's own generator with `seed` (see the module docs).
     pub fn randomized(&self, seed: u64) -> Result<Draft, String> {
-        self.options.game.randomized(self, seed)
+        let cells = self.game.randomized(&self.sketch, seed)?;
+        Ok(Draft::of_sketch(self.game, Sketch { cells, ..self.sketch.clone() }))
     }
 
-    /// `match3`: the fixed unlocked blocks' breeds shuffled among their cells until the level
-    /// plays (at most `tries` shuffles from `seed`); `None` when no shuffle tried works.
+    /// The cells the rule set shuffles (match3's fixed unlocked blocks,
+    /// [`EditorGame::shuffles`]) shuffled among their places until the level plays (at most
+    /// `tries` shuffles from `seed`); `None` when no shuffle tried works.
     pub fn shuffled(&self, seed: u64, tries: u32) -> Option<Draft> {
         let cells: Vec<usize> =
-            (0..self.cells.len()).filter(|&i| matches!(self.cells[i], Ink::Block(_, false))).collect();
-        let mut breeds: Vec<Ink> = cells.iter().map(|&i| self.cells[i]).collect();
+            (0..self.cells().len()).filter(|&i| self.game.shuffles(self.cells()[i])).collect();
+        let mut breeds: Vec<Ink> = cells.iter().map(|&i| self.cells()[i]).collect();
         let mut rng = GameRng::new(seed);
         let mut out = self.clone();
         for _ in 0..tries {
             rng.shuffle(&mut breeds);
             for (&i, &b) in cells.iter().zip(&breeds) {
-                out.cells[i] = b;
+                out.sketch.cells[i] = b;
             }
             if out.check().is_ok() {
                 return Some(out);
@@ -413,10 +388,10 @@ impl Draft {
         None
     }
 
-    /// Every cell replaced by `f` of it (a settings change that renumbers inks), recorded by
-    /// the caller as a whole-draft replacement.
+    /// Every cell replaced by `f` of it (a settings change that changes inks: a tactics glyph
+    /// renamed or removed), recorded by the caller as a whole-draft replacement.
     pub fn remap(&mut self, f: &dyn Fn(Ink) -> Ink) {
-        for c in &mut self.cells {
+        for c in &mut self.sketch.cells {
             *c = f(*c);
         }
     }
@@ -424,20 +399,20 @@ impl Draft {
     /// Undoes `stroke`.
     pub fn revert(&mut self, stroke: &Stroke) {
         for &(i, old, _) in stroke.cells.iter().rev() {
-            self.cells[i as usize] = old;
+            self.sketch.cells[i as usize] = old;
         }
         if let Some((before, _)) = &stroke.units {
-            self.units = before.clone();
+            self.sketch.units = before.clone();
         }
     }
 
     /// Redoes `stroke`.
     pub fn replay(&mut self, stroke: &Stroke) {
         for &(i, _, new) in &stroke.cells {
-            self.cells[i as usize] = new;
+            self.sketch.cells[i as usize] = new;
         }
         if let Some((_, after)) = &stroke.units {
-            self.units = after.clone();
+            self.sketch.units = after.clone();
         }
     }
 }
@@ -645,6 +620,40 @@ mod tests {
         assert!(n >= 6);
     }
 
+    /// Every ink of every rule set's palette (match3's blocks locked and not) painted, saved as
+    /// a level file's text and opened again: the same glyph grid, the same settings.
+    #[test]
+    fn every_palette_ink_round_trips_through_a_saved_level() {
+        for game in games::ALL {
+            let settings = game.default_settings();
+            let mut inks: Vec<Ink> = Vec::new();
+            for locked in [false, true] {
+                let brush = crate::model::Brush { locked, ..crate::model::Brush::new(game.first_ink()) };
+                for e in game.palette(&settings, &brush) {
+                    if !inks.contains(&e.ink) {
+                        inks.push(e.ink);
+                    }
+                }
+            }
+            assert!(inks.len() >= 2, "{:?}: a palette", game.rule_set());
+            let side = (inks.len() as f64).sqrt().ceil() as usize + 1;
+            let mut d = Draft::new(*game, size(side, side), game.uses_seed().then_some(5));
+            let mut s = Stroke::default();
+            for (i, &ink) in inks.iter().enumerate() {
+                d.paint(d.size().pos(i), ink, &mut s);
+                assert_eq!(d.ink(d.size().pos(i)), Some(ink), "{:?}: {ink:?} paints", game.rule_set());
+            }
+            let text = d.to_level().to_json();
+            let level = Level::parse_draft(&text).unwrap_or_else(|e| panic!("{:?}: {e}", game.rule_set()));
+            let again = Draft::from_level(&level).unwrap_or_else(|e| panic!("{:?}: {e}", game.rule_set()));
+            assert_eq!(again.cells(), d.cells(), "{:?}: the same glyphs", game.rule_set());
+            assert_eq!(again.size(), d.size(), "{:?}", game.rule_set());
+            // (A PuzzleScript draft's settings hold the game's source, whose level rows are the
+            // painted ones once saved: the levels agree.)
+            assert_eq!(again.to_level(), d.to_level(), "{:?}: the same level", game.rule_set());
+        }
+    }
+
     #[test]
     fn strokes_undo_and_redo_exactly() {
         let mut d = new(RuleSet::Match3, size(5, 5), Some(1));
@@ -652,13 +661,13 @@ mod tests {
         let mut h = EditHistory::default();
         let mut s = Stroke::default();
         for p in line(Pos::new(0, 0), Pos::new(4, 2)) {
-            d.paint(p, Ink::Void, &mut s);
+            d.paint(p, Ink::Glyph('#'), &mut s);
         }
         assert_eq!(s.cells.len(), 5, "a line across 5 columns");
         h.push(Edit::Stroke(s));
         let painted = d.clone();
         let mut s = Stroke::default();
-        d.fill(Pos::new(0, 4), Ink::Block(2, true), &mut s);
+        d.fill(Pos::new(0, 4), Ink::Glyph('C'), &mut s);
         h.push(Edit::Stroke(s));
         assert!(h.dirty());
         assert!(h.undo(&mut d));
@@ -675,14 +684,14 @@ mod tests {
     fn resize_keeps_content_at_the_anchor() {
         let mut d = new(RuleSet::Collapse, size(3, 3), None);
         let mut s = Stroke::default();
-        d.paint(Pos::new(0, 2), Ink::Colour(1), &mut s);
-        d.paint(Pos::new(1, 2), Ink::Colour(2), &mut s);
+        d.paint(Pos::new(0, 2), Ink::Glyph('1'), &mut s);
+        d.paint(Pos::new(1, 2), Ink::Glyph('2'), &mut s);
         let big = d.resized(size(5, 5), Anchor::TopLeft);
-        assert_eq!(big.ink(Pos::new(0, 2)), Some(Ink::Colour(1)));
-        assert_eq!(big.ink(Pos::new(4, 4)), Some(Ink::Empty));
+        assert_eq!(big.ink(Pos::new(0, 2)), Some(Ink::Glyph('1')));
+        assert_eq!(big.ink(Pos::new(4, 4)), Some(Ink::Glyph('.')));
         let centred = d.resized(size(5, 5), Anchor::Centre);
-        assert_eq!(centred.ink(Pos::new(1, 3)), Some(Ink::Colour(1)));
-        assert_eq!(centred.ink(Pos::new(2, 3)), Some(Ink::Colour(2)));
+        assert_eq!(centred.ink(Pos::new(1, 3)), Some(Ink::Glyph('1')));
+        assert_eq!(centred.ink(Pos::new(2, 3)), Some(Ink::Glyph('2')));
         assert_eq!(centred.resized(size(3, 3), Anchor::Centre), d);
     }
 
@@ -691,7 +700,7 @@ mod tests {
         let mut d = new(RuleSet::Match3, size(6, 6), Some(1));
         let mut s = Stroke::default();
         for x in 1..4 {
-            d.paint(Pos::new(x, 2), Ink::Block(0, false), &mut s);
+            d.paint(Pos::new(x, 2), Ink::Glyph('a'), &mut s);
         }
         let p = d.check().unwrap_err();
         assert_eq!(p.cell, Some(Pos::new(1, 2)), "{}", p.message);
@@ -701,22 +710,42 @@ mod tests {
 
         let mut t = new(RuleSet::Tactics, size(4, 4), None);
         let mut s = Stroke::default();
-        t.paint(Pos::new(2, 1), Ink::Terrain(4), &mut s); // wall
+        t.paint(Pos::new(2, 1), Ink::Glyph('#'), &mut s); // wall
         t.place_unit(Pos::new(2, 1), UnitInk { team: 0, movement: 5 }, &mut s);
         let p = t.check().unwrap_err();
         assert_eq!(p.cell, Some(Pos::new(2, 1)), "{}", p.message);
 
         let mut c = new(RuleSet::Collapse, size(3, 3), None);
         let mut s = Stroke::default();
-        c.paint(Pos::new(1, 0), Ink::Colour(0), &mut s);
+        c.paint(Pos::new(1, 0), Ink::Glyph('0'), &mut s);
         let p = c.check().unwrap_err();
         assert_eq!(p.cell, Some(Pos::new(1, 0)), "{}", p.message);
 
         let mut sl = new(RuleSet::Slide, size(4, 4), None);
         let mut s = Stroke::default();
-        sl.paint(Pos::new(3, 2), Ink::Tile(6), &mut s);
+        sl.paint(Pos::new(3, 2), Ink::Number(6), &mut s);
         let p = sl.check().unwrap_err();
         assert_eq!(p.cell, Some(Pos::new(3, 2)), "{}", p.message);
+    }
+
+    /// Each problem of a cell is listed once; a problem that setting a cell aside made (a
+    /// collapse column left empty) is not listed.
+    #[test]
+    fn problems_list_each_cell_once_and_nothing_the_listing_made() {
+        let draft = |json: &str| Draft::from_level(&Level::parse_draft(json).unwrap()).unwrap();
+        let d = draft(r#"{"rule_set":"slide","board":[[6,0,0],[0,5,3]]}"#);
+        let cells: Vec<Option<Pos>> = d.problems().iter().map(|p| p.cell).collect();
+        assert_eq!(cells.len(), 3, "{:?}", d.problems());
+        for at in [Pos::new(0, 0), Pos::new(1, 1), Pos::new(2, 1)] {
+            assert!(cells.contains(&Some(at)), "{at:?} in {cells:?}");
+        }
+        // A floating tile alone in its column, with left compaction: blanking it leaves the
+        // column empty, which the draft itself is not.
+        let d =
+            draft(r#"{"rule_set":"collapse","config":{"compaction":"left"},"board":["1..","...",".22"]}"#);
+        let problems = d.problems();
+        assert!(problems.iter().all(|p| !p.message.contains("column")), "{problems:?}");
+        assert_eq!(problems.first().and_then(|p| p.cell), d.check().err().and_then(|p| p.cell));
     }
 
     #[test]
@@ -730,7 +759,7 @@ mod tests {
         assert_eq!(r.units().len(), 1);
         let mut s = Stroke::default();
         d.erase(Pos::new(1, 1), &mut s);
-        d.fill(Pos::new(0, 0), Ink::Terrain(1), &mut s);
+        d.fill(Pos::new(0, 0), Ink::Glyph('f'), &mut s);
         let small = d.resized(size(1, 1), Anchor::Centre);
         assert!(small.units().is_empty(), "the unit off the board is dropped");
     }
@@ -789,14 +818,14 @@ mod tests {
                     let mut s = Stroke::default();
                     let at = |x: u16, y: u16| Pos::new(x, y);
                     match op {
-                        Op::Paint(x, y, k) => d.paint(at(x, y), Ink::Colour(k), &mut s),
+                        Op::Paint(x, y, k) => d.paint(at(x, y), Ink::Glyph(tessera_core::collapse::colour_char(k)), &mut s),
                         Op::Line(a, b, x, y, k) => {
                             for p in line(at(a, b), at(x, y)) {
-                                d.paint(p, Ink::Colour(k), &mut s);
+                                d.paint(p, Ink::Glyph(tessera_core::collapse::colour_char(k)), &mut s);
                             }
                         }
-                        Op::Fill(x, y, k) => d.fill(at(x, y), Ink::Colour(k), &mut s),
-                        Op::Rect(a, b, x, y, k) => d.rect(at(a, b), at(x, y), Ink::Colour(k), &mut s),
+                        Op::Fill(x, y, k) => d.fill(at(x, y), Ink::Glyph(tessera_core::collapse::colour_char(k)), &mut s),
+                        Op::Rect(a, b, x, y, k) => d.rect(at(a, b), at(x, y), Ink::Glyph(tessera_core::collapse::colour_char(k)), &mut s),
                         Op::Erase(x, y) => d.erase(at(x, y), &mut s),
                         Op::Resize(w, hh, centre) => {
                             let anchor = if centre { Anchor::Centre } else { Anchor::TopLeft };

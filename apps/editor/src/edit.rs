@@ -1,8 +1,10 @@
 //! Edit mode: [`EditView`] paints a [`Draft`] — tools, the rule set's palette, the level's
 //! settings, resize, randomize, live validation, its own undo and redo — and saves it as the
-//! JSON level `tessera play` reads. The palette and the settings panel are the rule set's
-//! ([`crate::games::EditorGame::palette_ui`], [`crate::games::EditorGame::settings_ui`]); they
-//! choose a [`Brush`] and edit the draft's [`crate::draft::Options`].
+//! JSON level `tessera play` reads. The palette is the rule set's list of inks
+//! ([`crate::games::EditorGame::palette`]: each a button in its colour, or its sprite when the rule
+//! set draws inks as pixel art) and its fields; the settings panel is the rule set's
+//! ([`crate::games::EditorGame::settings_ui`]), editing the draft's settings (its `Level`). Cells
+//! are drawn as the rule set says ([`crate::games::EditorGame::look`]).
 //!
 //! A draft with no fixed board (each game draws one from the seed: an empty `slide` or
 //! `collapse` board) says so on the canvas and in the panel, since its canvas is empty.
@@ -18,17 +20,17 @@
 
 use crate::board::Viewport;
 use crate::difficulty::DifficultyPanel;
-use crate::draft::{
-    Anchor, Draft, Edit, EditHistory, Ink, Options, Problem, Stroke, UnitInk, line, max_side,
-};
+use crate::draft::{Anchor, Draft, Edit, EditHistory, Ink, Problem, Stroke, UnitInk, line, max_side};
 use crate::games;
+pub use crate::model::{Brush, text_on};
+use crate::model::{InkLook, PaletteInk};
 use crate::palette;
 use egui::{
     Align2, Color32, ColorImage, FontId, Pos2, Rect, Sense, Stroke as Line, StrokeKind, TextureHandle,
     TextureOptions, Vec2, pos2, vec2,
 };
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use tessera_core::tactics::TerrainType;
 use tessera_core::{Level, Pos, RuleSet, Size};
 
 /// The lines the validity box keeps room for (more scroll).
@@ -100,40 +102,6 @@ struct Canvas {
     painted: Option<(Pos, Pos)>,
     /// Something else changed: the texture is made anew.
     remake: bool,
-}
-
-/// What the palette paints with.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Brush {
-    /// The ink painted on cells.
-    pub ink: Ink,
-    /// Place units rather than paint inks (rule sets with units).
-    pub units: bool,
-    /// The unit placed.
-    pub unit: UnitInk,
-    /// Blocks are painted locked.
-    pub locked: bool,
-    /// The tile value of "Use value".
-    pub tile_value: u32,
-}
-
-impl Brush {
-    /// A brush of `ink`.
-    fn new(ink: Ink) -> Brush {
-        Brush { ink, units: false, unit: UnitInk { team: 0, movement: 5 }, locked: false, tile_value: 2 }
-    }
-
-    /// Takes up `ink`, picked from the board, and what it says about the other settings.
-    fn pick(&mut self, ink: Ink) {
-        self.ink = ink;
-        self.units = false;
-        if let Ink::Tile(v) = ink {
-            self.tile_value = v;
-        }
-        if let Ink::Block(_, locked) = ink {
-            self.locked = locked;
-        }
-    }
 }
 
 /// A stroke being painted.
@@ -215,7 +183,7 @@ impl EditView {
     }
 
     fn reset_for_draft(&mut self) {
-        self.brush.ink = self.draft.options.game().first_ink();
+        self.brush.ink = self.draft.game().first_ink();
         self.brush.units = false;
         self.resize = (self.draft.size().width, self.draft.size().height);
         self.play_seed = self.draft.seed.unwrap_or(tessera_core::DEFAULT_SEED);
@@ -249,7 +217,7 @@ impl EditView {
         self.finish_stroke();
         let path = self.imported_from.clone().ok_or("the level was not imported from a game's file")?;
         let level = self.draft.to_level();
-        let text = self.draft.options.game().game_source(&level).ok_or("this rule set has no game source")?;
+        let text = self.draft.game().game_source(&level).ok_or("this rule set has no game source")?;
         tessera_replay::atomic_write(&path, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         // The game's file holds the whole draft (rules and painted level): nothing is unsaved,
@@ -387,8 +355,7 @@ impl EditView {
     /// holds text, so Copy and Cut put this there.
     pub fn clip_text(&self) -> Option<String> {
         let clip = self.clip.as_ref()?;
-        let legend = self.draft.options.legend();
-        let cell = |ink: &Ink| if *ink == Ink::Empty { ".".to_string() } else { ink.label(legend) };
+        let cell = |ink: &Ink| ink.text();
         let rows: Vec<String> = clip
             .inks
             .chunks(usize::from(clip.width).max(1))
@@ -631,7 +598,9 @@ impl EditView {
                     self.brush.unit = UnitInk { team: u.team, movement: u.movement };
                     self.brush.units = true;
                 } else if let Some(ink) = self.draft.ink(p) {
-                    self.brush.pick(ink);
+                    self.brush.ink = ink;
+                    self.brush.units = false;
+                    self.draft.game().picked(&mut self.brush);
                 }
             }
             _ => {}
@@ -755,7 +724,7 @@ impl EditView {
             }
         });
         if let Some(p) = &self.imported_from
-            && self.draft.options.game().game_source(self.draft.options.level()).is_some()
+            && self.draft.game().game_source(&self.draft.settings).is_some()
         {
             let hover = format!("Write the rules and this level into {}", p.display());
             if ui.button("Save game source").on_hover_text(hover).clicked() {
@@ -764,7 +733,7 @@ impl EditView {
             }
         }
         ui.horizontal(|ui| {
-            if self.draft.options.game().uses_seed() {
+            if self.draft.game().uses_seed() {
                 let label = ui.label("Play seed");
                 ui.add(egui::DragValue::new(&mut self.play_seed)).labelled_by(label.id);
             }
@@ -806,9 +775,11 @@ impl EditView {
         ui.separator();
         self.palette_ui(ui);
         ui.separator();
-        if let Some(r) = self.draft.options.game().levels_ui(ui, &self.draft) {
+        let game = self.draft.game();
+        if let Some(r) = game.levels_ui(ui, &self.draft) {
             match r {
                 Ok(after) => {
+                    let after = crate::draft::Draft::of_sketch(game, after);
                     self.finish_stroke();
                     self.replace(after, false);
                     self.after_undo_redo();
@@ -867,7 +838,7 @@ impl EditView {
                     for p in &problems {
                         ui.label(format!("• {}", p.message));
                     }
-                    let shuffle_helps = self.draft.options.game().shuffle_helps(&self.draft, first);
+                    let shuffle_helps = self.draft.game().shuffle_helps(&self.draft, first);
                     if shuffle_helps
                         && ui
                             .button("Fix by shuffling")
@@ -881,11 +852,23 @@ impl EditView {
         });
     }
 
+    /// The rule set's palette: a button for each of its inks (its sprite, when the rule set
+    /// draws inks as pixel art), then its own fields.
     fn palette_ui(&mut self, ui: &mut egui::Ui) {
         ui.label("Palette");
-        if self.draft.options.game().palette_ui(ui, &self.draft, &mut self.brush)
-            && (self.tool == Tool::Erase || self.tool == Tool::Pick)
-        {
+        let game = self.draft.game();
+        let entries: Vec<PaletteInk> = game.palette(&self.draft.settings, &self.brush);
+        let art = game.ink_art(&self.draft.settings);
+        let mut chose = false;
+        ui.horizontal_wrapped(|ui| {
+            for entry in &entries {
+                let sprite =
+                    art.as_ref().and_then(|a| a.inks.get(&entry.ink).map(|px| (px.as_slice(), a.side)));
+                chose |= games::ink_button(ui, &mut self.brush, entry, sprite);
+            }
+        });
+        chose |= game.palette_fields_ui(ui, &self.draft, &mut self.brush);
+        if chose && (self.tool == Tool::Erase || self.tool == Tool::Pick) {
             self.tool = Tool::Paint;
         }
     }
@@ -893,8 +876,9 @@ impl EditView {
     /// The settings panel; true when the change is new rules Play restarts with.
     fn settings_ui(&mut self, ui: &mut egui::Ui) -> bool {
         // The settings only: cloning the whole draft each frame would copy every cell.
-        let (mut name_v, mut seed_v, mut options) =
-            (self.draft.name.clone(), self.draft.seed, self.draft.options.clone());
+        let game = self.draft.game();
+        let (mut name_v, mut seed_v, mut settings) =
+            (self.draft.name.clone(), self.draft.seed, self.draft.settings.clone());
         ui.horizontal(|ui| {
             let label = ui.label("Name");
             let mut name = name_v.clone().unwrap_or_default();
@@ -902,7 +886,7 @@ impl EditView {
                 name_v = (!name.is_empty()).then_some(name);
             }
         });
-        if options.game().uses_seed() {
+        if game.uses_seed() {
             ui.horizontal(|ui| {
                 let mut has = seed_v.is_some();
                 let cb = ui.checkbox(&mut has, "Level seed");
@@ -911,17 +895,20 @@ impl EditView {
                 seed_v = has.then_some(seed);
             });
         }
-        let remap = options.game().settings_ui(ui, &mut options);
+        let remap = game.settings_ui(ui, &mut settings);
         let changed = name_v != self.draft.name
             || seed_v != self.draft.seed
-            || options != self.draft.options
+            || settings != self.draft.settings
             || remap.is_some();
-        let rebuilt = changed && options.game().restarts_play(&self.draft.options, &options);
+        let rebuilt = changed && game.restarts_play(&self.draft.settings, &settings);
         if changed {
             let mut d = self.draft.clone();
-            (d.name, d.seed, d.options) = (name_v, seed_v, options);
+            let sketch = d.sketch_mut();
+            (sketch.name, sketch.seed, sketch.settings) = (name_v, seed_v, settings);
             if let Some(f) = remap {
                 d.remap(&f);
+                // The brush follows its ink too (a renamed tactics glyph).
+                self.brush.ink = f(self.brush.ink);
             }
             if !d.accepts(self.brush.ink) {
                 self.brush.ink = d.blank();
@@ -1046,7 +1033,9 @@ impl EditView {
         let cell_rect = |p: Pos| {
             Rect::from_min_size(origin + vec2(f32::from(p.x), f32::from(p.y)) * cell, Vec2::splat(cell))
         };
-        let legend = self.draft.options.legend().to_vec();
+        // How each ink is drawn, asked once per ink a frame.
+        let mut looks: HashMap<Ink, InkLook> = HashMap::new();
+        let game = self.draft.game();
         if cell >= 8.0 {
             let grid = Line::new(1.0, palette::BACKGROUND);
             for x in x0..=x1 {
@@ -1072,12 +1061,9 @@ impl EditView {
                     let p = Pos::new(x, y);
                     let Some(ink) = self.draft.ink(p) else { continue };
                     let r = cell_rect(p);
-                    let label = match ink {
-                        Ink::Empty | Ink::Void | Ink::Terrain(_) | Ink::Glyph(' ') => continue,
-                        Ink::Open => "?".to_string(),
-                        other => other.label(&legend),
-                    };
-                    if matches!(ink, Ink::Block(_, true) | Ink::OpenLocked) {
+                    let look = looks.entry(ink).or_insert_with(|| game.look(&self.draft.settings, ink));
+                    let Some(label) = look.mark.clone() else { continue };
+                    if look.framed {
                         painter.rect_stroke(
                             r.shrink(cell * 0.12),
                             3.0,
@@ -1085,11 +1071,7 @@ impl EditView {
                             StrokeKind::Inside,
                         );
                     }
-                    let colour = if ink == Ink::Open {
-                        Color32::from_gray(0x90)
-                    } else {
-                        text_on(cell_colour(ink, &self.draft.options))
-                    };
+                    let colour = look.mark_colour.unwrap_or_else(|| text_on(look.fill));
                     painter.text(r.center(), Align2::CENTER_CENTER, label, font.clone(), colour);
                 }
             }
@@ -1170,15 +1152,18 @@ impl EditView {
         {
             return tex.id();
         }
-        let options = &self.draft.options;
+        let (game, settings) = (self.draft.game(), &self.draft.settings);
         // A rule set with pixel art (PuzzleScript's sprites) draws each cell as `side`×`side`
-        // texels; the others a texel per cell.
-        let art = options.game().ink_art(options);
+        // texels; the others a texel per cell, in the colour the rule set gives each ink (asked
+        // once per ink).
+        let art = game.ink_art(settings);
+        let mut fills: HashMap<Ink, Color32> = HashMap::new();
+        let mut last: Option<(Ink, Color32)> = None;
         let side = art.as_ref().map_or(1, |a| a.side.max(1));
         let size = self.draft.size();
         let dims = [usize::from(size.width) * side, usize::from(size.height) * side];
         // The texels of columns `lo.x..=hi.x` and rows `lo.y..=hi.y`.
-        let texels = |lo: Pos, hi: Pos| -> ColorImage {
+        let mut texels = |lo: Pos, hi: Pos| -> ColorImage {
             let (w, h) = (usize::from(hi.x - lo.x) + 1, usize::from(hi.y - lo.y) + 1);
             let stride = w * side;
             let mut pixels = vec![Color32::BLACK; stride * h * side];
@@ -1191,7 +1176,21 @@ impl EditView {
                         let out = &mut pixels[at + row * stride..at + row * stride + side];
                         match block {
                             Some(px) => out.copy_from_slice(&px[row * side..row * side + side]),
-                            None => out.fill(ink.map_or(Color32::BLACK, |c| cell_colour(c, options))),
+                            None => {
+                                // Neighbouring cells mostly hold the same ink: the last one's
+                                // colour first, then the map.
+                                let colour = match (ink, last) {
+                                    (None, _) => Color32::BLACK,
+                                    (Some(c), Some((l, colour))) if l == c => colour,
+                                    (Some(c), _) => {
+                                        let colour =
+                                            *fills.entry(c).or_insert_with(|| game.look(settings, c).fill);
+                                        last = Some((c, colour));
+                                        colour
+                                    }
+                                };
+                                out.fill(colour);
+                            }
                         }
                     }
                 }
@@ -1233,35 +1232,6 @@ impl EditView {
 
     /// Whether the canvas draws the draft's cells as the rule set's pixel art (for tests).
     pub fn draws_art(&self) -> bool {
-        self.draft.options.game().ink_art(&self.draft.options).is_some()
+        self.draft.game().ink_art(&self.draft.settings).is_some()
     }
-}
-
-/// The colour a cell of `ink` is painted on a draft with `options` (a glyph's is the rule set's).
-pub fn cell_colour(ink: Ink, options: &Options) -> Color32 {
-    match ink {
-        Ink::Glyph(c) => options.game().glyph_colour(c),
-        _ => ink_colour(ink, options.legend()),
-    }
-}
-
-/// The colour a cell of `ink` is painted (`legend`: the terrain types [`Ink::Terrain`] indexes;
-/// a glyph by its character alone: [`cell_colour`] asks the rule set).
-pub fn ink_colour(ink: Ink, legend: &[TerrainType]) -> Color32 {
-    match ink {
-        Ink::Empty => palette::EMPTY,
-        Ink::Tile(v) => palette::tile(v).0,
-        Ink::Colour(c) | Ink::Block(c, _) => palette::hue(c),
-        Ink::Open => Color32::from_rgb(0x4c, 0x53, 0x5e),
-        Ink::OpenLocked => Color32::from_rgb(0x5c, 0x63, 0x70),
-        Ink::Void => palette::VOID,
-        Ink::Terrain(i) => legend.get(usize::from(i)).map_or(Color32::BLACK, |t| palette::terrain(t, i)),
-        Ink::Glyph(c) => palette::hue(c as u8),
-    }
-}
-
-/// Black or white, whichever reads on `fill`.
-pub fn text_on(fill: Color32) -> Color32 {
-    let l = 299 * u32::from(fill.r()) + 587 * u32::from(fill.g()) + 114 * u32::from(fill.b());
-    if l > 150_000 { Color32::from_rgb(0x20, 0x20, 0x20) } else { Color32::WHITE }
 }

@@ -12,6 +12,8 @@
 //!   asking the rule set; `debug` is the time-travel debugger over a log.
 //! - [`games`] holds what Edit and Play need from each rule set, one file per rule set behind
 //!   the [`games::EditorGame`] trait and one registry line; nothing else matches a rule set.
+//!   The games speak [`model`]'s data (a draft's sketch of glyphs, palette entries, Play's
+//!   input) and import nothing of the modes, which import them.
 
 pub mod anim;
 mod app;
@@ -23,6 +25,7 @@ pub mod edit;
 pub mod files;
 pub mod find;
 pub mod games;
+pub mod model;
 pub mod pack;
 pub mod palette;
 pub mod play;

@@ -6,46 +6,11 @@
 
 use crate::board::{BoardInput, Overlay};
 use crate::games;
-use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, Pos};
+use tessera_core::{AnyCommand, AnyRules, AnyState, Pos};
 
-/// What the player has picked but not yet played.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PlayInput {
-    /// The piece picked: match3's block for a swap, tactics' unit.
-    pub selected: Option<Pos>,
-    /// A pair of cells to highlight (match3: the swap the hint button found).
-    pub hint: Option<(Pos, Pos)>,
-    /// The text shown over the board until a key or a click dismisses it (a PuzzleScript
-    /// `message`); play waits meanwhile.
-    pub message: Option<String>,
-}
-
-/// Minimum drag, in cells, that counts as a swipe.
-const SWIPE: f32 = 0.4;
-
-/// The swipe in `input`, if the drag was long enough: where it started and its direction (the
-/// longer axis; vertical on a tie).
-pub fn swipe(input: &BoardInput) -> Option<(Pos, Dir)> {
-    let (from, d) = input.swipe?;
-    if d.x.abs().max(d.y.abs()) < SWIPE {
-        return None;
-    }
-    let dir = if d.x.abs() > d.y.abs() {
-        if d.x > 0.0 { Dir::Right } else { Dir::Left }
-    } else if d.y > 0.0 {
-        Dir::Down
-    } else {
-        Dir::Up
-    };
-    Some((from, dir))
-}
+pub use crate::model::{PlayInput, swipe};
 
 impl PlayInput {
-    /// Forgets selections (after a step, undo, or a new game).
-    pub fn clear(&mut self) {
-        *self = PlayInput::default();
-    }
-
     /// The command a key press means now, if any (none while Ctrl or Alt is held).
     pub fn key_command(rules: &AnyRules, ctx: &egui::Context) -> Option<AnyCommand> {
         let game = games::of(rules.rule_set())?;

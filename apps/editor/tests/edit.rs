@@ -98,13 +98,13 @@ fn a_match3_level_painted_saves_as_json_that_reloads_equal() {
     stroke(&mut h, Pos::new(8, 0), Pos::new(8, 2));
     click(&mut h, "Random locked");
     paint_at(&mut h, Pos::new(6, 6));
-    assert_eq!(ink(&h, 0, 0), Ink::Block(0, false));
-    assert_eq!(ink(&h, 1, 0), Ink::Block(1, false));
-    assert_eq!(ink(&h, 4, 4), Ink::Block(2, true));
+    assert_eq!(ink(&h, 0, 0), Ink::Glyph('a'));
+    assert_eq!(ink(&h, 1, 0), Ink::Glyph('b'));
+    assert_eq!(ink(&h, 4, 4), Ink::Glyph('C'));
     for y in 0..3 {
-        assert_eq!(ink(&h, 8, y), Ink::Void, "the drag painted (8, {y})");
+        assert_eq!(ink(&h, 8, y), Ink::Glyph('#'), "the drag painted (8, {y})");
     }
-    assert_eq!(ink(&h, 6, 6), Ink::OpenLocked);
+    assert_eq!(ink(&h, 6, 6), Ink::Glyph('*'));
     assert!(h.query_by_label("Playable").is_some());
     assert!(h.state().edit().dirty());
     let painted = h.state().edit().draft().clone();
@@ -144,15 +144,15 @@ fn undo_reverts_a_whole_stroke_and_resize_keeps_the_content() {
     click(&mut h, "8");
     stroke(&mut h, Pos::new(0, 1), Pos::new(3, 1));
     for x in 0..4 {
-        assert_eq!(ink(&h, x, 1), Ink::Tile(8));
+        assert_eq!(ink(&h, x, 1), Ink::Number(8));
     }
     click(&mut h, "Undo edit");
     for x in 0..4 {
-        assert_eq!(ink(&h, x, 1), Ink::Empty, "one undo reverts the whole stroke");
+        assert_eq!(ink(&h, x, 1), Ink::Number(0), "one undo reverts the whole stroke");
     }
     click(&mut h, "Redo edit");
     for x in 0..4 {
-        assert_eq!(ink(&h, x, 1), Ink::Tile(8), "redo restores it");
+        assert_eq!(ink(&h, x, 1), Ink::Number(8), "redo restores it");
     }
     // Resize to 6x5 keeping the centre: content moves right by one column.
     h.get_by_label("Width").set_value_accesskit(6.0);
@@ -164,14 +164,14 @@ fn undo_reverts_a_whole_stroke_and_resize_keeps_the_content() {
     let size = h.state().edit().draft().size();
     assert_eq!((size.width, size.height), (6, 5));
     for x in 0..6 {
-        let want = if (1..5).contains(&x) { Ink::Tile(8) } else { Ink::Empty };
+        let want = if (1..5).contains(&x) { Ink::Number(8) } else { Ink::Number(0) };
         assert_eq!(ink(&h, x, 1), want, "column {x}");
     }
     // Ctrl+Z undoes the resize.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(h.state().edit().draft().size().width, 4);
-    assert_eq!(ink(&h, 0, 1), Ink::Tile(8));
+    assert_eq!(ink(&h, 0, 1), Ink::Number(8));
 }
 
 #[test]
@@ -238,8 +238,17 @@ fn a_match3_level_randomized_plays_a_swap() {
     click(&mut h, "Void");
     paint_at(&mut h, Pos::new(0, 0));
     click(&mut h, "Randomize");
-    assert_eq!(ink(&h, 0, 0), Ink::Void, "randomize keeps voids");
-    assert!(h.state().edit().draft().cells().iter().filter(|c| matches!(c, Ink::Block(..))).count() == 35);
+    assert_eq!(ink(&h, 0, 0), Ink::Glyph('#'), "randomize keeps voids");
+    assert!(
+        h.state()
+            .edit()
+            .draft()
+            .cells()
+            .iter()
+            .filter(|c| matches!(c, Ink::Glyph('a'..='p' | 'A'..='P')))
+            .count()
+            == 35
+    );
     assert!(h.query_by_label("Playable").is_some(), "no run and a valid swap");
     let painted = h.state().edit().draft().to_level();
     click(&mut h, "Play this level");
@@ -272,7 +281,8 @@ fn a_tactics_map_painted_with_units_plays_a_move() {
     // A unit on a wall is named.
     paint_at(&mut h, Pos::new(3, 1));
     let shown = crate::common::problems_shown(&h);
-    assert!(shown.contains("unit 2") && shown.contains("at cell (3, 1)"), "{shown}");
+    assert!(shown.contains("unit 2") && shown.contains("cell (3, 1)"), "{shown}");
+    assert_eq!(shown.matches("(3, 1)").count(), 1, "the cell said once: {shown}");
     click(&mut h, "Undo edit");
     click(&mut h, "Play this level");
     click_cell(&mut h, Pos::new(0, 0));
@@ -393,7 +403,7 @@ fn closing_the_window_with_unsaved_edits_asks_first() {
     assert!(h.query_by_label_contains("Quit without saving?").is_some());
     click(&mut h, "Cancel");
     assert_eq!(h.state().pending(), None);
-    assert_eq!(ink(&h, 2, 2), Ink::Tile(2), "cancel keeps the edit");
+    assert_eq!(ink(&h, 2, 2), Ink::Number(2), "cancel keeps the edit");
 }
 
 #[test]
@@ -404,7 +414,7 @@ fn fill_rectangle_erase_and_pick_by_their_keys() {
     h.key_press(Key::F);
     h.run();
     paint_at(&mut h, Pos::new(0, 0));
-    assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Colour(2)));
+    assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Glyph('2')));
     // Rectangle (R): drag corner to corner.
     click(&mut h, "colour 1");
     h.key_press(Key::R);
@@ -413,28 +423,28 @@ fn fill_rectangle_erase_and_pick_by_their_keys() {
     for y in 0..5 {
         for x in 0..6 {
             let inside = (1..=3).contains(&x) && (1..=2).contains(&y);
-            assert_eq!(ink(&h, x, y), if inside { Ink::Colour(1) } else { Ink::Colour(2) }, "({x}, {y})");
+            assert_eq!(ink(&h, x, y), if inside { Ink::Glyph('1') } else { Ink::Glyph('2') }, "({x}, {y})");
         }
     }
     // Erase (E) by dragging along the top row.
     h.key_press(Key::E);
     h.run();
     stroke(&mut h, Pos::new(0, 0), Pos::new(5, 0));
-    assert!((0..6).all(|x| ink(&h, x, 0) == Ink::Empty));
+    assert!((0..6).all(|x| ink(&h, x, 0) == Ink::Glyph('.')));
     // Pick (I) takes colour 1 from the rectangle; Paint (B) then paints with it.
     h.key_press(Key::I);
     h.run();
     paint_at(&mut h, Pos::new(2, 2));
-    assert_eq!(h.state().edit().ink(), Ink::Colour(1));
+    assert_eq!(h.state().edit().ink(), Ink::Glyph('1'));
     h.key_press(Key::B);
     h.run();
     paint_at(&mut h, Pos::new(5, 4));
-    assert_eq!(ink(&h, 5, 4), Ink::Colour(1));
+    assert_eq!(ink(&h, 5, 4), Ink::Glyph('1'));
     // Four tools, four undo steps back to the empty board (picking changes nothing).
     for _ in 0..4 {
         click(&mut h, "Undo edit");
     }
-    assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Empty));
+    assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Glyph('.')));
 }
 
 #[test]
@@ -447,7 +457,7 @@ fn a_stage_file_imports_into_edit_and_saves_as_a_level() {
     assert_eq!(h.state().mode(), Mode::Edit, "Edit stays in Edit");
     let d = h.state().edit().draft().clone();
     assert_eq!(d.rule_set(), RuleSet::Match3);
-    assert!(d.cells().contains(&Ink::Void) && d.cells().contains(&Ink::Open));
+    assert!(d.cells().contains(&Ink::Glyph('#')) && d.cells().contains(&Ink::Glyph('.')));
     assert_eq!(h.state().edit().path(), None, "an import has no level file yet");
     assert!(!h.state().edit().dirty(), "nothing edited: quitting asks nothing");
     // Ctrl+S asks where to save it.
@@ -726,7 +736,10 @@ fn a_level_with_no_fixed_board_says_so_in_edit() {
             Some(rel) => crate::common::editor_with(rel),
         };
         click(&mut h, "Edit");
-        assert!(h.state().edit().draft().cells().iter().all(|c| *c == Ink::Empty), "{level:?}: empty canvas");
+        assert!(
+            h.state().edit().draft().cells().iter().all(|c| *c == h.state().edit().draft().blank()),
+            "{level:?}: empty canvas"
+        );
         assert!(h.query_by_label(no_board).is_some(), "{level:?}: the panel says why");
         // One painted cell fixes the board: the note goes.
         let ink = if level.is_none() { "2" } else { "colour 1" };
@@ -754,7 +767,7 @@ fn playing_an_untouched_level_does_not_mark_it_edited() {
     click(&mut h, "Edit");
     click(&mut h, "2");
     paint_at(&mut h, Pos::new(0, 0));
-    assert_eq!(ink(&h, 0, 0), Ink::Tile(2), "painted");
+    assert_eq!(ink(&h, 0, 0), Ink::Number(2), "painted");
     assert!(h.state().edit().dirty());
     click(&mut h, "Play this level");
     assert_eq!(h.state().title(), format!("{opened} (edited)"));
@@ -764,4 +777,96 @@ fn playing_an_untouched_level_does_not_mark_it_edited() {
     click(&mut h, "Edit");
     click(&mut h, "Play this level");
     assert_eq!(h.state().title(), opened);
+}
+
+/// Opens `json` (a level file's text) and answers the problems Edit lists.
+fn problems_of(json: &str, name: &str) -> (Harness<'static, EditorApp>, String) {
+    let mut h = editor();
+    let path = temp_path(name);
+    std::fs::write(&path, json).expect("write");
+    h.state_mut().open(&path);
+    h.run();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(h.state().mode(), Mode::Edit, "a draft opens in Edit");
+    let shown = crate::common::problems_shown(&h);
+    (h, shown)
+}
+
+/// Issue 28.9: every failing check is listed, each with its cell said once, for every rule set
+/// (Sokoban's and PuzzleScript's are in their own files).
+#[test]
+fn every_failing_check_is_listed_with_its_cell() {
+    let cases = [
+        ("slide", r##"{"rule_set":"slide","board":[[6,0,0],[0,0,3]]}"##, [(0, 0), (2, 1)]),
+        ("collapse", r##"{"rule_set":"collapse","board":["1.2","...","012"]}"##, [(0, 0), (2, 0)]),
+        (
+            "match3",
+            r##"{"rule_set":"match3","seed":1,"board":["aaa....",".......",".......",".......","bbb....",".......","......."]}"##,
+            [(0, 0), (0, 4)],
+        ),
+        (
+            "tactics",
+            r##"{"rule_set":"tactics","map":["#..","..#"],"units":[{"team":0,"x":0,"y":0},{"team":1,"x":2,"y":1}]}"##,
+            [(0, 0), (2, 1)],
+        ),
+    ];
+    for (name, json, cells) in cases {
+        let (h, shown) = problems_of(json, &format!("two-problems-{name}.json"));
+        assert_eq!(shown.lines().count(), 2, "{name}: two problems: {shown}");
+        for (x, y) in cells {
+            assert_eq!(
+                shown.matches(&format!("({x}, {y})")).count(),
+                1,
+                "{name}: cell ({x}, {y}) said once: {shown}"
+            );
+        }
+        assert!(h.query_by_label_contains("2 problems").is_some(), "{name}: the heading counts them");
+        let outlined: Vec<Option<Pos>> = h.state().edit().draft().problems().iter().map(|p| p.cell).collect();
+        assert_eq!(outlined, cells.map(|(x, y)| Some(Pos::new(x, y))), "{name}: each with its cell");
+    }
+}
+
+/// Issue 27: tactics cells are the legend's glyphs: renaming a terrain type's glyph moves its
+/// cells with it (a glyph another type has is refused), removing a type gives its cells to the
+/// first type, and each is one undo step.
+#[test]
+fn a_tactics_glyph_renamed_or_removed_carries_its_cells() {
+    let mut h = new_level(RuleSet::Tactics, 4, 3);
+    click(&mut h, "forest (cost 2)");
+    paint_at(&mut h, Pos::new(1, 1));
+    assert_eq!(ink(&h, 1, 1), Ink::Glyph('f'));
+    let glyph_field = |h: &Harness<'static, EditorApp>, k: usize| {
+        h.query_all_by_label("glyph")
+            .filter(|n| n.value().is_some())
+            .nth(k)
+            .map(|n| n.value().unwrap_or_default())
+    };
+    assert_eq!(glyph_field(&h, 1).as_deref(), Some("f"), "forest's glyph field");
+    h.query_all_by_label("glyph")
+        .filter(|n| n.value().is_some())
+        .nth(1)
+        .expect("forest")
+        .set_text_value_accesskit("g");
+    h.run();
+    assert_eq!(ink(&h, 1, 1), Ink::Glyph('g'), "the cell follows its type");
+    assert_eq!(h.state().edit().ink(), Ink::Glyph('g'), "and so does the brush");
+    let Level::Tactics(l) = h.state().edit().draft().to_level() else { panic!("tactics") };
+    assert_eq!(l.map[1], ".g..");
+    assert_eq!(h.state().edit().draft().check(), Ok(()));
+    // Hills may not take forest's glyph.
+    h.query_all_by_label("glyph")
+        .filter(|n| n.value().is_some())
+        .nth(2)
+        .expect("hills")
+        .set_text_value_accesskit("g");
+    h.run();
+    assert_eq!(glyph_field(&h, 2).as_deref(), Some("h"), "refused");
+    assert_eq!(ink(&h, 1, 1), Ink::Glyph('g'));
+    // Removing forest: its cell becomes plain.
+    h.query_all_by_label("Remove").nth(1).expect("forest's Remove").click();
+    h.run();
+    assert_eq!(ink(&h, 1, 1), Ink::Glyph('.'));
+    assert!(h.query_by_label("forest (cost 2)").is_none(), "gone from the palette");
+    click(&mut h, "Undo edit");
+    assert_eq!(ink(&h, 1, 1), Ink::Glyph('g'), "one undo brings the type and its cell back");
 }

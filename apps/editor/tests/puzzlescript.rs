@@ -150,7 +150,7 @@ fn edit_draws_the_glyphs_as_sprites() {
     h.run();
     assert!(h.state().edit().draws_art(), "the canvas draws the legend's sprites");
     let game = tessera_editor::games::of(tessera_core::RuleSet::PuzzleScript).expect("the entry");
-    let art = game.ink_art(&h.state().edit().draft().options).expect("ink art");
+    let art = game.ink_art(&h.state().edit().draft().settings).expect("ink art");
     assert_eq!(art.side, 5);
     let rgb = |v: u32| egui::Color32::from_rgb((v >> 16) as u8, (v >> 8) as u8, v as u8);
     let q = &art.inks[&Ink::Glyph('Q')];
@@ -580,4 +580,61 @@ fn again_turns_play_out_one_board_after_another() {
     h.key_press(Key::X);
     h.run();
     assert!(h.state().session().turn_frames().is_none());
+}
+
+/// Issue 28.9: painted cells whose key a rebuild removed from the legend are each listed with
+/// their cell (the compiler names only the first).
+#[test]
+fn every_cell_whose_key_left_the_legend_is_listed() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    h.state_mut().edit_mut().set_ink(Ink::Glyph('@'));
+    h.run();
+    for p in [tessera_core::Pos::new(1, 1), tessera_core::Pos::new(6, 4)] {
+        let at = h.state().edit().cell_centre(p).expect("the canvas was drawn");
+        h.hover_at(at);
+        h.run();
+        for pressed in [true, false] {
+            let button = egui::PointerButton::Primary;
+            h.event(egui::Event::PointerButton { pos: at, button, pressed, modifiers: Default::default() });
+            h.run();
+        }
+    }
+    assert_eq!(h.state().edit().draft().check(), Ok(()), "crates on targets play");
+    // The rules without the `@` key: no level of the game uses it, so they rebuild.
+    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    let without = source.replace("@ = Crate and Target\n", "");
+    tessera_editor::games::set_rules_text(&h.ctx, &source, &without);
+    h.run();
+    h.get_by_label("Rebuild").click();
+    h.run();
+    assert!(tessera_editor::games::rules_errors(&h.ctx).is_empty());
+    assert_eq!(h.state().mode(), Mode::Edit, "a level that does not compile is not played");
+    let shown = crate::common::problems_shown(&h);
+    assert_eq!(shown.lines().count(), 2, "{shown}");
+    assert_eq!(shown.matches("(1, 1)").count(), 1, "{shown}");
+    assert_eq!(shown.matches("(6, 4)").count(), 1, "{shown}");
+    assert!(shown.contains("'@' is not a key of the legend"), "{shown}");
+}
+
+/// Issue 27: the palette is the game's legend, each key's button drawn as its sprite (the
+/// key and its objects named by the button, shown on hover); clicking one paints with it.
+#[test]
+fn the_palette_shows_each_legend_key_as_its_sprite() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    for label in
+        [". background", "# wall", "P player", "* crate", "@ crate+target", "O target", "Q player+target"]
+    {
+        let b = h.get_by_label(label);
+        let size = b.rect().size();
+        assert!((size.x - size.y).abs() < 0.5 && size.x >= 20.0, "{label}: a square sprite button, {size:?}");
+    }
+    h.get_by_label("Q player+target").click();
+    h.run();
+    assert_eq!(h.state().edit().ink(), Ink::Glyph('Q'));
 }

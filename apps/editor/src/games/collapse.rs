@@ -2,11 +2,9 @@
 //! without a `board` (each game draws a full one from the seed). Play: click a group; hovering
 //! shows the group and what it would score.
 
-use super::{EditorGame, PlayAction, ink_button, num_field, rows_of, rows_size};
-use crate::board::{BoardInput, Overlay};
-use crate::draft::{Draft, Ink, Options};
-use crate::edit::Brush;
-use crate::play::PlayInput;
+use super::{EditorGame, PlayAction, num_field, rows_size};
+use crate::model::{BoardInput, Brush, Ink, InkLook, Overlay, PaletteInk, PlayInput, Sketch};
+use crate::palette;
 use tessera_core::collapse::{
     CollapseCommand, CollapseLevel, CollapseState, Compaction, Scoring, colour_char, colour_from_char,
 };
@@ -18,10 +16,10 @@ pub struct Game;
 /// The colours a new level has.
 const DEFAULT_COLOURS: u8 = 4;
 
-/// The settings of `options` (the defaults when they are of another rule set, which a draft
+/// The settings of a sketch (the defaults when they are of another rule set, which a draft
 /// never holds).
-fn settings(options: &Options) -> CollapseLevel {
-    match options.level() {
+fn settings(level: &Level) -> CollapseLevel {
+    match level {
         Level::Collapse(l) => l.clone(),
         _ => CollapseLevel { colours: Some(DEFAULT_COLOURS), ..CollapseLevel::default() },
     }
@@ -36,103 +34,102 @@ impl EditorGame for Game {
         if let Level::Collapse(l) = level { l.name.clone() } else { None }
     }
 
-    fn default_options(&self) -> Options {
-        Options::new(&Game, Level::Collapse(CollapseLevel { colours: Some(DEFAULT_COLOURS), ..CollapseLevel::default() }))
+    fn default_settings(&self) -> Level {
+        Level::Collapse(CollapseLevel { colours: Some(DEFAULT_COLOURS), ..CollapseLevel::default() })
     }
 
-    fn blank(&self) -> Ink {
-        Ink::Empty
+    fn blank(&self, _settings: &Level) -> Ink {
+        Ink::Glyph('.')
     }
 
     fn first_ink(&self) -> Ink {
-        Ink::Colour(0)
+        Ink::Glyph(colour_char(0))
     }
 
-    fn accepts(&self, _options: &Options, ink: Ink) -> bool {
+    /// `.` and the sixteen colours' characters (`0`-`9`, `a`-`f`).
+    fn accepts(&self, _settings: &Level, ink: Ink) -> bool {
+        matches!(ink, Ink::Glyph(c) if c == '.' || colour_from_char(c).is_some_and(|k| k < 16))
+    }
+
+    fn look(&self, _settings: &Level, ink: Ink) -> InkLook {
         match ink {
-            Ink::Empty => true,
-            Ink::Colour(c) => c < 16,
-            _ => false,
+            Ink::Glyph(c) if c != '.' && colour_from_char(c).is_some() => {
+                InkLook::new(palette::hue(colour_from_char(c).unwrap_or(0)), Some(c.to_string()))
+            }
+            _ => InkLook::new(palette::EMPTY, None),
         }
     }
 
-    fn draft(&self, level: &Level) -> Result<Draft, String> {
+    fn palette(&self, settings: &Level, _brush: &Brush) -> Vec<PaletteInk> {
+        let colours = self::settings(settings).colours.unwrap_or(DEFAULT_COLOURS);
+        let entry = |ink: Ink, label: String| PaletteInk { ink, label, colour: self.look(settings, ink).fill, hover: None };
+        std::iter::once(entry(Ink::Glyph('.'), "Empty".into()))
+            .chain((0..colours.min(16)).map(|c| entry(Ink::Glyph(colour_char(c)), format!("colour {}", colour_char(c)))))
+            .collect()
+    }
+
+    fn sketch(&self, level: &Level) -> Result<Sketch, String> {
         let Level::Collapse(l) = level else { return Err("not a collapse level".into()) };
         let sized = |w: usize, h: usize| Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"));
         let default = tessera_core::collapse::DEFAULT_SIDE;
+        let settings = Level::Collapse(CollapseLevel {
+            colours: Some(l.colours.unwrap_or(DEFAULT_COLOURS)),
+            config: l.config.clone(),
+            ..CollapseLevel::default()
+        });
         let mut d = match &l.board {
             Some(rows) => {
                 let (w, h) = rows_size(rows)?;
                 let mut cells = Vec::with_capacity(w * h);
                 for (y, row) in rows.iter().enumerate() {
                     for (x, ch) in row.chars().enumerate() {
-                        cells.push(match ch {
-                            '.' => Ink::Empty,
-                            _ => Ink::Colour(colour_from_char(ch).ok_or_else(|| {
-                                format!("board cell ({x}, {y}): '{ch}' is not a colour (0-9, a-f) or '.'")
-                            })?),
-                        });
+                        if !self.accepts(&settings, Ink::Glyph(ch)) {
+                            return Err(format!("board cell ({x}, {y}): '{ch}' is not a colour (0-9, a-f) or '.'"));
+                        }
+                        cells.push(Ink::Glyph(ch));
                     }
                 }
-                Draft::new(&Game, sized(w, h)?, l.seed).with_cells(cells)
+                let mut d = Sketch::new(settings, sized(w, h)?, Ink::Glyph('.'));
+                d.cells = cells;
+                d
             }
-            None => Draft::new(&Game, sized(l.width.unwrap_or(default), l.height.unwrap_or(default))?, l.seed),
+            None => Sketch::new(settings, sized(l.width.unwrap_or(default), l.height.unwrap_or(default))?, Ink::Glyph('.')),
         };
-        d.options = Options::new(
-            &Game,
-            Level::Collapse(CollapseLevel {
-                colours: Some(l.colours.unwrap_or(DEFAULT_COLOURS)),
-                config: l.config.clone(),
-                ..CollapseLevel::default()
-            }),
-        );
         d.name = l.name.clone();
+        d.seed = l.seed;
         Ok(d)
     }
 
-    fn level(&self, draft: &Draft) -> Level {
-        let s = settings(&draft.options);
+    fn level(&self, sketch: &Sketch) -> Level {
+        let s = settings(&sketch.settings);
         Level::Collapse(CollapseLevel {
-            name: draft.name.clone(),
-            width: Some(usize::from(draft.size().width)),
-            height: Some(usize::from(draft.size().height)),
+            name: sketch.name.clone(),
+            width: Some(usize::from(sketch.size.width)),
+            height: Some(usize::from(sketch.size.height)),
             colours: s.colours,
             config: s.config,
-            seed: draft.seed,
-            board: (!self.board_from_seed(draft)).then(|| {
-                rows_of(draft, &|c| match c {
-                    Ink::Colour(k) => colour_char(k),
-                    _ => '.',
+            seed: sketch.seed,
+            board: (!self.board_from_seed(sketch)).then(|| {
+                sketch.rows(&|c| match c {
+                    Ink::Glyph(k) => k,
+                    Ink::Number(_) => '.',
                 })
             }),
         })
     }
 
-    fn board_from_seed(&self, draft: &Draft) -> bool {
-        draft.cells().iter().all(|&c| c == Ink::Empty)
+    fn board_from_seed(&self, sketch: &Sketch) -> bool {
+        sketch.cells.iter().all(|&c| c == Ink::Glyph('.'))
     }
 
-    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
-        let colours = settings(&draft.options).colours.unwrap_or(DEFAULT_COLOURS);
-        let s = CollapseState::new_game(draft.size(), colours.clamp(2, 16), seed);
-        let cells = s.board().cells().iter().map(|t| t.map_or(Ink::Empty, |t| Ink::Colour(t.colour))).collect();
-        Ok(draft.clone().with_cells(cells))
+    fn randomized(&self, sketch: &Sketch, seed: u64) -> Result<Vec<Ink>, String> {
+        let colours = settings(&sketch.settings).colours.unwrap_or(DEFAULT_COLOURS);
+        let s = CollapseState::new_game(sketch.size, colours.clamp(2, 16), seed);
+        Ok(s.board().cells().iter().map(|t| t.map_or(Ink::Glyph('.'), |t| Ink::Glyph(colour_char(t.colour)))).collect())
     }
 
-    fn palette_ui(&self, ui: &mut egui::Ui, draft: &Draft, brush: &mut Brush) -> bool {
-        let colours = settings(&draft.options).colours.unwrap_or(DEFAULT_COLOURS);
-        let mut chose = false;
-        ui.horizontal_wrapped(|ui| {
-            chose |= ink_button(ui, brush, Ink::Empty, "Empty".into(), &[]);
-            for c in 0..colours.min(16) {
-                chose |= ink_button(ui, brush, Ink::Colour(c), format!("colour {}", colour_char(c)), &[]);
-            }
-        });
-        chose
-    }
-
-    fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<super::InkMap> {
-        let Level::Collapse(l) = options.level_mut() else { return None };
+    fn settings_ui(&self, ui: &mut egui::Ui, settings: &mut Level) -> Option<super::InkMap> {
+        let Level::Collapse(l) = settings else { return None };
         let mut k = u32::from(l.colours.unwrap_or(DEFAULT_COLOURS));
         num_field(ui, "Colours", &mut k, 2..=16);
         l.colours = Some(k as u8);

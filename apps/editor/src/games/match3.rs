@@ -5,25 +5,38 @@
 //! deselect, click a non-neighbour to select that one instead, as seed 000), or drag a block onto
 //! a neighbour; Hint highlights a swap that makes a run. Opens the seed's stage files (`.txt`).
 
-use super::{EditorGame, Import, PlayAction, ink_button, num_field, optional_field, rows_of, rows_size};
-use crate::board::BoardInput;
-use crate::draft::{Draft, Ink, Options, Problem};
-use crate::edit::Brush;
-use crate::play::{PlayInput, swipe};
+use super::{EditorGame, Import, PlayAction, num_field, optional_field, rows_size};
+use crate::model::{BoardInput, Brush, Ink, InkLook, PaletteInk, PlayInput, Problem, Sketch, swipe};
+use crate::palette;
+use egui::Color32;
 use tessera_core::match3::{Match3Command, Match3Level, breed_char};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, Level, RuleSet, Size};
 
 /// The editor entry of `match3`.
 pub struct Game;
 
-/// The settings of `options` (the defaults when they are of another rule set, which a draft
+/// The settings of a sketch (the defaults when they are of another rule set, which a draft
 /// never holds).
-fn settings(options: &Options) -> Match3Level {
-    match options.level() {
+fn settings(level: &Level) -> Match3Level {
+    match level {
         Level::Match3(l) => l.clone(),
         _ => Match3Level::default(),
     }
 }
+
+/// The breed of a fixed block's character and whether it is locked (`a`-`p`, `A`-`P`).
+fn block(c: char) -> Option<(u8, bool)> {
+    match c {
+        'a'..='p' => Some((c as u8 - b'a', false)),
+        'A'..='P' => Some((c as u8 - b'A', true)),
+        _ => None,
+    }
+}
+
+/// The palette's cells besides the blocks: `.` random, `*` random locked, `#` void.
+const OPEN: char = '.';
+const OPEN_LOCKED: char = '*';
+const VOID: char = '#';
 
 fn read_stage(text: &str, name: Option<String>) -> Result<Vec<(u64, Level)>, String> {
     Match3Level::from_stage_json(text, name).map(|l| vec![(1, Level::Match3(l))]).map_err(|e| e.to_string())
@@ -42,126 +55,159 @@ impl EditorGame for Game {
         &[Import { ext: "txt", what: "a stage", read: read_stage }]
     }
 
-    fn default_options(&self) -> Options {
-        Options::new(&Game, Level::Match3(Match3Level::default()))
+    fn default_settings(&self) -> Level {
+        Level::Match3(Match3Level::default())
     }
 
-    fn blank(&self) -> Ink {
-        Ink::Open
+    fn blank(&self, _settings: &Level) -> Ink {
+        Ink::Glyph(OPEN)
     }
 
     fn first_ink(&self) -> Ink {
-        Ink::Block(0, false)
+        Ink::Glyph('a')
     }
 
-    fn accepts(&self, _options: &Options, ink: Ink) -> bool {
-        match ink {
-            Ink::Open | Ink::OpenLocked | Ink::Void => true,
-            Ink::Block(b, _) => b < 16,
-            _ => false,
+    fn accepts(&self, _settings: &Level, ink: Ink) -> bool {
+        matches!(ink, Ink::Glyph(c) if c == OPEN || c == OPEN_LOCKED || c == VOID || block(c).is_some())
+    }
+
+    fn look(&self, _settings: &Level, ink: Ink) -> InkLook {
+        let Ink::Glyph(c) = ink else { return InkLook::new(Color32::BLACK, None) };
+        match (c, block(c)) {
+            (_, Some((breed, locked))) => {
+                InkLook { framed: locked, ..InkLook::new(palette::hue(breed), Some(c.to_string())) }
+            }
+            (OPEN, _) => InkLook {
+                mark_colour: Some(Color32::from_gray(0x90)),
+                ..InkLook::new(Color32::from_rgb(0x4c, 0x53, 0x5e), Some("?".into()))
+            },
+            (OPEN_LOCKED, _) => {
+                InkLook { framed: true, ..InkLook::new(Color32::from_rgb(0x5c, 0x63, 0x70), Some("*".into())) }
+            }
+            (VOID, _) => InkLook::new(palette::VOID, None),
+            _ => InkLook::new(Color32::BLACK, Some(c.to_string())),
         }
     }
 
-    fn draft(&self, level: &Level) -> Result<Draft, String> {
+    /// Random, Random locked, Void, then a block of each breed, locked when "Locked blocks" is.
+    fn palette(&self, settings: &Level, brush: &Brush) -> Vec<PaletteInk> {
+        let breeds = self::settings(settings).config.breeds;
+        let entry = |c: char, label: String| PaletteInk {
+            ink: Ink::Glyph(c),
+            label,
+            colour: self.look(settings, Ink::Glyph(c)).fill,
+            hover: None,
+        };
+        let mut out = vec![
+            entry(OPEN, "Random".into()),
+            entry(OPEN_LOCKED, "Random locked".into()),
+            entry(VOID, "Void".into()),
+        ];
+        for b in 0..breeds.min(16) {
+            let c = breed_char(b, brush.locked);
+            out.push(entry(c, format!("breed {c}")));
+        }
+        out
+    }
+
+    fn palette_fields_ui(&self, ui: &mut egui::Ui, _sketch: &Sketch, brush: &mut Brush) -> bool {
+        if ui.checkbox(&mut brush.locked, "Locked blocks").changed()
+            && let Ink::Glyph(c) = brush.ink
+            && let Some((b, _)) = block(c)
+        {
+            brush.ink = Ink::Glyph(breed_char(b, brush.locked));
+        }
+        false
+    }
+
+    /// A picked block's lock goes into "Locked blocks".
+    fn picked(&self, brush: &mut Brush) {
+        if let Ink::Glyph(c) = brush.ink
+            && let Some((_, locked)) = block(c)
+        {
+            brush.locked = locked;
+        }
+    }
+
+    fn sketch(&self, level: &Level) -> Result<Sketch, String> {
         let Level::Match3(l) = level else { return Err("not a match3 level".into()) };
         let sized = |w: usize, h: usize| Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"));
+        let settings = Level::Match3(Match3Level { config: l.config.clone(), ..Match3Level::default() });
         let mut d = match &l.board {
             Some(rows) => {
                 let (w, h) = rows_size(rows)?;
                 let mut cells = Vec::with_capacity(w * h);
                 for (y, row) in rows.iter().enumerate() {
                     for (x, ch) in row.chars().enumerate() {
-                        cells.push(match ch {
-                            '.' => Ink::Open,
-                            '*' => Ink::OpenLocked,
-                            '#' => Ink::Void,
-                            'a'..='p' => Ink::Block(ch as u8 - b'a', false),
-                            'A'..='P' => Ink::Block(ch as u8 - b'A', true),
-                            _ => {
-                                return Err(format!(
-                                    "board cell ({x}, {y}): '{ch}' is not a cell ('.', '#', '*', a-p or A-P)"
-                                ));
-                            }
-                        });
+                        if !self.accepts(&settings, Ink::Glyph(ch)) {
+                            return Err(format!(
+                                "board cell ({x}, {y}): '{ch}' is not a cell ('.', '#', '*', a-p or A-P)"
+                            ));
+                        }
+                        cells.push(Ink::Glyph(ch));
                     }
                 }
-                Draft::new(&Game, sized(w, h)?, l.seed).with_cells(cells)
+                let mut d = Sketch::new(settings, sized(w, h)?, Ink::Glyph(OPEN));
+                d.cells = cells;
+                d
             }
-            None => Draft::new(&Game, sized(l.width.unwrap_or(9), l.height.unwrap_or(9))?, l.seed),
+            None => Sketch::new(settings, sized(l.width.unwrap_or(9), l.height.unwrap_or(9))?, Ink::Glyph(OPEN)),
         };
-        d.options = Options::new(&Game, Level::Match3(Match3Level { config: l.config.clone(), ..Match3Level::default() }));
         d.name = l.name.clone();
+        d.seed = l.seed;
         Ok(d)
     }
 
-    fn level(&self, draft: &Draft) -> Level {
+    fn level(&self, sketch: &Sketch) -> Level {
         Level::Match3(Match3Level {
-            name: draft.name.clone(),
+            name: sketch.name.clone(),
             width: None,
             height: None,
-            config: settings(&draft.options).config,
-            seed: draft.seed,
-            board: Some(rows_of(draft, &|c| match c {
-                Ink::OpenLocked => '*',
-                Ink::Void => '#',
-                Ink::Block(b, locked) => breed_char(b, locked),
-                _ => '.',
+            config: settings(&sketch.settings).config,
+            seed: sketch.seed,
+            board: Some(sketch.rows(&|c| match c {
+                Ink::Glyph(g) => g,
+                Ink::Number(_) => OPEN,
             })),
         })
     }
 
-    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
-        let opened = draft
-            .cells()
+    fn randomized(&self, sketch: &Sketch, seed: u64) -> Result<Vec<Ink>, String> {
+        let opened: Vec<Ink> = sketch
+            .cells
             .iter()
             .map(|&c| match c {
-                Ink::Block(_, true) => Ink::OpenLocked,
-                Ink::Block(_, false) => Ink::Open,
+                Ink::Glyph(g) => match block(g) {
+                    Some((_, true)) => Ink::Glyph(OPEN_LOCKED),
+                    Some((_, false)) => Ink::Glyph(OPEN),
+                    None => c,
+                },
                 other => other,
             })
             .collect();
-        let mut out = draft.clone().with_cells(opened);
-        let game = out.to_level().start(Some(seed)).map_err(|e| e.to_string())?;
+        let out = Sketch { cells: opened, ..sketch.clone() };
+        let game = self.level(&out).start(Some(seed)).map_err(|e| e.to_string())?;
         let AnyState::Match3(s) = game.state else { return Err("not a match3 game".into()) };
-        let cells = out
-            .cells()
+        Ok(out
+            .cells
             .iter()
             .zip(s.blocks().cells())
-            .map(|(&c, b)| b.map_or(c, |b| Ink::Block(b.breed, b.locked)))
-            .collect();
-        out = out.with_cells(cells);
-        Ok(out)
+            .map(|(&c, b)| b.map_or(c, |b| Ink::Glyph(breed_char(b.breed, b.locked))))
+            .collect())
     }
 
-    fn shuffle_helps(&self, draft: &Draft, problem: &Problem) -> bool {
+    /// The fixed unlocked blocks.
+    fn shuffles(&self, ink: Ink) -> bool {
+        matches!(ink, Ink::Glyph(c) if block(c).is_some_and(|(_, locked)| !locked))
+    }
+
+    fn shuffle_helps(&self, sketch: &Sketch, problem: &Problem) -> bool {
         (problem.message.contains("run") || problem.message.contains("swap"))
-            && draft.cells().iter().any(|c| matches!(c, Ink::Block(_, false)))
+            && sketch.cells.iter().any(|&c| self.shuffles(c))
     }
 
-    fn palette_ui(&self, ui: &mut egui::Ui, draft: &Draft, brush: &mut Brush) -> bool {
-        let breeds = settings(&draft.options).config.breeds;
-        let mut chose = false;
-        ui.horizontal_wrapped(|ui| {
-            chose |= ink_button(ui, brush, Ink::Open, "Random".into(), &[]);
-            chose |= ink_button(ui, brush, Ink::OpenLocked, "Random locked".into(), &[]);
-            chose |= ink_button(ui, brush, Ink::Void, "Void".into(), &[]);
-        });
-        if ui.checkbox(&mut brush.locked, "Locked blocks").changed()
-            && let Ink::Block(b, _) = brush.ink
-        {
-            brush.ink = Ink::Block(b, brush.locked);
-        }
-        ui.horizontal_wrapped(|ui| {
-            for b in 0..breeds.min(16) {
-                let ink = Ink::Block(b, brush.locked);
-                chose |= ink_button(ui, brush, ink, format!("breed {}", breed_char(b, brush.locked)), &[]);
-            }
-        });
-        chose
-    }
-
-    fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<super::InkMap> {
-        let Level::Match3(l) = options.level_mut() else { return None };
+    fn settings_ui(&self, ui: &mut egui::Ui, settings: &mut Level) -> Option<super::InkMap> {
+        let Level::Match3(l) = settings else { return None };
         let c = &mut l.config;
         let mut k = u32::from(c.breeds);
         num_field(ui, "Breeds", &mut k, 3..=16);

@@ -6,12 +6,14 @@
 //! - Files: the importers it opens besides JSON levels ([`Import`]: extension, what it is, the
 //!   reader, which gives one level or every level of a collection) and its level's name.
 //! - Look: its board's ground as a picture ([`EditorGame::ground`]), the ground indices whose
-//!   colour frames the piece standing on them ([`EditorGame::framed_ground`]) and the colours of
-//!   its [`Ink::Glyph`] cells.
-//! - Edit: the draft ⇄ level conversion ([`EditorGame::draft`], [`EditorGame::level`]), its
-//!   settings ([`Options`]: the level without its board), the inks it accepts and the one an
-//!   eraser leaves, its largest side, Randomize, whether its empty board is drawn from the seed at
-//!   each game, and its palette and settings panel.
+//!   colour frames the piece standing on them ([`EditorGame::framed_ground`]).
+//! - Edit, as data ([`crate::model`]): a draft is a [`Sketch`], a grid of glyphs ([`Ink`]) and
+//!   the rule set's settings (its `Level`, board aside). The rule set converts levels and
+//!   sketches ([`EditorGame::sketch`], [`EditorGame::level`]), gives its palette as a list of
+//!   inks ([`EditorGame::palette`]: ink, label, colour; sprites by [`EditorGame::ink_art`]), how
+//!   each ink is drawn ([`EditorGame::look`]), the inks it accepts and the one an eraser leaves,
+//!   its largest side, Randomize, every check a sketch fails, whether its empty board is drawn
+//!   from the seed at each game, and its settings panel.
 //! - Play: keys, clicks and drags → commands (the selection it needs lives in [`PlayInput`]: a
 //!   selected cell and a highlighted hint), the hover overlay, the Play panel (help, Hint, End
 //!   turn), the objectives of the status bar and the debugger's inspector lines.
@@ -19,15 +21,12 @@
 //! Adding a rule set to the editor: a file `games/NAME.rs` with a unit struct implementing
 //! [`EditorGame`], and its name in the `games!` line below.
 
-use crate::board::{BoardInput, Overlay};
-use crate::draft::{Draft, Ink, Options, Problem};
-use crate::edit::{Brush, ink_colour, text_on};
+use crate::model::{
+    BoardInput, Brush, Ink, InkLook, Overlay, PaletteInk, PlayInput, Problem, Sketch, text_on,
+};
 use crate::palette;
 use egui::Stroke;
-use tessera_core::tactics::TerrainType;
 use tessera_core::{AnyCommand, AnyRules, AnyState, Level, Pos, RuleSet};
-
-use crate::play::PlayInput;
 
 /// Declares one module per rule set and lists their [`EditorGame`] impls in [`ALL`]; each module
 /// defines `pub struct Game` (a unit struct).
@@ -102,7 +101,7 @@ pub struct InkArt {
     pub inks: std::collections::HashMap<Ink, Vec<egui::Color32>>,
 }
 
-/// Remaps every cell of a draft after a settings change (a removed terrain type).
+/// Changes every cell of a draft after a settings change (a tactics glyph renamed or removed).
 pub type InkMap = Box<dyn Fn(Ink) -> Ink>;
 
 /// What a rule set's Play panel asks the app to do.
@@ -156,16 +155,11 @@ pub trait EditorGame: Sync {
         None
     }
 
-    /// The pixel art of the inks of a draft with `options`, for the Edit canvas: `None` (the
-    /// default) paints each cell in its ink's colour.
-    fn ink_art(&self, options: &Options) -> Option<std::sync::Arc<InkArt>> {
-        let _ = options;
+    /// The pixel art of the inks of a draft with `settings`, for the Edit canvas and its
+    /// palette: `None` (the default) paints each cell in its ink's colour.
+    fn ink_art(&self, settings: &Level) -> Option<std::sync::Arc<InkArt>> {
+        let _ = settings;
         None
-    }
-
-    /// The colour of an [`Ink::Glyph`] cell in Edit (for rule sets whose cells are characters).
-    fn glyph_colour(&self, glyph: char) -> egui::Color32 {
-        palette::hue(glyph as u8)
     }
 
     /// The file formats this rule set imports.
@@ -173,41 +167,57 @@ pub trait EditorGame: Sync {
         &[]
     }
 
-    // ---- Edit: the draft.
+    // ---- Edit: the draft, as data.
 
     /// The largest side of a board (what its level format accepts: the rule set's
     /// `Plugin::MAX_SIDE`).
     fn max_side(&self) -> u16 {
-        crate::draft::max_side(self.rule_set())
+        u16::try_from(self.rule_set().max_side()).unwrap_or(tessera_core::MAX_SIDE)
     }
 
-    /// The default settings of a new level.
-    fn default_options(&self) -> Options;
+    /// The settings of a new level (a level of the rule set whose board is not read).
+    fn default_settings(&self) -> Level;
 
-    /// The ink an eraser leaves (and new cells of a resize).
-    fn blank(&self) -> Ink;
+    /// The ink an eraser leaves on a board with `settings` (and new cells of a resize).
+    fn blank(&self, settings: &Level) -> Ink;
 
     /// The ink the palette starts with.
     fn first_ink(&self) -> Ink;
 
-    /// Whether `ink` can be painted on a board with `options`.
-    fn accepts(&self, options: &Options, ink: Ink) -> bool;
+    /// Whether `ink` can be painted on a board with `settings`.
+    fn accepts(&self, settings: &Level, ink: Ink) -> bool;
 
-    /// The terrain types [`Ink::Terrain`] indexes (empty when the rule set has none).
-    fn legend<'a>(&self, _options: &'a Options) -> &'a [TerrainType] {
-        &[]
+    /// How a cell of `ink` is drawn on a board with `settings` (any ink a sketch may hold, in
+    /// the palette or not).
+    fn look(&self, settings: &Level, ink: Ink) -> InkLook;
+
+    /// The palette for a board with `settings`: the inks to paint with, in order, each with its
+    /// label and colour (`brush`: the palette's own switches, match3's "Locked blocks").
+    fn palette(&self, settings: &Level, brush: &Brush) -> Vec<PaletteInk>;
+
+    /// The palette's fields beside its inks (slide's tile value, match3's lock, tactics' units);
+    /// true when the user chose a brush with them. None by default.
+    fn palette_fields_ui(&self, ui: &mut egui::Ui, sketch: &Sketch, brush: &mut Brush) -> bool {
+        let _ = (ui, sketch, brush);
+        false
     }
 
-    /// Whether drafts carry units ([`crate::draft::Draft::place_unit`]).
+    /// What picking `brush.ink` from the board (just set) says about the palette's fields (a
+    /// slide tile's value, a match3 block's lock). Nothing by default.
+    fn picked(&self, brush: &mut Brush) {
+        let _ = brush;
+    }
+
+    /// Whether drafts carry units ([`Sketch::units`]).
     fn has_units(&self) -> bool {
         false
     }
 
-    /// The draft of `level` (of this rule set). Fails only for a board the draft cannot hold.
-    fn draft(&self, level: &Level) -> Result<Draft, String>;
+    /// The sketch of `level` (of this rule set). Fails only for a board the draft cannot hold.
+    fn sketch(&self, level: &Level) -> Result<Sketch, String>;
 
-    /// The draft as a level, playable or not.
-    fn level(&self, draft: &Draft) -> Level;
+    /// The sketch as a level, playable or not.
+    fn level(&self, sketch: &Sketch) -> Level;
 
     /// Whether games of this rule set use a seed (spawns, refills, a board drawn at start).
     /// No (Sokoban): Edit offers no level seed and writes none, Play and Difficulty ask for
@@ -216,33 +226,36 @@ pub trait EditorGame: Sync {
         true
     }
 
-    /// Whether the draft has no fixed board: each game draws one from the seed.
-    fn board_from_seed(&self, _draft: &Draft) -> bool {
+    /// Whether the sketch has no fixed board: each game draws one from the seed.
+    fn board_from_seed(&self, _sketch: &Sketch) -> bool {
         false
     }
 
-    /// The draft with a new board from the rule set's own generator with `seed`.
-    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String>;
+    /// New cells for the sketch's board from the rule set's own generator with `seed`.
+    fn randomized(&self, sketch: &Sketch, seed: u64) -> Result<Vec<Ink>, String>;
 
-    /// Every reason the draft does not play, each with its cell, for a rule set that can list
-    /// them all (its level's own checks, not a copy of them). Empty (the default): Edit shows
-    /// the first problem [`Draft::check`] meets.
-    fn problems(&self, _draft: &Draft) -> Vec<Problem> {
+    /// Every check the sketch fails, each in words with its cell, for a rule set that lists
+    /// them itself (its level's own checks, not a copy of them). Empty (the default): the
+    /// draft lists what starting the level says, cell by cell (`Draft::problems`).
+    fn problems(&self, _sketch: &Sketch) -> Vec<Problem> {
         Vec::new()
     }
 
-    /// Whether "Fix by shuffling" ([`Draft::shuffled`]) may fix `problem`.
-    fn shuffle_helps(&self, _draft: &Draft, _problem: &Problem) -> bool {
+    /// Whether "Fix by shuffling" shuffles cells of `ink` among their places (match3's fixed
+    /// unlocked blocks). None by default.
+    fn shuffles(&self, _ink: Ink) -> bool {
+        false
+    }
+
+    /// Whether "Fix by shuffling" may fix `problem`.
+    fn shuffle_helps(&self, _sketch: &Sketch, _problem: &Problem) -> bool {
         false
     }
 
     // ---- Edit: the panel.
 
-    /// The palette: buttons that choose `brush`. True when the user chose one.
-    fn palette_ui(&self, ui: &mut egui::Ui, draft: &Draft, brush: &mut Brush) -> bool;
-
-    /// The settings panel, editing `options` in place; a cell remap when a change asks for one.
-    fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<InkMap>;
+    /// The settings panel, editing `settings` in place; a cell remap when a change asks for one.
+    fn settings_ui(&self, ui: &mut egui::Ui, settings: &mut Level) -> Option<InkMap>;
 
     /// The text of the game file `level` came from, rewritten with the level (PuzzleScript: the
     /// game's source, its rules and this level's painted rows), for "Save game source". None by
@@ -253,7 +266,7 @@ pub trait EditorGame: Sync {
 
     /// Whether the settings change from `before` to `after` is new rules that Play restarts
     /// with at once (PuzzleScript's Rebuild). No by default.
-    fn restarts_play(&self, _before: &Options, _after: &Options) -> bool {
+    fn restarts_play(&self, _before: &Level, _after: &Level) -> bool {
         false
     }
 
@@ -350,13 +363,13 @@ pub trait EditorGame: Sync {
     /// The levels of the game the draft's level is one of (a PuzzleScript source's), with ways
     /// to change them (add, duplicate, move, delete, edit another); answers the draft to edit
     /// afterwards, or why not. Nothing by default.
-    fn levels_ui(&self, _ui: &mut egui::Ui, _draft: &Draft) -> Option<Result<Draft, String>> {
+    fn levels_ui(&self, _ui: &mut egui::Ui, _sketch: &Sketch) -> Option<Result<Sketch, String>> {
         None
     }
 
     /// Shows line `line` of the game's source in Edit's rules panel (the cursor on it, scrolled
     /// to it) the next time the panel is drawn for `options`. Nothing by default.
-    fn show_source_line(&self, _ctx: &egui::Context, _options: &Options, _line: u32) {}
+    fn show_source_line(&self, _ctx: &egui::Context, _settings: &Level, _line: u32) {}
 }
 
 /// A turn of a step, for the debugger: its index (0: the input's turn; 1, 2, …: `again` turns)
@@ -398,34 +411,50 @@ pub fn pressed_dir(input: &egui::InputState) -> Option<tessera_core::Dir> {
     KEYS.iter().find(|(k, _)| input.key_pressed(*k)).map(|&(_, d)| d)
 }
 
-/// A palette button painted in `ink`'s colour; clicking it chooses the ink. True when clicked.
+/// A palette button: the ink's sprite (`sprite`, `side`×`side` pixels) with its label on hover,
+/// or a button in its colour with its label; clicking it chooses the ink. True when clicked.
 pub fn ink_button(
     ui: &mut egui::Ui,
     brush: &mut Brush,
-    ink: Ink,
-    label: String,
-    legend: &[TerrainType],
+    entry: &PaletteInk,
+    sprite: Option<(&[egui::Color32], usize)>,
 ) -> bool {
-    fill_button(ui, brush, ink, label, ink_colour(ink, legend))
-}
-
-/// A palette button painted in `fill`; clicking it chooses `ink`. True when clicked.
-pub fn fill_button(
-    ui: &mut egui::Ui,
-    brush: &mut Brush,
-    ink: Ink,
-    label: String,
-    fill: egui::Color32,
-) -> bool {
-    let selected = brush.ink == ink && !brush.units;
-    let text = egui::RichText::new(label).color(text_on(fill));
-    let b = egui::Button::new(text).fill(fill).selected(selected).stroke(if selected {
-        Stroke::new(2.0, palette::HIGHLIGHT)
-    } else {
-        Stroke::NONE
-    });
-    if ui.add(b).clicked() {
-        brush.ink = ink;
+    let selected = brush.ink == entry.ink && !brush.units;
+    let stroke = if selected { Stroke::new(2.0, palette::HIGHLIGHT) } else { Stroke::NONE };
+    let response = match sprite {
+        Some((pixels, side)) => {
+            let size = egui::vec2(26.0, 26.0);
+            let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
+            let texel = rect.width() / side.max(1) as f32;
+            let painter = ui.painter_at(rect);
+            for (i, &c) in pixels.iter().enumerate() {
+                let (x, y) = ((i % side) as f32, (i / side) as f32);
+                let r =
+                    egui::Rect::from_min_size(rect.min + egui::vec2(x, y) * texel, egui::vec2(texel, texel));
+                painter.rect_filled(r, 0.0, c);
+            }
+            let outline = if selected { stroke } else { Stroke::new(1.0, egui::Color32::from_gray(0x60)) };
+            painter.rect_stroke(rect, 0.0, outline, egui::StrokeKind::Inside);
+            response
+                .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, selected, &entry.label));
+            let hover = match &entry.hover {
+                Some(more) => format!("{}\n{more}", entry.label),
+                None => entry.label.clone(),
+            };
+            response.on_hover_text(hover)
+        }
+        None => {
+            let text = egui::RichText::new(&entry.label).color(text_on(entry.colour));
+            let b = egui::Button::new(text).fill(entry.colour).selected(selected).stroke(stroke);
+            let r = ui.add(b);
+            match &entry.hover {
+                Some(more) => r.on_hover_text(more),
+                None => r,
+            }
+        }
+    };
+    if response.clicked() {
+        brush.ink = entry.ink;
         brush.units = false;
         return true;
     }
@@ -461,12 +490,6 @@ pub fn rows_size(rows: &[String]) -> Result<(usize, usize), String> {
     Ok((w, rows.len()))
 }
 
-/// The draft's cells as rows of characters, `f` giving each cell's.
-pub fn rows_of(draft: &Draft, f: &dyn Fn(Ink) -> char) -> Vec<String> {
-    let w = usize::from(draft.size().width);
-    draft.cells().chunks(w.max(1)).map(|row| row.iter().map(|&c| f(c)).collect()).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,10 +499,13 @@ mod tests {
         for r in RuleSet::ALL {
             assert_eq!(ALL.iter().filter(|g| g.rule_set() == *r).count(), 1, "{r:?}");
             let g = of(*r).unwrap();
-            let options = g.default_options();
-            assert_eq!(options.rule_set(), *r);
-            assert!(g.accepts(&options, g.blank()), "{r:?}: the eraser's ink is its own");
-            assert!(g.accepts(&options, g.first_ink()), "{r:?}");
+            let settings = g.default_settings();
+            assert_eq!(settings.rule_set(), *r);
+            assert!(g.accepts(&settings, g.blank(&settings)), "{r:?}: the eraser's ink is its own");
+            assert!(g.accepts(&settings, g.first_ink()), "{r:?}");
+            let palette = g.palette(&settings, &Brush::new(g.first_ink()));
+            assert!(palette.iter().all(|e| g.accepts(&settings, e.ink)), "{r:?}: the palette paints");
+            assert!(palette.iter().any(|e| e.ink == g.first_ink()), "{r:?}: the first ink is listed");
         }
     }
 }

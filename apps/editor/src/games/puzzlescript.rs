@@ -7,18 +7,17 @@
 //! - Play: arrow keys and WASD move, X or Space is the action key, R restarts (to the last
 //!   checkpoint); Tick runs a turn with no input (realtime games). A step runs its `again` turns.
 //! - Edit: the level's cells are [`Ink::Glyph`]s of the game's legend (its one-character keys:
-//!   objects and `and` aggregates); the palette lists them with the objects each stands for.
+//!   objects and `and` aggregates); the palette lists them, each button drawn as its sprite, the
+//!   key and the objects it stands for on hover.
 //!   Saving writes the level with the painted rows put back into the game's source in place of
 //!   the level's own (every other line of the source kept as it was). The rules themselves are
 //!   edited in the game's `.txt`.
 
 mod art;
 
-use super::{BoardArt, EditorGame, Import, InkArt, PlayAction, fill_button};
-use crate::board::BoardInput;
-use crate::draft::{Draft, Ink, Options};
-use crate::edit::Brush;
-use crate::play::PlayInput;
+use super::{BoardArt, EditorGame, Import, InkArt, PlayAction};
+use crate::model::{BoardInput, Brush, Ink, InkLook, PaletteInk, PlayInput, Problem, Sketch};
+use crate::palette as colours;
 use std::sync::{Arc, Mutex};
 use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptLevel, Palette, palette};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, Level, RuleSet, Size};
@@ -80,9 +79,10 @@ thread_local! {
     static INK_ART: std::cell::RefCell<Option<(u64, Arc<InkArt>)>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The level `options` hold (the default when of another rule set, which a draft never holds).
-fn settings(options: &Options) -> PuzzleScriptLevel {
-    match options.level() {
+/// The level a sketch's settings hold (the default when of another rule set, which a draft
+/// never holds).
+fn settings(level: &Level) -> PuzzleScriptLevel {
+    match level {
         Level::PuzzleScript(l) => l.clone(),
         _ => PuzzleScriptLevel::default(),
     }
@@ -110,8 +110,8 @@ impl EditorGame for Game {
     }
 
     /// Each legend glyph drawn as its objects' sprites over the background.
-    fn ink_art(&self, options: &Options) -> Option<Arc<InkArt>> {
-        let art = art::of_source(&settings(options).source)?;
+    fn ink_art(&self, settings: &Level) -> Option<Arc<InkArt>> {
+        let art = art::of_source(&self::settings(settings).source)?;
         INK_ART.with(|cell| {
             let mut cell = cell.borrow_mut();
             if let Some((key, inks)) = cell.as_ref()
@@ -126,18 +126,17 @@ impl EditorGame for Game {
         })
     }
 
-    fn default_options(&self) -> Options {
+    fn default_settings(&self) -> Level {
         // A new level starts from a small game to change: pushing crates onto targets.
-        let starter = PuzzleScriptLevel {
+        Level::PuzzleScript(PuzzleScriptLevel {
             name: None,
             seed: None,
             source: tessera_core::puzzlescript::STARTER_GAME.to_string(),
             level: 0,
-        };
-        Options::new(&Game, Level::PuzzleScript(starter))
+        })
     }
 
-    fn blank(&self) -> Ink {
+    fn blank(&self, _settings: &Level) -> Ink {
         Ink::Glyph('.')
     }
 
@@ -145,47 +144,115 @@ impl EditorGame for Game {
         Ink::Glyph('#')
     }
 
-    fn accepts(&self, options: &Options, ink: Ink) -> bool {
+    fn accepts(&self, settings: &Level, ink: Ink) -> bool {
         let Ink::Glyph(c) = ink else { return false };
-        match &*palette_of(&settings(options).source) {
+        match &*palette_of(&self::settings(settings).source) {
             Ok(p) => p.glyphs.iter().any(|g| g.glyph == c),
             Err(_) => false,
         }
     }
 
-    fn draft(&self, level: &Level) -> Result<Draft, String> {
+    /// A colour by the glyph (the canvas draws the sprites, [`EditorGame::ink_art`], when the
+    /// game compiles), the glyph over it.
+    fn look(&self, _settings: &Level, ink: Ink) -> InkLook {
+        let fill = match ink {
+            Ink::Glyph(c) => colours::hue(c as u8),
+            Ink::Number(_) => egui::Color32::BLACK,
+        };
+        InkLook::new(fill, Some(ink.text()))
+    }
+
+    /// The legend's keys (single objects and aggregates), each with the objects it stands for.
+    fn palette(&self, settings: &Level, _brush: &Brush) -> Vec<PaletteInk> {
+        match &*palette_of(&self::settings(settings).source) {
+            Ok(p) => p
+                .glyphs
+                .iter()
+                .map(|g| PaletteInk {
+                    ink: Ink::Glyph(g.glyph),
+                    label: format!("{} {}", g.glyph, g.objects.join("+")),
+                    colour: self.look(settings, Ink::Glyph(g.glyph)).fill,
+                    hover: None,
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn palette_fields_ui(&self, ui: &mut egui::Ui, sketch: &Sketch, _brush: &mut Brush) -> bool {
+        match &*palette_of(&settings(&sketch.settings).source) {
+            Ok(_) => ui.label("The legend's keys: each paints the objects it stands for (the background is added)."),
+            Err(e) => ui.label(format!("The game does not compile: {e}")),
+        };
+        false
+    }
+
+    fn sketch(&self, level: &Level) -> Result<Sketch, String> {
         let Level::PuzzleScript(l) = level else { return Err("not a puzzlescript level".into()) };
         let rows = tessera_core::puzzlescript::level_rows(&l.source, l.level)?;
         let (w, h) = super::rows_size(&rows)?;
         let size = Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"))?;
-        let cells = rows.iter().flat_map(|r| r.chars().map(Ink::Glyph)).collect();
-        let mut d = Draft::new(&Game, size, l.seed).with_cells(cells);
-        d.options = Options::new(&Game, Level::PuzzleScript(PuzzleScriptLevel { name: None, ..l.clone() }));
+        let settings = Level::PuzzleScript(PuzzleScriptLevel { name: None, ..l.clone() });
+        let mut d = Sketch::new(settings, size, Ink::Glyph('.'));
+        d.cells = rows.iter().flat_map(|r| r.chars().map(Ink::Glyph)).collect();
         d.name = l.name.clone();
+        d.seed = l.seed;
         Ok(d)
     }
 
-    fn level(&self, draft: &Draft) -> Level {
-        let l = settings(&draft.options);
-        let rows = super::rows_of(draft, &|c| match c {
+    fn level(&self, sketch: &Sketch) -> Level {
+        let l = settings(&sketch.settings);
+        let rows = sketch.rows(&|c| match c {
             Ink::Glyph(g) => g,
-            _ => '.',
+            Ink::Number(_) => '.',
         });
         let source = tessera_core::puzzlescript::with_level_rows(&l.source, l.level, &rows)
             .unwrap_or_else(|_| l.source.clone());
-        Level::PuzzleScript(PuzzleScriptLevel { name: draft.name.clone(), seed: draft.seed, source, level: l.level })
+        Level::PuzzleScript(PuzzleScriptLevel { name: sketch.name.clone(), seed: sketch.seed, source, level: l.level })
+    }
+
+    /// Every check the painted level fails: each cell whose glyph is not a key of the game's
+    /// legend (a key a rebuild removed), each with its cell, then the compiler's other errors,
+    /// by line. Empty when the level compiles: the draft then asks the level.
+    fn problems(&self, sketch: &Sketch) -> Vec<Problem> {
+        let Level::PuzzleScript(l) = self.level(sketch) else { return Vec::new() };
+        let Err(diags) = tessera_core::puzzlescript::engine::compile(&l.source) else { return Vec::new() };
+        let mut out = Vec::new();
+        if let Ok(p) = &*palette_of(&settings(&sketch.settings).source) {
+            for (i, &ink) in sketch.cells.iter().enumerate() {
+                if !matches!(ink, Ink::Glyph(c) if p.glyphs.iter().any(|g| g.glyph == c)) {
+                    let at = sketch.size.pos(i);
+                    out.push(Problem {
+                        cell: Some(at),
+                        message: format!("cell ({}, {}): '{}' is not a key of the legend", at.x, at.y, ink.text()),
+                    });
+                }
+            }
+        }
+        let cells_listed = !out.is_empty();
+        for d in diags.iter().filter(|d| d.is_error) {
+            // The compiler's errors for unknown keys in the level's rows ("used in map", or the
+            // reader's "Key … not found" for each) are the cells listed above.
+            let unknown_key = d.message.contains("used in map")
+                || (d.message.starts_with("Key \"") && d.message.contains("not found"));
+            if cells_listed && unknown_key {
+                continue;
+            }
+            out.push(Problem { cell: None, message: format!("line {}: {}", d.line, d.message) });
+        }
+        out
     }
 
     /// A walled room with the player, and as many crates as targets scattered on the floor, in
     /// the starter game's glyphs (`#` `.` `P` `*` `O`); a game whose legend lacks them says so.
-    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
+    fn randomized(&self, sketch: &Sketch, seed: u64) -> Result<Vec<Ink>, String> {
         let needed = ['#', '.', 'P', '*', 'O'];
-        if !needed.iter().all(|&c| self.accepts(&draft.options, Ink::Glyph(c))) {
+        if !needed.iter().all(|&c| self.accepts(&sketch.settings, Ink::Glyph(c))) {
             return Err("Randomize paints with the legend keys # . P * O (wall, floor, player, crate, target), \
                         which this game does not have all of"
                 .into());
         }
-        let size = draft.size();
+        let size = sketch.size;
         let (w, h) = (usize::from(size.width), usize::from(size.height));
         if w < 3 || h < 3 {
             return Err("Randomize needs a board of at least 3×3".into());
@@ -211,34 +278,15 @@ impl EditorGame for Game {
             place('*', &mut cells);
             place('O', &mut cells);
         }
-        Ok(draft.clone().with_cells(cells))
+        Ok(cells)
     }
 
-    fn palette_ui(&self, ui: &mut egui::Ui, draft: &Draft, brush: &mut Brush) -> bool {
-        let mut chose = false;
-        match &*palette_of(&settings(&draft.options).source) {
-            Ok(p) => {
-                ui.horizontal_wrapped(|ui| {
-                    for g in &p.glyphs {
-                        let label = format!("{} {}", g.glyph, g.objects.join("+"));
-                        chose |= fill_button(ui, brush, Ink::Glyph(g.glyph), label, self.glyph_colour(g.glyph));
-                    }
-                });
-                ui.label("The legend's keys: each paints the objects it stands for (the background is added).");
-            }
-            Err(e) => {
-                ui.label(format!("The game does not compile: {e}"));
-            }
-        }
-        chose
-    }
-
-    fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<super::InkMap> {
-        let l = settings(options);
+    fn settings_ui(&self, ui: &mut egui::Ui, settings: &mut Level) -> Option<super::InkMap> {
+        let l = self::settings(settings);
         ui.label(format!("Level {} of the game's source ({} lines).", l.level + 1, l.source.lines().count()));
         egui::CollapsingHeader::new("Rules").default_open(true).show(ui, |ui| {
             if let Some(source) = rules_ui(ui, &l) {
-                *options = Options::new(&Game, Level::PuzzleScript(PuzzleScriptLevel { source, ..l }));
+                *settings = Level::PuzzleScript(PuzzleScriptLevel { source, ..l });
             }
         });
         None
@@ -247,9 +295,9 @@ impl EditorGame for Game {
     /// The game's playable levels, the edited one marked: a click edits another (the painted
     /// rows stay in the source); the edited one can be moved up or down, duplicated or deleted,
     /// and a new level added after the last (a walled room of the edited level's size).
-    fn levels_ui(&self, ui: &mut egui::Ui, draft: &Draft) -> Option<Result<Draft, String>> {
+    fn levels_ui(&self, ui: &mut egui::Ui, sketch: &Sketch) -> Option<Result<Sketch, String>> {
         use tessera_core::puzzlescript::{LevelEdit, edit_levels};
-        let options = settings(&draft.options);
+        let options = settings(&sketch.settings);
         let current = options.level;
         let count = level_count(&options.source)?;
         let mut edit = None;
@@ -281,7 +329,7 @@ impl EditorGame for Game {
                         edit = Some(LevelEdit::Delete(current));
                     }
                     if ui.button("Add level").on_hover_text("A new level after the last one").clicked() {
-                        edit = Some(LevelEdit::Add(self.new_rows(draft)));
+                        edit = Some(LevelEdit::Add(self.new_rows(sketch)));
                     }
                 });
                 ui.weak("Messages between levels stay where they are; Save game source writes the file.");
@@ -291,7 +339,7 @@ impl EditorGame for Game {
             return None;
         }
         // The painted rows go into the source first.
-        let Level::PuzzleScript(level) = draft.to_level() else { return None };
+        let Level::PuzzleScript(level) = self.level(sketch) else { return None };
         let (source, k) = match (edit, open) {
             (Some(e), _) => match edit_levels(&level.source, &e) {
                 Ok(r) => r,
@@ -306,7 +354,7 @@ impl EditorGame for Game {
             .and_then(|mut levels| (k < levels.len()).then(|| levels.swap_remove(k).1))
             .and_then(|l| self.level_name(&l));
         let next = PuzzleScriptLevel { source, level: k, name: None, ..level };
-        Some(self.draft(&Level::PuzzleScript(next)).map(|mut d| {
+        Some(self.sketch(&Level::PuzzleScript(next)).map(|mut d| {
             d.name = name;
             d
         }))
@@ -317,7 +365,7 @@ impl EditorGame for Game {
     }
 
     /// A rebuild (a new source) restarts Play with the new rules.
-    fn restarts_play(&self, before: &Options, after: &Options) -> bool {
+    fn restarts_play(&self, before: &Level, after: &Level) -> bool {
         settings(before).source != settings(after).source
     }
 
@@ -506,8 +554,8 @@ impl EditorGame for Game {
         }))
     }
 
-    fn show_source_line(&self, ctx: &egui::Context, options: &Options, line: u32) {
-        let source = settings(options).source;
+    fn show_source_line(&self, ctx: &egui::Context, settings_of: &Level, line: u32) {
+        let source = settings(settings_of).source;
         let id = rules_id();
         let mut st: RulesText = ctx.data_mut(|d| d.get_temp(id)).unwrap_or_default();
         if st.base != source {
@@ -521,11 +569,11 @@ impl EditorGame for Game {
 impl Game {
     /// A new level's rows: the edited level's size, walls round the edge and the player in the
     /// corner where the legend has `#` and `P`, the blank glyph elsewhere.
-    fn new_rows(&self, draft: &Draft) -> Vec<String> {
-        let size = draft.size();
+    fn new_rows(&self, sketch: &Sketch) -> Vec<String> {
+        let size = sketch.size;
         let (w, h) = (usize::from(size.width), usize::from(size.height));
-        let has = |c: char| self.accepts(&draft.options, Ink::Glyph(c));
-        let blank = match self.blank() {
+        let has = |c: char| self.accepts(&sketch.settings, Ink::Glyph(c));
+        let blank = match self.blank(&sketch.settings) {
             Ink::Glyph(c) => c,
             _ => '.',
         };

@@ -2,21 +2,19 @@
 //! written without a `board` (the game spawns two tiles). Play: arrow keys, WASD, or a swipe (a
 //! drag on the board).
 
-use super::{EditorGame, PlayAction, ink_button, num_field};
-use crate::board::BoardInput;
-use crate::draft::{Draft, Ink, Options};
-use crate::edit::Brush;
-use crate::play::{PlayInput, swipe};
+use super::{EditorGame, PlayAction, num_field};
+use crate::model::{BoardInput, Brush, Ink, InkLook, PaletteInk, PlayInput, Sketch, swipe};
+use crate::palette;
 use tessera_core::slide::{SlideCommand, SlideLevel, SlideState};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Level, RuleSet, Size};
 
 /// The editor entry of `slide`.
 pub struct Game;
 
-/// The settings of `options` (the defaults when they are of another rule set, which a draft
+/// The settings of a sketch (the defaults when they are of another rule set, which a draft
 /// never holds).
-fn settings(options: &Options) -> SlideLevel {
-    match options.level() {
+fn settings(level: &Level) -> SlideLevel {
+    match level {
         Level::Slide(l) => l.clone(),
         _ => SlideLevel::default(),
     }
@@ -31,96 +29,114 @@ impl EditorGame for Game {
         if let Level::Slide(l) = level { l.name.clone() } else { None }
     }
 
-    fn default_options(&self) -> Options {
-        Options::new(&Game, Level::Slide(SlideLevel::default()))
+    fn default_settings(&self) -> Level {
+        Level::Slide(SlideLevel::default())
     }
 
-    fn blank(&self) -> Ink {
-        Ink::Empty
+    /// An empty cell is the number 0, as the level format writes it.
+    fn blank(&self, _settings: &Level) -> Ink {
+        Ink::Number(0)
     }
 
     fn first_ink(&self) -> Ink {
-        Ink::Tile(2)
+        Ink::Number(2)
     }
 
-    fn accepts(&self, _options: &Options, ink: Ink) -> bool {
+    /// Any number: a draft may hold a value no game accepts (the check says so).
+    fn accepts(&self, _settings: &Level, ink: Ink) -> bool {
+        matches!(ink, Ink::Number(_))
+    }
+
+    fn look(&self, _settings: &Level, ink: Ink) -> InkLook {
         match ink {
-            Ink::Empty => true,
-            Ink::Tile(v) => v > 0,
-            _ => false,
+            Ink::Number(v) if v > 0 => InkLook::new(palette::tile(v).0, Some(v.to_string())),
+            _ => InkLook::new(palette::EMPTY, None),
         }
     }
 
-    fn draft(&self, level: &Level) -> Result<Draft, String> {
+    fn palette(&self, settings: &Level, _brush: &Brush) -> Vec<PaletteInk> {
+        let entry = |v: u32, label: String| PaletteInk {
+            ink: Ink::Number(v),
+            label,
+            colour: self.look(settings, Ink::Number(v)).fill,
+            hover: None,
+        };
+        std::iter::once(entry(0, "Empty".into())).chain((1..=11).map(|k| entry(1 << k, (1u32 << k).to_string()))).collect()
+    }
+
+    fn palette_fields_ui(&self, ui: &mut egui::Ui, _sketch: &Sketch, brush: &mut Brush) -> bool {
+        let mut chose = false;
+        ui.horizontal(|ui| {
+            let label = ui.label("Tile value");
+            ui.add(egui::DragValue::new(&mut brush.tile_value).range(1..=1 << 30)).labelled_by(label.id);
+            if ui.button("Use value").clicked() {
+                brush.ink = Ink::Number(brush.tile_value);
+                brush.units = false;
+                chose = true;
+            }
+        });
+        chose
+    }
+
+    /// A picked tile's value goes into "Tile value".
+    fn picked(&self, brush: &mut Brush) {
+        if let Ink::Number(v) = brush.ink
+            && v > 0
+        {
+            brush.tile_value = v;
+        }
+    }
+
+    fn sketch(&self, level: &Level) -> Result<Sketch, String> {
         let Level::Slide(l) = level else { return Err("not a slide level".into()) };
         let sized = |w: usize, h: usize| Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"));
+        let settings = Level::Slide(SlideLevel { config: l.config.clone(), ..SlideLevel::default() });
         let mut d = match &l.board {
             Some(rows) => {
                 let w = rows.first().map_or(0, Vec::len);
                 if let Some((y, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != w) {
                     return Err(format!("board row {y} has {} cells, expected {w}", r.len()));
                 }
-                let cells =
-                    rows.iter().flatten().map(|&v| if v == 0 { Ink::Empty } else { Ink::Tile(v) }).collect();
-                Draft::new(&Game, sized(w, rows.len())?, l.seed).with_cells(cells)
+                let mut d = Sketch::new(settings, sized(w, rows.len())?, Ink::Number(0));
+                d.cells = rows.iter().flatten().map(|&v| Ink::Number(v)).collect();
+                d
             }
-            None => Draft::new(&Game, sized(l.width.unwrap_or(4), l.height.unwrap_or(4))?, l.seed),
+            None => Sketch::new(settings, sized(l.width.unwrap_or(4), l.height.unwrap_or(4))?, Ink::Number(0)),
         };
-        d.options = Options::new(&Game, Level::Slide(SlideLevel { config: l.config.clone(), ..SlideLevel::default() }));
         d.name = l.name.clone();
+        d.seed = l.seed;
         Ok(d)
     }
 
-    fn level(&self, draft: &Draft) -> Level {
-        let (w, h) = (usize::from(draft.size().width), usize::from(draft.size().height));
+    fn level(&self, sketch: &Sketch) -> Level {
+        let (w, h) = (usize::from(sketch.size.width), usize::from(sketch.size.height));
         Level::Slide(SlideLevel {
-            name: draft.name.clone(),
+            name: sketch.name.clone(),
             width: Some(w),
             height: Some(h),
-            config: settings(&draft.options).config,
-            seed: draft.seed,
-            board: (!self.board_from_seed(draft)).then(|| {
-                draft
-                    .cells()
+            config: settings(&sketch.settings).config,
+            seed: sketch.seed,
+            board: (!self.board_from_seed(sketch)).then(|| {
+                sketch
+                    .cells
                     .chunks(w.max(1))
-                    .map(|row| row.iter().map(|c| if let Ink::Tile(v) = c { *v } else { 0 }).collect())
+                    .map(|row| row.iter().map(|c| if let Ink::Number(v) = c { *v } else { 0 }).collect())
                     .collect()
             }),
         })
     }
 
-    fn board_from_seed(&self, draft: &Draft) -> bool {
-        draft.cells().iter().all(|&c| c == Ink::Empty)
+    fn board_from_seed(&self, sketch: &Sketch) -> bool {
+        sketch.cells.iter().all(|&c| c == Ink::Number(0))
     }
 
-    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
-        let s = SlideState::new_game(draft.size(), &settings(&draft.options).config, seed);
-        let cells =
-            s.values().into_iter().flatten().map(|v| if v == 0 { Ink::Empty } else { Ink::Tile(v) }).collect();
-        Ok(draft.clone().with_cells(cells))
+    fn randomized(&self, sketch: &Sketch, seed: u64) -> Result<Vec<Ink>, String> {
+        let s = SlideState::new_game(sketch.size, &settings(&sketch.settings).config, seed);
+        Ok(s.values().into_iter().flatten().map(Ink::Number).collect())
     }
 
-    fn palette_ui(&self, ui: &mut egui::Ui, _draft: &Draft, brush: &mut Brush) -> bool {
-        let mut chose = false;
-        ui.horizontal_wrapped(|ui| {
-            chose |= ink_button(ui, brush, Ink::Empty, "Empty".into(), &[]);
-            for k in 1..=11 {
-                chose |= ink_button(ui, brush, Ink::Tile(1 << k), (1u32 << k).to_string(), &[]);
-            }
-        });
-        ui.horizontal(|ui| {
-            let label = ui.label("Tile value");
-            ui.add(egui::DragValue::new(&mut brush.tile_value).range(1..=1 << 30)).labelled_by(label.id);
-            if ui.button("Use value").clicked() {
-                brush.ink = Ink::Tile(brush.tile_value);
-                brush.units = false;
-            }
-        });
-        chose
-    }
-
-    fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<super::InkMap> {
-        let Level::Slide(l) = options.level_mut() else { return None };
+    fn settings_ui(&self, ui: &mut egui::Ui, settings: &mut Level) -> Option<super::InkMap> {
+        let Level::Slide(l) = settings else { return None };
         let c = &mut l.config;
         num_field(ui, "Target tile", &mut c.target, 4..=1 << 30);
         ui.horizontal(|ui| {

@@ -18,11 +18,8 @@
 //! - Files: `.xsb`/`.sok` collections and Boxoban `.txt` files through core's `sokoban` importer;
 //!   a file of more than one level asks which level to open.
 
-use super::{EditorGame, GroundMap, Import, PlayAction, fill_button};
-use crate::board::{BoardInput, Overlay};
-use crate::draft::{Draft, Ink, Options, Problem};
-use crate::edit::Brush;
-use crate::play::PlayInput;
+use super::{EditorGame, GroundMap, Import, PlayAction};
+use crate::model::{BoardInput, Brush, Ink, InkLook, Overlay, PaletteInk, PlayInput, Problem, Sketch};
 use egui::Color32;
 use tessera_core::sokoban::{
     Cell, SokobanCommand, SokobanLevel, SokobanState, SolveLimits, SolveOutcome, board_problems, ground_index, solve,
@@ -226,11 +223,11 @@ impl EditorGame for Game {
         &IMPORTS
     }
 
-    fn default_options(&self) -> Options {
-        Options::new(&Game, Level::Sokoban(SokobanLevel::default()))
+    fn default_settings(&self) -> Level {
+        Level::Sokoban(SokobanLevel::default())
     }
 
-    fn blank(&self) -> Ink {
+    fn blank(&self, _settings: &Level) -> Ink {
         Ink::Glyph(' ')
     }
 
@@ -238,12 +235,14 @@ impl EditorGame for Game {
         Ink::Glyph('#')
     }
 
-    fn accepts(&self, _options: &Options, ink: Ink) -> bool {
+    fn accepts(&self, _settings: &Level, ink: Ink) -> bool {
         matches!(ink, Ink::Glyph(c) if CELLS.iter().any(|&(g, _)| g == c))
     }
 
-    fn glyph_colour(&self, glyph: char) -> Color32 {
-        match glyph {
+    /// The play colours (see [`EditorGame::ground`]), the character over the cell.
+    fn look(&self, _settings: &Level, ink: Ink) -> InkLook {
+        let Ink::Glyph(c) = ink else { return InkLook::new(Color32::BLACK, Some(ink.text())) };
+        let fill = match c {
             '#' => WALL,
             '.' => GOAL,
             '$' => BOX,
@@ -251,10 +250,28 @@ impl EditorGame for Game {
             '@' => PLAYER,
             '+' => PLAYER_ON_GOAL,
             _ => FLOOR,
-        }
+        };
+        InkLook::new(fill, (c != ' ').then(|| c.to_string()))
     }
 
-    fn draft(&self, level: &Level) -> Result<Draft, String> {
+    fn palette(&self, settings: &Level, _brush: &Brush) -> Vec<PaletteInk> {
+        CELLS
+            .iter()
+            .map(|&(g, name)| PaletteInk {
+                ink: Ink::Glyph(g),
+                label: name.to_string(),
+                colour: self.look(settings, Ink::Glyph(g)).fill,
+                hover: Some(format!("'{g}' in XSB")),
+            })
+            .collect()
+    }
+
+    fn palette_fields_ui(&self, ui: &mut egui::Ui, _sketch: &Sketch, _brush: &mut Brush) -> bool {
+        ui.label("One player; as many goals as boxes; walls around the player's room.");
+        false
+    }
+
+    fn sketch(&self, level: &Level) -> Result<Sketch, String> {
         let Level::Sokoban(l) = level else { return Err("not a sokoban level".into()) };
         let (w, h) = super::rows_size(&l.board)?;
         let size = Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"))?;
@@ -274,26 +291,27 @@ impl EditorGame for Game {
                 cells.push(Ink::Glyph(glyph));
             }
         }
-        let mut d = Draft::new(&Game, size, l.seed).with_cells(cells);
+        let mut d = Sketch::new(Level::Sokoban(SokobanLevel::default()), size, Ink::Glyph(' '));
+        d.cells = cells;
         d.name = l.name.clone();
         Ok(d)
     }
 
-    fn level(&self, draft: &Draft) -> Level {
+    fn level(&self, sketch: &Sketch) -> Level {
         Level::Sokoban(SokobanLevel {
-            name: draft.name.clone(),
+            name: sketch.name.clone(),
             // Nothing in Sokoban is random: no seed is written.
             seed: None,
-            board: super::rows_of(draft, &|c| match c {
+            board: sketch.rows(&|c| match c {
                 Ink::Glyph(g) => g,
-                _ => ' ',
+                Ink::Number(_) => ' ',
             }),
         })
     }
 
     /// Every check the board fails, from core's own list ([`board_problems`]).
-    fn problems(&self, draft: &Draft) -> Vec<Problem> {
-        let Level::Sokoban(l) = self.level(draft) else { return Vec::new() };
+    fn problems(&self, sketch: &Sketch) -> Vec<Problem> {
+        let Level::Sokoban(l) = self.level(sketch) else { return Vec::new() };
         board_problems(&l.board).into_iter().map(|e| Problem { cell: e.cell, message: e.message }).collect()
     }
 
@@ -301,24 +319,11 @@ impl EditorGame for Game {
         false
     }
 
-    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
-        let size = draft.size();
-        let cells = random_room(size, seed)?;
-        Ok(draft.clone().with_cells(cells))
+    fn randomized(&self, sketch: &Sketch, seed: u64) -> Result<Vec<Ink>, String> {
+        random_room(sketch.size, seed)
     }
 
-    fn palette_ui(&self, ui: &mut egui::Ui, _draft: &Draft, brush: &mut Brush) -> bool {
-        let mut chose = false;
-        ui.horizontal_wrapped(|ui| {
-            for (g, name) in CELLS {
-                chose |= fill_button(ui, brush, Ink::Glyph(g), name.to_string(), self.glyph_colour(g));
-            }
-        });
-        ui.label("One player; as many goals as boxes; walls around the player's room.");
-        chose
-    }
-
-    fn settings_ui(&self, ui: &mut egui::Ui, _options: &mut Options) -> Option<super::InkMap> {
+    fn settings_ui(&self, ui: &mut egui::Ui, _settings: &mut Level) -> Option<super::InkMap> {
         ui.label("Sokoban has no settings: every level follows the same rules.");
         None
     }
@@ -542,12 +547,12 @@ mod tests {
     fn a_level_round_trips_through_a_draft() {
         let level = board(&["#####", "#@$.#", "#_*+#", "#####"]);
         // `+` and `*`/`.` balance: 2 boxes, 3 goals is not playable, but a draft holds anything.
-        let d = Game.draft(&level).expect("a draft");
-        assert_eq!(d.ink(Pos::new(2, 2)), Some(Ink::Glyph('*')));
-        assert_eq!(d.ink(Pos::new(1, 2)), Some(Ink::Glyph(' ')), "`_` is floor");
+        let d = Game.sketch(&level).expect("a draft");
+        assert_eq!(d.cells[2 * 5 + 2], Ink::Glyph('*'));
+        assert_eq!(d.cells[2 * 5 + 1], Ink::Glyph(' '), "`_` is floor");
         let Level::Sokoban(back) = Game.level(&d) else { panic!("sokoban") };
         assert_eq!(back.board, ["#####", "#@$.#", "# *+#", "#####"]);
-        let e = Game.draft(&board(&["#x#"])).expect_err("x is no cell");
+        let e = Game.sketch(&board(&["#x#"])).expect_err("x is no cell");
         assert!(e.contains("(1, 0)") && e.contains("'x'"), "{e}");
     }
 
@@ -557,7 +562,7 @@ mod tests {
             for (w, h) in [(4, 3), (7, 6), (12, 9)] {
                 let size = Size::new(w, h, 256).expect("size");
                 let cells = random_room(size, seed).expect("room");
-                let d = Draft::new(&Game, size, None).with_cells(cells.clone());
+                let d = Sketch { cells: cells.clone(), ..Sketch::new(Game.default_settings(), size, Ink::Glyph(' ')) };
                 assert_eq!(random_room(size, seed).expect("room"), cells, "deterministic");
                 let game = Game.level(&d).start(None).unwrap_or_else(|e| panic!("{w}×{h} seed {seed}: {e}"));
                 let (AnyRules::Sokoban(_), AnyState::Sokoban(s)) = (&game.rules, &game.state) else {

@@ -4,13 +4,10 @@
 //! the path, drawn with the seed's pieces; click to move there; End turn with the button. Opens
 //! Moving AI maps (`.map`).
 
-use super::{EditorGame, Import, InkMap, PlayAction, ink_button};
-use crate::board::{BoardInput, Overlay};
-use crate::draft::{Draft, Ink, Options};
-use crate::edit::Brush;
+use super::{EditorGame, Import, InkMap, PlayAction};
+use crate::model::{BoardInput, Brush, Ink, InkLook, Overlay, PaletteInk, PlayInput, Sketch};
 use crate::palette;
-use crate::play::PlayInput;
-use egui::{Sense, vec2};
+use egui::{Color32, Sense, vec2};
 use tessera_core::tactics::{
     Connectivity, MAX_TERRAIN_TYPES, TacticsCommand, TacticsLevel, TacticsState, TerrainType, Weight, fmt_cost,
 };
@@ -18,6 +15,21 @@ use tessera_core::{AnyCommand, AnyRules, AnyState, GameRng, Level, Pos, RuleSet,
 
 /// The editor entry of `tactics`.
 pub struct Game;
+
+/// The terrain types of a sketch's settings (empty for another rule set's, which a draft never
+/// holds).
+fn legend(settings: &Level) -> &[TerrainType] {
+    match settings {
+        Level::Tactics(l) => l.legend.as_deref().unwrap_or(&[]),
+        _ => &[],
+    }
+}
+
+/// The index of the terrain type `ink` paints, if it is one of `legend`'s glyphs.
+fn terrain_of(legend: &[TerrainType], ink: Ink) -> Option<usize> {
+    let Ink::Glyph(c) = ink else { return None };
+    legend.iter().position(|t| t.glyph == c)
+}
 
 fn read_map(text: &str, _name: Option<String>) -> Result<Vec<(u64, Level)>, String> {
     TacticsLevel::from_movingai(text).map(|l| vec![(1, Level::Tactics(l))]).map_err(|e| e.to_string())
@@ -46,118 +58,50 @@ impl EditorGame for Game {
         &[Import { ext: "map", what: "a Moving AI map", read: read_map }]
     }
 
-    fn default_options(&self) -> Options {
-        Options::new(
-            &Game,
-            Level::Tactics(TacticsLevel { legend: Some(TerrainType::default_legend()), ..TacticsLevel::default() }),
-        )
+    fn default_settings(&self) -> Level {
+        Level::Tactics(TacticsLevel { legend: Some(TerrainType::default_legend()), ..TacticsLevel::default() })
     }
 
-    fn blank(&self) -> Ink {
-        Ink::Terrain(0)
+    /// The legend's first terrain type.
+    fn blank(&self, settings: &Level) -> Ink {
+        Ink::Glyph(legend(settings).first().map_or('.', |t| t.glyph))
     }
 
     fn first_ink(&self) -> Ink {
-        Ink::Terrain(0)
+        Ink::Glyph('.')
     }
 
-    fn accepts(&self, options: &Options, ink: Ink) -> bool {
-        matches!(ink, Ink::Terrain(i) if usize::from(i) < self.legend(options).len())
+    fn accepts(&self, settings: &Level, ink: Ink) -> bool {
+        terrain_of(legend(settings), ink).is_some()
     }
 
-    fn legend<'a>(&self, options: &'a Options) -> &'a [TerrainType] {
-        match options.level() {
-            Level::Tactics(l) => l.legend.as_deref().unwrap_or(&[]),
-            _ => &[],
+    fn look(&self, settings: &Level, ink: Ink) -> InkLook {
+        let legend = legend(settings);
+        match terrain_of(legend, ink) {
+            Some(i) => InkLook::new(palette::terrain(&legend[i], i as u8), None),
+            None => InkLook::new(Color32::BLACK, Some(ink.text())),
         }
     }
 
-    fn has_units(&self) -> bool {
-        true
-    }
-
-    fn draft(&self, level: &Level) -> Result<Draft, String> {
-        let Level::Tactics(l) = level else { return Err("not a tactics level".into()) };
-        let legend = l.legend.clone().unwrap_or_else(TerrainType::default_legend);
-        if legend.len() > MAX_TERRAIN_TYPES {
-            return Err(format!("legend: {} terrain types, more than {}", legend.len(), MAX_TERRAIN_TYPES));
-        }
-        let (w, h) = super::rows_size(&l.map)?;
-        let size = Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"))?;
-        let mut cells = Vec::with_capacity(w * h);
-        for (y, row) in l.map.iter().enumerate() {
-            for (x, ch) in row.chars().enumerate() {
-                let i = legend
-                    .iter()
-                    .position(|t| t.glyph == ch)
-                    .ok_or_else(|| format!("map row {y}, column {x}: '{ch}' is not in the legend"))?;
-                cells.push(Ink::Terrain(i as u8));
-            }
-        }
-        let mut d = Draft::new(&Game, size, l.seed).with_cells(cells).with_units(l.units.clone());
-        d.options = Options::new(
-            &Game,
-            Level::Tactics(TacticsLevel { config: l.config.clone(), legend: Some(legend), ..TacticsLevel::default() }),
-        );
-        d.name = l.name.clone();
-        Ok(d)
-    }
-
-    fn level(&self, draft: &Draft) -> Level {
-        let legend = self.legend(&draft.options);
-        let config = match draft.options.level() {
-            Level::Tactics(l) => l.config.clone(),
-            _ => Default::default(),
-        };
-        Level::Tactics(TacticsLevel {
-            name: draft.name.clone(),
-            config,
-            legend: Some(legend.to_vec()),
-            map: super::rows_of(draft, &|c| match c {
-                Ink::Terrain(i) => legend.get(usize::from(i)).map_or('?', |t| t.glyph),
-                _ => '?',
-            }),
-            units: draft.units().to_vec(),
-            seed: draft.seed,
-        })
-    }
-
-    fn randomized(&self, draft: &Draft, seed: u64) -> Result<Draft, String> {
-        let legend = self.legend(&draft.options);
-        let passable: Vec<u8> = (0..legend.len() as u8).filter(|&i| !legend[usize::from(i)].impassable).collect();
-        let first = passable.first().copied().unwrap_or(0);
-        let mut rng = GameRng::new(seed);
-        let size = draft.size();
-        let mut cells: Vec<Ink> = (0..draft.cells().len())
-            .map(|_| {
-                // Mostly the first passable type (plain), the rest spread evenly.
-                let roll = rng.below(100);
-                if roll < 60 || legend.len() < 2 {
-                    Ink::Terrain(first)
-                } else {
-                    Ink::Terrain(rng.below(legend.len() as u32) as u8)
+    /// Each terrain type of the legend, with what entering it costs.
+    fn palette(&self, settings: &Level, _brush: &Brush) -> Vec<PaletteInk> {
+        legend(settings)
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let cost = if t.impassable { "blocked".into() } else { format!("cost {}", 1 + t.extra) };
+                PaletteInk {
+                    ink: Ink::Glyph(t.glyph),
+                    label: format!("{} ({cost})", t.name),
+                    colour: palette::terrain(t, i as u8),
+                    hover: Some(format!("'{}' in the map", t.glyph)),
                 }
             })
-            .collect();
-        for u in draft.units() {
-            // A draft's units may stand off the board (a level that does not play yet).
-            let p = Pos::new(u.x, u.y);
-            if size.contains(p) {
-                cells[size.index(p)] = Ink::Terrain(first);
-            }
-        }
-        Ok(draft.clone().with_cells(cells))
+            .collect()
     }
 
-    fn palette_ui(&self, ui: &mut egui::Ui, draft: &Draft, brush: &mut Brush) -> bool {
-        let legend = self.legend(&draft.options);
+    fn palette_fields_ui(&self, ui: &mut egui::Ui, sketch: &Sketch, brush: &mut Brush) -> bool {
         let mut chose = false;
-        ui.horizontal_wrapped(|ui| {
-            for (i, t) in legend.iter().enumerate() {
-                let cost = if t.impassable { "blocked".into() } else { format!("cost {}", 1 + t.extra) };
-                chose |= ink_button(ui, brush, Ink::Terrain(i as u8), format!("{} ({cost})", t.name), legend);
-            }
-        });
         ui.horizontal(|ui| {
             if ui.selectable_label(brush.units, "Unit").on_hover_text("Place units").clicked() {
                 brush.units = true;
@@ -168,12 +112,91 @@ impl EditorGame for Game {
             let label = ui.label("movement");
             ui.add(egui::DragValue::new(&mut brush.unit.movement).range(0..=1_000_000)).labelled_by(label.id);
         });
-        ui.label(format!("{} units", draft.units().len()));
+        ui.label(format!("{} units", sketch.units.len()));
         chose
     }
 
-    fn settings_ui(&self, ui: &mut egui::Ui, options: &mut Options) -> Option<InkMap> {
-        let Level::Tactics(l) = options.level_mut() else { return None };
+    fn has_units(&self) -> bool {
+        true
+    }
+
+    fn sketch(&self, level: &Level) -> Result<Sketch, String> {
+        let Level::Tactics(l) = level else { return Err("not a tactics level".into()) };
+        let legend = l.legend.clone().unwrap_or_else(TerrainType::default_legend);
+        if legend.len() > MAX_TERRAIN_TYPES {
+            return Err(format!("legend: {} terrain types, more than {}", legend.len(), MAX_TERRAIN_TYPES));
+        }
+        let (w, h) = super::rows_size(&l.map)?;
+        let size = Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"))?;
+        let mut cells = Vec::with_capacity(w * h);
+        for (y, row) in l.map.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                if !legend.iter().any(|t| t.glyph == ch) {
+                    return Err(format!("map row {y}, column {x}: '{ch}' is not in the legend"));
+                }
+                cells.push(Ink::Glyph(ch));
+            }
+        }
+        let settings =
+            Level::Tactics(TacticsLevel { config: l.config.clone(), legend: Some(legend), ..TacticsLevel::default() });
+        let blank = self.blank(&settings);
+        let mut d = Sketch::new(settings, size, blank);
+        d.cells = cells;
+        d.units = l.units.clone();
+        d.name = l.name.clone();
+        d.seed = l.seed;
+        Ok(d)
+    }
+
+    fn level(&self, sketch: &Sketch) -> Level {
+        let legend = legend(&sketch.settings);
+        let config = match &sketch.settings {
+            Level::Tactics(l) => l.config.clone(),
+            _ => Default::default(),
+        };
+        Level::Tactics(TacticsLevel {
+            name: sketch.name.clone(),
+            config,
+            legend: Some(legend.to_vec()),
+            map: sketch.rows(&|c| match c {
+                Ink::Glyph(g) => g,
+                Ink::Number(_) => '?',
+            }),
+            units: sketch.units.clone(),
+            seed: sketch.seed,
+        })
+    }
+
+    fn randomized(&self, sketch: &Sketch, seed: u64) -> Result<Vec<Ink>, String> {
+        let legend = legend(&sketch.settings);
+        let passable: Vec<usize> = (0..legend.len()).filter(|&i| !legend[i].impassable).collect();
+        let first = passable.first().copied().unwrap_or(0);
+        let glyph = |i: usize| legend.get(i).map_or(self.blank(&sketch.settings), |t| Ink::Glyph(t.glyph));
+        let mut rng = GameRng::new(seed);
+        let size = sketch.size;
+        let mut cells: Vec<Ink> = (0..sketch.cells.len())
+            .map(|_| {
+                // Mostly the first passable type (plain), the rest spread evenly.
+                let roll = rng.below(100);
+                if roll < 60 || legend.len() < 2 {
+                    glyph(first)
+                } else {
+                    glyph(rng.below(legend.len() as u32) as usize)
+                }
+            })
+            .collect();
+        for u in &sketch.units {
+            // A draft's units may stand off the board (a level that does not play yet).
+            let p = Pos::new(u.x, u.y);
+            if size.contains(p) {
+                cells[size.index(p)] = glyph(first);
+            }
+        }
+        Ok(cells)
+    }
+
+    fn settings_ui(&self, ui: &mut egui::Ui, settings: &mut Level) -> Option<InkMap> {
+        let Level::Tactics(l) = settings else { return None };
         let c = &mut l.config;
         ui.horizontal(|ui| {
             ui.label("Connectivity");
@@ -183,7 +206,10 @@ impl EditorGame for Game {
         ui.label("Terrain types");
         let legend = l.legend.get_or_insert_with(TerrainType::default_legend);
         let mut remove = None;
+        // A glyph changed: its cells follow it (a glyph another type has is refused).
+        let mut renamed: Option<(char, char)> = None;
         let removable = legend.len() > 1;
+        let glyphs: Vec<char> = legend.iter().map(|t| t.glyph).collect();
         egui::Grid::new("terrain-types").num_columns(6).show(ui, |ui| {
             ui.label("");
             let glyph_l = ui.label("glyph");
@@ -197,9 +223,12 @@ impl EditorGame for Game {
                 if ui
                     .add_sized([22.0, 18.0], egui::TextEdit::singleline(&mut glyph))
                     .labelled_by(glyph_l.id)
+                    .on_hover_text("The map's character for this type (one no other type has)")
                     .changed()
                     && let Some(g) = glyph.chars().last()
+                    && !glyphs.contains(&g)
                 {
+                    renamed = Some((t.glyph, g));
                     t.glyph = g;
                 }
                 ui.add_sized([96.0, 18.0], egui::TextEdit::singleline(&mut t.name)).labelled_by(name_l.id);
@@ -224,20 +253,17 @@ impl EditorGame for Game {
                 legend.push(TerrainType::new(glyph, "new", 0));
             }
         }
-        let i = u8::try_from(remove?).ok()?;
-        if legend.len() <= 1 || usize::from(i) >= legend.len() {
+        if let Some((old, new)) = renamed {
+            return Some(Box::new(move |ink| if ink == Ink::Glyph(old) { Ink::Glyph(new) } else { ink }));
+        }
+        let i = remove?;
+        if legend.len() <= 1 || i >= legend.len() {
             return None;
         }
-        legend.remove(usize::from(i));
-        // Its cells become type 0 and higher types move down one.
-        Some(Box::new(move |ink| match ink {
-            Ink::Terrain(t) => Ink::Terrain(match t.cmp(&i) {
-                std::cmp::Ordering::Less => t,
-                std::cmp::Ordering::Equal => 0,
-                std::cmp::Ordering::Greater => t - 1,
-            }),
-            other => other,
-        }))
+        let gone = legend.remove(i).glyph;
+        // Its cells become the first type.
+        let first = Ink::Glyph(legend[0].glyph);
+        Some(Box::new(move |ink| if ink == Ink::Glyph(gone) { first } else { ink }))
     }
 
     fn board_command(
@@ -358,8 +384,7 @@ fn terrain_legend(ui: &mut egui::Ui, s: &TacticsState) {
 
 #[cfg(test)]
 mod tests {
-    use crate::board::BoardInput;
-    use crate::play::PlayInput;
+    use crate::model::{BoardInput, PlayInput};
     use tessera_core::Pos;
 
     #[test]
