@@ -9,7 +9,7 @@ use clap::Args;
 use std::path::PathBuf;
 use tessera_core::{Level, RuleSet};
 
-/// `tessera solve LEVEL [--seconds T] [--record LOG] [--json] ...`.
+/// `tessera solve LEVEL [--seconds T] [--search S] [--record LOG] [--json] ...`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     /// A level file, of a rule set that has a solver (another is refused, naming those that do).
@@ -39,6 +39,10 @@ pub struct SolveArgs {
     /// PuzzleScript: its stored states, default 1024.
     #[arg(long, value_name = "MIB")]
     pub memory: Option<u64>,
+    /// PuzzleScript only: the search, `bfs` (the fewest steps, proved), `astar` or `greedy`
+    /// (best-first by the win conditions: fewer states, not proved fewest). Default `astar`.
+    #[arg(long, value_name = "SEARCH")]
+    pub search: Option<String>,
     /// Record the solution (or best line) as a log.
     #[arg(long, value_name = "LOG")]
     pub record: Option<PathBuf>,

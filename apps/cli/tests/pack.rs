@@ -228,3 +228,50 @@ fn levels_that_cannot_be_won_or_hit_the_move_cap_are_said_and_flagged() {
         html.split("aria-label=\"moves by level\"").nth(1).unwrap().split("</svg>").next().unwrap();
     assert!(!moves_svg.contains(">20</text>"), "{moves_svg}");
 }
+
+/// Issue 27: a pack of PuzzleScript levels (a game's levels converted to files) rates like any
+/// other: each level's win rate, and its puzzle measure by the PuzzleScript solver in the
+/// results file.
+#[test]
+fn a_pack_of_puzzlescript_levels_rates_with_the_solver_s_figures() {
+    let dir = scratch("pack-ps");
+    let out = dir.join("levels");
+    ok(&["convert", "puzzlescript", "fixtures/games/warehouse.txt", out.to_str().unwrap()]);
+    let pack = dir.join("warehouse.json");
+    let pack = pack.to_str().unwrap();
+    ok(&["pack", "new", pack, "--name", "Warehouse"]);
+    for n in 1..=3 {
+        let level = out.join(format!("warehouse-{n:03}.json"));
+        ok(&["pack", "add", pack, level.to_str().unwrap(), "--title", &format!("Warehouse {n}")]);
+    }
+    let said =
+        ok(&["pack", "rate", pack, "--bot", "puzzlescript-solver", "--games", "2", "--max-moves", "200"]);
+    assert!(said.contains("rated 3 of 3 levels"), "{said}");
+    // The results hold each level's puzzle measure: the solver's steps and states.
+    let results = std::fs::read_to_string(pack.replace(".json", ".results.json")).unwrap();
+    let results: serde_json::Value = serde_json::from_str(&results).unwrap();
+    let figure = |r: &serde_json::Value, name: &str| {
+        let figures = r["puzzle"]["figures"].as_array().unwrap();
+        figures.iter().find(|f| f["name"] == name).unwrap()["value"].as_u64().unwrap()
+    };
+    let ratings = results["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 3);
+    let json: serde_json::Value = serde_json::from_str(&ok(&["pack", "report", pack, "--json"])).unwrap();
+    let entries = json["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 3);
+    for (k, e) in entries.iter().enumerate() {
+        assert_eq!(e["rating"]["bot"], "puzzlescript-solver", "{e}");
+        assert_eq!(e["rating"]["win_rate"], 1.0, "the solver's solution wins: {e}");
+        // The ratings are by level hash, in any order: the one of this entry.
+        let r = ratings.iter().find(|r| r["key"]["level_hash"] == e["level_hash"]).expect("its rating");
+        assert_eq!(r["puzzle"]["outcome"], "solved", "level {k}: {r}");
+        assert_eq!(e["rating"]["moves_median"].as_u64(), Some(figure(r, "steps")), "level {k}: {r}");
+        assert!(figure(r, "nodes") >= 1, "{r}");
+    }
+    assert_eq!(
+        entries.iter().map(|e| e["rating"]["moves_median"].as_u64().unwrap()).collect::<Vec<_>>(),
+        [2, 20, 11]
+    );
+    let text = ok(&["pack", "report", pack]);
+    assert!(text.contains("Warehouse 2") && text.contains("100.0 %"), "{text}");
+}

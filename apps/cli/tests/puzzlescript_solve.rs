@@ -106,3 +106,63 @@ fn solve_refuses_realtime_and_random_games_and_says_why_it_gives_up() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("gave up: memory"), "{}", stderr(&out));
 }
+
+#[test]
+fn solve_searches_by_astar_unless_told_and_bfs_proves_the_fewest_steps() {
+    let dir = scratch("ps-solve-search");
+    let level = level_file(&dir, "w1.json", &game(), 1);
+    let level = level.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["solve", level, "--json"];
+        args.extend_from_slice(extra);
+        let out = tessera(&args, "");
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        json_lines(&out).remove(0)
+    };
+    let default = run(&[]);
+    assert_eq!((&default["search"], &default["fewest"]), (&"astar".into(), &false.into()), "{default}");
+    let bfs = run(&["--search", "bfs"]);
+    assert_eq!((&bfs["search"], &bfs["fewest"]), (&"bfs".into(), &true.into()), "{bfs}");
+    let greedy = run(&["--search", "greedy"]);
+    assert_eq!(greedy["search"], "greedy");
+    // A* expands fewer states than breadth-first here, and finds as few steps.
+    let n = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap();
+    assert!(n(&default, "nodes") < n(&bfs, "nodes"), "{default} {bfs}");
+    assert!(n(&default, "steps") >= n(&bfs, "steps") && n(&greedy, "steps") >= n(&bfs, "steps"));
+    // The text says whether the steps are proved the fewest.
+    let text = |extra: &[&str]| {
+        let mut args = vec!["solve", level];
+        args.extend_from_slice(extra);
+        String::from_utf8_lossy(&tessera(&args, "").stdout).lines().next().unwrap_or_default().to_string()
+    };
+    assert!(text(&["--search", "bfs"]).contains("(the fewest; bfs:"), "{}", text(&["--search", "bfs"]));
+    assert!(text(&[]).contains("not proved the fewest; --search bfs proves it"), "{}", text(&[]));
+    // An unknown search, and --search for a rule set whose solver has none, are refused.
+    let out = tessera(&["solve", level, "--search", "dfs"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--search dfs: give one of bfs, astar, greedy"), "{}", stderr(&out));
+    let out = tessera(&["solve", "fixtures/levels/sokoban.json", "--search", "bfs"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--search"), "{}", stderr(&out));
+}
+
+#[test]
+fn play_s_hint_is_a_step_of_a_solution_found_and_none_without_one() {
+    let dir = scratch("ps-hint");
+    let hint_of = |level: &Path| {
+        let out = tessera(&["play", level.to_str().unwrap(), "--commands", "-", "--json"], "hint\n");
+        assert!(out.status.success(), "{}", stderr(&out));
+        json_lines(&out).into_iter().find(|v| v["outcome"] == "hint").expect("a hint line")["hint"].clone()
+    };
+    // Level 2 (warehouse-002): the first step of the solution `solve` finds (A*, as the hint
+    // searches), not the first legal command a search out of budget used to fall back to.
+    let level = level_file(&dir, "w1.json", &game(), 1);
+    let solved = tessera(&["solve", level.to_str().unwrap(), "--json"], "");
+    let first = json_lines(&solved)[0]["commands"][0].clone();
+    assert_eq!(hint_of(&level), first);
+    // No solution (proved): no hint.
+    let stuck = game()
+        .replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#")
+        .replace("homepage example.invalid", "homepage example.invalid\nnoaction");
+    assert_eq!(hint_of(&level_file(&dir, "stuck.json", &stuck, 0)), serde_json::Value::Null);
+}

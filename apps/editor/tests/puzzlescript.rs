@@ -638,3 +638,42 @@ fn the_palette_shows_each_legend_key_as_its_sprite() {
     h.run();
     assert_eq!(h.state().edit().ink(), Ink::Glyph('Q'));
 }
+
+#[test]
+fn hint_on_level_2_names_a_step_of_a_solution_searched_off_the_ui_thread() {
+    use tessera_core::puzzlescript::{PuzzleScriptCommand, SolveLimits, SolveOutcome, solve};
+    use tessera_core::{AnyRules, Rules};
+    let mut h = editor();
+    open_level_2(&mut h);
+    let start = ps(&h);
+    h.get_by_label("Hint").click();
+    h.run();
+    // The search runs in a thread; the panel says so until its answer arrives.
+    let mut message = None;
+    for _ in 0..600 {
+        message = h.state().message().filter(|m| m.starts_with("Hint:"));
+        if message.is_some() {
+            break;
+        }
+        assert!(h.query_by_label("Searching for a hint…").is_some(), "the search shows while it runs");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    let message = message.expect("an answer within the half second of the search");
+    assert_eq!(h.state().session().history().step(), 0, "a hint plays nothing");
+    let word = message.trim_start_matches("Hint: ").split(' ').next().unwrap_or_default();
+    let first: PuzzleScriptCommand = word.parse().unwrap_or_else(|_| panic!("a step: {message}"));
+    // A step of a solution: after it, the fewest steps left are one fewer.
+    let AnyRules::PuzzleScript(rules) = h.state().session().history().rules().clone() else { panic!() };
+    let fewest = |s: &PuzzleScriptState| match solve(&rules, s, SolveLimits::default(), &mut || false) {
+        Ok(r) => match r.outcome {
+            SolveOutcome::Solved(c) => c.len(),
+            other => panic!("{other:?}"),
+        },
+        Err(e) => panic!("{e}"),
+    };
+    let mut after = start.clone();
+    rules.apply(&mut after, &first, &mut Vec::new()).expect("the hint is legal");
+    assert_eq!(fewest(&after) + 1, fewest(&start), "{message}");
+    assert!(message.contains("a solution in"), "{message}");
+}

@@ -1,7 +1,8 @@
 //! PuzzleScript speed: turns per second through the rule set (a step is a turn and its again
 //! turns, diffed into events), on the fixture game and on a few games of PuzzleScript's own
 //! suite (when `../shared` is there), with random inputs; the compile time of those games; and
-//! the whole suite on one thread.
+//! the whole suite on one thread; and the solver's states per second on the fixture game's
+//! level 2, by each search.
 //!
 //! Run: `cargo bench -p tessera-core --bench puzzlescript`. The whole suite against the
 //! reference engine under Node.js is `tools/puzzlescript/bench_suite.sh`.
@@ -9,7 +10,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use tessera_core::puzzlescript::engine::{self, suite};
-use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptLevel};
+use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptLevel, Search, SolveLimits, solve_with};
 use tessera_core::{AnyCommand, Level, Rules};
 
 /// The fixture game, without its win condition so that random play never ends.
@@ -98,6 +99,23 @@ fn turns(c: &mut Criterion) {
     g.sample_size(20);
     for (name, source, _) in &games {
         g.bench_function(name.as_str(), |b| b.iter(|| black_box(engine::compile(source).is_ok())));
+    }
+    g.finish();
+    // The solver on the fixture game's level 2 (warehouse-002), each search: states expanded
+    // per second.
+    let source = include_str!("../../../fixtures/games/warehouse.txt");
+    let level = PuzzleScriptLevel { name: None, seed: None, source: source.to_string(), level: 1 };
+    let (rules, state) = level.start(0).expect("the fixture level starts");
+    let mut g = c.benchmark_group("puzzlescript_solve");
+    g.sample_size(10);
+    for search in Search::ALL {
+        let nodes = solve_with(&rules, &state, SolveLimits::default(), search, &mut || false)
+            .expect("searchable")
+            .nodes;
+        g.throughput(Throughput::Elements(nodes));
+        g.bench_function(format!("warehouse-002: {search}, {nodes} states expanded"), |b| {
+            b.iter(|| black_box(solve_with(&rules, &state, SolveLimits::default(), search, &mut || false)))
+        });
     }
     g.finish();
 }

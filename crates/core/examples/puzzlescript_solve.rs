@@ -1,15 +1,21 @@
 //! Runs the PuzzleScript solver on every distinct (game, level) of PuzzleScript's regression
-//! suite: `cargo run --release -p tessera-core --example puzzlescript_solve -- TESTDATA.js
-//! [SECONDS] [MIB]` (defaults 10 s and 1024 MiB a level). Prints one line per level (the
-//! outcome, steps, states expanded and stored, seconds) and a summary: levels solved, proved
-//! unsolvable, given up, the median time of the solved ones and the states expanded per second
-//! over all of them. Levels of games with `random`/`randomdir` in their rules are counted apart
-//! ("random games"); the solver still searches them, leaving out the steps that draw.
+//! suite, with each search asked for: `cargo run --release -p tessera-core --example
+//! puzzlescript_solve -- TESTDATA.js [SECONDS] [MIB] [SEARCHES] [TOTAL] [STRIDE]` (defaults
+//! 10 s and 1024 MiB a level and search, searches `bfs,astar`, no total, every level).
+//! `SECONDS` is the search thread's CPU time (Linux: `/proc/thread-self/stat`; wall time where
+//! that cannot be read), so a loaded machine does not cut searches short. `TOTAL` wall seconds
+//! bound the whole run: once spent, the remaining levels are left out (the summary says how many
+//! were searched). `STRIDE` K searches every K-th distinct level only (a subset, said so). Prints one line per level and search (the outcome, steps, states expanded and
+//! stored, seconds) and a summary per search: levels solved, proved unsolvable, given up, the
+//! median time of the solved ones and the states expanded per second over all of them; then,
+//! on the levels every search solved, the states each expanded and the steps of its solutions.
+//! Levels of games with `random`/`randomdir` in their rules are counted apart ("random
+//! games"); the solver still searches them, leaving out the steps that draw.
 
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tessera_core::puzzlescript::engine::{self, LevelEntry, suite};
-use tessera_core::puzzlescript::{PuzzleScriptLevel, SolveLimits, SolveOutcome, solve};
+use tessera_core::puzzlescript::{PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, solve_with};
 
 /// Whether the rules section of `source` mentions `random` or `randomdir` (a rough reading:
 /// comments and case aside).
@@ -46,6 +52,52 @@ fn has_random_rules(source: &str) -> bool {
     false
 }
 
+/// The calling thread's CPU time in seconds (user and system), if Linux says it.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command's closing parenthesis: state is field 3; utime and stime are 14
+    // and 15, in clock ticks (100 a second on Linux).
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
+/// A clock for one search: CPU seconds of this thread when readable, else wall seconds.
+struct Clock {
+    wall: Instant,
+    cpu: Option<f64>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock { wall: Instant::now(), cpu: cpu_seconds() }
+    }
+
+    fn elapsed(&self) -> f64 {
+        match (self.cpu, cpu_seconds()) {
+            (Some(a), Some(b)) => b - a,
+            _ => self.wall.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// One search's tally.
+#[derive(Default)]
+struct Tally {
+    solved: usize,
+    unsolvable: usize,
+    random_only: usize,
+    stopped: usize,
+    memory: usize,
+    refused: usize,
+    random_solved: usize,
+    times: Vec<f64>,
+    wall_times: Vec<f64>,
+    nodes: u64,
+    seconds: f64,
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = args.get(1).cloned().unwrap_or_else(|| {
@@ -53,14 +105,25 @@ fn main() {
     });
     let seconds: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10.0);
     let mib: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1024);
+    let searches: Vec<Search> = args
+        .get(4)
+        .map_or("bfs,astar", String::as_str)
+        .split(',')
+        .map(|n| Search::from_name(n).unwrap_or_else(|| panic!("{n}: give bfs, astar or greedy")))
+        .collect();
+    let total: Option<f64> = args.get(5).and_then(|s| s.parse().ok());
+    let stride: usize = args.get(6).and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
+    let mut distinct = 0usize;
+    let cpu = cpu_seconds().is_some();
     let text = std::fs::read_to_string(&path).expect("the suite reads");
     let cases = suite::parse_testdata(&text).expect("the suite parses");
     let mut seen = BTreeSet::new();
-    let (mut solved, mut unsolvable, mut random_only, mut stopped, mut memory, mut refused, mut failed) =
-        (0, 0, 0, 0, 0, 0, 0);
-    let (mut random_games, mut random_solved) = (0, 0);
-    let mut times = Vec::new();
-    let (mut all_nodes, mut all_seconds) = (0u64, 0f64);
+    let mut tallies: Vec<Tally> = searches.iter().map(|_| Tally::default()).collect();
+    let (mut levels, mut failed, mut random_games, mut left_out) = (0usize, 0usize, 0usize, 0usize);
+    // Per search, on the levels every search solved: states expanded and solution steps.
+    let mut common = vec![(0u64, 0usize); searches.len()];
+    let mut common_levels = 0usize;
+    let run_began = Instant::now();
     for case in &cases {
         if !seen.insert((case.source.clone(), case.level)) {
             continue;
@@ -69,75 +132,123 @@ fn main() {
         if !matches!(game.levels().get(case.level), Some(LevelEntry::Level { .. })) {
             continue;
         }
+        distinct += 1;
+        if !(distinct - 1).is_multiple_of(stride) {
+            continue;
+        }
+        if total.is_some_and(|t| run_began.elapsed().as_secs_f64() > t) {
+            left_out += 1;
+            continue;
+        }
         let playable =
             game.levels()[..case.level].iter().filter(|e| matches!(e, LevelEntry::Level { .. })).count();
         let level =
             PuzzleScriptLevel { name: None, seed: None, source: case.source.clone(), level: playable };
         let random = has_random_rules(&case.source);
+        levels += 1;
         random_games += usize::from(random);
         let Ok((rules, state)) = level.start(0) else {
             failed += 1;
             println!("{:<50} does not start", case.name);
             continue;
         };
-        let budget = Duration::from_secs_f64(seconds);
-        let began = Instant::now();
-        let limits = SolveLimits { max_nodes: u64::MAX, max_bytes: mib << 20 };
-        let report = solve(&rules, &state, limits, &mut || began.elapsed() > budget);
-        let t = began.elapsed().as_secs_f64();
-        let what = match &report {
-            Err(e) => {
-                refused += 1;
-                format!("refused: {e}")
-            }
-            Ok(r) => {
-                all_nodes += r.nodes;
-                all_seconds += t;
-                match &r.outcome {
-                    SolveOutcome::Solved(c) => {
-                        solved += 1;
-                        random_solved += usize::from(random);
-                        times.push(t);
-                        format!("solved in {} steps", c.len())
-                    }
-                    SolveOutcome::Unsolvable => {
-                        unsolvable += 1;
-                        "unsolvable".into()
-                    }
-                    SolveOutcome::Random { steps } => {
-                        random_only += 1;
-                        format!("no solution without random steps ({steps} left out)")
-                    }
-                    SolveOutcome::Stopped => {
-                        stopped += 1;
-                        "gave up: time".into()
-                    }
-                    SolveOutcome::Memory => {
-                        memory += 1;
-                        "gave up: memory".into()
+        let mut solved_here = Vec::new();
+        for (search, tally) in searches.iter().zip(&mut tallies) {
+            let began = Clock::start();
+            let limits = SolveLimits { max_nodes: u64::MAX, max_bytes: mib << 20 };
+            let report = solve_with(&rules, &state, limits, *search, &mut || began.elapsed() > seconds);
+            let t = began.elapsed();
+            let wall = began.wall.elapsed().as_secs_f64();
+            let what = match &report {
+                Err(e) => {
+                    tally.refused += 1;
+                    format!("refused: {e}")
+                }
+                Ok(r) => {
+                    tally.nodes += r.nodes;
+                    tally.seconds += t;
+                    match &r.outcome {
+                        SolveOutcome::Solved(c) => {
+                            tally.solved += 1;
+                            tally.random_solved += usize::from(random);
+                            tally.times.push(t);
+                            tally.wall_times.push(wall);
+                            solved_here.push((r.nodes, c.len()));
+                            format!("solved in {} steps", c.len())
+                        }
+                        SolveOutcome::Unsolvable => {
+                            tally.unsolvable += 1;
+                            "unsolvable".into()
+                        }
+                        SolveOutcome::Random { steps } => {
+                            tally.random_only += 1;
+                            format!("no solution without random steps ({steps} left out)")
+                        }
+                        SolveOutcome::Stopped => {
+                            tally.stopped += 1;
+                            "gave up: time".into()
+                        }
+                        SolveOutcome::Memory => {
+                            tally.memory += 1;
+                            "gave up: memory".into()
+                        }
                     }
                 }
+            };
+            let (nodes, states) = report.as_ref().map_or((0, 0), |r| (r.nodes, r.states));
+            println!(
+                "{:<50} level {:>2}{} {search}: {what}; {nodes} expanded, {states} stored, {t:.2} s ({wall:.2} s wall)",
+                case.name.chars().take(50).collect::<String>(),
+                case.level,
+                if random { " (random game)" } else { "" }
+            );
+        }
+        if solved_here.len() == searches.len() {
+            common_levels += 1;
+            for (c, (nodes, steps)) in common.iter_mut().zip(solved_here) {
+                c.0 += nodes;
+                c.1 += steps;
             }
-        };
-        let (nodes, states) = report.as_ref().map_or((0, 0), |r| (r.nodes, r.states));
+        }
+    }
+    println!(
+        "\n{levels} distinct levels searched{} ({random_games} of games with random rules, {failed} did not \
+         start){}; {seconds} s of {} and {mib} MiB a level and search",
+        if stride > 1 { format!(" (every {stride}th of {distinct})") } else { String::new() },
+        if left_out > 0 {
+            format!(", {left_out} left out when the total budget ran out")
+        } else {
+            String::new()
+        },
+        if cpu { "CPU time" } else { "wall time" }
+    );
+    for (search, t) in searches.iter().zip(&mut tallies) {
+        t.times.sort_by(f64::total_cmp);
+        t.wall_times.sort_by(f64::total_cmp);
+        let median = t.times.get(t.times.len() / 2).copied().unwrap_or(0.0);
+        let median_wall = t.wall_times.get(t.wall_times.len() / 2).copied().unwrap_or(0.0);
         println!(
-            "{:<50} level {:>2}{} {what}; {nodes} expanded, {states} stored, {t:.2} s",
-            case.name.chars().take(50).collect::<String>(),
-            case.level,
-            if random { " (random game)" } else { "" }
+            "{search}: {} solved ({} of them in random games), {} proved unsolvable, {} no solution without \
+             random steps, {} out of time, {} out of memory, {} refused (realtime); median time of the solved \
+             {median:.3} s ({median_wall:.3} s wall); {:.0} states expanded/s ({} in {:.1} s)",
+            t.solved,
+            t.random_solved,
+            t.unsolvable,
+            t.random_only,
+            t.stopped,
+            t.memory,
+            t.refused,
+            t.nodes as f64 / t.seconds.max(1e-9),
+            t.nodes,
+            t.seconds
         );
     }
-    times.sort_by(f64::total_cmp);
-    let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
-    let searched = solved + unsolvable + random_only + stopped + memory + refused + failed;
-    println!(
-        "\n{searched} distinct levels ({random_games} of games with random rules): {solved} solved \
-         ({random_solved} of them in random games), {unsolvable} proved unsolvable, {random_only} no solution \
-         without random steps, {stopped} out of time ({seconds} s), {memory} out of memory ({mib} MiB), \
-         {refused} refused (realtime), {failed} did not start"
-    );
-    println!(
-        "median time of the solved: {median:.3} s; {:.0} states expanded/s over all searches ({all_nodes} in {all_seconds:.1} s)",
-        all_nodes as f64 / all_seconds.max(1e-9)
-    );
+    if searches.len() > 1 {
+        let each: Vec<String> = searches
+            .iter()
+            .zip(&common)
+            .map(|(s, (nodes, steps))| format!("{s} {nodes} states expanded, {steps} steps"))
+            .collect();
+        println!("on the {common_levels} levels every search solved: {}", each.join("; "));
+    }
 }

@@ -6,6 +6,7 @@
 //!   on the game's `background_color` (`art`); in Edit each legend glyph is drawn so too.
 //! - Play: arrow keys and WASD move, X or Space is the action key, R restarts (to the last
 //!   checkpoint); Tick runs a turn with no input (realtime games). A step runs its `again` turns.
+//!   Hint searches for a solution off the UI thread (`hint`).
 //! - Edit: the level's cells are [`Ink::Glyph`]s of the game's legend (its one-character keys:
 //!   objects and `and` aggregates); the palette lists them, each button drawn as its sprite, the
 //!   key and the objects it stands for on hover.
@@ -14,6 +15,7 @@
 //!   edited in the game's `.txt`.
 
 mod art;
+mod hint;
 
 use super::{BoardArt, EditorGame, Import, InkArt, PlayAction};
 use crate::model::{BoardInput, Brush, Ink, InkLook, PaletteInk, PlayInput, Problem, Sketch};
@@ -412,6 +414,9 @@ impl EditorGame for Game {
             ui.label("Won: the win conditions hold.");
         } else if ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked() {
             action = Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
+        }
+        if let Some(a) = hint::panel(ui, r, s) {
+            action = Some(a);
         }
         // Level select: the other levels of the same source.
         let game = r.game();

@@ -55,8 +55,8 @@ mod tests;
 pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
 pub use import::IMPORTERS;
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
-pub use plugin::{HINT_NODES, PuzzleScript, PuzzleScriptKeyframe};
-pub use solver::{Refusal, SolveLimits, SolveOutcome, SolveReport, solve};
+pub use plugin::{HINT_BYTES, HINT_NODES, HINT_SEARCH, PuzzleScript, PuzzleScriptKeyframe};
+pub use solver::{HintVerdict, Refusal, Search, SolveLimits, SolveOutcome, SolveReport, hint_verdict, solve, solve_with};
 pub use source::{Glyph, LevelEdit, Palette, edit_levels, legend, level_rows, palette, with_level_rows};
 pub use state::{Meta, PuzzleScriptState};
 

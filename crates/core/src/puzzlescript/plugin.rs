@@ -4,7 +4,7 @@
 use super::{
     PuzzleScriptCommand, PuzzleScriptEvent, PuzzleScriptLevel, PuzzleScriptRules, PuzzleScriptState, engine,
 };
-use crate::{GameRng, KeyframeError, LevelError, Plugin, Rejected, Rules};
+use crate::{GameRng, KeyframeError, LevelError, Plugin, Rejected};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -95,15 +95,15 @@ impl Plugin for PuzzleScript {
         state.render()
     }
 
-    /// The first command of a fewest-steps solution when the solver finds one within
-    /// [`HINT_NODES`] expansions; none when it proves there is no solution from here (or the
-    /// level is won); else (out of budget, randomness, a realtime game) the first legal command.
+    /// The first command of a solution when the solver (A*, [`HINT_SEARCH`]) finds one within
+    /// [`HINT_NODES`] expansions; else none: never a command from a search that found no
+    /// solution (proved none from here, out of budget, left out random steps, a realtime game,
+    /// or won already). [`hint_verdict`](super::solver::hint_verdict) says which.
     fn hint(rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<PuzzleScriptCommand> {
         let limits = super::SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
-        match super::solve(rules, state, limits, &mut || false).map(|r| r.outcome) {
+        match super::solve_with(rules, state, limits, HINT_SEARCH, &mut || false).map(|r| r.outcome) {
             Ok(super::SolveOutcome::Solved(commands)) => commands.first().copied(),
-            Ok(super::SolveOutcome::Unsolvable) => None,
-            _ => rules.legal_commands(state).into_iter().next(),
+            _ => None,
         }
     }
 
@@ -114,7 +114,10 @@ impl Plugin for PuzzleScript {
 }
 
 /// How many states the hint's solver may expand (a fraction of a second on small levels).
-pub const HINT_NODES: u64 = 2_000;
+pub const HINT_NODES: u64 = 50_000;
+
+/// The hint's search: A*, which finds a solution in the fewest states of the three.
+pub const HINT_SEARCH: super::Search = super::Search::AStar;
 
 /// How many bytes of stored states the hint's solver may keep.
 pub const HINT_BYTES: u64 = 64 << 20;

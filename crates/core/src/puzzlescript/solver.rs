@@ -1,15 +1,34 @@
 //! A PuzzleScript solver: a breadth-first search over the states a level's steps reach, so the
-//! first solution found has the fewest steps.
+//! first solution found has the fewest steps; or a best-first search ([`Search::AStar`],
+//! [`Search::Greedy`]) guided by the win conditions, which finds solutions with fewer states but
+//! does not prove them fewest.
 //!
 //! - **Steps** are `up`, `down`, `left`, `right` and `action` (not when the game says
 //!   `noaction`), each run exactly as the rule set runs it: the turn, then every `again` turn it
 //!   queues (at most [`MAX_TURNS`](super::MAX_TURNS)), stopping at a win. `tick` and `restart`
 //!   are not searched (`restart` only goes back to a state already seen).
 //! - **States** are the engine's state: the board's objects and the rest (the checkpoint the
-//!   restart goes to, pending movements). The board is stored in one arena; the rest, which
-//!   rarely changes, is stored once and referred to. States are deduplicated exactly (a table of
-//!   their ids keyed by a hash of the board, the boards compared on a hit), never iterated, so a
-//!   search, its result and its counts are the same on every run and machine.
+//!   restart goes to, pending movements). The rest, which rarely changes, is stored once and
+//!   referred to by an id. A state is remembered by a 128-bit hash of its board and rest id (two
+//!   independent 64-bit mixes), not by its board: the board is kept only while the state waits
+//!   in the frontier, so a state seen costs about 60 bytes whatever the board's size. Two
+//!   distinct states with the same 128-bit hash would be taken for one (the second skipped):
+//!   among a billion states the chance is about 10^-21. Such a collision could only hide a
+//!   solution (a longer one found, or `Unsolvable` said wrongly), never make a wrong one: the
+//!   solution is a path of steps actually played, and the CLI plays it again before printing.
+//!   Nothing is iterated in hash order, so a search, its result and its counts are the same on
+//!   every run and machine.
+//! - **Search.** [`Search::Bfs`] expands states in the order found: its first solution has the
+//!   fewest steps, and when it ends with none, there is none. [`Search::AStar`] expands by the
+//!   steps so far plus an estimate of the steps left, [`Search::Greedy`] by the estimate alone
+//!   (ties by the smaller estimate, then first found). The estimate sums, over the win
+//!   conditions, the cells that break them: for `all X on Y` each cell with an X and no Y counts
+//!   its distance (columns plus rows) to the nearest Y, or 1 when there is no Y; for `no X on Y`
+//!   each cell with both counts 1; `some X on Y` counts 1 when no cell has both. It is not
+//!   admissible in general (one step may move many objects, a rule may clear a whole row), so
+//!   A*'s solutions are usually but not provably the fewest; when either ends with no solution
+//!   it has searched every state, so `Unsolvable` is a proof for all three. A state found again by a shorter path is updated and
+//!   expanded again (A* and greedy).
 //! - **Randomness.** A step that draws from the game's generator (a `random` rule or a
 //!   `randomdir` that fires) is not followed: its result depends on the seed. Every step the
 //!   search does follow leaves the generator as it was, so the generator is the same in every
@@ -17,21 +36,65 @@
 //!   but left such steps out, the answer is [`SolveOutcome::Random`], not `Unsolvable`. A game
 //!   with `realtime_interval` is refused: time, not the player, moves it.
 //! - **Budget**: [`SolveLimits::max_nodes`] expansions, [`SolveLimits::max_bytes`] of stored
-//!   states (the states stored times their size, plus the table; the search stops with
-//!   [`SolveOutcome::Memory`] rather than grow past it), and a `stop` callback the caller passes
-//!   (checked every 256 expansions; no clock in core).
+//!   states (the table of hashes, the links back to each state's parent, the boards in the
+//!   frontier; the search stops with [`SolveOutcome::Memory`] rather than grow past it), and a
+//!   `stop` callback the caller passes (checked every 256 expansions; no clock in core).
 
 use super::engine::{self, Game, Input};
 use super::{MAX_TURNS, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState};
 use crate::hash::keys::mix64;
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 /// How many expansions between two calls of the stop callback.
 const STOP_EVERY: u64 = 256;
-/// An empty slot of the table.
-const EMPTY: u32 = u32::MAX;
-/// No parent (the start).
-const ROOT: u32 = u32::MAX;
+/// No parent (the start); no frontier slot.
+const NONE: u32 = u32::MAX;
+/// The most states a search stores (ids are `u32`).
+const MAX_STATES: usize = (u32::MAX - 1) as usize;
+
+/// How a search orders the states it expands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Search {
+    /// Breadth-first: the fewest steps, proved.
+    #[default]
+    Bfs,
+    /// Best-first by steps so far plus the estimate of the steps left (see the module docs):
+    /// short solutions in fewer states, not proved fewest.
+    AStar,
+    /// Best-first by the estimate alone: a solution in the fewest states, often long.
+    Greedy,
+}
+
+impl Search {
+    /// Every search, in the order the CLI lists them.
+    pub const ALL: [Search; 3] = [Search::Bfs, Search::AStar, Search::Greedy];
+
+    /// Its name on the command line: `bfs`, `astar`, `greedy`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Search::Bfs => "bfs",
+            Search::AStar => "astar",
+            Search::Greedy => "greedy",
+        }
+    }
+
+    /// The search of that name.
+    pub fn from_name(name: &str) -> Option<Search> {
+        Search::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Whether its first solution is proved to have the fewest steps.
+    pub fn proves_fewest(self) -> bool {
+        self == Search::Bfs
+    }
+}
+
+impl std::fmt::Display for Search {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// How far a search may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,37 +192,113 @@ fn input(cmd: PuzzleScriptCommand) -> Input {
     }
 }
 
-/// The hash of a board.
-fn board_hash(cells: &[u64], rest: u32) -> u64 {
-    cells.iter().fold(mix64(u64::from(rest) ^ 0x5053_5f53_4f4c_5645), |h, &w| mix64(h ^ w))
+/// The 128-bit hash a state is remembered by: two independent mixes of its board and rest id
+/// (never 0, the table's empty slot).
+fn state_key(cells: &[u64], rest: u32) -> u128 {
+    let (mut a, mut b) = (mix64(u64::from(rest) ^ 0x5053_5f53_4f4c_5645), mix64(u64::from(rest) ^ 0x7465_7373_6572_6121));
+    for &w in cells {
+        a = mix64(a ^ w);
+        b = mix64(b.rotate_left(17) ^ w ^ 0xa076_1d64_78bd_642f);
+    }
+    (u128::from(a) << 64 | u128::from(b)).max(1)
 }
 
-/// The stored states: boards in one arena, the rest interned, an open-addressing table of ids.
+/// The estimate of the steps left (see the module docs): the cells that break a win condition.
+struct Estimate<'g> {
+    game: &'g Game,
+}
+
+impl Estimate<'_> {
+    fn of(&self, st: &engine::State) -> u32 {
+        let s = st.stride;
+        let n = st.width * st.height;
+        let has = |mask: &[u64], all: bool, c: &[u64]| {
+            if all {
+                mask.iter().zip(c).all(|(m, w)| m & w == *m)
+            } else {
+                mask.iter().zip(c).any(|(m, w)| m & w != 0)
+            }
+        };
+        let cell = |i: usize| &st.cells[i * s..(i + 1) * s];
+        // Cell `i` is at column `i / height`, row `i % height`.
+        let far = |i: usize, j: usize| ((i / st.height).abs_diff(j / st.height) + (i % st.height).abs_diff(j % st.height)) as u32;
+        let mut total = 0u32;
+        let mut ys = Vec::new();
+        for wc in &self.game.win_conditions {
+            let x = |i: usize| has(&wc.mask1, wc.aggregate1, cell(i));
+            let y = |i: usize| has(&wc.mask2, wc.aggregate2, cell(i));
+            total = total.saturating_add(match wc.quantifier {
+                -1 => (0..n).filter(|&i| x(i) && y(i)).count() as u32,
+                0 => u32::from(!(0..n).any(|i| x(i) && y(i))),
+                _ => {
+                    // Each X off a Y: its distance to the nearest Y (at least 1), or 1 when there
+                    // is none.
+                    ys.clear();
+                    ys.extend((0..n).filter(|&i| y(i)));
+                    (0..n)
+                        .filter(|&i| x(i) && !y(i))
+                        .map(|i| ys.iter().map(|&j| far(i, j)).min().unwrap_or(1))
+                        .fold(0u32, u32::saturating_add)
+                }
+            });
+        }
+        total
+    }
+}
+
+/// How a state was reached: its parent, the command from it, the steps from the start.
+#[derive(Clone, Copy)]
+struct Link {
+    parent: u32,
+    cmd: u8,
+    depth: u32,
+}
+
+/// The states seen: a table of their keys, each state's link back to its parent, and the
+/// boards of the states in the frontier (slots reused once expanded).
 struct Store {
     /// Words per board.
     len: usize,
-    boards: Vec<u64>,
-    /// Per state: its rest's id, its parent and the command from the parent.
+    /// Open addressing: the keys (0 empty) and the id of each.
+    keys: Vec<u128>,
+    ids: Vec<u32>,
+    /// Per state: its rest's id, its parent, the command from the parent, its steps from the
+    /// start, its frontier slot (`NONE` once expanded).
     rest_of: Vec<u32>,
     parent: Vec<u32>,
     cmd: Vec<u8>,
-    /// The distinct rests (the state with no board), and their ids.
+    depth: Vec<u32>,
+    slot: Vec<u32>,
+    /// The frontier's boards, `len` words a slot, and the free slots.
+    boards: Vec<u64>,
+    free: Vec<u32>,
+    /// The distinct rests (the state with no board), their ids, and what they take.
     rests: Vec<engine::State>,
     rest_ids: HashMap<engine::State, u32>,
-    table: Vec<u32>,
+    rest_bytes: u64,
 }
+
+/// Bytes per state besides its board: rest id, parent, command, depth, slot.
+const PER_STATE: u64 = 4 + 4 + 1 + 4 + 4;
+/// Bytes per table slot: key and id.
+const PER_SLOT: u64 = 16 + 4;
 
 impl Store {
     fn new(len: usize) -> Store {
         Store {
             len,
-            boards: Vec::new(),
+            keys: vec![0; 64],
+            ids: vec![NONE; 64],
             rest_of: Vec::new(),
             parent: Vec::new(),
             cmd: Vec::new(),
+            depth: Vec::new(),
+            slot: Vec::new(),
+            boards: Vec::new(),
+            free: Vec::new(),
             rests: Vec::new(),
             rest_ids: HashMap::new(),
-            table: vec![EMPTY; 1024],
+            rest_bytes: 0,
         }
     }
 
@@ -167,22 +306,21 @@ impl Store {
         self.parent.len()
     }
 
-    /// Bytes per stored state (board, links) and per table slot.
+    /// The bytes the store takes (checked against the budget).
     fn bytes(&self) -> u64 {
-        let per_state = self.len as u64 * 8 + 4 + 4 + 1;
-        let rest_bytes: u64 = self.rests.iter().map(|r| (r.restart_cells.len() * 8 * 2 + 512) as u64).sum();
-        self.count() as u64 * per_state + self.table.len() as u64 * 4 + rest_bytes
+        self.count() as u64 * PER_STATE
+            + self.keys.len() as u64 * PER_SLOT
+            + self.boards.len() as u64 * 8
+            + self.free.len() as u64 * 4
+            + self.rest_bytes
     }
 
-    /// The bytes the store would take after one more state (and the table's growth then).
+    /// The bytes the store would take after one more state in the frontier (and the table's
+    /// growth then).
     fn bytes_after_one_more(&self) -> u64 {
-        let grow = if (self.count() + 1) * 2 > self.table.len() { self.table.len() as u64 * 4 } else { 0 };
-        self.bytes() + self.len as u64 * 8 + 9 + grow
-    }
-
-    fn board(&self, id: u32) -> &[u64] {
-        let i = id as usize * self.len;
-        &self.boards[i..i + self.len]
+        let grow = if (self.count() + 1) * 2 > self.keys.len() { self.keys.len() as u64 * PER_SLOT } else { 0 };
+        let board = if self.free.is_empty() { self.len as u64 * 8 } else { 0 };
+        self.bytes() + PER_STATE + board + grow + 512
     }
 
     /// The id of the rest of `state` (its board ignored).
@@ -193,70 +331,99 @@ impl Store {
             return id;
         }
         let id = self.rests.len() as u32;
+        self.rest_bytes += (rest.restart_cells.len() * 8 * 2 + rest.movements.len() * 2 + 512) as u64;
         self.rests.push(rest.clone());
         self.rest_ids.insert(rest, id);
         id
     }
 
-    /// The slot where a board with this hash and content is, or would go.
-    fn slot(&self, cells: &[u64], rest: u32, h: u64) -> (usize, bool) {
-        let mask = self.table.len() - 1;
-        let mut i = (h as usize) & mask;
+    /// The table slot of `key`: whether it holds it (else it is the empty slot it would go to).
+    fn find(&self, key: u128) -> (usize, bool) {
+        let mask = self.keys.len() - 1;
+        let mut i = (key as usize) & mask;
         loop {
-            match self.table[i] {
-                EMPTY => return (i, false),
-                id if self.rest_of[id as usize] == rest && self.board(id) == cells => return (i, true),
+            match self.keys[i] {
+                0 => return (i, false),
+                k if k == key => return (i, true),
                 _ => i = (i + 1) & mask,
             }
         }
     }
 
-    /// Adds the state unless it is stored: its id, or `None` when it was stored.
-    fn insert(&mut self, cells: &[u64], rest: u32, parent: u32, cmd: u8) -> Option<u32> {
-        let h = board_hash(cells, rest);
-        let (slot, found) = self.slot(cells, rest, h);
-        if found {
-            return None;
+    /// Puts `cells` in a free frontier slot: the slot.
+    fn keep_board(&mut self, cells: &[u64]) -> u32 {
+        match self.free.pop() {
+            Some(slot) => {
+                let i = slot as usize * self.len;
+                self.boards[i..i + self.len].copy_from_slice(cells);
+                slot
+            }
+            None => {
+                let slot = self.boards.len().checked_div(self.len).unwrap_or(0) as u32;
+                self.boards.extend_from_slice(cells);
+                slot
+            }
         }
+    }
+
+    /// Adds a new state to the frontier (its key not in the table, `at` its empty slot): its id.
+    fn add(&mut self, at: usize, key: u128, cells: &[u64], rest: u32, link: Link) -> u32 {
         let id = self.count() as u32;
-        self.boards.extend_from_slice(cells);
+        let slot = self.keep_board(cells);
         self.rest_of.push(rest);
-        self.parent.push(parent);
-        self.cmd.push(cmd);
-        self.table[slot] = id;
-        if self.count() * 2 > self.table.len() {
+        self.parent.push(link.parent);
+        self.cmd.push(link.cmd);
+        self.depth.push(link.depth);
+        self.slot.push(slot);
+        self.keys[at] = key;
+        self.ids[at] = id;
+        if self.count() * 2 > self.keys.len() {
             self.grow();
         }
-        Some(id)
+        id
+    }
+
+    /// Puts a state seen before back in the frontier, reached now by a shorter path.
+    fn reopen(&mut self, id: u32, cells: &[u64], link: Link) {
+        let i = id as usize;
+        self.parent[i] = link.parent;
+        self.cmd[i] = link.cmd;
+        self.depth[i] = link.depth;
+        if self.slot[i] == NONE {
+            self.slot[i] = self.keep_board(cells);
+        }
     }
 
     fn grow(&mut self) {
-        let mut table = vec![EMPTY; self.table.len() * 2];
-        let mask = table.len() - 1;
-        for id in 0..self.count() as u32 {
-            let mut i = (board_hash(self.board(id), self.rest_of[id as usize]) as usize) & mask;
-            while table[i] != EMPTY {
-                i = (i + 1) & mask;
+        let size = self.keys.len() * 2;
+        let (keys, ids) = (std::mem::replace(&mut self.keys, vec![0; size]), std::mem::take(&mut self.ids));
+        self.ids = vec![NONE; size];
+        for (key, id) in keys.into_iter().zip(ids) {
+            if key != 0 {
+                let (at, _) = self.find(key);
+                self.keys[at] = key;
+                self.ids[at] = id;
             }
-            table[i] = id;
         }
-        self.table = table;
     }
 
-    /// Makes `state` the stored state `id`.
-    fn load(&self, id: u32, state: &mut engine::State) {
+    /// Makes `state` the state `id` (in the frontier) and frees its slot.
+    fn take(&mut self, id: u32, state: &mut engine::State) {
         let rest = &self.rests[self.rest_of[id as usize] as usize];
         let cells = std::mem::take(&mut state.cells);
-        *state = rest.clone();
+        state.clone_from(rest);
         state.cells = cells;
         state.cells.clear();
-        state.cells.extend_from_slice(self.board(id));
+        let slot = std::mem::replace(&mut self.slot[id as usize], NONE);
+        let i = slot as usize * self.len;
+        state.cells.extend_from_slice(&self.boards[i..i + self.len]);
+        self.free.push(slot);
     }
 
     /// The commands from the start to `id`.
     fn path(&self, mut id: u32, moves: &[PuzzleScriptCommand]) -> Vec<PuzzleScriptCommand> {
         let mut out = Vec::new();
-        while self.parent[id as usize] != ROOT {
+        while self.parent[id as usize] != NONE {
             out.push(moves[usize::from(self.cmd[id as usize])]);
             id = self.parent[id as usize];
         }
@@ -265,12 +432,37 @@ impl Store {
     }
 }
 
-/// Searches for a solution of `state` with the fewest steps, within `limits`, calling `stop`
-/// every few hundred expansions (see the module docs). `Err` for a game the search refuses.
+/// A best-first frontier entry: (priority, estimate, order found, id, steps), the least first.
+type Entry = Reverse<(u32, u32, u64, u32, u32)>;
+
+/// The states waiting to be expanded.
+enum Frontier {
+    /// Breadth-first: ids in the order found.
+    Fifo(VecDeque<u32>),
+    /// Best-first ([`Entry`]); an entry whose steps are no longer the state's is stale and
+    /// skipped.
+    Heap(BinaryHeap<Entry>),
+}
+
+/// Searches for a solution of `state` with the fewest steps (breadth-first), within `limits`,
+/// calling `stop` every few hundred expansions (see the module docs). `Err` for a game the
+/// search refuses.
 pub fn solve(
     rules: &PuzzleScriptRules,
     state: &PuzzleScriptState,
     limits: SolveLimits,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<SolveReport, Refusal> {
+    solve_with(rules, state, limits, Search::Bfs, stop)
+}
+
+/// Searches for a solution of `state` by `search` (see the module docs), within `limits`, calling
+/// `stop` every few hundred expansions. `Err` for a game the search refuses.
+pub fn solve_with(
+    rules: &PuzzleScriptRules,
+    state: &PuzzleScriptState,
+    limits: SolveLimits,
+    search: Search,
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<SolveReport, Refusal> {
     let game = rules.game();
@@ -287,18 +479,50 @@ pub fn solve(
     if state.is_won() {
         return Ok(report(SolveOutcome::Solved(Vec::new()), 0, &store));
     }
+    let estimate = Estimate { game };
+    let priority = |depth: u32, h: u32| match search {
+        Search::Bfs => depth,
+        Search::AStar => depth.saturating_add(h),
+        Search::Greedy => h,
+    };
+    let mut frontier = match search {
+        Search::Bfs => Frontier::Fifo(VecDeque::new()),
+        Search::AStar | Search::Greedy => Frontier::Heap(BinaryHeap::new()),
+    };
+    let mut order = 0u64;
+    let mut push = |frontier: &mut Frontier, id: u32, depth: u32, h: u32| match frontier {
+        Frontier::Fifo(q) => q.push_back(id),
+        Frontier::Heap(heap) => {
+            order += 1;
+            heap.push(Reverse((priority(depth, h), h, order, id, depth)));
+        }
+    };
     let rest = store.rest_id(start);
-    store.insert(&start.cells, rest, ROOT, 0);
+    let key = state_key(&start.cells, rest);
+    let (at, _) = store.find(key);
+    let root = store.add(at, key, &start.cells, rest, Link { parent: NONE, cmd: 0, depth: 0 });
+    push(&mut frontier, root, 0, estimate.of(start));
     let mut nodes = 0u64;
     let mut random = 0u64;
     let mut here = start.clone();
     let mut next = start.clone();
-    let mut head = 0u32;
-    while (head as usize) < store.count() {
+    loop {
+        let head = match &mut frontier {
+            Frontier::Fifo(q) => q.pop_front(),
+            Frontier::Heap(heap) => loop {
+                match heap.pop() {
+                    Some(Reverse((_, _, _, id, depth))) if store.depth[id as usize] != depth => {}
+                    Some(Reverse((_, _, _, id, _))) if store.slot[id as usize] == NONE => {}
+                    other => break other.map(|Reverse((_, _, _, id, _))| id),
+                }
+            },
+        };
+        let Some(head) = head else { break };
         if nodes >= limits.max_nodes || (nodes.is_multiple_of(STOP_EVERY) && stop()) {
             return Ok(report(SolveOutcome::Stopped, nodes, &store));
         }
-        store.load(head, &mut here);
+        store.take(head, &mut here);
+        let depth = store.depth[head as usize] + 1;
         nodes += 1;
         for (k, &cmd) in moves.iter().enumerate() {
             next.clone_from(&here);
@@ -312,9 +536,6 @@ pub fn solve(
                 path.push(cmd);
                 return Ok(report(SolveOutcome::Solved(path), nodes, &store));
             }
-            if store.bytes_after_one_more() > limits.max_bytes {
-                return Ok(report(SolveOutcome::Memory, nodes, &store));
-            }
             let rest = if next.restart_cells == here.restart_cells
                 && next.movements == here.movements
                 && next.text_mode == here.text_mode
@@ -325,12 +546,72 @@ pub fn solve(
             } else {
                 store.rest_id(&next)
             };
-            store.insert(&next.cells, rest, head, k as u8);
+            let key = state_key(&next.cells, rest);
+            let (at, found) = store.find(key);
+            if found {
+                // Breadth-first finds every state first by a shortest path; best-first may not.
+                let id = store.ids[at];
+                if search != Search::Bfs && depth < store.depth[id as usize] {
+                    store.reopen(id, &next.cells, Link { parent: head, cmd: k as u8, depth });
+                    push(&mut frontier, id, depth, estimate.of(&next));
+                }
+                continue;
+            }
+            if store.bytes_after_one_more() > limits.max_bytes || store.count() >= MAX_STATES {
+                return Ok(report(SolveOutcome::Memory, nodes, &store));
+            }
+            let id = store.add(at, key, &next.cells, rest, Link { parent: head, cmd: k as u8, depth });
+            let h = if search == Search::Bfs { 0 } else { estimate.of(&next) };
+            push(&mut frontier, id, depth, h);
         }
-        head += 1;
     }
     let outcome = if random > 0 { SolveOutcome::Random { steps: random } } else { SolveOutcome::Unsolvable };
     Ok(report(outcome, nodes, &store))
+}
+
+/// What a hint can say about a state (see [`hint_verdict`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HintVerdict {
+    /// The first command of a solution of `steps` steps.
+    Move {
+        /// The command.
+        first: PuzzleScriptCommand,
+        /// The solution's length.
+        steps: usize,
+    },
+    /// The search proved that no sequence of steps wins from here.
+    NoSolution,
+    /// No sequence of steps that draw nothing from the generator wins: not a proof either way.
+    Random,
+    /// The budget (time, nodes or memory) ran out after this many states expanded.
+    OutOfTime(u64),
+    /// The level is won already.
+    Won,
+    /// The game cannot be searched (realtime).
+    Refused(Refusal),
+}
+
+/// The hint for `state`: a search by [`HINT_SEARCH`](super::HINT_SEARCH) within `limits` and
+/// `stop`. A move only from a solution found, never a guess.
+pub fn hint_verdict(
+    rules: &PuzzleScriptRules,
+    state: &PuzzleScriptState,
+    limits: SolveLimits,
+    stop: &mut dyn FnMut() -> bool,
+) -> HintVerdict {
+    let report = match solve_with(rules, state, limits, super::HINT_SEARCH, stop) {
+        Ok(r) => r,
+        Err(e) => return HintVerdict::Refused(e),
+    };
+    match report.outcome {
+        SolveOutcome::Solved(c) => match c.first() {
+            Some(&first) => HintVerdict::Move { first, steps: c.len() },
+            None => HintVerdict::Won,
+        },
+        SolveOutcome::Unsolvable => HintVerdict::NoSolution,
+        SolveOutcome::Random { .. } => HintVerdict::Random,
+        SolveOutcome::Stopped | SolveOutcome::Memory => HintVerdict::OutOfTime(report.nodes),
+    }
 }
 
 #[cfg(test)]
@@ -430,25 +711,143 @@ mod tests {
     }
 
     #[test]
-    fn the_hint_is_the_solution_s_first_step_and_none_when_there_is_none() {
+    fn the_hint_is_a_solution_s_first_step_and_none_when_no_solution_was_found() {
         use crate::Plugin;
         use crate::puzzlescript::PuzzleScript;
         let (rules, s) = start_of(GAME, 0, 0);
         assert_eq!(PuzzleScript::hint(&rules, &s), Some(PuzzleScriptCommand::Right));
-        let (rules, s) = start_of(GAME, 2, 0);
-        assert_eq!(PuzzleScript::hint(&rules, &s), solved(GAME, 2).first().copied());
-        // Level 2 needs more states than the hint's budget: the first legal command.
+        // Level 2 (warehouse-002): a step toward a win, not the first legal command (`up`, which
+        // the hint fell back to when its search ran out): after it, one step fewer to go.
+        for n in [1, 2] {
+            let (rules, mut s) = start_of(GAME, n, 0);
+            let hint = PuzzleScript::hint(&rules, &s).expect("a hint");
+            let fewest = solved(GAME, n).len();
+            rules.apply(&mut s, &hint, &mut Vec::new()).unwrap();
+            let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+            assert!(matches!(r.outcome, SolveOutcome::Solved(c) if c.len() + 1 == fewest), "level {n}: {hint}");
+        }
         let (rules, s) = start_of(GAME, 1, 0);
-        assert_eq!(PuzzleScript::hint(&rules, &s), Some(PuzzleScriptCommand::Up));
+        let fewest = solved(GAME, 1).len();
+        assert!(matches!(
+            hint_verdict(&rules, &s, SolveLimits::default(), &mut || false),
+            HintVerdict::Move { steps, .. } if steps == fewest
+        ));
+        // Out of budget: no move, and the verdict says so.
+        let tiny = SolveLimits { max_nodes: 1, ..SolveLimits::default() };
+        assert_eq!(hint_verdict(&rules, &s, tiny, &mut || false), HintVerdict::OutOfTime(1));
         let stuck = GAME
             .replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#")
             .replace("homepage example.invalid", "homepage example.invalid\nnoaction");
         let (rules, s) = start_of(&stuck, 0, 0);
         assert_eq!(PuzzleScript::hint(&rules, &s), None, "no solution from here");
-        // With the action key the search is not a proof: a legal command still.
+        assert_eq!(hint_verdict(&rules, &s, SolveLimits::default(), &mut || false), HintVerdict::NoSolution);
+        // With the action key the search is not a proof, and no move is offered either.
         let stuck = GAME.replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#");
         let (rules, s) = start_of(&stuck, 0, 0);
-        assert_eq!(PuzzleScript::hint(&rules, &s), Some(PuzzleScriptCommand::Up));
+        assert_eq!(PuzzleScript::hint(&rules, &s), None);
+        assert_eq!(hint_verdict(&rules, &s, SolveLimits::default(), &mut || false), HintVerdict::Random);
+        let realtime = GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
+        let (rules, s) = start_of(&realtime, 0, 0);
+        assert_eq!(
+            hint_verdict(&rules, &s, SolveLimits::default(), &mut || false),
+            HintVerdict::Refused(Refusal::Realtime)
+        );
+    }
+
+    /// Every state the steps reach from level `n` of `source` (no step that draws), by an exact
+    /// set of whole engine states.
+    fn reachable(source: &str, n: usize) -> usize {
+        let (rules, s) = start_of(source, n, 0);
+        let game = rules.game();
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = VecDeque::from([s.engine().clone()]);
+        seen.insert(s.engine().clone());
+        while let Some(here) = queue.pop_front() {
+            for &cmd in moves(game) {
+                let mut next = here.clone();
+                step(game, &mut next, input(cmd));
+                if next.rng == here.rng && seen.insert(next.clone()) {
+                    queue.push_back(next);
+                }
+            }
+        }
+        seen.len()
+    }
+
+    /// Level 2 of the fixture game with its targets walled off: no solution, a few thousand
+    /// states.
+    fn walled() -> String {
+        GAME.replace("#.*..O.#\n#.P**OO#", "#.*..#O#\n#.P**#O#")
+            .replace("homepage example.invalid", "homepage example.invalid\nnoaction")
+    }
+
+    #[test]
+    fn the_hashed_states_are_exactly_the_states_reached() {
+        let source = walled();
+        let exact = reachable(&source, 1);
+        assert!(exact > 1_000, "{exact} states");
+        let (rules, s) = start_of(&source, 1, 0);
+        for search in Search::ALL {
+            let r = solve_with(&rules, &s, SolveLimits::default(), search, &mut || false).unwrap();
+            assert_eq!(r.outcome, SolveOutcome::Unsolvable, "{search}");
+            assert_eq!(r.states as usize, exact, "{search}: one stored state per distinct state");
+        }
+        // A state costs its links and key, not its board: a long room with a target and no crate
+        // stores its states in less than their boards would take.
+        let room = format!("#P{}O#", ".".repeat(59));
+        let big = GAME.replace(
+            "#######\n#.....#\n#.P*.O#\n#.....#\n#######",
+            &format!("{}\n{room}\n{}", "#".repeat(63), "#".repeat(63)),
+        );
+        let (rules, s) = start_of(&big, 0, 0);
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        assert!(matches!(r.outcome, SolveOutcome::Random { .. }), "{r:?}");
+        let board = s.engine().cells.len() as u64 * 8;
+        assert!(r.states > 50 && r.bytes < r.states * board, "{r:?}: boards of {board} bytes");
+    }
+
+    #[test]
+    fn best_first_finds_short_solutions_in_fewer_states_and_bfs_the_fewest_steps() {
+        for n in 0..3 {
+            let (rules, s) = start_of(GAME, n, 0);
+            let bfs = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false).unwrap();
+            let SolveOutcome::Solved(fewest) = &bfs.outcome else { panic!("{bfs:?}") };
+            for search in [Search::AStar, Search::Greedy] {
+                let r = solve_with(&rules, &s, SolveLimits::default(), search, &mut || false).unwrap();
+                let SolveOutcome::Solved(c) = &r.outcome else { panic!("{search} level {n}: {r:?}") };
+                assert!(c.len() >= fewest.len(), "{search} level {n}");
+                for seed in [0, 99] {
+                    assert!(wins(GAME, n, seed, c), "{search} level {n}: {c:?}");
+                }
+                assert!(r.nodes <= bfs.nodes, "{search} level {n}: {} against {}", r.nodes, bfs.nodes);
+            }
+        }
+        // Level 2: A* finds the fewest steps here, in half the states.
+        let (rules, s) = start_of(GAME, 1, 0);
+        let bfs = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false).unwrap();
+        let astar = solve_with(&rules, &s, SolveLimits::default(), Search::AStar, &mut || false).unwrap();
+        assert_eq!(astar.outcome, bfs.outcome);
+        let greedy = solve_with(&rules, &s, SolveLimits::default(), Search::Greedy, &mut || false).unwrap();
+        // 34,842 states expanded breadth-first, 15,457 by A*, 6,898 greedy (a longer solution).
+        assert!(astar.nodes * 2 < bfs.nodes, "{} against {}", astar.nodes, bfs.nodes);
+        assert!(greedy.nodes < astar.nodes, "{} against {}", greedy.nodes, astar.nodes);
+        // The searches name themselves.
+        for search in Search::ALL {
+            assert_eq!(Search::from_name(search.name()), Some(search));
+        }
+        assert_eq!(Search::from_name("dfs"), None);
+    }
+
+    #[test]
+    fn the_estimate_is_the_distances_of_the_cells_that_break_a_win_condition() {
+        // Each target without a crate counts the columns and rows to the nearest crate.
+        for (n, want) in [(0, 2), (1, 5), (2, 3)] {
+            let (rules, s) = start_of(GAME, n, 0);
+            assert_eq!(Estimate { game: rules.game() }.of(s.engine()), want, "level {n}");
+        }
+        let some = GAME.replace("All Target on Crate", "Some Crate on Target\nNo Player on Target");
+        let (rules, s) = start_of(&some, 2, 0);
+        assert_eq!(Estimate { game: rules.game() }.of(s.engine()), 2, "no crate on a target, the player on one");
     }
 
     #[test]
