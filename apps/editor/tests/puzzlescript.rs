@@ -677,3 +677,40 @@ fn hint_on_level_2_names_a_step_of_a_solution_searched_off_the_ui_thread() {
     assert_eq!(fewest(&after) + 1, fewest(&start), "{message}");
     assert!(message.contains("a solution in"), "{message}");
 }
+
+/// Issue 27: a PuzzleScript level rates in Edit's Difficulty panel with the solver's figures
+/// (its steps and states), as a Sokoban level does with its pushes.
+#[test]
+fn the_difficulty_panel_rates_a_level_with_the_solvers_steps() {
+    let mut h = editor();
+    h.state_mut().open(&fixtures().join("games/warehouse.txt"));
+    h.run();
+    h.get_by_label("Level number").set_value_accesskit(1.0);
+    h.run();
+    h.get_by_label("Open level").click();
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    // The rules panel and the game's levels fill the side panel: fold them to reach Difficulty.
+    for section in ["Settings", "Levels of the game (3)", "Difficulty"] {
+        h.get_by_label(section).click();
+        h.run();
+    }
+    h.get_by_label("Games").set_value_accesskit(2.0);
+    h.run();
+    h.get_by_label("Run bots").click();
+    h.run();
+    let mut frames = 0;
+    h.step();
+    while h.state().edit().difficulty().running() {
+        assert!(frames < 6000, "the sweep finished within 60 s");
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        frames += 1;
+    }
+    h.run();
+    let solver = h.get_by_label_contains("Solver (puzzlescript-solver)");
+    let text = solver.value().unwrap_or_default();
+    assert!(text.contains("solved") && text.contains("steps ") && text.contains("nodes "), "{text}");
+    assert!(h.query_by_label_contains("won 2 ").is_some(), "the solver's bot wins every game");
+}
