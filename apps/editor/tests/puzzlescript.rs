@@ -714,3 +714,39 @@ fn the_difficulty_panel_rates_a_level_with_the_solvers_steps() {
     assert!(text.contains("solved") && text.contains("steps ") && text.contains("nodes "), "{text}");
     assert!(h.query_by_label_contains("won 2 ").is_some(), "the solver's bot wins every game");
 }
+
+/// Issue 27: a realtime game ticks on its own clock in Play (`realtime_interval`), each tick a
+/// step; unticking the box stops the clock.
+#[test]
+fn a_realtime_game_ticks_on_its_clock_until_the_box_is_unticked() {
+    let dir = std::env::temp_dir().join(format!("tessera-realtime-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("clock.txt");
+    std::fs::write(&path, REALTIME).expect("write the game");
+    let mut h = editor();
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().error(), None);
+    assert_eq!(h.state().mode(), Mode::Play);
+    let steps = |h: &Harness<'_, EditorApp>| h.state().session().history().step();
+    // (the clock may have ticked already while the level opened)
+    let start = std::time::Instant::now();
+    while steps(&h) < 2 {
+        assert!(start.elapsed().as_secs() < 20, "two ticks within 20 s of a 0.05 s clock");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    // Each tick moved the dot right (its rule), as a step of the history.
+    assert_ne!(ps(&h).rows()[0], "PD.........", "the dot moved");
+    h.get_by_label("Realtime: a tick every 0.05 s").click();
+    h.run();
+    let stopped = steps(&h);
+    for _ in 0..10 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    assert_eq!(steps(&h), stopped, "no tick once the box is unticked");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+const REALTIME: &str = "title Clock\nrealtime_interval 0.05\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nPlayer\nred\n\nDot\nyellow\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\nD = Dot\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer, Dot\n\n======\nRULES\n======\n\nright [ stationary Dot ] -> [ right Dot ]\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\nPD.........\n";

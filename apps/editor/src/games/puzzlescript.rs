@@ -415,6 +415,12 @@ impl EditorGame for Game {
         } else if ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked() {
             action = Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
         }
+        if let Some(every) = r.game().prelude().realtime_interval.filter(|t| *t > 0.0)
+            && action.is_none()
+            && realtime_ui(ui, every, !s.is_won())
+        {
+            action = Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
+        }
         if let Some(a) = hint::panel(ui, r, s) {
             action = Some(a);
         }
@@ -611,6 +617,25 @@ struct RulesText {
 }
 
 /// The id of the rules text editor (tests find it by its label, "Game source").
+/// A realtime game's clock: a checkbox (on at first) and, while it is on and the level goes on,
+/// whether a tick is due now (`every` seconds after the last). Each tick is a step (`tick`), so
+/// a log records them like any command.
+fn realtime_ui(ui: &mut egui::Ui, every: f64, going: bool) -> bool {
+    let id = egui::Id::unique("puzzlescript-realtime");
+    // (on, the time of the last tick)
+    let (mut on, last): (bool, Option<f64>) = ui.ctx().data(|d| d.get_temp(id)).unwrap_or((true, None));
+    ui.checkbox(&mut on, format!("Realtime: a tick every {every} s"))
+        .on_hover_text("The game's realtime_interval: a turn with no input runs on that clock");
+    let now = ui.input(|i| i.time);
+    let due = on && going && last.is_some_and(|t| now - t >= every);
+    let last = if !on || !going || due { Some(now) } else { last.or(Some(now)) };
+    ui.ctx().data_mut(|d| d.insert_temp(id, (on, last)));
+    if on && going {
+        ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(every));
+    }
+    due
+}
+
 fn rules_id() -> egui::Id {
     egui::Id::unique("puzzlescript-rules")
 }
