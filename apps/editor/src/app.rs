@@ -238,6 +238,10 @@ impl EditorApp {
         let restored = Level::parse_draft(&r.level)
             .map_err(|e| e.to_string())
             .and_then(|level| self.edit.restore(&level, r.path.as_deref()));
+        if restored.is_ok() {
+            // A level of a game's file: Save game source writes that file again.
+            self.edit.set_imported_from(r.game_source.as_deref());
+        }
         match restored {
             Ok(()) => {
                 self.mode = Mode::Edit;

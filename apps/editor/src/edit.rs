@@ -211,6 +211,11 @@ impl EditView {
         self.imported_from = path.map(Path::to_path_buf);
     }
 
+    /// The file the level was imported from, which Save game source writes.
+    pub fn imported_from(&self) -> Option<&Path> {
+        self.imported_from.as_deref()
+    }
+
     /// Writes the game's source with the draft in it (its rules and painted level) over the file
     /// the level was imported from, atomically; what to say.
     pub fn save_game_source(&mut self) -> Result<String, String> {

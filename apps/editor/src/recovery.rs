@@ -31,6 +31,10 @@ pub const DEFAULT_EVERY: f64 = 1.0;
 pub struct Recovered {
     /// The level file being edited, if it had one.
     pub path: Option<PathBuf>,
+    /// The game's file the level came from (a PuzzleScript `.txt`), which Save game source
+    /// writes; absent in copies written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_source: Option<PathBuf>,
     /// When the copy was written, in seconds since 1970.
     pub written_at: u64,
     /// The level as edited: the JSON text of a level file (which may not play yet).
@@ -40,11 +44,12 @@ pub struct Recovered {
 impl Recovered {
     /// "2048.json, 5 minutes ago": what the question shows.
     pub fn describe(&self) -> String {
-        let name = self
-            .path
-            .as_deref()
-            .and_then(Path::file_name)
-            .map_or("a new level (never saved)".to_string(), |n| n.to_string_lossy().into_owned());
+        let file = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = match (self.path.as_deref().and_then(file), self.game_source.as_deref().and_then(file)) {
+            (Some(n), _) => n,
+            (None, Some(g)) => format!("a level of {g}"),
+            (None, None) => "a new level (never saved)".to_string(),
+        };
         format!("{name}, {}", ago(now_secs().saturating_sub(self.written_at)))
     }
 }
@@ -151,17 +156,16 @@ impl Recovery {
         }
         self.last_try = Some(now);
         self.written = Some(edit.revision());
+        let paths = (edit.path().map(Path::to_path_buf), edit.imported_from().map(Path::to_path_buf));
         if self.every <= 0.0 {
-            let path = edit.path().map(Path::to_path_buf);
-            return write_copy(&self.file, edit.draft(), path)
+            return write_copy(&self.file, edit.draft(), paths)
                 .map(|()| None)
                 .inspect_err(|_| self.written = None);
         }
-        let (file, draft, path) =
-            (self.file.clone(), edit.draft().clone(), edit.path().map(Path::to_path_buf));
+        let (file, draft) = (self.file.clone(), edit.draft().clone());
         let spawned = std::thread::Builder::new()
             .name("tessera-recovery".into())
-            .spawn(move || write_copy(&file, &draft, path));
+            .spawn(move || write_copy(&file, &draft, paths));
         match spawned {
             Ok(handle) => {
                 self.writing = Some(handle);
@@ -178,9 +182,14 @@ impl Recovery {
 /// How often a finished write is looked for while changes wait behind it, in seconds.
 const POLL: f64 = 0.1;
 
-/// Writes the copy of `draft` (opened from `path`) to `file`, atomically.
-fn write_copy(file: &Path, draft: &Draft, path: Option<PathBuf>) -> Result<(), String> {
-    let copy = Recovered { path, written_at: now_secs(), level: draft.to_level().to_json() };
+/// Writes the copy of `draft` (opened from `path`, its game's file `game_source`) to `file`,
+/// atomically.
+fn write_copy(
+    file: &Path,
+    draft: &Draft,
+    (path, game_source): (Option<PathBuf>, Option<PathBuf>),
+) -> Result<(), String> {
+    let copy = Recovered { path, game_source, written_at: now_secs(), level: draft.to_level().to_json() };
     let json = serde_json::to_string(&copy).map_err(|e| e.to_string())?;
     let dir = file.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)

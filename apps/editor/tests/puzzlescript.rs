@@ -750,3 +750,53 @@ fn a_realtime_game_ticks_on_its_clock_until_the_box_is_unticked() {
 }
 
 const REALTIME: &str = "title Clock\nrealtime_interval 0.05\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nPlayer\nred\n\nDot\nyellow\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\nD = Dot\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer, Dot\n\n======\nRULES\n======\n\nright [ stationary Dot ] -> [ right Dot ]\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\nPD.........\n";
+
+/// Issue 27: edits to a level of a game's `.txt` survive a crash with their game's file: after
+/// Restore edits, Save game source writes that `.txt` again.
+#[test]
+fn a_games_edits_recovered_after_a_crash_save_into_its_txt() {
+    let dir = std::env::temp_dir().join(format!("tessera-ps-recovery-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let game = dir.join("warehouse.txt");
+    std::fs::copy(fixtures().join("games/warehouse.txt"), &game).expect("copy the game");
+    let recovering = || {
+        let mut app = EditorApp::new(tessera_editor::Settings::default());
+        app.enable_recovery(&dir.join("recovery"), 0.0);
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .with_max_steps(64)
+            .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
+        h.run();
+        h
+    };
+    let mut h = recovering();
+    h.state_mut().open(&game);
+    h.run();
+    h.get_by_label("Open level").click();
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    h.get_by_label("Duplicate level").click();
+    h.run();
+    assert!(h.state().edit().dirty());
+    let copy = std::fs::read_to_string(dir.join("recovery").join(tessera_editor::recovery::RECOVERY_FILE))
+        .expect("unsaved edits are copied");
+    let copy: tessera_editor::recovery::Recovered = serde_json::from_str(&copy).expect("a recovery file");
+    assert_eq!(copy.game_source.as_deref(), Some(game.as_path()), "the copy names the game's file");
+    // The process dies.
+    drop(h);
+    let mut h = recovering();
+    assert!(h.query_by_label_contains("a level of warehouse.txt").is_some(), "the question names the game");
+    h.get_by_label("Restore edits").click();
+    h.run();
+    h.get_by_label("Save game source").click();
+    h.run();
+    assert_eq!(h.state().error(), None);
+    let saved = std::fs::read_to_string(&game).expect("the game");
+    let levels =
+        |text: &str| tessera_core::puzzlescript::engine::compile(text).map(|g| g.levels().len()).unwrap_or(0);
+    let before = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the fixture");
+    assert_eq!(levels(&saved), levels(&before) + 1, "the duplicated level is in the .txt");
+    std::fs::remove_dir_all(&dir).ok();
+}
