@@ -657,7 +657,13 @@ impl EditorApp {
     fn open_from_collection(&mut self, c: LevelChoice) {
         let Some((_, level)) = c.levels.get(c.selected) else { return };
         let title = format!("{} · {}", c.path.display(), c.names[c.selected]);
+        // A game's level starts with the messages before it (a PuzzleScript game's intro).
+        let intro = games::of_level(level).map(|g| g.messages_before(level)).unwrap_or_default();
+        self.error = None;
         self.start_opened(level.clone(), &c.path, false, title);
+        if self.error.is_none() && self.mode == Mode::Play && !intro.is_empty() {
+            self.play.show_messages(intro);
+        }
         self.collection = Some(LevelChoice { preview: None, ..c });
     }
 
@@ -812,7 +818,7 @@ impl EditorApp {
                 self.notice = None;
                 self.play.hint = None;
                 if !said.is_empty() {
-                    self.play.message = Some(said.join("\n\n"));
+                    self.play.show_messages(said);
                 }
                 if !games::of(self.session.state().rule_set()).is_some_and(|g| g.keeps_selection()) {
                     self.play.selected = None;
@@ -1072,7 +1078,7 @@ impl EditorApp {
         } else if self.play.message.is_some() {
             // A message waits for a key (any) before play goes on.
             if ctx.input(|i| i.events.iter().any(|e| matches!(e, egui::Event::Key { pressed: true, .. }))) {
-                self.play.message = None;
+                self.play.dismiss_message();
             }
         } else if let Some(cmd) = PlayInput::key_command(self.session.history().rules(), ctx) {
             self.execute(&cmd, now);
@@ -1329,7 +1335,7 @@ impl EditorApp {
                 let colours = games::of(rules.rule_set()).and_then(|g| g.message_colours(rules));
                 message_box(ui, board, text, colours);
                 if ui.input(|i| i.pointer.primary_clicked()) && ui.rect_contains_pointer(board) {
-                    self.play.message = None;
+                    self.play.dismiss_message();
                 }
             } else if let Some(cmd) = self.play.board_command(rules, state, &input) {
                 self.execute(&cmd, now);
@@ -1366,10 +1372,10 @@ impl EditorApp {
                 let seed = self.session.seed();
                 self.open_level(level, seed, &title);
             }
-            Some(PlayAction::OpenAfterMessage(level, title, message)) => {
+            Some(PlayAction::OpenAfterMessage(level, title, messages)) => {
                 let seed = self.session.seed();
                 if self.open_level(level, seed, &title) {
-                    self.play.message = Some(message);
+                    self.play.show_messages(messages);
                 }
             }
             None => {}

@@ -184,6 +184,21 @@ pub struct PlayInput {
     /// The text shown over the board until a key or a click dismisses it (a PuzzleScript
     /// `message`); play waits meanwhile.
     pub message: Option<String>,
+    /// The messages shown after it, one screen each.
+    pub queued: std::collections::VecDeque<String>,
+}
+
+impl PlayInput {
+    /// Shows `messages` over the board, one screen each, in order.
+    pub fn show_messages(&mut self, messages: Vec<String>) {
+        self.queued = messages.into();
+        self.message = self.queued.pop_front();
+    }
+
+    /// Dismisses the message shown: the next one queued, if any, takes its place.
+    pub fn dismiss_message(&mut self) {
+        self.message = self.queued.pop_front();
+    }
 }
 
 impl PlayInput {

@@ -206,6 +206,13 @@ fn a_won_level_offers_the_next_level_of_the_source() {
     h.run();
     assert_eq!(ps(&h).rows()[2], "#.P*.O#", "level 1");
     assert!(h.query_by_label("Level 1 of 3").is_some());
+    // The game's first level starts with the message before it, as PuzzleScript starts a game.
+    let intro = h.state().play().message.clone().expect("the message before level 1");
+    assert!(intro.starts_with("Push every crate"), "{intro}");
+    h.key_press(Key::Space);
+    h.run();
+    assert_eq!(h.state().play().message, None, "a key dismissed it");
+    assert_eq!(ps(&h).rows()[2], "#.P*.O#", "and played nothing");
     h.key_press(Key::ArrowRight);
     h.run();
     h.key_press(Key::ArrowRight);
@@ -547,8 +554,11 @@ fn the_messages_between_levels_show_after_a_win_in_the_games_colours() {
     h.get_by_label("Next level").click();
     h.run();
     assert_eq!(ps(&h).rows()[0], ".PO", "level 2");
-    assert_eq!(h.state().play().message.as_deref(), Some("Between one\n\nand two"), "the messages between");
-    // A key dismisses them and plays nothing; then the level plays.
+    // The messages between, one screen each: a key dismisses each and plays nothing.
+    assert_eq!(h.state().play().message.as_deref(), Some("Between one"), "the first message between");
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().play().message.as_deref(), Some("and two"), "then the second");
     h.key_press(Key::ArrowRight);
     h.run();
     assert_eq!(h.state().play().message, None);

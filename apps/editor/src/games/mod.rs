@@ -115,9 +115,9 @@ pub enum PlayAction {
     Lost(String),
     /// Play another level (of the same game: the next one after a win), titled so.
     Open(Level, String),
-    /// Play another level, titled so, after showing this text over it (a PuzzleScript game's
-    /// messages between the level won and the next).
-    OpenAfterMessage(Level, String, String),
+    /// Play another level, titled so, after showing these texts over it, one screen each (a
+    /// PuzzleScript game's messages between the level won and the next).
+    OpenAfterMessage(Level, String, Vec<String>),
 }
 
 /// What the editor needs from one rule set. Methods with a default are optional.
@@ -370,6 +370,12 @@ pub trait EditorGame: Sync {
     /// Shows line `line` of the game's source in Edit's rules panel (the cursor on it, scrolled
     /// to it) the next time the panel is drawn for `options`. Nothing by default.
     fn show_source_line(&self, _ctx: &egui::Context, _settings: &Level, _line: u32) {}
+
+    /// The messages a game shows before `level` when it is opened (a PuzzleScript game's
+    /// messages between the level before and this one). None by default.
+    fn messages_before(&self, _level: &Level) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A turn of a step, for the debugger: its index (0: the input's turn; 1, 2, …: `again` turns)

@@ -445,7 +445,7 @@ impl EditorGame for Game {
         if let Some(to) = go {
             // Going on after a win shows the messages between the two levels first, as
             // PuzzleScript does.
-            let said: Vec<&str> = if to == k + 1 && s.is_won() {
+            let said: Vec<String> = if to == k + 1 && s.is_won() {
                 let from = tessera_core::puzzlescript::entry_of(game, k).unwrap_or(0);
                 let next = tessera_core::puzzlescript::entry_of(game, to).unwrap_or(from);
                 game.levels()
@@ -453,7 +453,7 @@ impl EditorGame for Game {
                     .unwrap_or(&[])
                     .iter()
                     .filter_map(|e| match e {
-                        tessera_core::puzzlescript::engine::LevelEntry::Message { text, .. } => Some(text.as_str()),
+                        tessera_core::puzzlescript::engine::LevelEntry::Message { text, .. } => Some(text.clone()),
                         _ => None,
                     })
                     .collect()
@@ -469,7 +469,7 @@ impl EditorGame for Game {
                     if said.is_empty() {
                         PlayAction::Open(level, title)
                     } else {
-                        PlayAction::OpenAfterMessage(level, title, said.join("\n\n"))
+                        PlayAction::OpenAfterMessage(level, title, said)
                     }
                 }
                 Ok(_) => PlayAction::Notice(format!("the game has no level {}", k + 1)),
@@ -563,6 +563,23 @@ impl EditorGame for Game {
             tessera_core::AnyEvent::PuzzleScript(E::Moved { object, .. }) => *object as usize == k,
             _ => false,
         }))
+    }
+
+    fn messages_before(&self, level: &Level) -> Vec<String> {
+        use tessera_core::puzzlescript::engine::{self, LevelEntry};
+        let Level::PuzzleScript(l) = level else { return Vec::new() };
+        let Ok(game) = engine::compile(&l.source) else { return Vec::new() };
+        let Some(at) = tessera_core::puzzlescript::entry_of(&game, l.level) else { return Vec::new() };
+        let entries = &game.levels()[..at.min(game.levels().len())];
+        // Back to the level before (or the start of the game).
+        let from = entries.iter().rposition(|e| matches!(e, LevelEntry::Level { .. })).map_or(0, |p| p + 1);
+        entries[from..]
+            .iter()
+            .filter_map(|e| match e {
+                LevelEntry::Message { text, .. } => Some(text.clone()),
+                LevelEntry::Level { .. } => None,
+            })
+            .collect()
     }
 
     fn show_source_line(&self, ctx: &egui::Context, settings_of: &Level, line: u32) {
