@@ -155,6 +155,7 @@ impl DifficultyPanel {
             ui.add(egui::DragValue::new(&mut self.jobs).range(1..=64)).labelled_by(l.id);
         });
         let uses_seed = crate::games::of(rule_set).is_none_or(|g| g.uses_seed());
+        let scored = crate::games::of(rule_set).is_none_or(|g| g.shows_score());
         if uses_seed {
             ui.horizontal(|ui| {
                 let l = ui.label("First seed");
@@ -194,7 +195,7 @@ impl DifficultyPanel {
             ui.colored_label(ui.visuals().error_fg_color, e.as_str());
         }
         if let Some(report) = &self.report {
-            let shown = ui.scope(|ui| report_ui(ui, report, uses_seed)).response;
+            let shown = ui.scope(|ui| report_ui(ui, report, uses_seed, scored)).response;
             if std::mem::take(&mut self.fresh) {
                 // The results just came: bring them into view (the panel is a long scroll).
                 shown.scroll_to_me(Some(egui::Align::Min));
@@ -210,8 +211,9 @@ fn level_name(level: &Level) -> String {
 
 /// The report: win rate; the puzzle's figures by the rule set's solver (first: for a puzzle
 /// they are what matters); the best and worst seeds and the histograms when games differ by seed
-/// (`uses_seed`), a histogram only when its values differ.
-fn report_ui(ui: &mut egui::Ui, report: &Report, uses_seed: bool) {
+/// (`uses_seed`) and their scores do, a histogram only when its values differ, and the scores
+/// only for a rule set that keeps one (`scored`: not PuzzleScript's or Sokoban's).
+fn report_ui(ui: &mut egui::Ui, report: &Report, uses_seed: bool, scored: bool) {
     let s = &report.summary;
     // The level measured as a puzzle by its rule set's solver, when it has one.
     if let Some(p) = &s.puzzle {
@@ -227,7 +229,11 @@ fn report_ui(ui: &mut egui::Ui, report: &Report, uses_seed: bool) {
         s.win_interval[0] * 100.0,
         s.win_interval[1] * 100.0
     ));
-    if uses_seed && let (Some(best), Some(worst)) = (&s.best, &s.worst) {
+    if uses_seed
+        && scored
+        && let (Some(best), Some(worst)) = (&s.best, &s.worst)
+        && best.score != worst.score
+    {
         ui.label(format!(
             "best game: seed {} (score {}); worst: seed {} (score {})",
             best.seed, best.score, worst.seed, worst.score
@@ -236,7 +242,9 @@ fn report_ui(ui: &mut egui::Ui, report: &Report, uses_seed: bool) {
     let moves: Vec<u64> = report.games.iter().map(|g| u64::from(g.moves)).collect();
     let scores: Vec<u64> = report.games.iter().map(|g| g.score).collect();
     histogram(ui, "Moves used", "moves", &moves);
-    histogram(ui, "Final score", "score", &scores);
+    if scored {
+        histogram(ui, "Final score", "score", &scores);
+    }
 }
 
 /// A histogram of `values` in at most 20 bins.

@@ -723,6 +723,9 @@ fn the_difficulty_panel_rates_a_level_with_the_solvers_steps() {
     let text = solver.value().unwrap_or_default();
     assert!(text.contains("solved") && text.contains("steps ") && text.contains("nodes "), "{text}");
     assert!(h.query_by_label_contains("won 2 ").is_some(), "the solver's bot wins every game");
+    // PuzzleScript keeps no score: no best and worst seed by score, no score histogram.
+    assert!(h.query_by_label_contains("best game").is_none());
+    assert!(h.query_by_label_contains("Final score").is_none());
 }
 
 /// Issue 27: a realtime game ticks on its own clock in Play (`realtime_interval`), each tick a
