@@ -781,7 +781,11 @@ impl EditorApp {
         match self.session.log_bytes().and_then(|b| {
             tessera_replay::Log::from_bytes(b, tessera_replay::TailPolicy::Strict).map_err(|e| e.to_string())
         }) {
-            Ok(log) => self.debug.open_log(log, None),
+            Ok(log) => {
+                self.debug.open_log(log, None);
+                // Debug opens where Play is.
+                self.debug.seek(self.session.history().step());
+            }
             Err(e) => self.error = Some(e),
         }
     }

@@ -412,6 +412,23 @@ fn a_note_is_added_saved_and_read_back() {
     std::fs::remove_file(&path).ok();
 }
 
+/// Debug opens the game being played at the step Play shows (after an undo too), not at step 0.
+#[test]
+fn debug_opens_at_plays_current_step() {
+    let mut h = editor();
+    for key in [Key::ArrowUp, Key::ArrowLeft, Key::ArrowDown] {
+        h.key_press(key);
+        h.run();
+    }
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
+    h.run();
+    let at = h.state().session().history().step();
+    assert!(at >= 1, "played some steps: {at}");
+    h.state_mut().set_mode(Mode::Debug);
+    h.run();
+    assert_eq!(debugger(&h).step(), at);
+}
+
 #[test]
 fn an_in_memory_log_needs_a_path_to_save() {
     let mut h = editor();
