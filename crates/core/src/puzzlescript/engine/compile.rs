@@ -71,36 +71,6 @@ pub(crate) enum PatternCell {
     Ellipsis,
 }
 
-/// The multiply-rotate hash of rustc (`FxHasher`): the duplicate-rule set hashes every expanded
-/// rule, and SipHash's defence against chosen keys buys nothing on a game's own rules. Only
-/// membership is asked of that set, never its order.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.write_u64(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
-        }
-        for &b in chunks.remainder() {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.write_u64(v as u64);
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.write_u64(u64::from(v));
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// The bit of [`Rule::signature`] that stands for object `o` (bits 0 to 47).
 pub(crate) fn object_signature_bit(o: usize) -> usize {
     o % 48
@@ -2074,8 +2044,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         })
         .collect();
     let mut keep = vec![false; rules4.len()];
-    let mut seen: std::collections::HashSet<&RuleKey, std::hash::BuildHasherDefault<FxHasher>> =
-        std::collections::HashSet::default();
+    let mut seen: std::collections::HashSet<&RuleKey, rustc_hash::FxBuildHasher> = std::collections::HashSet::default();
     let mut last_group = usize::MAX;
     for i in (0..rules4.len()).rev() {
         if rules4[i].group_number != last_group {
