@@ -1,11 +1,12 @@
 //! Bit sets over object ids: a cell's objects are `stride` 64-bit words.
 
-/// A set of object ids as 64-bit words (all sets of one game have the same length).
-pub type Bits = Vec<u64>;
+/// A set of object ids as 64-bit words (all sets of one game have the same length): up to 128
+/// objects inline, without an allocation.
+pub type Bits = smallvec::SmallVec<[u64; 2]>;
 
 /// An empty set of `stride` words.
 pub fn empty(stride: usize) -> Bits {
-    vec![0; stride]
+    smallvec::smallvec![0; stride]
 }
 
 /// Sets bit `i`.

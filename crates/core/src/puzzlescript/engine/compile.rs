@@ -49,6 +49,71 @@ pub(crate) struct CellPattern {
     pub replacement: Option<Replacement>,
 }
 
+/// A quick necessary condition for a row to match at a cell, tested on one word of one of its
+/// cells (at `offset` cells along the rule's direction, before any ellipsis) before the whole
+/// row is: the word must hold all of `all`, none of `none` and (if `any` is not 0) one of `any`,
+/// and the layer's movement (if `mov`) all of its bits.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct QuickKey {
+    pub offset: usize,
+    pub word: usize,
+    pub all: u64,
+    pub none: u64,
+    pub any: u64,
+    pub mov: Option<(usize, u8)>,
+}
+
+impl QuickKey {
+    /// The key of one cell pattern.
+    fn of_cell(offset: usize, p: &CellPattern) -> QuickKey {
+        let single_word = |b: &Bits| {
+            let mut words = b.iter().enumerate().filter(|(_, w)| **w != 0);
+            match (words.next(), words.next()) {
+                (Some((k, _)), None) => Some(k),
+                _ => None,
+            }
+        };
+        let word = p
+            .present
+            .iter()
+            .position(|w| *w != 0)
+            .or_else(|| p.any_present.iter().find_map(single_word))
+            .or_else(|| p.missing.iter().position(|w| *w != 0))
+            .unwrap_or(0);
+        // one set of "one of" that lies in that word alone is a necessary condition
+        let any = p.any_present.iter().find(|a| single_word(a) == Some(word)).map_or(0, |a| a[word]);
+        QuickKey {
+            offset,
+            word,
+            all: p.present[word],
+            none: p.missing[word],
+            any,
+            mov: p.mov_present.first().copied(),
+        }
+    }
+
+    /// The key of a row: the first cell that needs a movement (rare on a board), else the first
+    /// that needs an object, else the first cell.
+    fn of_row(row: &[PatternCell]) -> QuickKey {
+        let fixed: Vec<QuickKey> = row
+            .iter()
+            .take_while(|c| matches!(c, PatternCell::Cell(_)))
+            .enumerate()
+            .filter_map(|(k, c)| match c {
+                PatternCell::Cell(p) => Some(QuickKey::of_cell(k, p)),
+                PatternCell::Ellipsis => None,
+            })
+            .collect();
+        fixed
+            .iter()
+            .find(|k| k.mov.is_some())
+            .or_else(|| fixed.iter().find(|k| k.all != 0 || k.any != 0))
+            .or(fixed.first())
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
 /// The right-hand side of one cell.
 #[derive(Clone, Debug)]
 pub(crate) struct Replacement {
@@ -97,6 +162,8 @@ pub(crate) struct Rule {
     pub row_masks: Vec<Bits>,
     /// movements (bit `5 * layer + b`) each row needs in its line of the level
     pub row_mov_masks: Vec<Vec<u64>>,
+    /// each row's quick test
+    pub quick: Vec<QuickKey>,
     /// objects the rule needs somewhere in the level
     pub rule_mask: Bits,
     /// some cell has a replacement (otherwise applying it changes nothing)
@@ -799,7 +866,7 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
                             {
                                 continue;
                             }
-                            let aliases = ctx.properties.get(property.as_str()).cloned().unwrap_or_default();
+                            let aliases = ctx.properties.get(property.as_str()).map_or(&[][..], |v| v.as_slice());
                             shouldremove = true;
                             modified = true;
                             for concrete in aliases {
@@ -882,18 +949,21 @@ fn make_spawned_stationary(ctx: &Ctx, rule: &mut RawRule) {
     }
     for j in 0..rule.rhs.len() {
         for k in 0..rule.rhs[j].len() {
-            let mut objects_l: Vec<String> = Vec::new();
+            if !rule.rhs[j][k].iter().any(|p| p.0.is_empty()) {
+                continue;
+            }
+            let mut objects_l: Vec<&str> = Vec::new();
             if let Some(lc) = rule.lhs.get(j).and_then(|r| r.get(k)) {
                 for (_, n) in lc {
                     if ctx.objects.contains_key(n.as_str()) {
-                        objects_l.push(n.to_string());
+                        objects_l.push(n.as_str());
                     } else if let Some(a) = ctx.properties.get(n.as_str()) {
-                        objects_l.extend(a.iter().cloned());
+                        objects_l.extend(a.iter().map(|s| s.as_str()));
                     }
                 }
             }
             let layers: Vec<usize> =
-                objects_l.iter().filter_map(|n| ctx.objects.get(n).map(|o| o.1)).collect();
+                objects_l.iter().filter_map(|n| ctx.objects.get(*n).map(|o| o.1)).collect();
             for p in rule.rhs[j][k].iter_mut() {
                 if !p.0.is_empty() {
                     continue;
@@ -912,20 +982,37 @@ fn make_spawned_stationary(ctx: &Ctx, rule: &mut RawRule) {
     }
 }
 
-/// Compiles one expanded rule's cells into patterns. `None`: the rule is dropped.
-fn rule_to_mask(ctx: &mut Ctx, rule: &RawRule) -> Option<(Rule, Option<(String, String)>)> {
-    let mut diags = std::mem::take(&mut ctx.diags);
-    let out = rule_to_mask_inner(ctx, rule, &mut diags);
-    ctx.diags = diags;
-    out
+/// What [`rule_to_mask`] asks of a name, in one lookup: the object (id, layer), its mask, and
+/// the layer of a property whose objects share one.
+struct NameInfo<'c> {
+    object: Option<(usize, usize)>,
+    mask: Option<&'c Bits>,
+    single_layer: Option<usize>,
+}
+
+type NameTable<'c> = std::collections::HashMap<&'c str, NameInfo<'c>, rustc_hash::FxBuildHasher>;
+
+fn name_table(ctx: &Ctx) -> NameTable<'_> {
+    let mut table = NameTable::default();
+    let keys = ctx.objects.keys().chain(ctx.object_masks.keys()).chain(ctx.properties_single_layer.keys());
+    for k in keys {
+        table.entry(k.as_str()).or_insert_with(|| NameInfo {
+            object: ctx.objects.get(k).copied(),
+            mask: ctx.object_masks.get(k),
+            single_layer: ctx.properties_single_layer.get(k).copied(),
+        });
+    }
+    table
 }
 
 fn push_diag(diags: &mut Vec<Diagnostic>, line: usize, message: impl Into<String>, is_error: bool) {
     diags.push(Diagnostic { line, column: 1, message: message.into(), is_error });
 }
 
-fn rule_to_mask_inner(
+/// Compiles one expanded rule's cells into patterns. `None`: the rule is dropped.
+fn rule_to_mask(
     ctx: &Ctx,
+    names: &NameTable,
     rule: &RawRule,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Rule, Option<(String, String)>)> {
@@ -1009,11 +1096,12 @@ fn rule_to_mask_inner(
                     );
                     continue;
                 }
-                let object = ctx.objects.get(name.as_str()).copied();
-                let mask: &[u64] = ctx.object_masks.get(name.as_str()).map(|v| v.as_slice()).unwrap_or(&empty_mask);
+                let info = names.get(name.as_str());
+                let object = info.and_then(|i| i.object);
+                let mask: &[u64] = info.and_then(|i| i.mask).map_or(&empty_mask, |v| v.as_slice());
                 let layer = match object {
                     Some((_, l)) => Some(l),
-                    None => ctx.properties_single_layer.get(name.as_str()).copied(),
+                    None => info.and_then(|i| i.single_layer),
                 };
                 let Some(layer) = layer else {
                     push_diag(
@@ -1035,7 +1123,7 @@ fn rule_to_mask_inner(
                         bits::or_into(&mut present, mask);
                         objectlayers_l[layer] = true;
                     } else {
-                        any_present.push(mask.to_vec());
+                        any_present.push(Bits::from_slice(mask));
                     }
                     if dir == "stationary" {
                         mov_missing[layer] |= 0x1f;
@@ -1108,12 +1196,12 @@ fn rule_to_mask_inner(
                         }
                         continue;
                     }
-                    let object = ctx.objects.get(name.as_str()).copied();
-                    let mask: &[u64] =
-                        ctx.object_masks.get(name.as_str()).map(|v| v.as_slice()).unwrap_or(&empty_mask);
+                    let info = names.get(name.as_str());
+                    let object = info.and_then(|i| i.object);
+                    let mask: &[u64] = info.and_then(|i| i.mask).map_or(&empty_mask, |v| v.as_slice());
                     let layer = match object {
                         Some((_, l)) => Some(l),
-                        None => ctx.properties_single_layer.get(name.as_str()).copied(),
+                        None => info.and_then(|i| i.single_layer),
                     };
                     let Some(layer) = layer else {
                         push_diag(
@@ -1289,6 +1377,7 @@ fn rule_to_mask_inner(
         }
     }
     let mention_objs: Vec<usize> = bits::ones(&mention_obj).collect();
+    let quick = rows.iter().map(|row| QuickKey::of_row(row)).collect();
     for &o in &mention_objs {
         signature |= 1 << object_signature_bit(o);
     }
@@ -1303,6 +1392,7 @@ fn rule_to_mask_inner(
             rigid: rule.rigid,
             commands: rule.commands.clone(),
             random: rule.random,
+            quick,
             row_masks,
             row_mov_masks,
             rule_mask,
@@ -2059,11 +2149,15 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     drop(reps);
     let rules4: Vec<RawRule> = rules4.into_iter().zip(keep).filter(|(_, k)| *k).map(|(r, _)| r).collect();
     let mut compiled: Vec<(Discardable, bool)> = Vec::with_capacity(rules4.len());
+    let mut diags = std::mem::take(&mut ctx.diags);
+    let names = name_table(&ctx);
     for r in &rules4 {
-        if let Some((rule, discard)) = rule_to_mask(&mut ctx, r) {
+        if let Some((rule, discard)) = rule_to_mask(&ctx, &names, r, &mut diags) {
             compiled.push(((rule, discard), r.late));
         }
     }
+    drop(names);
+    ctx.diags = diags;
     // groups, by group number ascending
     let mut group_map: BTreeMap<usize, Vec<Discardable>> = BTreeMap::new();
     let mut late_map: BTreeMap<usize, Vec<Discardable>> = BTreeMap::new();

@@ -481,12 +481,13 @@ fn strip_comments(chars: &[char], level: &mut usize, raw_after_message: bool) ->
                 p.is_whitespace() || p == '[' || p == ']' || p == '|'
             };
             if at_token_start && chars.len() >= i + 7 {
-                let word: String = chars[i..i + 7].iter().collect::<String>().to_lowercase();
+                // no character outside ASCII lower-cases into one of "message"'s letters
+                let is_message = chars[i..i + 7].iter().map(|c| c.to_ascii_lowercase()).eq("message".chars());
                 let next_ok = chars.len() == i + 7 || {
                     let n = chars[i + 7];
                     n.is_whitespace() || n == '[' || n == ']' || n == '|'
                 };
-                if word == "message" && next_ok {
+                if is_message && next_ok {
                     out.extend_from_slice(&chars[i..]);
                     return out;
                 }

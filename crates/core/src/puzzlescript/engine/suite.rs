@@ -179,9 +179,15 @@ impl<'a> Reader<'a> {
                 }
                 continue;
             }
-            let mut b = [0u16; 2];
-            units.extend_from_slice(ch.encode_utf16(&mut b));
-            self.pos += ch.len_utf8();
+            // a run of plain characters is copied whole (escapes go through UTF-16 units, so
+            // that a surrogate pair written as two `\u` escapes makes one character)
+            let run = rest
+                .bytes()
+                .position(|b| b == quote || b == b'\\')
+                .ok_or_else(|| "unterminated string".to_string())?;
+            flush(&mut units, &mut out);
+            out.push_str(&rest[..run]);
+            self.pos += run;
         }
     }
 }

@@ -225,10 +225,28 @@ impl<'a> Runtime<'a> {
         reset(&mut self.map_mov, ms);
         reset(&mut self.row_mov, h * ms);
         reset(&mut self.col_mov, w * ms);
-        for i in 0..w * h {
-            self.note_objects(i);
+        if w * h * s == 0 {
+            return;
+        }
+        // cells are stored column by column: each column is one run of `h * s` words
+        let cells = &self.st.cells[..w * h * s];
+        for (x, column) in cells.chunks_exact(h * s).enumerate() {
+            let col = &mut self.col_obj[x * s..(x + 1) * s];
+            for (cell, row) in column.chunks_exact(s).zip(self.row_obj.chunks_exact_mut(s)) {
+                for ((c, r), v) in col.iter_mut().zip(row.iter_mut()).zip(cell) {
+                    *c |= v;
+                    *r |= v;
+                }
+            }
+        }
+        for col in self.col_obj.chunks_exact(s) {
+            bits::or_into(&mut self.map_obj, col);
         }
         let lc = self.game.layer_count;
+        let movements = &self.st.movements[..w * h * lc];
+        if movements.iter().all(|m| *m == 0) {
+            return;
+        }
         for i in 0..w * h {
             for l in 0..lc {
                 let m = self.st.movements[i * lc + l];
@@ -890,6 +908,7 @@ impl<'a> Runtime<'a> {
         let mut all = Vec::new();
         let (w, h) = (self.st.width, self.st.height);
         let s = self.game.stride;
+        let lc = self.game.layer_count;
         let ms = self.mstride;
         let d = self.delta(rule.direction);
         for (ri, row) in rule.rows.iter().enumerate() {
@@ -932,18 +951,19 @@ impl<'a> Runtime<'a> {
                     self.row_matches_wild(row, i, d, kmax, (0, kmax), (0, kmax), found, wild == 2);
                 }
             };
-            // A quick test of one word of the first cell before the whole match: most cells fail it.
-            let (kw, kp, km) = match first {
-                PatternCell::Cell(p) => {
-                    let kw = p.present.iter().position(|w| *w != 0).unwrap_or(0);
-                    (kw, p.present[kw], p.missing[kw])
-                }
-                PatternCell::Ellipsis => (0, 0, 0),
-            };
-            let cells = &self.st.cells;
+            // A quick test of one word of one cell before the whole match: most cells fail it.
+            let key = rule.quick[ri];
+            let at = key.offset as isize * d;
+            let kw = at * s as isize + key.word as isize;
+            let (kp, km, ka, any_ok) = (key.all, key.none, key.any, key.any == 0);
+            let (ml, mb) = key.mov.map_or((0, 0), |(l, b)| (at * lc as isize + l as isize, b));
+            let (cells, movements) = (&self.st.cells, &self.st.movements);
             let quick = |i: usize| {
-                let c = cells[i * s + kw];
-                c & kp == kp && c & km == 0
+                let c = cells[((i * s) as isize + kw) as usize];
+                c & kp == kp
+                    && c & km == 0
+                    && (any_ok || c & ka != 0)
+                    && (mb == 0 || movements[((i * lc) as isize + ml) as usize] & mb == mb)
             };
             if horizontal {
                 for y in ymin..ymax {
