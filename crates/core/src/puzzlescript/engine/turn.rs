@@ -84,6 +84,24 @@ impl Default for Memo {
     }
 }
 
+/// The cells (in order) with some movement, of `movements` (`lc` layers a cell). Few cells move:
+/// the scan skips still runs 64 bytes at a time.
+fn moving_cells(movements: &[u8], lc: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for (c, chunk) in movements.chunks(64).enumerate() {
+        if chunk.iter().fold(0u8, |a, m| a | m) == 0 {
+            continue;
+        }
+        for (k, m) in chunk.iter().enumerate() {
+            let cell = (c * 64 + k) / lc;
+            if *m != 0 && out.last() != Some(&cell) {
+                out.push(cell);
+            }
+        }
+    }
+    out
+}
+
 fn delta_xy(dir: u8) -> (isize, isize) {
     match dir {
         UP => (0, -1),
@@ -243,11 +261,7 @@ impl<'a> Runtime<'a> {
             bits::or_into(&mut self.map_obj, col);
         }
         let lc = self.game.layer_count;
-        let movements = &self.st.movements[..w * h * lc];
-        if movements.iter().all(|m| *m == 0) {
-            return;
-        }
-        for i in 0..w * h {
+        for i in moving_cells(&self.st.movements[..w * h * lc], lc) {
             for l in 0..lc {
                 let m = self.st.movements[i * lc + l];
                 if m != 0 {
@@ -1250,8 +1264,7 @@ impl<'a> Runtime<'a> {
         let lc = self.game.layer_count;
         let s = self.game.stride;
         // only cells with movement can move (nothing adds movement while resolving)
-        let moving: Vec<usize> =
-            (0..n).filter(|&i| self.st.movements[i * lc..(i + 1) * lc].iter().any(|m| *m != 0)).collect();
+        let moving = moving_cells(&self.st.movements[..n * lc], lc);
         let mut moved = true;
         let mut passes = 0;
         while moved && passes < 100_000 {
