@@ -648,7 +648,11 @@ pub(crate) fn parse(source: &str) -> Parsed {
         }
         let line_number = index + 1;
         let mixed: Vec<char> = raw_line.chars().collect();
-        let lower = lower_chars(raw_line);
+        let lower: Vec<char> = if raw_line.is_ascii() {
+            raw_line.bytes().map(|b| b.to_ascii_lowercase() as char).collect()
+        } else {
+            lower_chars(raw_line)
+        };
         let started_in_comment = comment_level > 0;
         let blank = !started_in_comment && lower.iter().all(|c| c.is_whitespace());
 
@@ -683,10 +687,14 @@ pub(crate) fn parse(source: &str) -> Parsed {
         }
 
         let raw_msg = section == "rules";
-        let code_l = strip_comments(&lower, &mut comment_level.clone(), raw_msg);
-        let code_m = strip_comments(&mixed, &mut comment_level, raw_msg);
-        let code: String = code_l.iter().collect();
-        let code_mixed: String = code_m.iter().collect();
+        // Most lines are outside comments and hold no parenthesis: nothing to strip.
+        let (code, code_mixed): (String, String) = if comment_level == 0 && !raw_line.contains(['(', ')']) {
+            (lower.iter().collect(), raw_line.to_string())
+        } else {
+            let code_l = strip_comments(&lower, &mut comment_level.clone(), raw_msg);
+            let code_m = strip_comments(&mixed, &mut comment_level, raw_msg);
+            (code_l.iter().collect(), code_m.iter().collect())
+        };
         let trimmed = code.trim();
         if trimmed.is_empty() {
             continue;
