@@ -2470,3 +2470,82 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     };
     (Some(game), diags)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::compile;
+
+    const GAME: &str = "title quick keys
+
+========
+OBJECTS
+========
+Background
+black
+Wall
+grey
+Player
+blue
+Crate
+orange
+
+=======
+LEGEND
+=======
+. = Background
+# = Wall
+P = Player
+* = Crate
+Obstacle = Wall or Crate
+
+======
+SOUNDS
+======
+
+================
+COLLISIONLAYERS
+================
+Background
+Player, Wall, Crate
+
+======
+RULES
+======
+right [ Crate | > Player ] -> [ Crate | Player ]
+right [ Obstacle | Player ] -> [ Obstacle | Player ] again
+right [ no Wall | Crate ] -> [ no Wall | Crate ] again
+
+==============
+WINCONDITIONS
+==============
+
+=======
+LEVELS
+=======
+#####
+#P*.#
+#####
+";
+
+    fn bit(game: &super::super::Game, name: &str) -> u64 {
+        let o = game.objects.iter().position(|o| o.name == name).expect("object");
+        1 << o
+    }
+
+    #[test]
+    fn the_quick_test_reads_the_rows_most_telling_cell() {
+        let game = compile(GAME).expect("compiles");
+        let rules: Vec<&super::Rule> = game.rules.iter().flatten().collect();
+        assert_eq!(rules.len(), 3);
+        // a movement is rarer than any object: the second cell, with the moving player
+        let k = rules[0].quick[0];
+        assert_eq!((k.offset, k.all), (1, bit(&game, "player")));
+        assert_eq!(k.mov.map(|(l, _)| l), Some(game.objects[0].layer + 1));
+        // a property kept whole (one layer) is a "one of" test on its word
+        let k = rules[1].quick[0];
+        assert_eq!((k.offset, k.all, k.any), (0, 0, bit(&game, "wall") | bit(&game, "crate")));
+        // a cell that only excludes tells little: the crate after it is the anchor
+        let k = rules[2].quick[0];
+        assert_eq!((k.offset, k.all, k.none, k.mov), (1, bit(&game, "crate"), 0, None));
+    }
+}

@@ -1324,3 +1324,20 @@ impl<'a> Runtime<'a> {
         do_undo
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::moving_cells;
+
+    #[test]
+    fn moving_cells_finds_each_moving_cell_once_across_still_runs() {
+        let lc = 3;
+        let mut movements = vec![0u8; 100 * lc];
+        for (cell, layer) in [(0, 2), (21, 0), (21, 1), (22, 2), (99, 0)] {
+            movements[cell * lc + layer] = 1;
+        }
+        assert_eq!(moving_cells(&movements, lc), vec![0, 21, 22, 99]);
+        assert!(moving_cells(&vec![0u8; 7 * lc], lc).is_empty());
+        assert!(moving_cells(&[], 0).is_empty());
+    }
+}
