@@ -97,12 +97,12 @@ impl QuickKey {
     fn of_row(row: &[PatternCell]) -> QuickKey {
         let fixed: Vec<QuickKey> = row
             .iter()
-            .take_while(|c| matches!(c, PatternCell::Cell(_)))
-            .enumerate()
-            .filter_map(|(k, c)| match c {
-                PatternCell::Cell(p) => Some(QuickKey::of_cell(k, p)),
+            .map_while(|c| match c {
+                PatternCell::Cell(p) => Some(p),
                 PatternCell::Ellipsis => None,
             })
+            .enumerate()
+            .map(|(k, p)| QuickKey::of_cell(k, p))
             .collect();
         fixed
             .iter()

@@ -186,6 +186,9 @@ pub(crate) fn is_color(s: &str) -> bool {
 
 /// Lower-cases char by char (keeping one char per char, so positions line up).
 fn lower_chars(line: &str) -> Vec<char> {
+    if line.is_ascii() {
+        return line.bytes().map(|b| b.to_ascii_lowercase() as char).collect();
+    }
     line.chars()
         .map(|c| {
             let mut l = c.to_lowercase();
@@ -648,11 +651,7 @@ pub(crate) fn parse(source: &str) -> Parsed {
         }
         let line_number = index + 1;
         let mixed: Vec<char> = raw_line.chars().collect();
-        let lower: Vec<char> = if raw_line.is_ascii() {
-            raw_line.bytes().map(|b| b.to_ascii_lowercase() as char).collect()
-        } else {
-            lower_chars(raw_line)
-        };
+        let lower = lower_chars(raw_line);
         let started_in_comment = comment_level > 0;
         let blank = !started_in_comment && lower.iter().all(|c| c.is_whitespace());
 
