@@ -358,6 +358,10 @@ fn kill_marked_all(mark: &str) {
 
 /// Sends SIGKILL to every process whose environment holds `MARK=mark`; how many there were.
 /// Linux only (`/proc/PID/environ`); elsewhere the process group is all that is killed.
+///
+/// A process in the middle of `execve` shows an empty environment for a moment: such a process
+/// (neither a kernel thread nor a zombie) is read again, 1 ms apart, for up to 50 ms, so a test's
+/// `sleep &` caught mid-exec is not missed.
 fn kill_marked(mark: &str) -> usize {
     #[cfg(target_os = "linux")]
     {
@@ -365,21 +369,31 @@ fn kill_marked(mark: &str) -> usize {
         let me = std::process::id();
         let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
         let mut killed = 0;
+        let mut unsure = Vec::new();
         for entry in entries.flatten() {
             let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
             if pid == me {
                 continue;
             }
-            let Ok(environ) = std::fs::read(entry.path().join("environ")) else { continue };
-            if environ.split(|&b| b == 0).any(|v| v == needle.as_bytes())
-                && let Ok(raw) = i32::try_from(pid)
-            {
-                let _ = nix::sys::signal::kill(
-                    nix::unistd::Pid::from_raw(raw),
-                    nix::sys::signal::Signal::SIGKILL,
-                );
-                killed += 1;
+            match marked(pid, &needle) {
+                Marked::Yes => killed += kill_pid(pid),
+                Marked::Unsure => unsure.push(pid),
+                Marked::No => {}
             }
+        }
+        for _ in 0..50 {
+            if unsure.is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+            unsure.retain(|&pid| match marked(pid, &needle) {
+                Marked::Yes => {
+                    killed += kill_pid(pid);
+                    false
+                }
+                Marked::Unsure => true,
+                Marked::No => false,
+            });
         }
         killed
     }
@@ -388,6 +402,42 @@ fn kill_marked(mark: &str) -> usize {
         let _ = mark;
         0
     }
+}
+
+/// Whether a process carries the mark, as far as `/proc` tells now.
+#[cfg(target_os = "linux")]
+enum Marked {
+    Yes,
+    No,
+    /// Its environment reads empty but it is a live user process: perhaps mid-`execve`.
+    Unsure,
+}
+
+#[cfg(target_os = "linux")]
+fn marked(pid: u32, needle: &str) -> Marked {
+    let dir = Path::new("/proc").join(pid.to_string());
+    let Ok(environ) = std::fs::read(dir.join("environ")) else { return Marked::No };
+    if environ.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
+        return Marked::Yes;
+    }
+    if !environ.is_empty() {
+        return Marked::No;
+    }
+    // Empty: a kernel thread (flag PF_KTHREAD) or a zombie has none for good.
+    const PF_KTHREAD: u64 = 0x0020_0000;
+    let Ok(stat) = std::fs::read_to_string(dir.join("stat")) else { return Marked::No };
+    let Some((_, rest)) = stat.rsplit_once(") ") else { return Marked::No };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let zombie = fields.first().is_some_and(|s| *s == "Z" || *s == "X");
+    let kthread = fields.get(6).and_then(|f| f.parse::<u64>().ok()).is_some_and(|f| f & PF_KTHREAD != 0);
+    if zombie || kthread { Marked::No } else { Marked::Unsure }
+}
+
+#[cfg(target_os = "linux")]
+fn kill_pid(pid: u32) -> usize {
+    let Ok(raw) = i32::try_from(pid) else { return 0 };
+    let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(raw), nix::sys::signal::Signal::SIGKILL);
+    1
 }
 
 fn parse_hash(text: &str) -> Result<u64, CliError> {

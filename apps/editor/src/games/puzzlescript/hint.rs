@@ -38,6 +38,34 @@ fn slot(ctx: &egui::Context) -> Slot {
     ctx.data_mut(|d| d.get_temp_mut_or_default::<Slot>(egui::Id::unique("puzzlescript-hint")).clone())
 }
 
+/// How long Hint may search: the search thread's CPU seconds and the clock's seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HintBudget {
+    pub cpu_seconds: f64,
+    pub wall_seconds: f64,
+}
+
+impl Default for HintBudget {
+    fn default() -> Self {
+        HintBudget { cpu_seconds: HINT_SECONDS, wall_seconds: HINT_WALL_SECONDS }
+    }
+}
+
+fn budget_id() -> egui::Id {
+    egui::Id::new("puzzlescript-hint-budget")
+}
+
+/// Sets how long Hint searches in this window (the default is [`HintBudget::default`]). A
+/// test that wants the answer of the node budget [`HINT_NODES`] alone, whatever the machine's
+/// speed, sets a long one.
+pub fn set_hint_budget(ctx: &egui::Context, budget: HintBudget) {
+    ctx.data_mut(|d| d.insert_temp(budget_id(), budget));
+}
+
+fn hint_budget(ctx: &egui::Context) -> HintBudget {
+    ctx.data(|d| d.get_temp(budget_id())).unwrap_or_default()
+}
+
 /// What the status bar says for a verdict, and whether the position is lost (Undo offered).
 pub fn message(v: &HintVerdict) -> (String, bool) {
     match v {
@@ -87,6 +115,7 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
         let (a, s, ctx) = (answer.clone(), stop.clone(), ui.ctx().clone());
         let hash = state.hash();
         let (rules, state) = (rules.clone(), state.clone());
+        let budget = hint_budget(ui.ctx());
         std::thread::spawn(move || {
             let began = Instant::now();
             let cpu = thread_cpu_time();
@@ -97,8 +126,8 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
             };
             let mut over = || {
                 s.load(Ordering::Relaxed)
-                    || spent() > HINT_SECONDS
-                    || began.elapsed().as_secs_f64() > HINT_WALL_SECONDS
+                    || spent() > budget.cpu_seconds
+                    || began.elapsed().as_secs_f64() > budget.wall_seconds
             };
             let v = hint_verdict(&rules, &state, limits, &mut over);
             *a.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
