@@ -143,9 +143,7 @@ impl Reducer {
     }
 
     fn start(&self) -> Result<Game, String> {
-        let mut game = self.level.start(Some(self.seed)).map_err(|e| e.to_string())?;
-        game.rules.set_version(self.rules_version);
-        Ok(game)
+        self.level.start_version(Some(self.seed), self.rules_version).map_err(|e| e.to_string())
     }
 
     /// Runs `commands` from the start; with a built-in test, stops at the first step where it

@@ -37,6 +37,14 @@ fn convert_writes_one_level_per_playable_level() {
     assert!(play.status.success(), "{}", stderr(&play));
     let lines = json_lines(&play);
     assert_eq!(lines.last().unwrap()["status"], "won", "two pushes right solve level 1");
+    // As text: the board, then its status once.
+    let play = tessera(
+        &["play", dir.join("warehouse-001.json").to_str().unwrap(), "--commands", "-"],
+        "right\nright\n",
+    );
+    let text = String::from_utf8_lossy(&play.stdout).into_owned();
+    assert_eq!(text.lines().filter(|l| *l == "won").count(), 1, "{text}");
+    assert!(text.trim_end().ends_with("won"), "{text}");
 }
 
 #[test]

@@ -256,9 +256,9 @@ fn record(setup: &Setup, p: &Played, k: u32) -> Result<Log, TestCaseError> {
 }
 
 /// Rules versions: a game starts with today's version of its rules; every version the rule set
-/// keeps ([`RuleSet::keeps_version`]) can be set, and a game played by it, recorded with a
-/// header naming that version, opens with that version's rules and verifies; a version outside
-/// the kept range is refused and changes nothing.
+/// keeps ([`RuleSet::keeps_version`]) can be set and started by ([`Level::start_version`]), and
+/// a game played by it, recorded with a header naming that version, opens with that version's
+/// rules and verifies; a version outside the kept range is refused and changes nothing.
 pub fn versions(s: &Strategies, cases: u32) {
     let input = (setup(s), 1..=MAX_STEPS);
     run(s, "versions", cases, input, |(setup, tries)| {
@@ -273,10 +273,17 @@ pub fn versions(s: &Strategies, cases: u32) {
             prop_assert!(!rules.set_version(before), "a version older than the oldest kept is refused");
             prop_assert_eq!(&rules, &today.rules, "a refused version changes nothing");
         }
+        let again =
+            setup.level.start_version(Some(setup.seed), rs.version()).map_err(|e| fail("start", &e))?;
+        prop_assert_eq!(&again, &today, "starting by today's version is starting");
         for v in rs.oldest_version()..=rs.version() {
-            let Game { mut rules, mut state } = setup.start()?;
-            prop_assert!(rules.set_version(v), "kept version {} is refused", v);
-            prop_assert_eq!(rules.version(), v);
+            // A version's game begins as that version began it (what a log of it replays from).
+            let Game { rules, mut state } =
+                setup.level.start_version(Some(setup.seed), v).map_err(|e| fail("start", &e))?;
+            prop_assert_eq!(rules.version(), v, "start_version({}) starts by other rules", v);
+            let mut set = today.rules.clone();
+            prop_assert!(set.set_version(v), "kept version {} is refused", v);
+            prop_assert_eq!(&set, &rules, "set_version({}) and start_version({}) differ", v, v);
             let mut header = Header::new(&setup.level, setup.seed, 4).map_err(|e| fail("header", &e))?;
             header.rules_version = v;
             let mut w = LogWriter::new(Vec::new(), &header, &state).map_err(|e| fail("log start", &e))?;

@@ -84,6 +84,20 @@ pub trait Plugin: 'static {
     /// Starts a game of `level` with `seed` (a level's own seed, if any, has already been
     /// chosen by the caller). Checks everything the rules rely on.
     fn start(level: &Self::Level, seed: u64) -> Result<(Self::Rules, Self::State), LevelError>;
+    /// Starts a game of `level` with `seed` by the rules of `version` (to replay a log recorded
+    /// then): its rules behave as [`Plugin::set_version`] makes them, and its start state is the
+    /// one that version began with. Today's rules for a version this build does not keep. The
+    /// default starts by today's rules and sets the version: right for a rule set whose
+    /// versions start alike.
+    fn start_version(
+        level: &Self::Level,
+        seed: u64,
+        version: u32,
+    ) -> Result<(Self::Rules, Self::State), LevelError> {
+        let (mut rules, state) = Self::start(level, seed)?;
+        Self::set_version(&mut rules, version);
+        Ok((rules, state))
+    }
     /// Makes `rules` (as [`Plugin::start`] made them: today's version) behave as version
     /// `version` did, to replay a log recorded then. False, with `rules` unchanged, for a
     /// version this build does not keep. The default keeps only [`Plugin::VERSION`].

@@ -542,6 +542,22 @@ macro_rules! rule_sets {
                     )+
                 }
             }
+
+            /// [`Level::start`] by the rules of `version` of the rule set
+            /// ([`Plugin::start_version`](crate::Plugin::start_version)): what replaying a log
+            /// recorded then needs, since a version may also begin a game differently. Today's
+            /// rules for a version this build does not keep ([`RuleSet::keeps_version`]).
+            pub fn start_version(&self, seed: Option<u64>, version: u32) -> Result<Game, LevelError> {
+                let seed = seed.or(self.seed()).unwrap_or($crate::DEFAULT_SEED);
+                match self {
+                    $(
+                        Level::$V(l) => {
+                            let (r, s) = <$module::$plugin as $crate::Plugin>::start_version(l, seed, version)?;
+                            Ok(Game { rules: AnyRules::$V(r), state: AnyState::$V(s) })
+                        }
+                    )+
+                }
+            }
         }
     };
 }

@@ -74,13 +74,13 @@ impl Log {
     /// waits on memory), and no faster than this on an idle one.
     fn from_storage(bytes: Bytes, tail: TailPolicy) -> Result<Log, LogError> {
         let (header, at) = read_header(&bytes)?;
-        let mut game = header
+        // The rules of the version that recorded the log, and the start it began with, when this
+        // build keeps it; otherwise today's (verify then reports the versions differ, and most
+        // likely a divergence).
+        let game = header
             .level
-            .start(Some(header.seed))
+            .start_version(Some(header.seed), header.rules_version)
             .map_err(|e| LogError::BadLevel { offset: at.offset, message: e.to_string() })?;
-        // The rules of the version that recorded the log, when this build keeps it; otherwise
-        // today's (verify then reports the versions differ, and most likely a divergence).
-        game.rules.set_version(header.rules_version);
         let mut log = Log {
             header,
             rules: game.rules,

@@ -11,10 +11,16 @@ use std::sync::Arc;
 const WON: Rejected = Rejected::new("won", "the level is won");
 
 impl PuzzleScriptRules {
-    /// The state of a new game of the level with `seed`.
+    /// The state of a new game of the level with `seed`: from rules version 2 after the `again`
+    /// turns of its start (at most [`MAX_TURNS`]).
     pub(super) fn start_state(&self, seed: u64) -> Result<PuzzleScriptState, String> {
         let seed_text = seed.to_string();
-        let inner = self.game.start(self.entry, Some(&seed_text)).map_err(|e| e.to_string())?;
+        let inner = if self.version() >= 2 {
+            self.game.start_settled(self.entry, Some(&seed_text), MAX_TURNS)
+        } else {
+            self.game.start(self.entry, Some(&seed_text))
+        }
+        .map_err(|e| e.to_string())?;
         let meta = Arc::new(bridge::meta(&self.game, &inner, &self.source)?);
         let won = self.game.is_won(&inner);
         Ok(PuzzleScriptState::new(meta, inner, won))
@@ -54,7 +60,7 @@ impl PuzzleScriptRules {
         let won = loop {
             let before = work.clone();
             step.push(PuzzleScriptEvent::Turn { index: turn });
-            let mut trace = engine::Trace::default();
+            let mut trace = engine::Trace { again_check: self.version() < 2, ..engine::Trace::default() };
             let outcome = if turn == 0 && *cmd == PuzzleScriptCommand::Restart {
                 self.game.restart(&mut work)
             } else {

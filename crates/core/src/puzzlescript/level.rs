@@ -63,8 +63,18 @@ pub fn playable_count(game: &engine::Game) -> usize {
 }
 
 impl PuzzleScriptLevel {
-    /// Compiles the game and starts its level with `seed`.
+    /// Compiles the game and starts its level with `seed`, by today's rules.
     pub fn start(&self, seed: u64) -> Result<(PuzzleScriptRules, PuzzleScriptState), LevelError> {
+        self.start_version(seed, <super::PuzzleScript as crate::Plugin>::VERSION)
+    }
+
+    /// [`PuzzleScriptLevel::start`] by the rules of `version` (as
+    /// [`PuzzleScriptRules::set_version`]; today's for a version this build does not keep).
+    pub fn start_version(
+        &self,
+        seed: u64,
+        version: u32,
+    ) -> Result<(PuzzleScriptRules, PuzzleScriptState), LevelError> {
         let game = engine::compile(&self.source).map_err(|e| LevelError::invalid(describe_errors(&e)))?;
         let count = playable_count(&game);
         let Some(entry) = entry_of(&game, self.level) else {
@@ -74,7 +84,8 @@ impl PuzzleScriptLevel {
                 if count == 1 { "" } else { "s" }
             )));
         };
-        let rules = PuzzleScriptRules::new(Arc::new(game), Arc::from(self.source.as_str()), entry);
+        let mut rules = PuzzleScriptRules::new(Arc::new(game), Arc::from(self.source.as_str()), entry);
+        rules.set_version(version);
         let state = rules.start_state(seed).map_err(LevelError::invalid)?;
         Ok((rules, state))
     }

@@ -30,6 +30,12 @@
 //! with a string), reproduced exactly: the level's seed `N` seeds it as the string of N's decimal
 //! digits.
 //!
+//! **Versions.** Rules version 2 (today's) opens a level as the reference does: when
+//! `run_rules_on_level_start` queues `again`, those turns run before the first command (at most
+//! [`MAX_TURNS`]); and the `again` check, a turn the reference tries and undoes to see whether
+//! the queued turn would change anything, leaves no `Rule` events. Version 1 did neither; it is
+//! kept (`set_version(1)`, [`PuzzleScriptLevel::start_version`]) so its logs replay.
+//!
 //! **Hash.** The XOR of one key per non-empty cell (its index and objects), one key of the rest
 //! of the state (`Aux`) and the won flag: each `Cell` event changes one cell's key.
 
@@ -77,20 +83,40 @@ pub const MAX_SIDE: usize = 256;
 pub const MAX_TURNS: u32 = 1_000;
 
 /// The rules of one PuzzleScript level: the compiled game and which entry of its level list is
-/// played. Serialized as the source and the entry (and compiled again when read), compared by
-/// them.
+/// played, and the version of the rules they behave as (see [`PuzzleScriptRules::set_version`]).
+/// Serialized as the source and the entry (and compiled again when read, as today's version),
+/// compared by all three.
 #[derive(Clone)]
 pub struct PuzzleScriptRules {
     game: Arc<engine::Game>,
     source: Arc<str>,
     entry: usize,
+    version: u32,
 }
 
 impl PuzzleScriptRules {
     /// The rules of entry `entry` (messages included) of the compiled `game` whose source is
-    /// `source`.
+    /// `source`, as today's version.
     pub fn new(game: Arc<engine::Game>, source: Arc<str>, entry: usize) -> Self {
-        PuzzleScriptRules { game, source, entry }
+        PuzzleScriptRules { game, source, entry, version: <PuzzleScript as crate::Plugin>::VERSION }
+    }
+
+    /// The version of the rules these behave as.
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// Makes these rules behave as `version` did; false (unchanged) for a version this build
+    /// does not keep. Version 2 (today's) runs the `again` turns a `run_rules_on_level_start`
+    /// turn queues as the level starts, and leaves the rules of the `again` check (a turn tried
+    /// and undone) out of the `Rule` events; version 1 did neither.
+    pub fn set_version(&mut self, version: u32) -> bool {
+        let keeps = (<PuzzleScript as crate::Plugin>::OLDEST_VERSION..=<PuzzleScript as crate::Plugin>::VERSION)
+            .contains(&version);
+        if keeps {
+            self.version = version;
+        }
+        keeps
     }
 
     /// The compiled game.
@@ -116,7 +142,7 @@ impl PuzzleScriptRules {
 
 impl PartialEq for PuzzleScriptRules {
     fn eq(&self, other: &Self) -> bool {
-        self.entry == other.entry && self.source == other.source
+        self.entry == other.entry && self.version == other.version && self.source == other.source
     }
 }
 
@@ -126,6 +152,7 @@ impl fmt::Debug for PuzzleScriptRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PuzzleScriptRules")
             .field("entry", &self.entry)
+            .field("version", &self.version)
             .field("source_bytes", &self.source.len())
             .finish()
     }

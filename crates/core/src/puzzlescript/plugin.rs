@@ -21,7 +21,10 @@ pub struct PuzzleScriptKeyframe {
 
 impl Plugin for PuzzleScript {
     const NAME: &'static str = "puzzlescript";
-    const VERSION: u32 = 1;
+    /// 2: a level's start runs the `again` turns its `run_rules_on_level_start` turn queues, and
+    /// the `again` check's rules are not traced; 1 did neither (kept, for its logs).
+    const VERSION: u32 = 2;
+    const OLDEST_VERSION: u32 = 1;
     const COMMAND_HELP: &'static str = "up | down | left | right | action | tick | restart";
     const IMPORTERS: &'static [crate::Importer] = super::import::IMPORTERS;
     const MAX_SIDE: usize = super::MAX_SIDE;
@@ -60,6 +63,22 @@ impl Plugin for PuzzleScript {
 
     fn start(level: &PuzzleScriptLevel, seed: u64) -> Result<(PuzzleScriptRules, PuzzleScriptState), LevelError> {
         level.start(seed)
+    }
+
+    fn start_version(
+        level: &PuzzleScriptLevel,
+        seed: u64,
+        version: u32,
+    ) -> Result<(PuzzleScriptRules, PuzzleScriptState), LevelError> {
+        level.start_version(seed, version)
+    }
+
+    fn set_version(rules: &mut PuzzleScriptRules, version: u32) -> bool {
+        rules.set_version(version)
+    }
+
+    fn rules_version(rules: &PuzzleScriptRules) -> u32 {
+        rules.version()
     }
 
     fn level_seed(level: &PuzzleScriptLevel) -> Option<u64> {

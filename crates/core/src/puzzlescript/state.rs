@@ -182,13 +182,10 @@ impl PuzzleScriptState {
             .collect()
     }
 
-    /// The board as text: the glyph rows, and `won` when won.
+    /// The board as text: the glyph rows (the status is the caller's to print).
     pub fn render(&self) -> String {
         let mut out = self.rows().join("\n");
         out.push('\n');
-        if self.won {
-            out.push_str("won\n");
-        }
         out
     }
 

@@ -190,3 +190,74 @@ fn any_level_json_round_trips_and_commands_parse() {
     assert!(AnyCommand::parse(crate::RuleSet::PuzzleScript, "jump").is_err());
     let _: Option<AnyEvent> = None;
 }
+
+/// A level that opens with `again` turns: `run_rules_on_level_start` lights a fuse that burns
+/// one cell per `again` turn until it blows a way through the wall.
+const FUSE: &str = include_str!("../../../../fixtures/games/fuse.txt");
+/// The reference engine's answers on the fuse game (`tools/puzzlescript/reference.js`): the
+/// board as the level opens, and after the five pushes that win.
+const FUSE_SUITE: &str = include_str!("../../../../fixtures/puzzlescript/fuse_suite.json");
+
+/// Rules version 2 opens a level as the reference does: the `again` turns its start turn queues
+/// run before the first command (the fuse has burnt down and the wall is open). Version 1, kept
+/// for its logs, stopped after the first turn (the spark one cell along), so its first command
+/// ran the rest; both versions win with the same five pushes.
+#[test]
+fn from_version_2_the_start_runs_the_again_turns_of_run_rules_on_level_start() {
+    use engine::level_string::level_to_string;
+    let cases = engine::suite::parse_testdata(FUSE_SUITE).expect("the fuse suite reads");
+    for case in &cases {
+        let result = engine::suite::run_case(case);
+        assert!(result.passed, "{}: {:?}", case.name, result.first_difference);
+    }
+    let level = PuzzleScriptLevel { name: None, seed: None, source: FUSE.into(), level: 0 };
+    let (rules, mut s) = level.start(0).expect("starts");
+    assert_eq!(rules.version(), <PuzzleScript as Plugin>::VERSION);
+    assert_eq!(level_to_string(rules.game(), s.engine()), cases[0].expected, "the reference's start");
+    assert_eq!(s.rows()[0], "#########", "the fuse has burnt");
+    assert_eq!(s.rows()[2], "#P*....O#", "the dynamite is gone");
+
+    let (old, mut s1) = level.start_version(0, 1).expect("version 1 starts");
+    assert_eq!(old.version(), 1);
+    assert_eq!(s1.rows()[0], "##sff####", "version 1: one turn, the spark one cell along");
+    assert_eq!(s1.rows()[2], "#P*.D..O#");
+    // Version 1's first push runs the fuse's three remaining turns; today's, one turn.
+    let turns = |events: &[PuzzleScriptEvent]| events.iter().filter(|e| matches!(e, PuzzleScriptEvent::Turn { .. })).count();
+    assert_eq!(turns(&step(&old, &mut s1, PuzzleScriptCommand::Right)), 4);
+    assert_eq!(turns(&step(&rules, &mut s, PuzzleScriptCommand::Right)), 1);
+    assert_eq!(s1, s, "after it the two games are one");
+    for _ in 0..4 {
+        step(&rules, &mut s, PuzzleScriptCommand::Right);
+    }
+    assert!(s.is_won());
+    // The reference's second case: up, down, then five pushes (inputs 0, 2, then 3).
+    let (_, mut r) = level.start(0).unwrap();
+    for cmd in ["up", "down", "right", "right", "right", "right", "right"] {
+        step(&rules, &mut r, cmd.parse().unwrap());
+    }
+    assert_eq!(level_to_string(rules.game(), r.engine()), cases[1].expected);
+}
+
+/// The `again` check (a turn the reference tries and undoes, to see whether the queued `again`
+/// would change anything) is not in today's `Rule` events; version 1 recorded its rules.
+#[test]
+fn from_version_2_the_again_check_leaves_no_rule_events() {
+    // Level 2, action: a spark appears (line 103), turns into a fade with `again` (line 106);
+    // the again turn removes the fade (line 105).
+    let rules_of = |rules: &PuzzleScriptRules, s: &mut PuzzleScriptState| {
+        let mut turns: Vec<Vec<u32>> = Vec::new();
+        for e in step(rules, s, PuzzleScriptCommand::Action) {
+            match e {
+                PuzzleScriptEvent::Turn { .. } => turns.push(Vec::new()),
+                PuzzleScriptEvent::Rule { line, .. } => turns.last_mut().unwrap().push(line),
+                _ => {}
+            }
+        }
+        turns
+    };
+    let (rules, mut s) = start(1, 3);
+    assert_eq!(rules_of(&rules, &mut s), [vec![103, 106], vec![105]]);
+    let (old, mut s1) = level(1).start_version(3, 1).unwrap();
+    assert_eq!(rules_of(&old, &mut s1), [vec![103, 106, 105], vec![105]], "version 1 traced the check");
+    assert_eq!(s, s1, "the same turns, the same state");
+}

@@ -284,6 +284,12 @@ impl State {
 pub struct Trace {
     /// Events in order.
     pub events: Vec<TraceEvent>,
+    /// Also record what the `again` check did: the reference tries the queued `again` turn at
+    /// the end of a turn, to see whether it would change anything, and undoes it (with its own
+    /// log turned off). Its rules changed nothing that stays, so they are left out unless this
+    /// is set (rules version 1 recorded them).
+    #[serde(default)]
+    pub again_check: bool,
 }
 
 /// One traced event.
@@ -373,6 +379,31 @@ impl Game {
         let mut rt = turn::Runtime::new(self, &mut st, &mut backups, &mut sounds, None);
         rt.advance_on_win = false;
         rt.load_level(level);
+        Ok(st)
+    }
+
+    /// [`Game::start`], then the `again` turns its `run_rules_on_level_start` turn queued (at
+    /// most `max_turns`, stopping at a win), as the reference's timer runs them before the first
+    /// input can (and its suite's `runTest` does).
+    pub fn start_settled(&self, level: usize, seed: Option<&str>, max_turns: u32) -> Result<State, StartError> {
+        match self.levels.get(level) {
+            None => return Err(StartError::NoSuchLevel(level)),
+            Some(LevelEntry::Message { .. }) => return Err(StartError::Message(level)),
+            Some(LevelEntry::Level { .. }) => {}
+        }
+        let mut st = self.blank_state(seed.unwrap_or(DEFAULT_SEED));
+        let mut again = {
+            let (mut backups, mut sounds) = (Vec::new(), Vec::new());
+            let mut rt = turn::Runtime::new(self, &mut st, &mut backups, &mut sounds, None);
+            rt.advance_on_win = false;
+            rt.load_level(level);
+            rt.againing
+        };
+        let mut turns = 0;
+        while again && turns < max_turns && !self.is_won(&st) {
+            again = self.turn(&mut st, None, None).again;
+            turns += 1;
+        }
         Ok(st)
     }
 

@@ -601,7 +601,16 @@ impl<'a> Runtime<'a> {
         }
         if modified && self.queue.iter().any(|c| c == "again") {
             let keep_messages = self.messages.len();
-            if self.process_input(None, true, true) {
+            // The check is undone: its trace only when asked for (rules version 1).
+            let hidden = match self.trace.as_deref() {
+                Some(t) if !t.again_check => self.trace.take(),
+                _ => None,
+            };
+            let would_change = self.process_input(None, true, true);
+            if hidden.is_some() {
+                self.trace = hidden;
+            }
+            if would_change {
                 self.againing = true;
             }
             self.messages.truncate(keep_messages);
