@@ -41,7 +41,9 @@ fn slot(ctx: &egui::Context) -> Slot {
 /// How long Hint may search: the search thread's CPU seconds and the clock's seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HintBudget {
+    /// The search thread's CPU time, in seconds.
     pub cpu_seconds: f64,
+    /// Time by the clock, in seconds (a machine too busy to give the thread its CPU time).
     pub wall_seconds: f64,
 }
 
@@ -52,7 +54,7 @@ impl Default for HintBudget {
 }
 
 fn budget_id() -> egui::Id {
-    egui::Id::new("puzzlescript-hint-budget")
+    egui::Id::unique("puzzlescript-hint-budget")
 }
 
 /// Sets how long Hint searches in this window (the default is [`HintBudget::default`]). A
