@@ -330,6 +330,28 @@ fn save_game_source_writes_the_painted_level_into_the_txt() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A level whose `run_rules_on_level_start` turn queues `again` opens after those turns, as in
+/// PuzzleScript (rules version 2): the fuse has burnt and the wall is open; five pushes win the
+/// game's only level, and no next level is offered.
+#[test]
+fn a_level_opens_after_its_start_again_turns_and_the_last_won_says_so() {
+    let mut h = editor();
+    h.state_mut().open(&fixtures().join("games/fuse.txt"));
+    h.run();
+    assert_eq!(h.state().error(), None);
+    assert_eq!(ps(&h).rows()[0], "#########", "the fuse burnt as the level opened");
+    assert_eq!(ps(&h).rows()[2], "#P*....O#", "and blew the dynamite away");
+    assert_eq!(h.state().session().history().step(), 0, "opening plays no step");
+    assert!(h.query_by_label("The game's only level: won.").is_none());
+    for _ in 0..5 {
+        h.key_press(Key::ArrowRight);
+        h.run();
+    }
+    assert!(ps(&h).is_won());
+    assert!(h.query_by_label("Level 1 of 1").is_some());
+    assert!(h.query_by_label("The game's only level: won.").is_some());
+}
+
 /// Runs frames until the debugger's scans are done.
 fn settle(h: &mut Harness<'_, EditorApp>) {
     let start = std::time::Instant::now();

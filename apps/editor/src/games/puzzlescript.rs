@@ -438,11 +438,15 @@ impl EditorGame for Game {
             if ui.add_enabled(k > 0, egui::Button::new("Previous level")).clicked() {
                 go = Some(k - 1);
             }
-            let next = egui::Button::new("Next level").selected(s.is_won());
+            // After a win the way on is lit; on the last level there is none to light.
+            let next = egui::Button::new("Next level").selected(s.is_won() && k + 1 < count);
             if ui.add_enabled(k + 1 < count, next).clicked() {
                 go = Some(k + 1);
             }
         });
+        if s.is_won() && k + 1 == count {
+            ui.label(if count == 1 { "The game's only level: won." } else { "The game's last level: won." });
+        }
         if let Some(to) = go {
             // Going on after a win shows the messages between the two levels first, as
             // PuzzleScript does.
