@@ -523,7 +523,7 @@ fn print_step(
                 Outcome::Redone => " (redone)",
                 _ => "",
             };
-            let list: Vec<String> = session.events(outcome).iter().map(|e| e.to_json().to_string()).collect();
+            let list: Vec<String> = session.events(outcome).iter().map(crate::replay::event_line).collect();
             writeln!(out, "step {}: {text}{verb}", session.step)
                 .and_then(|()| writeln!(out, "  {}", list.join("\n  ")))
                 .and_then(|()| write!(out, "{}", g.state.render()))

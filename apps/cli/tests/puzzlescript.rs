@@ -47,6 +47,28 @@ fn convert_writes_one_level_per_playable_level() {
     assert!(text.trim_end().ends_with("won"), "{text}");
 }
 
+/// The text form of a step stays readable: the `Aux` event (the generator and checkpoint, some
+/// 500 bytes) shows its first numbers, its length and a checksum; `--json` keeps every number.
+#[test]
+fn play_text_shortens_long_aux_arrays_and_json_keeps_them() {
+    let text = tessera(&["play", GAME, "--number", "2", "--seed", "3", "--commands", "-"], "action\n");
+    assert!(text.status.success(), "{}", stderr(&text));
+    let out = String::from_utf8_lossy(&text.stdout).into_owned();
+    let aux = out.lines().find(|l| l.contains("\"Aux\"")).unwrap_or_else(|| panic!("an Aux event: {out}"));
+    assert!(aux.contains("numbers, checksum"), "{aux}");
+    assert!(aux.len() < 250, "{} characters: {aux}", aux.len());
+    let (before, after) = aux.split_once("\"before\"").unwrap();
+    assert_ne!(
+        before.split("checksum").nth(1),
+        after.split("checksum").nth(1),
+        "the two sides differ: {aux}"
+    );
+    let json =
+        tessera(&["play", GAME, "--number", "2", "--seed", "3", "--commands", "-", "--json"], "action\n");
+    let whole = String::from_utf8_lossy(&json.stdout).into_owned();
+    assert!(whole.contains("\"Aux\"") && !whole.contains("checksum"), "{whole}");
+}
+
 #[test]
 fn play_opens_a_game_and_picks_its_level_by_number() {
     let dir = scratch("ps-play");
