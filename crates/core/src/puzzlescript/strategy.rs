@@ -15,17 +15,16 @@ const REACHES: &[&str] = &["Turn", "Cell", "Aux", "Moved", "Rule", "Sound", "won
 
 /// The fixture game (pushing, a random rule, late rules, again, sounds, a win condition).
 const WAREHOUSE: &str = include_str!("../../../../fixtures/games/warehouse.txt");
+/// The fixture whose level opens with `again` turns (`run_rules_on_level_start`): rules versions
+/// 1 and 2 start it differently.
+const FUSE: &str = include_str!("../../../../fixtures/games/fuse.txt");
 
-/// One of the fixture game's levels with a random seed.
+/// One of the fixture games' levels (warehouse's three, fuse's one) with a random seed.
 pub fn level() -> BoxedStrategy<Level> {
-    (0usize..3, any::<u64>())
-        .prop_map(|(level, seed)| {
-            Level::PuzzleScript(PuzzleScriptLevel {
-                name: None,
-                seed: Some(seed),
-                source: WAREHOUSE.to_string(),
-                level,
-            })
+    (0usize..4, any::<u64>())
+        .prop_map(|(k, seed)| {
+            let (source, level) = if k < 3 { (WAREHOUSE, k) } else { (FUSE, 0) };
+            Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: Some(seed), source: source.to_string(), level })
         })
         .boxed()
 }
