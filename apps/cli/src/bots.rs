@@ -119,8 +119,12 @@ fn level_setting(kind: BotKind, flags: &[(&str, Option<u32>)]) -> Result<Option<
 /// `tessera bot LEVEL --bot NAME [--seed N] [--record LOG]`.
 #[derive(Args, Debug)]
 pub struct BotArgs {
-    /// The level file.
+    /// The level file, or a PuzzleScript game (`.txt`, with `--number`).
     pub level: PathBuf,
+    /// With a PuzzleScript game (`.txt`): which playable level, from 1 (as `tessera convert
+    /// puzzlescript` numbers its files). Without it, a game of one level is that level.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub number: Option<u64>,
     /// The seed of the game and of the bot (default: the level's, else 0).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -142,7 +146,7 @@ pub(crate) fn start(
 /// Runs `tessera bot`.
 pub fn bot(args: &BotArgs) -> Result<(), CliError> {
     let spec = args.options.spec()?;
-    let level = load_level(Some(&args.level))?;
+    let level = load_level(Some(&args.level), args.number)?;
     let seed = args.seed.or(level.seed()).unwrap_or(tessera_core::DEFAULT_SEED);
     let mut game = start(&level, &args.level, seed)?;
     let rule_set = game.rules.rule_set();
@@ -194,9 +198,13 @@ pub fn bot(args: &BotArgs) -> Result<(), CliError> {
 pub struct DifficultyArgs {
     #[command(subcommand)]
     command: Option<DifficultyCommand>,
-    /// The level file.
+    /// The level file, or a PuzzleScript game (`.txt`, with `--number`).
     #[arg(required = true)]
     level: Option<PathBuf>,
+    /// With a PuzzleScript game (`.txt`): which playable level, from 1 (as `tessera convert
+    /// puzzlescript` numbers its files). Without it, a game of one level is that level.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    number: Option<u64>,
     /// How many games.
     #[arg(long, required = true)]
     games: Option<u64>,
@@ -247,7 +255,7 @@ pub fn difficulty(args: &DifficultyArgs) -> Result<(), CliError> {
         return Err(CliError::BadInput("difficulty: LEVEL, --games and --bot are required".into()));
     };
     let spec = options.spec()?;
-    let level = load_level(Some(path))?;
+    let level = load_level(Some(path), args.number)?;
     let rule_set = start(&level, path, args.seed)?.rules.rule_set();
     spec.check(rule_set).map_err(|e| CliError::BadInput(format!("--bot: {e}")))?;
     if games == 0 {

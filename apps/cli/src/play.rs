@@ -157,9 +157,22 @@ fn parse_line(game: &Game, text: &str) -> Result<Option<Line>, String> {
     }
 }
 
-/// Loads `path` as a level, or the classic game when there is none.
-pub fn load_level(path: Option<&Path>) -> Result<Level, CliError> {
-    let Some(p) = path else { return Ok(Level::classic()) };
+/// Loads `path` as a level, or the classic game when there is none. A PuzzleScript game
+/// (`.txt`) gives its playable level `number` (from 1); without one, a game of one level gives
+/// it and a game of more is an error that says how to choose.
+pub fn load_level(path: Option<&Path>, number: Option<u64>) -> Result<Level, CliError> {
+    let Some(p) = path else {
+        if number.is_some() {
+            return Err(CliError::BadInput("--number picks a level of a PuzzleScript game (.txt)".into()));
+        }
+        return Ok(Level::classic());
+    };
+    if p.extension().is_some_and(|e| e == "txt") {
+        return game_level(p, number, false);
+    }
+    if number.is_some() {
+        return Err(CliError::BadInput("--number picks a level of a PuzzleScript game (.txt)".into()));
+    }
     // Files of an importer's extension (Moving AI `.map` files) open through it.
     if let Some(level) = crate::convert::level_by_extension(p) {
         return level;
@@ -167,25 +180,27 @@ pub fn load_level(path: Option<&Path>) -> Result<Level, CliError> {
     Level::from_json(&read_input(p, Input::Level)?).map_err(|e| CliError::file(p, e))
 }
 
-/// The level `tessera play` plays: a PuzzleScript game's (`.txt`) level by `--number` (or asked
-/// for, interactively), else [`load_level`]'s.
+/// The level `tessera play` plays: [`load_level`]'s, except that without `--number` the
+/// interactive game asks which level of a PuzzleScript game to play.
 fn play_level(args: &PlayArgs) -> Result<Level, CliError> {
-    let Some(path) = args.level.as_deref().filter(|p| p.extension().is_some_and(|e| e == "txt")) else {
-        if args.number.is_some() {
-            return Err(CliError::BadInput("--number picks a level of a PuzzleScript game (.txt)".into()));
-        }
-        return load_level(args.level.as_deref());
-    };
+    let ask = args.commands.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin());
+    match args.level.as_deref() {
+        Some(path) if path.extension().is_some_and(|e| e == "txt") => game_level(path, args.number, ask),
+        path => load_level(path, args.number),
+    }
+}
+
+/// Level `number` (from 1) of the PuzzleScript game `path`; without one, its only level, or
+/// (when `ask`) the one chosen on the terminal.
+fn game_level(path: &Path, number: Option<u64>, ask: bool) -> Result<Level, CliError> {
     let importer = tessera_core::importer("puzzlescript")
         .ok_or_else(|| CliError::BadInput("no puzzlescript importer is registered".into()))?;
     let mut levels = crate::convert::import(importer, path)?;
     let n = levels.len();
-    let pick = match args.number {
-        Some(k) => k as usize,
+    let pick = match number {
+        Some(k) => usize::try_from(k).unwrap_or(usize::MAX),
         None if n == 1 => 1,
-        None if args.commands.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) => {
-            ask_number(path, &levels)?
-        }
+        None if ask => ask_number(path, &levels)?,
         None => {
             return Err(CliError::file(
                 path,

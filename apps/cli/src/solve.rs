@@ -12,8 +12,13 @@ use tessera_core::{Level, RuleSet};
 /// `tessera solve LEVEL [--seconds T] [--search S] [--record LOG] [--json] ...`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// A level file, of a rule set that has a solver (another is refused, naming those that do).
+    /// A level file, of a rule set that has a solver (another is refused, naming those that do),
+    /// or a PuzzleScript game (`.txt`, with `--number`).
     pub level: PathBuf,
+    /// With a PuzzleScript game (`.txt`): which playable level, from 1 (as `tessera convert
+    /// puzzlescript` numbers its files). Without it, a game of one level is that level.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub number: Option<u64>,
     /// The solver (default: the rule set's own; collapse: `nmcs` or `nrpa`).
     #[arg(long)]
     pub bot: Option<String>,
@@ -88,7 +93,7 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
         return Err(CliError::BadInput(format!("--seconds {}: give 0 to 86400 seconds", args.seconds)));
     }
-    let level = load_level(Some(&args.level))?;
+    let level = load_level(Some(&args.level), args.number)?;
     let rule_set = level.rule_set();
     match crate::games::solver(rule_set) {
         Some(solver) => (solver.run)(args, &level),

@@ -164,3 +164,46 @@ fn a_suite_that_is_not_one_is_bad_input() {
     let out = tessera(&["puzzlescript", "test", dir.join("missing.js").to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `solve`, `bot` and `difficulty` take a game's `.txt` as `play` does: `--number` picks the
+/// level, a game of one level needs none, and a game of more says how to choose.
+#[test]
+fn solve_and_bots_open_a_game_txt_by_number() {
+    let dir = scratch("ps-solve-txt");
+    let log = dir.join("solution.tlog");
+    let out =
+        tessera(&["solve", GAME, "--number", "2", "--seconds", "20", "--record", log.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let verify = tessera(&["replay", "verify", log.to_str().unwrap()], "");
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    let info = tessera(&["replay", "info", log.to_str().unwrap()], "");
+    assert!(
+        String::from_utf8_lossy(&info.stdout).contains("Warehouse 2"),
+        "{}",
+        String::from_utf8_lossy(&info.stdout)
+    );
+    // One level: no --number needed.
+    let out = tessera(&["solve", "fixtures/games/fuse.txt", "--seconds", "20", "--json"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    for args in [
+        &["solve", GAME][..],
+        &["bot", GAME, "--bot", "random"],
+        &["difficulty", GAME, "--games", "2", "--bot", "random"],
+    ] {
+        let out = tessera(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("the game has 3 levels: choose one with --number 1..3"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = tessera(&["solve", GAME, "--number", "4"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--number 4: the game has 3 levels"), "{}", stderr(&out));
+    let out = tessera(&["solve", "fixtures/levels/warehouse.json", "--number", "1"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--number picks a level of a PuzzleScript game"), "{}", stderr(&out));
+    let out = tessera(&["bot", GAME, "--number", "1", "--bot", "random"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+}
