@@ -106,6 +106,10 @@ struct LevelChoice {
     preview: Option<(usize, tessera_ecs::Mirror, tessera_core::AnyRules, AnyState, BoardView)>,
 }
 
+/// The pause between two steps of a solution shown ([`PlayAction::Walk`]), in animation
+/// phases of the speed chosen (0.42 s at Normal; none at Instant).
+const WALK_PHASES: f64 = 3.0;
+
 /// The whole editor.
 pub struct EditorApp {
     edit: EditView,
@@ -143,6 +147,13 @@ pub struct EditorApp {
     /// What Play last said (a refusal, a hint), with the position it is about: shown only
     /// while that position is on the board (Edit's messages are Edit's, [`EditView::notice`]).
     notice: Option<Notice>,
+    /// A solution being shown ([`PlayAction::Walk`]): the steps left to play, and how many it
+    /// had. Any step, undo or redo of the user's stops it.
+    walk: std::collections::VecDeque<tessera_core::AnyCommand>,
+    walk_len: usize,
+    /// When the walk's next step may be played (egui time): a pause of [`WALK_PHASES`] phases
+    /// of the speed after the last, so the eye can follow.
+    walk_at: f64,
     new_seed: u64,
     title: String,
     /// The window title last sent to the window.
@@ -178,6 +189,9 @@ impl EditorApp {
             collection: None,
             error: None,
             notice: None,
+            walk: Default::default(),
+            walk_len: 0,
+            walk_at: 0.0,
             new_seed: 0,
             title: "classic 2048 (built in)".into(),
             sent_title: String::new(),
@@ -767,6 +781,7 @@ impl EditorApp {
     }
 
     fn set_session(&mut self, s: Session) {
+        self.walk.clear();
         self.source = Source::default();
         self.new_seed = s.seed();
         self.session = s;
@@ -800,6 +815,7 @@ impl EditorApp {
 
     /// Undoes a step of play.
     pub fn undo(&mut self, now: f64) {
+        self.walk.clear();
         if self.session.undo(now, self.settings.speed) {
             self.play.clear();
             self.notice = None;
@@ -808,6 +824,7 @@ impl EditorApp {
 
     /// Redoes a step of play.
     pub fn redo(&mut self, now: f64) {
+        self.walk.clear();
         if self.session.redo(now, self.settings.speed) {
             self.play.clear();
             self.notice = None;
@@ -817,6 +834,43 @@ impl EditorApp {
     /// Plays `cmd` at time `now` (seconds of egui time), animating it; a refusal shows in the
     /// status bar.
     pub fn execute(&mut self, cmd: &tessera_core::AnyCommand, now: f64) {
+        self.walk.clear();
+        self.play_step(cmd, now);
+    }
+
+    /// Whether a solution is being shown, step by step.
+    pub fn walking(&self) -> bool {
+        !self.walk.is_empty()
+    }
+
+    /// Plays the next step of the solution being shown, once the last one has been animated and
+    /// no message waits; a refused step ends the walk and says why.
+    fn walk_on(&mut self, ctx: &egui::Context, now: f64) {
+        if self.walk.is_empty() {
+            return;
+        }
+        ctx.request_repaint();
+        if now < self.walk_at
+            || self.session.clock().running(now)
+            || self.session.turns_running(now)
+            || self.play.message.is_some()
+            || self.dialog_open()
+        {
+            return;
+        }
+        if let Some(cmd) = self.walk.pop_front() {
+            let step = self.walk_len - self.walk.len();
+            self.walk_at = now + WALK_PHASES * self.settings.speed.phase_secs();
+            if !self.play_step(&cmd, now) {
+                self.walk.clear();
+                let why = self.notice().map(|n| n.text.clone()).unwrap_or_default();
+                self.say(format!("The solution stopped at its step {step} ({cmd}): {why}"), false);
+            }
+        }
+    }
+
+    /// Plays `cmd`, animating it; whether the rules took it (a refusal shows in the status bar).
+    fn play_step(&mut self, cmd: &tessera_core::AnyCommand, now: f64) -> bool {
         match self.session.execute(cmd, now, self.settings.speed) {
             Ok(said) => {
                 self.notice = None;
@@ -827,8 +881,12 @@ impl EditorApp {
                 if !games::of(self.session.state().rule_set()).is_some_and(|g| g.keeps_selection()) {
                     self.play.selected = None;
                 }
+                true
             }
-            Err(r) => self.say(format!("refused: {}", r.message), false),
+            Err(r) => {
+                self.say(format!("refused: {}", r.message), false);
+                false
+            }
         }
     }
 
@@ -1317,6 +1375,7 @@ impl EditorApp {
     }
 
     fn play_ui(&mut self, ui: &mut egui::Ui, now: f64) {
+        self.walk_on(ui.ctx(), now);
         egui::Panel::right("play-controls").resizable(true).default_size(230.0).show(ui, |ui| {
             self.play_controls(ui, now);
         });
@@ -1366,12 +1425,27 @@ impl EditorApp {
                 self.redo(now);
             }
         });
+        if !self.walk.is_empty() {
+            ui.horizontal(|ui| {
+                let step = self.walk_len - self.walk.len();
+                ui.label(format!("Showing the solution: step {step} of {}", self.walk_len));
+                if ui.button("Stop").on_hover_text("Stop here (any step, Undo or Redo also stops)").clicked()
+                {
+                    self.walk.clear();
+                }
+            });
+        }
         let (rules, state) = (self.session.history().rules(), self.session.state());
         let action = games::of(rules.rule_set()).and_then(|g| g.play_panel(ui, rules, state, &mut self.play));
         match action {
             Some(PlayAction::Execute(cmd)) => self.execute(&cmd, now),
             Some(PlayAction::Notice(n)) => self.say(n, false),
             Some(PlayAction::Lost(n)) => self.say(n, true),
+            Some(PlayAction::Walk(steps)) => {
+                self.notice = None;
+                self.walk_len = steps.len();
+                self.walk = steps.into();
+            }
             Some(PlayAction::Open(level, title)) => {
                 let seed = self.session.seed();
                 self.open_level(level, seed, &title);

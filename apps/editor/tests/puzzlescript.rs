@@ -714,6 +714,74 @@ fn hint_on_level_2_names_a_step_of_a_solution_searched_off_the_ui_thread() {
     assert!(message.contains("a solution in"), "{message}");
 }
 
+/// After a Hint found a solution, "Show the solution" plays it from here, one animated step
+/// after another, to the win; a step of the user's own stops a walk under way.
+#[test]
+fn show_the_solution_walks_the_hints_solution_to_the_win() {
+    let mut h = editor();
+    open_level_2(&mut h);
+    let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
+    tessera_editor::games::set_hint_budget(&h.ctx, budget);
+    assert!(h.query_by_label_contains("Show the solution").is_none(), "no solution before a hint");
+    let hint = |h: &mut Harness<'_, EditorApp>| {
+        h.get_by_label("Hint").click();
+        h.run();
+        for _ in 0..6000 {
+            if h.state().message().is_some_and(|m| m.starts_with("Hint:")) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            h.step();
+        }
+        h.run();
+        h.state().message().unwrap_or_default()
+    };
+    let said = hint(&mut h);
+    let steps: u64 = said
+        .split("a solution in ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    // Walk a few steps, then step by hand: the walk stops there.
+    // (`step`, not `run`: a run would play every frame the walk asks for.)
+    h.get_by_label(&format!("Show the solution ({steps} steps)")).click();
+    h.step();
+    assert!(h.state().walking());
+    for _ in 0..100_000 {
+        if h.state().session().history().step() >= 2 {
+            break;
+        }
+        h.step();
+    }
+    assert!(h.query_by_label_contains("Showing the solution: step").is_some());
+    h.key_press(Key::ArrowLeft);
+    h.step();
+    assert!(!h.state().walking(), "the user's own step stopped the walk");
+    let after = h.state().session().history().step();
+    for _ in 0..50 {
+        h.step();
+    }
+    assert_eq!(h.state().session().history().step(), after, "and nothing more was played");
+    // From the start again: a new hint, then the whole walk to the win, at any speed.
+    h.get_by_label("Restart").click();
+    h.run();
+    let said = hint(&mut h);
+    assert!(said.contains(&format!("a solution in {steps} steps")), "{said}");
+    h.get_by_label(&format!("Show the solution ({steps} steps)")).click();
+    h.run();
+    for _ in 0..1_000_000 {
+        if !h.state().walking() {
+            break;
+        }
+        h.step();
+    }
+    h.run();
+    assert!(!h.state().walking());
+    assert!(ps(&h).is_won(), "the solution wins");
+    assert_eq!(h.state().session().history().step(), steps, "in the steps the hint said");
+}
+
 /// Issue 27: a PuzzleScript level rates in Edit's Difficulty panel with the solver's figures
 /// (its steps and states), as a Sokoban level does with its pushes.
 #[test]

@@ -113,6 +113,9 @@ pub enum PlayAction {
     Notice(String),
     /// Say this in the status bar and offer Undo: the position is lost (no solution from it).
     Lost(String),
+    /// Play these commands one after another, each once the last has been animated (a solution
+    /// a search found); any key, click or Undo stops.
+    Walk(Vec<AnyCommand>),
     /// Play another level (of the same game: the next one after a win), titled so.
     Open(Level, String),
     /// Play another level, titled so, after showing these texts over it, one screen each (a

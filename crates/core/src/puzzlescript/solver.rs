@@ -572,12 +572,12 @@ pub fn solve_with(
 /// What a hint can say about a state (see [`hint_verdict`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HintVerdict {
-    /// The first command of a solution of `steps` steps.
+    /// The first command of a solution.
     Move {
-        /// The command.
+        /// The command (the solution's first).
         first: PuzzleScriptCommand,
-        /// The solution's length.
-        steps: usize,
+        /// The whole solution, from here to the win.
+        solution: Vec<PuzzleScriptCommand>,
     },
     /// The search proved that no sequence of steps wins from here.
     NoSolution,
@@ -605,7 +605,7 @@ pub fn hint_verdict(
     };
     match report.outcome {
         SolveOutcome::Solved(c) => match c.first() {
-            Some(&first) => HintVerdict::Move { first, steps: c.len() },
+            Some(&first) => HintVerdict::Move { first, solution: c },
             None => HintVerdict::Won,
         },
         SolveOutcome::Unsolvable => HintVerdict::NoSolution,
@@ -730,7 +730,7 @@ mod tests {
         let fewest = solved(GAME, 1).len();
         assert!(matches!(
             hint_verdict(&rules, &s, SolveLimits::default(), &mut || false),
-            HintVerdict::Move { steps, .. } if steps == fewest
+            HintVerdict::Move { solution, .. } if solution.len() == fewest
         ));
         // Out of budget: no move, and the verdict says so.
         let tiny = SolveLimits { max_nodes: 1, ..SolveLimits::default() };

@@ -12,8 +12,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tessera_bots::games::collapse::thread_cpu_time;
+use tessera_core::AnyCommand;
 use tessera_core::puzzlescript::{
-    HINT_BYTES, HintVerdict, PuzzleScriptRules, PuzzleScriptState, SolveLimits, hint_verdict,
+    HINT_BYTES, HintVerdict, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState, SolveLimits, hint_verdict,
 };
 
 /// How long Hint searches (the search thread's CPU time) before it says it found nothing in
@@ -31,8 +32,21 @@ struct Job {
     stop: Arc<AtomicBool>,
 }
 
-/// The search under way, kept in the context's memory (the editor entry has no state).
-type Slot = Arc<Mutex<Option<Job>>>;
+/// A solution Hint found, and the state it starts from.
+struct Found {
+    hash: u64,
+    solution: Vec<PuzzleScriptCommand>,
+}
+
+/// The search under way and the last solution found, kept in the context's memory (the editor
+/// entry has no state).
+#[derive(Default)]
+struct Searches {
+    job: Option<Job>,
+    found: Option<Found>,
+}
+
+type Slot = Arc<Mutex<Searches>>;
 
 fn slot(ctx: &egui::Context) -> Slot {
     ctx.data_mut(|d| d.get_temp_mut_or_default::<Slot>(egui::Id::unique("puzzlescript-hint")).clone())
@@ -71,7 +85,9 @@ fn hint_budget(ctx: &egui::Context) -> HintBudget {
 /// What the status bar says for a verdict, and whether the position is lost (Undo offered).
 pub fn message(v: &HintVerdict) -> (String, bool) {
     match v {
-        HintVerdict::Move { first, steps } => (format!("Hint: {first} (a solution in {steps} steps from here)"), false),
+        HintVerdict::Move { first, solution } => {
+            (format!("Hint: {first} (a solution in {} steps from here)", solution.len()), false)
+        }
         HintVerdict::NoSolution => ("Hint: no solution from here; Undo goes back".into(), true),
         HintVerdict::OutOfTime(nodes) => (
             format!("Hint: no hint within the time ({nodes} states searched); `tessera solve` can search longer"),
@@ -87,20 +103,28 @@ pub fn message(v: &HintVerdict) -> (String, bool) {
     }
 }
 
-/// The Hint button, or the search under way, or its answer as an action.
+/// The Hint button, or the search under way, or its answer as an action; once Hint has found a
+/// solution from this very state, "Show the solution" plays it, step by step.
 pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<PlayAction> {
     let slot = slot(ui.ctx());
-    let mut job = slot.lock().unwrap_or_else(|e| e.into_inner());
+    let mut searches = slot.lock().unwrap_or_else(|e| e.into_inner());
+    let Searches { job, found } = &mut *searches;
     if job.as_ref().is_some_and(|j| j.hash != state.hash())
         && let Some(j) = job.take()
     {
         j.stop.store(true, Ordering::Relaxed);
+    }
+    if found.as_ref().is_some_and(|f| f.hash != state.hash()) {
+        *found = None;
     }
     if let Some(j) = job.as_ref() {
         let answer = j.answer.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(v) = answer {
             *job = None;
             let (text, lost) = message(&v);
+            if let HintVerdict::Move { solution, .. } = v {
+                *found = Some(Found { hash: state.hash(), solution });
+            }
             return Some(if lost { PlayAction::Lost(text) } else { PlayAction::Notice(text) });
         }
         ui.label("Searching for a hint…");
@@ -137,6 +161,14 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
         });
         *job = Some(Job { hash, answer, stop });
         ui.ctx().request_repaint_after(Duration::from_millis(50));
+    }
+    if let Some(f) = found.as_ref() {
+        let label = format!("Show the solution ({} steps)", f.solution.len());
+        let help = "Plays the solution Hint found, one step after another (any key or Stop ends it)";
+        if ui.button(label).on_hover_text(help).clicked() {
+            let steps = f.solution.iter().map(|&c| AnyCommand::PuzzleScript(c)).collect();
+            return Some(PlayAction::Walk(steps));
+        }
     }
     None
 }
