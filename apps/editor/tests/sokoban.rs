@@ -106,6 +106,41 @@ fn hint_marks_a_move_and_solving_says_so() {
     assert!(h.query_by_label("Hint").is_none(), "nothing left to hint");
 }
 
+/// After Hint, "Show the solution" plays the fewest-pushes solution from here, a move at a time,
+/// to the solved board; it is offered only for the position Hint was asked about.
+#[test]
+fn show_the_solution_plays_hints_solution_to_the_end() {
+    let mut h = editor();
+    open_rows(&mut h, "two-boxes.json", &["#######", "#     #", "# $@$ #", "#.   .#", "#######"]);
+    assert!(h.query_by_label_contains("Show the solution").is_none(), "not before a hint");
+    click(&mut h, "Hint");
+    let moves = match h.state().message() {
+        Some(m) if m.starts_with("Hint: ") => h
+            .query_by_label_contains("Show the solution (")
+            .and_then(|n| n.accesskit_node().label())
+            .and_then(|l| l.trim_start_matches("Show the solution (").split(' ').next().map(str::to_string))
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("a Show the solution button after {m}")),
+        other => panic!("{other:?}"),
+    };
+    h.get_by_label(&format!("Show the solution ({moves} moves)")).click();
+    h.step();
+    assert!(h.state().walking());
+    for _ in 0..1_000_000 {
+        if !h.state().walking() {
+            break;
+        }
+        h.step();
+    }
+    h.run();
+    assert!(sokoban(&h).is_solved(), "the solution solves the level");
+    assert_eq!(h.state().session().history().step(), moves);
+    // A position Hint was not asked about offers no solution.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(h.query_by_label_contains("Show the solution").is_none());
+}
+
 /// Opens a level of `rows` written to a temp file named `name`.
 fn open_rows(h: &mut Harness<'_, EditorApp>, name: &str, rows: &[&str]) {
     let path = temp_path(name);

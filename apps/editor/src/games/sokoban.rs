@@ -66,11 +66,17 @@ const HINT_MAX_NODES: u64 = 1_000_000;
 /// The most memory Hint's search may take (its tables and positions): 256 MiB.
 const HINT_MAX_BYTES: u64 = 256 << 20;
 
+/// Where the solution Hint last found is kept (egui's memory), with the position's hash.
+fn found_id() -> egui::Id {
+    egui::Id::unique("sokoban-hint-solution")
+}
+
 /// What Hint found about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// The first command of a solution with the fewest pushes, and the one after it.
-    Move(SokobanCommand, Option<SokobanCommand>),
+    /// A solution with the fewest pushes, from here (never empty): Hint names its first
+    /// command (and the push after a walk); "Show the solution" plays it.
+    Move(Vec<SokobanCommand>),
     /// The search proved that no solution exists from here.
     Lost,
     /// The search stopped (time or node budget) after this many positions.
@@ -81,11 +87,9 @@ pub enum Verdict {
 pub fn verdict(s: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -> bool) -> Verdict {
     let report = solve(s, limits, stop);
     match report.outcome {
-        SolveOutcome::Solved(sol) => match sol.commands.first() {
-            Some(&first) => Verdict::Move(first, sol.commands.get(1).copied()),
-            // Solved already: nothing to hint (the panel does not offer Hint then).
-            None => Verdict::OutOfTime(report.nodes),
-        },
+        SolveOutcome::Solved(sol) if !sol.commands.is_empty() => Verdict::Move(sol.commands),
+        // Solved already: nothing to hint (the panel does not offer Hint then).
+        SolveOutcome::Solved(_) => Verdict::OutOfTime(report.nodes),
         SolveOutcome::Unsolvable => Verdict::Lost,
         // A budget ran out (time, positions or memory): no verdict either way.
         SolveOutcome::Stopped | SolveOutcome::OutOfMemory => Verdict::OutOfTime(report.nodes),
@@ -110,10 +114,11 @@ pub fn words(s: &SokobanState, c: SokobanCommand) -> String {
 /// What the status bar says for a verdict from `s`.
 pub fn verdict_message(s: &SokobanState, v: &Verdict) -> String {
     match v {
-        Verdict::Move(first, next) => {
-            let mut text = format!("Hint: {}", words(s, *first));
+        Verdict::Move(solution) => {
+            let Some(&first) = solution.first() else { return "Hint: solved already".into() };
+            let mut text = format!("Hint: {}", words(s, first));
             // After a walk, the push it leads to (from where the walk ends).
-            if let (SokobanCommand::Walk(to), Some(SokobanCommand::Step(d))) = (first, next) {
+            if let (SokobanCommand::Walk(to), Some(SokobanCommand::Step(d))) = (first, solution.get(1)) {
                 let ahead = to.step(*d, s.size());
                 let push = ahead.is_some_and(|a| s.box_at(a).is_some());
                 text.push_str(&format!(", then {} {d}", if push { "push the box" } else { "step" }));
@@ -397,17 +402,28 @@ impl EditorGame for Game {
             let v = verdict(s, limits, &mut || started.elapsed().as_secs_f64() > HINT_SECONDS);
             let text = verdict_message(s, &v);
             return Some(match v {
-                Verdict::Move(c, _) => {
-                    let to = match c {
-                        SokobanCommand::Step(d) => s.player().step(d, s.size()),
-                        SokobanCommand::Walk(p) => Some(p),
+                Verdict::Move(solution) => {
+                    let to = match solution.first() {
+                        Some(&SokobanCommand::Step(d)) => s.player().step(d, s.size()),
+                        Some(&SokobanCommand::Walk(p)) => Some(p),
+                        None => None,
                     };
                     play.hint = to.map(|to| (s.player(), to));
+                    ui.ctx().data_mut(|d| d.insert_temp(found_id(), (s.hash(), solution)));
                     PlayAction::Notice(text)
                 }
                 Verdict::Lost => PlayAction::Lost(text),
                 Verdict::OutOfTime(_) => PlayAction::Notice(text),
             });
+        }
+        // Once Hint found a solution from this very position, it can be played.
+        let found: Option<(u64, Vec<SokobanCommand>)> = ui.ctx().data(|d| d.get_temp(found_id()));
+        if let Some((_, solution)) = found.filter(|(hash, _)| *hash == s.hash()) {
+            let label = format!("Show the solution ({} moves)", solution.len());
+            let help = "Plays the solution Hint found, one move after another (any key or Stop ends it)";
+            if ui.button(label).on_hover_text(help).clicked() {
+                return Some(PlayAction::Walk(solution.into_iter().map(AnyCommand::Sokoban).collect()));
+            }
         }
         let _ = rules;
         None
