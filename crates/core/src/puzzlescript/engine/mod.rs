@@ -366,25 +366,15 @@ impl Game {
     }
 
     /// Loads a level (`loadLevel`): the board, the generator from `seed`, and the
-    /// `run_rules_on_level_start` turn when the prelude asks for it.
+    /// `run_rules_on_level_start` turn when the prelude asks for it (not the `again` turns it
+    /// queues: [`Game::start_settled`] runs those).
     pub fn start(&self, level: usize, seed: Option<&str>) -> Result<State, StartError> {
-        match self.levels.get(level) {
-            None => return Err(StartError::NoSuchLevel(level)),
-            Some(LevelEntry::Message { .. }) => return Err(StartError::Message(level)),
-            Some(LevelEntry::Level { .. }) => {}
-        }
-        let mut st = self.blank_state(seed.unwrap_or(DEFAULT_SEED));
-        let mut backups = Vec::new();
-        let mut sounds = Vec::new();
-        let mut rt = turn::Runtime::new(self, &mut st, &mut backups, &mut sounds, None);
-        rt.advance_on_win = false;
-        rt.load_level(level);
-        Ok(st)
+        self.start_settled(level, seed, 0)
     }
 
-    /// [`Game::start`], then the `again` turns its `run_rules_on_level_start` turn queued (at
-    /// most `max_turns`, stopping at a win), as the reference's timer runs them before the first
-    /// input can (and its suite's `runTest` does).
+    /// Loads a level as [`Game::start`] does, then runs the `again` turns its
+    /// `run_rules_on_level_start` turn queued (at most `max_turns`, stopping at a win), as the
+    /// reference's timer runs them before the first input can (and its suite's `runTest` does).
     pub fn start_settled(&self, level: usize, seed: Option<&str>, max_turns: u32) -> Result<State, StartError> {
         match self.levels.get(level) {
             None => return Err(StartError::NoSuchLevel(level)),
