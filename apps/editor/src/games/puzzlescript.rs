@@ -241,7 +241,8 @@ impl EditorGame for Game {
             if cells_listed && unknown_key {
                 continue;
             }
-            out.push(Problem { cell: None, message: format!("line {}: {}", d.line, d.message) });
+            let message = if d.line > 0 { format!("line {}: {}", d.line, d.message) } else { d.message.clone() };
+            out.push(Problem { cell: None, message });
         }
         out
     }

@@ -20,7 +20,7 @@ pub const IMPORTERS: &[Importer] = &[Importer {
 /// The levels of the game whose source is `text`.
 pub fn import(text: &str, file_name: Option<&str>) -> Result<Vec<Imported>, ImportError> {
     let game = engine::compile(text).map_err(|e| {
-        let first = e.iter().find(|d| d.is_error).map(|d| d.line);
+        let first = e.iter().find(|d| d.is_error && d.line > 0).map(|d| d.line);
         match first {
             Some(line) => ImportError::at(line, describe_errors(&e)),
             None => ImportError::whole(describe_errors(&e)),

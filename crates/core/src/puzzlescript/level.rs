@@ -40,7 +40,11 @@ pub fn describe_errors(errors: &[engine::Diagnostic]) -> String {
         .iter()
         .filter(|d| d.is_error)
         .take(5)
-        .map(|d| format!("line {}: {}", d.line, d.message))
+        .map(|d| match d.line {
+            // An error about the whole game (no player, no collision layers): no line to name.
+            0 => d.message.clone(),
+            line => format!("line {line}: {}", d.message),
+        })
         .collect();
     let total = errors.iter().filter(|d| d.is_error).count();
     let more = if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };

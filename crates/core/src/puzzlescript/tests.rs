@@ -261,3 +261,20 @@ fn from_version_2_the_again_check_leaves_no_rule_events() {
     assert_eq!(rules_of(&old, &mut s1), [vec![103, 106, 105], vec![105]], "version 1 traced the check");
     assert_eq!(s, s1, "the same turns, the same state");
 }
+
+/// A game that does not compile names the line of each error; an error about the whole game
+/// (no player, no layers) names none rather than "line 0", and importing it is an error about
+/// the whole file.
+#[test]
+fn compile_errors_name_their_line_and_whole_game_errors_none() {
+    let whole = super::import::import("title x\n", None).unwrap_err();
+    assert_eq!(whole.line, None, "{whole}");
+    let text = whole.to_string();
+    assert!(text.contains("There must be a player") && !text.contains("line 0"), "{text}");
+    let bad_rule = GAME.replacen("[ > Player | Crate ] -> [ > Player | > Crate ]", "[ > Player | Crate ] -> [ > Plyer | > Crate ]", 1);
+    assert_ne!(bad_rule, GAME, "the fixture has the push rule");
+    let e = super::import::import(&bad_rule, None).unwrap_err();
+    let line = 1 + GAME.lines().position(|l| l.contains("[ > Player | Crate ]")).unwrap();
+    assert_eq!(e.line, Some(line), "{e}");
+    assert!(e.to_string().contains(&format!("line {line}:")), "{e}");
+}
