@@ -24,6 +24,27 @@ fn click(h: &mut Harness<'_, EditorApp>, label: &str) {
     h.run();
 }
 
+/// Clicks Hint and waits for its answer (the search runs in a thread; the panel says so).
+fn ask_hint(h: &mut Harness<'_, EditorApp>) {
+    let before = h.state().session().history().step();
+    click(h, "Hint");
+    for _ in 0..3000 {
+        if h.state().message().is_some_and(|m| m.starts_with("Hint:")) {
+            break;
+        }
+        assert!(h.query_by_label("Searching for a hint…").is_some(), "the search shows while it runs");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.step();
+    }
+    h.run();
+    assert!(
+        h.state().message().is_some_and(|m| m.starts_with("Hint:")),
+        "an answer: {:?}",
+        h.state().message()
+    );
+    assert_eq!(h.state().session().history().step(), before, "a hint plays nothing");
+}
+
 /// A unique path in the temp folder.
 fn temp_path(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("tessera-editor-sokoban-{}", std::process::id()));
@@ -97,7 +118,7 @@ fn hint_marks_a_move_and_solving_says_so() {
     h.state_mut().open(&path);
     h.run();
     assert_eq!(h.state().error(), None);
-    click(&mut h, "Hint");
+    ask_hint(&mut h);
     assert_eq!(h.state().message().as_deref(), Some("Hint: push the box right"), "the first move, in words");
     h.key_press(Key::D);
     h.run();
@@ -113,7 +134,7 @@ fn show_the_solution_plays_hints_solution_to_the_end() {
     let mut h = editor();
     open_rows(&mut h, "two-boxes.json", &["#######", "#     #", "# $@$ #", "#.   .#", "#######"]);
     assert!(h.query_by_label_contains("Show the solution").is_none(), "not before a hint");
-    click(&mut h, "Hint");
+    ask_hint(&mut h);
     let moves = match h.state().message() {
         Some(m) if m.starts_with("Hint: ") => h
             .query_by_label_contains("Show the solution (")
@@ -123,7 +144,7 @@ fn show_the_solution_plays_hints_solution_to_the_end() {
             .unwrap_or_else(|| panic!("a Show the solution button after {m}")),
         other => panic!("{other:?}"),
     };
-    h.get_by_label(&format!("Show the solution ({moves} moves)")).click();
+    h.get_by_label(&format!("Show the solution ({moves} steps)")).click();
     h.step();
     assert!(h.state().walking());
     for _ in 0..1_000_000 {
@@ -158,7 +179,7 @@ fn hint_in_a_lost_position_says_so_and_offers_undo() {
     let mut h = editor();
     // The box pushed left lands against the wall, a column the goal is not in: lost.
     open_rows(&mut h, "lost.json", &["######", "#    #", "# $@.#", "#    #", "######"]);
-    click(&mut h, "Hint");
+    ask_hint(&mut h);
     let hint = h.state().message().unwrap_or_default();
     assert_eq!(hint, "Hint: walk to (1, 2), then push the box right", "in words, not `walk 1 2`");
     // The hint is framed in its own colour, not the goals' gold.
@@ -185,7 +206,7 @@ fn hint_in_a_lost_position_says_so_and_offers_undo() {
     assert_eq!(h.state().message(), None, "the hint was about the position before the push");
     // Hint again, and again: never a move, but the verdict and Undo.
     for _ in 0..2 {
-        click(&mut h, "Hint");
+        ask_hint(&mut h);
         let m = h.state().message().unwrap_or_default();
         assert!(m.contains("no solution from here"), "{m}");
         assert_eq!(h.state().session().history().step(), 1, "a hint plays nothing");
@@ -194,14 +215,14 @@ fn hint_in_a_lost_position_says_so_and_offers_undo() {
     assert_eq!(h.state().session().history().step(), 0, "the offered Undo goes back");
     assert_eq!(h.state().message(), None, "the verdict goes with the lost position");
     // Undo and redo take a hint away with its position.
-    click(&mut h, "Hint");
+    ask_hint(&mut h);
     assert!(h.state().message().is_some_and(|m| m.starts_with("Hint: walk")));
     h.key_press(Key::ArrowUp);
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(h.state().message(), None, "no stale hint after undo");
-    click(&mut h, "Hint");
+    ask_hint(&mut h);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
     h.run();
     assert_eq!(h.state().message(), None, "no stale hint after redo");

@@ -6,10 +6,12 @@
 //! - Play: arrow keys and WASD step (and push); a click on a cell walks there (`walk X Y`), a
 //!   click on a box next to the player pushes it; hovering a reachable cell shows the walk's path
 //!   and its length (an unreachable cell, a wall or a box too far says so). Hint runs core's
-//!   solver for at most [`HINT_SECONDS`] (and [`HINT_MAX_NODES`] positions): the first move of a
-//!   solution with the fewest pushes, in words and framed in [`HINT`] (not the goals' gold), or
-//!   "no solution from here" with Undo when the search proves the position lost, or "no hint
-//!   within the time". Nothing is random: no seed is asked for or written.
+//!   solver in a thread, so the window keeps drawing ("Searching for a hint…"), for at most
+//!   [`HINT_SECONDS`] of that thread's CPU time ([`HINT_WALL_SECONDS`] by the clock) and
+//!   [`HINT_MAX_NODES`] positions: the first move of a solution with the fewest pushes, in words
+//!   and framed in [`HINT`] (not the goals' gold), or "no solution from here" with Undo when the
+//!   search proves the position lost, or "no hint within the time"; then "Show the solution"
+//!   plays that solution. Nothing is random: no seed is asked for or written.
 //! - Edit: cells are [`Ink::Glyph`]s of the XSB characters (`#` wall, ` ` floor, `.` goal, `$`
 //!   box, `*` box on goal, `@` player, `+` player on goal); the eraser leaves floor. The level's
 //!   own checks (one player, boxes = goals ≥ 1, the player enclosed) show live. Randomize makes a
@@ -25,6 +27,8 @@ use tessera_core::sokoban::{
     Cell, SokobanCommand, SokobanLevel, SokobanState, SolveLimits, SolveOutcome, board_problems, ground_index, solve,
     walk_path,
 };
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, GameRng, Level, Pos, RuleSet, Size};
 
 /// The editor entry of `sokoban`.
@@ -59,16 +63,52 @@ const PLAYER_ON_GOAL: Color32 = Color32::from_rgb(0xf0, 0x6a, 0x3a);
 /// The hint's frames: not the goals' gold, which they sit on.
 pub const HINT: Color32 = Color32::from_rgb(0x3d, 0xd6, 0xff);
 
-/// How long Hint searches (wall-clock) before it says it found nothing in time.
+/// How long Hint searches (the search thread's CPU time) before it says it found nothing in
+/// time.
 const HINT_SECONDS: f64 = 1.0;
+/// How long Hint searches by the clock at most (a machine too busy to give it its CPU time).
+const HINT_WALL_SECONDS: f64 = 10.0;
 /// The most positions Hint expands (bounds its memory, whatever the clock says).
 const HINT_MAX_NODES: u64 = 1_000_000;
 /// The most memory Hint's search may take (its tables and positions): 256 MiB.
 const HINT_MAX_BYTES: u64 = 256 << 20;
 
-/// Where the solution Hint last found is kept (egui's memory), with the position's hash.
-fn found_id() -> egui::Id {
-    egui::Id::unique("sokoban-hint-solution")
+/// A search under way: the position's hash, its answer once there, its stop flag.
+type Job = (u64, Arc<Mutex<Option<Verdict>>>, Arc<AtomicBool>);
+
+/// Hint's search under way and the last solution it found (with its position's hash), kept in
+/// egui's memory.
+#[derive(Default)]
+struct Searches {
+    job: Option<Job>,
+    found: Option<(u64, Vec<SokobanCommand>)>,
+}
+
+fn searches(ctx: &egui::Context) -> Arc<Mutex<Searches>> {
+    ctx.data_mut(|d| d.get_temp_mut_or_default::<Arc<Mutex<Searches>>>(egui::Id::unique("sokoban-hint")).clone())
+}
+
+/// Starts Hint's search from `s` in a thread; its verdict arrives in the answer.
+fn start_search(ctx: &egui::Context, s: &SokobanState) -> Job {
+    let answer = Arc::new(Mutex::new(None));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (a, flag, ctx, s) = (answer.clone(), stop.clone(), ctx.clone(), s.clone());
+    let hash = s.hash();
+    std::thread::spawn(move || {
+        let began = std::time::Instant::now();
+        let cpu = tessera_bots::games::collapse::thread_cpu_time();
+        let spent = || match (cpu, tessera_bots::games::collapse::thread_cpu_time()) {
+            (Some(a), Some(b)) => b.saturating_sub(a).as_secs_f64(),
+            _ => began.elapsed().as_secs_f64(),
+        };
+        let limits = SolveLimits { max_nodes: HINT_MAX_NODES, max_bytes: HINT_MAX_BYTES };
+        let v = verdict(&s, limits, &mut || {
+            flag.load(Ordering::Relaxed) || spent() > HINT_SECONDS || began.elapsed().as_secs_f64() > HINT_WALL_SECONDS
+        });
+        *a.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
+        ctx.request_repaint();
+    });
+    (hash, answer, stop)
 }
 
 /// What Hint found about a position.
@@ -396,10 +436,34 @@ impl EditorGame for Game {
             ui.label("Solved: every box is on a goal.");
             return None;
         }
-        if ui.button("Hint").on_hover_text("Mark the first move of a solution with the fewest pushes").clicked() {
-            let started = std::time::Instant::now();
-            let limits = SolveLimits { max_nodes: HINT_MAX_NODES, max_bytes: HINT_MAX_BYTES };
-            let v = verdict(s, limits, &mut || started.elapsed().as_secs_f64() > HINT_SECONDS);
+        let slot = searches(ui.ctx());
+        let mut searches = slot.lock().unwrap_or_else(|e| e.into_inner());
+        let Searches { job, found } = &mut *searches;
+        // A search or a solution about a position the board has left is dropped.
+        if job.as_ref().is_some_and(|(hash, ..)| *hash != s.hash())
+            && let Some((_, _, stop)) = job.take()
+        {
+            stop.store(true, Ordering::Relaxed);
+        }
+        if found.as_ref().is_some_and(|(hash, _)| *hash != s.hash()) {
+            *found = None;
+        }
+        let answer = job.as_ref().map(|(_, answer, _)| answer.lock().unwrap_or_else(|e| e.into_inner()).take());
+        match answer {
+            None => {
+                let help = "Mark the first move of a solution with the fewest pushes";
+                if ui.button("Hint").on_hover_text(help).clicked() {
+                    *job = Some(start_search(ui.ctx(), s));
+                    ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
+                }
+            }
+            Some(None) => {
+                ui.label("Searching for a hint…");
+                ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
+                return None;
+            }
+            Some(Some(v)) => {
+            *job = None;
             let text = verdict_message(s, &v);
             return Some(match v {
                 Verdict::Move(solution) => {
@@ -409,20 +473,20 @@ impl EditorGame for Game {
                         None => None,
                     };
                     play.hint = to.map(|to| (s.player(), to));
-                    ui.ctx().data_mut(|d| d.insert_temp(found_id(), (s.hash(), solution)));
+                    *found = Some((s.hash(), solution));
                     PlayAction::Notice(text)
                 }
                 Verdict::Lost => PlayAction::Lost(text),
                 Verdict::OutOfTime(_) => PlayAction::Notice(text),
             });
+            }
         }
         // Once Hint found a solution from this very position, it can be played.
-        let found: Option<(u64, Vec<SokobanCommand>)> = ui.ctx().data(|d| d.get_temp(found_id()));
-        if let Some((_, solution)) = found.filter(|(hash, _)| *hash == s.hash()) {
-            let label = format!("Show the solution ({} moves)", solution.len());
-            let help = "Plays the solution Hint found, one move after another (any key or Stop ends it)";
+        if let Some((_, solution)) = found.as_ref() {
+            let label = format!("Show the solution ({} steps)", solution.len());
+            let help = "Plays the solution Hint found, one step after another (any key or Stop ends it)";
             if ui.button(label).on_hover_text(help).clicked() {
-                return Some(PlayAction::Walk(solution.into_iter().map(AnyCommand::Sokoban).collect()));
+                return Some(PlayAction::Walk(solution.iter().map(|&c| AnyCommand::Sokoban(c)).collect()));
             }
         }
         let _ = rules;
