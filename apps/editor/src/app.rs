@@ -129,6 +129,9 @@ pub struct EditorApp {
     play: PlayInput,
     board: BoardView,
     debug: DebugView,
+    /// When Debug shows the line of play (not a file): Play's step and state hash then, so a
+    /// return to Debug after more play shows the line as it is now.
+    debug_of: Option<(u64, u64)>,
     pack: crate::pack::PackView,
     /// The pack's inline entry open in Edit: its edits go back into the pack on return.
     pack_inline: Option<usize>,
@@ -180,6 +183,7 @@ impl EditorApp {
             play: PlayInput::default(),
             board: BoardView::default(),
             debug: DebugView::default(),
+            debug_of: None,
             pack: crate::pack::PackView::default(),
             pack_inline: None,
             picker: None,
@@ -407,8 +411,15 @@ impl EditorApp {
 
     /// Switches mode.
     pub fn set_mode(&mut self, mode: Mode) {
-        if mode == Mode::Debug && !self.debug.is_open() {
-            self.debug_session();
+        if mode == Mode::Debug {
+            // The line of play shown earlier is shown again as it is now, unless notes were
+            // added to it and not saved (those would be lost).
+            let now = (self.session.history().step(), self.session.state().hash());
+            let stale = self.debug_of.is_some_and(|then| then != now)
+                && !self.debug.debugger().is_some_and(|d| d.unsaved());
+            if !self.debug.is_open() || stale {
+                self.debug_session();
+            }
         }
         if mode == Mode::Pack && self.pack.is_open() {
             // Come back from Edit: level files saved meanwhile are read again, and an inline
@@ -534,6 +545,7 @@ impl EditorApp {
                     }
                 }
                 self.debug.open_log(*log, Some(path.to_path_buf()));
+                self.debug_of = None;
                 self.mode = Mode::Debug;
                 self.title = path.display().to_string();
                 self.remember(path);
@@ -798,6 +810,7 @@ impl EditorApp {
         }) {
             Ok(log) => {
                 self.debug.open_log(log, None);
+                self.debug_of = Some((self.session.history().step(), self.session.state().hash()));
                 // Debug opens where Play is.
                 self.debug.seek(self.session.history().step());
             }

@@ -1004,7 +1004,11 @@ impl DebugView {
                     ui.separator();
                     let mut value = step;
                     ui.spacing_mut().slider_width = (ui.available_width() - 110.0).max(60.0);
-                    let slider = ui.add(egui::Slider::new(&mut value, 0..=steps).text("Step").integer());
+                    // A log of no steps: the thumb at the start (a range 0..=0 would draw it
+                    // in the middle), disabled.
+                    let range = 0..=steps.max(1);
+                    let slider =
+                        ui.add_enabled(steps > 0, egui::Slider::new(&mut value, range).text("Step").integer());
                     if slider.changed() && value != step {
                         target = Some(value);
                     }

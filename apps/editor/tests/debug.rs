@@ -476,3 +476,29 @@ fn edit_after_a_log_shows_its_level_and_the_toolbar_fits() {
     assert_eq!(h.state().mode(), tessera_editor::Mode::Edit);
     assert_eq!(h.state().edit().draft().to_level(), log.header().level, "the log's level");
 }
+
+/// A game of no steps yet: Debug's step slider is disabled (its thumb at the start). Back in
+/// Debug after playing on, the line of play is shown as it is now (not as Debug first saw it),
+/// and the slider is enabled.
+#[test]
+fn the_step_slider_waits_for_a_first_step() {
+    use egui_kittest::kittest::NodeT;
+    let mut h = editor();
+    h.state_mut().set_mode(Mode::Debug);
+    h.run();
+    let disabled = |h: &Harness<'_, EditorApp>| {
+        h.get_all_by_label("Step").filter(|n| n.accesskit_node().is_disabled()).count()
+    };
+    assert!(disabled(&h) > 0, "the slider (and its value): nothing to seek");
+    h.state_mut().set_mode(Mode::Play);
+    h.run();
+    for key in [Key::ArrowUp, Key::ArrowLeft, Key::ArrowDown, Key::ArrowRight] {
+        h.key_press(key);
+        h.run();
+    }
+    assert!(h.state().session().history().step() > 0, "played a step");
+    h.state_mut().set_mode(Mode::Debug);
+    h.run();
+    assert_eq!(debugger(&h).steps(), h.state().session().history().step(), "the line as it is now");
+    assert_eq!(disabled(&h), 0);
+}
