@@ -161,18 +161,14 @@ fn parse_line(game: &Game, text: &str) -> Result<Option<Line>, String> {
 /// (`.txt`) gives its playable level `number` (from 1); without one, a game of one level gives
 /// it and a game of more is an error that says how to choose.
 pub fn load_level(path: Option<&Path>, number: Option<u64>) -> Result<Level, CliError> {
-    let Some(p) = path else {
-        if number.is_some() {
+    let p = match path {
+        Some(p) if is_game(p) => return game_level(p, number, false),
+        _ if number.is_some() => {
             return Err(CliError::BadInput("--number picks a level of a PuzzleScript game (.txt)".into()));
         }
-        return Ok(Level::classic());
+        None => return Ok(Level::classic()),
+        Some(p) => p,
     };
-    if p.extension().is_some_and(|e| e == "txt") {
-        return game_level(p, number, false);
-    }
-    if number.is_some() {
-        return Err(CliError::BadInput("--number picks a level of a PuzzleScript game (.txt)".into()));
-    }
     // Files of an importer's extension (Moving AI `.map` files) open through it.
     if let Some(level) = crate::convert::level_by_extension(p) {
         return level;
@@ -180,12 +176,17 @@ pub fn load_level(path: Option<&Path>, number: Option<u64>) -> Result<Level, Cli
     Level::from_json(&read_input(p, Input::Level)?).map_err(|e| CliError::file(p, e))
 }
 
+/// Whether `path` is a PuzzleScript game's source (`.txt`).
+fn is_game(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "txt")
+}
+
 /// The level `tessera play` plays: [`load_level`]'s, except that without `--number` the
 /// interactive game asks which level of a PuzzleScript game to play.
 fn play_level(args: &PlayArgs) -> Result<Level, CliError> {
     let ask = args.commands.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin());
     match args.level.as_deref() {
-        Some(path) if path.extension().is_some_and(|e| e == "txt") => game_level(path, args.number, ask),
+        Some(path) if is_game(path) => game_level(path, args.number, ask),
         path => load_level(path, args.number),
     }
 }

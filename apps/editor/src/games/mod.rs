@@ -40,7 +40,9 @@ macro_rules! games {
 
 games!(slide, collapse, tactics, match3, sokoban, puzzlescript);
 
-pub use puzzlescript::{HintBudget, rules_cursor, rules_errors, rules_text, set_hint_budget, set_rules_text};
+pub use puzzlescript::{rules_cursor, rules_errors, rules_text, set_rules_text};
+pub mod search;
+pub use search::{HintBudget, set_hint_budget};
 
 /// The editor entry of `rule_set`, if it has one.
 pub fn of(rule_set: RuleSet) -> Option<&'static dyn EditorGame> {

@@ -16,7 +16,6 @@
 
 mod art;
 mod hint;
-pub use hint::{HintBudget, set_hint_budget};
 
 use super::{BoardArt, EditorGame, Import, InkArt, PlayAction};
 use crate::model::{BoardInput, Brush, Ink, InkLook, PaletteInk, PlayInput, Problem, Sketch};

@@ -27,8 +27,7 @@ use tessera_core::sokoban::{
     Cell, SokobanCommand, SokobanLevel, SokobanState, SolveLimits, SolveOutcome, board_problems, ground_index, solve,
     walk_path,
 };
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use super::search::{HintBudget, Job, hint_budget, searches};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, GameRng, Level, Pos, RuleSet, Size};
 
 /// The editor entry of `sokoban`.
@@ -73,43 +72,8 @@ const HINT_MAX_NODES: u64 = 1_000_000;
 /// The most memory Hint's search may take (its tables and positions): 256 MiB.
 const HINT_MAX_BYTES: u64 = 256 << 20;
 
-/// A search under way: the position's hash, its answer once there, its stop flag.
-type Job = (u64, Arc<Mutex<Option<Verdict>>>, Arc<AtomicBool>);
-
-/// Hint's search under way and the last solution it found (with its position's hash), kept in
-/// egui's memory.
-#[derive(Default)]
-struct Searches {
-    job: Option<Job>,
-    found: Option<(u64, Vec<SokobanCommand>)>,
-}
-
-fn searches(ctx: &egui::Context) -> Arc<Mutex<Searches>> {
-    ctx.data_mut(|d| d.get_temp_mut_or_default::<Arc<Mutex<Searches>>>(egui::Id::unique("sokoban-hint")).clone())
-}
-
-/// Starts Hint's search from `s` in a thread; its verdict arrives in the answer.
-fn start_search(ctx: &egui::Context, s: &SokobanState) -> Job {
-    let answer = Arc::new(Mutex::new(None));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (a, flag, ctx, s) = (answer.clone(), stop.clone(), ctx.clone(), s.clone());
-    let hash = s.hash();
-    std::thread::spawn(move || {
-        let began = std::time::Instant::now();
-        let cpu = tessera_bots::games::collapse::thread_cpu_time();
-        let spent = || match (cpu, tessera_bots::games::collapse::thread_cpu_time()) {
-            (Some(a), Some(b)) => b.saturating_sub(a).as_secs_f64(),
-            _ => began.elapsed().as_secs_f64(),
-        };
-        let limits = SolveLimits { max_nodes: HINT_MAX_NODES, max_bytes: HINT_MAX_BYTES };
-        let v = verdict(&s, limits, &mut || {
-            flag.load(Ordering::Relaxed) || spent() > HINT_SECONDS || began.elapsed().as_secs_f64() > HINT_WALL_SECONDS
-        });
-        *a.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
-        ctx.request_repaint();
-    });
-    (hash, answer, stop)
-}
+/// Hint's budget unless the window sets another ([`super::set_hint_budget`]).
+const BUDGET: HintBudget = HintBudget { cpu_seconds: HINT_SECONDS, wall_seconds: HINT_WALL_SECONDS };
 
 /// What Hint found about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -436,34 +400,16 @@ impl EditorGame for Game {
             ui.label("Solved: every box is on a goal.");
             return None;
         }
-        let slot = searches(ui.ctx());
+        let slot = searches::<Verdict, Vec<SokobanCommand>>(ui.ctx(), "sokoban-hint");
         let mut searches = slot.lock().unwrap_or_else(|e| e.into_inner());
-        let Searches { job, found } = &mut *searches;
-        // A search or a solution about a position the board has left is dropped.
-        if job.as_ref().is_some_and(|(hash, ..)| *hash != s.hash())
-            && let Some((_, _, stop)) = job.take()
-        {
-            stop.store(true, Ordering::Relaxed);
-        }
-        if found.as_ref().is_some_and(|(hash, _)| *hash != s.hash()) {
-            *found = None;
-        }
-        let answer = job.as_ref().map(|(_, answer, _)| answer.lock().unwrap_or_else(|e| e.into_inner()).take());
-        match answer {
-            None => {
-                let help = "Mark the first move of a solution with the fewest pushes";
-                if ui.button("Hint").on_hover_text(help).clicked() {
-                    *job = Some(start_search(ui.ctx(), s));
-                    ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
-                }
-            }
-            Some(None) => {
+        searches.follow(s.hash());
+        if let Some(j) = searches.job.as_ref() {
+            let Some(v) = j.take_answer() else {
                 ui.label("Searching for a hint…");
                 ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
                 return None;
-            }
-            Some(Some(v)) => {
-            *job = None;
+            };
+            searches.job = None;
             let text = verdict_message(s, &v);
             return Some(match v {
                 Verdict::Move(solution) => {
@@ -473,16 +419,23 @@ impl EditorGame for Game {
                         None => None,
                     };
                     play.hint = to.map(|to| (s.player(), to));
-                    *found = Some((s.hash(), solution));
+                    searches.found = Some((s.hash(), solution));
                     PlayAction::Notice(text)
                 }
                 Verdict::Lost => PlayAction::Lost(text),
                 Verdict::OutOfTime(_) => PlayAction::Notice(text),
             });
-            }
+        }
+        let help = "Mark the first move of a solution with the fewest pushes";
+        if ui.button("Hint").on_hover_text(help).clicked() {
+            let limits = SolveLimits { max_nodes: HINT_MAX_NODES, max_bytes: HINT_MAX_BYTES };
+            let budget = hint_budget(ui.ctx(), BUDGET);
+            let st = s.clone();
+            searches.job = Some(Job::spawn(ui.ctx(), s.hash(), budget, move |stop| verdict(&st, limits, stop)));
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
         }
         // Once Hint found a solution from this very position, it can be played.
-        if let Some((_, solution)) = found.as_ref() {
+        if let Some((_, solution)) = searches.found.as_ref() {
             let label = format!("Show the solution ({} steps)", solution.len());
             let help = "Plays the solution Hint found, one step after another (any key or Stop ends it)";
             if ui.button(label).on_hover_text(help).clicked() {

@@ -8,10 +8,8 @@
 //! board has left (a step, undo, another level) is stopped and its answer dropped.
 
 use crate::games::PlayAction;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use tessera_bots::games::collapse::thread_cpu_time;
+use crate::games::search::{HintBudget, Job, hint_budget, searches};
+use std::time::Duration;
 use tessera_core::AnyCommand;
 use tessera_core::puzzlescript::{
     HINT_BYTES, HintVerdict, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState, SolveLimits, hint_verdict,
@@ -25,62 +23,8 @@ pub const HINT_WALL_SECONDS: f64 = 10.0;
 /// The most states Hint expands, whatever the clock says.
 pub const HINT_NODES: u64 = 50_000;
 
-/// A search under way: the state it is about, its answer once there, and its stop flag.
-struct Job {
-    hash: u64,
-    answer: Arc<Mutex<Option<HintVerdict>>>,
-    stop: Arc<AtomicBool>,
-}
-
-/// A solution Hint found, and the state it starts from.
-struct Found {
-    hash: u64,
-    solution: Vec<PuzzleScriptCommand>,
-}
-
-/// The search under way and the last solution found, kept in the context's memory (the editor
-/// entry has no state).
-#[derive(Default)]
-struct Searches {
-    job: Option<Job>,
-    found: Option<Found>,
-}
-
-type Slot = Arc<Mutex<Searches>>;
-
-fn slot(ctx: &egui::Context) -> Slot {
-    ctx.data_mut(|d| d.get_temp_mut_or_default::<Slot>(egui::Id::unique("puzzlescript-hint")).clone())
-}
-
-/// How long Hint may search: the search thread's CPU seconds and the clock's seconds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HintBudget {
-    /// The search thread's CPU time, in seconds.
-    pub cpu_seconds: f64,
-    /// Time by the clock, in seconds (a machine too busy to give the thread its CPU time).
-    pub wall_seconds: f64,
-}
-
-impl Default for HintBudget {
-    fn default() -> Self {
-        HintBudget { cpu_seconds: HINT_SECONDS, wall_seconds: HINT_WALL_SECONDS }
-    }
-}
-
-fn budget_id() -> egui::Id {
-    egui::Id::unique("puzzlescript-hint-budget")
-}
-
-/// Sets how long Hint searches in this window (the default is [`HintBudget::default`]). A
-/// test that wants the answer of the node budget [`HINT_NODES`] alone, whatever the machine's
-/// speed, sets a long one.
-pub fn set_hint_budget(ctx: &egui::Context, budget: HintBudget) {
-    ctx.data_mut(|d| d.insert_temp(budget_id(), budget));
-}
-
-fn hint_budget(ctx: &egui::Context) -> HintBudget {
-    ctx.data(|d| d.get_temp(budget_id())).unwrap_or_default()
-}
+/// Hint's budget unless the window sets another ([`crate::games::set_hint_budget`]).
+const BUDGET: HintBudget = HintBudget { cpu_seconds: HINT_SECONDS, wall_seconds: HINT_WALL_SECONDS };
 
 /// What the status bar says for a verdict, and whether the position is lost (Undo offered).
 pub fn message(v: &HintVerdict) -> (String, bool) {
@@ -106,24 +50,15 @@ pub fn message(v: &HintVerdict) -> (String, bool) {
 /// The Hint button, or the search under way, or its answer as an action; once Hint has found a
 /// solution from this very state, "Show the solution" plays it, step by step.
 pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<PlayAction> {
-    let slot = slot(ui.ctx());
+    let slot = searches::<HintVerdict, Vec<PuzzleScriptCommand>>(ui.ctx(), "puzzlescript-hint");
     let mut searches = slot.lock().unwrap_or_else(|e| e.into_inner());
-    let Searches { job, found } = &mut *searches;
-    if job.as_ref().is_some_and(|j| j.hash != state.hash())
-        && let Some(j) = job.take()
-    {
-        j.stop.store(true, Ordering::Relaxed);
-    }
-    if found.as_ref().is_some_and(|f| f.hash != state.hash()) {
-        *found = None;
-    }
-    if let Some(j) = job.as_ref() {
-        let answer = j.answer.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some(v) = answer {
-            *job = None;
+    searches.follow(state.hash());
+    if let Some(j) = searches.job.as_ref() {
+        if let Some(v) = j.take_answer() {
+            searches.job = None;
             let (text, lost) = message(&v);
             if let HintVerdict::Move { solution, .. } = v {
-                *found = Some(Found { hash: state.hash(), solution });
+                searches.found = Some((state.hash(), solution));
             }
             return Some(if lost { PlayAction::Lost(text) } else { PlayAction::Notice(text) });
         }
@@ -136,38 +71,18 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
     }
     let help = "The first step of a solution, searched for up to half a second of CPU time";
     if ui.button("Hint").on_hover_text(help).clicked() {
-        let answer = Arc::new(Mutex::new(None));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (a, s, ctx) = (answer.clone(), stop.clone(), ui.ctx().clone());
-        let hash = state.hash();
-        let (rules, state) = (rules.clone(), state.clone());
-        let budget = hint_budget(ui.ctx());
-        std::thread::spawn(move || {
-            let began = Instant::now();
-            let cpu = thread_cpu_time();
-            let limits = SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
-            let spent = || match (cpu, thread_cpu_time()) {
-                (Some(a), Some(b)) => b.saturating_sub(a).as_secs_f64(),
-                _ => began.elapsed().as_secs_f64(),
-            };
-            let mut over = || {
-                s.load(Ordering::Relaxed)
-                    || spent() > budget.cpu_seconds
-                    || began.elapsed().as_secs_f64() > budget.wall_seconds
-            };
-            let v = hint_verdict(&rules, &state, limits, &mut over);
-            *a.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
-            ctx.request_repaint();
-        });
-        *job = Some(Job { hash, answer, stop });
+        let (rules, st) = (rules.clone(), state.clone());
+        let limits = SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
+        let budget = hint_budget(ui.ctx(), BUDGET);
+        searches.job =
+            Some(Job::spawn(ui.ctx(), state.hash(), budget, move |stop| hint_verdict(&rules, &st, limits, stop)));
         ui.ctx().request_repaint_after(Duration::from_millis(50));
     }
-    if let Some(f) = found.as_ref() {
-        let label = format!("Show the solution ({} steps)", f.solution.len());
+    if let Some((_, solution)) = searches.found.as_ref() {
+        let label = format!("Show the solution ({} steps)", solution.len());
         let help = "Plays the solution Hint found, one step after another (any key or Stop ends it)";
         if ui.button(label).on_hover_text(help).clicked() {
-            let steps = f.solution.iter().map(|&c| AnyCommand::PuzzleScript(c)).collect();
-            return Some(PlayAction::Walk(steps));
+            return Some(PlayAction::Walk(solution.iter().map(|&c| AnyCommand::PuzzleScript(c)).collect()));
         }
     }
     None
