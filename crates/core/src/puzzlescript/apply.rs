@@ -15,12 +15,9 @@ impl PuzzleScriptRules {
     /// turns of its start (at most [`MAX_TURNS`]).
     pub(super) fn start_state(&self, seed: u64) -> Result<PuzzleScriptState, String> {
         let seed_text = seed.to_string();
-        let inner = if self.version() >= 2 {
-            self.game.start_settled(self.entry, Some(&seed_text), MAX_TURNS)
-        } else {
-            self.game.start(self.entry, Some(&seed_text))
-        }
-        .map_err(|e| e.to_string())?;
+        let again_turns = if self.version() >= 2 { MAX_TURNS } else { 0 };
+        let inner =
+            self.game.start_settled(self.entry, Some(&seed_text), again_turns).map_err(|e| e.to_string())?;
         let meta = Arc::new(bridge::meta(&self.game, &inner, &self.source)?);
         let won = self.game.is_won(&inner);
         Ok(PuzzleScriptState::new(meta, inner, won))
