@@ -1492,7 +1492,27 @@ pub(crate) fn compile_lenient(source: &str) -> (Option<Game>, Vec<Diagnostic>) {
     compile_parsed(parsed)
 }
 
-#[allow(clippy::too_many_lines)]
+/// The legend entries as the parser read them, in order: what the passes below expand.
+struct LegendEntries<'p> {
+    synonyms: &'p [(String, String, usize)],
+    aggregates: &'p [(String, Vec<String>, usize)],
+    properties: &'p [(String, Vec<String>, usize)],
+}
+
+/// The objects once numbered ([`number_objects`]).
+struct Numbering {
+    /// By id: the objects in layers (in the order of their last occurrence there), then those
+    /// in no layer.
+    info: Vec<ObjectInfo>,
+    /// The objects declared but in no layer (an error, reported by [`report_unlayered_objects`]).
+    unlayered: Vec<String>,
+    /// How many objects are in a layer (ids below this).
+    layered_count: usize,
+}
+
+/// Compiles the parsed sections, pass by pass in the reference's order (`compiler.js`
+/// `loadFile`): objects and layers, the legend, masks, levels, rules, win conditions, loops,
+/// sounds, the prelude. Each pass adds its diagnostics in the order the reference reports them.
 fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let Parsed {
         metadata,
@@ -1517,36 +1537,142 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         // the reference stops reading after too many errors and compiles nothing
         return (None, diagnostics);
     }
+    let entries =
+        LegendEntries { synonyms: &legend_synonyms, aggregates: &legend_aggregates, properties: &legend_properties };
+    let def_index = definition_index(&object_defs);
+    let mut ctx = Ctx::new(diagnostics, names, &sound_rows, collision_layers.len());
+    check_player_and_background_declared(&mut ctx, &def_index, &entries);
+    if collision_layers.is_empty() {
+        ctx.error(0, "No collision layers defined.  All objects need to be in collision layers.");
+        return (None, ctx.diags);
+    }
+
+    // objects and layers
+    let numbering = number_objects(&mut ctx, &collision_layers, &object_defs, &def_index);
+    check_object_definitions(&mut ctx, &object_defs);
+
+    // the legend
+    let glyphs = level_glyphs(&mut ctx, &entries, &numbering);
+    expand_legend(&mut ctx, &entries);
+    check_legend(&mut ctx, &numbering.unlayered);
+    if numbering.layered_count == 0 {
+        // (the layers name no object: said on the first layer's line)
+        let line = collision_layer_lines.first().copied().unwrap_or(0);
+        ctx.error(line, "You need to have some objects defined");
+    }
+    let background = find_background(&mut ctx, &def_index, &original_line_numbers, &numbering.info);
+    check_background_in_layer(&mut ctx, &level_defs, background, numbering.layered_count);
+
+    // masks
+    let all = name_masks(&mut ctx, &entries, numbering.info.len());
+    let (player_aggregate, player_mask) = player_mask(&mut ctx, &def_index);
+
+    // levels
+    let (levels, boards) = compile_levels(&mut ctx, &level_defs, &glyphs, background);
+
+    // rules
+    let (raw_rules, mut loops) = read_rules(&mut ctx, &rule_lines);
+    check_rule_contradictions(&mut ctx, &raw_rules);
+    let Some(rules) = expand_rules(&mut ctx, &raw_rules) else {
+        return (None, ctx.diags);
+    };
+    let rules = drop_duplicate_rules(rules);
+    let compiled = rules_to_masks(&mut ctx, &rules);
+    let (late, early): (Vec<_>, Vec<_>) = compiled.into_iter().partition(|(_, late)| *late);
+    let mut rule_groups = group_rules(&mut ctx, early);
+    let mut late_groups = group_rules(&mut ctx, late);
+    let rule_count = number_rules(&mut rule_groups, &mut late_groups);
+    let (rigid_group_to_group, group_rigid_index) = rigid_groups(&mut ctx, &mut rule_groups);
+
+    // win conditions
+    let win_conditions = compile_win_conditions(&mut ctx, &winconditions, &all);
+    report_unlayered_objects(&mut ctx, &object_defs, &numbering.unlayered);
+
+    // loops
+    check_loops(&mut ctx, &mut loops);
+    let loop_point = loop_points(&loops, &rule_groups, &mut ctx);
+    let late_loop_point = loop_points(&loops, &late_groups, &mut ctx);
+
+    // sounds and the prelude
+    let sounds = compile_sounds(&mut ctx, &sound_rows);
+    check_metadata(&mut ctx, &metadata);
+    let prelude = Prelude::from_pairs(&metadata, &mut ctx.diags);
+    if levels.is_empty() {
+        ctx.error(0, "No levels found.  Add some levels!");
+    }
+    let diags = ctx.diags.clone();
+    let warnings: Vec<Diagnostic> = diags.iter().filter(|d| !d.is_error).cloned().collect();
+    let game = Game {
+        rule_count,
+        objects: numbering.info,
+        stride: ctx.stride,
+        layer_count: ctx.layer_count,
+        layer_masks: ctx.layer_masks,
+        player_mask,
+        player_aggregate,
+        rules: rule_groups,
+        late_rules: late_groups,
+        loop_point,
+        late_loop_point,
+        rigid_group_to_group,
+        group_rigid_index,
+        win_conditions,
+        levels,
+        boards,
+        sounds,
+        prelude,
+        warnings,
+    };
+    (Some(game), diags)
+}
+
+/// Object name to its index among the declarations (the first, if declared twice).
+fn definition_index(object_defs: &[parse::ObjectDef]) -> BTreeMap<&str, usize> {
     let mut def_index: BTreeMap<&str, usize> = BTreeMap::new();
     for (k, d) in object_defs.iter().enumerate() {
         def_index.entry(d.name.as_str()).or_insert(k);
     }
-    let mut ctx = Ctx {
-        diags: diagnostics,
-        objects: BTreeMap::new(),
-        stride: 1,
-        layer_count: collision_layers.len(),
-        layer_masks: Vec::new(),
-        synonyms: BTreeMap::new(),
-        aggregates: BTreeMap::new(),
-        properties: BTreeMap::new(),
-        properties_single_layer: BTreeMap::new(),
-        properties_no_layer: std::collections::BTreeSet::new(),
-        object_masks: BTreeMap::new(),
-        aggregate_masks: BTreeMap::new(),
-        names,
-        sounds_declared: sound_rows
-            .iter()
-            .filter(|r| r.tokens.first().is_some_and(|t| t.1 == SoundTok::Event))
-            .map(|r| r.tokens[0].0.clone())
-            .collect(),
-        invalid: false,
-    };
+    def_index
+}
+
+impl Ctx {
+    fn new(
+        diags: Vec<Diagnostic>,
+        names: std::collections::BTreeSet<String>,
+        sound_rows: &[parse::SoundRow],
+        layer_count: usize,
+    ) -> Ctx {
+        Ctx {
+            diags,
+            objects: BTreeMap::new(),
+            stride: 1,
+            layer_count,
+            layer_masks: Vec::new(),
+            synonyms: BTreeMap::new(),
+            aggregates: BTreeMap::new(),
+            properties: BTreeMap::new(),
+            properties_single_layer: BTreeMap::new(),
+            properties_no_layer: std::collections::BTreeSet::new(),
+            object_masks: BTreeMap::new(),
+            aggregate_masks: BTreeMap::new(),
+            names,
+            sounds_declared: sound_rows
+                .iter()
+                .filter(|r| r.tokens.first().is_some_and(|t| t.1 == SoundTok::Event))
+                .map(|r| r.tokens[0].0.clone())
+                .collect(),
+            invalid: false,
+        }
+    }
+}
+
+/// There must be a player and a background, as objects or legend entries.
+fn check_player_and_background_declared(ctx: &mut Ctx, def_index: &BTreeMap<&str, usize>, entries: &LegendEntries) {
     let is_defined = |n: &str| {
         def_index.contains_key(n)
-            || legend_synonyms.iter().any(|s| s.0 == n)
-            || legend_aggregates.iter().any(|s| s.0 == n)
-            || legend_properties.iter().any(|s| s.0 == n)
+            || entries.synonyms.iter().any(|s| s.0 == n)
+            || entries.aggregates.iter().any(|s| s.0 == n)
+            || entries.properties.iter().any(|s| s.0 == n)
     };
     if !is_defined("player") {
         ctx.error(0, "Error, didn't find any object called player, either in the objects section, or the legends section. There must be a player!");
@@ -1554,12 +1680,17 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     if !is_defined("background") {
         ctx.error(0, "Error, didn't find any object called background, either in the objects section, or the legends section. There must be a background!");
     }
-    if collision_layers.is_empty() {
-        ctx.error(0, "No collision layers defined.  All objects need to be in collision layers.");
-        return (None, ctx.diags);
-    }
+}
 
-    // ids: one per occurrence in the layers; an object keeps its last occurrence.
+/// Numbers the objects: one id per occurrence in the layers, an object keeping its last; the
+/// objects in no layer after them, standing on the first layer (as in the reference, so that
+/// they draw no further errors of their own). Sets `ctx.objects`, `stride` and `layer_masks`.
+fn number_objects(
+    ctx: &mut Ctx,
+    collision_layers: &[Vec<String>],
+    object_defs: &[parse::ObjectDef],
+    def_index: &BTreeMap<&str, usize>,
+) -> Numbering {
     let mut occurrences: Vec<(String, usize)> = Vec::new();
     let mut last_occurrence: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (li, layer) in collision_layers.iter().enumerate() {
@@ -1574,19 +1705,16 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         last_occurrence.iter().map(|(n, (occ, l))| (*occ, n.clone(), *l)).collect();
     order.sort();
     let layered_count = order.len();
-    // An object in no layer is an error (reported below); for the rest of the checks it stands
-    // on the first layer, as in the reference, so that it draws no further errors of its own.
     let mut unlayered: Vec<String> = Vec::new();
-    for d in &object_defs {
+    for d in object_defs {
         if !last_occurrence.contains_key(&d.name) && !unlayered.contains(&d.name) {
             unlayered.push(d.name.clone());
             order.push((usize::MAX, d.name.clone(), 0));
         }
     }
-    let object_count = order.len();
-    let stride = object_count.div_ceil(64).max(1);
+    let stride = order.len().div_ceil(64).max(1);
     ctx.stride = stride;
-    let mut objects_info = Vec::new();
+    let mut info = Vec::new();
     for (id, (_, name, layer)) in order.iter().enumerate() {
         ctx.objects.insert(name.clone(), (id, *layer));
         let def = def_index.get(name.as_str()).map(|&k| &object_defs[k]);
@@ -1602,7 +1730,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
                 )
             }
         });
-        objects_info.push(ObjectInfo {
+        info.push(ObjectInfo {
             name: name.clone(),
             colors: def.map(|d| d.colors.clone()).unwrap_or_default(),
             sprite,
@@ -1610,7 +1738,17 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             line: def.map(|d| d.line).unwrap_or(0),
         });
     }
-    for d in &object_defs {
+    let mut layer_masks = vec![bits::empty(stride); collision_layers.len()];
+    for (id, layer) in ctx.objects.values() {
+        bits::set(&mut layer_masks[*layer], *id);
+    }
+    ctx.layer_masks = layer_masks;
+    Numbering { info, unlayered, layered_count }
+}
+
+/// Each object's colours and sprite.
+fn check_object_definitions(ctx: &mut Ctx, object_defs: &[parse::ObjectDef]) {
+    for d in object_defs {
         if d.colors.len() > 10 {
             ctx.error(
                 d.line + 1,
@@ -1624,14 +1762,15 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             ctx.warning(d.line, "Sprite graphics must be 5 wide and 5 high exactly.");
         }
     }
-    let mut layer_masks = vec![bits::empty(stride); collision_layers.len()];
-    for (name, (id, layer)) in &ctx.objects {
-        let _ = name;
-        bits::set(&mut layer_masks[*layer], *id);
-    }
-    ctx.layer_masks = layer_masks.clone();
+}
 
-    // glyphs for levels
+/// The glyphs a level may use: each object, synonym and aggregate as the object it puts on
+/// each layer (`generateExtraMembers`), entries resolved until none is added.
+fn level_glyphs(
+    ctx: &mut Ctx,
+    entries: &LegendEntries,
+    numbering: &Numbering,
+) -> BTreeMap<String, Vec<Option<usize>>> {
     let mut glyphs: BTreeMap<String, Vec<Option<usize>>> = BTreeMap::new();
     for (name, (id, layer)) in &ctx.objects {
         let mut m = vec![None; ctx.layer_count];
@@ -1641,7 +1780,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let mut added = true;
     while added {
         added = false;
-        for (key, val, _) in &legend_synonyms {
+        for (key, val, _) in entries.synonyms {
             if !glyphs.contains_key(key)
                 && let Some(g) = glyphs.get(val).cloned()
             {
@@ -1649,7 +1788,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
                 added = true;
             }
         }
-        for (key, vals, line) in &legend_aggregates {
+        for (key, vals, line) in entries.aggregates {
             if glyphs.contains_key(key) || !vals.iter().all(|v| glyphs.contains_key(v)) {
                 continue;
             }
@@ -1659,7 +1798,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
                     ctx.error(*line, format!("Object not found with name {n}"));
                     continue;
                 };
-                if unlayered.contains(n) {
+                if numbering.unlayered.contains(n) {
                     ctx.error(
                         *line,
                         format!("Object \"{}\" has been defined, but not assigned to a layer.", n.to_uppercase()),
@@ -1669,7 +1808,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
                 match m[layer] {
                     None => m[layer] = Some(id),
                     Some(other) => {
-                        let n2 = objects_info[other].name.to_uppercase();
+                        let n2 = numbering.info[other].name.to_uppercase();
                         ctx.error(*line, format!("Trying to create an aggregate object (something defined in the LEGEND section using AND) with both \"{}\" and \"{}\", which are on the same layer and therefore can't coexist.", n.to_uppercase(), n2));
                     }
                 }
@@ -1678,23 +1817,28 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             added = true;
         }
     }
+    glyphs
+}
 
-    // legend dictionaries
+/// The legend's dictionaries (`ctx.synonyms`, `aggregates`, `properties`): a synonym of an
+/// aggregate or a property becomes one, and entries are expanded until each names objects
+/// (`expandLegendDictEntries`).
+fn expand_legend(ctx: &mut Ctx, entries: &LegendEntries) {
     let mut aggregates: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut agg_order: Vec<String> = Vec::new();
-    for (k, v, _) in &legend_aggregates {
+    for (k, v, _) in entries.aggregates {
         aggregates.insert(k.clone(), v.clone());
         agg_order.push(k.clone());
     }
     let mut properties: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut prop_order: Vec<String> = Vec::new();
-    for (k, v, _) in &legend_properties {
+    for (k, v, _) in entries.properties {
         properties.insert(k.clone(), v.clone());
         prop_order.push(k.clone());
     }
     let mut synonyms: BTreeMap<String, String> = BTreeMap::new();
     let mut syn_order: Vec<String> = Vec::new();
-    for (k, v, _) in &legend_synonyms {
+    for (k, v, _) in entries.synonyms {
         if let Some(a) = aggregates.get(v).cloned() {
             aggregates.insert(k.clone(), a);
             if !agg_order.contains(k) {
@@ -1741,22 +1885,30 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         modified = expand_dict(&mut properties, &prop_order, &synonyms) || modified;
         modified = expand_dict(&mut aggregates, &agg_order, &synonyms) || modified;
     }
-    // an aggregate mentioning a property: an error
-    for (n, vals) in &aggregates {
+    ctx.synonyms = synonyms;
+    ctx.aggregates = aggregates;
+    ctx.properties = properties;
+}
+
+/// An aggregate may not name a property; notes the properties whose objects share one layer
+/// (`ctx.properties_single_layer`) and those whose objects are all in no layer.
+fn check_legend(ctx: &mut Ctx, unlayered: &[String]) {
+    let mut errors = Vec::new();
+    for (n, vals) in &ctx.aggregates {
         for v in vals {
-            if properties.contains_key(v) {
-                ctx.error(
-                    0,
-                    format!(
-                        "Trying to define aggregate \"{}\" in terms of property \"{}\".",
-                        n.to_uppercase(),
-                        v.to_uppercase()
-                    ),
-                );
+            if ctx.properties.contains_key(v) {
+                errors.push(format!(
+                    "Trying to define aggregate \"{}\" in terms of property \"{}\".",
+                    n.to_uppercase(),
+                    v.to_uppercase()
+                ));
             }
         }
     }
-    for (key, values) in &properties {
+    for e in errors {
+        ctx.error(0, e);
+    }
+    for (key, values) in &ctx.properties {
         let mut same = true;
         let mut layer = None;
         for v in values {
@@ -1781,37 +1933,48 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             ctx.properties_no_layer.insert(key.clone());
         }
     }
-    if layered_count == 0 {
-        // (the layers name no object: said on the first layer's line)
-        let line = collision_layer_lines.first().copied().unwrap_or(0);
-        ctx.error(line, "You need to have some objects defined");
-    }
-    // background
-    let background: Option<(usize, usize)> = if let Some(b) = ctx.objects.get("background") {
+}
+
+/// The background object (id, layer) that fills a level's empty cells: the object, a synonym's
+/// object, or a property's first object (its objects must share a layer).
+fn find_background(
+    ctx: &mut Ctx,
+    def_index: &BTreeMap<&str, usize>,
+    original_line_numbers: &[(String, usize)],
+    info: &[ObjectInfo],
+) -> Option<(usize, usize)> {
+    let declared_line = || original_line_numbers.iter().find(|x| x.0 == "background").map(|x| x.1).unwrap_or(0);
+    if let Some(b) = ctx.objects.get("background") {
         Some(*b)
-    } else if let Some(n) = synonyms.get("background") {
+    } else if let Some(n) = ctx.synonyms.get("background") {
         ctx.objects.get(n).copied()
-    } else if let Some(def) = properties.get("background") {
+    } else if let Some(def) = ctx.properties.get("background") {
         let first = def.first().and_then(|n| ctx.objects.get(n)).copied();
         if let Some((_, layer)) = first
             && def.iter().filter_map(|n| ctx.objects.get(n)).any(|o| o.1 != layer)
         {
-            let line = original_line_numbers.iter().find(|x| x.0 == "background").map(|x| x.1).unwrap_or(0);
-            ctx.error(line, "Background objects must be on the same layer");
+            ctx.error(declared_line(), "Background objects must be on the same layer");
         }
         first
     } else {
-        if aggregates.contains_key("background") {
-            let line = original_line_numbers.iter().find(|x| x.0 == "background").map(|x| x.1).unwrap_or(0);
-            ctx.error(line, "background cannot be an aggregate (declared with 'and'), it has to be a simple type, or property (declared in terms of others using 'or').");
+        if ctx.aggregates.contains_key("background") {
+            ctx.error(declared_line(), "background cannot be an aggregate (declared with 'and'), it has to be a simple type, or property (declared in terms of others using 'or').");
         } else if def_index.contains_key("background") {
             // declared but in no layer: reported with the other objects in no layer
         } else {
             ctx.error(0, "Seriously, you have to define something to be the background.");
         }
-        if object_count > 0 { Some((0, objects_info[0].layer)) } else { None }
-    };
-    // no background object in a layer: every level is refused for it (once)
+        info.first().map(|o| (0, o.layer))
+    }
+}
+
+/// No background object in a layer: every level is refused for it (said once, on the first).
+fn check_background_in_layer(
+    ctx: &mut Ctx,
+    level_defs: &[LevelDef],
+    background: Option<(usize, usize)>,
+    layered_count: usize,
+) {
     let first_level = level_defs.iter().find_map(|d| match d {
         LevelDef::Rows { line, .. } => Some(*line),
         LevelDef::Message { .. } => None,
@@ -1821,11 +1984,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     {
         ctx.error(line, "you have to have a background layer");
     }
-    ctx.synonyms = synonyms.clone();
-    ctx.aggregates = aggregates.clone();
-    ctx.properties = properties.clone();
+}
 
-    // masks
+/// Each name's object mask (`ctx.object_masks`: objects, synonyms and properties in the order
+/// declared) and each aggregate's (`ctx.aggregate_masks`). Returns the mask of every object.
+fn name_masks(ctx: &mut Ctx, entries: &LegendEntries, object_count: usize) -> Bits {
+    let stride = ctx.stride;
     let mut object_masks: BTreeMap<String, Bits> = BTreeMap::new();
     for (n, (id, _)) in &ctx.objects {
         let mut m = bits::empty(stride);
@@ -1833,10 +1997,10 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         object_masks.insert(n.clone(), m);
     }
     let mut synprops: Vec<(usize, String, Vec<String>, bool)> = Vec::new();
-    for (k, v, l) in &legend_synonyms {
+    for (k, v, l) in entries.synonyms {
         synprops.push((*l, k.clone(), vec![v.clone()], true));
     }
-    for (k, v, l) in &legend_properties {
+    for (k, v, l) in entries.properties {
         synprops.push((*l, k.clone(), v.clone(), false));
     }
     synprops.sort_by_key(|x| x.0);
@@ -1859,7 +2023,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     for id in 0..object_count {
         bits::set(&mut all, id);
     }
-    for (n, names) in &aggregates {
+    for (n, names) in &ctx.aggregates {
         let mut m = bits::empty(stride);
         for x in names {
             if let Some(om) = object_masks.get(x) {
@@ -1869,132 +2033,164 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         ctx.aggregate_masks.insert(n.clone(), m);
     }
     ctx.object_masks = object_masks;
-    let (player_aggregate, player_mask) = {
-        let mut m = bits::empty(stride);
-        let mut aggregate = false;
-        if let Some(&(id, _)) = ctx.objects.get("player") {
-            bits::set(&mut m, id);
-        }
-        if let Some(names) = aggregates.get("player") {
-            aggregate = true;
-            for n in names {
-                if let Some(&(id, _)) = ctx.objects.get(n) {
-                    bits::set(&mut m, id);
-                }
-            }
-        }
-        if let Some(names) = properties.get("player") {
-            for n in names {
-                if let Some(&(id, _)) = ctx.objects.get(n) {
-                    bits::set(&mut m, id);
-                }
-            }
-        }
-        if let Some(n) = synonyms.get("player")
-            && let Some(&(id, _)) = ctx.objects.get(n)
-        {
-            bits::set(&mut m, id);
-        }
-        // Nothing found: the reference says so (an object declared but in no layer still
-        // counts as found there).
-        let members = aggregates.get("player").into_iter().flatten();
-        let members = members.chain(properties.get("player").into_iter().flatten());
-        let mut members = members.chain(synonyms.get("player"));
-        let declared =
-            def_index.contains_key("player") || members.any(|n| def_index.contains_key(n.as_str()));
-        if m.iter().all(|w| *w == 0) && !declared {
-            ctx.error(0, "Error, didn't find any object called player, either in the objects section, or the legends section.");
-        }
-        (aggregate, m)
-    };
+    all
+}
 
-    // levels
+/// The player's objects, and whether the player is an aggregate (all of them at once).
+fn player_mask(ctx: &mut Ctx, def_index: &BTreeMap<&str, usize>) -> (bool, Bits) {
+    let mut m = bits::empty(ctx.stride);
+    let mut aggregate = false;
+    if let Some(&(id, _)) = ctx.objects.get("player") {
+        bits::set(&mut m, id);
+    }
+    if let Some(names) = ctx.aggregates.get("player") {
+        aggregate = true;
+        for n in names {
+            if let Some(&(id, _)) = ctx.objects.get(n) {
+                bits::set(&mut m, id);
+            }
+        }
+    }
+    if let Some(names) = ctx.properties.get("player") {
+        for n in names {
+            if let Some(&(id, _)) = ctx.objects.get(n) {
+                bits::set(&mut m, id);
+            }
+        }
+    }
+    if let Some(n) = ctx.synonyms.get("player")
+        && let Some(&(id, _)) = ctx.objects.get(n)
+    {
+        bits::set(&mut m, id);
+    }
+    // Nothing found: the reference says so (an object declared but in no layer still counts as
+    // found there).
+    let members = ctx.aggregates.get("player").into_iter().flatten();
+    let members = members.chain(ctx.properties.get("player").into_iter().flatten());
+    let mut members = members.chain(ctx.synonyms.get("player"));
+    let declared = def_index.contains_key("player") || members.any(|n| def_index.contains_key(n.as_str()));
+    if m.iter().all(|w| *w == 0) && !declared {
+        ctx.error(0, "Error, didn't find any object called player, either in the objects section, or the legends section.");
+    }
+    (aggregate, m)
+}
+
+/// The levels as boards (column-major, `stride` words a cell; `None` for a message), each cell
+/// without a background object given the level's first one (or the background object).
+fn compile_levels(
+    ctx: &mut Ctx,
+    level_defs: &[LevelDef],
+    glyphs: &BTreeMap<String, Vec<Option<usize>>>,
+    background: Option<(usize, usize)>,
+) -> (Vec<LevelEntry>, Vec<Option<Vec<u64>>>) {
     let mut levels = Vec::new();
     let mut boards = Vec::new();
-    for def in &level_defs {
+    for def in level_defs {
         match def {
             LevelDef::Message { text, line } => {
                 levels.push(LevelEntry::Message { text: text.clone(), line: *line });
                 boards.push(None);
             }
             LevelDef::Rows { line, rows } => {
-                let width = rows[0].len();
-                let height = rows.len();
-                let mut cells = vec![0u64; width * height * stride];
-                let mut cache: BTreeMap<char, Bits> = BTreeMap::new();
-                'build: for x in 0..width {
-                    for (y, row) in rows.iter().enumerate() {
-                        let ch = row.get(x).or(row.last()).copied().unwrap_or(' ');
-                        let mask = if let Some(m) = cache.get(&ch) {
-                            m.clone()
-                        } else {
-                            let key = ch.to_string();
-                            let Some(g) = glyphs.get(&key) else {
-                                if properties.contains_key(&key) {
-                                    ctx.error(line + y, format!("Error, symbol \"{ch}\" is defined using OR, and therefore ambiguous - it cannot be used in a map. Did you mean to define it in terms of AND?"));
-                                } else {
-                                    ctx.error(
-                                        line + y,
-                                        format!("Error, symbol \"{ch}\", used in map, not found."),
-                                    );
-                                }
-                                break 'build;
-                            };
-                            let mut m = bits::empty(stride);
-                            for id in g.iter().flatten() {
-                                bits::set(&mut m, *id);
-                            }
-                            cache.insert(ch, m.clone());
-                            m
-                        };
-                        let idx = (x * height + y) * stride;
-                        cells[idx..idx + stride].copy_from_slice(&mask);
-                    }
-                }
-                // background
-                if let Some((bid, blayer)) = background {
-                    let bmask = &layer_masks[blayer];
-                    let mut level_bg = None;
-                    for i in 0..width * height {
-                        let cell = &cells[i * stride..(i + 1) * stride];
-                        let common: Bits = cell.iter().zip(bmask).map(|(a, b)| a & b).collect();
-                        if !bits::is_zero(&common) {
-                            level_bg = Some(common);
-                            break;
-                        }
-                    }
-                    let level_bg = level_bg.unwrap_or_else(|| {
-                        let mut m = bits::empty(stride);
-                        bits::set(&mut m, bid);
-                        m
-                    });
-                    for i in 0..width * height {
-                        let cell = &mut cells[i * stride..(i + 1) * stride];
-                        if !bits::intersects(bmask, cell) {
-                            bits::or_into(cell, &level_bg);
-                        }
-                    }
+                let (width, height) = (rows[0].len(), rows.len());
+                let mut cells = level_cells(ctx, *line, rows, glyphs);
+                if let Some(background) = background {
+                    fill_background(ctx, &mut cells, background);
                 }
                 levels.push(LevelEntry::Level { width, height, line: *line });
                 boards.push(Some(cells));
             }
         }
     }
+    (levels, boards)
+}
 
-    // rules
+/// One level's cells from its glyphs (column by column, a short row read as its last glyph);
+/// an unknown glyph is an error and leaves the rest of the level empty.
+fn level_cells(
+    ctx: &mut Ctx,
+    line: usize,
+    rows: &[Vec<char>],
+    glyphs: &BTreeMap<String, Vec<Option<usize>>>,
+) -> Vec<u64> {
+    let stride = ctx.stride;
+    let (width, height) = (rows[0].len(), rows.len());
+    let mut cells = vec![0u64; width * height * stride];
+    let mut cache: BTreeMap<char, Bits> = BTreeMap::new();
+    for x in 0..width {
+        for (y, row) in rows.iter().enumerate() {
+            let ch = row.get(x).or(row.last()).copied().unwrap_or(' ');
+            let mask = if let Some(m) = cache.get(&ch) {
+                m.clone()
+            } else {
+                let key = ch.to_string();
+                let Some(g) = glyphs.get(&key) else {
+                    if ctx.properties.contains_key(&key) {
+                        ctx.error(line + y, format!("Error, symbol \"{ch}\" is defined using OR, and therefore ambiguous - it cannot be used in a map. Did you mean to define it in terms of AND?"));
+                    } else {
+                        ctx.error(line + y, format!("Error, symbol \"{ch}\", used in map, not found."));
+                    }
+                    return cells;
+                };
+                let mut m = bits::empty(stride);
+                for id in g.iter().flatten() {
+                    bits::set(&mut m, *id);
+                }
+                cache.insert(ch, m.clone());
+                m
+            };
+            let idx = (x * height + y) * stride;
+            cells[idx..idx + stride].copy_from_slice(&mask);
+        }
+    }
+    cells
+}
+
+/// Gives every cell with nothing on the background's layer the level's first background
+/// object (or the background object itself).
+fn fill_background(ctx: &Ctx, cells: &mut [u64], (bid, blayer): (usize, usize)) {
+    let stride = ctx.stride;
+    let bmask = &ctx.layer_masks[blayer];
+    let mut level_bg = None;
+    for cell in cells.chunks(stride) {
+        let common: Bits = cell.iter().zip(bmask).map(|(a, b)| a & b).collect();
+        if !bits::is_zero(&common) {
+            level_bg = Some(common);
+            break;
+        }
+    }
+    let level_bg = level_bg.unwrap_or_else(|| {
+        let mut m = bits::empty(stride);
+        bits::set(&mut m, bid);
+        m
+    });
+    for cell in cells.chunks_mut(stride) {
+        if !bits::intersects(bmask, cell) {
+            bits::or_into(cell, &level_bg);
+        }
+    }
+}
+
+/// Reads each rule line (`processRuleString`): the rules, and the loop marks (line, +1 for
+/// `startloop`, -1 for `endloop`).
+fn read_rules(ctx: &mut Ctx, rule_lines: &[(String, usize, String)]) -> (Vec<RawRule>, Vec<(usize, i8)>) {
     let mut raw_rules: Vec<RawRule> = Vec::new();
     let mut loops: Vec<(usize, i8)> = Vec::new();
-    for r in &rule_lines {
-        match process_rule_string(&mut ctx, r, &raw_rules) {
+    for r in rule_lines {
+        match process_rule_string(ctx, r, &raw_rules) {
             None => {}
             Some(Err(b)) => loops.push((r.1, b)),
             Some(Ok(rule)) => raw_rules.push(rule),
         }
     }
-    // "X" and "no X" required together on a right-hand side
-    for rule in &raw_rules {
+    (raw_rules, loops)
+}
+
+/// "X" and "no X" required together on a right-hand side: an error.
+fn check_rule_contradictions(ctx: &mut Ctx, raw_rules: &[RawRule]) {
+    for rule in raw_rules {
         for cell in rule.rhs.iter().flatten() {
-            let mut present = bits::empty(stride);
+            let mut present = bits::empty(ctx.stride);
             let mut present_names: Vec<&str> = Vec::new();
             for (d, n) in cell {
                 if !d.starts_with("no")
@@ -2019,97 +2215,123 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             }
         }
     }
-    let mut rules2 = Vec::new();
-    for rule in &raw_rules {
+}
+
+/// Rule expansion (`rulesToArray`): one rule per direction, relative directions made absolute,
+/// up and left rules turned into down and right, aggregates and synonyms replaced by objects,
+/// ambiguous movements and properties concretised, spawned objects made stationary. `None`: a
+/// rule made the game invalid.
+fn expand_rules(ctx: &mut Ctx, raw_rules: &[RawRule]) -> Option<Vec<RawRule>> {
+    let mut rules = Vec::new();
+    for rule in raw_rules {
         for dir in rule.direction.split(',').filter(|d| !d.is_empty()) {
             let mut r = rule.clone();
             r.direction = dir.to_string();
-            rules2.push(r);
+            rules.push(r);
         }
     }
-    for rule in rules2.iter_mut() {
-        let forward = rule.direction.clone();
-        for cell in cells_mut(rule) {
-            for p in cell.iter_mut() {
-                if let Some(a) = absolutify(&forward, &p.0) {
-                    p.0 = Name::from(a);
-                }
-            }
-        }
-        if !contains_ellipsis(rule) {
-            let flip = match rule.direction.as_str() {
-                "up" => Some("down"),
-                "left" => Some("right"),
-                _ => None,
-            };
-            if let Some(f) = flip {
-                rule.direction = f.to_string();
-                for row in rule.lhs.iter_mut() {
-                    row.reverse();
-                }
-                for row in rule.rhs.iter_mut() {
-                    row.reverse();
-                }
-            }
-        }
-        // aggregates
-        let line = rule.line;
-        let mut errs = Vec::new();
-        for cell in cells_mut(rule) {
-            let mut i = 0;
-            while i < cell.len() {
-                // An aggregate defined through itself would expand without end: bound the cell.
-                if cell.len() > MAX_CELL_TERMS {
-                    errs.push(format!(
-                        "A cell of this rule expands into more than {MAX_CELL_TERMS} objects (an aggregate defined through itself?)"
-                    ));
-                    cell.truncate(MAX_CELL_TERMS);
-                    break;
-                }
-                let (dir, name) = cell[i].clone();
-                if let Some(equivs) = aggregates.get(name.as_str()) {
-                    if dir == "no" {
-                        errs.push(format!("You cannot use 'no' to exclude the aggregate object {} (defined using 'AND'), only regular objects, or properties (objects defined using 'OR').  If you want to do this, you'll have to write it out yourself the long way.", name.to_uppercase()));
-                    }
-                    if let Some(first) = equivs.first() {
-                        cell[i].1 = first.as_str().into();
-                    }
-                    for e in equivs.iter().skip(1) {
-                        cell.push((dir.clone(), e.as_str().into()));
-                    }
-                }
-                i += 1;
-            }
-        }
-        for e in errs {
-            ctx.error(line, e);
-        }
+    for rule in rules.iter_mut() {
+        absolutify_rule(rule);
+        expand_aggregates_and_synonyms(ctx, rule);
         if ctx.invalid {
-            return (None, ctx.diags);
-        }
-        for cell in cells_mut(rule) {
-            for p in cell.iter_mut() {
-                if let Some(s) = synonyms.get(p.1.as_str()) {
-                    p.1 = s.as_str().into();
-                }
-            }
+            return None;
         }
     }
-    let mut rules3 = Vec::new();
-    for r in rules2 {
-        rules3.extend(concretize_moving_rule(&mut ctx, r));
+    let mut moving = Vec::new();
+    for r in rules {
+        moving.extend(concretize_moving_rule(ctx, r));
     }
-    let mut rules4 = Vec::new();
-    for r in rules3 {
-        rules4.extend(concretize_property_rule(&mut ctx, r));
+    let mut concrete = Vec::new();
+    for r in moving {
+        concrete.extend(concretize_property_rule(ctx, r));
     }
-    for r in rules4.iter_mut() {
-        make_spawned_stationary(&ctx, r);
+    for r in concrete.iter_mut() {
+        make_spawned_stationary(ctx, r);
     }
     if ctx.invalid {
-        return (None, ctx.diags);
+        return None;
     }
-    // duplicates: keep the last occurrence within a run of one group number
+    Some(concrete)
+}
+
+/// Relative directions made absolute for the rule's direction; an up or left rule without an
+/// ellipsis turned into a down or right one, its rows reversed.
+fn absolutify_rule(rule: &mut RawRule) {
+    let forward = rule.direction.clone();
+    for cell in cells_mut(rule) {
+        for p in cell.iter_mut() {
+            if let Some(a) = absolutify(&forward, &p.0) {
+                p.0 = Name::from(a);
+            }
+        }
+    }
+    if !contains_ellipsis(rule) {
+        let flip = match rule.direction.as_str() {
+            "up" => Some("down"),
+            "left" => Some("right"),
+            _ => None,
+        };
+        if let Some(f) = flip {
+            rule.direction = f.to_string();
+            for row in rule.lhs.iter_mut() {
+                row.reverse();
+            }
+            for row in rule.rhs.iter_mut() {
+                row.reverse();
+            }
+        }
+    }
+}
+
+/// Each aggregate in a cell replaced by its objects (with the same direction), then each
+/// synonym by its object. Errors: `no` before an aggregate; a cell that grows past
+/// [`MAX_CELL_TERMS`].
+fn expand_aggregates_and_synonyms(ctx: &mut Ctx, rule: &mut RawRule) {
+    let line = rule.line;
+    let mut errs = Vec::new();
+    for cell in cells_mut(rule) {
+        let mut i = 0;
+        while i < cell.len() {
+            // An aggregate defined through itself would expand without end: bound the cell.
+            if cell.len() > MAX_CELL_TERMS {
+                errs.push(format!(
+                    "A cell of this rule expands into more than {MAX_CELL_TERMS} objects (an aggregate defined through itself?)"
+                ));
+                cell.truncate(MAX_CELL_TERMS);
+                break;
+            }
+            let (dir, name) = cell[i].clone();
+            if let Some(equivs) = ctx.aggregates.get(name.as_str()) {
+                if dir == "no" {
+                    errs.push(format!("You cannot use 'no' to exclude the aggregate object {} (defined using 'AND'), only regular objects, or properties (objects defined using 'OR').  If you want to do this, you'll have to write it out yourself the long way.", name.to_uppercase()));
+                }
+                if let Some(first) = equivs.first() {
+                    cell[i].1 = first.as_str().into();
+                }
+                for e in equivs.iter().skip(1) {
+                    cell.push((dir.clone(), e.as_str().into()));
+                }
+            }
+            i += 1;
+        }
+    }
+    for e in errs {
+        ctx.error(line, e);
+    }
+    if ctx.invalid {
+        return;
+    }
+    for cell in cells_mut(rule) {
+        for p in cell.iter_mut() {
+            if let Some(s) = ctx.synonyms.get(p.1.as_str()) {
+                p.1 = s.as_str().into();
+            }
+        }
+    }
+}
+
+/// Duplicates removed: within a run of one group number, the last occurrence is kept.
+fn drop_duplicate_rules(rules: Vec<RawRule>) -> Vec<RawRule> {
     type RuleKey<'r> = (
         usize,
         &'r str,
@@ -2119,7 +2341,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         &'r Vec<(String, Option<String>)>,
     );
     let key = |r: &'_ RawRule| -> (usize, bool) { (r.line, r.lhs.iter().any(|row| row.len() > 1)) };
-    let reps: Vec<RuleKey> = rules4
+    let reps: Vec<RuleKey> = rules
         .iter()
         .map(|r| {
             let (line, directed) = key(r);
@@ -2133,70 +2355,88 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             )
         })
         .collect();
-    let mut keep = vec![false; rules4.len()];
+    let mut keep = vec![false; rules.len()];
     let mut seen: std::collections::HashSet<&RuleKey, rustc_hash::FxBuildHasher> = std::collections::HashSet::default();
     let mut last_group = usize::MAX;
-    for i in (0..rules4.len()).rev() {
-        if rules4[i].group_number != last_group {
+    for i in (0..rules.len()).rev() {
+        if rules[i].group_number != last_group {
             seen.clear();
         }
         if seen.insert(&reps[i]) {
             keep[i] = true;
         }
-        last_group = rules4[i].group_number;
+        last_group = rules[i].group_number;
     }
     drop(seen);
     drop(reps);
-    let rules4: Vec<RawRule> = rules4.into_iter().zip(keep).filter(|(_, k)| *k).map(|(r, _)| r).collect();
-    let mut compiled: Vec<(Discardable, bool)> = Vec::with_capacity(rules4.len());
+    rules.into_iter().zip(keep).filter(|(_, k)| *k).map(|(r, _)| r).collect()
+}
+
+/// Each rule's cells turned into match patterns and replacements ([`rule_to_mask`]), with
+/// whether it is late.
+fn rules_to_masks(ctx: &mut Ctx, rules: &[RawRule]) -> Vec<(Discardable, bool)> {
+    let mut compiled: Vec<(Discardable, bool)> = Vec::with_capacity(rules.len());
     let mut diags = std::mem::take(&mut ctx.diags);
-    let names = name_table(&ctx);
-    for r in &rules4 {
-        if let Some((rule, discard)) = rule_to_mask(&ctx, &names, r, &mut diags) {
+    let names = name_table(ctx);
+    for r in rules {
+        if let Some((rule, discard)) = rule_to_mask(ctx, &names, r, &mut diags) {
             compiled.push(((rule, discard), r.late));
         }
     }
     drop(names);
     ctx.diags = diags;
-    // groups, by group number ascending
-    let mut group_map: BTreeMap<usize, Vec<Discardable>> = BTreeMap::new();
-    let mut late_map: BTreeMap<usize, Vec<Discardable>> = BTreeMap::new();
-    for ((rule, discard), late) in compiled {
-        let target = if late { &mut late_map } else { &mut group_map };
-        target.entry(rule.group_number).or_default().push((rule, discard));
+    compiled
+}
+
+/// The rules (early or late ones) in groups by group number ascending. A rule that can never
+/// match (two objects of one layer in a cell) is dropped, and is an error when no other
+/// expansion of its line is kept beside it.
+fn group_rules(ctx: &mut Ctx, compiled: Vec<(Discardable, bool)>) -> Vec<Vec<Rule>> {
+    let mut map: BTreeMap<usize, Vec<Discardable>> = BTreeMap::new();
+    for ((rule, discard), _) in compiled {
+        map.entry(rule.group_number).or_default().push((rule, discard));
     }
-    let collect = |ctx: &mut Ctx, map: BTreeMap<usize, Vec<Discardable>>| {
-        let mut out = Vec::new();
-        for (_, mut group) in map {
-            let mut i = 0;
-            let mut discards: Vec<(String, String)> = Vec::new();
-            while i < group.len() {
-                if let Some(d) = group[i].1.clone() {
-                    let line = group[i].0.line;
-                    let before = i > 0 && group[i - 1].0.line == line;
-                    let after = i + 1 < group.len() && group[i + 1].0.line == line;
-                    group.remove(i);
-                    if !discards.contains(&d) {
-                        discards.push(d);
-                    }
-                    if !(before || after) || group.is_empty() {
-                        let ex = &discards[0];
-                        ctx.error(line, format!("{} and {} can never overlap. This rule requires that to happen, so it impossible it will ever trigger.", ex.0, ex.1));
-                    }
-                } else {
-                    i += 1;
+    let mut out = Vec::new();
+    for (_, mut group) in map {
+        let mut i = 0;
+        let mut discards: Vec<(String, String)> = Vec::new();
+        while i < group.len() {
+            if let Some(d) = group[i].1.clone() {
+                let line = group[i].0.line;
+                let before = i > 0 && group[i - 1].0.line == line;
+                let after = i + 1 < group.len() && group[i + 1].0.line == line;
+                group.remove(i);
+                if !discards.contains(&d) {
+                    discards.push(d);
                 }
-            }
-            if !group.is_empty() {
-                out.push(group.into_iter().map(|(r, _)| r).collect::<Vec<Rule>>());
+                if !(before || after) || group.is_empty() {
+                    let ex = &discards[0];
+                    ctx.error(line, format!("{} and {} can never overlap. This rule requires that to happen, so it impossible it will ever trigger.", ex.0, ex.1));
+                }
+            } else {
+                i += 1;
             }
         }
-        out
-    };
-    let rule_groups = collect(&mut ctx, group_map);
-    let late_groups = collect(&mut ctx, late_map);
+        if !group.is_empty() {
+            out.push(group.into_iter().map(|(r, _)| r).collect::<Vec<Rule>>());
+        }
+    }
+    out
+}
 
-    // rigid
+/// Numbers every rule, early then late (`Rule::id`, for per-turn caches); returns how many.
+fn number_rules(rule_groups: &mut [Vec<Rule>], late_groups: &mut [Vec<Rule>]) -> usize {
+    let mut next_id = 0;
+    for r in rule_groups.iter_mut().chain(late_groups.iter_mut()).flatten() {
+        r.id = next_id;
+        next_id += 1;
+    }
+    next_id
+}
+
+/// The rigid groups (groups with a rigid rule): for each, its group; for each group, its rigid
+/// index; each rigid rule's `rigid_index`. More than 30 is an error.
+fn rigid_groups(ctx: &mut Ctx, rule_groups: &mut [Vec<Rule>]) -> (Vec<usize>, Vec<Option<usize>>) {
     let mut rigid_group_to_group = Vec::new();
     let mut group_rigid_index = vec![None; rule_groups.len()];
     let mut group_number_rigid: BTreeMap<usize, usize> = BTreeMap::new();
@@ -2207,13 +2447,6 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             group_number_rigid.insert(g[0].group_number, idx);
             rigid_group_to_group.push(gi);
         }
-    }
-    let mut rule_groups = rule_groups;
-    let mut late_groups = late_groups;
-    let mut next_id = 0;
-    for r in rule_groups.iter_mut().chain(late_groups.iter_mut()).flatten() {
-        r.id = next_id;
-        next_id += 1;
     }
     for g in rule_groups.iter_mut() {
         for r in g.iter_mut() {
@@ -2228,10 +2461,14 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         let line = rule_groups[rigid_group_to_group[30]][0].line;
         ctx.error(line, "There can't be more than 30 rigid groups (rule groups containing rigid members).");
     }
+    (rigid_group_to_group, group_rigid_index)
+}
 
-    // win conditions
+/// The win conditions as masks (`no`: -1, `some`: 0, `all`: 1; the second mask every object
+/// when there is no `on`).
+fn compile_win_conditions(ctx: &mut Ctx, winconditions: &[(Vec<String>, usize)], all: &Bits) -> Vec<WinCondition> {
     let mut wins = Vec::new();
-    for (words, line) in &winconditions {
+    for (words, line) in winconditions {
         if words.is_empty() {
             break;
         }
@@ -2259,8 +2496,8 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             }
         };
         let n2 = if words.len() == 4 { words[3].clone() } else { "\nall\n".to_string() };
-        let r1 = lookup(&mut ctx, &words[1]);
-        let r2 = lookup(&mut ctx, &n2);
+        let r1 = lookup(ctx, &words[1]);
+        let r2 = lookup(ctx, &n2);
         if let (Some((a1, m1)), Some((a2, m2))) = (r1, r2) {
             wins.push(WinCondition {
                 quantifier: q,
@@ -2272,29 +2509,31 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             });
         }
     }
-    for d in &object_defs {
+    wins
+}
+
+/// An object declared but in no layer: an error on its declaration.
+fn report_unlayered_objects(ctx: &mut Ctx, object_defs: &[parse::ObjectDef], unlayered: &[String]) {
+    for d in object_defs {
         if unlayered.contains(&d.name) {
             ctx.error(
                 d.line,
-                format!(
-                    "Object \"{}\" has been defined, but not assigned to a layer.",
-                    d.name.to_uppercase()
-                ),
+                format!("Object \"{}\" has been defined, but not assigned to a layer.", d.name.to_uppercase()),
             );
         }
     }
+}
 
-    // loops
+/// Loops must alternate `startloop` and `endloop`, without nesting; an open loop is closed on
+/// its last mark.
+fn check_loops(ctx: &mut Ctx, loops: &mut Vec<(usize, i8)>) {
     for (i, l) in loops.iter().enumerate() {
         if i % 2 == 0 {
             if l.1 == -1 {
                 ctx.error(l.0, "Found an ENDLOOP, but I'm not in a loop?");
             }
         } else if l.1 == 1 {
-            ctx.error(
-                l.0,
-                "Found a STARTLOOP, but I'm already inside a loop? (Puzzlescript can't nest loops, FWIW).",
-            );
+            ctx.error(l.0, "Found a STARTLOOP, but I'm already inside a loop? (Puzzlescript can't nest loops, FWIW).");
         }
     }
     if !loops.len().is_multiple_of(2) {
@@ -2302,12 +2541,13 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         ctx.error(last, "Yo I found a STARTLOOP without a corresponding ENDLOOP.");
         loops.push((last, -1));
     }
-    let loop_point = loop_points(&loops, &rule_groups, &mut ctx);
-    let late_loop_point = loop_points(&loops, &late_groups, &mut ctx);
+}
 
-    // sounds
+/// The sounds the engine records: events by name, and per object its movement, failed
+/// movement, creation and destruction sounds (a property's per object).
+fn compile_sounds(ctx: &mut Ctx, sound_rows: &[parse::SoundRow]) -> Sounds {
     let mut sounds = Sounds { movement: vec![Vec::new(); ctx.layer_count], ..Sounds::default() };
-    for row in &sound_rows {
+    for row in sound_rows {
         let t = &row.tokens;
         if t.len() < 2 {
             ctx.warning(row.line, "incorrect sound declaration.");
@@ -2331,7 +2571,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         }
         let target = t[0].0.clone();
         if no_seed {
-            if aggregates.contains_key(&target) {
+            if ctx.aggregates.contains_key(&target) {
                 ctx.error(row.line, format!("cannot assign sound events to aggregate objects (declared with \"and\"), only to regular objects, or properties, things defined in terms of \"or\" (\"{target}\")."));
             }
             continue;
@@ -2346,7 +2586,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         if dirs.is_empty() {
             dirs = vec!["orthogonal".to_string()];
         }
-        if aggregates.contains_key(&target) {
+        if ctx.aggregates.contains_key(&target) {
             ctx.error(row.line, format!("cannot assign sound events to aggregate objects (declared with \"and\"), only to regular objects, or properties, things defined in terms of \"or\" (\"{target}\")."));
             continue;
         }
@@ -2368,30 +2608,8 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
                 _ => 0,
             };
         }
-        // expand the target to objects
-        let mut targets = vec![target.clone()];
-        let mut changed = true;
-        let mut guard = 0;
-        while changed && guard < 1000 {
-            guard += 1;
-            changed = false;
-            let mut k = 0;
-            while k < targets.len() {
-                if let Some(s) = synonyms.get(&targets[k]) {
-                    targets[k] = s.clone();
-                    changed = true;
-                    k += 1;
-                } else if let Some(p) = properties.get(&targets[k]).cloned() {
-                    targets.remove(k);
-                    targets.extend(p);
-                    changed = true;
-                } else {
-                    k += 1;
-                }
-            }
-        }
         if verb == "move" || verb == "cantmove" {
-            for tn in &targets {
+            for tn in &sound_targets(ctx, &target) {
                 let Some(&(id, layer)) = ctx.objects.get(tn) else {
                     continue;
                 };
@@ -2409,8 +2627,38 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             sounds.destruction.push((object_mask, seed));
         }
     }
+    sounds
+}
 
-    for (k, v, line) in &metadata {
+/// A sound's target expanded to objects: synonyms followed, properties spliced in.
+fn sound_targets(ctx: &Ctx, target: &str) -> Vec<String> {
+    let mut targets = vec![target.to_string()];
+    let mut changed = true;
+    let mut guard = 0;
+    while changed && guard < 1000 {
+        guard += 1;
+        changed = false;
+        let mut k = 0;
+        while k < targets.len() {
+            if let Some(s) = ctx.synonyms.get(&targets[k]) {
+                targets[k] = s.clone();
+                changed = true;
+                k += 1;
+            } else if let Some(p) = ctx.properties.get(&targets[k]).cloned() {
+                targets.remove(k);
+                targets.extend(p);
+                changed = true;
+            } else {
+                k += 1;
+            }
+        }
+    }
+    targets
+}
+
+/// The prelude's palette and colours.
+fn check_metadata(ctx: &mut Ctx, metadata: &[(String, String, usize)]) {
+    for (k, v, line) in metadata {
         match k.as_str() {
             "color_palette" => {
                 const PALETTES: [&str; 14] = [
@@ -2441,34 +2689,6 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
             _ => {}
         }
     }
-    let prelude = Prelude::from_pairs(&metadata, &mut ctx.diags);
-    if levels.is_empty() {
-        ctx.error(0, "No levels found.  Add some levels!");
-    }
-    let diags = ctx.diags.clone();
-    let warnings: Vec<Diagnostic> = diags.iter().filter(|d| !d.is_error).cloned().collect();
-    let game = Game {
-        rule_count: next_id,
-        objects: objects_info,
-        stride,
-        layer_count: ctx.layer_count,
-        layer_masks,
-        player_mask,
-        player_aggregate,
-        rules: rule_groups,
-        late_rules: late_groups,
-        loop_point,
-        late_loop_point,
-        rigid_group_to_group,
-        group_rigid_index,
-        win_conditions: wins,
-        levels,
-        boards,
-        sounds,
-        prelude,
-        warnings,
-    };
-    (Some(game), diags)
 }
 
 #[cfg(test)]

@@ -632,503 +632,87 @@ fn wincondition_tokens(p: &mut Parsed, code: &str, line: usize) {
     }
 }
 
-/// Parses a whole source text.
+/// Parses a whole source text, line by line as the reference's tokenizer reads it.
 pub(crate) fn parse(source: &str) -> Parsed {
-    let mut p = Parsed::default();
-    let mut section: &str = "";
-    let mut visited: Vec<&str> = Vec::new();
-    let mut comment_level = 0usize;
-    let mut objects_section = 0u8;
-    let mut current_object: Option<usize> = None;
-    let mut sprite: Vec<String> = Vec::new();
-    // The reference's `levels` list ends with an empty level in construction: the next row
-    // starts a new level.
-    let mut last_level_open = true;
-
+    let mut reader = Reader::default();
     for (index, raw_line) in source.split('\n').enumerate() {
-        if p.too_many() {
+        if reader.p.too_many() {
             break;
         }
-        let line_number = index + 1;
+        reader.line(index + 1, raw_line);
+    }
+    let mut p = reader.p;
+    p.too_many();
+    if p.names.is_empty() {
+        p.fill_names();
+    }
+    p
+}
+
+/// Where the reading stands between lines: what is read so far, the section, the comment
+/// depth, and the object or level in construction.
+struct Reader {
+    p: Parsed,
+    /// The current section ("" for the prelude) and the sections seen so far.
+    section: &'static str,
+    visited: Vec<&'static str>,
+    /// How deep in `( )` comments the next line starts.
+    comment_level: usize,
+    /// What an object's next line is: 0 its names (or a new object), 1 names read, 2 its
+    /// colours, 3 its sprite rows.
+    objects_section: u8,
+    current_object: Option<usize>,
+    sprite: Vec<String>,
+    /// The reference's `levels` list ends with an empty level in construction: the next row
+    /// starts a new level.
+    last_level_open: bool,
+}
+
+impl Default for Reader {
+    fn default() -> Self {
+        Reader {
+            p: Parsed::default(),
+            section: "",
+            visited: Vec::new(),
+            comment_level: 0,
+            objects_section: 0,
+            current_object: None,
+            sprite: Vec::new(),
+            last_level_open: true,
+        }
+    }
+}
+
+impl Reader {
+    /// One line of the source: a level's message, a blank line, a row of `=`, a section header,
+    /// or a line of the current section.
+    fn line(&mut self, line_number: usize, raw_line: &str) {
         let mixed: Vec<char> = raw_line.chars().collect();
         let lower = lower_chars(raw_line);
-        let started_in_comment = comment_level > 0;
+        let started_in_comment = self.comment_level > 0;
         let blank = !started_in_comment && lower.iter().all(|c| c.is_whitespace());
 
-        // Messages in LEVELS are verbatim lines.
-        if section == "levels" && !started_in_comment {
-            let trimmed: String = lower.iter().collect::<String>();
-            let t = trimmed.trim_start();
-            if let Some(rest) = t.strip_prefix("message") {
-                let offset = lower.len() - t.chars().count() + 7;
-                let text: String = mixed[offset.min(mixed.len())..].iter().collect();
-                if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
-                    p.warning(line_number, "You probably meant to put a space after 'message' innit.  That's ok, I'll still interpret it as a message, but you probably want to put a space there.");
-                }
-                let m = LevelDef::Message { text: text.trim().to_string(), line: line_number };
-                p.levels.push(m);
-                last_level_open = true;
-                continue;
-            }
+        if self.section == "levels" && !started_in_comment && self.level_message(line_number, &mixed, &lower) {
+            return;
         }
-
         if blank {
-            if section == "objects" {
-                objects_section = 0;
-            }
-            if section == "levels" {
-                // close a level: the next rows start a new one
-                if let Some(LevelDef::Rows { .. }) = p.levels.last() {
-                    last_level_open = true;
-                }
-            }
-            continue;
+            self.blank_line();
+            return;
         }
-
-        let raw_msg = section == "rules";
-        // Most lines are outside comments and hold no parenthesis: nothing to strip.
-        let (code, code_mixed): (String, String) = if comment_level == 0 && !raw_line.contains(['(', ')']) {
-            (lower.iter().collect(), raw_line.to_string())
-        } else {
-            let code_l = strip_comments(&lower, &mut comment_level.clone(), raw_msg);
-            let code_m = strip_comments(&mixed, &mut comment_level, raw_msg);
-            (code_l.iter().collect(), code_m.iter().collect())
-        };
+        let (code, code_mixed) = self.strip_line(raw_line, &mixed, &lower);
         let trimmed = code.trim();
-        if trimmed.is_empty() {
-            continue;
+        if trimmed.is_empty() || self.equals_row(line_number, trimmed) {
+            return;
         }
-
-        // '=' rows
-        if trimmed.chars().all(|c| c == '=' || c.is_whitespace()) {
-            continue;
+        if self.section != "levels" && self.section_header(line_number, trimmed) {
+            return;
         }
-        if trimmed.starts_with('=') && section != "levels" {
-            let rest = trimmed.trim_start_matches('=').trim();
-            if !rest.is_empty() {
-                p.error(
-                    line_number,
-                    "Only comments should go after a bunch of equals signs ('===') on a line.",
-                );
-            }
-            continue;
-        }
-
-        // section headers
-        if section != "levels" {
-            let first: String = trimmed.chars().take_while(|c| is_word_char(*c)).collect();
-            if let Some(&name) = SECTION_NAMES.iter().find(|s| **s == first) {
-                let rest = trimmed[first.len()..].trim();
-                if !rest.is_empty() {
-                    p.error(
-                        line_number,
-                        format!(
-                            "Only comments should go after a section name (\"{}\") on a line.",
-                            name.to_uppercase()
-                        ),
-                    );
-                }
-                if visited.contains(&name) {
-                    p.error(
-                        line_number,
-                        format!(
-                            "cannot duplicate sections (you tried to duplicate \"{}\").",
-                            name.to_uppercase()
-                        ),
-                    );
-                }
-                let idx = SECTION_NAMES.iter().position(|s| *s == name).unwrap_or(0);
-                visited.push(name);
-                if idx == 0 {
-                    objects_section = 0;
-                    if visited.len() > 1 {
-                        p.error(line_number, "section \"OBJECTS\" must be the first section".to_string());
-                    }
-                } else if !visited.contains(&SECTION_NAMES[idx - 1]) {
-                    p.error(
-                        line_number,
-                        format!(
-                            "section \"{}\" is out of order, must follow  \"{}\".",
-                            name.to_uppercase(),
-                            SECTION_NAMES[idx - 1].to_uppercase()
-                        ),
-                    );
-                }
-                section = name;
-                if name == "sounds" || name == "levels" || name == "rules" {
-                    p.fill_names();
-                }
-                if name == "sounds" {
-                    p.token_names.extend(p.names.iter().cloned());
-                }
-                if name == "levels" {
-                    let one_char = |n: &String| {
-                        let mut cs = n.chars();
-                        cs.next().filter(|_| cs.next().is_none())
-                    };
-                    let objects = p.objects.iter().map(|o| &o.name);
-                    let legend = p.synonyms.iter().map(|s| &s.0).chain(p.aggregates.iter().map(|a| &a.0));
-                    let abbrev: Vec<char> = objects.chain(legend).filter_map(one_char).collect();
-                    p.abbrev_names.extend(abbrev);
-                }
-                continue;
-            }
-        }
-
-        match section {
-            "" => {
-                let mut words = trimmed.split_whitespace();
-                let key = words.next().unwrap_or("").to_string();
-                if METADATA_WITH_VALUE.contains(&key.as_str()) {
-                    let source_text = if key == "author" || key == "homepage" || key == "title" {
-                        code_mixed.trim().to_string()
-                    } else {
-                        trimmed.to_string()
-                    };
-                    let value =
-                        source_text.chars().skip(key.chars().count()).collect::<String>().trim().to_string();
-                    if value.is_empty() {
-                        p.error(line_number, format!("MetaData \"{key}\" needs a value."));
-                    } else {
-                        p.metadata.push((key, value, line_number));
-                    }
-                } else if METADATA_NO_VALUE.contains(&key.as_str()) {
-                    p.metadata.push((key, "true".to_string(), line_number));
-                } else {
-                    p.error(line_number, "Unrecognised stuff in the prelude.");
-                }
-            }
-            "objects" => {
-                if objects_section == 2 {
-                    objects_section = 3;
-                }
-                if objects_section == 1 {
-                    objects_section = 2;
-                }
-                let parse_names = |p: &mut Parsed,
-                                   current_object: &mut Option<usize>,
-                                   sprite: &mut Vec<String>| {
-                    // the first name: word characters; further names (aliases): anything but
-                    // spaces and parentheses
-                    let lead: String = trimmed.chars().take_while(|c| is_word_char(*c)).collect();
-                    if lead.is_empty() {
-                        p.warning(line_number, "Unknown junk in object section (possibly: sprites have to be 5 pixels wide and 5 pixels high exactly. Or maybe: the main names for objects have to be words containing only the letters a-z0.9 - if you want to call them something like \",\", do it in the legend section).");
-                        return;
-                    }
-                    let rest = trimmed[lead.len()..].to_string();
-                    let mut first = true;
-                    for word in std::iter::once(lead.as_str()).chain(rest.split_whitespace()) {
-                        let name = word.to_string();
-                        if p.object_index(&name).is_some() {
-                            p.error(
-                                line_number,
-                                format!("Object \"{}\" defined multiple times.", name.to_uppercase()),
-                            );
-                            first = false;
-                            continue;
-                        }
-                        if p.synonyms.iter().any(|s| s.0 == name) {
-                            p.error(line_number, format!("Name \"{}\" already in use.", name.to_uppercase()));
-                        }
-                        if first {
-                            p.object_lookup.insert(name.clone(), p.objects.len());
-                            p.objects.push(ObjectDef {
-                                name: name.clone(),
-                                line: line_number,
-                                colors: Vec::new(),
-                                sprite: Vec::new(),
-                            });
-                            *current_object = Some(p.objects.len() - 1);
-                            sprite.clear();
-                        } else if let Some(o) = *current_object {
-                            let target = p.objects[o].name.clone();
-                            p.synonyms.push((name.clone(), target, line_number));
-                        }
-                        first = false;
-                    }
-                };
-                match objects_section {
-                    0 | 1 => {
-                        sprite.clear();
-                        parse_names(&mut p, &mut current_object, &mut sprite);
-                        objects_section = 1;
-                    }
-                    2 => {
-                        let mut rest = trimmed;
-                        loop {
-                            rest = rest.trim_start();
-                            if rest.is_empty() {
-                                break;
-                            }
-                            match color_prefix(rest) {
-                                Some(len) => {
-                                    if let Some(o) = current_object {
-                                        p.objects[o].colors.push(rest[..len].to_string());
-                                    }
-                                    rest = &rest[len..];
-                                }
-                                None => {
-                                    let n = current_object
-                                        .map(|o| p.objects[o].name.to_uppercase())
-                                        .unwrap_or_default();
-                                    // the word (or, if none, the rest of the line) is skipped and
-                                    // reading goes on: each bad word is an error of its own
-                                    let len: usize =
-                                        rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
-                                    let len = if len == 0 { rest.len() } else { len };
-                                    let word = rest[..len].trim();
-                                    p.error(
-                                        line_number,
-                                        format!(
-                                            "Was looking for color for object {n}, got \"{word}\" instead."
-                                        ),
-                                    );
-                                    rest = &rest[len..];
-                                    if p.too_many() {
-                                        break;
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    _ => {
-                        let first = trimmed.chars().next().unwrap_or(' ');
-                        if !(first == '.' || first.is_ascii_digit()) {
-                            if sprite.is_empty() {
-                                parse_names(&mut p, &mut current_object, &mut sprite);
-                                objects_section = 1;
-                            } else {
-                                p.error(line_number, "Unknown junk in spritematrix for object.");
-                            }
-                        } else {
-                            let mut row = String::new();
-                            for c in trimmed.chars() {
-                                if c.is_whitespace() {
-                                    continue;
-                                }
-                                if c == '.' || c.is_ascii_digit() {
-                                    row.push(c);
-                                    if row.len() > 5 {
-                                        p.warning(line_number, "Sprites must be 5 wide and 5 high.");
-                                        break;
-                                    }
-                                } else {
-                                    p.error(line_number, "Unknown junk in spritematrix for object.");
-                                    break;
-                                }
-                            }
-                            if let Some(o) = current_object {
-                                let ncolors = p.objects[o].colors.len();
-                                for c in row.chars().take(5) {
-                                    if let Some(d) = c.to_digit(10)
-                                        && d as usize >= ncolors
-                                    {
-                                        p.error(line_number, format!("Trying to access color number {d} from the color palette of sprite {}, but there are only {ncolors} defined in it.", p.objects[o].name.to_uppercase()));
-                                    }
-                                }
-                                sprite.push(row);
-                                p.objects[o].sprite = sprite.clone();
-                            }
-                            if sprite.len() == 5 && sprite.last().map(|r| r.len()) == Some(5) {
-                                objects_section = 0;
-                            }
-                        }
-                    }
-                }
-            }
-            "legend" => {
-                // word by word as the reference reads it: a name, '=', then names separated by
-                // 'and' or 'or'; a word that is not one ends the line's reading
-                let mut splits: Vec<String> = Vec::new();
-                let mut rest = trimmed;
-                let mut index = 0;
-                loop {
-                    rest = rest.trim_start();
-                    if rest.is_empty() {
-                        break;
-                    }
-                    if p.too_many() {
-                        break;
-                    }
-                    let word_len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
-                    match index {
-                        0 => {
-                            let len: usize = rest
-                                .chars()
-                                .take_while(|c| *c != '=' && *c != '(' && !c.is_whitespace())
-                                .map(char::len_utf8)
-                                .sum();
-                            splits.push(rest[..len].to_string());
-                            rest = &rest[len..];
-                            index = 1;
-                        }
-                        1 => {
-                            if let Some(r) = rest.strip_prefix('=') {
-                                splits.push("=".to_string());
-                                rest = r;
-                            } else {
-                                p.error(line_number, "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
-                                splits.push("=".to_string());
-                                rest = "";
-                            }
-                            index = 2;
-                        }
-                        _ if word_len == 0 => {
-                            p.error(line_number, "Something bad's happening in the LEGEND");
-                            rest = "";
-                            if index % 2 == 1 {
-                                index += 1;
-                            }
-                        }
-                        _ => {
-                            let w = rest[..word_len].to_string();
-                            rest = &rest[word_len..];
-                            if index % 2 == 1 {
-                                if w != "and" && w != "or" {
-                                    p.error(
-                                        line_number,
-                                        format!("Expected and 'AND' or an 'OR' here, but got {} instead.", w.to_uppercase()),
-                                    );
-                                } else if index >= 5 && Some(&w) != splits.get(3) {
-                                    p.error(
-                                        line_number,
-                                        "Hey! You can't go mixing ANDs and ORs in a single legend entry.",
-                                    );
-                                }
-                            }
-                            splits.push(w);
-                            index += 1;
-                        }
-                    }
-                }
-                if !p.too_many() {
-                    p.legend_line(splits, line_number);
-                }
-            }
-            "sounds" => {
-                let words: Vec<&str> = trimmed.split_whitespace().collect();
-                let mut tokens = Vec::new();
-                let mut bad = false;
-                if let Some(first) = words.first() {
-                    if SOUND_EVENTS.contains(first) {
-                        tokens.push((first.to_string(), SoundTok::Event));
-                        match words.get(1) {
-                            Some(s) if s.chars().all(|c| c.is_ascii_digit()) => {
-                                tokens.push((s.to_string(), SoundTok::Seed))
-                            }
-                            _ => {
-                                p.error(line_number, "Was expecting a sound seed here (a number like 123123, like you generate by pressing the buttons above the console panel), but found something else.");
-                                bad = true;
-                            }
-                        }
-                        if words.len() > 2 && !bad {
-                            p.error(
-                                line_number,
-                                "I wasn't expecting anything after the sound declaration on this line.",
-                            );
-                            bad = true;
-                        }
-                    } else if p.declared(first).is_some() {
-                        tokens.push((first.to_string(), SoundTok::Name));
-                        match words.get(1) {
-                            Some(v) if SOUND_VERBS.contains(v) => {
-                                tokens.push((v.to_string(), SoundTok::Verb));
-                                let directional = *v == "move" || *v == "cantmove";
-                                for w in &words[2..] {
-                                    if matches!(tokens.last(), Some((_, SoundTok::Seed))) {
-                                        p.error(line_number, "I wasn't expecting anything after the sound declaration on this line.");
-                                        bad = true;
-                                        break;
-                                    }
-                                    if directional && SOUND_DIRECTIONS.contains(w) {
-                                        tokens.push((w.to_string(), SoundTok::Direction));
-                                    } else if w.chars().all(|c| c.is_ascii_digit()) {
-                                        tokens.push((w.to_string(), SoundTok::Seed));
-                                    } else {
-                                        p.error(
-                                            line_number,
-                                            "Ah I was expecting direction or a sound seed here.",
-                                        );
-                                        bad = true;
-                                        break;
-                                    }
-                                }
-                            }
-                            _ => {
-                                p.error(line_number, "Was expecting a soundverb here (MOVE, DESTROY, CANTMOVE, or the like), but found something else.");
-                                bad = true;
-                            }
-                        }
-                    } else if first.chars().all(is_word_char) {
-                        p.error(line_number, format!("unexpected sound token \"{first}\"."));
-                        bad = true;
-                    } else {
-                        p.warning(line_number, "Was expecting a sound event (like SFX3, or ENDLEVEL) or an object name, but didn't find either.");
-                        bad = true;
-                    }
-                }
-                if !bad && !tokens.is_empty() {
-                    p.sounds.push(SoundRow { tokens, line: line_number });
-                }
-            }
-            "collisionlayers" => {
-                p.collision_layers.push(Vec::new());
-                p.collision_layer_lines.push(line_number);
-                let mut explicit: Vec<String> = Vec::new();
-                let mut first_token = true;
-                // names are runs of word characters; commas and spaces separate them; any other
-                // character is an error of its own
-                let mut words: Vec<String> = Vec::new();
-                let mut rest = trimmed;
-                while let Some(c) = rest.chars().next() {
-                    let len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
-                    if len > 0 {
-                        words.push(rest[..len].to_string());
-                        rest = &rest[len..];
-                        continue;
-                    }
-                    if c != ',' && !c.is_whitespace() {
-                        p.error(line_number, format!("error detected - unexpected character {c}"));
-                    }
-                    rest = &rest[c.len_utf8()..];
-                }
-                for name in words {
-                    if name == "background" {
-                        let last_nonempty = p.collision_layers.last().is_some_and(|l| !l.is_empty());
-                        if last_nonempty {
-                            p.error(line_number, "Background must be in a layer by itself.");
-                        }
-                    } else if !first_token && explicit.iter().any(|e| e == "background") {
-                        p.error(line_number, "Background must be in a layer by itself.");
-                    }
-                    first_token = false;
-                    let ar = p.collision_substitute(&name, line_number, 0);
-                    let n_layers = p.collision_layers.len();
-                    let mut others = Vec::new();
-                    for t in &ar {
-                        for (j, l) in p.collision_layers.iter().enumerate() {
-                            if j != n_layers - 1 && l.contains(t) {
-                                others.push(j);
-                            }
-                        }
-                    }
-                    if !others.is_empty() {
-                        let mut s = format!(
-                            "Object \"{}\" included in multiple collision layers ( layers ",
-                            name.to_uppercase()
-                        );
-                        for o in &others {
-                            s.push_str(&format!("#{}, ", o + 1));
-                        }
-                        s.push_str(&format!("#{} ). You should fix this!", n_layers));
-                        p.warning(line_number, s);
-                    }
-                    explicit.push(name);
-                    if let Some(l) = p.collision_layers.last_mut() {
-                        l.extend(ar);
-                    }
-                }
-            }
+        match self.section {
+            "" => self.prelude_line(line_number, trimmed, &code_mixed),
+            "objects" => self.object_line(line_number, trimmed),
+            "legend" => self.legend_words(line_number, trimmed),
+            "sounds" => self.sound_line(line_number, trimmed),
+            "collisionlayers" => self.collision_layer_line(line_number, trimmed),
             "rules" => {
                 // the rule text is the lower-cased line up to its first '('
                 let rule_text: String = if started_in_comment {
@@ -1138,54 +722,512 @@ pub(crate) fn parse(source: &str) -> Parsed {
                     if upto.trim().is_empty() { code.clone() } else { upto }
                 };
                 let mixed_line: String = mixed.iter().collect();
-                p.rules.push((rule_text, line_number, mixed_line));
-                rule_tokens(&mut p, &code, line_number);
+                self.p.rules.push((rule_text, line_number, mixed_line));
+                rule_tokens(&mut self.p, &code, line_number);
             }
             "winconditions" => {
                 let words: Vec<String> = trimmed.split_whitespace().map(String::from).collect();
-                p.winconditions.push((words, line_number));
-                wincondition_tokens(&mut p, trimmed, line_number);
+                self.p.winconditions.push((words, line_number));
+                wincondition_tokens(&mut self.p, trimmed, line_number);
             }
-            "levels" => {
-                // every glyph is a token of its own: an unknown one is an error each
-                for ch in trimmed.chars().filter(|c| !c.is_whitespace()) {
-                    if p.too_many() {
-                        break;
-                    }
-                    if !p.abbrev_names.contains(&ch) {
-                        let key = ch.to_uppercase();
-                        p.error(
-                            line_number,
-                            format!("Key \"{key}\" not found. Do you need to add it to the legend, or define a new object?"),
-                        );
-                    }
-                }
-                let row: Vec<char> = trimmed.chars().collect();
-                if last_level_open || !matches!(p.levels.last(), Some(LevelDef::Rows { .. })) {
-                    // start a new level
-                    p.levels.push(LevelDef::Rows { line: line_number, rows: vec![row] });
-                    last_level_open = false;
-                } else if let Some(LevelDef::Rows { rows, .. }) = p.levels.last_mut() {
-                    if rows[0].len() != row.len() {
-                        let w = Diagnostic {
-                            line: line_number,
-                            column: 1,
-                            message: "Maps must be rectangular, yo (In a level, the length of each row must be the same).".to_string(),
-                            is_error: false,
-                        };
-                        rows.push(row);
-                        p.diagnostics.push(w);
-                    } else {
-                        rows.push(row);
-                    }
-                }
-            }
+            "levels" => self.level_row(line_number, trimmed),
             _ => {}
         }
     }
-    p.too_many();
-    if p.names.is_empty() {
-        p.fill_names();
+
+    /// A `message` line in LEVELS, kept verbatim (mixed case). False: not a message.
+    fn level_message(&mut self, line_number: usize, mixed: &[char], lower: &[char]) -> bool {
+        let trimmed: String = lower.iter().collect::<String>();
+        let t = trimmed.trim_start();
+        let Some(rest) = t.strip_prefix("message") else {
+            return false;
+        };
+        let offset = lower.len() - t.chars().count() + 7;
+        let text: String = mixed[offset.min(mixed.len())..].iter().collect();
+        if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
+            self.p.warning(line_number, "You probably meant to put a space after 'message' innit.  That's ok, I'll still interpret it as a message, but you probably want to put a space there.");
+        }
+        let m = LevelDef::Message { text: text.trim().to_string(), line: line_number };
+        self.p.levels.push(m);
+        self.last_level_open = true;
+        true
     }
-    p
+
+    /// A blank line ends an object's declaration, and a level.
+    fn blank_line(&mut self) {
+        if self.section == "objects" {
+            self.objects_section = 0;
+        }
+        if self.section == "levels" {
+            // close a level: the next rows start a new one
+            if let Some(LevelDef::Rows { .. }) = self.p.levels.last() {
+                self.last_level_open = true;
+            }
+        }
+    }
+
+    /// The line without its comments, lower-cased and as written.
+    fn strip_line(&mut self, raw_line: &str, mixed: &[char], lower: &[char]) -> (String, String) {
+        let raw_msg = self.section == "rules";
+        // Most lines are outside comments and hold no parenthesis: nothing to strip.
+        if self.comment_level == 0 && !raw_line.contains(['(', ')']) {
+            (lower.iter().collect(), raw_line.to_string())
+        } else {
+            let code_l = strip_comments(lower, &mut self.comment_level.clone(), raw_msg);
+            let code_m = strip_comments(mixed, &mut self.comment_level, raw_msg);
+            (code_l.iter().collect(), code_m.iter().collect())
+        }
+    }
+
+    /// A row of `=` (a section's underline), with only comments after it. False: another line.
+    fn equals_row(&mut self, line_number: usize, trimmed: &str) -> bool {
+        if trimmed.chars().all(|c| c == '=' || c.is_whitespace()) {
+            return true;
+        }
+        if trimmed.starts_with('=') && self.section != "levels" {
+            let rest = trimmed.trim_start_matches('=').trim();
+            if !rest.is_empty() {
+                self.p.error(line_number, "Only comments should go after a bunch of equals signs ('===') on a line.");
+            }
+            return true;
+        }
+        false
+    }
+
+    /// A section's name: sections come once each, in order. Entering SOUNDS, RULES or LEVELS
+    /// fixes the names the tokenizer knows there. False: not a header.
+    fn section_header(&mut self, line_number: usize, trimmed: &str) -> bool {
+        let first: String = trimmed.chars().take_while(|c| is_word_char(*c)).collect();
+        let Some(&name) = SECTION_NAMES.iter().find(|s| **s == first) else {
+            return false;
+        };
+        let p = &mut self.p;
+        let rest = trimmed[first.len()..].trim();
+        if !rest.is_empty() {
+            p.error(
+                line_number,
+                format!("Only comments should go after a section name (\"{}\") on a line.", name.to_uppercase()),
+            );
+        }
+        if self.visited.contains(&name) {
+            p.error(
+                line_number,
+                format!("cannot duplicate sections (you tried to duplicate \"{}\").", name.to_uppercase()),
+            );
+        }
+        let idx = SECTION_NAMES.iter().position(|s| *s == name).unwrap_or(0);
+        self.visited.push(name);
+        if idx == 0 {
+            self.objects_section = 0;
+            if self.visited.len() > 1 {
+                p.error(line_number, "section \"OBJECTS\" must be the first section".to_string());
+            }
+        } else if !self.visited.contains(&SECTION_NAMES[idx - 1]) {
+            p.error(
+                line_number,
+                format!(
+                    "section \"{}\" is out of order, must follow  \"{}\".",
+                    name.to_uppercase(),
+                    SECTION_NAMES[idx - 1].to_uppercase()
+                ),
+            );
+        }
+        self.section = name;
+        if name == "sounds" || name == "levels" || name == "rules" {
+            p.fill_names();
+        }
+        if name == "sounds" {
+            p.token_names.extend(p.names.iter().cloned());
+        }
+        if name == "levels" {
+            let one_char = |n: &String| {
+                let mut cs = n.chars();
+                cs.next().filter(|_| cs.next().is_none())
+            };
+            let objects = p.objects.iter().map(|o| &o.name);
+            let legend = p.synonyms.iter().map(|s| &s.0).chain(p.aggregates.iter().map(|a| &a.0));
+            let abbrev: Vec<char> = objects.chain(legend).filter_map(one_char).collect();
+            p.abbrev_names.extend(abbrev);
+        }
+        true
+    }
+
+    /// A prelude line: a metadata key, with a value where it takes one.
+    fn prelude_line(&mut self, line_number: usize, trimmed: &str, code_mixed: &str) {
+        let p = &mut self.p;
+        let mut words = trimmed.split_whitespace();
+        let key = words.next().unwrap_or("").to_string();
+        if METADATA_WITH_VALUE.contains(&key.as_str()) {
+            let source_text = if key == "author" || key == "homepage" || key == "title" {
+                code_mixed.trim().to_string()
+            } else {
+                trimmed.to_string()
+            };
+            let value = source_text.chars().skip(key.chars().count()).collect::<String>().trim().to_string();
+            if value.is_empty() {
+                p.error(line_number, format!("MetaData \"{key}\" needs a value."));
+            } else {
+                p.metadata.push((key, value, line_number));
+            }
+        } else if METADATA_NO_VALUE.contains(&key.as_str()) {
+            p.metadata.push((key, "true".to_string(), line_number));
+        } else {
+            p.error(line_number, "Unrecognised stuff in the prelude.");
+        }
+    }
+
+    /// An OBJECTS line: an object's names, its colours, or a row of its sprite.
+    fn object_line(&mut self, line_number: usize, trimmed: &str) {
+        if self.objects_section == 2 {
+            self.objects_section = 3;
+        }
+        if self.objects_section == 1 {
+            self.objects_section = 2;
+        }
+        match self.objects_section {
+            0 | 1 => {
+                self.sprite.clear();
+                self.object_names(line_number, trimmed);
+                self.objects_section = 1;
+            }
+            2 => self.object_colors(line_number, trimmed),
+            _ => {
+                let first = trimmed.chars().next().unwrap_or(' ');
+                if first == '.' || first.is_ascii_digit() {
+                    self.sprite_row(line_number, trimmed);
+                } else if self.sprite.is_empty() {
+                    self.object_names(line_number, trimmed);
+                    self.objects_section = 1;
+                } else {
+                    self.p.error(line_number, "Unknown junk in spritematrix for object.");
+                }
+            }
+        }
+    }
+
+    /// An object's name (word characters) and its aliases (anything but spaces and
+    /// parentheses), which become synonyms.
+    fn object_names(&mut self, line_number: usize, trimmed: &str) {
+        let p = &mut self.p;
+        let lead: String = trimmed.chars().take_while(|c| is_word_char(*c)).collect();
+        if lead.is_empty() {
+            p.warning(line_number, "Unknown junk in object section (possibly: sprites have to be 5 pixels wide and 5 pixels high exactly. Or maybe: the main names for objects have to be words containing only the letters a-z0.9 - if you want to call them something like \",\", do it in the legend section).");
+            return;
+        }
+        let rest = trimmed[lead.len()..].to_string();
+        let mut first = true;
+        for word in std::iter::once(lead.as_str()).chain(rest.split_whitespace()) {
+            let name = word.to_string();
+            if p.object_index(&name).is_some() {
+                p.error(line_number, format!("Object \"{}\" defined multiple times.", name.to_uppercase()));
+                first = false;
+                continue;
+            }
+            if p.synonyms.iter().any(|s| s.0 == name) {
+                p.error(line_number, format!("Name \"{}\" already in use.", name.to_uppercase()));
+            }
+            if first {
+                p.object_lookup.insert(name.clone(), p.objects.len());
+                p.objects.push(ObjectDef { name: name.clone(), line: line_number, colors: Vec::new(), sprite: Vec::new() });
+                self.current_object = Some(p.objects.len() - 1);
+                self.sprite.clear();
+            } else if let Some(o) = self.current_object {
+                let target = p.objects[o].name.clone();
+                p.synonyms.push((name.clone(), target, line_number));
+            }
+            first = false;
+        }
+    }
+
+    /// An object's colours: names or hex codes; each word that is neither is an error of its
+    /// own and reading goes on.
+    fn object_colors(&mut self, line_number: usize, trimmed: &str) {
+        let p = &mut self.p;
+        let mut rest = trimmed;
+        loop {
+            rest = rest.trim_start();
+            if rest.is_empty() {
+                break;
+            }
+            match color_prefix(rest) {
+                Some(len) => {
+                    if let Some(o) = self.current_object {
+                        p.objects[o].colors.push(rest[..len].to_string());
+                    }
+                    rest = &rest[len..];
+                }
+                None => {
+                    let n = self.current_object.map(|o| p.objects[o].name.to_uppercase()).unwrap_or_default();
+                    // the word (or, if none, the rest of the line) is skipped
+                    let len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+                    let len = if len == 0 { rest.len() } else { len };
+                    let word = rest[..len].trim();
+                    p.error(line_number, format!("Was looking for color for object {n}, got \"{word}\" instead."));
+                    rest = &rest[len..];
+                    if p.too_many() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A row of an object's sprite (`.` and colour digits); five rows of five end the object.
+    fn sprite_row(&mut self, line_number: usize, trimmed: &str) {
+        let p = &mut self.p;
+        let mut row = String::new();
+        for c in trimmed.chars() {
+            if c.is_whitespace() {
+                continue;
+            }
+            if c == '.' || c.is_ascii_digit() {
+                row.push(c);
+                if row.len() > 5 {
+                    p.warning(line_number, "Sprites must be 5 wide and 5 high.");
+                    break;
+                }
+            } else {
+                p.error(line_number, "Unknown junk in spritematrix for object.");
+                break;
+            }
+        }
+        if let Some(o) = self.current_object {
+            let ncolors = p.objects[o].colors.len();
+            for c in row.chars().take(5) {
+                if let Some(d) = c.to_digit(10)
+                    && d as usize >= ncolors
+                {
+                    p.error(line_number, format!("Trying to access color number {d} from the color palette of sprite {}, but there are only {ncolors} defined in it.", p.objects[o].name.to_uppercase()));
+                }
+            }
+            self.sprite.push(row);
+            p.objects[o].sprite = self.sprite.clone();
+        }
+        if self.sprite.len() == 5 && self.sprite.last().map(|r| r.len()) == Some(5) {
+            self.objects_section = 0;
+        }
+    }
+
+    /// A LEGEND line, word by word as the reference reads it: a name, '=', then names separated
+    /// by 'and' or 'or'; a word that is not one ends the line's reading. Then the entry itself
+    /// ([`Parsed::legend_line`]).
+    fn legend_words(&mut self, line_number: usize, trimmed: &str) {
+        let p = &mut self.p;
+        let mut splits: Vec<String> = Vec::new();
+        let mut rest = trimmed;
+        let mut index = 0;
+        loop {
+            rest = rest.trim_start();
+            if rest.is_empty() || p.too_many() {
+                break;
+            }
+            let word_len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+            match index {
+                0 => {
+                    let len: usize = rest
+                        .chars()
+                        .take_while(|c| *c != '=' && *c != '(' && !c.is_whitespace())
+                        .map(char::len_utf8)
+                        .sum();
+                    splits.push(rest[..len].to_string());
+                    rest = &rest[len..];
+                    index = 1;
+                }
+                1 => {
+                    if let Some(r) = rest.strip_prefix('=') {
+                        splits.push("=".to_string());
+                        rest = r;
+                    } else {
+                        p.error(line_number, "In the legend, define new items using the equals symbol - declarations must look like \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\".");
+                        splits.push("=".to_string());
+                        rest = "";
+                    }
+                    index = 2;
+                }
+                _ if word_len == 0 => {
+                    p.error(line_number, "Something bad's happening in the LEGEND");
+                    rest = "";
+                    if index % 2 == 1 {
+                        index += 1;
+                    }
+                }
+                _ => {
+                    let w = rest[..word_len].to_string();
+                    rest = &rest[word_len..];
+                    if index % 2 == 1 {
+                        if w != "and" && w != "or" {
+                            p.error(
+                                line_number,
+                                format!("Expected and 'AND' or an 'OR' here, but got {} instead.", w.to_uppercase()),
+                            );
+                        } else if index >= 5 && Some(&w) != splits.get(3) {
+                            p.error(line_number, "Hey! You can't go mixing ANDs and ORs in a single legend entry.");
+                        }
+                    }
+                    splits.push(w);
+                    index += 1;
+                }
+            }
+        }
+        if !p.too_many() {
+            p.legend_line(splits, line_number);
+        }
+    }
+
+    /// A SOUNDS line: an event and its seed, or a declared name, a verb, directions (for
+    /// movement) and a seed.
+    fn sound_line(&mut self, line_number: usize, trimmed: &str) {
+        let p = &mut self.p;
+        let words: Vec<&str> = trimmed.split_whitespace().collect();
+        let mut tokens = Vec::new();
+        let mut bad = false;
+        if let Some(first) = words.first() {
+            if SOUND_EVENTS.contains(first) {
+                tokens.push((first.to_string(), SoundTok::Event));
+                match words.get(1) {
+                    Some(s) if s.chars().all(|c| c.is_ascii_digit()) => tokens.push((s.to_string(), SoundTok::Seed)),
+                    _ => {
+                        p.error(line_number, "Was expecting a sound seed here (a number like 123123, like you generate by pressing the buttons above the console panel), but found something else.");
+                        bad = true;
+                    }
+                }
+                if words.len() > 2 && !bad {
+                    p.error(line_number, "I wasn't expecting anything after the sound declaration on this line.");
+                    bad = true;
+                }
+            } else if p.declared(first).is_some() {
+                tokens.push((first.to_string(), SoundTok::Name));
+                match words.get(1) {
+                    Some(v) if SOUND_VERBS.contains(v) => {
+                        tokens.push((v.to_string(), SoundTok::Verb));
+                        let directional = *v == "move" || *v == "cantmove";
+                        for w in &words[2..] {
+                            if matches!(tokens.last(), Some((_, SoundTok::Seed))) {
+                                p.error(
+                                    line_number,
+                                    "I wasn't expecting anything after the sound declaration on this line.",
+                                );
+                                bad = true;
+                                break;
+                            }
+                            if directional && SOUND_DIRECTIONS.contains(w) {
+                                tokens.push((w.to_string(), SoundTok::Direction));
+                            } else if w.chars().all(|c| c.is_ascii_digit()) {
+                                tokens.push((w.to_string(), SoundTok::Seed));
+                            } else {
+                                p.error(line_number, "Ah I was expecting direction or a sound seed here.");
+                                bad = true;
+                                break;
+                            }
+                        }
+                    }
+                    _ => {
+                        p.error(line_number, "Was expecting a soundverb here (MOVE, DESTROY, CANTMOVE, or the like), but found something else.");
+                        bad = true;
+                    }
+                }
+            } else if first.chars().all(is_word_char) {
+                p.error(line_number, format!("unexpected sound token \"{first}\"."));
+                bad = true;
+            } else {
+                p.warning(line_number, "Was expecting a sound event (like SFX3, or ENDLEVEL) or an object name, but didn't find either.");
+                bad = true;
+            }
+        }
+        if !bad && !tokens.is_empty() {
+            p.sounds.push(SoundRow { tokens, line: line_number });
+        }
+    }
+
+    /// A COLLISIONLAYERS line: a new layer of the names on it (a property's objects), commas
+    /// and spaces between them; background alone in its layer.
+    fn collision_layer_line(&mut self, line_number: usize, trimmed: &str) {
+        let p = &mut self.p;
+        p.collision_layers.push(Vec::new());
+        p.collision_layer_lines.push(line_number);
+        let mut explicit: Vec<String> = Vec::new();
+        let mut first_token = true;
+        // names are runs of word characters; any other character than a comma or a space is an
+        // error of its own
+        let mut words: Vec<String> = Vec::new();
+        let mut rest = trimmed;
+        while let Some(c) = rest.chars().next() {
+            let len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
+            if len > 0 {
+                words.push(rest[..len].to_string());
+                rest = &rest[len..];
+                continue;
+            }
+            if c != ',' && !c.is_whitespace() {
+                p.error(line_number, format!("error detected - unexpected character {c}"));
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+        for name in words {
+            if name == "background" {
+                let last_nonempty = p.collision_layers.last().is_some_and(|l| !l.is_empty());
+                if last_nonempty {
+                    p.error(line_number, "Background must be in a layer by itself.");
+                }
+            } else if !first_token && explicit.iter().any(|e| e == "background") {
+                p.error(line_number, "Background must be in a layer by itself.");
+            }
+            first_token = false;
+            let ar = p.collision_substitute(&name, line_number, 0);
+            let n_layers = p.collision_layers.len();
+            let mut others = Vec::new();
+            for t in &ar {
+                for (j, l) in p.collision_layers.iter().enumerate() {
+                    if j != n_layers - 1 && l.contains(t) {
+                        others.push(j);
+                    }
+                }
+            }
+            if !others.is_empty() {
+                let mut s =
+                    format!("Object \"{}\" included in multiple collision layers ( layers ", name.to_uppercase());
+                for o in &others {
+                    s.push_str(&format!("#{}, ", o + 1));
+                }
+                s.push_str(&format!("#{} ). You should fix this!", n_layers));
+                p.warning(line_number, s);
+            }
+            explicit.push(name);
+            if let Some(l) = p.collision_layers.last_mut() {
+                l.extend(ar);
+            }
+        }
+    }
+
+    /// A row of a level: every glyph is a token of its own (an unknown one is an error each);
+    /// the row starts a new level or extends the open one.
+    fn level_row(&mut self, line_number: usize, trimmed: &str) {
+        let p = &mut self.p;
+        for ch in trimmed.chars().filter(|c| !c.is_whitespace()) {
+            if p.too_many() {
+                break;
+            }
+            if !p.abbrev_names.contains(&ch) {
+                let key = ch.to_uppercase();
+                p.error(
+                    line_number,
+                    format!("Key \"{key}\" not found. Do you need to add it to the legend, or define a new object?"),
+                );
+            }
+        }
+        let row: Vec<char> = trimmed.chars().collect();
+        if self.last_level_open || !matches!(p.levels.last(), Some(LevelDef::Rows { .. })) {
+            p.levels.push(LevelDef::Rows { line: line_number, rows: vec![row] });
+            self.last_level_open = false;
+        } else if let Some(LevelDef::Rows { rows, .. }) = p.levels.last_mut() {
+            let ragged = rows[0].len() != row.len();
+            rows.push(row);
+            if ragged {
+                p.warning(
+                    line_number,
+                    "Maps must be rectangular, yo (In a level, the length of each row must be the same).",
+                );
+            }
+        }
+    }
 }
