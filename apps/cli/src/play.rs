@@ -177,7 +177,7 @@ pub fn load_level(path: Option<&Path>, number: Option<u64>) -> Result<Level, Cli
 }
 
 /// Whether `path` is a PuzzleScript game's source (`.txt`).
-fn is_game(path: &Path) -> bool {
+pub(crate) fn is_game(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "txt")
 }
 
@@ -248,16 +248,23 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         args.level.as_ref().map_or_else(|| "built-in classic level".to_string(), |p| p.display().to_string());
     let game = level.start(args.seed).map_err(|e| CliError::BadInput(format!("{label}: {e}")))?;
     let seed = args.seed.or(level.seed()).unwrap_or(tessera_core::DEFAULT_SEED);
-    let log = match &args.record {
-        Some(path) => Some(crate::replay::SessionLog::create(path, &level, seed, &game.state)?),
-        None => None,
+    let mut session = Session {
+        game,
+        done: Vec::new(),
+        undone: Vec::new(),
+        keep: true,
+        scratch: Vec::new(),
+        step: 0,
+        log: None,
     };
-    let mut session =
-        Session { game, done: Vec::new(), undone: Vec::new(), keep: true, scratch: Vec::new(), step: 0, log };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
 
     let Some(commands) = &args.commands else {
+        // Interactive: the log is on disk from the start, so a crash keeps what was played.
+        if let Some(path) = &args.record {
+            session.log = Some(crate::replay::SessionLog::create(path, &level, seed, &session.game.state)?);
+        }
         return interactive(&mut session, args, &label, seed, &mut out);
     };
     // A script is read and parsed whole before anything runs, so a typo on line 90 fails
@@ -274,6 +281,12 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
             Ok(None) => {}
             Err(e) => return Err(CliError::BadInput(format!("{name}:{}: {e}", i + 1))),
         }
+    }
+    // A script's log is put in place only when the whole script has run: a script that fails
+    // (unreadable, a bad line, a refused step under --strict) writes nothing at the path.
+    if let Some(path) = &args.record {
+        session.log =
+            Some(crate::replay::SessionLog::create_pending(path, &level, seed, &session.game.state)?);
     }
     // Without an undo line, no step is ever undone: none is kept (a long script then runs in
     // constant memory, at the speed of the rules).
@@ -310,7 +323,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         }
         print_summary(&session, &tally, started.elapsed(), args, &mut out)?;
     }
-    Ok(())
+    session.log.take().map_or(Ok(()), crate::replay::SessionLog::commit)
 }
 
 /// How many script lines had each outcome (the summary of `--quiet` and `--every`).

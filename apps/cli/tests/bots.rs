@@ -194,7 +194,18 @@ fn solve_with_nrpa_records_a_line_that_verifies_and_traces_its_scores() {
         "",
     );
     assert!(text.status.success(), "{}", stderr(&text));
-    assert!(stdout(&text).contains("(NRPA level 4, 1 threads, "), "{}", stdout(&text));
+    // The summary goes to stderr, the taps alone to stdout: a script `play` wins with
+    // (issue 36.2).
+    assert!(stderr(&text).contains("(NRPA level 4, 1 threads, "), "{}", stderr(&text));
+    let taps = stdout(&text);
+    assert!(!taps.is_empty() && taps.lines().all(|l| l.starts_with("tap ")), "{taps}");
+    let play = tessera(
+        &["play", "fixtures/levels/collapse_standard_15x15.json", "--commands", "-", "--strict", "--quiet"],
+        &taps,
+    );
+    assert!(play.status.success(), "{}", stderr(&play));
+    let score = stderr(&text).split("score ").nth(1).and_then(|s| s.split(' ').next()).unwrap().to_string();
+    assert!(stdout(&play).contains(&format!("score {score}")), "{}", stdout(&play));
 }
 
 #[test]

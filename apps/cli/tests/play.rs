@@ -79,6 +79,42 @@ fn refused_commands_are_reported_and_strict_fails() {
     assert!(stderr(&out).contains("stdin:3: step 1: 'left' was refused"), "{}", stderr(&out));
 }
 
+/// Issue 36.2: a scripted `play --record` that fails (a bad line, a refused step under
+/// `--strict`) writes nothing at the record path, and leaves a log already there as it was; one
+/// that succeeds writes a log that verifies.
+#[test]
+fn a_failed_scripted_recording_writes_nothing() {
+    let dir = scratch("record-fails");
+    let level = dir.join("l.json");
+    std::fs::write(&level, r########"{"rule_set":"sokoban","board":["######","#@$ .#","######"]}"########)
+        .unwrap();
+    let path = level.to_str().unwrap();
+    let log = dir.join("out.tlog");
+    let record = log.to_str().unwrap();
+    // A line that does not parse: exit 2, nothing written.
+    let out = tessera(&["play", path, "--commands", "-", "--record", record], "right\nsideways\n");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!log.exists(), "a script that does not parse records nothing");
+    // A step refused under --strict after one that was played: exit 1, nothing written.
+    let out = tessera(&["play", path, "--commands", "-", "--strict", "--record", record], "right\nup\n");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!log.exists(), "a script refused under --strict records nothing");
+    // A file already at the path stays as it was.
+    std::fs::write(&log, b"earlier").unwrap();
+    let out = tessera(&["play", path, "--commands", "-", "--strict", "--record", record], "right\nup\n");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&log).unwrap(), b"earlier");
+    // No temporary file is left beside it.
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    // A script that runs whole writes a log of its steps that verifies.
+    let out = tessera(&["play", path, "--commands", "-", "--strict", "--record", record], "right\nright\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let verify = tessera(&["replay", "verify", record], "");
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    assert!(String::from_utf8_lossy(&verify.stdout).contains("2 steps replay exactly"));
+}
+
 #[test]
 fn bad_level_files_name_the_file_and_the_problem() {
     let dir = scratch("bad-levels");

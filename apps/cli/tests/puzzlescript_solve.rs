@@ -28,11 +28,11 @@ fn solve_prints_the_shortest_solution_that_play_and_replay_verify_accept() {
         let log = dir.join(format!("w{n}.tlog"));
         let out = tessera(&["solve", level.to_str().unwrap(), "--record", log.to_str().unwrap()], "");
         assert!(out.status.success(), "{}", stderr(&out));
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let mut lines = text.lines();
-        let head = lines.next().unwrap();
+        // The summary goes to stderr, the steps alone to stdout (issue 36.2).
+        let head = stderr(&out);
         assert!(head.contains("solved in") && head.contains("states/s"), "{head}");
-        let commands: Vec<&str> = lines.collect();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let commands: Vec<&str> = text.lines().collect();
         if steps > 0 {
             assert_eq!(commands, ["right"; 2].repeat(steps / 2), "level {n}");
         }
@@ -133,7 +133,8 @@ fn solve_searches_by_astar_unless_told_and_bfs_proves_the_fewest_steps() {
     let text = |extra: &[&str]| {
         let mut args = vec!["solve", level];
         args.extend_from_slice(extra);
-        String::from_utf8_lossy(&tessera(&args, "").stdout).lines().next().unwrap_or_default().to_string()
+        // The summary is on stderr (issue 36.2).
+        String::from_utf8_lossy(&tessera(&args, "").stderr).lines().next().unwrap_or_default().to_string()
     };
     assert!(text(&["--search", "bfs"]).contains("(the fewest; bfs:"), "{}", text(&["--search", "bfs"]));
     assert!(text(&[]).contains("not proved the fewest; --search bfs proves it"), "{}", text(&[]));

@@ -95,16 +95,15 @@ fn convert_with_one_bad_level_writes_none_and_names_level_line_and_column() {
 fn solve_prints_the_optimal_solution_whose_commands_win() {
     let out = tessera(&["solve", LEVEL, "--seconds", "60"], "");
     assert!(out.status.success(), "{}", stderr(&out));
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut lines = text.lines();
-    let head = lines.next().unwrap();
+    // The summary goes to stderr, the commands alone to stdout (issue 36.2).
+    let head = stderr(&out);
     assert!(head.starts_with(&format!("{LEVEL}: solved in 97 pushes, ")), "{head}");
     assert!(head.contains("nodes expanded"), "{head}");
-    let commands: Vec<&str> = lines.collect();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let commands: Vec<&str> = text.lines().collect();
     assert!(head.contains(&format!("({} commands;", commands.len())), "{head}");
-    // The printed commands are a script `tessera play` wins with.
-    let play =
-        tessera(&["play", LEVEL, "--commands", "-", "--strict", "--json"], &(commands.join("\n") + "\n"));
+    // stdout as it is is a script `tessera play` wins with: `solve ... | play ... --commands -`.
+    let play = tessera(&["play", LEVEL, "--commands", "-", "--strict", "--json"], &text);
     assert!(play.status.success(), "{}", stderr(&play));
     let steps = json_lines(&play);
     assert_eq!(steps.len(), commands.len() + 1, "the start, then one line per command");

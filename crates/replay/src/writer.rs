@@ -318,6 +318,11 @@ impl Recorder {
 
     /// Flushes and syncs the file to disk.
     pub fn finish(mut self) -> io::Result<()> {
+        self.sync()
+    }
+
+    /// Flushes and syncs the file to disk, recording on (before renaming a finished log, say).
+    pub fn sync(&mut self) -> io::Result<()> {
         self.writer.out.flush()?;
         self.writer.out.get_ref().sync_all()
     }

@@ -95,7 +95,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     let elapsed = began.elapsed().as_secs_f64();
     // Play the line on the game (checking it) and record it.
     let mut log = match &args.record {
-        Some(p) => Some(crate::replay::SessionLog::create(p, level, seed, &game.state)?),
+        Some(p) => Some(crate::replay::SessionLog::create_pending(p, level, seed, &game.state)?),
         None => None,
     };
     let mut events = Vec::new();
@@ -108,6 +108,9 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         if let Some(log) = &mut log {
             log.applied(&cmd, &events, &game.state)?;
         }
+    }
+    if let Some(log) = log {
+        log.commit()?;
     }
     let score = game.state.score().unwrap_or(0);
     let rate = found.playouts as f64 / elapsed.max(1e-9);
@@ -135,8 +138,9 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         writeln!(out, "{v}").map_err(output_error)
     } else {
         let cpu_text = cpu.map_or(String::new(), |c| format!(", {c:.1} s CPU"));
-        writeln!(
-            out,
+        // The summary to stderr, the taps alone to stdout: a script `tessera play --commands -`
+        // reads from a pipe.
+        eprintln!(
             "{}: score {score} in {} taps ({name} level {}{}, {} runs, {} playouts, {:.0} playouts/s, {elapsed:.1} s{cpu_text})",
             args.level.display(),
             found.taps.len(),
@@ -145,8 +149,12 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
             found.runs,
             found.playouts,
             rate
-        )
-        .map_err(output_error)
+        );
+        let mut text = String::new();
+        for p in &found.taps {
+            text += &format!("tap {} {}\n", p.x, p.y);
+        }
+        write!(out, "{text}").map_err(output_error)
     }
 }
 

@@ -115,7 +115,7 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
     };
     // Play the solution on the game (checking it) and record it.
     let mut log = match &args.record {
-        Some(p) => Some(crate::replay::SessionLog::create(p, level, seed, &game.state)?),
+        Some(p) => Some(crate::replay::SessionLog::create_pending(p, level, seed, &game.state)?),
         None => None,
     };
     let mut events = Vec::new();
@@ -131,6 +131,9 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
     }
     if game.rules.status(&game.state) != Status::Won {
         return Err(CliError::Failed(format!("{name}: the solver's solution does not win the level")));
+    }
+    if let Some(log) = log {
+        log.commit()?;
     }
     let commands: Vec<String> = solution.iter().map(|c| c.to_string()).collect();
     let stdout = std::io::stdout();
@@ -152,7 +155,10 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
         writeln!(out, "{v}").map_err(output_error)
     } else {
         let proof = if search.proves_fewest() { "the fewest" } else { "not proved the fewest; --search bfs proves it" };
-        let mut text = format!("{name}: solved in {} steps ({proof}; {work})\n", commands.len());
+        // The summary to stderr, the steps alone to stdout: a script `tessera play --commands -`
+        // reads from a pipe.
+        eprintln!("{name}: solved in {} steps ({proof}; {work})", commands.len());
+        let mut text = String::new();
         for c in &commands {
             text += c;
             text.push('\n');

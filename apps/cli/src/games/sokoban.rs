@@ -83,7 +83,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     };
     // Play the solution on the game (checking it) and record it.
     let mut log = match &args.record {
-        Some(p) => Some(crate::replay::SessionLog::create(p, level, seed, &game.state)?),
+        Some(p) => Some(crate::replay::SessionLog::create_pending(p, level, seed, &game.state)?),
         None => None,
     };
     let mut events = Vec::new();
@@ -99,6 +99,9 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     }
     if game.rules.status(&game.state) != Status::Won {
         return Err(CliError::Failed(format!("{name}: the solver's solution does not solve the level")));
+    }
+    if let Some(log) = log {
+        log.commit()?;
     }
     let commands: Vec<String> = solution.commands.iter().map(|c| c.to_string()).collect();
     let stdout = std::io::stdout();
@@ -116,13 +119,16 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         });
         writeln!(out, "{v}").map_err(output_error)
     } else {
-        let mut text = format!(
-            "{name}: solved in {} pushes, {} moves ({} commands; {} nodes expanded, {rate:.0} nodes/s, {elapsed:.2} s)\n",
+        // The summary to stderr, the commands alone to stdout: a script `tessera play
+        // --commands -` reads from a pipe.
+        eprintln!(
+            "{name}: solved in {} pushes, {} moves ({} commands; {} nodes expanded, {rate:.0} nodes/s, {elapsed:.2} s)",
             solution.pushes,
             solution.moves,
             commands.len(),
             report.nodes,
         );
+        let mut text = String::new();
         for c in &commands {
             text += c;
             text.push('\n');
