@@ -38,13 +38,18 @@ enum PackCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Add level files (stored relative to the pack) or, with --inline, their contents.
+    /// Add level files (stored relative to the pack) or, with --inline, their contents; a
+    /// PuzzleScript game's level (`GAME.txt --number N`) goes in the pack itself.
     Add {
         /// The pack file.
         pack: PathBuf,
-        /// Level files (JSON).
+        /// Level files (JSON), or PuzzleScript games (`.txt`, with `--number`).
         #[arg(required = true)]
         levels: Vec<PathBuf>,
+        /// With a PuzzleScript game (`.txt`): which playable level, from 1 (as `tessera convert
+        /// puzzlescript` numbers its files). Without it, a game of one level is that level.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        number: Option<u64>,
         /// Insert at this position (from 1; default: the end).
         #[arg(long)]
         at: Option<usize>,
@@ -195,8 +200,8 @@ pub fn run(args: &PackArgs) -> Result<(), CliError> {
             Pack::new(name.clone()).save(pack).map_err(bad)?;
             say(&format!("created pack '{name}' (no levels) -> {}", pack.display()))
         }
-        PackCommand::Add { pack, levels, at, title, note, target, inline } => {
-            add(pack, levels, *at, title, note, target.as_deref(), *inline)
+        PackCommand::Add { pack, levels, number, at, title, note, target, inline } => {
+            add(pack, levels, *number, *at, title, note, target.as_deref(), *inline)
         }
         PackCommand::Remove { pack: path, position } => {
             let mut pack = Pack::read(path).map_err(bad)?;
@@ -275,9 +280,11 @@ fn relative_to(path: &Path, dir: &Path) -> Result<String, CliError> {
     Ok(rel.to_string_lossy().replace('\\', "/"))
 }
 
+#[allow(clippy::too_many_arguments)] // The flags of `pack add`, each used once.
 fn add(
     path: &Path,
     levels: &[PathBuf],
+    number: Option<u64>,
     at: Option<usize>,
     title: &Option<String>,
     note: &Option<String>,
@@ -291,8 +298,21 @@ fn add(
     let band = target.map(parse_band).transpose()?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut at = at.map(index).transpose()?;
+    if number.is_some() && !levels.iter().any(|l| crate::play::is_game(l)) {
+        return Err(CliError::BadInput("--number picks a level of a PuzzleScript game (.txt)".into()));
+    }
     for level in levels {
-        let level_ref = if inline {
+        let mut title = title.clone();
+        let level_ref = if crate::play::is_game(level) {
+            // A game's level has no file of its own: the level itself goes in the pack (it
+            // carries its game's source), titled after the game and its number.
+            let parsed = crate::play::load_level(Some(level), number)?;
+            if title.is_none() {
+                let file = level.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                title = Some(format!("{file} level {}", number.unwrap_or(1)));
+            }
+            LevelRef::Inline(Box::new(parsed))
+        } else if inline {
             let text = crate::error::read_input(level, crate::error::Input::Level)?;
             let parsed = tessera_core::Level::from_json(&text).map_err(|e| CliError::file(level, e))?;
             LevelRef::Inline(Box::new(parsed))
@@ -302,7 +322,7 @@ fn add(
             }
             LevelRef::Path(relative_to(level, dir)?)
         };
-        let entry = Entry { level: level_ref, title: title.clone(), note: note.clone(), target: band };
+        let entry = Entry { level: level_ref, title, note: note.clone(), target: band };
         pack.add(entry, at).map_err(|e| CliError::file(path, e))?;
         at = at.map(|a| a + 1);
     }
@@ -498,10 +518,11 @@ fn report(args: &ReportArgs) -> Result<(), CliError> {
                 None => "not rated".to_string(),
                 Some(r) if r.objectives == 0 => "    - (no win rate)".to_string(),
                 Some(r) => format!(
-                    "{:5.1} % [{:.1}–{:.1}]",
+                    "{:5.1} % [{:.1}–{:.1}], moves median {}",
                     100.0 * r.win_rate,
                     100.0 * r.interval[0],
-                    100.0 * r.interval[1]
+                    100.0 * r.interval[1],
+                    r.moves_text()
                 ),
             };
             let band = e

@@ -185,6 +185,12 @@ fn shards_merged_in_any_order_write_the_one_machine_bytes() {
     assert!(stderr(&out).contains("not a pack shard file"), "{}", stderr(&out));
 }
 
+/// The moves median `pack report --json` gives entry `k` (from 0).
+fn json_median(pack: &str, k: usize) -> u64 {
+    let json: serde_json::Value = serde_json::from_str(&ok(&["pack", "report", pack, "--json"])).unwrap();
+    json["entries"][k]["rating"]["moves_median"].as_u64().expect("a moves median")
+}
+
 /// Issue 28.2: a level that cannot be won, and games stopped by `--max-moves`, are said as such
 /// (not as 0 % and a moves median of the cap) and flagged; the cap is out of the moves chart.
 #[test]
@@ -211,6 +217,10 @@ fn levels_that_cannot_be_won_or_hit_the_move_cap_are_said_and_flagged() {
     assert!(!line("Endless").contains("0.0 %") && !line("Endless").contains("outside"), "{text}");
     assert!(line("Capped").contains("4 of 4 games hit the move cap (20)"), "{text}");
     assert!(!line("Short").contains("<-"), "{text}");
+    // Issue 36.8: the text gives each rated level's moves median too, the cap said as such.
+    assert!(line("Capped").contains("moves median at the move cap (20)"), "{text}");
+    let median = json_median(pack, 2);
+    assert!(line("Short").contains(&format!("moves median {median}")), "{text}");
     let list = ok(&["pack", "list", pack]);
     assert!(list.contains("moves median at the move cap (20)"), "{list}");
     assert!(!list.contains("moves median 20"), "{list}");
@@ -274,4 +284,56 @@ fn a_pack_of_puzzlescript_levels_rates_with_the_solver_s_figures() {
     );
     let text = ok(&["pack", "report", pack]);
     assert!(text.contains("Warehouse 2") && text.contains("100.0 %"), "{text}");
+}
+
+/// Issue 36.10: `pack add PACK GAME.txt --number N` adds a PuzzleScript game's level (it was
+/// read as JSON: "line 1, column 2: expected ident"), as `solve`, `bot` and `difficulty` open it;
+/// the level goes in the pack, titled after the game, and is the level `play` opens.
+#[test]
+fn pack_add_takes_a_game_s_level_by_number() {
+    let dir = scratch("pack-add-game");
+    let pack = dir.join("warehouse.json");
+    let pack = pack.to_str().unwrap();
+    let game = workspace().join("fixtures/games/warehouse.txt");
+    let game = game.to_str().unwrap();
+    ok(&["pack", "new", pack]);
+    let said = ok(&["pack", "add", pack, game, "--number", "2"]);
+    assert!(said.contains("added 1 level at position 1"), "{said}");
+    ok(&["pack", "add", pack, game, "--number", "3", "--title", "Third"]);
+    let list = ok(&["pack", "list", pack]);
+    let order: Vec<&str> = list.lines().skip(1).map(|l| l.split(" [").next().unwrap().trim()).collect();
+    assert_eq!(order, ["1. warehouse.txt level 2 (inline level)", "2. Third (inline level)"], "{list}");
+    // The entries are the game's levels 2 and 3: the same hashes as the files `convert` writes.
+    let out = dir.join("levels");
+    ok(&["convert", "puzzlescript", game, out.to_str().unwrap()]);
+    let files = dir.join("files.json");
+    let files = files.to_str().unwrap();
+    ok(&["pack", "new", files]);
+    for n in [2, 3] {
+        ok(&["pack", "add", files, out.join(format!("warehouse-{n:03}.json")).to_str().unwrap()]);
+    }
+    let hashes = |pack: &str| -> Vec<serde_json::Value> {
+        let json: serde_json::Value = serde_json::from_str(&ok(&["pack", "list", pack, "--json"])).unwrap();
+        json["entries"].as_array().unwrap().iter().map(|e| e["level_hash"].clone()).collect()
+    };
+    let (inline, converted) = (hashes(pack), hashes(files));
+    assert!(inline.iter().all(|h| h.is_string()), "{inline:?}");
+    assert_eq!(inline, converted);
+    // Bad: a level the game does not have, several levels with no --number, --number on a JSON
+    // level: exit 2, the pack unchanged.
+    let before = std::fs::read(pack).unwrap();
+    let json_level = level(&dir, "l.json", 2);
+    for (args, said) in [
+        (vec!["pack", "add", pack, game, "--number", "9"], "--number 9: the game has 3 levels"),
+        (vec!["pack", "add", pack, game], "choose one with --number 1..3"),
+        (
+            vec!["pack", "add", pack, &json_level, "--number", "1"],
+            "--number picks a level of a PuzzleScript game",
+        ),
+    ] {
+        let out = tessera(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+        assert_eq!(std::fs::read(pack).unwrap(), before, "{args:?}");
+    }
 }

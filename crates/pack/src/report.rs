@@ -4,7 +4,9 @@
 //! Flags, per entry with a rating:
 //! - `outside_band`: its win rate is outside its target band;
 //! - `harder_than_neighbours`: its win-rate interval lies entirely below the interval of each
-//!   rated neighbour (the entries just before and after it; one at either end of the pack);
+//!   neighbour (the entries just before and after it; one at either end of the pack). Not said
+//!   beside a neighbour with no rating (nothing to compare with), nor of a level whose games hit
+//!   the move cap (those games count as lost: its win rate is the cap's, not the level's);
 //! - `no_objective`: the level cannot be won (it has no objective, such as a match-3 level with
 //!   no target score): its win rate says nothing, so it gets no other flag and is no neighbour;
 //! - `move_cap`: some games were stopped by the move cap (`--max-moves`) without being won; a
@@ -121,20 +123,44 @@ fn below(a: [f64; 2], b: [f64; 2]) -> bool {
     a[1] < b[0]
 }
 
-/// The flags of entry `i` given every entry's target and rating interval/rate.
-pub fn flags(targets: &[Option<Band>], points: &[Option<(f64, [f64; 2])>], i: usize) -> Vec<Flag> {
-    let Some((rate, interval)) = points[i] else { return vec![Flag::NotRated] };
+/// What the curve knows of an entry to compare it with its neighbours.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Standing {
+    /// No rating: nothing to compare with.
+    NotRated,
+    /// It cannot be won (no objective): it is no neighbour.
+    NoObjective,
+    /// Rated: its win rate and 95 % interval, and whether some games hit the move cap.
+    Rated {
+        /// Wins over games.
+        rate: f64,
+        /// The 95 % interval.
+        interval: [f64; 2],
+        /// Some games were stopped by the move cap (counted as lost).
+        capped: bool,
+    },
+}
+
+/// The flags of entry `i` given every entry's target and standing (`move_cap` and
+/// `no_objective` are added by [`Curve::of`]).
+pub fn flags(targets: &[Option<Band>], standings: &[Standing], i: usize) -> Vec<Flag> {
+    let Standing::Rated { rate, interval, capped } = standings[i] else { return vec![Flag::NotRated] };
     let mut out = Vec::new();
     if targets[i].is_some_and(|b| !b.contains(rate)) {
         out.push(Flag::OutsideBand);
     }
-    let neighbours: Vec<[f64; 2]> = [i.checked_sub(1), Some(i + 1)]
-        .into_iter()
-        .flatten()
-        .filter_map(|j| points.get(j).copied().flatten())
-        .map(|(_, iv)| iv)
-        .collect();
-    if !neighbours.is_empty() && neighbours.iter().all(|&n| below(interval, n)) {
+    // Each neighbour there is, a level that cannot be won left out; one not rated leaves
+    // nothing to compare with (issue 36.8: flagged beside a level with no rating).
+    let mut neighbours = Vec::new();
+    let mut unknown = false;
+    for j in [i.checked_sub(1), Some(i + 1)].into_iter().flatten() {
+        match standings.get(j) {
+            Some(Standing::Rated { interval, .. }) => neighbours.push(*interval),
+            Some(Standing::NotRated) => unknown = true,
+            Some(Standing::NoObjective) | None => {}
+        }
+    }
+    if !capped && !unknown && !neighbours.is_empty() && neighbours.iter().all(|&n| below(interval, n)) {
         out.push(Flag::HarderThanNeighbours);
     }
     out
@@ -173,9 +199,15 @@ impl Curve {
         let ratings: Vec<_> = entries.iter().map(|e| results.latest(&e.hash, e.rule_set)).collect();
         let targets: Vec<Option<Band>> = pack.entries.iter().map(|e| e.target).collect();
         // A level that cannot be won has no win rate worth comparing.
-        let points: Vec<Option<(f64, [f64; 2])>> = ratings
+        let standings: Vec<Standing> = ratings
             .iter()
-            .map(|r| r.filter(|r| r.objectives > 0).map(|r| (r.win_rate(), r.interval())))
+            .map(|r| match r {
+                None => Standing::NotRated,
+                Some(r) if r.objectives == 0 => Standing::NoObjective,
+                Some(r) => {
+                    Standing::Rated { rate: r.win_rate(), interval: r.interval(), capped: r.capped > 0 }
+                }
+            })
             .collect();
         let entries = pack
             .entries
@@ -205,11 +237,11 @@ impl Curve {
                 flags: match rating {
                     Some(r) if r.objectives == 0 => vec![Flag::NoObjective],
                     Some(r) if r.capped > 0 => {
-                        let mut f = flags(&targets, &points, i);
+                        let mut f = flags(&targets, &standings, i);
                         f.push(Flag::MoveCap);
                         f
                     }
-                    _ => flags(&targets, &points, i),
+                    _ => flags(&targets, &standings, i),
                 },
             })
             .collect();
