@@ -9,7 +9,10 @@
 // REFERENCE_DIR is `shared/benchmarks/puzzlescript/reference`. CASES.json is an array of cases in
 // testdata.js's shape, `[name, [source, inputs, expected, level?, seed?]]` (`expected` is
 // ignored). The output is an array, one entry per case: `{"level": convertLevelToString(),
-// "sounds": soundHistory}`, or `{"error": message}` when the reference threw.
+// "sounds": soundHistory}`, or `{"error": message}` when the reference threw. Both also carry
+// the compiler's verdict: `"errors"`, its error count (`errorCount`: a game with errors is not
+// loaded, so `level` is then what the previous case left), and `"messages"`, its errors and
+// warnings as text (`errorStrings`, HTML stripped).
 'use strict';
 
 const fs = require('fs');
@@ -62,6 +65,10 @@ for (const f of files) {
 }
 // The driver runs in the same script scope, so it sees the reference's top-level `let`s.
 code += `
+function verdict() {
+    const text = (h) => String(h).replace(/<[^>]*>/g, '').replace(/\\s+/g, ' ').trim();
+    return { errors: errorCount, messages: errorStrings.map(text) };
+}
 global.__tesseraRun = function (data) {
     unitTesting = true;
     lazyFunctionGeneration = false;
@@ -80,9 +87,9 @@ global.__tesseraRun = function (data) {
             else { processInput(val); }
             while (againing) { againing = false; processInput(-1); }
         }
-        return { level: convertLevelToString(), sounds: soundHistory.slice() };
+        return { level: convertLevelToString(), sounds: soundHistory.slice(), ...verdict() };
     } catch (e) {
-        return { error: String(e && e.message || e) };
+        return { error: String(e && e.message || e), ...verdict() };
     } finally {
         unitTesting = false;
         lazyFunctionGeneration = true;

@@ -116,3 +116,89 @@ fn random_inputs_on_the_suites_games_end_as_the_reference_engine_ends() {
         failures.join("\n")
     );
 }
+
+/// `cases` (testdata.js's shape) answered by the reference under Node.js: one answer per case
+/// (`level`, `sounds`, `errors`, `messages`; see `tools/puzzlescript/reference.js`). `None`, with
+/// a note, when `../shared` or `node` is absent.
+fn reference_answers(cases: &[Value]) -> Option<Vec<Value>> {
+    let Some(reference) = reference() else {
+        eprintln!("note: ../shared is absent: the comparison with the reference is skipped");
+        return None;
+    };
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("note: node is not installed: the comparison with the reference is skipped");
+        return None;
+    }
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("tessera-ps-ref-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("cases.json");
+    std::fs::write(&file, Value::Array(cases.to_vec()).to_string()).expect("write cases");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/puzzlescript/reference.js");
+    let out = Command::new("node").arg(&script).arg(&reference).arg(&file).output().expect("node runs");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.status.success(), "the reference runner failed: {}", String::from_utf8_lossy(&out.stderr));
+    let answers: Vec<Value> = serde_json::from_slice(&out.stdout).expect("the reference's answers are JSON");
+    assert_eq!(answers.len(), cases.len());
+    Some(answers)
+}
+
+/// Whether the reference compiled the case's game without errors.
+fn reference_accepts(answer: &Value) -> bool {
+    answer["errors"].as_u64() == Some(0) && answer.get("error").is_none()
+}
+
+/// The case with the reference's answer as its expected level and sounds, as tessera's suite
+/// runner reads it.
+fn answered(case: &Value, answer: &Value) -> tessera_core::puzzlescript::engine::suite::Case {
+    let mut case = case.clone();
+    case[1][2] = answer["level"].clone();
+    if let Some(data) = case[1].as_array_mut() {
+        data.push(answer["sounds"].clone());
+    }
+    parse_testdata(&Value::Array(vec![case]).to_string()).expect("the answered case parses").remove(0)
+}
+
+/// Issue 36.11: a source opening with a UTF-8 byte-order mark, or with CRLF line ends, plays
+/// as the reference plays it; one whose lines end with CR alone is refused, as the reference
+/// refuses it (it reads one long line), and the first diagnostic says why in words.
+#[test]
+fn a_byte_order_mark_and_line_ends_are_read_as_the_reference_reads_them() {
+    let game = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/games/fuse.txt"),
+    )
+    .expect("the fixture game");
+    let sources = [
+        ("LF", game.clone()),
+        ("BOM", format!("\u{feff}{game}")),
+        ("CRLF", game.replace('\n', "\r\n")),
+        ("BOM and CRLF", format!("\u{feff}{}", game.replace('\n', "\r\n"))),
+        ("CR", game.replace('\n', "\r")),
+    ];
+    // tessera's verdicts, checked whether or not the reference is at hand.
+    for (name, source) in &sources {
+        let compiled = tessera_core::puzzlescript::engine::compile(source);
+        if *name == "CR" {
+            let diags = compiled.expect_err("CR-only line ends are refused");
+            assert!(
+                diags[0].is_error && diags[0].message.contains("carriage return alone"),
+                "{:?}",
+                diags[0]
+            );
+        } else {
+            assert!(compiled.is_ok(), "{name}: {:?}", compiled.err());
+        }
+    }
+    let cases: Vec<Value> =
+        sources.iter().map(|(name, s)| json!([name, [s, [3, 3, 0, 3], "", 0, null]])).collect();
+    let Some(answers) = reference_answers(&cases) else { return };
+    for ((name, source), (case, answer)) in sources.iter().zip(cases.iter().zip(&answers)) {
+        let accepted = tessera_core::puzzlescript::engine::compile(source).is_ok();
+        assert_eq!(accepted, reference_accepts(answer), "{name}: the reference says {answer}");
+        if accepted {
+            let result = run_case(&answered(case, answer));
+            assert!(result.passed, "{name}: {:?}", result.first_difference);
+        }
+    }
+}

@@ -174,9 +174,34 @@ pub fn compile(source: &str) -> Result<Game, Vec<Diagnostic>> {
 
 /// Compiles like the reference does before running a game: a game whenever the reference would
 /// still run one (it runs games with a few errors), with all diagnostics.
+///
+/// A UTF-8 byte-order mark opening the source is skipped: the reference reads it as white space
+/// (JavaScript's `\s` takes U+FEFF). Lines end at line feeds, as in the reference (`split('\n')`):
+/// a source whose lines end with a carriage return alone is one long line there too, and refused;
+/// the first diagnostic then says so in words.
 pub fn compile_lenient(source: &str) -> (Option<Game>, Vec<Diagnostic>) {
-    let (game, diags) = compile::compile_lenient(source);
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
+    let (game, mut diags) = compile::compile_lenient(source);
+    if let Some(cr) = carriage_return_line_ends(source) {
+        diags.insert(0, cr);
+    }
     (game, distinct(diags))
+}
+
+/// An error explaining a source whose lines end with a carriage return alone (classic Mac OS
+/// line ends): no line feed, and a CR before the end, so the reference reads one line. (A stray
+/// CR within lines that end in LF is white space there, and here.)
+fn carriage_return_line_ends(source: &str) -> Option<Diagnostic> {
+    let body = source.trim_end_matches(['\r', '\n']);
+    (!source.contains('\n') && body.contains('\r')).then(|| Diagnostic {
+        line: 1,
+        column: 1,
+        message: "the lines end with a carriage return alone (CR, as classic Mac OS saved text); PuzzleScript \
+                  ends lines at line feeds (LF), so it reads the whole file as one line: save the file with \
+                  LF or CRLF line ends"
+            .into(),
+        is_error: true,
+    })
 }
 
 /// The diagnostics without repeats: like the reference, a message already given for the same
