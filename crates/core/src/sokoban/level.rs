@@ -171,18 +171,21 @@ fn scan(rows: &[String]) -> Result<Scanned, BoardError> {
             plural(n_goals, "goal", "goals")
         )));
     }
-    if let Some(p) = player
-        && let Some(edge) = escape(&cells, size, p)
-    {
-        problems.push(at(edge, "the player can walk off the map here: no wall encloses it".into()));
+    if let Some(p) = player {
+        // Every opening, each at its first cell (issue 36.4: only one of two was listed).
+        for (edge, n) in openings(&cells, size, p) {
+            let what = "the player can walk off the map here: no wall encloses it";
+            problems.push(at(edge, if n == 1 { what.into() } else { format!("{what} ({n} edge cells in a row)") }));
+        }
     }
     Ok(Scanned { size, cells, boxes, player, problems })
 }
 
-/// The first cell on the map's edge that the player reaches without crossing a wall
-/// (breadth-first from the player, neighbours up, down, left, right), if any.
-fn escape(cells: &[Cell], size: Size, player: Pos) -> Option<Pos> {
-    let on_edge = |p: Pos| p.x == 0 || p.y == 0 || p.x + 1 == size.width || p.y + 1 == size.height;
+/// The openings in the walls: runs of cells on the map's edge, next to each other around it,
+/// that the player reaches without crossing a wall (breadth-first from the player, neighbours
+/// up, down, left, right). Each is given as its first cell in reading order and its length; the
+/// openings in reading order of those cells.
+fn openings(cells: &[Cell], size: Size, player: Pos) -> Vec<(Pos, usize)> {
     let mut seen = vec![false; size.area()];
     seen[size.index(player)] = true;
     let mut queue = vec![player];
@@ -190,9 +193,6 @@ fn escape(cells: &[Cell], size: Size, player: Pos) -> Option<Pos> {
     while head < queue.len() {
         let p = queue[head];
         head += 1;
-        if on_edge(p) {
-            return Some(p);
-        }
         for d in Dir::ALL {
             let Some(q) = p.step(d, size) else { continue };
             let j = size.index(q);
@@ -202,7 +202,44 @@ fn escape(cells: &[Cell], size: Size, player: Pos) -> Option<Pos> {
             }
         }
     }
-    None
+    // The edge once around, clockwise from the top-left corner (a map one cell wide or high is
+    // all edge, in one line).
+    let (w, h) = (size.width, size.height);
+    let mut ring: Vec<Pos> = Vec::new();
+    if w == 1 || h == 1 {
+        ring.extend((0..h).flat_map(|y| (0..w).map(move |x| Pos::new(x, y))));
+    } else {
+        ring.extend((0..w).map(|x| Pos::new(x, 0)));
+        ring.extend((1..h).map(|y| Pos::new(w - 1, y)));
+        ring.extend((0..w - 1).rev().map(|x| Pos::new(x, h - 1)));
+        ring.extend((1..h - 1).rev().map(|y| Pos::new(0, y)));
+    }
+    let reached: Vec<bool> = ring.iter().map(|&p| seen[size.index(p)]).collect();
+    let Some(closed) = reached.iter().position(|r| !r) else {
+        // No wall on the edge at all: one opening all around.
+        return if ring.is_empty() { Vec::new() } else { vec![(ring[0], ring.len())] };
+    };
+    // Runs of reached cells, going once around from just after a cell that is not reached (a
+    // ring wraps: a run may pass the top-left corner; a line does not).
+    let wraps = !(w == 1 || h == 1);
+    let order: Vec<usize> =
+        if wraps { (1..=ring.len()).map(|k| (closed + k) % ring.len()).collect() } else { (0..ring.len()).collect() };
+    let mut found: Vec<(Pos, usize)> = Vec::new();
+    let mut run: Vec<Pos> = Vec::new();
+    for k in order {
+        if reached[k] {
+            run.push(ring[k]);
+        } else if !run.is_empty() {
+            let first = *run.iter().min_by_key(|p| (p.y, p.x)).unwrap_or(&run[0]);
+            found.push((first, run.len()));
+            run.clear();
+        }
+    }
+    if let Some(&first) = run.iter().min_by_key(|p| (p.y, p.x)) {
+        found.push((first, run.len()));
+    }
+    found.sort_by_key(|(p, _)| (p.y, p.x));
+    found
 }
 
 impl SokobanLevel {

@@ -223,7 +223,10 @@ fn level_json_round_trips_and_refuses_unknown_fields() {
     let e = Level::from_json(&text).unwrap_err();
     assert!(e.to_string().contains("walls"), "{e}");
     let e = Level::from_json(r#"{"rule_set": "sokoban", "board": ["@$."]}"#).unwrap_err();
-    assert_eq!(e.to_string(), "board cell (0, 0): the player can walk off the map here: no wall encloses it");
+    assert_eq!(
+        e.to_string(),
+        "board cell (0, 0): the player can walk off the map here: no wall encloses it (3 edge cells in a row)"
+    );
     assert_eq!(e.place(), Some(crate::Place::Cell(Pos::new(0, 0))));
 }
 
@@ -481,6 +484,34 @@ fn the_solver_stops_when_told_and_knows_unsolvable_levels() {
 }
 
 
+
+/// Issue 36.4: with the walls open at (6, 2) and (0, 3), both openings are listed, each at its
+/// cell; a run of open edge cells is one opening, at its first cell, with its length; an open
+/// edge all around is one.
+#[test]
+fn every_opening_in_the_walls_is_listed_at_its_first_cell() {
+    let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let cells = |b: &[&str]| -> Vec<(Option<Pos>, String)> {
+        board_problems(&rows(b)).into_iter().map(|e| (e.cell, e.message)).collect()
+    };
+    let walk = "the player can walk off the map here: no wall encloses it";
+    let two = cells(&["#######", "#@$. ##", "#      ", "   ####", "#######"]);
+    assert_eq!(
+        two,
+        [
+            (Some(Pos::new(6, 2)), format!("board cell (6, 2): {walk}")),
+            (Some(Pos::new(0, 3)), format!("board cell (0, 3): {walk}")),
+        ]
+    );
+    // An opening that runs round a corner is one; so is an edge with no wall.
+    let corner = cells(&["#### ", "#@$. ", "#### "]);
+    assert_eq!(corner, [(Some(Pos::new(4, 0)), format!("board cell (4, 0): {walk} (3 edge cells in a row)"))]);
+    let open = cells(&["@$.", "   "]);
+    assert_eq!(open, [(Some(Pos::new(0, 0)), format!("board cell (0, 0): {walk} (6 edge cells in a row)"))]);
+    // A map one row high is a line, all edge: its open cells beside the player are one opening.
+    let line = cells(&["# @$.#"]);
+    assert_eq!(line, [(Some(Pos::new(1, 0)), format!("board cell (1, 0): {walk} (4 edge cells in a row)"))]);
+}
 
 #[test]
 fn board_problems_lists_every_check_that_fails_the_first_being_parse_boards() {
