@@ -562,6 +562,11 @@ impl SessionLog {
     ) -> Result<SessionLog, CliError> {
         tessera_replay::check_target(path).map_err(|e| CliError::BadInput(e.to_string()))?;
         let name = path.file_name().ok_or_else(|| CliError::file(path, "not a file path"))?;
+        // Temporary files of killed recordings of this log, as recording in place clears them.
+        let stale = tessera_replay::remove_stale_temps(path).map_err(|e| CliError::file(path, e))?;
+        for t in &stale.removed {
+            eprintln!("tessera: {}: removed a stale temporary file left by a killed recording", t.display());
+        }
         // Far above the counter `atomic_write` numbers its own temporary files with.
         static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1 << 40);
         let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
