@@ -285,6 +285,8 @@ fn run_test(cmd: &str, path: &Path, timeout: Duration, deadline: Option<Instant>
         .env(MARK, &mark);
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    #[cfg(target_os = "linux")]
+    guard_group(&mut command);
     let mut child = match command.spawn() {
         Ok(c) => c,
         Err(e) => return TestRun::Failed(format!("could not be started: {e}")),
@@ -317,6 +319,93 @@ fn run_test(cmd: &str, path: &Path, timeout: Duration, deadline: Option<Instant>
         } else {
             10
         }));
+    }
+}
+
+/// The prefix of a run's scratch folder in the temporary folder: `tessera-reduce-PID-N`.
+const SCRATCH_PREFIX: &str = "tessera-reduce-";
+
+/// Removes the scratch folders that runs of reduce killed before they could clean up left in
+/// `temp` (issue 37.9): `tessera-reduce-PID-N` of a process that no longer runs (`/proc/PID`
+/// is gone; where there is no `/proc`, none is removed).
+fn remove_dead_runs(temp: &Path) {
+    let Ok(entries) = std::fs::read_dir(temp) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(SCRATCH_PREFIX)?.split_once('-'))
+            .and_then(|(pid, n)| n.parse::<u64>().ok().and(pid.parse::<u32>().ok()))
+        else {
+            continue;
+        };
+        let gone = pid != std::process::id()
+            && Path::new("/proc/self").exists()
+            && !Path::new("/proc").join(pid.to_string()).exists();
+        if gone && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Makes the test's process group die with reduce, even when reduce is killed with SIGKILL and
+/// cleans nothing up (issue 37.9). The spawned process forks once more before its `exec`: the
+/// new process runs the test, and the first one stays as the group's guard. The guard waits for
+/// the test and ends as it ends (with its exit code, or by its signal); its parent-death signal
+/// (SIGUSR1, sent by the kernel when reduce's spawning thread ends, however it ends) kills its
+/// whole process group: itself, the test and everything the test started in the group. A
+/// parent-death signal on the test alone would reach only its shell, not what the shell started.
+///
+/// The guard closes every file but 0 to 2, so that it keeps no end of the pipe through which
+/// `spawn` learns that the test's `exec` succeeded.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)] // fork and prctl before exec: std has no safe way to make a guard process
+fn guard_group(command: &mut std::process::Command) {
+    use nix::libc;
+    extern "C" fn kill_own_group(_: libc::c_int) {
+        // SAFETY: kill is async-signal-safe.
+        unsafe {
+            libc::kill(0, libc::SIGKILL);
+        }
+    }
+    let reducer = std::process::id() as libc::pid_t;
+    // SAFETY: the closure runs in the forked child before `exec` and calls only
+    // async-signal-safe system calls (fork, close_range, signal, prctl, getppid, waitpid, kill,
+    // _exit); it allocates nothing and takes no lock.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(command, move || {
+            let test = libc::fork();
+            if test < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if test == 0 {
+                return Ok(());
+            }
+            libc::syscall(libc::SYS_close_range, 3 as libc::c_uint, libc::c_uint::MAX, 0 as libc::c_uint);
+            libc::signal(libc::SIGUSR1, kill_own_group as extern "C" fn(libc::c_int) as libc::sighandler_t);
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGUSR1 as libc::c_ulong);
+            if libc::getppid() != reducer {
+                // Reduce died before the signal was set.
+                kill_own_group(0);
+            }
+            let mut status: libc::c_int = 0;
+            loop {
+                let waited = libc::waitpid(test, &mut status, 0);
+                if waited == test {
+                    break;
+                }
+                if waited < 0 && *libc::__errno_location() != libc::EINTR {
+                    libc::_exit(1);
+                }
+            }
+            if libc::WIFSIGNALED(status) {
+                let signal = libc::WTERMSIG(status);
+                libc::signal(signal, libc::SIG_DFL);
+                libc::kill(libc::getpid(), signal);
+                libc::_exit(128 + signal);
+            }
+            libc::_exit(if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 1 });
+        });
     }
 }
 
@@ -501,8 +590,9 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
     let h = log.header();
     let test = if let Some(cmd) = &args.test {
         static RUN: AtomicU64 = AtomicU64::new(0);
+        remove_dead_runs(&std::env::temp_dir());
         let dir = std::env::temp_dir().join(format!(
-            "tessera-reduce-{}-{}",
+            "{SCRATCH_PREFIX}{}-{}",
             std::process::id(),
             RUN.fetch_add(1, Ordering::Relaxed)
         ));

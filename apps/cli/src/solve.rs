@@ -63,21 +63,81 @@ impl SolveArgs {
     }
 }
 
-/// The memory budget of a search in bytes: `--memory` MiB, else half of what the machine has
-/// available (`MemAvailable` of `/proc/meminfo`), else 2 GiB where that cannot be read.
+/// The memory budget of a search in bytes: `--memory` MiB, else half of what this process may
+/// still allocate ([`memory_headroom`]), else 2 GiB where that cannot be read. A `--memory`
+/// larger than three quarters of the headroom is cut to that, so the search gives up ("gave up:
+/// memory") before an allocation fails (issue 37.6).
 pub fn memory_budget(args: &SolveArgs) -> Result<u64, CliError> {
+    let headroom = memory_headroom();
     if let Some(mib) = args.memory {
         if mib == 0 || mib > 1 << 30 {
             return Err(CliError::BadInput(format!("--memory {mib}: give 1 to {} MiB", 1u64 << 30)));
         }
-        return Ok(mib << 20);
+        return Ok(headroom.map_or(mib << 20, |h| (mib << 20).min(h / 4 * 3)));
     }
-    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    Ok(headroom.map_or(2 << 30, |b| b / 2))
+}
+
+/// What this process may still allocate, in bytes: the least of the machine's available memory
+/// (`MemAvailable` of `/proc/meminfo`), the address-space limit (`RLIMIT_AS`, as `prlimit --as`
+/// or `ulimit -v` set it) less the address space in use (`VmSize`), and, for the cgroup the
+/// process runs in and each above it, `memory.max` less `memory.current` (cgroup v2; v1's
+/// `memory.limit_in_bytes` less `memory.usage_in_bytes`). `None` where none can be read.
+pub fn memory_headroom() -> Option<u64> {
+    let mut least: Option<u64> = None;
+    let mut take = |b: Option<u64>| {
+        if let Some(b) = b {
+            least = Some(least.map_or(b, |l| l.min(b)));
+        }
+    };
+    let kib_field = |file: &str, key: &str| -> Option<u64> {
+        let text = std::fs::read_to_string(file).ok()?;
+        let line = text.lines().find(|l| l.starts_with(key))?;
         let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
         Some(kib.saturating_mul(1024))
-    });
-    Ok(available.map_or(2 << 30, |b| b / 2))
+    };
+    take(kib_field("/proc/meminfo", "MemAvailable:"));
+    #[cfg(unix)]
+    if let Ok((soft, _)) = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_AS)
+        && soft != nix::sys::resource::RLIM_INFINITY
+    {
+        let used = kib_field("/proc/self/status", "VmSize:").unwrap_or(0);
+        take(Some(soft.saturating_sub(used)));
+    }
+    take(cgroup_headroom());
+    least
+}
+
+/// `memory.max` less `memory.current` of this process's cgroup and each above it (the least),
+/// or the cgroup v1 memory controller's limit less its usage.
+fn cgroup_headroom() -> Option<u64> {
+    let read = |p: &std::path::Path| -> Option<u64> { std::fs::read_to_string(p).ok()?.trim().parse().ok() };
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let mut least: Option<u64> = None;
+    for line in groups.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let (root, max, current) = if controllers.is_empty() {
+            ("/sys/fs/cgroup", "memory.max", "memory.current")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            ("/sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.usage_in_bytes")
+        } else {
+            continue;
+        };
+        let mut dir = std::path::PathBuf::from(root).join(path.trim_start_matches('/'));
+        loop {
+            if let (Some(max), Some(current)) = (read(&dir.join(max)), read(&dir.join(current))) {
+                let free = max.saturating_sub(current);
+                least = Some(least.map_or(free, |l| l.min(free)));
+            }
+            if dir.as_path() == std::path::Path::new(root) || !dir.pop() {
+                break;
+            }
+        }
+    }
+    least
 }
 
 /// A rule set's solver, registered in its module of [`crate::games`].
@@ -88,8 +148,18 @@ pub struct Solver {
     pub run: fn(&SolveArgs, &Level) -> Result<(), CliError>,
 }
 
+/// When `tessera solve` began: `--seconds` counts from here, loading and compiling the level
+/// included (issue 37.5).
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// When the command began (see [`STARTED`]; now, on the first call, where `run` did not set it).
+pub fn started() -> std::time::Instant {
+    *STARTED.get_or_init(std::time::Instant::now)
+}
+
 /// Runs `tessera solve`.
 pub fn run(args: &SolveArgs) -> Result<(), CliError> {
+    started();
     if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
         return Err(CliError::BadInput(format!("--seconds {}: give 0 to 86400 seconds", args.seconds)));
     }

@@ -1,6 +1,7 @@
 //! End-to-end tests of the `tessera` binary, run as a user would run it.
 
 mod bots;
+mod bounds;
 mod collapse;
 mod convert;
 mod hostile;

@@ -134,18 +134,56 @@ pub(crate) fn read_text(path: &Path) -> Result<String, PackError> {
     read_text_capped(path, MAX_FILE)
 }
 
-/// Reads at most `max` bytes of `path` as UTF-8.
+/// Reads at most `max` bytes of `path` as the UTF-8 text of a JSON file. A regular file larger
+/// than `max` is refused before anything is read; another (a pipe, a device) is read up to
+/// `max` with memory of at most `max` and a chunk. A byte JSON text cannot hold (a control
+/// character other than tab, line feed and carriage return, such as `/dev/zero`'s NUL) stops
+/// the read at once (issue 37.6: `/dev/zero` as a shard read 1.56 GB before failing).
 pub(crate) fn read_text_capped(path: &Path, max: u64) -> Result<String, PackError> {
     use std::io::Read;
     let io = |e: std::io::Error| PackError::Io { path: path.to_path_buf(), message: e.to_string() };
-    let file = std::fs::File::open(path).map_err(io)?;
+    let too_big = || PackError::Io {
+        path: path.to_path_buf(),
+        message: format!("more than {} MiB; not read further", max >> 20),
+    };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    if let Ok(meta) = file.metadata()
+        && meta.is_file()
+        && meta.len() > max
+    {
+        return Err(too_big());
+    }
     let mut bytes = Vec::new();
-    file.take(max + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > max {
-        return Err(PackError::Io {
-            path: path.to_path_buf(),
-            message: format!("more than {} MiB; not read further", max >> 20),
-        });
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let n = match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io(e)),
+        };
+        if let Some(at) = chunk[..n].iter().position(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) {
+            return Err(PackError::Io {
+                path: path.to_path_buf(),
+                message: format!(
+                    "byte {} is 0x{:02x}, a control character JSON text cannot hold: not a JSON file; not read further",
+                    bytes.len() + at,
+                    chunk[at]
+                ),
+            });
+        }
+        if (bytes.len() + n) as u64 > max {
+            return Err(too_big());
+        }
+        if bytes.capacity() < bytes.len() + n {
+            // Doubling, but never past `max`: the memory stays within the limit.
+            let want = (bytes.capacity() * 2).max(bytes.len() + n).min(max as usize);
+            bytes.try_reserve_exact(want - bytes.len()).map_err(|_| PackError::Io {
+                path: path.to_path_buf(),
+                message: format!("out of memory reading it ({want} bytes); not read further"),
+            })?;
+        }
+        bytes.extend_from_slice(&chunk[..n]);
     }
     String::from_utf8(bytes).map_err(|e| PackError::Io {
         path: path.to_path_buf(),

@@ -161,11 +161,14 @@ pub fn default_name(path: &Path) -> String {
 /// Copies `log` (read from `source`) into `dir` as `NAME.tlog` with its sidecar `NAME.json`,
 /// each written atomically, after checking that it replays with today's rules. Creates `dir`.
 ///
-/// The log is written first and the sidecar last, so the pair is complete exactly when the
-/// sidecar is there; a kill in between leaves a log without its sidecar, which
-/// [`check_dir_with`] reports. Never overwrites a complete pin ([`RegressError::Exists`]); half
-/// of one (a log without its sidecar, or a sidecar without its log) is replaced, and
-/// [`Pinned::replaced`] says so.
+/// The pair appears at once (issue 37.8): the sidecar is written first under a hidden staged
+/// name (`.NAME.json.pinPID`, which [`check_dir_with`] skips), then the log (the commit: from here
+/// the pin is complete, and [`check_log`] reads the staged sidecar when `NAME.json` is not yet
+/// there), then the staged sidecar is renamed to `NAME.json`. A kill before the log's rename
+/// leaves neither (the next pin into the folder removes the staged sidecar of a process no longer running); a kill after
+/// it leaves the whole pair (the next pin finishes the rename). Never overwrites a complete pin
+/// ([`RegressError::Exists`]); half of one left by an older version (a log without its sidecar,
+/// or a sidecar without its log) is replaced, and [`Pinned::replaced`] says so.
 pub fn pin(log: &Log, source: &Path, dir: &Path, name: &str, guards: &str) -> Result<Pinned, RegressError> {
     if !valid_name(name) {
         return Err(RegressError::BadName(name.to_string()));
@@ -185,10 +188,12 @@ pub fn pin(log: &Log, source: &Path, dir: &Path, name: &str, guards: &str) -> Re
         move |e: std::io::Error| RegressError::Io { path, message: e.to_string() }
     };
     std::fs::create_dir_all(dir).map_err(io(dir))?;
+    finish_staged(dir).map_err(io(dir))?;
     let log_path = dir.join(format!("{name}.{LOG_EXTENSION}"));
     let sidecar_path = dir.join(format!("{name}.{SIDECAR_EXTENSION}"));
+    let staged = staged_sidecar(&log_path, std::process::id());
     let there = |p: &Path| p.symlink_metadata().is_ok();
-    let replaced = match (there(&log_path), there(&sidecar_path)) {
+    let replaced = match (there(&log_path), there(&sidecar_path) || staged_of(&log_path).is_some()) {
         (true, true) => return Err(RegressError::Exists(log_path)),
         (true, false) => Some(log_path.clone()),
         (false, true) => Some(sidecar_path.clone()),
@@ -202,9 +207,59 @@ pub fn pin(log: &Log, source: &Path, dir: &Path, name: &str, guards: &str) -> Re
         // removed first, so that a kill now leaves the new log alone, never a wrong pair.
         std::fs::remove_file(&sidecar_path).map_err(io(&sidecar_path))?;
     }
+    atomic_write(&staged, json.as_bytes()).map_err(io(&staged))?;
     atomic_write(&log_path, log.whole_bytes()).map_err(io(&log_path))?;
-    atomic_write(&sidecar_path, json.as_bytes()).map_err(io(&sidecar_path))?;
+    std::fs::rename(&staged, &sidecar_path).map_err(io(&sidecar_path))?;
     Ok(Pinned { log: log_path, sidecar: sidecar_path, sidecar_data: sidecar, replaced })
+}
+
+/// The staged name of the sidecar of the log at `log_path` while process `pid`'s [`pin`] writes
+/// the pair: `.NAME.json.pinPID` beside `NAME.tlog`.
+fn staged_sidecar(log_path: &Path, pid: u32) -> PathBuf {
+    let stem = log_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    log_path.with_file_name(format!(".{stem}.{SIDECAR_EXTENSION}.pin{pid}"))
+}
+
+/// The staged sidecars in `dir`: (the log's stem, the process that wrote it, the path).
+fn staged_sidecars(dir: &Path) -> std::io::Result<Vec<(String, u32, PathBuf)>> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let name = entry?.file_name();
+        let Some((stem, pid)) = name.to_str().and_then(|n| {
+            let (stem, pid) = n.strip_prefix('.')?.rsplit_once(".json.pin")?;
+            Some((stem.to_string(), pid.parse::<u32>().ok()?))
+        }) else {
+            continue;
+        };
+        found.push((stem, pid, dir.join(&name)));
+    }
+    Ok(found)
+}
+
+/// The staged sidecar of the log at `log_path` a killed pin left after writing the log, if any.
+fn staged_of(log_path: &Path) -> Option<PathBuf> {
+    let dir = log_path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let stem = log_path.file_stem()?.to_string_lossy().into_owned();
+    staged_sidecars(dir).ok()?.into_iter().find(|(s, _, _)| *s == stem).map(|(_, _, p)| p)
+}
+
+/// Finishes the pins a kill interrupted in `dir` (of processes no longer running): a staged
+/// sidecar whose log is there belongs to a complete pin and is renamed to its place; one whose
+/// log is not is removed (the pin never happened).
+fn finish_staged(dir: &Path) -> std::io::Result<()> {
+    for (stem, pid, staged) in staged_sidecars(dir)? {
+        if crate::writer::process_may_run(pid) != Some(false) {
+            continue;
+        }
+        let log_path = dir.join(format!("{stem}.{LOG_EXTENSION}"));
+        let sidecar_path = dir.join(format!("{stem}.{SIDECAR_EXTENSION}"));
+        if log_path.symlink_metadata().is_ok() && sidecar_path.symlink_metadata().is_err() {
+            std::fs::rename(&staged, &sidecar_path)?;
+        } else {
+            std::fs::remove_file(&staged)?;
+        }
+    }
+    Ok(())
 }
 
 /// How one regression log fared.
@@ -290,7 +345,13 @@ fn check_outcome(path: &Path, require_sidecar: bool) -> (CheckOutcome, Option<St
         let what = "not a regular file (a dangling link, a folder or a device)";
         return (CheckOutcome::Unreadable(format!("{}: {what}", path.display())), None);
     }
-    let sidecar_path = path.with_extension(SIDECAR_EXTENSION);
+    let mut sidecar_path = path.with_extension(SIDECAR_EXTENSION);
+    if sidecar_path.symlink_metadata().is_err()
+        && let Some(staged) = staged_of(path)
+    {
+        // A pin killed after its log was written: the staged sidecar is complete.
+        sidecar_path = staged;
+    }
     let sidecar = match read_sidecar(&sidecar_path) {
         Ok(s) => s,
         Err(m) => return (CheckOutcome::Unreadable(m), None),

@@ -7,8 +7,8 @@
 //!
 //! `tessera solve LEVEL` on a PuzzleScript level runs core's solver
 //! ([`tessera_core::puzzlescript::solve_with`]) with the search `--search` names (`astar` by
-//! default; `bfs` proves the fewest steps) in a wall-clock budget (`--seconds`, checked through
-//! the solver's stop callback) and a memory budget (`--memory MIB`, default 1024). It prints the
+//! default; `bfs` proves the fewest steps) in a wall-clock budget (`--seconds`, for the whole command: from its start, reading and compiling
+//! the game included; checked through the solver's stop callback before every step it plays) and a memory budget (`--memory MIB`, default 1024). It prints the
 //! steps, states searched and the solution's commands (one a line, the script text `tessera
 //! play` reads), or one JSON object with `--json`; `--record LOG` writes the solution as a log
 //! that `tessera replay verify` accepts. The solution is played on the game before anything is
@@ -80,8 +80,11 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
     };
     let name = args.level.display();
     let budget = Duration::from_secs_f64(args.seconds);
-    let began = Instant::now();
-    let limits = SolveLimits { max_nodes: u64::MAX, max_bytes: mib << 20 };
+    // The budget counts from the command's start: reading and compiling the game are in it.
+    let began = crate::solve::started();
+    // Never more than half of what the process may still allocate (its RLIMIT_AS, its cgroup).
+    let max_bytes = crate::solve::memory_headroom().map_or(mib << 20, |h| (mib << 20).min(h / 2));
+    let limits = SolveLimits { max_nodes: u64::MAX, max_bytes };
     let report = solve_with(rules, state, limits, search, &mut || began.elapsed() > budget)
         .map_err(|e| CliError::BadInput(format!("{name}: the solver refuses the level: {e}")))?;
     let elapsed = began.elapsed().as_secs_f64();
@@ -109,7 +112,8 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
         }
         SolveOutcome::Memory => {
             return Err(CliError::Failed(format!(
-                "{name}: gave up: memory: the stored states reached {mib} MiB ({work}); give more --memory"
+                "{name}: gave up: memory: the stored states reached {} MiB ({work}); give more --memory",
+                max_bytes >> 20
             )));
         }
     };

@@ -3,7 +3,7 @@
 
 use super::engine::{self, Input};
 use super::state::{Meta, PuzzleScriptState};
-use super::{MAX_TURNS, PuzzleScriptCommand, PuzzleScriptEvent, PuzzleScriptRules, bridge};
+use super::{MAX_STEP_WORK, MAX_TURNS, PuzzleScriptCommand, PuzzleScriptEvent, PuzzleScriptRules, bridge};
 use crate::rules::{Inconsistent, Rejected, Rules, Status};
 use std::sync::Arc;
 
@@ -16,8 +16,16 @@ impl PuzzleScriptRules {
     pub(super) fn start_state(&self, seed: u64) -> Result<PuzzleScriptState, String> {
         let seed_text = seed.to_string();
         let again_turns = if self.version() >= 2 { MAX_TURNS } else { 0 };
-        let inner =
-            self.game.start_settled(self.entry, Some(&seed_text), again_turns).map_err(|e| e.to_string())?;
+        let mut work = engine::Work::new(self.step_work_limit());
+        let inner = self
+            .game
+            .start_settled_within(self.entry, Some(&seed_text), again_turns, &mut work)
+            .map_err(|e| e.to_string())?;
+        if work.over() {
+            return Err(format!(
+                "the level's start is too long: its turns do more than {MAX_STEP_WORK} units of work (cells tested by rules)"
+            ));
+        }
         let meta = Arc::new(bridge::meta(&self.game, &inner, &self.source)?);
         let won = self.game.is_won(&inner);
         Ok(PuzzleScriptState::new(meta, inner, won))
@@ -54,16 +62,29 @@ impl PuzzleScriptRules {
         let mut step: Vec<PuzzleScriptEvent> = Vec::new();
         let mut work = state.engine().clone();
         let mut turn = 0u32;
+        let mut spent = engine::Work::new(self.step_work_limit());
         let won = loop {
             let before = work.clone();
             step.push(PuzzleScriptEvent::Turn { index: turn });
             let mut trace = engine::Trace { again_check: self.version() < 2, ..engine::Trace::default() };
             let outcome = if turn == 0 && *cmd == PuzzleScriptCommand::Restart {
-                self.game.restart(&mut work)
+                self.game.restart_within(&mut work, &mut spent)
             } else {
                 let input = if turn == 0 { input } else { None };
-                self.game.turn(&mut work, input, Some(&mut trace))
+                self.game.turn_within(&mut work, input, Some(&mut trace), &mut spent)
             };
+            if spent.over() {
+                // The turn stopped part-way: nothing of the step is kept.
+                return Err(Rejected::detailed(
+                    "step_too_long",
+                    format!(
+                        "step too long: more than {MAX_STEP_WORK} units of work (cells tested by rules) in {} turn{}; \
+                         nothing changed",
+                        turn + 1,
+                        if turn == 0 { "" } else { "s" }
+                    ),
+                ));
+            }
             bridge::trace_events(&trace, &meta, &mut step);
             diff(&meta, &before, &work, &mut step);
             bridge::outcome_events(&outcome, &mut step);
@@ -87,6 +108,12 @@ impl PuzzleScriptRules {
         debug_assert!(state.engine() == &work, "the events rebuild the engine's state");
         events.extend(step.into_iter().map(E::from));
         Ok(())
+    }
+
+    /// The most work one step may do: [`MAX_STEP_WORK`], under every rules version (see there
+    /// why it needs none of its own).
+    pub fn step_work_limit(&self) -> u64 {
+        MAX_STEP_WORK
     }
 
     /// The commands `apply` would accept now, in the order of [`PuzzleScriptCommand::ALL`].

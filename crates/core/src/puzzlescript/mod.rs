@@ -82,6 +82,21 @@ pub const MAX_SIDE: usize = 256;
 /// never stops ends the step there, as if the player had waited.
 pub const MAX_TURNS: u32 = 1_000;
 
+/// The most work one step does (its turn and its `again` turns, or a level's start; issue
+/// 37.4): a count of what the turn engine does (each cell a rule's row is tested at, each rule
+/// application tried, each rule looked at, each cell visited while resolving movements;
+/// [`engine::Work`]), the same on every machine, never the clock. A step past it is refused
+/// (`step_too_long`, "step too long: …") and changes nothing; a level whose start passes it
+/// does not open. The heaviest step of PuzzleScript's 470-case suite does 3.3 million (12 times
+/// less); at the bound a step takes 0.1 to 0.4 s of one core (release build, 2026-11-26: an
+/// `again` chain on a 256×256 level, a rule with ellipses matching every pair of cells).
+///
+/// It holds under every rules version, without a version of its own: a step it refuses did
+/// a tenth of a second or more per step when recorded, far past any real game's, so no log of a
+/// game changes (the golden logs replay unchanged); and a log forged or damaged to hold such steps must not make `verify` run for
+/// hours under an old version either.
+pub const MAX_STEP_WORK: u64 = 40_000_000;
+
 /// The rules of one PuzzleScript level: the compiled game and which entry of its level list is
 /// played, and the version of the rules they behave as (see [`PuzzleScriptRules::set_version`]).
 /// Serialized as the source and the entry (and compiled again when read, as today's version),

@@ -181,7 +181,11 @@ impl Problem {
         if (goals.len() as u64).saturating_mul(n as u64).saturating_mul(4) > limits.max_bytes / 2 {
             return Err(Halt::Memory);
         }
-        let mut dist = vec![FAR; goals.len() * n];
+        // Allocated fallibly: a process limit (RLIMIT_AS, a cgroup) the budget did not see is
+        // "gave up: memory", not an abort (issue 37.6).
+        let mut dist = Vec::new();
+        dist.try_reserve_exact(goals.len() * n).map_err(|_| Halt::Memory)?;
+        dist.resize(goals.len() * n, FAR);
         let mut queue = Vec::with_capacity(n);
         for (g, &start) in goals.iter().enumerate() {
             if budget.tick(n as u64) {
@@ -358,10 +362,14 @@ impl StateTable {
         &self.keys[s..s + self.stride]
     }
 
-    /// The id of `key`, and whether it was just added.
-    fn get_or_insert(&mut self, key: &[u16]) -> (u32, bool) {
+    /// The id of `key`, and whether it was just added; `None` when the table could not grow
+    /// (the allocation failed).
+    fn get_or_insert(&mut self, key: &[u16]) -> Option<(u32, bool)> {
         if (self.len() + 1) * 2 > self.slots.len() {
-            self.grow();
+            self.grow()?;
+        }
+        if self.keys.len() == self.keys.capacity() {
+            self.keys.try_reserve(self.keys.len().max(key.len())).ok()?;
         }
         let mask = self.slots.len() - 1;
         let mut i = key_hash(key) as usize & mask;
@@ -371,17 +379,19 @@ impl StateTable {
                 let id = self.len() as u32;
                 self.keys.extend_from_slice(key);
                 self.slots[i] = id;
-                return (id, true);
+                return Some((id, true));
             }
             if self.key(id) == key {
-                return (id, false);
+                return Some((id, false));
             }
             i = (i + 1) & mask;
         }
     }
 
-    fn grow(&mut self) {
-        let mut slots = vec![EMPTY; self.slots.len() * 2];
+    fn grow(&mut self) -> Option<()> {
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(self.slots.len() * 2).ok()?;
+        slots.resize(self.slots.len() * 2, EMPTY);
         let mask = slots.len() - 1;
         for id in 0..self.len() as u32 {
             let mut i = key_hash(self.key(id)) as usize & mask;
@@ -391,6 +401,7 @@ impl StateTable {
             slots[i] = id;
         }
         self.slots = slots;
+        Some(())
     }
 }
 
@@ -524,7 +535,7 @@ pub fn solve(state: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -
         s.occ[usize::from(b)] = 0;
     }
     let mut table = StateTable::new(k + 1);
-    let (root, _) = table.get_or_insert(&key);
+    let Some((root, _)) = table.get_or_insert(&key) else { return halted(Halt::Memory, 0) };
     // Per state id: pushes so far, parent, the push that made it (box cell, direction), closed.
     let mut g: Vec<u32> = vec![0];
     let mut parent: Vec<u32> = vec![root];
@@ -603,7 +614,9 @@ pub fn solve(state: &SokobanState, limits: SolveLimits, stop: &mut dyn FnMut() -
                 if let Some(h) = bound {
                     child[k] = s.reach(b);
                     let gc = gn + 1;
-                    let (cid, new) = table.get_or_insert(&child);
+                    let Some((cid, new)) = table.get_or_insert(&child) else {
+                        return halted(Halt::Memory, nodes);
+                    };
                     let c = cid as usize;
                     if new {
                         g.push(gc);

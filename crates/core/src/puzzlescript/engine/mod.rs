@@ -338,6 +338,36 @@ pub enum TraceEvent {
     },
 }
 
+/// A bound on the work of turns (issue 37.4): a deterministic count, the same on every machine,
+/// of what the turn engine does (cells a rule's row is tested at, rule applications tried, rules
+/// looked at, cells visited while resolving movements), never the clock. [`Game::turn_within`]
+/// adds a turn's work to `spent`; once `spent` passes `limit` the turn stops where it is, and
+/// its state is of no use (the caller throws it away: see [`Work::over`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Work {
+    /// Work done so far.
+    pub spent: u64,
+    /// The most work allowed.
+    pub limit: u64,
+}
+
+impl Work {
+    /// No work done yet, at most `limit`.
+    pub fn new(limit: u64) -> Work {
+        Work { spent: 0, limit }
+    }
+
+    /// No bound.
+    pub fn unbounded() -> Work {
+        Work::new(u64::MAX)
+    }
+
+    /// Whether the work passed the limit: the last turn stopped part-way.
+    pub fn over(&self) -> bool {
+        self.spent > self.limit
+    }
+}
+
 /// What a turn did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnOutcome {
@@ -401,6 +431,18 @@ impl Game {
     /// `run_rules_on_level_start` turn queued (at most `max_turns`, stopping at a win), as the
     /// reference's timer runs them before the first input can (and its suite's `runTest` does).
     pub fn start_settled(&self, level: usize, seed: Option<&str>, max_turns: u32) -> Result<State, StartError> {
+        self.start_settled_within(level, seed, max_turns, &mut Work::unbounded())
+    }
+
+    /// [`Game::start_settled`] within `work` (see [`Game::turn_within`]): its turns stop once
+    /// `work` is over, and the state is then of no use.
+    pub fn start_settled_within(
+        &self,
+        level: usize,
+        seed: Option<&str>,
+        max_turns: u32,
+        work: &mut Work,
+    ) -> Result<State, StartError> {
         match self.levels.get(level) {
             None => return Err(StartError::NoSuchLevel(level)),
             Some(LevelEntry::Message { .. }) => return Err(StartError::Message(level)),
@@ -411,12 +453,14 @@ impl Game {
             let (mut backups, mut sounds) = (Vec::new(), Vec::new());
             let mut rt = turn::Runtime::new(self, &mut st, &mut backups, &mut sounds, None);
             rt.advance_on_win = false;
+            rt.work_limit = work.limit.saturating_sub(work.spent);
             rt.load_level(level);
+            work.spent = work.spent.saturating_add(rt.work());
             rt.againing
         };
         let mut turns = 0;
-        while again && turns < max_turns && !self.is_won(&st) {
-            again = self.turn(&mut st, None, None).again;
+        while again && turns < max_turns && !self.is_won(&st) && !work.over() {
+            again = self.turn_within(&mut st, None, None, work).again;
             turns += 1;
         }
         Ok(st)
@@ -441,11 +485,25 @@ impl Game {
     /// One turn: an input, or `None` for a tick / again turn. The state stays on the level
     /// (a win is reported, not acted on).
     pub fn turn(&self, state: &mut State, input: Option<Input>, trace: Option<&mut Trace>) -> TurnOutcome {
+        self.turn_within(state, input, trace, &mut Work::unbounded())
+    }
+
+    /// [`Game::turn`] within `work` (see [`Work`]): when `work` is over after it, the turn
+    /// stopped part-way and `state` is of no use.
+    pub fn turn_within(
+        &self,
+        state: &mut State,
+        input: Option<Input>,
+        trace: Option<&mut Trace>,
+        work: &mut Work,
+    ) -> TurnOutcome {
         let mut backups = Vec::new();
         let mut sounds = Vec::new();
         let mut rt = turn::Runtime::new(self, state, &mut backups, &mut sounds, trace);
         rt.advance_on_win = false;
+        rt.work_limit = work.limit.saturating_sub(work.spent);
         let changed = rt.process_input(input.map(Input::mask), false, false);
+        work.spent = work.spent.saturating_add(rt.work());
         TurnOutcome {
             changed,
             again: rt.againing,
@@ -461,11 +519,18 @@ impl Game {
     /// `DoRestart`: back to the restart target (level start or checkpoint), then the
     /// `run_rules_on_level_start` turn if any.
     pub fn restart(&self, state: &mut State) -> TurnOutcome {
+        self.restart_within(state, &mut Work::unbounded())
+    }
+
+    /// [`Game::restart`] within `work` (see [`Game::turn_within`]).
+    pub fn restart_within(&self, state: &mut State, work: &mut Work) -> TurnOutcome {
         let mut backups = Vec::new();
         let mut sounds = Vec::new();
         let mut rt = turn::Runtime::new(self, state, &mut backups, &mut sounds, None);
         rt.advance_on_win = false;
+        rt.work_limit = work.limit.saturating_sub(work.spent);
         rt.do_restart(true);
+        work.spent = work.spent.saturating_add(rt.work());
         TurnOutcome {
             changed: true,
             again: rt.againing,

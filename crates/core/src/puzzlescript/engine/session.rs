@@ -5,7 +5,7 @@
 
 use super::level_string::level_to_string;
 use super::turn::{Memo, Runtime};
-use super::{DEFAULT_SEED, Game, Input, LevelEntry, StartError, State};
+use super::{DEFAULT_SEED, Game, Input, LevelEntry, StartError, State, Work};
 use serde::{Deserialize, Serialize};
 
 /// One recorded input of the regression suite.
@@ -33,6 +33,14 @@ pub struct Session<'g> {
     pub again_cap_hit: bool,
     /// what rules found, kept from turn to turn
     memo: Memo,
+    /// The work of the current input and its `again` turns (or of the start), within
+    /// [`MAX_STEP_WORK`](crate::puzzlescript::MAX_STEP_WORK).
+    work: Work,
+    /// All the work done since the session began.
+    total_work: u64,
+    /// An input (or the start) passed the step bound: its turn stopped part-way, and the
+    /// session takes no more input (issue 37.4).
+    pub too_long: bool,
 }
 
 /// Again turns after one input before giving up (the reference would loop forever).
@@ -55,11 +63,16 @@ impl<'g> Session<'g> {
             againing: false,
             again_cap_hit: false,
             memo: Memo::default(),
+            work: Work::new(crate::puzzlescript::MAX_STEP_WORK),
+            total_work: 0,
+            too_long: false,
         };
         {
             let mut rt = Runtime::new(game, &mut s.state, &mut s.backups, &mut s.sounds, None);
+            rt.work_limit = s.work.limit;
             rt.load_level(level);
             s.againing = rt.againing;
+            s.work.spent = rt.work();
             s.memo = rt.take_memo();
         }
         s.sounds.clear();
@@ -69,7 +82,7 @@ impl<'g> Session<'g> {
 
     fn drain_again(&mut self) {
         let mut n = 0;
-        while self.againing {
+        while self.againing && !self.work.over() {
             if n >= MAX_AGAIN_TURNS {
                 self.again_cap_hit = true;
                 self.againing = false;
@@ -80,18 +93,36 @@ impl<'g> Session<'g> {
             let memo = std::mem::take(&mut self.memo);
             let mut rt = Runtime::new(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None)
                 .with_memo(memo);
+            rt.work_limit = self.work.limit.saturating_sub(self.work.spent);
             rt.process_input(None, false, false);
             self.againing = rt.againing;
+            self.work.spent = self.work.spent.saturating_add(rt.work());
             self.memo = rt.take_memo();
+        }
+        self.total_work = self.total_work.saturating_add(self.work.spent);
+        if self.work.over() {
+            self.too_long = true;
+            self.againing = false;
         }
     }
 
-    /// Processes one input, then every `again` turn it queues.
+    /// All the work done since the session began (see [`Work`]).
+    pub fn total_work(&self) -> u64 {
+        self.total_work
+    }
+
+    /// Processes one input, then every `again` turn it queues, within the step bound; nothing
+    /// once an input passed it ([`Session::too_long`]).
     pub fn input(&mut self, input: TestInput) {
+        if self.too_long {
+            return;
+        }
+        self.work.spent = 0;
         {
             let memo = std::mem::take(&mut self.memo);
             let mut rt = Runtime::new(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None)
                 .with_memo(memo);
+            rt.work_limit = self.work.limit;
             rt.againing = self.againing;
             match input {
                 TestInput::Undo => rt.do_undo(false, true),
@@ -104,6 +135,7 @@ impl<'g> Session<'g> {
                 }
             }
             self.againing = rt.againing;
+            self.work.spent = rt.work();
             self.memo = rt.take_memo();
         }
         self.drain_again();

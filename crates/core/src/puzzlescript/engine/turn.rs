@@ -11,6 +11,11 @@ use super::{Game, LevelEntry, State, Trace, TraceEvent};
 /// The most match combinations one rule application tries (the reference has no limit).
 pub const MAX_TUPLES: usize = 1 << 24;
 
+/// The work ([`Runtime::work`]) of a turn's whole-board passes, per cell.
+const PASS_WORK: usize = 4;
+/// The work of one rule application tried (its replacement cells), against 1 for a cell tested.
+const APPLY_WORK: usize = 8;
+
 /// A row match: start cell and the ellipsis gaps (`k1`, `k2`).
 type Match = [usize; 3];
 
@@ -31,6 +36,11 @@ pub(crate) struct Runtime<'a> {
     pub cancelled: bool,
     pub messages: Vec<String>,
     pub loop_limit_hit: bool,
+    /// Work done so far ([`Runtime::work`]), counted against `work_limit`.
+    work: std::cell::Cell<u64>,
+    /// Past this much work the turn stops where it is (its state is then of no use: the caller
+    /// throws it away). `u64::MAX`: no bound.
+    pub work_limit: u64,
     restarting: bool,
     queue: Vec<String>,
     seeds_can_move: Vec<String>,
@@ -136,6 +146,8 @@ impl<'a> Runtime<'a> {
             cancelled: false,
             messages: Vec::new(),
             loop_limit_hit: false,
+            work: std::cell::Cell::new(0),
+            work_limit: u64::MAX,
             restarting: false,
             queue: Vec::new(),
             seeds_can_move: Vec::new(),
@@ -158,6 +170,23 @@ impl<'a> Runtime<'a> {
                 ..Memo::default()
             },
         }
+    }
+
+    /// The work the turn did: cells a rule's row was tested at (the quick test counts), rule
+    /// applications tried, rules looked at, cells visited while resolving movements. The same
+    /// count on every machine: a deterministic measure of the turn's time.
+    pub fn work(&self) -> u64 {
+        self.work.get()
+    }
+
+    /// Counts `n` units of work.
+    fn spend(&self, n: usize) {
+        self.work.set(self.work.get().saturating_add(n as u64));
+    }
+
+    /// Whether the work passed `work_limit`: every loop of the turn then ends at once.
+    pub fn over(&self) -> bool {
+        self.work.get() > self.work_limit
     }
 
     /// Uses `memo` (from an earlier runtime on the same game and state) for what rules found.
@@ -461,6 +490,8 @@ impl<'a> Runtime<'a> {
     /// `processInput`: one turn. `dir`: a movement mask, or `None` for a tick / again turn.
     /// Returns whether the level changed (the reference's return value).
     pub fn process_input(&mut self, dir: Option<u8>, dont_do_win: bool, dont_modify: bool) -> bool {
+        // The whole-board passes of every turn (copies, masks, the moving cells, the win check).
+        self.spend(PASS_WORK * self.n_cells());
         self.againing = false;
         let bak = self.st.cells.clone();
         let mut player_positions = Vec::new();
@@ -506,7 +537,7 @@ impl<'a> Runtime<'a> {
             } else {
                 self.apply_rules(&game.late_rules, &game.late_loop_point, None);
             }
-            if !(i < 50 && rigidloop) {
+            if !(i < 50 && rigidloop) || self.over() {
                 break;
             }
         }
@@ -631,7 +662,7 @@ impl<'a> Runtime<'a> {
         let mut loop_propagated = false;
         let mut loop_count = 0;
         let mut idx = 0;
-        while idx < groups.len() {
+        while idx < groups.len() && !self.over() {
             if banned.is_none_or(|b| !b[idx]) {
                 loop_propagated = self.apply_rule_group(&groups[idx]) || loop_propagated;
             }
@@ -656,7 +687,7 @@ impl<'a> Runtime<'a> {
         let mut has_changes = false;
         let mut made = true;
         let mut loopcount = 0;
-        while made && loopcount < 200 {
+        while made && loopcount < 200 && !self.over() {
             loopcount += 1;
             made = false;
             for rule in group {
@@ -718,6 +749,9 @@ impl<'a> Runtime<'a> {
         if rule.has_replacements && rule.any_replacement {
             if matches.len() == 1 {
                 for (ti, m) in matches[0].iter().enumerate() {
+                    if self.over() {
+                        break;
+                    }
                     if self.apply_at(rule, std::slice::from_ref(m), ti > 0) {
                         result = true;
                     }
@@ -728,6 +762,10 @@ impl<'a> Runtime<'a> {
                 let mut idx = vec![0usize; matches.len()];
                 let mut buf: Vec<Match> = matches.iter().map(|m| m[0]).collect();
                 for ti in 0..total {
+                    self.spend(APPLY_WORK);
+                    if self.over() {
+                        break;
+                    }
                     if self.apply_at(rule, &buf, ti > 0) {
                         result = true;
                     }
@@ -862,6 +900,7 @@ impl<'a> Runtime<'a> {
             }
         }
         if !two {
+            self.spend(k1max.saturating_sub(k1min));
             for k in k1min..k1max {
                 let ok = (e1 + 1..row.len()).all(|ci| self.cell_matches(&row[ci], at(k + ci - 1)));
                 if ok {
@@ -877,6 +916,7 @@ impl<'a> Runtime<'a> {
                     continue;
                 }
                 let mut k2 = k2min;
+                self.spend(k2max.min(kmax.saturating_sub(k1)).saturating_sub(k2min) + 1);
                 while k1 + k2 < kmax && k2 < k2max {
                     let ok2 = (e2 + 1..row.len()).all(|ci| self.cell_matches(&row[ci], at(k1 + k2 + ci - 2)));
                     if ok2 {
@@ -890,6 +930,7 @@ impl<'a> Runtime<'a> {
 
     /// `find_matches`, skipped when the rule found nothing and the board has not changed since.
     fn find_matches_cached(&mut self, rule: &Rule) -> Vec<Vec<Match>> {
+        self.spend(1);
         let memo = &self.memo;
         if let Some(&(at, seen)) = memo.no_match_at.get(rule.id)
             && at == memo.version + 1
@@ -995,11 +1036,19 @@ impl<'a> Runtime<'a> {
                     {
                         continue;
                     }
+                    if self.over() {
+                        return Vec::new();
+                    }
+                    self.spend(xmax - xmin);
+                    let before = found.len();
                     for x in xmin..xmax {
                         if quick(x * h + y) {
                             visit(x, y, &mut found);
                         }
                     }
+                    // A match found is a rule application to try: counted now, so that the
+                    // matches held stay within the bound too.
+                    self.spend(APPLY_WORK * (found.len() - before));
                 }
             } else {
                 for x in xmin..xmax {
@@ -1008,11 +1057,19 @@ impl<'a> Runtime<'a> {
                     {
                         continue;
                     }
+                    if self.over() {
+                        return Vec::new();
+                    }
+                    self.spend(ymax - ymin);
+                    let before = found.len();
                     for y in ymin..ymax {
                         if quick(x * h + y) {
                             visit(x, y, &mut found);
                         }
                     }
+                    // A match found is a rule application to try: counted now, so that the
+                    // matches held stay within the bound too.
+                    self.spend(APPLY_WORK * (found.len() - before));
                 }
             }
             if found.is_empty() {
@@ -1276,8 +1333,9 @@ impl<'a> Runtime<'a> {
         let moving = moving_cells(&self.st.movements[..n * lc], lc);
         let mut moved = true;
         let mut passes = 0;
-        while moved && passes < 100_000 {
+        while moved && passes < 100_000 && !self.over() {
             passes += 1;
+            self.spend(moving.len());
             moved = false;
             for &i in &moving {
                 if self.reposition_at_cell(i) {

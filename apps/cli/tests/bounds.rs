@@ -1,0 +1,286 @@
+//! Issue 37: bounded by design. Inputs that are small here stand for the large ones of the
+//! issue; process limits (`setrlimit` before `exec`) stand for a machine's: `RLIMIT_FSIZE`
+//! kills a save at an exact byte (SIGXFSZ), as a kill at that moment would, and `RLIMIT_AS`
+//! is `prlimit --as`.
+
+use crate::{scratch, stderr, tessera, workspace};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Runs `tessera` with `args` under the process limit `resource` = `bytes`.
+#[allow(unsafe_code)] // setrlimit in the child before exec (`pre_exec`)
+fn tessera_limited(args: &[&str], resource: nix::sys::resource::Resource, bytes: u64) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tessera"));
+    command
+        .args(args)
+        .current_dir(workspace())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            nix::sys::resource::setrlimit(resource, bytes, bytes).map_err(std::io::Error::from)
+        });
+    }
+    command.output().expect("tessera runs")
+}
+
+/// The fixture game's level `n` (from 0) as a level file in `dir`.
+fn warehouse_level(dir: &Path, n: usize) -> PathBuf {
+    let source = std::fs::read_to_string(workspace().join("fixtures/games/warehouse.txt")).unwrap();
+    let path = dir.join(format!("warehouse-{n}.json"));
+    let json = serde_json::json!({ "rule_set": "puzzlescript", "source": source, "level": n });
+    std::fs::write(&path, json.to_string()).unwrap();
+    path
+}
+
+/// 37.7: `solve --record` killed while it writes its log leaves no log at the path (it wrote a
+/// valid 0-step log first, then the steps one by one: 2 kills in 50 left one that verified).
+#[test]
+fn a_killed_solve_record_leaves_no_log_but_the_whole_solution() {
+    let dir = scratch("bounds-record");
+    let level = warehouse_level(&dir, 2);
+    let whole = dir.join("whole.tlog");
+    let out = tessera(&["solve", s(&level), "--record", s(&whole)], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let size = std::fs::metadata(&whole).unwrap().len();
+    let steps = String::from_utf8_lossy(&out.stdout).lines().count();
+    assert!(steps >= 10, "a solution of many steps: {steps}");
+    // Killed (SIGXFSZ) at the log's last byte, then a few steps before (both past its header).
+    for limit in [size - 1, size - 200] {
+        let cut = dir.join(format!("cut-{limit}.tlog"));
+        let out = tessera_limited(
+            &["solve", s(&level), "--record", s(&cut)],
+            nix::sys::resource::Resource::RLIMIT_FSIZE,
+            limit,
+        );
+        assert!(!out.status.success(), "limit {limit}: {}", stderr(&out));
+        assert!(!cut.exists(), "limit {limit} of {size} bytes: a log cut short is at the path");
+    }
+    // The next save into the folder clears the killed one's temporary file.
+    let again = dir.join("again.tlog");
+    assert!(tessera(&["solve", s(&level), "--record", s(&again)], "").status.success());
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.contains(".tmp")), "{names:?}");
+    assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&whole).unwrap());
+}
+
+/// 37.8: `replay pin` killed between its two files leaves both or neither: here the sidecar
+/// (long with its note) is the file the kill cuts, and `check` passes on the folder after it.
+#[test]
+fn a_pin_killed_between_its_files_leaves_both_or_neither() {
+    let dir = scratch("bounds-pin");
+    let log = dir.join("small.tlog");
+    let out = tessera(&["play", "--seed", "3", "--commands", "-", "--record", s(&log)], "up\nleft\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log_size = std::fs::metadata(&log).unwrap().len();
+    let reg = dir.join("reg");
+    let out = tessera(&["replay", "pin", s(&log), "--into", s(&reg), "--name", "base"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    // A sidecar of 64 KiB of note; the limit lets the log through, not the sidecar.
+    let note = "n".repeat(64 << 10);
+    let limit = (log_size + 1024).max(8 << 10);
+    assert!(limit < note.len() as u64);
+    let out = tessera_limited(
+        &["replay", "pin", s(&log), "--into", s(&reg), "--name", "cut", "--note", &note],
+        nix::sys::resource::Resource::RLIMIT_FSIZE,
+        limit,
+    );
+    assert!(!out.status.success(), "{}", stderr(&out));
+    assert_eq!(reg.join("cut.tlog").exists(), reg.join("cut.json").exists(), "half a pair");
+    let check = tessera(&["replay", "check", s(&reg)], "");
+    assert!(check.status.success(), "{}{}", String::from_utf8_lossy(&check.stdout), stderr(&check));
+    // The name pins again, and nothing staged is left.
+    let out = tessera(&["replay", "pin", s(&log), "--into", s(&reg), "--name", "cut", "--note", "again"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let names: Vec<String> = std::fs::read_dir(&reg)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["base.json", "base.tlog", "cut.json", "cut.tlog"], "{names:?}");
+}
+
+/// Whether process `pid` still runs (a zombie does not count).
+fn alive(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()))
+        .is_ok_and(|stat| stat.rsplit_once(") ").is_some_and(|(_, rest)| !rest.starts_with('Z')))
+}
+
+/// 37.9: `replay reduce` killed with SIGKILL (it cleans nothing up) takes its running test's
+/// process group with it, and the next run removes the dead run's temporary folder.
+#[test]
+fn reduce_killed_takes_its_test_with_it_and_the_next_run_clears_its_folder() {
+    let dir = scratch("bounds-reduce");
+    let temp = dir.join("tmp");
+    std::fs::create_dir_all(&temp).unwrap();
+    let log = crate::qa::match3_log(&dir, 6);
+    let pids = dir.join("pids");
+    let test = format!(": {{}}; echo $$ >> {p}; sleep 120 & echo $! >> {p}; wait", p = pids.display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["replay", "reduce", &log, "--test", &test, "--timeout", "300", "--jobs", "1", "--out"])
+        .arg(dir.join("r.tlog"))
+        .env("TMPDIR", &temp)
+        .current_dir(workspace())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let folder = temp.join(format!("tessera-reduce-{}-0", child.id()));
+    for _ in 0..500 {
+        if pids.exists() && std::fs::read_to_string(&pids).unwrap().lines().count() >= 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(folder.exists(), "the reducer's temporary folder {}", folder.display());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let list = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(list.lines().count(), 2, "{list}");
+    let mut left: Vec<&str> = list.lines().filter(|p| alive(p)).collect();
+    for _ in 0..50 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        left.retain(|p| alive(p));
+    }
+    assert!(left.is_empty(), "the test outlived reduce: {left:?}");
+    assert!(folder.exists(), "SIGKILL left the folder (nothing could remove it then)");
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["replay", "reduce", &log, "--test", "true", "--out"])
+        .arg(dir.join("r2.tlog"))
+        .env("TMPDIR", &temp)
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!folder.exists(), "the next run removed the dead run's folder");
+}
+
+/// 37.6: a Sokoban level whose distance table would take most of the address space: under
+/// `prlimit --as` the search gives up ("gave up: memory"), where it aborted on a failed
+/// allocation (SIGABRT). Its default budget is half of what the process may still allocate.
+#[test]
+fn solve_honours_the_address_space_limit() {
+    let dir = scratch("bounds-as");
+    // 2,000 goals × ~30,000 cells × 4 bytes: 240 MB of distances, under a 256 MiB limit.
+    let level = crate::hostile::room(&dir, 180, 2_000);
+    let out = tessera_limited(
+        &["solve", s(&level), "--seconds", "60"],
+        nix::sys::resource::Resource::RLIMIT_AS,
+        256 << 20,
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("gave up: memory"), "{err}");
+}
+
+/// 37.6: `/dev/zero` as a pack shard stops at once (JSON holds no NUL byte), where it read
+/// 1.56 GB; under a 512 MiB address space it is refused by name, not aborted.
+#[test]
+fn a_shard_of_dev_zero_stops_at_once() {
+    let pack = crate::hostile::small_pack("bounds-zero");
+    let started = Instant::now();
+    let out = tessera_limited(
+        &["pack", "merge", s(&pack), "/dev/zero"],
+        nix::sys::resource::Resource::RLIMIT_AS,
+        512 << 20,
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("/dev/zero") && err.contains("0x00"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+}
+
+/// A PuzzleScript game of a `side`×`side` level (the player at the top left, a `Mover` beside
+/// it) with `rules`, objects `Mover`, `Mark` and `Target` (none placed) and the win condition
+/// `some Target`, which no step reaches.
+fn big_game(dir: &Path, name: &str, side: usize, rules: &str) -> PathBuf {
+    let level: String =
+        (0..side)
+            .map(|y| {
+                if y == 0 {
+                    format!("PM{}\n", ".".repeat(side - 2))
+                } else {
+                    format!("{}\n", ".".repeat(side))
+                }
+            })
+            .collect();
+    let text = format!(
+        "title {name}\n\nOBJECTS\n\nBackground\nblack\n\nPlayer\nwhite\n\nMover\nred\n\nMark\nblue\n\nTarget\ngreen\n\n\
+         LEGEND\n\n. = Background\nP = Player\nM = Mover\nT = Target\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\n\
+         Target\nPlayer, Mover\nMark\n\nRULES\n\n{rules}\nWINCONDITIONS\n\nsome Target\n\nLEVELS\n\n{level}\n"
+    );
+    let path = dir.join(format!("{name}.txt"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// 37.4: a step's work is bounded by a count, not the clock: a step whose `again` chain would run
+/// a thousand turns over a 256×256 level, or whose rule with ellipses tries every pair of cells
+/// of each row, is refused ("step too long") and changes nothing, in far less than the seconds
+/// it took; the suite runner holds its cases to the same bound.
+#[test]
+fn a_step_past_the_work_bound_is_refused_and_changes_nothing() {
+    let dir = scratch("bounds-step");
+    let chain = big_game(&dir, "chain", 256, "[ Mover ] -> [ right Mover ] again\n");
+    let pairs = big_game(
+        &dir,
+        "pairs",
+        256,
+        "right [ Background | ... | Background ] -> [ Background Mark | ... | Background ]\n",
+    );
+    for game in [&chain, &pairs] {
+        let started = Instant::now();
+        let out = tessera(&["play", s(game), "--commands", "-", "--json"], "down\nright\n");
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(started.elapsed() < Duration::from_secs(5), "{}: {:?}", game.display(), started.elapsed());
+        let lines = crate::json_lines(&out);
+        let first = &lines[1];
+        assert_eq!(first["outcome"], "refused", "{first}");
+        assert_eq!(first["rejected"]["code"], "step_too_long", "{first}");
+        assert!(first["rejected"]["message"].as_str().unwrap().starts_with("step too long: "), "{first}");
+        assert_eq!(first["hash"], lines[0]["hash"], "a refused step changes nothing");
+    }
+    // The suite runner: the same bound, the case fails saying so.
+    let source = std::fs::read_to_string(&chain).unwrap();
+    let level = source.split("LEVELS\n\n").nth(1).unwrap().trim_end();
+    let suite = dir.join("suite.json");
+    let case = serde_json::json!([["chain", [source, [3], level]]]);
+    std::fs::write(&suite, case.to_string()).unwrap();
+    let out = tessera(&["puzzlescript", "test", s(&suite)], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("step too long: input 1 of 1"), "{text}");
+}
+
+/// 37.5: `solve --seconds` is kept for the whole command, loading and compiling included, within
+/// 10 % or 0.2 s (whichever is larger): the clock is read before every step the search plays
+/// (it was read every 256 expansions, and a step here takes tens of milliseconds).
+#[test]
+fn solve_keeps_its_seconds_for_the_whole_command() {
+    let dir = scratch("bounds-seconds");
+    let game =
+        big_game(&dir, "slow", 200, "[ Background | Background ] -> [ Background | Background Mark ]\n");
+    let started = Instant::now();
+    let out = tessera(&["solve", s(&game), "--seconds", "1"], "");
+    let took = started.elapsed();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("gave up: time"), "{err}");
+    assert!(took < Duration::from_millis(1200), "--seconds 1 took {took:?}");
+}
