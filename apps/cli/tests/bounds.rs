@@ -284,3 +284,60 @@ fn solve_keeps_its_seconds_for_the_whole_command() {
     assert!(err.contains("gave up: time"), "{err}");
     assert!(took < Duration::from_millis(1200), "--seconds 1 took {took:?}");
 }
+
+/// A PuzzleScript game of `objects` objects, each in a layer of its own, a legend key `legend`
+/// (if any) and `levels` (the level rows).
+fn game_text(objects: usize, legend: &str, levels: &str) -> String {
+    let defs: String = (0..objects).map(|i| format!("O{i}\nred\n\n")).collect();
+    let layers: String = (0..objects).map(|i| format!("O{i}\n")).collect();
+    format!(
+        "title limits\n\nOBJECTS\n\nBackground\nblack\n\nPlayer\nwhite\n\n{defs}LEGEND\n\n. = Background\nP = Player\n{legend}\n\
+         SOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nPlayer\n{layers}\nRULES\n\nWINCONDITIONS\n\nLEVELS\n\n{levels}\n"
+    )
+}
+
+/// 37.1 and 37.3: a game past one of the limits (objects, layers, names in a legend key, a level's
+/// side, the source's size) is refused at once, by a message naming the limit and its line, the
+/// same whether `play` opens it or `puzzlescript test` runs it as a case (the suite skipped the
+/// limits: a 2000×2000 level aborted at 4 GB; 10,000 objects took 2 GB and 9 to 13 s).
+#[test]
+fn games_past_the_limits_are_refused_at_once_the_same_everywhere() {
+    let dir = scratch("bounds-limits");
+    let names: Vec<String> = (0..1100).map(|i| format!("O{}", i % 1000)).collect();
+    let wide = format!("P{}\n", ".".repeat(300));
+    let tall: String =
+        std::iter::once("P\n".to_string()).chain((0..300).map(|_| ".\n".to_string())).collect();
+    let cases = [
+        ("objects", game_text(1100, "", "P.\n"), "more than 1024 objects"),
+        (
+            "legend",
+            game_text(1000, &format!("X = {}\n", names.join(" and ")), "PX\n"),
+            "a legend key of 1100 names, more than 1024",
+        ),
+        ("wide", game_text(1, "", &wide), "a level row of 301 cells, more than 256"),
+        ("tall", game_text(1, "", &tall), "has more than 256 rows"),
+        ("source", game_text(1, &format!("({})\n", "x".repeat(5 << 20)), "P.\n"), "more than 4 MiB"),
+    ];
+    for (name, source, message) in cases {
+        let level = dir.join(format!("{name}.json"));
+        std::fs::write(
+            &level,
+            serde_json::json!({"rule_set": "puzzlescript", "source": source, "level": 0}).to_string(),
+        )
+        .unwrap();
+        let started = Instant::now();
+        let play = tessera(&["play", s(&level), "--commands", "-"], "");
+        assert_eq!(play.status.code(), Some(2), "{name}: {}", stderr(&play));
+        assert!(stderr(&play).contains(message), "{name}: {}", stderr(&play));
+        let suite = dir.join(format!("{name}-suite.json"));
+        std::fs::write(&suite, serde_json::json!([[name, [source, [], "."]]]).to_string()).unwrap();
+        let test = tessera(&["puzzlescript", "test", s(&suite)], "");
+        assert_eq!(test.status.code(), Some(1), "{name}: {}", stderr(&test));
+        assert!(
+            String::from_utf8_lossy(&test.stdout).contains(message),
+            "{name}: {}",
+            String::from_utf8_lossy(&test.stdout)
+        );
+        assert!(started.elapsed() < Duration::from_secs(10), "{name}: {:?}", started.elapsed());
+    }
+}

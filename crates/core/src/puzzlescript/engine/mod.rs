@@ -574,5 +574,20 @@ impl Game {
     }
 }
 
+/// The most bytes a game's source may have (issue 37): a longer one is refused before it is read.
+/// The same limit as the `.txt` files `tessera` and the editor read, and it holds for a source
+/// embedded in a level or a suite case too.
+pub const MAX_SOURCE_BYTES: usize = 4 << 20;
+/// The most objects a game may declare (PuzzleScript's 470-case suite: at most 355 in one game).
+pub const MAX_OBJECTS: usize = 1024;
+/// The most collision layers a game may have (the suite: at most 188).
+pub const MAX_LAYERS: usize = 1024;
+/// The most names one legend key may combine with `and` or `or` (the suite: at most 200).
+pub const MAX_LEGEND_NAMES: usize = 1024;
+/// The most rule lines a game may have (the suite: about 590).
+pub const MAX_RULE_LINES: usize = 10_000;
+/// The most levels and messages a game may have (the suite: at most 130).
+pub const MAX_LEVELS: usize = 10_000;
+
 /// The seed used when none is given.
 pub const DEFAULT_SEED: &str = "tessera";

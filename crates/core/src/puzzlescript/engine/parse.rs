@@ -222,6 +222,14 @@ impl Parsed {
         self.diagnostics.push(Diagnostic { line, column: 1, message, is_error: true });
     }
 
+    /// A game past one of tessera's limits ([`super::MAX_SOURCE_BYTES`], [`super::MAX_OBJECTS`],
+    /// ...; issue 37): an error naming the limit, and reading stops at once (nothing is
+    /// compiled), so that no pass ever sees more than the limits allow.
+    fn limit(&mut self, line: usize, message: String) {
+        self.error(line, message);
+        self.aborted = true;
+    }
+
     /// The reference checks its error count after every token: past the limit, it stops.
     fn too_many(&mut self) -> bool {
         if self.error_count > MAX_PARSE_ERRORS {
@@ -635,6 +643,17 @@ fn wincondition_tokens(p: &mut Parsed, code: &str, line: usize) {
 /// Parses a whole source text, line by line as the reference's tokenizer reads it.
 pub(crate) fn parse(source: &str) -> Parsed {
     let mut reader = Reader::default();
+    if source.len() > super::MAX_SOURCE_BYTES {
+        reader.p.limit(
+            0,
+            format!(
+                "the game is {} bytes, more than {} MiB, the most a PuzzleScript game may have",
+                source.len(),
+                super::MAX_SOURCE_BYTES >> 20
+            ),
+        );
+        return reader.p;
+    }
     for (index, raw_line) in source.split('\n').enumerate() {
         if reader.p.too_many() {
             break;
@@ -713,6 +732,10 @@ impl Reader {
             "legend" => self.legend_words(line_number, trimmed),
             "sounds" => self.sound_line(line_number, trimmed),
             "collisionlayers" => self.collision_layer_line(line_number, trimmed),
+            "rules" if self.p.rules.len() == super::MAX_RULE_LINES => {
+                let message = format!("more than {} rules, the most a game may have", super::MAX_RULE_LINES);
+                self.p.limit(line_number, message);
+            }
             "rules" => {
                 // the rule text is the lower-cased line up to its first '('
                 let rule_text: String = if started_in_comment {
@@ -926,6 +949,13 @@ impl Reader {
             if p.synonyms.iter().any(|s| s.0 == name) {
                 p.error(line_number, format!("Name \"{}\" already in use.", name.to_uppercase()));
             }
+            if first && p.objects.len() == super::MAX_OBJECTS {
+                p.limit(
+                    line_number,
+                    format!("more than {} objects, the most a game may have", super::MAX_OBJECTS),
+                );
+                return;
+            }
             if first {
                 p.object_lookup.insert(name.clone(), p.objects.len());
                 p.objects.push(ObjectDef { name: name.clone(), line: line_number, colors: Vec::new(), sprite: Vec::new() });
@@ -1069,6 +1099,18 @@ impl Reader {
                 }
             }
         }
+        // key, `=`, then names with `and` / `or` between them
+        let names = splits.len().saturating_sub(1) / 2;
+        if names > super::MAX_LEGEND_NAMES {
+            p.limit(
+                line_number,
+                format!(
+                    "a legend key of {names} names, more than {}, the most one key may name",
+                    super::MAX_LEGEND_NAMES
+                ),
+            );
+            return;
+        }
         if !p.too_many() {
             p.legend_line(splits, line_number);
         }
@@ -1143,6 +1185,10 @@ impl Reader {
     /// and spaces between them; background alone in its layer.
     fn collision_layer_line(&mut self, line_number: usize, trimmed: &str) {
         let p = &mut self.p;
+        if p.collision_layers.len() == super::MAX_LAYERS {
+            p.limit(line_number, format!("more than {} collision layers, the most a game may have", super::MAX_LAYERS));
+            return;
+        }
         p.collision_layers.push(Vec::new());
         p.collision_layer_lines.push(line_number);
         let mut explicit: Vec<String> = Vec::new();
@@ -1203,6 +1249,27 @@ impl Reader {
     /// the row starts a new level or extends the open one.
     fn level_row(&mut self, line_number: usize, trimmed: &str) {
         let p = &mut self.p;
+        let side = super::super::MAX_SIDE;
+        let width = trimmed.chars().count();
+        let opens = self.last_level_open || !matches!(p.levels.last(), Some(LevelDef::Rows { .. }));
+        if width > side {
+            p.limit(line_number, format!("a level row of {width} cells, more than {side}, the widest a level may be"));
+            return;
+        }
+        if let (false, Some(LevelDef::Rows { rows, line })) = (opens, p.levels.last())
+            && rows.len() == side
+        {
+            let line = *line;
+            p.limit(line, format!("the level at line {line} has more than {side} rows, the most a level may have"));
+            return;
+        }
+        if opens && p.levels.len() >= super::MAX_LEVELS {
+            p.limit(
+                line_number,
+                format!("more than {} levels and messages, the most a game may have", super::MAX_LEVELS),
+            );
+            return;
+        }
         for ch in trimmed.chars().filter(|c| !c.is_whitespace()) {
             if p.too_many() {
                 break;
