@@ -13,6 +13,7 @@ mod puzzlescript_solve;
 mod qa;
 mod replay;
 mod sokoban;
+mod sound;
 mod tactics;
 
 use std::io::Write;

@@ -47,6 +47,9 @@ macro_rules! games {
 // The registry: one name per rule set with subcommands or a solver of its own.
 games!(collapse, tactics, sokoban, puzzlescript);
 
+// `tessera sound`, one of puzzlescript's subcommands.
+mod sound;
+
 /// The solver of `rule_set`'s levels, if it has one.
 pub fn solver(rule_set: RuleSet) -> Option<&'static Solver> {
     solvers().find(|s| s.rule_set == rule_set)

@@ -30,6 +30,8 @@ use tessera_core::{AnyCommand, AnyRules, AnyState, Level, RuleSet, Rules, Status
 pub enum Command {
     /// PuzzleScript: run a regression suite of games, inputs and expected levels.
     Puzzlescript(PuzzleScriptArgs),
+    /// PuzzleScript's sounds: one seed's (`--wav OUT.wav` writes it), or a game's list, checked.
+    Sound(super::sound::SoundArgs),
 }
 
 impl Command {
@@ -39,6 +41,7 @@ impl Command {
             Command::Puzzlescript(args) => match &args.command {
                 PsCommand::Test(t) => test(t),
             },
+            Command::Sound(args) => super::sound::run(args),
         }
     }
 }

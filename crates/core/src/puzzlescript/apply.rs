@@ -39,6 +39,33 @@ impl PuzzleScriptRules {
         cmd: &PuzzleScriptCommand,
         events: &mut Vec<E>,
     ) -> Result<(), Rejected> {
+        self.step(state, cmd, events, None)
+    }
+
+    /// The sounds PuzzleScript plays for the step `cmd` makes from `state`, turn by turn (the
+    /// command's turn, then each `again` turn), each turn's in the order it plays them: the
+    /// recorded ones (`Sound` events) and those it plays without recording them (`sfx`
+    /// commands, `cancel`, `restart`, `showmessage`, `endlevel`). `state` is not changed; a
+    /// command `apply` refuses is refused here too.
+    pub fn step_sounds(
+        &self,
+        state: &PuzzleScriptState,
+        cmd: &PuzzleScriptCommand,
+    ) -> Result<Vec<Vec<String>>, Rejected> {
+        let mut work = state.clone();
+        let mut events: Vec<PuzzleScriptEvent> = Vec::new();
+        let mut played = Vec::new();
+        self.step(&mut work, cmd, &mut events, Some(&mut played))?;
+        Ok(played)
+    }
+
+    fn step<E: From<PuzzleScriptEvent>>(
+        &self,
+        state: &mut PuzzleScriptState,
+        cmd: &PuzzleScriptCommand,
+        events: &mut Vec<E>,
+        mut played: Option<&mut Vec<Vec<String>>>,
+    ) -> Result<(), Rejected> {
         if state.is_won() {
             return Err(WON);
         }
@@ -88,6 +115,9 @@ impl PuzzleScriptRules {
             bridge::trace_events(&trace, &meta, &mut step);
             diff(&meta, &before, &work, &mut step);
             bridge::outcome_events(&outcome, &mut step);
+            if let Some(p) = played.as_deref_mut() {
+                p.push(outcome.played);
+            }
             let won = outcome.won || self.game.is_won(&work);
             turn += 1;
             if won || !outcome.again || turn >= MAX_TURNS {

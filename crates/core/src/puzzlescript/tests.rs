@@ -278,3 +278,67 @@ fn compile_errors_name_their_line_and_whole_game_errors_none() {
     assert_eq!(e.line, Some(line), "{e}");
     assert!(e.to_string().contains(&format!("line {line}:")), "{e}");
 }
+
+/// The fixture game with thirty sounds (every event, `sfx0`–`sfx10`, object sounds; pushing a
+/// crate onto a target plays `sfx1`).
+const CHORUS: &str = include_str!("../../../../fixtures/games/chorus.txt");
+
+fn chorus(n: usize) -> (engine::Game, PuzzleScriptRules, PuzzleScriptState) {
+    let game = engine::compile(CHORUS).expect("the chorus fixture compiles");
+    let level = PuzzleScriptLevel { name: None, seed: None, source: CHORUS.to_string(), level: n };
+    let (rules, state) = level.start(0).expect("the chorus fixture's levels start");
+    (game, rules, state)
+}
+
+fn seed_of(game: &engine::Game, event: &str) -> String {
+    game.sound_event(event).unwrap_or_else(|| panic!("the fixture declares {event}")).to_string()
+}
+
+#[test]
+fn a_step_plays_its_recorded_sounds_then_its_sfx_then_endlevel_as_the_reference_does() {
+    // issue 35: the sounds PuzzleScript plays for a turn, beyond its sound history.
+    let (game, rules, mut s) = chorus(0);
+    step(&rules, &mut s, PuzzleScriptCommand::Right);
+    let played = rules.step_sounds(&s, &PuzzleScriptCommand::Right).expect("the push is accepted");
+    let events = step(&rules, &mut s, PuzzleScriptCommand::Right);
+    let recorded: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            PuzzleScriptEvent::Sound { seed } => Some(seed.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(!recorded.is_empty(), "the moves are recorded");
+    let mut want = recorded;
+    want.push(seed_of(&game, "sfx1"));
+    want.push(seed_of(&game, "endlevel"));
+    assert_eq!(played, vec![want], "one turn: moves, the rule's sfx1, the win's endlevel");
+}
+
+#[test]
+fn restart_plays_the_restart_sound_and_a_refused_command_plays_nothing() {
+    let (game, rules, mut s) = chorus(0);
+    step(&rules, &mut s, PuzzleScriptCommand::Down);
+    assert_eq!(rules.step_sounds(&s, &PuzzleScriptCommand::Restart), Ok(vec![vec![seed_of(&game, "restart")]]));
+    let walled = chorus(0).2;
+    let mut at_wall = walled.clone();
+    step(&rules, &mut at_wall, PuzzleScriptCommand::Up);
+    // Against the wall: the move fails, and plays the player's cantmove sound.
+    let played = rules.step_sounds(&at_wall, &PuzzleScriptCommand::Up).expect("a cantmove sound is a change");
+    assert_eq!(played, vec![vec![seed_of_object(&game, "player cantmove")]]);
+}
+
+fn seed_of_object(game: &engine::Game, name: &str) -> String {
+    game.sound_declarations().iter().find(|d| d.name == name).map(|d| d.seed.clone()).expect("declared")
+}
+
+#[test]
+fn a_game_lists_the_sounds_it_declares_in_source_order() {
+    let game = engine::compile(CHORUS).expect("compiles");
+    let d = game.sound_declarations();
+    assert_eq!(d.len(), 30);
+    assert_eq!((d[0].name.as_str(), d[0].line), ("startlevel", CHORUS.lines().position(|l| l.starts_with("startlevel")).map_or(0, |i| i + 1)));
+    assert_eq!(d[29].name, "crate action");
+    assert!(d.iter().all(|x| !x.seed.is_empty() && x.seed.bytes().all(|b| b.is_ascii_digit())));
+    assert_eq!(game.sound_event("sfx10"), Some(d[20].seed.as_str()));
+}

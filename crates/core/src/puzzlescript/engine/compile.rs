@@ -210,6 +210,8 @@ pub(crate) struct Sounds {
     pub destruction: Vec<(Bits, String)>,
     pub movement: Vec<Vec<MoveSound>>,
     pub movement_failure: Vec<MoveSound>,
+    /// every row kept, for listing
+    pub declared: Vec<super::SoundDeclaration>,
 }
 
 type Name = smol_str::SmolStr;
@@ -2566,6 +2568,7 @@ fn compile_sounds(ctx: &mut Ctx, sound_rows: &[parse::SoundRow]) -> Sounds {
             if sounds.events.contains_key(&t[0].0) {
                 ctx.warning(row.line, format!("{} already declared.", t[0].0.to_uppercase()));
             }
+            sounds.declared.push(declaration(row.line, t));
             sounds.events.insert(t[0].0.clone(), seed);
             continue;
         }
@@ -2608,6 +2611,7 @@ fn compile_sounds(ctx: &mut Ctx, sound_rows: &[parse::SoundRow]) -> Sounds {
                 _ => 0,
             };
         }
+        sounds.declared.push(declaration(row.line, t));
         if verb == "move" || verb == "cantmove" {
             for tn in &sound_targets(ctx, &target) {
                 let Some(&(id, layer)) = ctx.objects.get(tn) else {
@@ -2691,6 +2695,16 @@ fn check_metadata(ctx: &mut Ctx, metadata: &[(String, String, usize)]) {
     }
 }
 
+/// A kept sound row as a listing entry: its words before the seed, and the seed.
+fn declaration(line: usize, tokens: &[(String, super::parse::SoundTok)]) -> super::SoundDeclaration {
+    let (seed, words) = tokens.split_last().map_or((String::new(), &[][..]), |(s, w)| (s.0.clone(), w));
+    super::SoundDeclaration {
+        name: words.iter().map(|w| w.0.as_str()).collect::<Vec<_>>().join(" "),
+        seed,
+        line,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::compile;
@@ -2769,3 +2783,4 @@ LEVELS
         assert_eq!((k.offset, k.all, k.none, k.mov), (1, bit(&game, "crate"), 0, None));
     }
 }
+

@@ -387,6 +387,23 @@ pub struct TurnOutcome {
     pub messages: Vec<String>,
     /// Sounds recorded (seeds), as the reference's `soundHistory`.
     pub sounds: Vec<String>,
+    /// Every sound the reference plays in the turn (seeds), in its order: the recorded ones and
+    /// those it plays without recording (`sfx` commands, `cancel`, `restart`, `showmessage`,
+    /// `endlevel`).
+    #[serde(default)]
+    pub played: Vec<String>,
+}
+
+/// One line of a game's SOUNDS section that the game keeps: what plays the sound, and its seed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SoundDeclaration {
+    /// What plays it, the line's words before the seed, lowercase: `sfx3`, `startlevel`,
+    /// `crate move up`.
+    pub name: String,
+    /// The seed, as written (decimal digits).
+    pub seed: String,
+    /// The source line (1-based).
+    pub line: usize,
 }
 
 impl Game {
@@ -418,6 +435,17 @@ impl Game {
     /// The prelude.
     pub fn prelude(&self) -> &Prelude {
         &self.prelude
+    }
+
+    /// The sounds the game declares and keeps, in source order.
+    pub fn sound_declarations(&self) -> &[SoundDeclaration] {
+        &self.sounds.declared
+    }
+
+    /// The seed of a sound event the game declares (`undo`, `restart`, `startlevel`, `sfx0`,
+    /// …; lowercase), the last declaration winning as in the reference.
+    pub fn sound_event(&self, event: &str) -> Option<&str> {
+        self.sounds.events.get(event).map(String::as_str)
     }
 
     /// Loads a level (`loadLevel`): the board, the generator from `seed`, and the
@@ -512,6 +540,7 @@ impl Game {
             restarted: rt.restarted,
             checkpoint: rt.checkpoint,
             messages: std::mem::take(&mut rt.messages),
+            played: std::mem::take(&mut rt.played),
             sounds,
         }
     }
@@ -537,6 +566,7 @@ impl Game {
             won: rt.won,
             restarted: true,
             messages: std::mem::take(&mut rt.messages),
+            played: std::mem::take(&mut rt.played),
             sounds,
             ..TurnOutcome::default()
         }

@@ -35,6 +35,10 @@ pub(crate) struct Runtime<'a> {
     pub checkpoint: bool,
     pub cancelled: bool,
     pub messages: Vec<String>,
+    /// Every sound the reference plays, in its order: the history's (`sounds`) and those it
+    /// plays without recording them (`tryPlaySimpleSound`: `sfx` commands, `cancel`,
+    /// `restart`, `undo`, `showmessage`, `endlevel`, `startlevel`).
+    pub played: Vec<String>,
     pub loop_limit_hit: bool,
     /// Work done so far ([`Runtime::work`]), counted against `work_limit`.
     work: std::cell::Cell<u64>,
@@ -145,6 +149,7 @@ impl<'a> Runtime<'a> {
             checkpoint: false,
             cancelled: false,
             messages: Vec::new(),
+            played: Vec::new(),
             loop_limit_hit: false,
             work: std::cell::Cell::new(0),
             work_limit: u64::MAX,
@@ -354,6 +359,7 @@ impl<'a> Runtime<'a> {
         self.st.level = index;
         match self.game.levels.get(index) {
             Some(LevelEntry::Level { width, height, .. }) => {
+                self.play_simple("startlevel");
                 let cells = self.game.boards[index].clone().unwrap_or_default();
                 self.st.width = *width;
                 self.st.height = *height;
@@ -428,6 +434,30 @@ impl<'a> Runtime<'a> {
         }
         if let Some(b) = self.backups.pop() {
             self.restore(b);
+            if !force {
+                self.play_simple("undo");
+            }
+        }
+    }
+
+    /// `tryPlaySimpleSound`: the game's sound for `event`, if it declares one.
+    fn play_simple(&mut self, event: &str) {
+        if let Some(seed) = self.game.sounds.events.get(event) {
+            self.played.push(seed.clone());
+        }
+    }
+
+    /// `processOutputCommands`: each `sfx` command's sound, and a `message` command's
+    /// `showmessage` (the reference shows messages only outside its tests; a player sees them).
+    fn play_output_commands(&mut self) {
+        for k in 0..self.queue.len() {
+            let c = self.queue[k].clone();
+            if c.as_bytes().get(1) == Some(&b'f') {
+                self.play_simple(&c);
+            }
+            if c == "message" {
+                self.play_simple("showmessage");
+            }
         }
     }
 
@@ -452,6 +482,7 @@ impl<'a> Runtime<'a> {
             self.restore(target);
         }
         self.restarted = true;
+        self.play_simple("restart");
         if self.game.prelude.run_rules_on_level_start {
             self.process_input(None, true, false);
         }
@@ -568,6 +599,7 @@ impl<'a> Runtime<'a> {
                 out.push(seed.clone());
             }
         }
+        self.played.extend(out.iter().cloned());
         self.sounds.extend(out);
     }
 
@@ -579,15 +611,22 @@ impl<'a> Runtime<'a> {
         input_given: bool,
     ) -> bool {
         if self.queue.iter().any(|c| c == "cancel") {
+            if !dont_modify {
+                self.play_output_commands();
+            }
             let commands_left = self.queue.len() > 1;
             self.add_undo(bak);
             self.do_undo(true, false);
             if !dont_modify {
                 self.cancelled = true;
             }
+            self.play_simple("cancel");
             return commands_left;
         }
         if self.queue.iter().any(|c| c == "restart") {
+            if !dont_modify {
+                self.play_output_commands();
+            }
             self.add_undo(bak.clone());
             if !dont_modify {
                 self.do_restart(true);
@@ -608,14 +647,11 @@ impl<'a> Runtime<'a> {
         }
         if !dont_modify {
             self.play_sounds();
-            for c in &self.queue {
-                if c == "message" {
-                    // the message text was recorded when queued
-                }
-            }
+            self.play_output_commands();
         }
         if !self.st.text_mode && self.check_win() && !dont_do_win {
             // DoWin
+            self.play_simple("endlevel");
             self.againing = false;
             self.won = true;
             self.queue.clear();
