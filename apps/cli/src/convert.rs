@@ -85,7 +85,7 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
 }
 
 /// What an importer's input is, for reading it.
-fn input_of(imp: &Importer) -> Input {
+pub(crate) fn input_of(imp: &Importer) -> Input {
     Input::Import { name: imp.input, limit: imp.max_bytes }
 }
 
@@ -97,7 +97,7 @@ pub fn import(imp: &Importer, file: &Path) -> Result<Vec<Imported>, CliError> {
     (imp.import)(&text, name.as_deref()).map_err(|e| import_error(file, e))
 }
 
-fn import_error(file: &Path, e: ImportError) -> CliError {
+pub(crate) fn import_error(file: &Path, e: ImportError) -> CliError {
     match e.line {
         Some(line) => CliError::BadInput(format!("{}:{line}: {}", file.display(), e.message)),
         None => CliError::file(file, e.message),

@@ -196,6 +196,20 @@ fn play_level(args: &PlayArgs) -> Result<Level, CliError> {
 fn game_level(path: &Path, number: Option<u64>, ask: bool) -> Result<Level, CliError> {
     let importer = tessera_core::importer("puzzlescript")
         .ok_or_else(|| CliError::BadInput("no puzzlescript importer is registered".into()))?;
+    if let Some(k) = number {
+        // One level: its source copied once, not once per level of the game (issue 37.2).
+        let text = crate::error::read_input(path, crate::convert::input_of(importer))?;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let pick = usize::try_from(k).unwrap_or(usize::MAX);
+        let (level, n) = tessera_core::puzzlescript::import_level(&text, name.as_deref(), pick)
+            .map_err(|e| crate::convert::import_error(path, e))?;
+        return level.map(|l| l.level).ok_or_else(|| {
+            CliError::file(
+                path,
+                format!("--number {pick}: the game has {n} level{}", if n == 1 { "" } else { "s" }),
+            )
+        });
+    }
     let mut levels = crate::convert::import(importer, path)?;
     let n = levels.len();
     let pick = match number {

@@ -59,7 +59,7 @@ mod undo;
 mod tests;
 
 pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
-pub use import::IMPORTERS;
+pub use import::{IMPORTERS, import_level};
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
 pub use plugin::{HINT_BYTES, HINT_NODES, HINT_SEARCH, PuzzleScript, PuzzleScriptKeyframe};
 pub use solver::{HintVerdict, Refusal, Search, SolveLimits, SolveOutcome, SolveReport, hint_verdict, solve, solve_with};
