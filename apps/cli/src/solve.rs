@@ -48,6 +48,10 @@ pub struct SolveArgs {
     /// (best-first by the win conditions: fewer states, not proved fewest). Default `astar`.
     #[arg(long, value_name = "SEARCH")]
     pub search: Option<String>,
+    /// PuzzleScript only: the most states the search expands, instead of the clock: the same
+    /// answer on any machine, however loaded (`--seconds` is then not used).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub states: Option<u64>,
     /// Record the solution (or best line) as a log.
     #[arg(long, value_name = "LOG")]
     pub record: Option<PathBuf>,

@@ -147,6 +147,36 @@ fn solve_searches_by_astar_unless_told_and_bfs_proves_the_fewest_steps() {
     assert!(stderr(&out).contains("--search"), "{}", stderr(&out));
 }
 
+/// `--states N` budgets the search in states expanded instead of the clock: the same answer,
+/// states and solution on every run; too few states give up saying so; other solvers refuse it.
+#[test]
+fn solve_budgets_in_states_gives_the_same_answer_every_time() {
+    let dir = scratch("ps-solve-states");
+    let level = level_file(&dir, "w1.json", &game(), 1);
+    let level = level.to_str().unwrap();
+    let run = |states: &str| tessera(&["solve", level, "--json", "--states", states], "");
+    let first = run("100000");
+    assert!(first.status.success(), "{}", stderr(&first));
+    let a = json_lines(&first).remove(0);
+    let b = json_lines(&run("100000")).remove(0);
+    for key in ["steps", "nodes", "states", "commands"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    let nodes = a["nodes"].as_u64().unwrap();
+    // One state fewer than the search needed: it gives up, and says in what.
+    let short = run(&(nodes - 1).to_string());
+    assert_eq!(short.status.code(), Some(1), "{}", stderr(&short));
+    assert!(
+        stderr(&short).contains(&format!("gave up: states: no solution found in {} states", nodes - 1)),
+        "{}",
+        stderr(&short)
+    );
+    assert!(run(&nodes.to_string()).status.success());
+    let out = tessera(&["solve", "fixtures/levels/sokoban.json", "--states", "10"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--states"), "{}", stderr(&out));
+}
+
 #[test]
 fn play_s_hint_is_a_step_of_a_solution_found_and_none_without_one() {
     let dir = scratch("ps-hint");

@@ -8,7 +8,8 @@
 //! `tessera solve LEVEL` on a PuzzleScript level runs core's solver
 //! ([`tessera_core::puzzlescript::solve_with`]) with the search `--search` names (`astar` by
 //! default; `bfs` proves the fewest steps) in a wall-clock budget (`--seconds`, for the whole command: from its start, reading and compiling
-//! the game included; checked through the solver's stop callback before every step it plays) and a memory budget (`--memory MIB`, default 1024). It prints the
+//! the game included; checked through the solver's stop callback before every step it plays), or a budget of states expanded
+//! (`--states N`, the same answer on any machine), and a memory budget (`--memory MIB`, default 1024). It prints the
 //! steps, states searched and the solution's commands (one a line, the script text `tessera
 //! play` reads), or one JSON object with `--json`; `--record LOG` writes the solution as a log
 //! that `tessera replay verify` accepts. The solution is played on the game before anything is
@@ -60,7 +61,8 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
     {
         return Err(CliError::BadInput(format!("--bot {bot}: solve has one solver for puzzlescript, {SOLVER}")));
     }
-    let takes = "the puzzlescript solver takes --seconds (wall clock), --memory, --search, --record and --json";
+    let takes =
+        "the puzzlescript solver takes --seconds (wall clock) or --states, --memory, --search, --record and --json";
     args.refuse(args.nmcs_level.is_some(), "--level", takes)?;
     args.refuse(args.cpu_time, "--cpu-time", takes)?;
     args.refuse(args.seed.is_some(), "--seed", takes)?;
@@ -87,8 +89,10 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
     let began = crate::solve::started();
     // Never more than half of what the process may still allocate (its RLIMIT_AS, its cgroup).
     let max_bytes = crate::solve::memory_headroom().map_or(mib << 20, |h| (mib << 20).min(h / 2));
-    let limits = SolveLimits { max_nodes: u64::MAX, max_bytes };
-    let report = solve_with(rules, state, limits, search, &mut || began.elapsed() > budget)
+    // A budget in states replaces the clock: the answer is then the same on any machine.
+    let limits = SolveLimits { max_nodes: args.states.unwrap_or(u64::MAX), max_bytes };
+    let timed = args.states.is_none();
+    let report = solve_with(rules, state, limits, search, &mut || timed && began.elapsed() > budget)
         .map_err(|e| CliError::BadInput(format!("{name}: the solver refuses the level: {e}")))?;
     let elapsed = began.elapsed().as_secs_f64();
     let rate = report.nodes as f64 / elapsed.max(1e-9);
@@ -108,10 +112,13 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
             )));
         }
         SolveOutcome::Stopped => {
-            return Err(CliError::Failed(format!(
-                "{name}: gave up: time: no solution found in {} s ({work}); give more --seconds",
-                args.seconds
-            )));
+            return Err(CliError::Failed(match args.states {
+                Some(n) => format!("{name}: gave up: states: no solution found in {n} states ({work}); give more --states"),
+                None => format!(
+                    "{name}: gave up: time: no solution found in {} s ({work}); give more --seconds",
+                    args.seconds
+                ),
+            }));
         }
         SolveOutcome::Memory => {
             return Err(CliError::Failed(format!(

@@ -30,7 +30,10 @@
 //! with a string), reproduced exactly: the level's seed `N` seeds it as the string of N's decimal
 //! digits.
 //!
-//! **Versions.** Rules version 2 (today's) opens a level as the reference does: when
+//! **Versions.** Rules version 3 (today's) checks the win conditions at the end of a step only,
+//! as the reference does: a level that starts in a winning layout is won by its first step (any
+//! step, even one that moves nothing), where version 2 and older had it won from the start.
+//! Version 2 opens a level as the reference does: when
 //! `run_rules_on_level_start` queues `again`, those turns run before the first command (at most
 //! [`MAX_TURNS`]); and the `again` check, a turn the reference tries and undoes to see whether
 //! the queued turn would change anything, leaves no `Rule` events. Version 1 did neither; it is
@@ -48,6 +51,7 @@ mod import;
 mod level;
 mod mirror;
 mod plugin;
+mod prune;
 pub mod solver;
 mod source;
 mod state;
@@ -122,7 +126,8 @@ impl PuzzleScriptRules {
     }
 
     /// Makes these rules behave as `version` did; false (unchanged) for a version this build
-    /// does not keep. Version 2 (today's) runs the `again` turns a `run_rules_on_level_start`
+    /// does not keep. Version 3 (today's) has a level that starts in a winning layout won by
+    /// its first step, not from the start; version 2 runs the `again` turns a `run_rules_on_level_start`
     /// turn queues as the level starts, and leaves the rules of the `again` check (a turn tried
     /// and undone) out of the `Rule` events; version 1 did neither.
     pub fn set_version(&mut self, version: u32) -> bool {

@@ -43,6 +43,7 @@
 //!   in core).
 
 use super::engine::{self, Game, Input};
+use super::prune::Pruning;
 use super::{MAX_TURNS, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState};
 use crate::hash::keys::mix64;
 use std::cmp::Reverse;
@@ -146,6 +147,9 @@ pub struct SolveReport {
     pub states: u64,
     /// Bytes the stored states took at the end (the estimate checked against the budget).
     pub bytes: u64,
+    /// States reached but not stored: no sequence of steps wins from them (a win condition that
+    /// can never hold again, read from the rules; see `prune.rs`).
+    pub pruned: u64,
 }
 
 /// Why a level cannot be searched.
@@ -478,15 +482,22 @@ pub fn solve_with(
     let moves = moves(game);
     let start = state.engine();
     let mut store = Store::new(start.cells.len());
-    let report = |outcome, nodes, store: &Store| SolveReport {
+    let report = |outcome, nodes, pruned, store: &Store| SolveReport {
         outcome,
         nodes,
         states: store.count() as u64,
         bytes: store.bytes(),
+        pruned,
     };
     if state.is_won() {
-        return Ok(report(SolveOutcome::Solved(Vec::new()), 0, &store));
+        return Ok(report(SolveOutcome::Solved(Vec::new()), 0, 0, &store));
     }
+    let pruning = Pruning::of(game);
+    if pruning.start_is_dead(game, start) {
+        return Ok(report(SolveOutcome::Unsolvable, 0, 0, &store));
+    }
+    let prunes = pruning.checks_states();
+    let mut pruned = 0u64;
     let estimate = Estimate { game };
     let priority = |depth: u32, h: u32| match search {
         Search::Bfs => depth,
@@ -527,7 +538,7 @@ pub fn solve_with(
         };
         let Some(head) = head else { break };
         if nodes >= limits.max_nodes || stop() {
-            return Ok(report(SolveOutcome::Stopped, nodes, &store));
+            return Ok(report(SolveOutcome::Stopped, nodes, pruned, &store));
         }
         store.take(head, &mut here);
         let depth = store.depth[head as usize] + 1;
@@ -547,7 +558,7 @@ pub fn solve_with(
             if won {
                 let mut path = store.path(head, moves);
                 path.push(cmd);
-                return Ok(report(SolveOutcome::Solved(path), nodes, &store));
+                return Ok(report(SolveOutcome::Solved(path), nodes, pruned, &store));
             }
             let rest = if next.restart_cells == here.restart_cells
                 && next.movements == here.movements
@@ -561,6 +572,11 @@ pub fn solve_with(
             };
             let key = state_key(&next.cells, rest);
             let (at, found) = store.find(key);
+            if !found && prunes && pruning.is_dead(game, &next) {
+                // (not stored: a dead state found again is tested again)
+                pruned += 1;
+                continue;
+            }
             if found {
                 // Breadth-first finds every state first by a shortest path; best-first may not.
                 let id = store.ids[at];
@@ -571,7 +587,7 @@ pub fn solve_with(
                 continue;
             }
             if store.bytes_after_one_more() > limits.max_bytes || store.count() >= MAX_STATES {
-                return Ok(report(SolveOutcome::Memory, nodes, &store));
+                return Ok(report(SolveOutcome::Memory, nodes, pruned, &store));
             }
             let id = store.add(at, key, &next.cells, rest, Link { parent: head, cmd: k as u8, depth });
             let h = if search == Search::Bfs { 0 } else { estimate.of(&next) };
@@ -579,7 +595,7 @@ pub fn solve_with(
         }
     }
     let outcome = if random > 0 { SolveOutcome::Random { steps: random } } else { SolveOutcome::Unsolvable };
-    Ok(report(outcome, nodes, &store))
+    Ok(report(outcome, nodes, pruned, &store))
 }
 
 /// What a hint can say about a state (see [`hint_verdict`]).
@@ -805,9 +821,9 @@ mod tests {
             assert_eq!(r.outcome, SolveOutcome::Unsolvable, "{search}");
             assert_eq!(r.states as usize, exact, "{search}: one stored state per distinct state");
         }
-        // A state costs its links and key, not its board: a long room with a target and no crate
-        // stores its states in less than their boards would take.
-        let room = format!("#P{}O#", ".".repeat(59));
+        // A state costs its links and key, not its board: a long room with a target and a crate
+        // stuck against its end stores its states in less than their boards would take.
+        let room = format!("#*P{}O#", ".".repeat(58));
         let big = GAME.replace(
             "#######\n#.....#\n#.P*.O#\n#.....#\n#######",
             &format!("{}\n{room}\n{}", "#".repeat(63), "#".repeat(63)),
@@ -861,6 +877,47 @@ mod tests {
         let some = GAME.replace("All Target on Crate", "Some Crate on Target\nNo Player on Target");
         let (rules, s) = start_of(&some, 2, 0);
         assert_eq!(Estimate { game: rules.game() }.of(s.engine()), 2, "no crate on a target, the player on one");
+    }
+
+    /// What the rules can never do proves a level unsolvable: with no win condition (and no
+    /// `win` command) at once; with a crate that a wall crushes and "some Crate on Target", each
+    /// state without a crate is dropped unexpanded, and the solution is the one found without.
+    #[test]
+    fn states_that_can_never_win_are_proved_so_from_the_rules() {
+        let noaction = |s: &str| s.replace("homepage example.invalid", "homepage example.invalid\nnoaction");
+        let no_win = noaction(&GAME.replace("All Target on Crate", ""));
+        let (rules, s) = start_of(&no_win, 1, 0);
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        assert_eq!((r.outcome, r.nodes), (SolveOutcome::Unsolvable, 0));
+        // A rule that says `win` can still win it: searched.
+        let by_command = no_win.replace("late [ Fade ] -> [ ]", "late [ Fade ] -> [ ]\n[ Player Target ] -> [ Player Target ] win");
+        let (rules, s) = start_of(&by_command, 0, 0);
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        assert!(matches!(r.outcome, SolveOutcome::Solved(_)), "{r:?}");
+
+        let crush = "[ > Player | Crate | Wall ] -> [ > Player | | Wall ]\n[ > Player | Crate ] -> [ > Player | > Crate ]";
+        let some = noaction(&GAME.replace("[ > Player | Crate ] -> [ > Player | > Crate ]", crush))
+            .replace("All Target on Crate", "Some Crate on Target");
+        let (rules, s) = start_of(&some, 0, 0);
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        assert_eq!(r.outcome, SolveOutcome::Solved(vec![PuzzleScriptCommand::Right, PuzzleScriptCommand::Right]));
+        // Level 1 with its crate pushed down into the wall: no crate left, dead.
+        let (rules, mut s) = start_of(&some, 0, 0);
+        let mut events = Vec::new();
+        use PuzzleScriptCommand::{Down, Right, Up};
+        for c in [Up, Right, Down, Down] {
+            rules.apply(&mut s, &c, &mut events).unwrap();
+        }
+        assert_eq!(s.rows()[3], "#..P..#");
+        assert!(!s.rows().iter().any(|r| r.contains('*')), "the crate is gone: {:?}", s.rows());
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        assert_eq!((r.outcome, r.nodes), (SolveOutcome::Unsolvable, 0));
+        // With the target walled off: every state where the crate is crushed is dropped on the
+        // way to the proof.
+        let walled = some.replace("#.P*.O#", "#.P*#O#");
+        let (rules, s) = start_of(&walled, 0, 0);
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        assert!(r.outcome == SolveOutcome::Unsolvable && r.pruned > 0 && r.nodes > 1, "{r:?}");
     }
 
     #[test]

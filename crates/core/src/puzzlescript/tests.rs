@@ -342,3 +342,42 @@ fn a_game_lists_the_sounds_it_declares_in_source_order() {
     assert!(d.iter().all(|x| !x.seed.is_empty() && x.seed.bytes().all(|b| b.is_ascii_digit())));
     assert_eq!(game.sound_event("sfx10"), Some(d[20].seed.as_str()));
 }
+
+/// The suite's "aggregates in win conditions 2": level 1 has no crate with its dot, so "all
+/// dotted on target" holds before any step.
+const WON_AT_START: &str = include_str!("../../../../fixtures/puzzlescript/aggregates_in_win_conditions_2.txt");
+
+/// Issue 36, point 3: the reference checks the win conditions at the end of a turn only, so a
+/// level that starts in a winning layout is won by its first step (any step, even one that moves
+/// nothing), and the solver's answer is that one step, not "solved in 0 steps". Version 2 had it
+/// won from the start (kept, for its logs).
+#[test]
+fn a_level_that_starts_in_a_winning_layout_is_won_by_its_first_step() {
+    let level = PuzzleScriptLevel { name: None, seed: None, source: WON_AT_START.into(), level: 0 };
+    let (rules, s) = level.start(0).expect("the level starts");
+    assert_eq!(rules.version(), 3);
+    assert!(rules.game().is_won(s.engine()), "the layout meets the win conditions");
+    assert!(!s.is_won());
+    assert_eq!(rules.status(&s), Status::Playing);
+    assert!(!rules.commands(&s).is_empty(), "steps are accepted");
+    // The player is on the top row: `up` moves nothing, and still wins (the reference's checkWin
+    // runs after every turn).
+    let mut up = s.clone();
+    let events = step(&rules, &mut up, PuzzleScriptCommand::Up);
+    assert!(up.is_won() && events.contains(&PuzzleScriptEvent::Won), "{events:?}");
+    // The reference's own case: its first input (right) wins the level.
+    let mut right = s.clone();
+    step(&rules, &mut right, PuzzleScriptCommand::Right);
+    assert!(right.is_won());
+    // The solver's answer: one step, which wins.
+    let report = solve(&rules, &s, SolveLimits::default(), &mut || false).expect("searchable");
+    let SolveOutcome::Solved(commands) = report.outcome else { panic!("{report:?}") };
+    assert_eq!(commands.len(), 1, "{commands:?}");
+    let mut played = s.clone();
+    step(&rules, &mut played, commands[0]);
+    assert!(played.is_won());
+    // Version 2 had it won at once, every command refused.
+    let (old, s2) = level.start_version(0, 2).expect("version 2 starts");
+    assert!(s2.is_won());
+    assert!(old.commands(&s2).is_empty());
+}

@@ -8,8 +8,8 @@
 //! Boards are stored like the reference: cell index `x * height + y` (column-major), each cell
 //! `stride` 64-bit words of object bits (object ids as in [`Game::objects`]).
 
-mod bits;
-mod compile;
+pub(crate) mod bits;
+pub(crate) mod compile;
 pub mod level_string;
 mod parse;
 mod rng;

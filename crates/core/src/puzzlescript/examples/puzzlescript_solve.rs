@@ -195,9 +195,10 @@ fn main() {
                     }
                 }
             };
-            let (nodes, states) = report.as_ref().map_or((0, 0), |r| (r.nodes, r.states));
+            let (nodes, states, pruned) =
+                report.as_ref().map_or((0, 0, 0), |r| (r.nodes, r.states, r.pruned));
             println!(
-                "{:<50} level {:>2}{} {search}: {what}; {nodes} expanded, {states} stored, {t:.2} s ({wall:.2} s wall)",
+                "{:<50} level {:>2}{} {search}: {what}; {nodes} expanded, {states} stored, {pruned} pruned, {t:.2} s ({wall:.2} s wall)",
                 case.name.chars().take(50).collect::<String>(),
                 case.level,
                 if random { " (random game)" } else { "" }
