@@ -274,8 +274,11 @@ fn a_step_past_the_work_bound_is_refused_and_changes_nothing() {
 #[test]
 fn solve_keeps_its_seconds_for_the_whole_command() {
     let dir = scratch("bounds-seconds");
-    let game =
-        big_game(&dir, "slow", 200, "[ Background | Background ] -> [ Background | Background Mark ]\n");
+    // (the second rule could make a target, if two movers ever met: without it the solver
+    // proves at once that "some Target" never holds)
+    let rules = "[ Background | Background ] -> [ Background | Background Mark ]\n\
+                 [ Mover | Mover ] -> [ Mover | Mover Target ]\n";
+    let game = big_game(&dir, "slow", 200, rules);
     let started = Instant::now();
     let out = tessera(&["solve", s(&game), "--seconds", "1"], "");
     let took = started.elapsed();

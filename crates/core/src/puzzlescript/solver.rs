@@ -547,7 +547,7 @@ pub fn solve_with(
             // Before every step (issue 37.5: one check in 256 expansions let `--seconds 2` run
             // 19 to 34 s on large levels).
             if k > 0 && stop() {
-                return Ok(report(SolveOutcome::Stopped, nodes, &store));
+                return Ok(report(SolveOutcome::Stopped, nodes, pruned, &store));
             }
             next.clone_from(&here);
             let Some(won) = step(game, &mut next, input(cmd), work_limit) else { continue };
