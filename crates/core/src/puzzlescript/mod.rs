@@ -92,8 +92,10 @@ pub const MAX_TURNS: u32 = 1_000;
 /// [`engine::Work`]), the same on every machine, never the clock. A step past it is refused
 /// (`step_too_long`, "step too long: …") and changes nothing; a level whose start passes it
 /// does not open. The heaviest step of PuzzleScript's 470-case suite does 3.3 million (12 times
-/// less); at the bound a step takes 0.1 to 0.4 s of one core (release build, 2026-11-26: an
-/// `again` chain on a 256×256 level, a rule with ellipses matching every pair of cells).
+/// less); at the bound a step took 0.1 to 0.4 s of one core on an `again` chain or a rule with
+/// ellipses matching every pair of cells over a 256×256 level, and up to about 1 s on the
+/// fuzz corpus's `again-chain` (every cell marked and cleared each turn) (release build,
+/// 2026-11-26, a loaded 2-core machine).
 ///
 /// It holds under every rules version, without a version of its own: a step it refuses did
 /// a tenth of a second or more per step when recorded, far past any real game's, so no log of a
