@@ -211,6 +211,15 @@ fn game_level(path: &Path, number: Option<u64>, ask: bool) -> Result<Level, CliE
         });
     }
     let mut levels = crate::convert::import(importer, path)?;
+    // The compiler's warnings (an unused object, a rule that can never fire) go to stderr, as
+    // the reference's console shows them: the game still plays.
+    if let Ok(text) = std::fs::read_to_string(path)
+        && let Ok(game) = tessera_core::puzzlescript::engine::compile(&text)
+    {
+        for w in game.warnings() {
+            eprintln!("{}:{}: warning: {}", path.display(), w.line, w.message);
+        }
+    }
     let n = levels.len();
     let pick = match number {
         Some(k) => usize::try_from(k).unwrap_or(usize::MAX),
@@ -566,7 +575,8 @@ fn print_step(
                 Outcome::Redone => " (redone)",
                 _ => "",
             };
-            let list: Vec<String> = session.events(outcome).iter().map(crate::replay::event_line).collect();
+            let list: Vec<String> =
+                session.events(outcome).iter().map(|e| crate::replay::event_words(e, &g.state)).collect();
             writeln!(out, "step {}: {text}{verb}", session.step)
                 .and_then(|()| writeln!(out, "  {}", list.join("\n  ")))
                 .and_then(|()| write!(out, "{}", g.state.render()))

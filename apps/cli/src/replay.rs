@@ -396,6 +396,12 @@ const LONG_ARRAY: usize = 24;
 /// numbers (a PuzzleScript `Aux`: its generator and checkpoint, hundreds of bytes) shows its
 /// first 8, then how many there are and a checksum of them all, so two that differ still read
 /// differently. `--json` and `replay export` keep every number.
+pub(crate) fn event_words(e: &AnyEvent, state: &AnyState) -> String {
+    crate::games::describe_event(state, e).unwrap_or_else(|| event_line(e))
+}
+
+/// An event as one line of JSON, long arrays shortened (see [`event_words`], which names a
+/// game's things where its rule set can).
 pub(crate) fn event_line(e: &AnyEvent) -> String {
     let mut v = e.to_json();
     shorten_arrays(&mut v);
@@ -505,7 +511,8 @@ fn show(log: &Log, path: &Path, step: u64, json: bool, out: &mut impl Write) -> 
         (|| {
             writeln!(out, "{head}")?;
             if !rec.events.is_empty() {
-                writeln!(out, "  {}", events_text(&rec.events, "\n  "))?;
+                let words: Vec<String> = rec.events.iter().map(|e| event_words(e, &state)).collect();
+                writeln!(out, "  {}", words.join("\n  "))?;
             }
             write!(out, "{}", state.render())?;
             let score = state.score().map(|s| format!("score {s} · ")).unwrap_or_default();

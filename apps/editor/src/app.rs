@@ -30,7 +30,18 @@ pub struct Settings {
     pub speed: Speed,
     /// The folder the file picker opens in.
     pub last_dir: Option<PathBuf>,
+    /// The source pane's width (the split beside the board), in points.
+    pub source_width: Option<f32>,
+    /// The source pane is hidden (it shows for games written as text unless hidden).
+    pub source_hidden: bool,
+    /// The console is hidden.
+    pub console_hidden: bool,
+    /// Rebuild after a pause in typing.
+    pub auto_rebuild: bool,
 }
+
+/// The source pane's width before the designer drags the split.
+const SOURCE_WIDTH: f32 = 520.0;
 
 /// The editor's modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +61,8 @@ pub enum Mode {
 pub enum Pending {
     /// Open this file.
     Open(PathBuf),
+    /// Open level `1` (an index into the list) of the collection `0` being chosen from.
+    OpenLevel(PathBuf, usize),
     /// Close the window.
     Quit,
 }
@@ -163,6 +176,12 @@ pub struct EditorApp {
     sent_title: String,
     last_hover: Option<tessera_core::Pos>,
     pinned_hover: Option<tessera_core::Pos>,
+    /// The source pane of a game written as text (`workbench.rs`).
+    workbench: crate::workbench::Workbench,
+    /// What the game said, step by step (`console.rs`).
+    console: crate::console::Console,
+    /// The debugger's log was recorded by rules a rebuild has since replaced.
+    debug_stale: bool,
 }
 
 impl EditorApp {
@@ -201,7 +220,123 @@ impl EditorApp {
             sent_title: String::new(),
             last_hover: None,
             pinned_hover: None,
+            workbench: crate::workbench::Workbench::default(),
+            console: crate::console::Console::default(),
+            debug_stale: false,
         }
+    }
+
+    /// The source pane.
+    pub fn workbench(&self) -> &crate::workbench::Workbench {
+        &self.workbench
+    }
+
+    /// The source pane, to change (its text, as typing would).
+    pub fn workbench_mut(&mut self) -> &mut crate::workbench::Workbench {
+        &mut self.workbench
+    }
+
+    /// The console.
+    pub fn console(&self) -> &crate::console::Console {
+        &self.console
+    }
+
+    /// The console, to change (Verbose).
+    pub fn console_mut(&mut self) -> &mut crate::console::Console {
+        &mut self.console
+    }
+
+    /// Whether Edit holds a game written as text (a PuzzleScript source), which the source
+    /// pane shows.
+    pub fn has_source(&self) -> bool {
+        self.edit.draft().game().source_text(&self.edit.draft().settings).is_some()
+    }
+
+    /// Whether the source pane is shown.
+    pub fn source_shown(&self) -> bool {
+        self.has_source() && !self.settings.source_hidden && self.mode != Mode::Pack
+    }
+
+    /// Shows or hides the source pane (the Source button).
+    pub fn show_source(&mut self, show: bool) {
+        self.settings.source_hidden = !show;
+    }
+
+    /// Whether the debugger's log was recorded by rules a rebuild has since replaced.
+    pub fn debug_stale(&self) -> bool {
+        self.debug_stale
+    }
+
+    /// Puts a game source that built into Edit's draft and plays it (what Rebuild does when the
+    /// text compiles): the level Edit shows, with the new rules, in Play. Everything computed
+    /// from the old rules goes: Hint's solution (it is keyed by the rules), the Difficulty
+    /// figures, a solution being shown; the debugger's log is marked as of the old rules.
+    pub fn rebuilt(&mut self, source: String) {
+        let marks = self.workbench.marks().to_vec();
+        match self.edit.rebuild_with(source) {
+            Ok(level) => {
+                let seed = self.edit.play_seed();
+                self.edit_action(EditAction::Play(level, seed));
+                if self.debug_of.is_some() {
+                    // The line of play shown in Debug is opened again from the new game.
+                    self.debug_of = Some((u64::MAX, 0));
+                } else {
+                    // A log file stays, marked as of the old rules.
+                    self.debug_stale = self.debug.is_open();
+                }
+                self.console.compiled(&marks, true);
+            }
+            Err(e) => {
+                self.console.compiled(&marks, true);
+                self.edit.say(format!("rebuilt, but the level does not play yet: {e}"));
+            }
+        }
+    }
+
+    /// Opens a new game written as text (File → New game: a blank game or an example) in Edit,
+    /// with its source in the source pane and its first level in Play; saved with Save game
+    /// source as…
+    pub fn new_source_game(&mut self, source: &str) {
+        let level = Level::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptLevel {
+            name: None,
+            seed: None,
+            source: source.to_string(),
+            level: 0,
+        });
+        if let Err(e) = self.edit.load(&level, None) {
+            self.error = Some(format!("the new game does not open: {e}"));
+            return;
+        }
+        self.edit.set_imported_from(None);
+        self.collection = None;
+        let title = source
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("title "))
+            .map_or("new game".to_string(), |t| format!("{} (new game)", t.trim()));
+        if self.open_level(level, tessera_core::DEFAULT_SEED, &title) {
+            self.set_source(None, true);
+        }
+        self.workbench.reset(source);
+        self.settings.source_hidden = false;
+        self.mode = Mode::Edit;
+    }
+
+    /// Feeds the console with the step just played.
+    fn console_step(&mut self) {
+        let history = self.session.history();
+        let step = history.step();
+        let Some(events) = history.events_at(step) else { return };
+        let (rules, state) = (history.rules(), history.state());
+        let Some(game) = games::of(rules.rule_set()) else { return };
+        let mut lines = Vec::new();
+        game.console_lines(rules, state, events, &mut lines);
+        if lines.is_empty() && game.source_text(self.session.level()).is_none() {
+            return;
+        }
+        let cmd = history.command_at(step).map_or_else(|| "?".to_string(), |c| c.to_string());
+        let header =
+            crate::console::ConsoleLine::new(crate::console::Kind::Step, format!("step {step}: {cmd}"), None);
+        self.console.extend(std::iter::once(header).chain(lines));
     }
 
     /// The game being played.
@@ -259,6 +394,7 @@ impl EditorApp {
         if restored.is_ok() {
             // A level of a game's file: Save game source writes that file again.
             self.edit.set_imported_from(r.game_source.as_deref());
+            self.workbench.forget();
         }
         match restored {
             Ok(()) => {
@@ -309,6 +445,12 @@ impl EditorApp {
         }
         match p {
             Pending::Open(path) => self.open_now(&path),
+            Pending::OpenLevel(_, i) => {
+                if let Some(mut c) = self.choice.take() {
+                    c.selected = i;
+                    self.open_from_collection(c);
+                }
+            }
             Pending::Quit => {
                 // Closing without saving: the edits are given up, so no recovery either (and
                 // none kept in the frames left before the window closes).
@@ -350,6 +492,7 @@ impl EditorApp {
                     return;
                 }
                 self.pack_inline = Some(entry);
+                self.workbench.forget();
                 match Session::new(*level, seed) {
                     Ok(s) => {
                         self.set_session(s);
@@ -387,26 +530,35 @@ impl EditorApp {
         self.mode
     }
 
-    /// Edit's rules panel at line `line` of the debugged log's game: Edit shows the log's level
-    /// first unless it holds that game already or unsaved edits (then it says so).
-    fn show_source_line(&mut self, ctx: &egui::Context, line: u32) {
+    /// The source pane at line `line` of the debugged log's game (Debug's "line N"): Edit
+    /// keeps the game it holds when that is a game written as text (its file, its levels added
+    /// since the log was recorded), saying so when the log was of another source; otherwise Edit
+    /// shows the log's level first (unless it holds unsaved edits).
+    fn show_source_line(&mut self, line: u32) {
         let Some(d) = self.debug.debugger() else { return };
         let level = d.log().header().level.clone();
         let Some(game) = crate::games::of_level(&level) else { return };
-        let same = game.game_source(&level) == game.game_source(&self.edit.draft().to_level());
-        if !same {
+        if !self.has_source() {
             if self.edit.dirty() {
                 self.say(
-                    "Edit holds unsaved edits of another level: the rules panel shows its game".into(),
+                    "Edit holds unsaved edits of another level: save them to see the log's source".into(),
                     false,
                 );
-            } else if let Err(e) = self.edit.load(&level, None) {
+                return;
+            }
+            if let Err(e) = self.edit.load(&level, None) {
                 self.say(format!("the log's level does not open in Edit: {e}"), false);
                 return;
             }
+        } else {
+            let held = self.edit.draft().to_level();
+            let logged = game.source_text(&level).map(|(s, _)| s);
+            if logged != game.source_text(&held).map(|(s, _)| s) {
+                self.debug_stale = true;
+            }
         }
-        game.show_source_line(ctx, &self.edit.draft().settings, line);
-        self.mode = Mode::Edit;
+        self.settings.source_hidden = false;
+        self.workbench.go_to_line(line as usize);
     }
 
     /// Switches mode.
@@ -464,8 +616,34 @@ impl EditorApp {
                 if self.pack.dirty() { " *" } else { "" },
                 path.display()
             ),
+            _ if self.has_source() => {
+                // A game written as text: its title, the level played, and whether its source
+                // has changes not saved (in Edit or typed in the source pane).
+                let level = self.session.level();
+                let game = games::of_level(level);
+                let (source, k) = game.and_then(|g| g.source_text(level)).unwrap_or(("", 0));
+                let name = source.lines().find_map(|l| l.trim().strip_prefix("title ")).map(str::trim);
+                let unsaved = self.edit.dirty() || self.workbench.unbuilt();
+                format!(
+                    "{} · level {} · {}{}",
+                    name.unwrap_or("untitled game"),
+                    k + 1,
+                    self.title,
+                    if unsaved { " · unsaved" } else { "" }
+                )
+            }
             _ => self.title.clone(),
         }
+    }
+
+    /// The levels Play and Edit show (from 1) when they differ, for a game written as text.
+    pub fn levels_shown(&self) -> Option<(usize, usize)> {
+        if !self.has_source() {
+            return None;
+        }
+        let play = games::of_level(self.session.level())?.source_text(self.session.level())?.1;
+        let edit = self.edit.draft().game().source_text(&self.edit.draft().settings)?.1;
+        (play != edit).then_some((play + 1, edit + 1))
     }
 
     /// The error shown in the window, if any.
@@ -528,6 +706,7 @@ impl EditorApp {
             }
             Ok(Opened::Draft(level, problem)) => match self.edit.load(&level, Some(path)) {
                 Ok(()) => {
+                    self.workbench.forget();
                     self.mode = Mode::Edit;
                     self.title = path.display().to_string();
                     self.edit.say(format!("opened as a draft: {problem}"));
@@ -546,6 +725,7 @@ impl EditorApp {
                 }
                 self.debug.open_log(*log, Some(path.to_path_buf()));
                 self.debug_of = None;
+                self.debug_stale = false;
                 self.mode = Mode::Debug;
                 self.title = path.display().to_string();
                 self.remember(path);
@@ -564,6 +744,7 @@ impl EditorApp {
             return;
         }
         self.edit.set_imported_from((!ours).then_some(path));
+        self.workbench.forget();
         match Session::new(level, seed) {
             Ok(s) => {
                 self.set_session(s);
@@ -583,6 +764,10 @@ impl EditorApp {
     /// Enter; a double click opens), the level's number (the one in the list and in `tessera
     /// convert`'s file names), and a preview of the level picked.
     fn choice_ui(&mut self, ctx: &egui::Context) {
+        // The question about recovered or unsaved edits comes first.
+        if self.recovered.is_some() || self.pending.is_some() {
+            return;
+        }
         let Some(c) = &mut self.choice else { return };
         let mut open = None;
         let mut cancel = false;
@@ -670,6 +855,12 @@ impl EditorApp {
         });
         if cancel {
             self.choice = None;
+        } else if let Some(i) = open
+            && self.edit.dirty()
+        {
+            // Opening the level would replace unsaved edits (restored ones too): ask first.
+            let path = c.path.clone();
+            self.pending = Some(Pending::OpenLevel(path, i));
         } else if let Some(i) = open
             && let Some(mut c) = self.choice.take()
         {
@@ -801,6 +992,8 @@ impl EditorApp {
         self.board.fit();
         self.error = None;
         self.notice = None;
+        // The console is of the level played.
+        self.console.clear();
     }
 
     /// Shows the current line of play in the debugger.
@@ -811,6 +1004,7 @@ impl EditorApp {
             Ok(log) => {
                 self.debug.open_log(log, None);
                 self.debug_of = Some((self.session.history().step(), self.session.state().hash()));
+                self.debug_stale = false;
                 // Debug opens where Play is.
                 self.debug.seek(self.session.history().step());
             }
@@ -886,6 +1080,7 @@ impl EditorApp {
     fn play_step(&mut self, cmd: &tessera_core::AnyCommand, now: f64) -> bool {
         match self.session.execute(cmd, now, self.settings.speed) {
             Ok(said) => {
+                self.console_step();
                 self.notice = None;
                 self.play.hint = None;
                 if !said.is_empty() {
@@ -898,6 +1093,14 @@ impl EditorApp {
             }
             Err(r) => {
                 self.say(format!("refused: {}", r.message), false);
+                if self.has_source() {
+                    let line = format!("{cmd}: refused ({})", r.message);
+                    self.console.extend([crate::console::ConsoleLine::new(
+                        crate::console::Kind::Cancel,
+                        line,
+                        None,
+                    )]);
+                }
                 false
             }
         }
@@ -927,6 +1130,15 @@ impl EditorApp {
         }
         self.menu_bar(ui);
         self.status_bar(ui, now);
+        self.workbench_ui(ui);
+        if self.mode == Mode::Debug && self.debug_stale {
+            egui::Panel::top("debug-stale").show(ui, |ui| {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    "This line of play was recorded by the rules before the rebuild: the source's lines may have moved.",
+                );
+            });
+        }
         match self.mode {
             Mode::Edit => {
                 let mut error = None;
@@ -944,7 +1156,7 @@ impl EditorApp {
                     self.set_session(*s);
                     self.mode = Mode::Play;
                 }
-                Some(DebugAction::ShowSourceLine(line)) => self.show_source_line(ui.ctx(), line),
+                Some(DebugAction::ShowSourceLine(line)) => self.show_source_line(line),
                 None => {}
             },
             Mode::Pack => {
@@ -959,6 +1171,76 @@ impl EditorApp {
         self.overwrite_ui(ui.ctx());
         self.recovered_ui(ui.ctx());
         self.keep_recovery(ui.ctx(), now);
+    }
+
+    /// The source pane (left, full height, a split the designer drags, its width kept) and the
+    /// console under the board, for a game written as text; what they ask is done here.
+    fn workbench_ui(&mut self, ui: &mut egui::Ui) {
+        if !self.source_shown() {
+            return;
+        }
+        let game = self.edit.draft().game();
+        let edit = &self.edit;
+        self.workbench.follow(edit.revision(), || {
+            game.source_text(&edit.draft().to_level()).map(|(s, k)| (s.to_string(), k))
+        });
+        let level = game.source_text(&self.edit.draft().settings).map_or(0, |(_, k)| k);
+        self.workbench.auto = self.settings.auto_rebuild;
+        let width = self.settings.source_width.unwrap_or(SOURCE_WIDTH);
+        let mut action = None;
+        let shown = egui::Panel::left("workbench")
+            .resizable(true)
+            .default_size(width)
+            .size_range(200.0..=1600.0)
+            .show(ui, |ui| action = self.workbench.ui(ui, level));
+        let w = shown.response.rect.width();
+        if (w - width).abs() > 0.5 {
+            self.settings.source_width = Some(w);
+        }
+        self.settings.auto_rebuild = self.workbench.auto;
+        match action {
+            Some(crate::workbench::WorkbenchAction::Rebuilt(source)) => self.rebuilt(source),
+            Some(crate::workbench::WorkbenchAction::Failed) => {
+                let marks = self.workbench.marks().to_vec();
+                self.console.compiled(&marks, false);
+                self.settings.console_hidden = false;
+            }
+            Some(crate::workbench::WorkbenchAction::Token(t)) => self.token_clicked(t),
+            None => {}
+        }
+        if !self.settings.console_hidden {
+            let mut go = None;
+            egui::Panel::bottom("console").resizable(true).default_size(170.0).show(ui, |ui| {
+                go = self.console.ui(ui);
+            });
+            if let Some(line) = go {
+                self.workbench.go_to_line(line as usize);
+            }
+        }
+    }
+
+    /// A token of the source was clicked: the hook for what acts on a word of the source (a
+    /// sound's seed, [`crate::syntax::Class::Sound`]). Nothing yet.
+    fn token_clicked(&mut self, token: crate::source_editor::ClickedToken) {
+        let _ = token;
+    }
+
+    /// Writes the game's source being edited to `path` (Save game source as…), which Save game
+    /// source then writes again.
+    pub fn save_game_source_as(&mut self, path: &Path) {
+        let before = self.edit.imported_from().map(Path::to_path_buf);
+        self.edit.set_imported_from(Some(path));
+        match self.edit.save_game_source() {
+            Ok(msg) => {
+                self.edit.say(msg);
+                self.title = path.display().to_string();
+                self.remember(path);
+            }
+            Err(e) => {
+                self.edit.set_imported_from(before.as_deref());
+                self.error = Some(e);
+            }
+        }
     }
 
     /// Keeps the recovery file in step with the draft (not while recovered edits wait for an
@@ -1086,14 +1368,20 @@ impl EditorApp {
         let Some(p) = self.pending.clone() else { return };
         let what = match &p {
             Pending::Open(path) => format!("Open {} without saving?", path.display()),
+            Pending::OpenLevel(path, i) => {
+                format!("Open level {} of {} without saving?", i + 1, path.display())
+            }
             Pending::Quit => "Quit without saving?".to_string(),
         };
         let mut answer = None;
+        // A level of a game's file is saved into that file.
+        let game_source = self.edit.imported_from().is_some() && self.has_source();
         egui::Modal::new(egui::Id::unique("unsaved-changes")).show(ctx, |ui| {
             ui.heading("Unsaved changes");
             ui.label(format!("The level being edited has changes that are not saved. {what}"));
             ui.horizontal(|ui| {
-                if ui.button("Save level").clicked() {
+                let save = if game_source { "Save game source" } else { "Save level" };
+                if ui.button(save).clicked() {
                     answer = Some(Answer::Save);
                 }
                 if ui.button("Discard changes").clicked() {
@@ -1105,6 +1393,17 @@ impl EditorApp {
             });
         });
         match answer {
+            Some(Answer::Save) if game_source => match self.edit.save_game_source() {
+                Ok(msg) => {
+                    self.edit.say(msg);
+                    let saved = !self.edit.dirty();
+                    self.answer_pending(saved, ctx);
+                }
+                Err(e) => {
+                    self.pending = None;
+                    self.error = Some(e);
+                }
+            },
             Some(Answer::Save) => {
                 // Save, then go on if the save worked; without a file, ask where first.
                 match self.edit.path().map(Path::to_path_buf) {
@@ -1150,6 +1449,12 @@ impl EditorApp {
             self.redo(now);
         } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
             self.undo(now);
+        } else if self.play.message.is_none()
+            && games::of(self.session.state().rule_set()).is_some_and(|g| g.z_undoes())
+            && ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Z))
+        {
+            // PuzzleScript's Z.
+            self.undo(now);
         } else if self.play.message.is_some() {
             // A message waits for a key (any) before play goes on.
             if ctx.input(|i| i.events.iter().any(|e| matches!(e, egui::Event::Key { pressed: true, .. }))) {
@@ -1168,8 +1473,28 @@ impl EditorApp {
                         let dir = self.start_dir();
                         self.picker = Some(FilePicker::new(Purpose::Open, dir, ""));
                     }
+                    ui.menu_button("New game", |ui| {
+                        for (name, source) in crate::games::EXAMPLES {
+                            if ui.button(*name).clicked() {
+                                if self.edit.dirty() {
+                                    self.error = Some("save or undo the level's edits first".into());
+                                } else {
+                                    self.new_source_game(source);
+                                }
+                            }
+                        }
+                    });
                     if ui.button("Save level as…").clicked() {
                         self.edit_action(EditAction::SaveAs);
+                    }
+                    if self.has_source() && ui.button("Save game source as…").clicked() {
+                        let dir = self.start_dir();
+                        let name = self
+                            .edit
+                            .imported_from()
+                            .and_then(|p| p.file_name())
+                            .map_or("game.txt".into(), |n| n.to_string_lossy().into_owned());
+                        self.picker = Some(FilePicker::new(Purpose::SaveGameSource, dir, &name));
                     }
                     if ui.button("Save log…").clicked() {
                         let dir = self.start_dir();
@@ -1215,9 +1540,25 @@ impl EditorApp {
                     }
                 }
                 ui.separator();
+                if self.has_source() && self.mode != Mode::Pack {
+                    let mut shown = !self.settings.source_hidden;
+                    ui.toggle_value(&mut shown, "Source").on_hover_text("The game's source beside the board");
+                    self.settings.source_hidden = !shown;
+                    let mut console = !self.settings.console_hidden;
+                    ui.toggle_value(&mut console, "Console")
+                        .on_hover_text("What the rules did, step by step");
+                    self.settings.console_hidden = !console;
+                    ui.separator();
+                }
                 ui.label(&self.sent_title);
                 if self.mode == Mode::Play {
                     self.changed_ui(ui);
+                }
+                if matches!(self.mode, Mode::Play | Mode::Edit)
+                    && let Some((play, edit)) = self.levels_shown()
+                {
+                    let warn = ui.visuals().warn_fg_color;
+                    ui.colored_label(warn, format!("· Play shows level {play}, Edit level {edit}"));
                 }
             });
         });
@@ -1274,6 +1615,7 @@ impl EditorApp {
         match purpose {
             Purpose::Open => self.open(&path),
             Purpose::SaveLevel => self.save_level(&path),
+            Purpose::SaveGameSource => self.save_game_source_as(&path),
             Purpose::SaveLog => match self.session.save_log(&path) {
                 Ok(()) => {
                     self.say(format!("saved {}", path.display()), false);
@@ -1472,7 +1814,8 @@ impl EditorApp {
             None => {}
         }
         ui.separator();
-        let uses_seed = games::of(self.session.state().rule_set()).is_none_or(|g| g.uses_seed());
+        let uses_seed = games::of(self.session.state().rule_set())
+            .is_none_or(|g| g.level_uses_seed(self.session.level()));
         if uses_seed {
             ui.horizontal(|ui| {
                 let label = ui.label("Seed");

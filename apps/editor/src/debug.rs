@@ -1438,8 +1438,12 @@ impl DebugView {
                 let cmd = r.command.as_ref().map_or_else(|| "?".into(), ToString::to_string);
                 ui.label(format!("Command: {cmd}"));
                 ui.label(format!("Events ({})", r.events.len()));
+                // In words where the rule set names its things (PuzzleScript's objects by name).
+                let game = crate::games::of(d.log().header().rule_set);
+                let state = d.state().ok();
                 for e in &r.events {
-                    ui.monospace(e.to_json().to_string());
+                    let words = game.zip(state).and_then(|(g, s)| g.describe_event(s, e));
+                    ui.monospace(words.unwrap_or_else(|| e.to_json().to_string()));
                 }
             }
         }

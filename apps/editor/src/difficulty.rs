@@ -277,3 +277,13 @@ fn histogram(ui: &mut egui::Ui, title: &str, id: &str, values: &[u64]) {
         .allow_scroll(false)
         .show(ui, |plot| plot.bar_chart(BarChart::new(title, bars)));
 }
+
+impl DifficultyPanel {
+    /// Forgets the last report and stops a sweep under way: they were of rules that changed (a
+    /// rebuild).
+    pub fn forget(&mut self) {
+        self.cancel();
+        self.report = None;
+        self.error = None;
+    }
+}

@@ -233,6 +233,39 @@ impl EditView {
         Ok(format!("saved the game's source to {}", path.display()))
     }
 
+    /// Puts a rebuilt game source into the draft (the workbench's text, its level's rows read
+    /// from it), as one undoable edit; the level to play then, or why it does not play.
+    pub fn rebuild_with(&mut self, source: String) -> Result<Level, String> {
+        self.finish_stroke();
+        let game = self.draft.game();
+        let level = game
+            .with_source(&self.draft.to_level(), source)
+            .ok_or("this rule set's games are not written as text")?;
+        let mut after = Draft::from_level(&level)?;
+        // The draft's name and seed stay (the level's own name is the importer's).
+        let sketch = after.sketch_mut();
+        (sketch.name, sketch.seed) = (self.draft.name.clone(), self.draft.seed);
+        self.replace(after, true);
+        self.after_undo_redo();
+        // The Difficulty panel's figures were of the old rules.
+        self.difficulty.forget();
+        match self.problem() {
+            None => Ok(self.draft.to_level()),
+            Some(p) => Err(p.message.clone()),
+        }
+    }
+
+    /// Whether the draft's game uses a seed (a PuzzleScript game only with `random` or real
+    /// time): Play seed, Level seed and Randomize are shown only then.
+    fn uses_seed(&self) -> bool {
+        self.draft.game().level_uses_seed(&self.draft.settings)
+    }
+
+    /// The seed Play starts a game of the draft with.
+    pub fn play_seed(&self) -> u64 {
+        self.play_seed
+    }
+
     /// Loads edits recovered after a crash ([`crate::recovery`]): `level` as it was being
     /// edited, from `path` if it had a file. The draft is unsaved, as it was.
     pub fn restore(&mut self, level: &Level, path: Option<&Path>) -> Result<(), String> {
@@ -738,7 +771,7 @@ impl EditView {
             }
         }
         ui.horizontal(|ui| {
-            if self.draft.game().uses_seed() {
+            if self.uses_seed() {
                 let label = ui.label("Play seed");
                 ui.add(egui::DragValue::new(&mut self.play_seed)).labelled_by(label.id);
             }
@@ -891,7 +924,7 @@ impl EditView {
                 name_v = (!name.is_empty()).then_some(name);
             }
         });
-        if game.uses_seed() {
+        if self.uses_seed() {
             ui.horizontal(|ui| {
                 let mut has = seed_v.is_some();
                 let cb = ui.checkbox(&mut has, "Level seed");
@@ -944,6 +977,9 @@ impl EditView {
                 *error = Some(e);
             }
         });
+        if !self.uses_seed() {
+            return;
+        }
         ui.horizontal(|ui| {
             let l = ui.label("Random seed");
             ui.add(egui::DragValue::new(&mut self.random_seed)).labelled_by(l.id);

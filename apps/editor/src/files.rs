@@ -123,6 +123,8 @@ pub enum Purpose {
     SaveLog,
     /// Save the level being edited.
     SaveLevel,
+    /// Save the game's source (a PuzzleScript `.txt`) being edited.
+    SaveGameSource,
 }
 
 /// A file picker in an egui window: a path field and the folder's entries.
@@ -175,6 +177,7 @@ impl FilePicker {
             Purpose::Open => "Open a level or log",
             Purpose::SaveLog => "Save log as",
             Purpose::SaveLevel => "Save level as",
+            Purpose::SaveGameSource => "Save game source as",
         };
         let mut keep = true;
         egui::Window::new(title)
@@ -224,7 +227,7 @@ impl FilePicker {
                         .labelled_by(label.id);
                     let go = match self.purpose {
                         Purpose::Open => "Open file",
-                        Purpose::SaveLog | Purpose::SaveLevel => "Save file",
+                        Purpose::SaveLog | Purpose::SaveLevel | Purpose::SaveGameSource => "Save file",
                     };
                     let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     if (ui.button(go).clicked() || enter) && !self.path.trim().is_empty() {

@@ -18,6 +18,7 @@
 pub mod anim;
 mod app;
 pub mod board;
+pub mod console;
 pub mod debug;
 pub mod difficulty;
 pub mod draft;
@@ -31,6 +32,9 @@ pub mod palette;
 pub mod play;
 pub mod recovery;
 mod session;
+pub mod source_editor;
+pub mod syntax;
+pub mod workbench;
 
 pub use app::{
     Changed, EditorApp, Mode, Pending, SETTINGS_KEY, Settings, file_name_for, objectives, shown_score,

@@ -248,27 +248,29 @@ fn rebuild_lists_errors_by_line_and_new_rules_play_with_the_painted_board() {
         h.run();
     }
     assert_eq!(h.state().edit().draft().ink(painted), Some(Ink::Glyph('*')));
-    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
-    // A typo in a rule: Rebuild lists the error with its line, and changes nothing.
+    // The source pane shows the game with the painted level's rows in it.
+    let source = h.state().workbench().text().to_string();
+    assert!(source.contains("#.**.O.#"), "the painted crate is in the source pane's level");
+    // A typo in a rule: Rebuild marks the error at its line, and changes nothing.
     let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
     let line = source.lines().position(|l| l == rule).expect("the push rule") + 1;
     let broken = source.replace(rule, "[ > Player | Crate ] -> [ > Player | > Crat ]");
-    tessera_editor::games::set_rules_text(&h.ctx, &source, &broken);
+    h.state_mut().workbench_mut().set_text(&broken);
     h.run();
     h.get_by_label("Rebuild").click();
     h.run();
-    let errors = tessera_editor::games::rules_errors(&h.ctx);
-    assert!(errors.iter().any(|(l, _)| *l == line), "the error names line {line}: {errors:?}");
-    assert!(h.query_all_by_label_contains(&format!("line {line}:")).next().is_some(), "listed in the panel");
+    let errors = h.state().workbench().marks().to_vec();
+    assert!(errors.iter().any(|m| m.line == line && m.error), "the error names line {line}: {errors:?}");
+    assert!(h.query_by_label(&format!("error at line {line}")).is_some(), "marked in the gutter");
     assert_eq!(h.state().mode(), Mode::Edit, "nothing played");
     // The fixed rules, pulling instead of pushing: Ctrl+Enter rebuilds and Play restarts with
     // them, on the painted board.
     let pulling = source.replace(rule, "[ < Player | Crate ] -> [ < Player | < Crate ]");
-    tessera_editor::games::set_rules_text(&h.ctx, &source, &pulling);
+    h.state_mut().workbench_mut().set_text(&pulling);
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::Enter);
     h.run();
-    assert!(tessera_editor::games::rules_errors(&h.ctx).is_empty());
+    assert!(h.state().workbench().marks().iter().all(|m| !m.error));
     assert_eq!(h.state().mode(), Mode::Play, "Play restarted with the new rules");
     let start = ps(&h);
     assert_eq!(start.rows()[2].chars().nth(3), Some('*'), "the painted crate: {:?}", start.rows());
@@ -375,6 +377,8 @@ fn debug_a_push(h: &mut Harness<'_, EditorApp>) -> u32 {
         h.run();
     }
     assert_eq!(ps(h).rows()[2], "#.**.O.#", "the crate was pushed up: {:?}", ps(h).rows());
+    // The source pane and console hidden: the rules' text and links are Debug's alone.
+    h.state_mut().show_source(false);
     h.state_mut().set_mode(Mode::Debug);
     h.run();
     let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
@@ -403,17 +407,19 @@ fn debug_lists_the_rules_that_fired_outlines_their_cells_and_opens_the_rules_pan
     h.run();
     assert_eq!(h.state().debug().fired_cells(), None, "a pick belongs to its step");
     assert!(h.query_by_label("Turn 1 (again)").is_some(), "the again turn is listed");
-    // A click on the line opens the rules panel with the cursor on it.
+    // A click on the line shows the source pane with the cursor on it, Debug staying.
     h.state_mut().debug_mut().seek(3);
+    h.state_mut().show_source(false);
     h.run();
     h.run();
     h.get_by_label(&format!("line {line}")).click();
     h.run();
     h.run();
     h.run();
-    assert_eq!(h.state().mode(), Mode::Edit);
+    assert_eq!(h.state().mode(), Mode::Debug);
+    assert!(h.state().source_shown(), "the source pane opened");
     assert_eq!(
-        tessera_editor::games::rules_cursor(&h.ctx),
+        h.state().workbench().editor().cursor_line(&h.ctx),
         Some(line as usize),
         "the cursor on the rule's line"
     );
@@ -453,20 +459,30 @@ fn clicking_a_rebuild_error_puts_the_cursor_on_its_line() {
     open_level_2(&mut h);
     h.state_mut().set_mode(Mode::Edit);
     h.run();
-    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    let source = h.state().workbench().text().to_string();
     let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
     let line = source.lines().position(|l| l == rule).expect("the push rule") + 1;
     let broken = source.replace(rule, "[ > Player | Crate ] -> [ > Player | > Crat ]");
-    tessera_editor::games::set_rules_text(&h.ctx, &source, &broken);
+    h.state_mut().workbench_mut().set_text(&broken);
     h.run();
     h.get_by_label("Rebuild").click();
     h.run();
-    assert_ne!(tessera_editor::games::rules_cursor(&h.ctx), Some(line));
-    let label = format!("line {line}:");
-    h.query_all_by_label_contains(&label).next().expect("the error listed").click();
+    let cursor = |h: &Harness<'_, EditorApp>| h.state().workbench().editor().cursor_line(&h.ctx);
+    assert_ne!(cursor(&h), Some(line));
+    // The gutter's mark goes to the line.
+    h.get_by_label(&format!("error at line {line}")).click();
     h.run();
     h.run();
-    assert_eq!(tessera_editor::games::rules_cursor(&h.ctx), Some(line), "the cursor on the error's line");
+    assert_eq!(cursor(&h), Some(line), "the cursor on the error's line");
+    // So does the console's link, after the cursor went elsewhere.
+    h.state_mut().workbench_mut().go_to_line(1);
+    h.run();
+    h.run();
+    assert_eq!(cursor(&h), Some(1));
+    h.query_all_by_label(&format!("line {line}")).next().expect("the console's link").click();
+    h.run();
+    h.run();
+    assert_eq!(cursor(&h), Some(line), "the console's link goes to the error's line");
 }
 
 #[test]
@@ -614,10 +630,11 @@ fn again_turns_play_out_one_board_after_another() {
     assert!(h.state().session().turn_frames().is_none());
 }
 
-/// Issue 28.9: painted cells whose key a rebuild removed from the legend are each listed with
-/// their cell (the compiler names only the first).
+/// Issue 28.9, with the source pane: painted cells are rows of the level in the source pane, so
+/// a rebuild that removes their key from the legend fails with the error at the level's row
+/// (nothing is rebuilt, the draft keeps its cells).
 #[test]
-fn every_cell_whose_key_left_the_legend_is_listed() {
+fn a_rebuild_that_removes_a_painted_key_is_an_error_at_the_level_row() {
     let mut h = editor();
     open_level_2(&mut h);
     h.state_mut().set_mode(Mode::Edit);
@@ -635,20 +652,27 @@ fn every_cell_whose_key_left_the_legend_is_listed() {
         }
     }
     assert_eq!(h.state().edit().draft().check(), Ok(()), "crates on targets play");
-    // The rules without the `@` key: no level of the game uses it, so they rebuild.
-    let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
+    // The rules without the `@` key: the painted level in the source uses it.
+    let source = h.state().workbench().text().to_string();
+    let row = source.lines().position(|l| l == "#@.....#").expect("the painted row in the source") + 1;
+    // The reference names the level's first rows for its errors: any row of the level.
+    let rows = row - 2..=row + 4;
     let without = source.replace("@ = Crate and Target\n", "");
-    tessera_editor::games::set_rules_text(&h.ctx, &source, &without);
+    h.state_mut().workbench_mut().set_text(&without);
     h.run();
     h.get_by_label("Rebuild").click();
     h.run();
-    assert!(tessera_editor::games::rules_errors(&h.ctx).is_empty());
-    assert_eq!(h.state().mode(), Mode::Edit, "a level that does not compile is not played");
-    let shown = crate::common::problems_shown(&h);
-    assert_eq!(shown.lines().count(), 2, "{shown}");
-    assert_eq!(shown.matches("(1, 1)").count(), 1, "{shown}");
-    assert_eq!(shown.matches("(6, 4)").count(), 1, "{shown}");
-    assert!(shown.contains("'@' is not a key of the legend"), "{shown}");
+    let marks = h.state().workbench().marks().to_vec();
+    assert!(
+        marks.iter().any(|m| m.error && rows.contains(&m.line)),
+        "an error at the level's rows {rows:?}: {marks:?}"
+    );
+    assert_eq!(h.state().mode(), Mode::Edit, "nothing played");
+    assert_eq!(
+        h.state().edit().draft().ink(tessera_core::Pos::new(1, 1)),
+        Some(Ink::Glyph('@')),
+        "the draft kept"
+    );
 }
 
 /// Issue 27: the palette is the game's legend, each key's button drawn as its sprite (the
@@ -794,6 +818,8 @@ fn the_difficulty_panel_rates_a_level_with_the_solvers_steps() {
     h.get_by_label("Open level").click();
     h.run();
     h.state_mut().set_mode(Mode::Edit);
+    // The source pane and its console aside: the side panel's full height for Difficulty.
+    h.state_mut().show_source(false);
     h.run();
     // The rules panel and the game's levels fill the side panel: fold them to reach Difficulty.
     for section in ["Settings", "Levels of the game (3)", "Difficulty"] {

@@ -9,3 +9,4 @@ mod pack;
 mod play;
 mod puzzlescript;
 mod sokoban;
+mod workbench;

@@ -25,6 +25,9 @@ impl Command {
 }
 
 /// `tessera solve` on a collapse level: NMCS (`--bot nmcs --level L --seconds T`).
+/// Events are shown as their JSON.
+pub const DESCRIBE: Option<super::Describe> = None;
+
 pub const SOLVERS: &[Solver] = &[Solver { rule_set: RuleSet::Collapse, run: solve_level }];
 
 /// Which search `solve` runs.

@@ -48,6 +48,12 @@ impl Command {
 }
 
 /// `tessera solve` on a PuzzleScript level: the solver, best-first or breadth-first.
+/// Events name the game's objects ([`tessera_core::puzzlescript::PuzzleScriptEvent::describe`]).
+pub const DESCRIBE: Option<super::Describe> = Some(|state, e| match (state, e) {
+    (AnyState::PuzzleScript(s), tessera_core::AnyEvent::PuzzleScript(e)) => Some(e.describe(&s.meta().names)),
+    _ => None,
+});
+
 pub const SOLVERS: &[crate::solve::Solver] = &[crate::solve::Solver { rule_set: RuleSet::PuzzleScript, run: solve_level }];
 
 /// The search `tessera solve` runs without `--search`: A* solved the most of the suite's levels

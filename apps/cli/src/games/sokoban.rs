@@ -32,6 +32,9 @@ impl Command {
 }
 
 /// `tessera solve` on a sokoban level: the push solver.
+/// Events are shown as their JSON.
+pub const DESCRIBE: Option<super::Describe> = None;
+
 pub const SOLVERS: &[Solver] = &[Solver { rule_set: RuleSet::Sokoban, run: solve_level }];
 
 /// Runs `tessera solve` on a sokoban level.

@@ -40,6 +40,9 @@ impl Command {
 }
 
 /// Tactics has no solver for `tessera solve`.
+/// Events are shown as their JSON.
+pub const DESCRIBE: Option<super::Describe> = None;
+
 pub const SOLVERS: &[crate::solve::Solver] = &[];
 
 /// `tessera range LEVEL UNIT [--json]`.

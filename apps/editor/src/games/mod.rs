@@ -40,7 +40,7 @@ macro_rules! games {
 
 games!(slide, collapse, tactics, match3, sokoban, puzzlescript);
 
-pub use puzzlescript::{rules_cursor, rules_errors, rules_text, set_rules_text};
+pub use puzzlescript::EXAMPLES;
 pub mod search;
 pub use search::{HintBudget, set_hint_budget};
 
@@ -372,9 +372,49 @@ pub trait EditorGame: Sync {
         None
     }
 
-    /// Shows line `line` of the game's source in Edit's rules panel (the cursor on it, scrolled
-    /// to it) the next time the panel is drawn for `options`. Nothing by default.
-    fn show_source_line(&self, _ctx: &egui::Context, _settings: &Level, _line: u32) {}
+    /// The game's source as text for the workbench (`crate::workbench`), with `level`'s rows in
+    /// it, and the index of that level among the game's playable ones. None by default: the
+    /// rule set's games are not written as text.
+    fn source_text<'a>(&self, _level: &'a Level) -> Option<(&'a str, usize)> {
+        None
+    }
+
+    /// `level` with its game's source replaced by `source` (a rebuild), its level, name and seed
+    /// kept. None by default.
+    fn with_source(&self, _level: &Level, _source: String) -> Option<Level> {
+        None
+    }
+
+    /// The console's lines for a step's `events` (the rules that fired with their lines, again
+    /// turns, sounds, messages, cancel, win; details by the objects' names), `state` being the
+    /// state after it. Nothing by default.
+    fn console_lines(
+        &self,
+        _rules: &AnyRules,
+        _state: &AnyState,
+        _events: &[tessera_core::AnyEvent],
+        _out: &mut Vec<crate::console::ConsoleLine>,
+    ) {
+    }
+
+    /// An event in words, naming the game's things by name (a PuzzleScript object by its name,
+    /// not its number), for the debugger's event list; `state` is any state of the game. None
+    /// (the default): the event's JSON.
+    fn describe_event(&self, _state: &AnyState, _event: &tessera_core::AnyEvent) -> Option<String> {
+        None
+    }
+
+    /// Whether Z (no modifier) undoes a step and the rule set's games are played with keys
+    /// only, as PuzzleScript's are. No by default.
+    fn z_undoes(&self) -> bool {
+        false
+    }
+
+    /// Whether Play shows a seed (and Edit a level seed and Randomize) for `level`: a game of
+    /// the rule set whose rules use randomness. [`EditorGame::uses_seed`] by default.
+    fn level_uses_seed(&self, _level: &Level) -> bool {
+        self.uses_seed()
+    }
 
     /// The messages a game shows before `level` when it is opened (a PuzzleScript game's
     /// messages between the level before and this one). None by default.

@@ -287,11 +287,7 @@ impl EditorGame for Game {
     fn settings_ui(&self, ui: &mut egui::Ui, settings: &mut Level) -> Option<super::InkMap> {
         let l = self::settings(settings);
         ui.label(format!("Level {} of the game's source ({} lines).", l.level + 1, l.source.lines().count()));
-        egui::CollapsingHeader::new("Rules").default_open(true).show(ui, |ui| {
-            if let Some(source) = rules_ui(ui, &l) {
-                *settings = Level::PuzzleScript(PuzzleScriptLevel { source, ..l });
-            }
-        });
+        ui.weak("The rules are written in the Source pane beside the board (the Source button of the menu bar).");
         None
     }
 
@@ -413,7 +409,9 @@ impl EditorGame for Game {
         let mut action = None;
         if s.is_won() {
             ui.label("Won: the win conditions hold.");
-        } else if ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked() {
+        } else if uses_randomness(r.source())
+            && ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked()
+        {
             action = Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
         }
         if let Some(every) = r.game().prelude().realtime_interval.filter(|t| *t > 0.0)
@@ -587,17 +585,112 @@ impl EditorGame for Game {
             .collect()
     }
 
-    fn show_source_line(&self, ctx: &egui::Context, settings_of: &Level, line: u32) {
-        let source = settings(settings_of).source;
-        let id = rules_id();
-        let mut st: RulesText = ctx.data_mut(|d| d.get_temp(id)).unwrap_or_default();
-        if st.base != source {
-            st = RulesText { base: source.clone(), text: source, ..RulesText::default() };
+    fn source_text<'a>(&self, level: &'a Level) -> Option<(&'a str, usize)> {
+        let Level::PuzzleScript(l) = level else { return None };
+        Some((&l.source, l.level))
+    }
+
+    fn with_source(&self, level: &Level, source: String) -> Option<Level> {
+        let Level::PuzzleScript(l) = level else { return None };
+        Some(Level::PuzzleScript(PuzzleScriptLevel { source, ..l.clone() }))
+    }
+
+    /// The rules that fired, each with its line, turn by turn; again turns, sounds, messages,
+    /// cancel, checkpoint and restart (a fired rule's command), the win; with the details, every
+    /// move and cell change by the objects' names.
+    fn console_lines(
+        &self,
+        rules: &AnyRules,
+        state: &AnyState,
+        events: &[tessera_core::AnyEvent],
+        out: &mut Vec<crate::console::ConsoleLine>,
+    ) {
+        use crate::console::{ConsoleLine, Kind};
+        use tessera_core::puzzlescript::PuzzleScriptEvent as E;
+        let AnyRules::PuzzleScript(r) = rules else { return };
+        let lines: Vec<&str> = r.source().lines().collect();
+        for e in events {
+            let tessera_core::AnyEvent::PuzzleScript(e) = e else { continue };
+            match e {
+                E::Turn { index } if *index > 0 => out.push(ConsoleLine::new(Kind::Note, format!("again (turn {index})"), None)),
+                E::Turn { .. } => {}
+                E::Rule { line, .. } => {
+                    let text = lines.get((*line as usize).wrapping_sub(1)).map_or("", |l| l.trim());
+                    out.push(ConsoleLine::new(Kind::Info, text, Some(*line)));
+                    let lower = text.to_ascii_lowercase();
+                    let commands = lower.rsplit("->").next().unwrap_or("");
+                    for word in ["checkpoint", "restart"] {
+                        if commands.split_whitespace().any(|w| w == word) {
+                            out.push(ConsoleLine::new(Kind::Note, word, Some(*line)));
+                        }
+                    }
+                }
+                E::Sound { seed } => out.push(ConsoleLine::new(Kind::Note, format!("sound {seed}"), None)),
+                E::Message { text } => out.push(ConsoleLine::new(Kind::Note, format!("message: {text}"), None)),
+                E::Cancelled => out.push(ConsoleLine::new(Kind::Cancel, "cancel: the turn was undone", None)),
+                E::Won => out.push(ConsoleLine::new(Kind::Win, "win", None)),
+                E::Moved { .. } | E::Cell { .. } => {
+                    if let Some(text) = self.describe_event(state, &tessera_core::AnyEvent::PuzzleScript(e.clone())) {
+                        out.push(ConsoleLine::new(Kind::Detail, text, None));
+                    }
+                }
+                E::Aux { .. } => {}
+            }
         }
-        st.go_to = Some(line as usize);
-        ctx.data_mut(|d| d.insert_temp(id, st));
+    }
+
+    fn describe_event(&self, state: &AnyState, event: &tessera_core::AnyEvent) -> Option<String> {
+        let (AnyState::PuzzleScript(s), tessera_core::AnyEvent::PuzzleScript(e)) = (state, event) else { return None };
+        Some(e.describe(&s.meta().names))
+    }
+
+    /// Z undoes, as in PuzzleScript.
+    fn z_undoes(&self) -> bool {
+        true
+    }
+
+    /// Only games whose rules use `random` or `randomdir`, or that run in real time.
+    fn level_uses_seed(&self, level: &Level) -> bool {
+        let Level::PuzzleScript(l) = level else { return true };
+        uses_randomness(&l.source)
     }
 }
+
+/// Whether a game's source uses randomness (`random`, `randomdir` in its rules) or runs in
+/// real time (`realtime_interval`): the games whose seed or clock matter.
+pub fn uses_randomness(source: &str) -> bool {
+    // Asked every frame of the Play panel: the answer for the last source is kept.
+    static LAST: Mutex<Option<(Arc<str>, bool)>> = Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((s, answer)) = last.as_ref()
+        && &**s == source
+    {
+        return *answer;
+    }
+    let answer = scan_randomness(source);
+    *last = Some((Arc::from(source), answer));
+    answer
+}
+
+fn scan_randomness(source: &str) -> bool {
+    crate::syntax::tokens(source).iter().any(|t| {
+        let w = &source[t.range.clone()];
+        (t.class == crate::syntax::Class::Direction
+            && (w.eq_ignore_ascii_case("random") || w.eq_ignore_ascii_case("randomdir")))
+            || (t.class == crate::syntax::Class::Metadata && w.eq_ignore_ascii_case("realtime_interval"))
+    })
+}
+
+/// The games File → New game offers: a blank game and small examples of common mechanics, each
+/// with its name.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("Blank game", include_str!("puzzlescript/examples/blank.txt")),
+    ("Push (crates onto targets)", include_str!("puzzlescript/examples/push.txt")),
+    ("Pull (drag a crate)", include_str!("puzzlescript/examples/pull.txt")),
+    ("Ice (slide until stopped)", include_str!("puzzlescript/examples/ice.txt")),
+    ("Switch and door", include_str!("puzzlescript/examples/switch.txt")),
+    ("Spawner (action makes crates)", include_str!("puzzlescript/examples/spawner.txt")),
+];
 
 impl Game {
     /// A new level's rows: the edited level's size, walls round the edge and the player in the
@@ -625,20 +718,6 @@ impl Game {
     }
 }
 
-/// The rules panel's text and errors, kept in egui's memory between frames.
-#[derive(Clone, Default)]
-struct RulesText {
-    /// The source the text started from (the draft's): a draft of another source starts over.
-    base: String,
-    /// The text being edited.
-    text: String,
-    /// The last rebuild's errors: line (from 1) and message.
-    errors: Vec<(usize, String)>,
-    /// A line to move the cursor to and show (an error clicked).
-    go_to: Option<usize>,
-}
-
-/// The id of the rules text editor (tests find it by its label, "Game source").
 /// A realtime game's clock: a checkbox (on at first) and, while it is on and the level goes on,
 /// whether a tick is due now (`every` seconds after the last). Each tick is a step (`tick`), so
 /// a log records them like any command.
@@ -658,125 +737,3 @@ fn realtime_ui(ui: &mut egui::Ui, every: f64, going: bool) -> bool {
     due
 }
 
-fn rules_id() -> egui::Id {
-    egui::Id::unique("puzzlescript-rules")
-}
-
-/// The game's source in a text editor with line numbers; Rebuild (Ctrl+Enter) compiles it and
-/// lists the errors with their lines (a click moves the cursor there). Answers the new source
-/// when a rebuild succeeded.
-fn rules_ui(ui: &mut egui::Ui, l: &PuzzleScriptLevel) -> Option<String> {
-    let id = rules_id();
-    let mut st: RulesText = ui.data_mut(|d| d.get_temp(id)).unwrap_or_default();
-    if st.base != l.source {
-        st = RulesText { base: l.source.clone(), text: l.source.clone(), ..RulesText::default() };
-    }
-    let shortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::Enter);
-    let mut rebuild = ui.input_mut(|i| i.consume_shortcut(&shortcut));
-    ui.horizontal(|ui| {
-        rebuild |= ui.button("Rebuild").on_hover_text("Ctrl+Enter: compile the rules and play them").clicked();
-        if st.text != st.base && ui.button("Revert").clicked() {
-            st.text = st.base.clone();
-            st.errors.clear();
-        }
-    });
-    let mut rebuilt = None;
-    if rebuild {
-        st.errors.clear();
-        match tessera_core::puzzlescript::engine::compile(&st.text) {
-            Err(diags) => {
-                st.errors = diags.iter().filter(|d| d.is_error).map(|d| (d.line, d.message.clone())).collect();
-            }
-            Ok(game) => {
-                if tessera_core::puzzlescript::entry_of(&game, l.level).is_none() {
-                    st.errors.push((0, format!("the game has no level {} (the one edited)", l.level + 1)));
-                } else {
-                    st.base = st.text.clone();
-                    rebuilt = Some(st.text.clone());
-                }
-            }
-        }
-    }
-    if st.errors.is_empty() {
-        if rebuild && rebuilt.is_some() {
-            ui.label("Rebuilt: Play restarts with the new rules.");
-        }
-    } else {
-        ui.colored_label(ui.visuals().error_fg_color, format!("{} error(s): click one to go to its line", st.errors.len()));
-        for (line, message) in &st.errors {
-            let text = if *line > 0 { format!("line {line}: {message}") } else { message.clone() };
-            // Above the source, in view: a click puts the cursor on the line.
-            if ui.link(text).clicked() && *line > 0 {
-                st.go_to = Some(*line);
-            }
-        }
-    }
-    let font = egui::TextStyle::Monospace.resolve(ui.style());
-    let row = ui.fonts_mut(|f| f.row_height(&font));
-    let scroll = egui::ScrollArea::both().id_salt("rules-scroll").max_height(360.0).auto_shrink([false, true]);
-    let text_id = id.with("text");
-    let go_to = st.go_to;
-    scroll.show(ui, |ui| {
-        ui.horizontal_top(|ui| {
-            let lines = st.text.lines().count().max(1) + usize::from(st.text.ends_with('\n'));
-            let numbers: String = (1..=lines).map(|n| format!("{n:>4}\n")).collect();
-            ui.label(egui::RichText::new(numbers.trim_end()).font(font.clone()).weak());
-            // No wrapping: each source line is one row, beside its number.
-            let colour = ui.visuals().text_color();
-            let mut layouter = |ui: &egui::Ui, text: &dyn egui::TextBuffer, _wrap: f32| {
-                let job = egui::text::LayoutJob::simple(text.as_str().to_owned(), font.clone(), colour, f32::INFINITY);
-                ui.fonts_mut(|f| f.layout_job(job))
-            };
-            let edit = egui::TextEdit::multiline(&mut st.text)
-                .id(text_id)
-                .code_editor()
-                .layouter(&mut layouter)
-                .desired_width(f32::INFINITY)
-                .desired_rows(lines.max(10));
-            let response = ui.add(edit).on_hover_text("Game source");
-            if let Some(line) = go_to {
-                // The line in view, in this scroll area and the panel's.
-                let top = response.rect.top() + line.saturating_sub(1) as f32 * row;
-                let rect = egui::Rect::from_min_size(egui::pos2(response.rect.left(), top), egui::vec2(40.0, row));
-                ui.scroll_to_rect(rect, Some(egui::Align::Center));
-            }
-        });
-    });
-    if let Some(line) = st.go_to.take() {
-        // The cursor at the start of the line.
-        let at: usize = st.text.split_inclusive('\n').take(line.saturating_sub(1)).map(|s| s.chars().count()).sum();
-        // (The editor keeps no state until it is first focused: a new one then.)
-        let mut state = egui::TextEdit::load_state(ui.ctx(), text_id).unwrap_or_default();
-        let c = egui::text::CCursor::new(at);
-        state.cursor.set_char_range(Some(egui::text::CCursorRange::one(c)));
-        state.store(ui.ctx(), text_id);
-        ui.memory_mut(|m| m.request_focus(text_id));
-    }
-    ui.data_mut(|d| d.insert_temp(id, st));
-    rebuilt
-}
-
-/// The rules panel's text now (for tests): what the designer typed since the last rebuild.
-pub fn rules_text(ctx: &egui::Context) -> Option<String> {
-    ctx.data(|d| d.get_temp::<RulesText>(rules_id())).map(|s| s.text)
-}
-
-/// The line (from 1) the rules text editor's cursor is on, if it has one (for tests).
-pub fn rules_cursor(ctx: &egui::Context) -> Option<usize> {
-    let st = ctx.data(|d| d.get_temp::<RulesText>(rules_id()))?;
-    let state = egui::TextEdit::load_state(ctx, rules_id().with("text"))?;
-    let at = state.cursor.char_range()?.primary.index;
-    Some(st.text.chars().take(at.into()).filter(|&c| c == '\n').count() + 1)
-}
-
-/// The rules panel's errors now (for tests): line and message.
-pub fn rules_errors(ctx: &egui::Context) -> Vec<(usize, String)> {
-    ctx.data(|d| d.get_temp::<RulesText>(rules_id())).map(|s| s.errors).unwrap_or_default()
-}
-
-/// Replaces the rules panel's text (for tests: what typing would do), from the draft's source
-/// `base`.
-pub fn set_rules_text(ctx: &egui::Context, base: &str, text: &str) {
-    let st = RulesText { base: base.to_string(), text: text.to_string(), ..RulesText::default() };
-    ctx.data_mut(|d| d.insert_temp(rules_id(), st));
-}

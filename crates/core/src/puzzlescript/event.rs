@@ -134,3 +134,40 @@ pub enum PuzzleScriptEvent {
     /// The win conditions hold (or a `win` command ran): the level is won.
     Won,
 }
+
+impl PuzzleScriptEvent {
+    /// The event in words for people, objects by their names (`names`: the game's objects by
+    /// number, [`super::Meta::names`]): `Moved Player (2, 3) → (2, 4)`, `Cell (2, 4): Background
+    /// Player → Background`. For display only: logs keep the numbers.
+    pub fn describe(&self, names: &[String]) -> String {
+        let name = |k: usize| names.get(k).cloned().unwrap_or_else(|| format!("object {k}"));
+        let objects = |words: &[u64]| {
+            let mut out = Vec::new();
+            for (w, bits) in words.iter().enumerate() {
+                for b in 0..64 {
+                    if bits & (1 << b) != 0 {
+                        out.push(name(w * 64 + b));
+                    }
+                }
+            }
+            if out.is_empty() { "nothing".to_string() } else { out.join(" ") }
+        };
+        match self {
+            PuzzleScriptEvent::Turn { index } => format!("Turn {index}"),
+            PuzzleScriptEvent::Rule { line, cells } => format!("Rule at line {line} changed {} cell(s)", cells.len()),
+            PuzzleScriptEvent::Moved { object, from, to } => {
+                format!("Moved {} ({}, {}) → ({}, {})", name(*object as usize), from.x, from.y, to.x, to.y)
+            }
+            PuzzleScriptEvent::Cell { at, before, after } => {
+                format!("Cell ({}, {}): {} → {}", at.x, at.y, objects(before), objects(after))
+            }
+            PuzzleScriptEvent::Aux { before, after } => {
+                format!("Other state changed (generator, checkpoint: {} → {} bytes)", before.len(), after.len())
+            }
+            PuzzleScriptEvent::Sound { seed } => format!("Sound {seed}"),
+            PuzzleScriptEvent::Message { text } => format!("Message: {text}"),
+            PuzzleScriptEvent::Cancelled => "Cancelled".into(),
+            PuzzleScriptEvent::Won => "Won".into(),
+        }
+    }
+}

@@ -47,18 +47,30 @@ pub fn message(v: &HintVerdict) -> (String, bool) {
     }
 }
 
+/// The key of a position for Hint: the state's hash and the rules' source, so that a solution
+/// found is only offered under the rules it was found with.
+fn position(rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    rules.source().hash(&mut h);
+    state.hash() ^ h.finish().rotate_left(17)
+}
+
 /// The Hint button, or the search under way, or its answer as an action; once Hint has found a
 /// solution from this very state, "Show the solution" plays it, step by step.
 pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<PlayAction> {
     let slot = searches::<HintVerdict, Vec<PuzzleScriptCommand>>(ui.ctx(), "puzzlescript-hint");
     let mut searches = slot.lock().unwrap_or_else(|e| e.into_inner());
-    searches.follow(state.hash());
+    // The position is the board under these rules: a rebuild's new rules forget the search and
+    // the solution found under the old ones, even on the same board.
+    let position = position(rules, state);
+    searches.follow(position);
     if let Some(j) = searches.job.as_ref() {
         if let Some(v) = j.take_answer() {
             searches.job = None;
             let (text, lost) = message(&v);
             if let HintVerdict::Move { solution, .. } = v {
-                searches.found = Some((state.hash(), solution));
+                searches.found = Some((position, solution));
             }
             return Some(if lost { PlayAction::Lost(text) } else { PlayAction::Notice(text) });
         }
@@ -75,7 +87,7 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
         let limits = SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
         let budget = hint_budget(ui.ctx(), BUDGET);
         searches.job =
-            Some(Job::spawn(ui.ctx(), state.hash(), budget, move |stop| hint_verdict(&rules, &st, limits, stop)));
+            Some(Job::spawn(ui.ctx(), position, budget, move |stop| hint_verdict(&rules, &st, limits, stop)));
         ui.ctx().request_repaint_after(Duration::from_millis(50));
     }
     if let Some((_, solution)) = searches.found.as_ref() {

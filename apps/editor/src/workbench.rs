@@ -1,0 +1,284 @@
+//! [`Workbench`]: the source pane of a game written as text (PuzzleScript), beside the board
+//! in Edit, Play and Debug — a split the designer drags (its width kept between runs), the
+//! full height of the window, a [`SourceEditor`] under a bar of Rebuild (Ctrl+Enter), Auto
+//! rebuild (after a pause in typing), Revert, Undo and Redo of the text, Find and Go to line.
+//!
+//! It shows Edit's game: the draft's source with the painted level's rows in it, followed as
+//! the draft changes while nothing is typed. A rebuild compiles the text: errors and warnings
+//! go to their lines (and to the console, by the app); a game that builds is answered
+//! ([`WorkbenchAction::Rebuilt`]) for the app to put into Edit's draft and play.
+
+use crate::source_editor::{ClickedToken, Mark, SourceEditor};
+
+/// The pause in typing after which Auto rebuild rebuilds, in seconds.
+pub const AUTO_PAUSE: f64 = 0.8;
+
+/// What the workbench asks the app to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorkbenchAction {
+    /// The text built: the new source for Edit's draft, to play.
+    Rebuilt(String),
+    /// The text did not build (the marks say why): for the console.
+    Failed,
+    /// A token of the source was clicked (a sound's seed, an object's name).
+    Token(ClickedToken),
+}
+
+/// The source pane.
+pub struct Workbench {
+    editor: SourceEditor,
+    /// The source the text started from (Edit's, as last seen): the text differs from it while
+    /// typing is not rebuilt.
+    base: String,
+    /// Edit's revision when `base` was last read.
+    revision: Option<u64>,
+    /// Rebuild after a pause in typing.
+    pub auto: bool,
+    /// When the text last changed (egui time), for Auto rebuild.
+    typed_at: Option<f64>,
+    /// What the last rebuild said, for the bar.
+    said: Option<String>,
+}
+
+impl Default for Workbench {
+    fn default() -> Self {
+        Workbench {
+            editor: SourceEditor::new(egui::Id::unique("workbench-source"), String::new()),
+            base: String::new(),
+            revision: None,
+            auto: false,
+            typed_at: None,
+            said: None,
+        }
+    }
+}
+
+/// A compiler message in plain words where the reference's is a joke; others as they are.
+pub fn plain_words(message: &str) -> String {
+    const JOKES: &[(&str, &str)] = &[
+        ("  What am I supposed to do with this, eh, please tell me that.", ""),
+        ("What am I supposed to do with this, eh, please tell me that.", ""),
+        (" I don't know what to do with this.", ""),
+    ];
+    let mut out = message.to_string();
+    for (joke, plain) in JOKES {
+        out = out.replace(joke, plain);
+    }
+    out.trim_end().to_string()
+}
+
+impl Workbench {
+    /// The text being edited.
+    pub fn text(&self) -> &str {
+        &self.editor.text
+    }
+
+    /// Replaces the text (what typing would do), keeping what it started from.
+    pub fn set_text(&mut self, text: &str) {
+        self.editor.text = text.to_string();
+        self.typed_at = None;
+    }
+
+    /// Whether the text has typing not rebuilt.
+    pub fn unbuilt(&self) -> bool {
+        self.editor.text != self.base
+    }
+
+    /// The source editor.
+    pub fn editor(&self) -> &SourceEditor {
+        &self.editor
+    }
+
+    /// The source editor, to change (find, go to a line).
+    pub fn editor_mut(&mut self) -> &mut SourceEditor {
+        &mut self.editor
+    }
+
+    /// The errors and warnings at their lines.
+    pub fn marks(&self) -> &[Mark] {
+        self.editor.marks()
+    }
+
+    /// Follows Edit's source: when the draft changed (`revision`), the text becomes the draft's
+    /// source (`source()`, asked only then: the text and the index of the level Edit shows).
+    /// With typing not rebuilt, the typing stays and only the level's rows painted in Edit are
+    /// put into it (when the text still reads as a game; else it is left as typed).
+    pub fn follow(&mut self, revision: u64, source: impl FnOnce() -> Option<(String, usize)>) {
+        if self.revision == Some(revision) {
+            return;
+        }
+        self.revision = Some(revision);
+        let Some((source, level)) = source() else { return };
+        if source == self.base {
+            return;
+        }
+        if !self.unbuilt() {
+            self.editor.text = source.clone();
+            self.editor.set_marks(Vec::new());
+        } else if let Ok(rows) = tessera_core::puzzlescript::level_rows(&source, level)
+            && let Ok(text) = tessera_core::puzzlescript::with_level_rows(&self.editor.text, level, &rows)
+        {
+            self.editor.text = text;
+        }
+        self.base = source;
+    }
+
+    /// Forgets the text: the next [`Workbench::follow`] reads Edit's source anew (another game
+    /// or level was opened in Edit).
+    pub fn forget(&mut self) {
+        self.revision = None;
+        self.base.clear();
+        self.editor.text.clear();
+        self.editor.set_marks(Vec::new());
+        self.said = None;
+        self.typed_at = None;
+    }
+
+    /// Starts over on `source` (another game opened): its text, no marks, nothing typed.
+    pub fn reset(&mut self, source: &str) {
+        self.base = source.to_string();
+        self.editor.text = source.to_string();
+        self.editor.set_marks(Vec::new());
+        self.said = None;
+        self.typed_at = None;
+    }
+
+    /// Compiles the text with `level` (the index of the level edited) as the level to play: the
+    /// game's errors and warnings become the marks; the new source when it builds.
+    pub fn rebuild(&mut self, level: usize) -> WorkbenchAction {
+        use tessera_core::puzzlescript::engine;
+        self.typed_at = None;
+        let mark = |d: &engine::Diagnostic| Mark {
+            line: d.line,
+            column: d.column,
+            message: plain_words(&d.message),
+            error: d.is_error,
+        };
+        match engine::compile(&self.editor.text) {
+            Err(diags) => {
+                let errors = diags.iter().filter(|d| d.is_error).count();
+                self.editor.set_marks(diags.iter().map(mark).collect());
+                self.said = Some(format!("{errors} error(s): nothing rebuilt"));
+                // The first error in view (the cursor stays where it is).
+                if let Some(line) = diags.iter().filter(|d| d.is_error && d.line > 0).map(|d| d.line).min() {
+                    self.editor.show_line(line);
+                }
+                WorkbenchAction::Failed
+            }
+            Ok(game) => {
+                let mut marks: Vec<Mark> = game.warnings().iter().map(mark).collect();
+                if tessera_core::puzzlescript::entry_of(&game, level).is_none() {
+                    let message = format!("the game has no level {} (the one Edit shows)", level + 1);
+                    marks.push(Mark { line: 0, column: 0, message, error: true });
+                    self.editor.set_marks(marks);
+                    self.said = Some(format!("no level {}: nothing rebuilt", level + 1));
+                    return WorkbenchAction::Failed;
+                }
+                let warnings = marks.len();
+                self.editor.set_marks(marks);
+                self.base = self.editor.text.clone();
+                self.said = Some(match warnings {
+                    0 => "rebuilt".into(),
+                    n => format!("rebuilt, {n} warning(s)"),
+                });
+                WorkbenchAction::Rebuilt(self.editor.text.clone())
+            }
+        }
+    }
+
+    /// Puts the cursor on `line` and shows it.
+    pub fn go_to_line(&mut self, line: usize) {
+        self.editor.go_to_line(line);
+    }
+
+    /// The pane: the bar, then the editor filling the rest. `level`: the index of the level
+    /// Edit shows (the one a rebuild plays).
+    pub fn ui(&mut self, ui: &mut egui::Ui, level: usize) -> Option<WorkbenchAction> {
+        let now = ui.input(|i| i.time);
+        let shortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::Enter);
+        let mut rebuild = ui.input_mut(|i| i.consume_shortcut(&shortcut));
+        let mut action = None;
+        ui.horizontal_wrapped(|ui| {
+            rebuild |=
+                ui.button("Rebuild").on_hover_text("Ctrl+Enter: compile the rules and play them").clicked();
+            ui.checkbox(&mut self.auto, "Auto rebuild")
+                .on_hover_text(format!("Rebuild {AUTO_PAUSE} s after typing stops"));
+            if ui
+                .add_enabled(self.unbuilt(), egui::Button::new("Revert"))
+                .on_hover_text("Back to the source as built")
+                .clicked()
+            {
+                self.editor.text = self.base.clone();
+                self.editor.set_marks(Vec::new());
+            }
+            let id = self.editor.text_id();
+            let state = egui::TextEdit::load_state(ui.ctx(), id);
+            let current = state.as_ref().and_then(|s| s.cursor.char_range()).unwrap_or_default();
+            let undoer = state.as_ref().map(egui::text_edit::TextEditState::undoer);
+            let now_state = (current, self.editor.text.clone());
+            let can_undo = undoer.as_ref().is_some_and(|u| u.has_undo(&now_state));
+            let can_redo = undoer.as_ref().is_some_and(|u| u.has_redo(&now_state));
+            let undo = ui
+                .add_enabled(can_undo, egui::Button::new("Undo"))
+                .on_hover_text("Ctrl+Z in the text: its typing, not the level's edits");
+            let redo =
+                ui.add_enabled(can_redo, egui::Button::new("Redo")).on_hover_text("Ctrl+Shift+Z in the text");
+            if (undo.clicked() || redo.clicked())
+                && let (Some(mut state), Some(mut u)) = (state, undoer)
+            {
+                let back =
+                    if undo.clicked() { u.undo(&now_state).cloned() } else { u.redo(&now_state).cloned() };
+                if let Some((cursor, text)) = back {
+                    self.editor.text = text;
+                    state.cursor.set_char_range(Some(cursor));
+                    state.set_undoer(u);
+                    state.store(ui.ctx(), id);
+                    self.typed_at = Some(now);
+                }
+            }
+            if ui.button("Find").on_hover_text("Ctrl+F").clicked() {
+                let q = String::new();
+                self.editor.find(&q);
+            }
+            if let Some(s) = &self.said {
+                ui.weak(s);
+            }
+        });
+        let out = self.editor.ui(ui);
+        if out.changed {
+            self.typed_at = Some(now);
+        }
+        if let Some(t) = out.clicked {
+            action = Some(WorkbenchAction::Token(t));
+        }
+        if self.auto
+            && let Some(t) = self.typed_at
+        {
+            if now - t >= AUTO_PAUSE {
+                rebuild = self.unbuilt();
+                self.typed_at = None;
+            } else {
+                ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(AUTO_PAUSE - (now - t)));
+            }
+        }
+        if rebuild {
+            action = Some(self.rebuild(level));
+        }
+        action
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_joke_messages_read_plainly() {
+        let joke = "Error, malformed cell rule - was looking for cell contents, but found \"x\".  What am I supposed to do with this, eh, please tell me that.";
+        assert_eq!(
+            plain_words(joke),
+            "Error, malformed cell rule - was looking for cell contents, but found \"x\"."
+        );
+        assert_eq!(plain_words("a plain one"), "a plain one");
+    }
+}
