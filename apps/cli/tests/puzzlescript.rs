@@ -69,6 +69,30 @@ fn play_text_shortens_long_aux_arrays_and_json_keeps_them() {
     assert!(whole.contains("\"Aux\"") && !whole.contains("checksum"), "{whole}");
 }
 
+/// Issue 34.8 and 34.3: `play` names the objects in its events (the JSON keeps their numbers)
+/// and prints the game's compile warnings on stderr.
+#[test]
+fn play_names_objects_and_prints_compile_warnings() {
+    let out = tessera(&["play", GAME, "--number", "2", "--commands", "-"], "down\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("Moved player (2, 3) → (2, 4)"), "{text}");
+    assert!(!text.contains("{\"Moved\""), "{text}");
+    let json = tessera(&["play", GAME, "--number", "2", "--commands", "-", "--json"], "down\n");
+    assert!(String::from_utf8_lossy(&json.stdout).contains("\"Moved\""), "the JSON keeps the numbers");
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    // A stray ']' is a warning: the game plays, and the warning names its line.
+    let dir = scratch("ps-warn");
+    let game = dir.join("warn.txt");
+    let source = std::fs::read_to_string(crate::workspace().join(GAME)).unwrap();
+    let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
+    let line = source.lines().position(|l| l == rule).unwrap() + 1;
+    std::fs::write(&game, source.replace(rule, &format!("{rule} ]"))).unwrap();
+    let out = tessera(&["play", game.to_str().unwrap(), "--number", "2", "--commands", "-"], "down\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&format!("warn.txt:{line}: warning: ")), "{}", stderr(&out));
+}
+
 #[test]
 fn play_opens_a_game_and_picks_its_level_by_number() {
     let dir = scratch("ps-play");

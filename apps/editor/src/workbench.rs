@@ -58,7 +58,26 @@ pub fn plain_words(message: &str) -> String {
     const JOKES: &[(&str, &str)] = &[
         ("  What am I supposed to do with this, eh, please tell me that.", ""),
         ("What am I supposed to do with this, eh, please tell me that.", ""),
-        (" I don't know what to do with this.", ""),
+        (
+            "Multiple opening brackets without closing brackets.  Something fishy here.  Every '[' has to be closed by a ']', and you can't nest them.",
+            "A '[' is not closed: each '[' needs its ']', and brackets do not nest.",
+        ),
+        (
+            "Multiple closing brackets without corresponding opening brackets.  Something fishy here.  Every '[' has to be closed by a ']', and you can't nest them.",
+            "A ']' closes no '[': each '[' needs its ']', and brackets do not nest.",
+        ),
+        (
+            "Oh gosh you can mix late and non-late rules in a rule-group if you really want to, but gosh why would you want to do that?  What do you expect to accomplish?",
+            "This rule group mixes late and non-late rules.",
+        ),
+        (
+            " inside square brackets.  It's used to separate states, it has no place inside them >:| .",
+            " inside square brackets: it separates a rule's two sides, outside the brackets.",
+        ),
+        (
+            "You can't have anything in with an ellipsis. Sorry.",
+            "Nothing can share a cell with an ellipsis (...).",
+        ),
     ];
     let mut out = message.to_string();
     for (joke, plain) in JOKES {
@@ -280,5 +299,7 @@ mod tests {
             "Error, malformed cell rule - was looking for cell contents, but found \"x\"."
         );
         assert_eq!(plain_words("a plain one"), "a plain one");
+        let gosh = "Oh gosh you can mix late and non-late rules in a rule-group if you really want to, but gosh why would you want to do that?  What do you expect to accomplish?";
+        assert_eq!(plain_words(gosh), "This rule group mixes late and non-late rules.");
     }
 }

@@ -50,6 +50,8 @@ impl Command {
 /// `tessera solve` on a PuzzleScript level: the solver, best-first or breadth-first.
 /// Events name the game's objects ([`tessera_core::puzzlescript::PuzzleScriptEvent::describe`]).
 pub const DESCRIBE: Option<super::Describe> = Some(|state, e| match (state, e) {
+    // Aux stays JSON: its bytes, shortened, tell two states apart.
+    (_, tessera_core::AnyEvent::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptEvent::Aux { .. })) => None,
     (AnyState::PuzzleScript(s), tessera_core::AnyEvent::PuzzleScript(e)) => Some(e.describe(&s.meta().names)),
     _ => None,
 });
