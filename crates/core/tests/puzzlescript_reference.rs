@@ -202,3 +202,64 @@ fn a_byte_order_mark_and_line_ends_are_read_as_the_reference_reads_them() {
         }
     }
 }
+
+/// Issues 36.13–15, found on games written by others: the fixture game changed three ways,
+/// each compiled (or refused) and played as the reference does. 13: an object's colour line,
+/// a blank line, then its sprite rows: the rows are junk (warnings) and the game plays. 14: a
+/// comment and then a rule on one line: the reference refuses the line (one error). 15: a sound
+/// for a legend name with a non-word character (`*box`): warned of and ignored, so pushing the
+/// crate makes no sound.
+#[test]
+fn three_games_by_others_compile_and_play_as_the_reference_has_them() {
+    use tessera_core::puzzlescript::engine::compile;
+    let game = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/games/warehouse.txt"),
+    )
+    .expect("the fixture game");
+    let edit = |from: &str, to: &str| {
+        assert!(game.contains(from), "{from}");
+        game.replacen(from, to, 1)
+    };
+    let blank_before_sprite = edit("Target\n#d4a017\n.....", "Target\n#d4a017\n\n.....");
+    let comment_then_rule = edit(
+        "[ > Player | Crate ] -> [ > Player | > Crate ]",
+        "(decorate)  [ > Player | Crate ] -> [ > Player | > Crate ]",
+    );
+    let odd_sound_name = edit("Q = Player and Target", "Q = Player and Target\n*box = Crate").replacen(
+        "Crate MOVE 36772507",
+        "*box MOVE 12345",
+        1,
+    );
+    // tessera's verdicts, whether or not the reference is at hand.
+    let warnings = |source: &str| match compile(source) {
+        Ok(g) => g.warnings().iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
+        Err(d) => panic!("{d:?}"),
+    };
+    assert!(warnings(&blank_before_sprite).iter().any(|w| w.starts_with("Unknown junk in object section")));
+    let errors = compile(&comment_then_rule).expect_err("a comment then a rule on one line is refused");
+    assert_eq!(errors.iter().filter(|d| d.is_error).count(), 1, "{errors:?}");
+    assert!(warnings(&odd_sound_name).iter().any(|w| w.starts_with("Was expecting a sound event")));
+    // Level 1 (after the message), pushing the crate right.
+    let cases: Vec<Value> = [&blank_before_sprite, &comment_then_rule, &odd_sound_name]
+        .iter()
+        .enumerate()
+        .map(|(k, s)| json!([format!("issue 36.{}", 13 + k), [s, [3, 3, 0, 3], "", 1, null]]))
+        .collect();
+    let Some(answers) = reference_answers(&cases) else { return };
+    for ((case, answer), source) in
+        cases.iter().zip(&answers).zip([&blank_before_sprite, &comment_then_rule, &odd_sound_name])
+    {
+        assert_eq!(
+            compile(source).is_ok(),
+            reference_accepts(answer),
+            "{}: the reference says {answer}",
+            case[0]
+        );
+        if reference_accepts(answer) {
+            let result = run_case(&answered(case, answer));
+            assert!(result.passed, "{}: {:?}", case[0], result.first_difference);
+        } else {
+            assert_eq!(answer["errors"], 1, "{answer}");
+        }
+    }
+}

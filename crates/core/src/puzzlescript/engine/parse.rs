@@ -742,7 +742,18 @@ impl Reader {
                     code.clone()
                 } else {
                     let upto: String = lower.iter().take_while(|c| **c != '(').collect();
-                    if upto.trim().is_empty() { code.clone() } else { upto }
+                    if upto.is_empty() {
+                        // A line opening with a comment: the reference takes the first run of
+                        // characters that are not '(' (its `reg_notcommentstart` on the whole
+                        // line), the comment's end and what follows, which is no rule (issue
+                        // 36.14: `(decorate)  [ > Player | Crate ] -> ...` is refused there).
+                        let line: String = lower.iter().collect();
+                        line.split('(').find(|run| !run.is_empty()).map_or_else(|| code.clone(), str::to_string)
+                    } else if upto.trim().is_empty() {
+                        code.clone()
+                    } else {
+                        upto
+                    }
                 };
                 let mixed_line: String = mixed.iter().collect();
                 self.p.rules.push((rule_text, line_number, mixed_line));
@@ -910,8 +921,11 @@ impl Reader {
         match self.objects_section {
             0 | 1 => {
                 self.sprite.clear();
-                self.object_names(line_number, trimmed);
-                self.objects_section = 1;
+                // As the reference's tryParseName: only a name read opens an object (issue 36.13:
+                // sprite rows after a blank line are junk, each a warning, not colours).
+                if self.object_names(line_number, trimmed) {
+                    self.objects_section = 1;
+                }
             }
             2 => self.object_colors(line_number, trimmed),
             _ => {
@@ -919,8 +933,9 @@ impl Reader {
                 if first == '.' || first.is_ascii_digit() {
                     self.sprite_row(line_number, trimmed);
                 } else if self.sprite.is_empty() {
-                    self.object_names(line_number, trimmed);
-                    self.objects_section = 1;
+                    if self.object_names(line_number, trimmed) {
+                        self.objects_section = 1;
+                    }
                 } else {
                     self.p.error(line_number, "Unknown junk in spritematrix for object.");
                 }
@@ -929,13 +944,14 @@ impl Reader {
     }
 
     /// An object's name (word characters) and its aliases (anything but spaces and
-    /// parentheses), which become synonyms.
-    fn object_names(&mut self, line_number: usize, trimmed: &str) {
+    /// parentheses), which become synonyms. False when the line starts with no name (junk,
+    /// warned of).
+    fn object_names(&mut self, line_number: usize, trimmed: &str) -> bool {
         let p = &mut self.p;
         let lead: String = trimmed.chars().take_while(|c| is_word_char(*c)).collect();
         if lead.is_empty() {
             p.warning(line_number, "Unknown junk in object section (possibly: sprites have to be 5 pixels wide and 5 pixels high exactly. Or maybe: the main names for objects have to be words containing only the letters a-z0.9 - if you want to call them something like \",\", do it in the legend section).");
-            return;
+            return false;
         }
         let rest = trimmed[lead.len()..].to_string();
         let mut first = true;
@@ -954,7 +970,7 @@ impl Reader {
                     line_number,
                     format!("more than {} objects, the most a game may have", super::MAX_OBJECTS),
                 );
-                return;
+                return true;
             }
             if first {
                 p.object_lookup.insert(name.clone(), p.objects.len());
@@ -967,6 +983,7 @@ impl Reader {
             }
             first = false;
         }
+        true
     }
 
     /// An object's colours: names or hex codes; each word that is neither is an error of its
@@ -1137,7 +1154,9 @@ impl Reader {
                     p.error(line_number, "I wasn't expecting anything after the sound declaration on this line.");
                     bad = true;
                 }
-            } else if p.declared(first).is_some() {
+            } else if first.starts_with(is_word_char) && p.declared(first).is_some() {
+                // A name of word characters, as the reference's `reg_name` reads it: a legend
+                // name such as `*box` is no sound's object there (issue 36.15).
                 tokens.push((first.to_string(), SoundTok::Name));
                 match words.get(1) {
                     Some(v) if SOUND_VERBS.contains(v) => {
