@@ -148,14 +148,21 @@ impl DifficultyPanel {
                 ui.selectable_value(&mut self.bot, Some(*b), b.name());
             }
         });
-        ui.horizontal(|ui| {
-            let l = ui.label("Games");
-            ui.add(egui::DragValue::new(&mut self.games).range(1..=1_000_000)).labelled_by(l.id);
-            let l = ui.label("Threads");
-            ui.add(egui::DragValue::new(&mut self.jobs).range(1..=64)).labelled_by(l.id);
-        });
         let uses_seed = crate::games::of(rule_set).is_none_or(|g| g.uses_seed());
         let scored = crate::games::of(rule_set).is_none_or(|g| g.shows_score());
+        // A bot that draws nothing on a level without chance plays one game N times over: it
+        // plays it once, and the panel says so (issue 36.7).
+        let one_game = !uses_seed && self.bot.is_some_and(|b| b.deterministic());
+        if one_game {
+            ui.label(ONE_GAME);
+        } else {
+            ui.horizontal(|ui| {
+                let l = ui.label("Games");
+                ui.add(egui::DragValue::new(&mut self.games).range(1..=1_000_000)).labelled_by(l.id);
+                let l = ui.label("Threads");
+                ui.add(egui::DragValue::new(&mut self.jobs).range(1..=64)).labelled_by(l.id);
+            });
+        }
         if uses_seed {
             ui.horizontal(|ui| {
                 let l = ui.label("First seed");
@@ -187,7 +194,8 @@ impl DifficultyPanel {
             if run_button.clicked()
                 && let Some(bot) = self.bot
             {
-                self.start(&level(), bot, self.games, self.seed, self.jobs);
+                let games = if one_game { 1 } else { self.games };
+                self.start(&level(), bot, games, self.seed, self.jobs);
                 self.fresh = true;
             }
         }
@@ -204,6 +212,10 @@ impl DifficultyPanel {
     }
 }
 
+/// What the panel says of a bot that plays the same game every time on a level without chance.
+pub const ONE_GAME: &str =
+    "One game: this bot plays the same game every time on a level without chance, so it plays it once.";
+
 fn level_name(level: &Level) -> String {
     let name = crate::games::of_level(level).and_then(|g| g.level_name(level));
     name.unwrap_or_else(|| "edited level".into())
@@ -215,10 +227,22 @@ fn level_name(level: &Level) -> String {
 /// only for a rule set that keeps one (`scored`: not PuzzleScript's or Sokoban's).
 fn report_ui(ui: &mut egui::Ui, report: &Report, uses_seed: bool, scored: bool) {
     let s = &report.summary;
-    // The level measured as a puzzle by its rule set's solver, when it has one.
+    // The level measured as a puzzle by its rule set's solver, when it has one, each figure
+    // with its unit.
     if let Some(p) = &s.puzzle {
-        let figures: Vec<String> = p.figures.iter().map(|f| format!("{} {}", f.name, f.value)).collect();
-        ui.strong(format!("Solver ({}): {}, {}", p.solver, p.outcome, figures.join(", ")));
+        let figures: Vec<String> = p.figures.iter().map(|f| figure_text(&f.name, f.value)).collect();
+        ui.strong(format!("Solver ({}): {}: {}", p.solver, p.outcome, figures.join(", ")));
+    }
+    let moves: Vec<u64> = report.games.iter().map(|g| u64::from(g.moves)).collect();
+    if s.games == 1 {
+        // One game: what it did, in words (no rate, no interval, no histogram of one value).
+        let won = if s.wins == 1 { "won" } else { "not won" };
+        let n = moves.first().copied().unwrap_or(0);
+        ui.label(format!(
+            "The bot's game: {won}, {n} {} ({COMMANDS}).",
+            if n == 1 { "command" } else { "commands" }
+        ));
+        return;
     }
     ui.label(format!(
         "{} games{}: won {} ({:.1} %, 95 % interval {:.1}-{:.1} %)",
@@ -239,11 +263,23 @@ fn report_ui(ui: &mut egui::Ui, report: &Report, uses_seed: bool, scored: bool) 
             best.seed, best.score, worst.seed, worst.score
         ));
     }
-    let moves: Vec<u64> = report.games.iter().map(|g| u64::from(g.moves)).collect();
     let scores: Vec<u64> = report.games.iter().map(|g| g.score).collect();
-    histogram(ui, "Moves used", "moves", &moves);
+    histogram(ui, "Commands per game", "commands", &moves);
     if scored {
         histogram(ui, "Final score", "score", &scores);
+    }
+}
+
+/// What a game's moves count: the bot's commands.
+const COMMANDS: &str = "each step, push, tap, swap or walk to a cell counts as one";
+
+/// A solver's figure with its unit: Sokoban's moves are steps of one cell, which a bot's walk
+/// makes many of in one command.
+fn figure_text(name: &str, value: u64) -> String {
+    match name {
+        "moves" => format!("{value} moves (steps of one cell)"),
+        "nodes" => format!("{value} nodes searched"),
+        other => format!("{value} {other}"),
     }
 }
 
@@ -251,8 +287,8 @@ fn report_ui(ui: &mut egui::Ui, report: &Report, uses_seed: bool, scored: bool) 
 fn histogram(ui: &mut egui::Ui, title: &str, id: &str, values: &[u64]) {
     let (Some(&min), Some(&max)) = (values.iter().min(), values.iter().max()) else { return };
     if min == max {
-        // Every game alike (a puzzle without chance): one number, not a bar of one value.
-        ui.label(format!("{title}: {min} in every game"));
+        // Every game alike: one number, not a bar of one value.
+        ui.label(format!("{title}: {min} in every game ({})", if id == "commands" { COMMANDS } else { id }));
         return;
     }
     let bins = 20u64.min(max - min + 1);
@@ -270,11 +306,22 @@ fn histogram(ui: &mut egui::Ui, title: &str, id: &str, values: &[u64]) {
             Bar::new((min + i as u64 * width) as f64 + width as f64 / 2.0, c as f64).width(width as f64 * 0.9)
         })
         .collect();
+    // Both axes named, the x axis over the values' range (it showed only "0", issue 36.7).
+    let (lo, hi) = (min as f64, (min + bins * width) as f64);
     Plot::new(format!("difficulty-{id}"))
-        .height(110.0)
+        .height(130.0)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
+        .include_x(lo)
+        .include_x(hi)
+        .include_y(0.0)
+        .x_axis_label(id)
+        .y_axis_label("games")
+        .x_axis_formatter(|m, _| format!("{:.0}", m.value))
+        .y_axis_formatter(
+            |m, _| if m.value.fract() == 0.0 { format!("{:.0}", m.value) } else { String::new() },
+        )
         .show(ui, |plot| plot.bar_chart(BarChart::new(title, bars)));
 }
 

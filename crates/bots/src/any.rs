@@ -98,6 +98,9 @@ pub struct BotInfo {
     pub budget: bool,
     /// Its numeric setting, if it has one.
     pub level: Option<LevelSetting>,
+    /// Whether it always plays the same command from the same state (it draws nothing from its
+    /// seed): on a level without chance every game it plays is then the same game.
+    pub deterministic: bool,
     /// How it is made.
     pub make: Make,
 }
@@ -159,6 +162,12 @@ impl BotKind {
     /// The bot's numeric setting, if it has one.
     pub const fn level_setting(self) -> Option<LevelSetting> {
         self.0.level
+    }
+
+    /// Whether the bot always plays the same command from the same state (see
+    /// [`BotInfo::deterministic`]).
+    pub const fn deterministic(self) -> bool {
+        self.0.deterministic
     }
 
     /// Every name, comma-separated (for messages).

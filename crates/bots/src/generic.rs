@@ -33,6 +33,7 @@ pub(crate) static RANDOM: BotInfo = BotInfo {
     only_for: None,
     budget: false,
     level: None,
+    deterministic: false,
     make: Make::Generic(Generic::Random),
 };
 
@@ -44,6 +45,7 @@ pub(crate) static GREEDY: BotInfo = BotInfo {
     only_for: None,
     budget: false,
     level: None,
+    deterministic: false,
     make: Make::Generic(Generic::Greedy),
 };
 
@@ -55,6 +57,7 @@ pub(crate) static MCTS: BotInfo = BotInfo {
     only_for: None,
     budget: true,
     level: None,
+    deterministic: false,
     make: Make::Generic(Generic::Mcts),
 };
 

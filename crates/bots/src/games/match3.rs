@@ -70,6 +70,7 @@ static GREEDY_INFO: BotInfo = BotInfo {
     only_for: Some(RuleSet::Match3),
     budget: false,
     level: None,
+    deterministic: false,
     make: Make::Own(greedy),
 };
 
@@ -80,6 +81,7 @@ static MCTS_INFO: BotInfo = BotInfo {
     only_for: Some(RuleSet::Match3),
     budget: true,
     level: None,
+    deterministic: false,
     make: Make::Own(mcts),
 };
 

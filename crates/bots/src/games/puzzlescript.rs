@@ -66,6 +66,7 @@ static SOLVER_INFO: BotInfo = BotInfo {
     only_for: Some(RuleSet::PuzzleScript),
     budget: false,
     level: None,
+    deterministic: true,
     make: Make::Own(solver_bot),
 };
 

@@ -75,6 +75,7 @@ static SOLVER_INFO: BotInfo = BotInfo {
     only_for: Some(RuleSet::Sokoban),
     budget: false,
     level: None,
+    deterministic: true,
     make: Make::Own(solver_bot),
 };
 

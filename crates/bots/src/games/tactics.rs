@@ -88,6 +88,7 @@ static APPROACH_INFO: BotInfo = BotInfo {
     only_for: Some(RuleSet::Tactics),
     budget: false,
     level: None,
+    deterministic: false,
     make: Make::Own(approach),
 };
 

@@ -47,6 +47,7 @@ static NMCS_INFO: BotInfo = BotInfo {
     only_for: Some(RuleSet::Collapse),
     budget: false,
     level: Some(LevelSetting { flag: "--level", min: 1, max: 3, range: "the NMCS level is 1 to 3" }),
+    deterministic: false,
     make: Make::Own(nmcs),
 };
 
@@ -64,6 +65,7 @@ static NRPA_INFO: BotInfo = BotInfo {
     only_for: Some(RuleSet::Collapse),
     budget: false,
     level: Some(LevelSetting { flag: "--level", min: 1, max: 3, range: "the NRPA level of the bot is 1 to 3" }),
+    deterministic: false,
     make: Make::Own(nrpa),
 };
 

@@ -48,6 +48,7 @@ static EXPECTIMAX_INFO: BotInfo = BotInfo {
     only_for: Some(RuleSet::Slide),
     budget: false,
     level: Some(LevelSetting { flag: "--depth", min: 1, max: 6, range: "expectimax depth is 1 to 6" }),
+    deterministic: false,
     make: Make::Own(expectimax),
 };
 
