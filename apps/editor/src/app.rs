@@ -609,6 +609,11 @@ impl EditorApp {
     /// What the window's title bar and the menu bar name: in the Pack view the open pack (its
     /// name, `*` when unsaved, its file), elsewhere [`EditorApp::title`].
     pub fn window_title(&self) -> String {
+        // While a file's levels are offered, the title names that file, not the game behind
+        // the chooser (issue 36.9: it still said "classic 2048 (built in)").
+        if let Some(c) = &self.choice {
+            return format!("choose a level of {}", c.path.display());
+        }
         match self.pack.path() {
             Some(path) if self.mode == Mode::Pack => format!(
                 "pack {}{} ({})",
@@ -1780,16 +1785,18 @@ impl EditorApp {
                 self.redo(now);
             }
         });
-        if !self.walk.is_empty() {
-            ui.horizontal(|ui| {
+        // The line is always there (empty but for a walk), so Hint and the rest stay put when
+        // a walk starts and ends (issue 36.6).
+        games::fixed_line(ui, |ui| {
+            if !self.walk.is_empty() {
                 let step = self.walk_len - self.walk.len();
                 ui.label(format!("Showing the solution: step {step} of {}", self.walk_len));
                 if ui.button("Stop").on_hover_text("Stop here (any step, Undo or Redo also stops)").clicked()
                 {
                     self.walk.clear();
                 }
-            });
-        }
+            }
+        });
         let (rules, state) = (self.session.history().rules(), self.session.state());
         let action = games::of(rules.rule_set()).and_then(|g| g.play_panel(ui, rules, state, &mut self.play));
         match action {

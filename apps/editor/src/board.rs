@@ -712,12 +712,30 @@ fn label_text(label: Label) -> String {
     }
 }
 
+/// A label's shortest text: a number of four digits or more in thousands ("k", of 1024 for a
+/// multiple of 1024 as 2048's tiles are: 16384 is "16k") or millions ("M"); else its text.
+pub fn short_text(label: Label) -> String {
+    let Label::Number(n) = label else { return label_text(label) };
+    let (k, m) = if n % 1024 == 0 { (1024, 1024 * 1024) } else { (1000, 1_000_000) };
+    if n >= m && n % m == 0 {
+        format!("{}M", n / m)
+    } else if n >= k && n % k == 0 {
+        format!("{}k", n / k)
+    } else if n >= 10_000 {
+        // Not a round number: its thousands, rounded down, said as such.
+        format!("{}k+", n / 1000)
+    } else {
+        n.to_string()
+    }
+}
+
 /// The labels of a frame's pieces: each distinct text, size and colour is laid out once and the
 /// galley reused for every piece that shows it (laying out text per piece per frame is what
 /// made large boards slow).
 struct Labels<'a> {
     ctx: &'a egui::Context,
-    galleys: HashMap<(Label, u32, Color32), Arc<Galley>>,
+    /// By label, short form or not, size and colour.
+    galleys: HashMap<(Label, bool, u32, Color32), Arc<Galley>>,
     shapes: Vec<Shape>,
     /// The smallest size drawn, and how many labels were left out as unreadable.
     smallest: f32,
@@ -736,24 +754,41 @@ impl<'a> Labels<'a> {
 
     /// `text` centred on `centre`, `size` points high (rounded to half a point; at least
     /// [`MIN_LABEL`], else left out when that does not fit `width`), at `opacity`.
+    ///
+    /// A number too wide for its piece in full is written short ("16k" for 16384, issue 36.5:
+    /// the big tiles of a 24×24 board had no number at the default zoom), as big as that fits.
     fn put(&mut self, text: Label, centre: Pos2, size: f32, width: f32, colour: Color32, opacity: f32) {
         let size = (size * 2.0).round() / 2.0;
         if size < 1.0 {
             return;
         }
-        let size = size.max(MIN_LABEL);
         let ctx = self.ctx;
-        let galley = self
-            .galleys
-            .entry((text, size.to_bits(), colour))
-            .or_insert_with(|| {
-                ctx.fonts_mut(|f| f.layout_no_wrap(label_text(text), FontId::proportional(size), colour))
-            })
-            .clone();
-        if galley.size().x > width * 0.95 || galley.size().y > width * 1.1 {
+        let mut galley = |short: bool, size: f32| {
+            self.galleys
+                .entry((text, short, size.to_bits(), colour))
+                .or_insert_with(|| {
+                    let words = if short { short_text(text) } else { label_text(text) };
+                    ctx.fonts_mut(|f| f.layout_no_wrap(words, FontId::proportional(size), colour))
+                })
+                .clone()
+        };
+        let fits = |g: &Arc<Galley>| g.size().x <= width * 0.95 && g.size().y <= width * 1.1;
+        let full = galley(false, size.max(MIN_LABEL));
+        let shown = if fits(&full) {
+            Some((full, size.max(MIN_LABEL)))
+        } else if short_text(text) != label_text(text) {
+            // As big as the short form fits (the size given was for every digit).
+            let digits = short_text(text).chars().count() as f32;
+            let size = ((width * 1.2 / digits).min(width * 0.45) * 2.0).round() / 2.0;
+            let short = galley(true, size.max(MIN_LABEL));
+            fits(&short).then_some((short, size.max(MIN_LABEL)))
+        } else {
+            None
+        };
+        let Some((galley, size)) = shown else {
             self.dropped += 1;
             return;
-        }
+        };
         self.smallest = self.smallest.min(size);
         let pos = Align2::CENTER_CENTER.anchor_size(centre, galley.size()).min;
         let shape = TextShape::new(pos, galley, colour).with_opacity_factor(opacity.clamp(0.0, 1.0));

@@ -1495,12 +1495,12 @@ impl DebugView {
                             let cells = rule.cells.len();
                             let text =
                                 format!("{}  ({cells} cell{})", rule.text, if cells == 1 { "" } else { "s" });
-                            // Cut to the panel's width (the whole rule on hover), so a long
-                            // rule does not widen the inspector over the board.
+                            // Wrapped at the panel's width, so a long rule does not widen the
+                            // inspector over the board and can be read whole (it was cut with
+                            // "…", issue 36.9).
                             let label = ui
                                 .add(
-                                    egui::Button::selectable(picked, RichText::new(&text).monospace())
-                                        .truncate(),
+                                    egui::Button::selectable(picked, RichText::new(&text).monospace()).wrap(),
                                 )
                                 .on_hover_text(format!("{text}\nClick: outline the cells this rule changed"));
                             if label.clicked() {

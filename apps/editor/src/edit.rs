@@ -1033,22 +1033,30 @@ impl EditView {
                 .then(|| Pos::new(v.x as u16, v.y as u16))
         };
 
-        // Input: primary presses paint; the stroke ends when the button is released.
-        let (pressed, released, down, pointer) = ui.input(|i| {
-            (
-                i.pointer.primary_pressed(),
-                i.pointer.primary_released(),
-                i.pointer.primary_down(),
-                i.pointer.interact_pos(),
-            )
+        // Input: primary presses paint; the stroke ends when the button is released. Only a
+        // press on the canvas itself starts a stroke, where it went down: not one on a dialog
+        // over it (Cancel's click reached the cell under it, issue 36.1), nor one that began
+        // elsewhere (a side panel's edge) and moved over the board within the frame.
+        let (press, released, down, pointer) = ui.input(|i| {
+            let press = i.events.iter().find_map(|e| match e {
+                egui::Event::PointerButton {
+                    pos,
+                    button: egui::PointerButton::Primary,
+                    pressed: true,
+                    ..
+                } => Some(*pos),
+                _ => None,
+            });
+            (press, i.pointer.primary_released(), i.pointer.primary_down(), i.pointer.interact_pos())
         });
-        let inside = pointer.filter(|p| rect.contains(*p));
-        self.hovered = inside.and_then(cell_of);
-        if pressed && let Some(p) = inside.and_then(cell_of) {
+        let on_canvas = |p: &Pos2| rect.contains(*p) && ui.ctx().layer_id_at(*p) == Some(ui.layer_id());
+        self.hovered = pointer.filter(on_canvas).and_then(cell_of);
+        if let Some(p) = press.filter(on_canvas).and_then(cell_of) {
             self.finish_stroke();
             self.active = Some(Active { stroke: Stroke::default(), start: p, last: p });
             self.tool_at(p, true);
-        } else if self.active.is_some()
+        }
+        if self.active.is_some()
             && (down || released)
             && let Some(p) = pointer.map(|p| {
                 // Clamp to the board so a drag past its edge paints up to the edge.

@@ -802,7 +802,9 @@ impl PackView {
                     self.selected = Some(i);
                 }
                 let text = if flagged { format!("(flagged) {rating}") } else { rating };
-                row.label(text);
+                // Wrapped within the row: a long rating ("20 hit the move cap (1000)") was cut
+                // at the panel's edge (issue 36.8).
+                row.add(egui::Label::new(text).wrap());
                 let response =
                     ui.interact(rect, ui.scope_id().with(("pack-row", i)), egui::Sense::click_and_drag());
                 if response.drag_started() {
@@ -905,18 +907,35 @@ impl PackView {
         // Win rates in % (as the HTML report shows them); the level's title on hover.
         let band_fill = egui::Color32::from_rgba_unmultiplied(80, 190, 80, 70);
         let band_edge = egui::Color32::from_rgb(90, 170, 90);
+        let blue = egui::Color32::from_rgb(110, 150, 230);
+        let orange = egui::Color32::from_rgb(220, 140, 40);
+        // The legend above the chart, never over a point (in the chart it hid level 7's point
+        // at 100 % and a cap marker, issue 36.8).
+        legend(
+            ui,
+            &[
+                ('o', blue, "win rate"),
+                ('|', blue, "95 % interval"),
+                ('o', egui::Color32::RED, "flagged"),
+                ('v', orange, "games hit the move cap"),
+                ('#', band_edge, "target band"),
+                ('x', egui::Color32::GRAY, "cannot be won"),
+            ],
+        );
         let response = Plot::new("pack-curve")
             .height(240.0)
             .include_x(span.0)
             .include_x(span.1)
-            .include_y(0.0)
-            .include_y(100.0)
+            // Room under 0 % and over 100 % for a marker's whole size.
+            .include_y(-4.0)
+            .include_y(104.0)
             .allow_scroll(false)
-            .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightTop))
             .x_axis_label("level")
             .y_axis_label("win rate %")
             .x_axis_formatter(level_mark(curve.entries.len()))
-            .y_axis_formatter(|m, _| format!("{:.0} %", m.value))
+            .y_axis_formatter(|m, _| {
+                if (0.0..=100.0).contains(&m.value) { format!("{:.0} %", m.value) } else { String::new() }
+            })
             .label_formatter(|hover| {
                 let p = hover_point(hover);
                 Some(curve_hover(&curve, p.x, Some(p.y)))
@@ -944,20 +963,40 @@ impl PackView {
                         );
                     }
                 }
-                let point = |flag: bool| -> Vec<[f64; 2]> {
+                // Each rated level once: capped (its rate counts the games the cap stopped as
+                // lost: not a point like the others), else flagged or not.
+                #[derive(PartialEq)]
+                enum Kind {
+                    Plain,
+                    Flagged,
+                    Capped,
+                }
+                let kind = |e: &tessera_pack::report::CurveEntry| {
+                    if e.flags.contains(&Flag::MoveCap) {
+                        Kind::Capped
+                    } else if e.flagged() {
+                        Kind::Flagged
+                    } else {
+                        Kind::Plain
+                    }
+                };
+                let point = |k: Kind| -> Vec<[f64; 2]> {
                     curve
                         .entries
                         .iter()
-                        .filter(|e| e.flagged() == flag && !e.flags.contains(&Flag::NoObjective))
+                        .filter(|e| kind(e) == k && !e.flags.contains(&Flag::NoObjective))
                         .filter_map(|e| Some([e.index as f64, 100.0 * e.rating.as_ref()?.win_rate]))
                         .collect()
                 };
+                p.points(Points::new("win rate", point(Kind::Plain)).radius(4.0).color(blue));
+                p.points(Points::new("flagged", point(Kind::Flagged)).radius(5.0).color(egui::Color32::RED));
                 p.points(
-                    Points::new("win rate", point(false))
-                        .radius(4.0)
-                        .color(egui::Color32::from_rgb(110, 150, 230)),
+                    Points::new("games hit the move cap", point(Kind::Capped))
+                        .shape(egui_plot::MarkerShape::Down)
+                        .filled(true)
+                        .radius(6.0)
+                        .color(orange),
                 );
-                p.points(Points::new("flagged", point(true)).radius(5.0).color(egui::Color32::RED));
                 let none: Vec<[f64; 2]> = curve
                     .entries
                     .iter()
@@ -982,12 +1021,21 @@ impl PackView {
             }
         }
         ui.label("Moves used (median) per level");
+        legend(ui, &[('o', blue, "moves median"), ('^', orange, "median at the move cap")]);
+        // The cap's markers sit on the top edge: room above it for their whole size.
+        let top = curve
+            .entries
+            .iter()
+            .filter_map(|e| e.rating.as_ref()?.moves_figure())
+            .max()
+            .map_or(1.0, |m| m as f64)
+            .max(1.0);
         let moves = Plot::new("pack-moves")
             .height(140.0)
             .include_x(span.0)
             .include_x(span.1)
             .include_y(0.0)
-            .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightTop))
+            .include_y(top * 1.15)
             .x_axis_label("level")
             .y_axis_label("moves")
             .x_axis_formatter(level_mark(curve.entries.len()))
@@ -998,10 +1046,9 @@ impl PackView {
                 .iter()
                 .filter_map(|e| Some([e.index as f64, e.rating.as_ref()?.moves_figure()? as f64]))
                 .collect();
-            p.line(Line::new("moves median", pts.clone()));
-            p.points(Points::new("moves median", pts.clone()).radius(3.0));
+            p.line(Line::new("moves median", pts.clone()).color(blue));
+            p.points(Points::new("moves median", pts.clone()).radius(3.0).color(blue));
             // Medians at the move cap: marked on top, out of the scale.
-            let top = pts.iter().map(|p| p[1]).fold(1.0, f64::max);
             let capped: Vec<[f64; 2]> = curve
                 .entries
                 .iter()
@@ -1016,7 +1063,7 @@ impl PackView {
                         .shape(egui_plot::MarkerShape::Up)
                         .filled(true)
                         .radius(6.0)
-                        .color(egui::Color32::from_rgb(220, 140, 40)),
+                        .color(orange),
                 );
             }
         });
@@ -1031,6 +1078,45 @@ impl PackView {
         self.selected = Some(i);
         self.open_action(i, true)
     }
+}
+
+/// A chart's legend, above it: each mark (drawn as the chart draws it: `o` a point, `|` an
+/// interval, `v` and `^` triangles, `#` a band, `x` a cross) in its colour, and what it stands
+/// for.
+fn legend(ui: &mut egui::Ui, items: &[(char, egui::Color32, &str)]) {
+    ui.horizontal_wrapped(|ui| {
+        for &(mark, colour, what) in items {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+            let (c, r, p) = (rect.center(), 5.0, ui.painter());
+            let stroke = egui::Stroke::new(2.0, colour);
+            match mark {
+                '|' => {
+                    p.line_segment([c - egui::vec2(0.0, r), c + egui::vec2(0.0, r)], stroke);
+                }
+                'v' | '^' => {
+                    let s = if mark == 'v' { 1.0 } else { -1.0 };
+                    let pts = vec![
+                        c + egui::vec2(-r, -r * s),
+                        c + egui::vec2(r, -r * s),
+                        c + egui::vec2(0.0, r * s),
+                    ];
+                    p.add(egui::Shape::convex_polygon(pts, colour, egui::Stroke::NONE));
+                }
+                '#' => {
+                    p.rect_filled(rect.shrink(1.0), 0.0, colour.gamma_multiply(0.6));
+                }
+                'x' => {
+                    p.line_segment([c - egui::vec2(r, r), c + egui::vec2(r, r)], stroke);
+                    p.line_segment([c + egui::vec2(-r, r), c + egui::vec2(r, -r)], stroke);
+                }
+                _ => {
+                    p.circle_filled(c, 4.0, colour);
+                }
+            }
+            ui.label(what);
+            ui.add_space(8.0);
+        }
+    });
 }
 
 /// Where a plot's pointer is, near a point or not.

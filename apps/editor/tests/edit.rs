@@ -338,7 +338,7 @@ fn difficulty_runs_bots_in_the_background_and_shows_the_results() {
     assert!(!report.interrupted);
     assert!(h.query_by_label_contains("24 games: won").is_some());
     assert!(
-        h.query_by_label_contains("Moves used").is_some()
+        h.query_by_label_contains("Commands per game").is_some()
             && h.query_by_label_contains("Final score").is_some()
     );
     // The same sweep from the command line's engine gives the same games.
@@ -869,4 +869,55 @@ fn a_tactics_glyph_renamed_or_removed_carries_its_cells() {
     assert!(h.query_by_label("forest (cost 2)").is_none(), "gone from the palette");
     click(&mut h, "Undo edit");
     assert_eq!(ink(&h, 1, 1), Ink::Glyph('g'), "one undo brings the type and its cell back");
+}
+
+/// The board cell whose centre is nearest `at`, if `at` lies on the board (Edit's canvas).
+fn cell_under(h: &Harness<'_, EditorApp>, at: Pos2) -> Option<Pos> {
+    let size = h.state().edit().draft().size();
+    let half = (centre(h, Pos::new(1, 0)).x - centre(h, Pos::new(0, 0)).x) / 2.0;
+    (0..size.height).flat_map(|y| (0..size.width).map(move |x| Pos::new(x, y))).find(|&p| {
+        let c = centre(h, p);
+        (c.x - at.x).abs() < half && (c.y - at.y).abs() < half
+    })
+}
+
+/// Issue 36.1: no click or drag that began on a dialog, or outside the board, reaches the
+/// board: Cancel in "Quit without saving?" and in the "Save level as" picker painted the cell
+/// under the button (an invisible undo step), and a drag begun on the side panel painted where
+/// it ended over the board.
+#[test]
+fn clicks_on_dialogs_and_drags_begun_off_the_board_paint_nothing() {
+    let mut h = editor();
+    click(&mut h, "Edit");
+    click(&mut h, "2");
+    paint_at(&mut h, Pos::new(0, 0));
+    let (cells, revision) = (h.state().edit().draft().cells().to_vec(), h.state().edit().revision());
+    let unchanged = |h: &Harness<'_, EditorApp>, what: &str| {
+        assert_eq!(h.state().edit().draft().cells(), &cells[..], "{what}: the board is as it was");
+        assert_eq!(h.state().edit().revision(), revision, "{what}: no step was added");
+    };
+    // The quit question's Cancel, over the board.
+    close(&mut h);
+    let at = h.get_by_label("Cancel").rect().center();
+    assert!(cell_under(&h, at).is_some(), "Cancel lies over a cell: {at:?}");
+    click(&mut h, "Cancel");
+    unchanged(&h, "Cancel in Quit without saving?");
+    // The Save level as picker's Cancel.
+    click(&mut h, "Save level as…");
+    assert!(h.state().dialog_open());
+    click(&mut h, "Cancel");
+    assert!(!h.state().dialog_open());
+    unchanged(&h, "Cancel in Save level as");
+    // A press on the side panel, the pointer over the board by the same frame, released there.
+    let from = h.get_by_label("Palette").rect().center();
+    let to = centre(&h, Pos::new(2, 2));
+    button(&mut h, true, from);
+    h.event(egui::Event::PointerMoved(to));
+    h.run();
+    button(&mut h, false, to);
+    h.run();
+    unchanged(&h, "a drag begun on the side panel");
+    // A press on the board still paints.
+    paint_at(&mut h, Pos::new(2, 2));
+    assert_eq!(ink(&h, 2, 2), Ink::Number(2));
 }

@@ -210,8 +210,10 @@ fn labels_on_a_24_by_24_board_are_readable_or_left_out() {
         );
         dropped
     };
+    // Issue 36.5: every tile shows its value, 5-digit ones in a short form ("16k").
     let dropped = check(&h, h.state().board(), "Play");
-    assert!(dropped > 0, "5-digit tiles do not fit 24 cells across a 1280×800 window");
+    assert_eq!(dropped, 0, "every tile of a 24×24 board at 1280×800 has its number");
+    assert_eq!(tessera_editor::board::short_text(tessera_core::project::Label::Number(16384)), "16k");
     h.state_mut().set_mode(tessera_editor::Mode::Debug);
     h.run();
     h.run();

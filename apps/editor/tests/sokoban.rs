@@ -124,7 +124,8 @@ fn hint_marks_a_move_and_solving_says_so() {
     h.run();
     assert!(sokoban(&h).is_solved());
     assert!(h.query_by_label_contains("Solved: every box is on a goal").is_some());
-    assert!(h.query_by_label("Hint").is_none(), "nothing left to hint");
+    let hint = h.get_by_label("Hint");
+    assert!(hint.accesskit_node().is_disabled(), "nothing left to hint: Hint stays, disabled");
 }
 
 /// After Hint, "Show the solution" plays the fewest-pushes solution from here, a move at a time,
@@ -133,7 +134,7 @@ fn hint_marks_a_move_and_solving_says_so() {
 fn show_the_solution_plays_hints_solution_to_the_end() {
     let mut h = editor();
     open_rows(&mut h, "two-boxes.json", &["#######", "#     #", "# $@$ #", "#.   .#", "#######"]);
-    assert!(h.query_by_label_contains("Show the solution").is_none(), "not before a hint");
+    assert!(h.query_by_label_contains("Show the solution (").is_none(), "not before a hint");
     ask_hint(&mut h);
     let moves = match h.state().message() {
         Some(m) if m.starts_with("Hint: ") => h
@@ -159,7 +160,7 @@ fn show_the_solution_plays_hints_solution_to_the_end() {
     // A position Hint was not asked about offers no solution.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    assert!(h.query_by_label_contains("Show the solution").is_none());
+    assert!(h.query_by_label_contains("Show the solution (").is_none());
 }
 
 /// Opens a level of `rows` written to a temp file named `name`.
@@ -360,6 +361,10 @@ fn a_collection_asks_which_level_and_opens_the_one_picked() {
     assert_eq!(h.state().error(), None);
     assert!(h.query_by_label("Choose a level").is_some(), "the list dialog shows");
     assert!(h.state().dialog_open(), "keys go to the dialog");
+    // Issue 36.9: the window's title names the file whose levels are offered, not the built-in
+    // 2048 game behind the dialog.
+    let title = h.state().window_title();
+    assert!(title.contains("three.xsb") && !title.contains("2048"), "{title}");
     // Keys do not reach the board behind it.
     let before = h.state().session().state().clone();
     h.key_press(Key::ArrowRight);
@@ -543,8 +548,9 @@ fn sokoban_edits_without_a_seed_and_its_difficulty_shows_the_solvers_figures_in_
     assert_eq!(tessera_editor::file_name_for(l.name.as_deref()), "box-the-first.json");
     click(&mut h, "Difficulty");
     assert!(h.query_by_label("First seed").is_none());
-    h.get_by_label("Games").set_value_accesskit(3.0);
-    h.run();
+    // Issue 36.7: the solver's bot on a level without chance plays one game, and says so.
+    assert!(h.query_by_label(tessera_editor::difficulty::ONE_GAME).is_some());
+    assert!(h.query_by_label("Games").is_none(), "no number of games to choose");
     click(&mut h, "Run bots");
     let mut frames = 0;
     h.step();
@@ -555,13 +561,21 @@ fn sokoban_edits_without_a_seed_and_its_difficulty_shows_the_solvers_figures_in_
         frames += 1;
     }
     h.run();
+    assert_eq!(h.state().edit().difficulty().report().map(|r| r.summary.games), Some(1), "one game");
     let solver = h.get_by_label_contains("Solver (");
     let text = solver.value().unwrap_or_default();
-    assert!(text.contains("pushes 2") && text.contains("moves"), "{text}");
+    // Each figure with its unit: the solver's moves are steps, the bot's game counts commands.
+    assert!(text.contains("2 pushes") && text.contains("moves (steps of one cell)"), "{text}");
     assert!(solver.rect().max.y <= 800.0, "the results scrolled into view: {:?}", solver.rect());
+    let game = h.get_by_label_contains("The bot's game: won, ");
+    let game = game.value().unwrap_or_default();
+    assert!(game.contains(" commands (each step, push, tap, swap or walk"), "{game}");
     assert!(h.query_by_label_contains("best game").is_none(), "no best seed: every game is the same");
-    assert!(h.query_by_label_contains(" to ").is_none(), "no histogram of one value");
-    assert!(h.query_all_by_label_contains("in every game").count() >= 1, "moves: one number");
+    assert!(h.query_by_label_contains("games: won").is_none(), "no win rate of one game");
+    // Another bot plays by its seed: the number of games is back.
+    click(&mut h, "random");
+    assert!(h.query_by_label(tessera_editor::difficulty::ONE_GAME).is_none());
+    assert!(h.query_by_label("Games").is_some());
 }
 
 #[test]
@@ -633,4 +647,70 @@ fn nothing_moves_when_problems_or_errors_come_and_a_fixed_problems_message_goes(
     assert_eq!(canvas_centre(&h, Pos::new(1, 1)), cell, "nor the canvas");
     click(&mut h, "Dismiss");
     assert_eq!(h.state().error(), None);
+}
+
+/// Where the Play panel's buttons are: Hint's, New game's and Restart's tops.
+fn panel_rows(h: &Harness<'_, EditorApp>) -> [f32; 3] {
+    let hint = h.query_by_label("Hint").or_else(|| h.query_by_label("Searching for a hint…"));
+    [
+        hint.expect("the Hint row is always there").rect().top(),
+        h.get_by_label("New game").rect().top(),
+        h.get_by_label("Restart").rect().top(),
+    ]
+}
+
+/// Issue 36.6: the Play panel does not move under the pointer: Hint's answer ("Show the solution
+/// (N steps)"), a solution being shown ("step k of N / Stop") and the win leave Hint, New game
+/// and Restart where they were.
+#[test]
+fn the_play_panel_keeps_its_rows_through_hint_solution_and_win() {
+    let mut h = editor();
+    open_rows(&mut h, "steady.json", &["#######", "#     #", "# $@$ #", "#.   .#", "#######"]);
+    let start = panel_rows(&h);
+    h.get_by_label("Hint").click();
+    for _ in 0..3000 {
+        h.step();
+        if h.query_by_label_contains("Show the solution (").is_some() {
+            break;
+        }
+        assert_eq!(panel_rows(&h), start, "while searching");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run();
+    assert_eq!(panel_rows(&h), start, "with a solution to show");
+    h.get_by_label_contains("Show the solution (").click();
+    h.step();
+    h.step();
+    assert!(h.state().walking());
+    assert!(h.query_by_label_contains("Showing the solution: step").is_some());
+    assert_eq!(panel_rows(&h), start, "while the solution is shown");
+    for _ in 0..1_000_000 {
+        if !h.state().walking() {
+            break;
+        }
+        h.step();
+    }
+    h.run();
+    assert!(sokoban(&h).is_solved());
+    assert_eq!(panel_rows(&h), start, "once won");
+}
+
+/// Issue 36.4: with the walls open at (6, 2) and (0, 3), Edit lists and outlines both openings
+/// (it listed only (0, 3)).
+#[test]
+fn every_opening_in_the_walls_is_listed_and_outlined() {
+    let mut h = editor();
+    open_rows(&mut h, "gaps.json", &["#######", "#@$. ##", "#      ", "   ####", "#######"]);
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    let shown = problem(&h);
+    for cell in ["(6, 2)", "(0, 3)"] {
+        assert_eq!(
+            shown.matches(&format!("board cell {cell}: the player can walk off")).count(),
+            1,
+            "{shown}"
+        );
+    }
+    let outlined: Vec<Option<Pos>> = h.state_mut().edit_mut().problems().iter().map(|p| p.cell).collect();
+    assert_eq!(outlined, [Some(Pos::new(6, 2)), Some(Pos::new(0, 3))]);
 }

@@ -474,8 +474,19 @@ pub fn ink_button(
     let stroke = if selected { Stroke::new(2.0, palette::HIGHLIGHT) } else { Stroke::NONE };
     let response = match sprite {
         Some((pixels, side)) => {
-            let size = egui::vec2(26.0, 26.0);
-            let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
+            // The sprite, then the ink's key (PuzzleScript's legend key) beside it: sprites can
+            // look alike (Kettle's four showed four identical buttons, issue 36.9).
+            let key = ui.painter().layout_no_wrap(
+                entry.ink.text(),
+                egui::FontId::monospace(14.0),
+                ui.visuals().strong_text_color(),
+            );
+            let sprite = egui::vec2(26.0, 26.0);
+            let size = sprite + egui::vec2(key.size().x + 8.0, 0.0);
+            let (whole, response) = ui.allocate_exact_size(size, egui::Sense::click());
+            let rect = egui::Rect::from_min_size(whole.min, sprite);
+            let at = egui::pos2(rect.right() + 4.0, whole.center().y - key.size().y / 2.0);
+            ui.painter().galley(at, key, ui.visuals().strong_text_color());
             let texel = rect.width() / side.max(1) as f32;
             let painter = ui.painter_at(rect);
             for (i, &c) in pixels.iter().enumerate() {
@@ -486,6 +497,14 @@ pub fn ink_button(
             }
             let outline = if selected { stroke } else { Stroke::new(1.0, egui::Color32::from_gray(0x60)) };
             painter.rect_stroke(rect, 0.0, outline, egui::StrokeKind::Inside);
+            if selected {
+                ui.painter().rect_stroke(
+                    whole,
+                    2.0,
+                    Stroke::new(1.0, palette::HIGHLIGHT),
+                    egui::StrokeKind::Inside,
+                );
+            }
             response
                 .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, selected, &entry.label));
             let hover = match &entry.hover {
@@ -510,6 +529,15 @@ pub fn ink_button(
         return true;
     }
     false
+}
+
+/// A line of a panel one button high whatever `add` puts in it (nothing, a label or a button),
+/// so the rows under it stay where they are as its contents come and go.
+pub fn fixed_line(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui)) {
+    ui.horizontal(|ui| {
+        ui.set_min_height(ui.spacing().interact_size.y);
+        add(ui);
+    });
 }
 
 /// A labelled number field.

@@ -407,16 +407,19 @@ impl EditorGame for Game {
         let (AnyRules::PuzzleScript(r), AnyState::PuzzleScript(s)) = (rules, state) else { return None };
         ui.label("Arrow keys or WASD move; X or Space: action; R: restart.");
         let mut action = None;
-        if s.is_won() {
-            ui.label("Won: the win conditions hold.");
-        } else if uses_randomness(r.source())
-            && ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked()
-        {
-            action = Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
-        }
+        // The same rows whatever happens, so nothing under them moves (issue 36.6).
+        super::fixed_line(ui, |ui| {
+            if s.is_won() {
+                ui.label("Won: the win conditions hold.");
+            } else if uses_randomness(r.source())
+                && ui.button("Tick").on_hover_text("A turn with no input (realtime games, again)").clicked()
+            {
+                action = Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
+            }
+        });
         if let Some(every) = r.game().prelude().realtime_interval.filter(|t| *t > 0.0)
-            && action.is_none()
             && realtime_ui(ui, every, !s.is_won())
+            && action.is_none()
         {
             action = Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
         }
@@ -442,9 +445,11 @@ impl EditorGame for Game {
                 go = Some(k + 1);
             }
         });
-        if s.is_won() && k + 1 == count {
-            ui.label(if count == 1 { "The game's only level: won." } else { "The game's last level: won." });
-        }
+        super::fixed_line(ui, |ui| {
+            if s.is_won() && k + 1 == count {
+                ui.label(if count == 1 { "The game's only level: won." } else { "The game's last level: won." });
+            }
+        });
         if let Some(to) = go {
             // Going on after a win shows the messages between the two levels first, as
             // PuzzleScript does.

@@ -113,3 +113,46 @@ pub fn searches<V: Send + 'static, S: Send + 'static>(
 ) -> Arc<Mutex<Searches<V, S>>> {
     ctx.data_mut(|d| d.get_temp_mut_or_default::<Arc<Mutex<Searches<V, S>>>>(egui::Id::unique(id)).clone())
 }
+
+/// What the Hint row was asked to do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HintRow {
+    /// Hint was clicked: start a search.
+    pub hint: bool,
+    /// "Show the solution" was clicked: play the solution found.
+    pub show: bool,
+}
+
+/// The Hint row of a Play panel, always there and always the same height, so nothing under it
+/// moves (issue 36.6: the row came and went with a hint, a solution and a win): Hint (disabled
+/// and saying "Searching for a hint…" from the frame it is clicked while its search runs, and
+/// once the level is `won`), then "Show the solution (N steps)" once a solution of `found`
+/// steps is known from here (else disabled, without a count).
+pub fn hint_row(ui: &mut egui::Ui, help: &str, searching: bool, won: bool, found: Option<usize>) -> HintRow {
+    let mut out = HintRow::default();
+    ui.horizontal(|ui| {
+        ui.set_min_height(ui.spacing().interact_size.y);
+        if searching {
+            ui.add_enabled(false, egui::Button::new("Searching for a hint…"));
+        } else {
+            let hint = ui.add_enabled(!won, egui::Button::new("Hint"));
+            let hint =
+                if won { hint.on_disabled_hover_text("The level is won") } else { hint.on_hover_text(help) };
+            if hint.clicked() {
+                out.hint = true;
+                // Draw "Searching…" at once, not when the search first reports.
+                ui.ctx().request_repaint();
+            }
+        }
+        let show = match found {
+            Some(n) => ui.button(format!("Show the solution ({n} steps)")).on_hover_text(
+                "Plays the solution Hint found, one step after another (any key or Stop ends it)",
+            ),
+            None => ui
+                .add_enabled(false, egui::Button::new("Show the solution"))
+                .on_disabled_hover_text("Once Hint has found a solution from this position"),
+        };
+        out.show = show.clicked();
+    });
+    out
+}

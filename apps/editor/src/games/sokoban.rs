@@ -27,7 +27,7 @@ use tessera_core::sokoban::{
     Cell, SokobanCommand, SokobanLevel, SokobanState, SolveLimits, SolveOutcome, board_problems, ground_index, solve,
     walk_path,
 };
-use super::search::{HintBudget, Job, hint_budget, searches};
+use super::search::{self, HintBudget, Job, hint_budget, searches};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, GameRng, Level, Pos, RuleSet, Size};
 
 /// The editor entry of `sokoban`.
@@ -133,7 +133,7 @@ pub fn verdict_message(s: &SokobanState, v: &Verdict) -> String {
             "Hint: no solution from here (a box can no longer reach a goal); Undo goes back".into()
         }
         Verdict::OutOfTime(nodes) => format!(
-            "Hint: no hint within the time ({nodes} positions searched); `tessera solve` can search longer"
+            "Hint: no hint within the time ({nodes} positions searched); the command tessera solve can search longer"
         ),
     }
 }
@@ -396,38 +396,43 @@ impl EditorGame for Game {
         let AnyState::Sokoban(s) = state else { return None };
         ui.label("Arrow keys or WASD step and push; click a cell to walk there, a box beside you to push it.");
         ui.label(counts(s));
-        if s.is_solved() {
-            ui.label("Solved: every box is on a goal.");
-            return None;
-        }
+        // The same rows whatever happens, so nothing under them moves (issue 36.6).
+        super::fixed_line(ui, |ui| {
+            if s.is_solved() {
+                ui.label("Solved: every box is on a goal.");
+            }
+        });
         let slot = searches::<Verdict, Vec<SokobanCommand>>(ui.ctx(), "sokoban-hint");
         let mut searches = slot.lock().unwrap_or_else(|e| e.into_inner());
         searches.follow(s.hash());
+        let mut action = None;
         if let Some(j) = searches.job.as_ref() {
-            let Some(v) = j.take_answer() else {
-                ui.label("Searching for a hint…");
-                ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
-                return None;
-            };
-            searches.job = None;
-            let text = verdict_message(s, &v);
-            return Some(match v {
-                Verdict::Move(solution) => {
-                    let to = match solution.first() {
-                        Some(&SokobanCommand::Step(d)) => s.player().step(d, s.size()),
-                        Some(&SokobanCommand::Walk(p)) => Some(p),
-                        None => None,
-                    };
-                    play.hint = to.map(|to| (s.player(), to));
-                    searches.found = Some((s.hash(), solution));
-                    PlayAction::Notice(text)
+            match j.take_answer() {
+                Some(v) => {
+                    searches.job = None;
+                    let text = verdict_message(s, &v);
+                    action = Some(match v {
+                        Verdict::Move(solution) => {
+                            let to = match solution.first() {
+                                Some(&SokobanCommand::Step(d)) => s.player().step(d, s.size()),
+                                Some(&SokobanCommand::Walk(p)) => Some(p),
+                                None => None,
+                            };
+                            play.hint = to.map(|to| (s.player(), to));
+                            searches.found = Some((s.hash(), solution));
+                            PlayAction::Notice(text)
+                        }
+                        Verdict::Lost => PlayAction::Lost(text),
+                        Verdict::OutOfTime(_) => PlayAction::Notice(text),
+                    });
                 }
-                Verdict::Lost => PlayAction::Lost(text),
-                Verdict::OutOfTime(_) => PlayAction::Notice(text),
-            });
+                None => ui.ctx().request_repaint_after(std::time::Duration::from_millis(50)),
+            }
         }
         let help = "Mark the first move of a solution with the fewest pushes";
-        if ui.button("Hint").on_hover_text(help).clicked() {
+        let found = searches.found.as_ref().map(|(_, solution)| solution.len());
+        let row = search::hint_row(ui, help, searches.job.is_some(), s.is_solved(), found);
+        if row.hint {
             let limits = SolveLimits { max_nodes: HINT_MAX_NODES, max_bytes: HINT_MAX_BYTES };
             let budget = hint_budget(ui.ctx(), BUDGET);
             let st = s.clone();
@@ -435,15 +440,13 @@ impl EditorGame for Game {
             ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
         }
         // Once Hint found a solution from this very position, it can be played.
-        if let Some((_, solution)) = searches.found.as_ref() {
-            let label = format!("Show the solution ({} steps)", solution.len());
-            let help = "Plays the solution Hint found, one step after another (any key or Stop ends it)";
-            if ui.button(label).on_hover_text(help).clicked() {
-                return Some(PlayAction::Walk(solution.iter().map(|&c| AnyCommand::Sokoban(c)).collect()));
-            }
+        if row.show
+            && let Some((_, solution)) = searches.found.as_ref()
+        {
+            return Some(PlayAction::Walk(solution.iter().map(|&c| AnyCommand::Sokoban(c)).collect()));
         }
         let _ = rules;
-        None
+        action
     }
 
     /// Its score is the move count, which the objectives line already shows.
@@ -651,6 +654,8 @@ mod tests {
         let v = verdict(&open, SolveLimits::nodes(1), &mut || false);
         assert!(matches!(v, Verdict::OutOfTime(_)), "{v:?}");
         assert!(verdict_message(&open, &v).contains("no hint within the time"));
+        // Issue 36.9: said in words, no backticks on the screen.
+        assert!(!verdict_message(&open, &v).contains('`'));
         assert!(matches!(verdict(&open, all, &mut || false), Verdict::Move(..)));
     }
 

@@ -8,7 +8,7 @@
 //! board has left (a step, undo, another level) is stopped and its answer dropped.
 
 use crate::games::PlayAction;
-use crate::games::search::{HintBudget, Job, hint_budget, searches};
+use crate::games::search::{HintBudget, Job, hint_budget, hint_row, searches};
 use std::time::Duration;
 use tessera_core::AnyCommand;
 use tessera_core::puzzlescript::{
@@ -34,7 +34,7 @@ pub fn message(v: &HintVerdict) -> (String, bool) {
         }
         HintVerdict::NoSolution => ("Hint: no solution from here; Undo goes back".into(), true),
         HintVerdict::OutOfTime(nodes) => (
-            format!("Hint: no hint within the time ({nodes} states searched); `tessera solve` can search longer"),
+            format!("Hint: no hint within the time ({nodes} states searched); the command tessera solve can search longer"),
             false,
         ),
         HintVerdict::Random => (
@@ -56,8 +56,9 @@ fn position(rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> u64 {
     state.hash() ^ h.finish().rotate_left(17)
 }
 
-/// The Hint button, or the search under way, or its answer as an action; once Hint has found a
-/// solution from this very state, "Show the solution" plays it, step by step.
+/// The Hint row ([`hint_row`]: Hint, or the search under way; "Show the solution" once Hint has
+/// found a solution from this very state, which it plays step by step), and Hint's answer as an
+/// action when it comes.
 pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<PlayAction> {
     let slot = searches::<HintVerdict, Vec<PuzzleScriptCommand>>(ui.ctx(), "puzzlescript-hint");
     let mut searches = slot.lock().unwrap_or_else(|e| e.into_inner());
@@ -65,24 +66,24 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
     // the solution found under the old ones, even on the same board.
     let position = position(rules, state);
     searches.follow(position);
+    let mut action = None;
     if let Some(j) = searches.job.as_ref() {
-        if let Some(v) = j.take_answer() {
-            searches.job = None;
-            let (text, lost) = message(&v);
-            if let HintVerdict::Move { solution, .. } = v {
-                searches.found = Some((position, solution));
+        match j.take_answer() {
+            Some(v) => {
+                searches.job = None;
+                let (text, lost) = message(&v);
+                if let HintVerdict::Move { solution, .. } = v {
+                    searches.found = Some((position, solution));
+                }
+                action = Some(if lost { PlayAction::Lost(text) } else { PlayAction::Notice(text) });
             }
-            return Some(if lost { PlayAction::Lost(text) } else { PlayAction::Notice(text) });
+            None => ui.ctx().request_repaint_after(Duration::from_millis(50)),
         }
-        ui.label("Searching for a hint…");
-        ui.ctx().request_repaint_after(Duration::from_millis(50));
-        return None;
-    }
-    if state.is_won() {
-        return None;
     }
     let help = "The first step of a solution, searched for up to half a second of CPU time";
-    if ui.button("Hint").on_hover_text(help).clicked() {
+    let found = searches.found.as_ref().map(|(_, solution)| solution.len());
+    let row = hint_row(ui, help, searches.job.is_some(), state.is_won(), found);
+    if row.hint {
         let (rules, st) = (rules.clone(), state.clone());
         let limits = SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
         let budget = hint_budget(ui.ctx(), BUDGET);
@@ -90,14 +91,12 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
             Some(Job::spawn(ui.ctx(), position, budget, move |stop| hint_verdict(&rules, &st, limits, stop)));
         ui.ctx().request_repaint_after(Duration::from_millis(50));
     }
-    if let Some((_, solution)) = searches.found.as_ref() {
-        let label = format!("Show the solution ({} steps)", solution.len());
-        let help = "Plays the solution Hint found, one step after another (any key or Stop ends it)";
-        if ui.button(label).on_hover_text(help).clicked() {
-            return Some(PlayAction::Walk(solution.iter().map(|&c| AnyCommand::PuzzleScript(c)).collect()));
-        }
+    if row.show
+        && let Some((_, solution)) = searches.found.as_ref()
+    {
+        return Some(PlayAction::Walk(solution.iter().map(|&c| AnyCommand::PuzzleScript(c)).collect()));
     }
-    None
+    action
 }
 
 #[cfg(test)]
@@ -129,6 +128,7 @@ mod tests {
         assert_eq!(out, HintVerdict::OutOfTime(0));
         let (text, lost) = message(&out);
         assert!(text.contains("no hint within the time") && !lost, "{text}");
+        assert!(!text.contains('`'), "issue 36.9: no backticks on the screen: {text}");
         let (text, lost) = message(&HintVerdict::NoSolution);
         assert!(text.contains("no solution from here") && lost, "{text}");
     }
