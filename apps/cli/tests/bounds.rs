@@ -268,6 +268,21 @@ fn a_step_past_the_work_bound_is_refused_and_changes_nothing() {
     assert!(text.contains("step too long: input 1 of 1"), "{text}");
 }
 
+/// A search that left out steps past the work bound proves nothing: `solve` gives up saying so,
+/// where it said "unsolvable" (every step of this game is an `again` chain too long to play).
+#[test]
+fn a_search_that_left_out_too_long_steps_is_no_proof() {
+    let dir = scratch("bounds-solve-too-long");
+    // (the second rule could make a target, so the rules alone prove nothing)
+    let rules = "[ Mover ] -> [ right Mover ] again\n[ Mover | Mover ] -> [ Mover | Mover Target ]\n";
+    let game = big_game(&dir, "chain", 256, rules);
+    let out = tessera(&["solve", s(&game), "--seconds", "60"], "");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("gave up: step work"), "{err}");
+    assert!(!err.contains("unsolvable"), "{err}");
+}
+
 /// 37.5: `solve --seconds` is kept for the whole command, loading and compiling included, within
 /// 10 % or 0.2 s (whichever is larger): the clock is read before every step the search plays
 /// (it was read every 256 expansions, and a step here takes tens of milliseconds).

@@ -119,6 +119,12 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
                  draws nothing from its generator wins ({steps} steps that draw were left out; {work})"
             )));
         }
+        SolveOutcome::TooLong { steps } => {
+            return Err(CliError::Failed(format!(
+                "{name}: gave up: step work: no solution among the steps searched, but {steps} steps were too \
+                 long to play (past the step work bound, as `play` refuses them) and were left out ({work})"
+            )));
+        }
         SolveOutcome::Stopped => {
             return Err(CliError::Failed(match args.states {
                 Some(n) => format!("{name}: gave up: states: no solution found in {n} states ({work}); give more --states"),

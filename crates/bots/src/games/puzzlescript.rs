@@ -108,7 +108,7 @@ pub fn measure(
             vec![Figure { name: "steps".into(), value: s.len() as u64 }, nodes(report.nodes)],
         ),
         SolveOutcome::Unsolvable => puzzle(PuzzleOutcome::Unsolvable, vec![nodes(report.nodes)]),
-        SolveOutcome::Random { .. } | SolveOutcome::Stopped | SolveOutcome::Memory => {
+        SolveOutcome::Random { .. } | SolveOutcome::TooLong { .. } | SolveOutcome::Stopped | SolveOutcome::Memory => {
             puzzle(PuzzleOutcome::Stopped, vec![nodes(report.nodes)])
         }
     })

@@ -33,7 +33,9 @@
 //!   `randomdir` that fires) is not followed: its result depends on the seed. Every step the
 //!   search does follow leaves the generator as it was, so the generator is the same in every
 //!   state searched and a solution wins from every seed. When the search ends with no solution
-//!   but left such steps out, the answer is [`SolveOutcome::Random`], not `Unsolvable`. A game
+//!   but left such steps out, the answer is [`SolveOutcome::Random`], not `Unsolvable`; the
+//!   same for steps past the step work bound, which the rules refuse ([`SolveOutcome::TooLong`]).
+//!   A game
 //!   with `realtime_interval` is refused: time, not the player, moves it.
 //! - **Budget**: [`SolveLimits::max_nodes`] expansions, [`SolveLimits::max_bytes`] of stored
 //!   states (the table of hashes, the links back to each state's parent, the boards in the
@@ -128,6 +130,13 @@ pub enum SolveOutcome {
     /// were left out (see the module docs).
     Random {
         /// Steps left out because they drew from the generator.
+        steps: u64,
+    },
+    /// No sequence of the steps searched wins, but `steps` steps past the step work bound
+    /// ([`PuzzleScriptRules::step_work_limit`]), which the rules refuse, were left out: not a
+    /// proof, since a game that allowed them might win through them.
+    TooLong {
+        /// Steps left out because they passed the work bound.
         steps: u64,
     },
     /// The node budget ran out or the stop callback said so.
@@ -523,6 +532,7 @@ pub fn solve_with(
     push(&mut frontier, root, 0, estimate.of(start));
     let mut nodes = 0u64;
     let mut random = 0u64;
+    let mut too_long = 0u64;
     let mut here = start.clone();
     let mut next = start.clone();
     loop {
@@ -550,7 +560,10 @@ pub fn solve_with(
                 return Ok(report(SolveOutcome::Stopped, nodes, pruned, &store));
             }
             next.clone_from(&here);
-            let Some(won) = step(game, &mut next, input(cmd), work_limit) else { continue };
+            let Some(won) = step(game, &mut next, input(cmd), work_limit) else {
+                too_long += 1;
+                continue;
+            };
             if next.rng != here.rng {
                 random += 1;
                 continue;
@@ -594,7 +607,15 @@ pub fn solve_with(
             push(&mut frontier, id, depth, h);
         }
     }
-    let outcome = if random > 0 { SolveOutcome::Random { steps: random } } else { SolveOutcome::Unsolvable };
+    // Steps left out (past the work bound, or drawing from the generator) make "no solution"
+    // no proof.
+    let outcome = if too_long > 0 {
+        SolveOutcome::TooLong { steps: too_long }
+    } else if random > 0 {
+        SolveOutcome::Random { steps: random }
+    } else {
+        SolveOutcome::Unsolvable
+    };
     Ok(report(outcome, nodes, pruned, &store))
 }
 
@@ -639,7 +660,10 @@ pub fn hint_verdict(
         },
         SolveOutcome::Unsolvable => HintVerdict::NoSolution,
         SolveOutcome::Random { .. } => HintVerdict::Random,
-        SolveOutcome::Stopped | SolveOutcome::Memory => HintVerdict::OutOfTime(report.nodes),
+        // (steps past the work bound: the search could not look everywhere, as when out of time)
+        SolveOutcome::TooLong { .. } | SolveOutcome::Stopped | SolveOutcome::Memory => {
+            HintVerdict::OutOfTime(report.nodes)
+        }
     }
 }
 

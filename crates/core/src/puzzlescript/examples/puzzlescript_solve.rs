@@ -184,6 +184,10 @@ fn main() {
                             tally.random_only += 1;
                             format!("no solution without random steps ({steps} left out)")
                         }
+                        SolveOutcome::TooLong { steps } => {
+                            tally.stopped += 1;
+                            format!("gave up: {steps} steps past the work bound left out")
+                        }
                         SolveOutcome::Stopped => {
                             tally.stopped += 1;
                             "gave up: time".into()
