@@ -191,6 +191,17 @@ fn play_level(args: &PlayArgs) -> Result<Level, CliError> {
     }
 }
 
+/// The compiler's warnings (an unused object, a rule that can never fire) on stderr, as the
+/// reference's console shows them: the game still plays. Nothing when `text` does not compile
+/// (the import says why).
+fn print_warnings(path: &Path, text: &str) {
+    if let Ok(game) = tessera_core::puzzlescript::engine::compile(text) {
+        for w in game.warnings() {
+            eprintln!("{}:{}: warning: {}", path.display(), w.line, w.message);
+        }
+    }
+}
+
 /// Level `number` (from 1) of the PuzzleScript game `path`; without one, its only level, or
 /// (when `ask`) the one chosen on the terminal.
 fn game_level(path: &Path, number: Option<u64>, ask: bool) -> Result<Level, CliError> {
@@ -199,6 +210,7 @@ fn game_level(path: &Path, number: Option<u64>, ask: bool) -> Result<Level, CliE
     if let Some(k) = number {
         // One level: its source copied once, not once per level of the game (issue 37.2).
         let text = crate::error::read_input(path, crate::convert::input_of(importer))?;
+        print_warnings(path, &text);
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         let pick = usize::try_from(k).unwrap_or(usize::MAX);
         let (level, n) = tessera_core::puzzlescript::import_level(&text, name.as_deref(), pick)
@@ -211,14 +223,8 @@ fn game_level(path: &Path, number: Option<u64>, ask: bool) -> Result<Level, CliE
         });
     }
     let mut levels = crate::convert::import(importer, path)?;
-    // The compiler's warnings (an unused object, a rule that can never fire) go to stderr, as
-    // the reference's console shows them: the game still plays.
-    if let Ok(text) = std::fs::read_to_string(path)
-        && let Ok(game) = tessera_core::puzzlescript::engine::compile(&text)
-    {
-        for w in game.warnings() {
-            eprintln!("{}:{}: warning: {}", path.display(), w.line, w.message);
-        }
+    if let Ok(text) = std::fs::read_to_string(path) {
+        print_warnings(path, &text);
     }
     let n = levels.len();
     let pick = match number {
