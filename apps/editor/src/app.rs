@@ -38,6 +38,8 @@ pub struct Settings {
     pub console_hidden: bool,
     /// Rebuild after a pause in typing.
     pub auto_rebuild: bool,
+    /// Mute and volume.
+    pub sound: crate::audio::SoundSettings,
 }
 
 /// The source pane's width before the designer drags the split.
@@ -160,6 +162,8 @@ pub struct EditorApp {
     /// (`selected`: the level open).
     collection: Option<LevelChoice>,
     error: Option<String>,
+    /// The sounds of the game (`audio.rs`).
+    audio: crate::audio::Audio,
     /// What Play last said (a refusal, a hint), with the position it is about: shown only
     /// while that position is on the board (Edit's messages are Edit's, [`EditView::notice`]).
     notice: Option<Notice>,
@@ -189,7 +193,10 @@ impl EditorApp {
     pub fn new(settings: Settings) -> EditorApp {
         // The built-in level always starts.
         let session = Session::new(Level::classic(), 0).expect("the built-in level starts");
+        let mut audio = crate::audio::Audio::default();
+        audio.set_settings(settings.sound);
         EditorApp {
+            audio,
             edit: EditView::default(),
             pending: None,
             recovery: None,
@@ -1176,6 +1183,40 @@ impl EditorApp {
         self.overwrite_ui(ui.ctx());
         self.recovered_ui(ui.ctx());
         self.keep_recovery(ui.ctx(), now);
+        self.hear(ui.ctx(), now);
+    }
+
+    /// Plays the sounds the game made and those now due (`audio.rs`); says once when there is
+    /// no audio device.
+    fn hear(&mut self, ctx: &egui::Context, now: f64) {
+        for s in self.session.take_sounds() {
+            self.audio.schedule(s);
+        }
+        for seed in crate::sound_picker::take_requests(ctx) {
+            self.audio.play_now(&seed);
+        }
+        if self.audio.tick(now) {
+            ctx.request_repaint_after(std::time::Duration::from_millis(15));
+        }
+        if let Some(n) = self.audio.take_notice() {
+            self.error.get_or_insert(n);
+        }
+        self.settings.sound = self.audio.settings();
+    }
+
+    /// Lets the editor open the audio device at the first sound (`main` does; tests never).
+    pub fn enable_audio(&mut self) {
+        self.audio.enable_output();
+    }
+
+    /// The sounds: what played, the last step's (for tests).
+    pub fn audio(&self) -> &crate::audio::Audio {
+        &self.audio
+    }
+
+    /// The sounds, to play one (the sound picker).
+    pub fn audio_mut(&mut self) -> &mut crate::audio::Audio {
+        &mut self.audio
     }
 
     /// The source pane (left, full height, a split the designer drags, its width kept) and the
@@ -1224,10 +1265,11 @@ impl EditorApp {
         }
     }
 
-    /// A token of the source was clicked: the hook for what acts on a word of the source (a
-    /// sound's seed, [`crate::syntax::Class::Sound`]). Nothing yet.
+    /// A token of the source was clicked: a sound's seed ([`crate::syntax::Class::Sound`]) plays.
     fn token_clicked(&mut self, token: crate::source_editor::ClickedToken) {
-        let _ = token;
+        if token.class == crate::syntax::Class::Sound {
+            self.audio.play_now(&token.text);
+        }
     }
 
     /// Writes the game's source being edited to `path` (Save game source as…), which Save game
@@ -1666,6 +1708,13 @@ impl EditorApp {
                         ui.separator();
                     }
                     ui.monospace(format!("hash {:016x}", state.hash()));
+                    // Only PuzzleScript's games make sounds.
+                    if rules.rule_set() == tessera_core::RuleSet::PuzzleScript
+                        && let Some(g) = crate::games::of(rules.rule_set())
+                    {
+                        ui.separator();
+                        crate::audio::controls_ui(ui, &mut self.audio, &|seed| g.seed_name(rules, seed));
+                    }
                 });
             }
             self.message_line(ui, now);

@@ -17,6 +17,7 @@
 
 pub mod anim;
 mod app;
+pub mod audio;
 pub mod board;
 pub mod console;
 pub mod debug;
@@ -32,6 +33,7 @@ pub mod palette;
 pub mod play;
 pub mod recovery;
 mod session;
+pub mod sound_picker;
 pub mod source_editor;
 pub mod syntax;
 pub mod workbench;

@@ -44,6 +44,8 @@ fn main() -> ExitCode {
             let settings: Settings =
                 cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)).unwrap_or_default();
             let mut app = EditorApp::new(settings);
+            // Sounds play on the system's audio device (silent, saying so, without one).
+            app.enable_audio();
             // Unsaved edits are kept where a crash cannot take them, and offered back on the
             // next start. The screenshot hook shows the window as asked: recovery only when
             // TESSERA_RECOVERY_DIR names a folder.

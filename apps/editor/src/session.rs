@@ -17,6 +17,9 @@ pub struct Session {
     /// The boards between the turns of the last step played (a PuzzleScript step's `again`
     /// turns), shown one after another before its end.
     frames: Option<Frames>,
+    /// Sounds the game played that the app has not taken yet (a step's, undo's, the level's
+    /// start).
+    sounds: Vec<crate::audio::StepSounds>,
 }
 
 /// The board after each turn of a step but the last, and when to show them.
@@ -33,13 +36,16 @@ impl Session {
     /// A new game of `level` with `seed`.
     pub fn new(level: Level, seed: u64) -> Result<Session, LevelError> {
         let game = level.start(Some(seed))?;
-        Ok(Session::from_history(level, seed, History::new(game)))
+        let mut session = Session::from_history(level, seed, History::new(game));
+        // PuzzleScript plays `startlevel` as a level loads.
+        session.event_sound("startlevel", 0.0);
+        Ok(session)
     }
 
     /// A session over an existing history (a log opened for play, "play from here").
     pub fn from_history(level: Level, seed: u64, history: History) -> Session {
         let mirror = Mirror::from_state(history.state());
-        Session { level, seed, history, mirror, clock: Clock::done(), frames: None }
+        Session { level, seed, history, mirror, clock: Clock::done(), frames: None, sounds: Vec::new() }
     }
 
     /// The level the game started from.
@@ -77,6 +83,8 @@ impl Session {
     /// [`crate::games::EditorGame::message`]s), in order.
     pub fn execute(&mut self, cmd: &AnyCommand, now: f64, speed: Speed) -> Result<Vec<String>, Rejected> {
         let game = crate::games::of(self.history.rules().rule_set());
+        let turns =
+            game.map(|g| g.step_sounds(self.history.rules(), self.history.state(), cmd)).unwrap_or_default();
         let events = self.history.execute(cmd)?;
         let said = events.iter().filter_map(|e| game.and_then(|g| g.message(e))).collect();
         self.mirror.begin_step();
@@ -85,7 +93,25 @@ impl Session {
         }
         self.clock = Clock::start(now, self.mirror.phases(), speed);
         self.frames = self.turn_boards(game, now, speed);
+        if turns.iter().any(|t| !t.is_empty()) {
+            // Each turn's sounds as its board shows (`again_interval` apart; at once at Instant).
+            let secs = self.frames.as_ref().map_or(0.0, |f| f.secs);
+            self.sounds.push(crate::audio::StepSounds { start: now, secs, turns });
+        }
         Ok(said)
+    }
+
+    /// Takes the sounds played since the last call, for the app to hear.
+    pub fn take_sounds(&mut self) -> Vec<crate::audio::StepSounds> {
+        std::mem::take(&mut self.sounds)
+    }
+
+    /// Queues the game's sound for `event` (`undo`, `startlevel`), if it has one, at `now`.
+    fn event_sound(&mut self, event: &str, now: f64) {
+        let rules = self.history.rules();
+        if let Some(seed) = crate::games::of(rules.rule_set()).and_then(|g| g.event_sound(rules, event)) {
+            self.sounds.push(crate::audio::StepSounds { start: now, secs: 0.0, turns: vec![vec![seed]] });
+        }
     }
 
     /// The state the board shows at `now`: the session's, or while the last step's turns play
@@ -153,6 +179,7 @@ impl Session {
             self.mirror.unapply(e);
         }
         self.clock = Clock::start(now, self.mirror.phases(), speed);
+        self.event_sound("undo", now);
         true
     }
 

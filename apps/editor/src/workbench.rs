@@ -263,6 +263,19 @@ impl Workbench {
                 ui.weak(s);
             }
         });
+        // PuzzleScript's sound buttons, above the source as above its console: a new seed of a
+        // kind, played at once (app.rs), put in at the text's cursor on request.
+        if let Some(crate::sound_picker::PickerAction::Insert(seed)) = crate::sound_picker::picker_ui(ui) {
+            let id = self.editor.text_id();
+            let mut state = egui::TextEdit::load_state(ui.ctx(), id).unwrap_or_default();
+            let at = state.cursor.char_range().map(|r| r.primary.index);
+            let (text, after) = crate::sound_picker::insert_at(&self.editor.text, at, &seed);
+            self.editor.text = text;
+            let c = egui::text::CCursor::new(after);
+            state.cursor.set_char_range(Some(egui::text::CCursorRange::one(c)));
+            state.store(ui.ctx(), id);
+            self.typed_at = Some(now);
+        }
         let out = self.editor.ui(ui);
         if out.changed {
             self.typed_at = Some(now);

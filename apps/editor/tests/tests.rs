@@ -9,4 +9,5 @@ mod pack;
 mod play;
 mod puzzlescript;
 mod sokoban;
+mod sound;
 mod workbench;

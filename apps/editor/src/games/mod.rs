@@ -365,6 +365,24 @@ pub trait EditorGame: Sync {
         None
     }
 
+    /// The sounds the step `cmd` plays from `state`, turn by turn, each turn's in the order the
+    /// game plays them (a PuzzleScript step's, `again` turns included). None by default.
+    fn step_sounds(&self, _rules: &AnyRules, _state: &AnyState, _cmd: &AnyCommand) -> Vec<Vec<String>> {
+        Vec::new()
+    }
+
+    /// The seed of the sound the game plays for `event` (PuzzleScript's `undo`, `startlevel`),
+    /// and what plays a seed (`seed_name`: the game's words for it, `crate move`). None by
+    /// default.
+    fn event_sound(&self, _rules: &AnyRules, _event: &str) -> Option<String> {
+        None
+    }
+
+    /// What plays `seed` in the game (the words of its sound declaration), if the game says.
+    fn seed_name(&self, _rules: &AnyRules, _seed: &str) -> Option<String> {
+        None
+    }
+
     /// The levels of the game the draft's level is one of (a PuzzleScript source's), with ways
     /// to change them (add, duplicate, move, delete, edit another); answers the draft to edit
     /// afterwards, or why not. Nothing by default.

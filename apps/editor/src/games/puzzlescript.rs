@@ -526,6 +526,25 @@ impl EditorGame for Game {
         Some((starts, if secs.is_finite() { secs.clamp(0.0, 2.0) } else { 0.15 }))
     }
 
+    /// [`PuzzleScriptRules::step_sounds`](tessera_core::puzzlescript::PuzzleScriptRules::step_sounds).
+    fn step_sounds(&self, rules: &AnyRules, state: &AnyState, cmd: &AnyCommand) -> Vec<Vec<String>> {
+        let (AnyRules::PuzzleScript(r), AnyState::PuzzleScript(s), AnyCommand::PuzzleScript(c)) = (rules, state, cmd)
+        else {
+            return Vec::new();
+        };
+        r.step_sounds(s, c).unwrap_or_default()
+    }
+
+    fn event_sound(&self, rules: &AnyRules, event: &str) -> Option<String> {
+        let AnyRules::PuzzleScript(r) = rules else { return None };
+        r.game().sound_event(event).map(str::to_string)
+    }
+
+    fn seed_name(&self, rules: &AnyRules, seed: &str) -> Option<String> {
+        let AnyRules::PuzzleScript(r) = rules else { return None };
+        r.game().sound_declarations().iter().find(|d| d.seed == seed).map(|d| d.name.clone())
+    }
+
     /// `background_color` and `text_color` in the game's palette.
     fn message_colours(&self, rules: &AnyRules) -> Option<(egui::Color32, egui::Color32)> {
         let AnyRules::PuzzleScript(r) = rules else { return None };
