@@ -17,7 +17,7 @@ pub enum PickerAction {
 }
 
 fn id() -> egui::Id {
-    egui::Id::new("tessera-sound-picker")
+    egui::Id::unique("tessera-sound-picker")
 }
 
 /// Seeds to play that the app has not taken yet.
