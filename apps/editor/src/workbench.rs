@@ -268,7 +268,7 @@ impl Workbench {
         if let Some(crate::sound_picker::PickerAction::Insert(seed)) = crate::sound_picker::picker_ui(ui) {
             let id = self.editor.text_id();
             let mut state = egui::TextEdit::load_state(ui.ctx(), id).unwrap_or_default();
-            let at = state.cursor.char_range().map(|r| r.primary.index);
+            let at = state.cursor.char_range().map(|r| usize::from(r.primary.index));
             let (text, after) = crate::sound_picker::insert_at(&self.editor.text, at, &seed);
             self.editor.text = text;
             let c = egui::text::CCursor::new(after);
