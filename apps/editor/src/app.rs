@@ -304,12 +304,7 @@ impl EditorApp {
     /// with its source in the source pane and its first level in Play; saved with Save game
     /// source as…
     pub fn new_source_game(&mut self, source: &str) {
-        let level = Level::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptLevel {
-            name: None,
-            seed: None,
-            source: source.to_string(),
-            level: 0,
-        });
+        let level = games::source_game(source);
         if let Err(e) = self.edit.load(&level, None) {
             self.error = Some(format!("the new game does not open: {e}"));
             return;
@@ -1708,9 +1703,9 @@ impl EditorApp {
                         ui.separator();
                     }
                     ui.monospace(format!("hash {:016x}", state.hash()));
-                    // Only PuzzleScript's games make sounds.
-                    if rules.rule_set() == tessera_core::RuleSet::PuzzleScript
-                        && let Some(g) = crate::games::of(rules.rule_set())
+                    // Only games that make sounds have Mute and Volume.
+                    if let Some(g) = crate::games::of(rules.rule_set())
+                        && g.makes_sounds()
                     {
                         ui.separator();
                         crate::audio::controls_ui(ui, &mut self.audio, &|seed| g.seed_name(rules, seed));

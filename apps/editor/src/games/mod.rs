@@ -40,7 +40,7 @@ macro_rules! games {
 
 games!(slide, collapse, tactics, match3, sokoban, puzzlescript);
 
-pub use puzzlescript::EXAMPLES;
+pub use puzzlescript::{EXAMPLES, source_game};
 pub mod search;
 pub use search::{HintBudget, set_hint_budget};
 
@@ -376,6 +376,11 @@ pub trait EditorGame: Sync {
     /// default.
     fn event_sound(&self, _rules: &AnyRules, _event: &str) -> Option<String> {
         None
+    }
+
+    /// Whether the rule set's games make sounds (the status bar's Mute and Volume show then).
+    fn makes_sounds(&self) -> bool {
+        false
     }
 
     /// What plays `seed` in the game (the words of its sound declaration), if the game says.

@@ -540,6 +540,10 @@ impl EditorGame for Game {
         r.game().sound_event(event).map(str::to_string)
     }
 
+    fn makes_sounds(&self) -> bool {
+        true
+    }
+
     fn seed_name(&self, rules: &AnyRules, seed: &str) -> Option<String> {
         let AnyRules::PuzzleScript(r) = rules else { return None };
         r.game().sound_declarations().iter().find(|d| d.seed == seed).map(|d| d.name.clone())
@@ -761,3 +765,8 @@ fn realtime_ui(ui: &mut egui::Ui, every: f64, going: bool) -> bool {
     due
 }
 
+
+/// The level of a new game written as text (File → New game): its first level.
+pub fn source_game(source: &str) -> tessera_core::Level {
+    tessera_core::Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.to_string(), level: 0 })
+}
