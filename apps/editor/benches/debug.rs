@@ -147,5 +147,76 @@ fn filter(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, filter, open_and_show);
+/// Steps in the PuzzleScript log Find is timed on (issue 36.12: the size QA met).
+const PS_STEPS: u64 = 326_000;
+
+/// A PuzzleScript log of [`PS_STEPS`] steps: the warehouse game's rules on a 24×16 room of 8
+/// crates and 8 targets, moved at random (a fixed xorshift; refused moves skipped) so that
+/// crates are pushed about the room and most steps move one object or two.
+fn puzzlescript_log() -> tessera_replay::Log {
+    use tessera_core::puzzlescript::PuzzleScriptCommand as C;
+    let source = include_str!("../../../fixtures/games/warehouse.txt");
+    let (head, _) = source.split_once("\nLEVELS").expect("a LEVELS section");
+    let mut room = String::from("##########################\n");
+    for y in 0..16 {
+        room.push('#');
+        for x in 0..24 {
+            room.push(match (x, y) {
+                (1, 1) => 'P',
+                (x, 4) if x % 3 == 0 => '*',
+                (x, 11) if x % 3 == 0 => 'O',
+                _ => '.',
+            });
+        }
+        room.push_str("#\n");
+    }
+    room.push_str("##########################\n");
+    let game = format!("{head}\nLEVELS\n\n{room}");
+    let (level, _) = tessera_core::puzzlescript::import_level(&game, Some("find.txt"), 1).expect("imports");
+    let level = level.expect("one level").level;
+    let mut g = level.start(Some(1)).expect("the level starts");
+    let header = Header::new(&level, 1, DEFAULT_KEYFRAME_INTERVAL).expect("a header");
+    let mut w = LogWriter::new(Vec::new(), &header, &g.state).expect("writes to memory");
+    let moves = [C::Up, C::Down, C::Left, C::Right].map(AnyCommand::PuzzleScript);
+    let (mut x, mut events) = (0x9E37_79B9_7F4A_7C15u64, Vec::new());
+    while w.steps() < PS_STEPS {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let c = &moves[(x % 4) as usize];
+        events.clear();
+        if g.rules.apply(&mut g.state, c, &mut events).is_ok() {
+            w.record(c, &events, &g.state).expect("writes");
+        }
+        let tessera_core::AnyState::PuzzleScript(st) = &g.state else { unreachable!("a PuzzleScript game") };
+        assert!(!st.is_won(), "random play won the room after {} steps", w.steps());
+    }
+    tessera_replay::Log::from_bytes(w.into_inner(), tessera_replay::TailPolicy::Strict).expect("reads back")
+}
+
+/// Debug's Find (issue 36.12) on a 326,000-step PuzzleScript log: an object's name (`crate`,
+/// the steps that moved one), an event kind, a cell and command text, as the filter box runs
+/// them (`find::run`, the query resolved by the rule set as the Debug view resolves it).
+fn find_puzzlescript(c: &mut Criterion) {
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use tessera_editor::find::{Query, run};
+    let log = puzzlescript_log();
+    let state = log.state_at(0).expect("the start");
+    let game = tessera_editor::games::of(log.rules().rule_set()).expect("PuzzleScript");
+    let mut group = c.benchmark_group("debug find 326k PuzzleScript steps");
+    group.sample_size(10);
+    for text in ["crate", "event:Moved", "cell:12,8", "left"] {
+        let mut query: Query = text.parse().expect("a query");
+        query.resolve(|w| game.event_filter(&state, w));
+        group.bench_function(text, |b| {
+            b.iter(|| {
+                let found = run(&log, &query, &AtomicU64::new(0), &AtomicBool::new(false));
+                black_box(found.expect("scans").expect("not cancelled").len())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, filter, find_puzzlescript, open_and_show);
 criterion_main!(benches);

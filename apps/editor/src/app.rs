@@ -1184,7 +1184,7 @@ impl EditorApp {
     /// Plays the sounds the game made and those now due (`audio.rs`); says once when there is
     /// no audio device.
     fn hear(&mut self, ctx: &egui::Context, now: f64) {
-        for s in self.session.take_sounds() {
+        for s in self.session.take_sounds().into_iter().chain(self.debug.take_sounds()) {
             self.audio.schedule(s);
         }
         for seed in crate::sound_picker::take_requests(ctx) {
@@ -1228,14 +1228,24 @@ impl EditorApp {
         let level = game.source_text(&self.edit.draft().settings).map_or(0, |(_, k)| k);
         self.workbench.auto = self.settings.auto_rebuild;
         let width = self.settings.source_width.unwrap_or(SOURCE_WIDTH);
+        // The board keeps room beside the pane: Play's and Edit's side panel and a board of
+        // 300 px; in Debug the step list and the inspector too (each narrowed to fit), so at
+        // 1280×800 a rule and the level it acts on are seen together in every mode.
+        let room = match self.mode {
+            Mode::Debug => ui.available_width() * 0.64,
+            _ => 620.0,
+        };
+        let widest = (ui.available_width() - room).max(200.0);
         let mut action = None;
-        let shown = egui::Panel::left("workbench")
+        // Debug's pane is its own (a narrower split there leaves Play's and Edit's as dragged).
+        let id = if self.mode == Mode::Debug { "workbench-debug" } else { "workbench" };
+        let shown = egui::Panel::left(id)
             .resizable(true)
-            .default_size(width)
-            .size_range(200.0..=1600.0)
+            .default_size(width.min(widest))
+            .size_range(200.0..=widest)
             .show(ui, |ui| action = self.workbench.ui(ui, level));
         let w = shown.response.rect.width();
-        if (w - width).abs() > 0.5 {
+        if self.mode != Mode::Debug && (w - width).abs() > 0.5 {
             self.settings.source_width = Some(w);
         }
         self.settings.auto_rebuild = self.workbench.auto;

@@ -116,6 +116,8 @@ pub struct Debugger {
     unsaved: bool,
     /// The hash of the start state, for the step list's first row.
     start_hash: Option<u64>,
+    /// The sounds of the steps shown one step forward at a time, for the app to play.
+    sounds: Vec<crate::audio::StepSounds>,
 }
 
 fn text(e: &LogError) -> String {
@@ -141,6 +143,7 @@ impl Debugger {
             dropped,
             unsaved: false,
             start_hash: None,
+            sounds: Vec::new(),
         };
         d.start_hash = d.log.state_at(0).ok().map(|s| s.hash());
         d.jump(0);
@@ -282,11 +285,20 @@ impl Debugger {
             return;
         }
         self.clock = Clock::start(now, m.phases(), speed);
+        if let (Ok(before), Some(cmd)) = (&self.state, &r.command) {
+            self.sounds.extend(step_sounds(self.log.rules(), before, cmd, &r.events, now, speed));
+        }
         self.step = step;
         self.outlined = Some(step);
         self.mirror_note = None;
         self.state = self.log.state_at(step).map_err(|e| text(&e));
         self.record = Some(rec);
+    }
+
+    /// Takes the sounds of the steps played forward since the last call (only a step forward by
+    /// one makes its sounds: a jump or a step back is silent), for the app to hear.
+    pub fn take_sounds(&mut self) -> Vec<crate::audio::StepSounds> {
+        std::mem::take(&mut self.sounds)
     }
 
     /// One step back, animated (the events of the step left, unapplied in reverse order).
@@ -395,6 +407,28 @@ impl Debugger {
         let h = self.log.header();
         Ok(Session::from_history(h.level.clone(), h.seed, history))
     }
+}
+
+/// The sounds step `cmd` makes from `before`, its turns `again_interval` apart as Play plays
+/// them (at once at Instant); `None` for a silent step or a game without sounds.
+fn step_sounds(
+    rules: &tessera_core::AnyRules,
+    before: &AnyState,
+    cmd: &tessera_core::AnyCommand,
+    events: &[AnyEvent],
+    now: f64,
+    speed: Speed,
+) -> Option<crate::audio::StepSounds> {
+    let game = crate::games::of(rules.rule_set())?;
+    let turns = game.step_sounds(rules, before, cmd);
+    if turns.iter().all(Vec::is_empty) {
+        return None;
+    }
+    let secs = match (speed, game.turn_frames(rules, events)) {
+        (Speed::Instant, _) | (_, None) => 0.0,
+        (_, Some((_, secs))) => secs * speed.phase_secs() / Speed::Normal.phase_secs(),
+    };
+    Some(crate::audio::StepSounds { start: now, secs, turns })
 }
 
 fn apply_all(m: &mut Mirror, events: &[AnyEvent]) -> Result<(), String> {
@@ -566,6 +600,11 @@ struct PinForm {
 }
 
 impl DebugView {
+    /// Takes the sounds of the steps played forward since the last call ([`Debugger::take_sounds`]).
+    pub fn take_sounds(&mut self) -> Vec<crate::audio::StepSounds> {
+        self.debugger.as_mut().map(Debugger::take_sounds).unwrap_or_default()
+    }
+
     /// Opens `log` (read from `path`, if from a file), paused at step 0.
     pub fn open_log(&mut self, log: Log, path: Option<PathBuf>) {
         self.save_path = path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
@@ -893,12 +932,23 @@ impl DebugView {
         self.keys(ui.ctx(), now, speed);
         self.status_line(ui);
         let action = self.controls(ui, now, speed);
-        egui::Panel::left("debug-steps").resizable(true).default_size(430.0).min_size(260.0).show(ui, |ui| {
-            self.step_list(ui, now, speed);
-        });
-        egui::Panel::right("debug-inspector").resizable(true).default_size(380.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().id_salt("inspector").show(ui, |ui| self.inspector(ui));
-        });
+        // The board keeps at least a third of the width: the step list and the inspector are
+        // narrowed when the window (or the source pane beside them) leaves less.
+        let side = (ui.available_width() / 3.0).clamp(180.0, 1000.0);
+        egui::Panel::left("debug-steps")
+            .resizable(true)
+            .default_size(430.0f32.min(side))
+            .size_range(180.0f32.min(side)..=side)
+            .show(ui, |ui| {
+                self.step_list(ui, now, speed);
+            });
+        egui::Panel::right("debug-inspector")
+            .resizable(true)
+            .default_size(380.0f32.min(side))
+            .size_range(180.0f32.min(side)..=side)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().id_salt("inspector").show(ui, |ui| self.inspector(ui));
+            });
         egui::CentralPanel::default().show(ui, |ui| self.board_ui(ui, now));
         action.or_else(|| self.action.take())
     }

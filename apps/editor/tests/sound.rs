@@ -165,3 +165,42 @@ fn the_picker_makes_a_seed_of_its_kind_plays_it_and_inserts_it_in_the_source() {
     let text = h.state().workbench().text();
     assert!(text.contains(&second), "inserted into the source");
 }
+
+#[test]
+fn debug_plays_a_steps_sounds_when_stepping_forward_one_step_and_is_silent_on_jumps() {
+    let path = fixtures().join("games/chorus.txt");
+    let mut h = editor();
+    open_level_1(&mut h, &path);
+    h.key_press(Key::ArrowRight);
+    h.run();
+    let first = h.state().audio().last_step().to_vec();
+    h.key_press(Key::ArrowRight);
+    h.run();
+    let second = h.state().audio().last_step().to_vec();
+    assert!(!first.is_empty() && !second.is_empty(), "both steps make sounds");
+    assert_ne!(first, second, "the steps sound different (the second pushes onto a target)");
+    h.state_mut().set_mode(tessera_editor::Mode::Debug);
+    h.run();
+    let played = h.state().audio().played().len();
+    // A jump to the start, and to the end, plays nothing.
+    h.key_press(Key::Home);
+    h.run();
+    h.key_press(Key::End);
+    h.run();
+    h.key_press(Key::Home);
+    h.run();
+    assert_eq!(h.state().audio().played().len(), played, "jumps are silent");
+    // One step forward at a time plays each step's sounds, as Play played them.
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().audio().last_step(), first, "step 1's sounds");
+    assert!(h.state().audio().played().ends_with(&first), "played");
+    h.key_press(Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().audio().last_step(), second, "step 2's sounds");
+    // A step back is silent.
+    let played = h.state().audio().played().len();
+    h.key_press(Key::ArrowLeft);
+    h.run();
+    assert_eq!(h.state().audio().played().len(), played, "a step back is silent");
+}

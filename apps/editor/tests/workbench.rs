@@ -58,6 +58,13 @@ fn the_source_pane_sits_beside_the_board_in_play_edit_and_debug() {
         let rebuild = h.get_by_label("Rebuild").rect();
         assert!(rebuild.right() < 560.0, "{mode:?}: the pane on the left, {rebuild:?}");
     }
+    // Debug (the step list, the board, the inspector) keeps the board in sight beside the pane.
+    let board = h.state().debug().board();
+    let corner = board.cell_centre(tessera_core::Pos::new(7, 5)).expect("Debug draws the board");
+    let origin = board.cell_centre(tessera_core::Pos::new(0, 0)).expect("Debug draws the board");
+    let pane = h.get_by_label("Rebuild").rect().right();
+    assert!(origin.x > pane && corner.x < 1280.0 && corner.y < 800.0, "Debug: {origin:?} {corner:?}");
+    assert!(corner.x - origin.x > 7.0 * 20.0, "Debug: cells big enough to see: {origin:?} {corner:?}");
     h.state_mut().set_mode(Mode::Play);
     h.run();
     // The board beside it, whole, at 1280×800.
