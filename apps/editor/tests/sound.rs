@@ -6,7 +6,7 @@
 use crate::common::{editor, fixtures};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use tessera_core::puzzlescript::engine::compile;
 use tessera_editor::EditorApp;
 use tessera_sound::{Kind, Seed, Sound};
@@ -27,7 +27,7 @@ fn open_level_1(h: &mut Harness<'_, EditorApp>, game: &std::path::Path) {
 
 /// A node's text: its label, else its value (a label's text in egui's accesskit tree).
 fn shown(n: &egui_kittest::Node<'_>) -> Option<String> {
-    let node = egui_kittest::kittest::NodeT::accesskit_node(n);
+    let node = n.accesskit_node();
     node.label().or_else(|| node.value())
 }
 
@@ -203,4 +203,48 @@ fn debug_plays_a_steps_sounds_when_stepping_forward_one_step_and_is_silent_on_ju
     h.key_press(Key::ArrowLeft);
     h.run();
     assert_eq!(h.state().audio().played().len(), played, "a step back is silent");
+}
+
+#[test]
+fn a_seed_clicked_in_the_source_plays() {
+    let path = fixtures().join("games/chorus.txt");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let sfx1 = seed(&source, "sfx1");
+    let mut h = editor();
+    open_level_1(&mut h, &path);
+    h.state_mut().set_mode(tessera_editor::Mode::Edit);
+    h.run();
+    let line = source.lines().position(|l| l.starts_with("sfx1 ")).expect("sfx1 declared") + 1;
+    h.state_mut().workbench_mut().go_to_line(line);
+    h.run();
+    h.run();
+    // The row of the source showing the declaration (egui's text run of that row), and the
+    // middle of the seed's digits in it.
+    let at = {
+        let runs = h.query_all_by_role(egui::accesskit::Role::TextRun);
+        let run = runs
+            .into_iter()
+            .find(|n| n.accesskit_node().value().is_some_and(|v| v.starts_with("sfx1 ")))
+            .expect("the sfx1 line is in view");
+        let value = run.accesskit_node().value().unwrap();
+        let k = value.find(&sfx1).expect("the seed on the line") + sfx1.len() / 2;
+        let xs = run.accesskit_node().data().character_positions().expect("character positions").to_vec();
+        let rect = run.rect();
+        egui::pos2(rect.left() + xs[k] + 1.0, rect.center().y)
+    };
+    let before = h.state().audio().played().len();
+    h.hover_at(at);
+    h.run();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Default::default(),
+        });
+    }
+    h.run();
+    h.run();
+    assert_eq!(h.state().audio().played().len(), before + 1, "one sound played");
+    assert_eq!(h.state().audio().played().last(), Some(&sfx1), "the seed clicked");
 }
