@@ -264,7 +264,7 @@ impl Workbench {
             }
         });
         // PuzzleScript's sound buttons, above the source as above its console: a new seed of a
-        // kind, played at once (app.rs), put in at the text's cursor on request.
+        // kind, played at once (app/workbench.rs), put in at the text's cursor on request.
         if let Some(crate::sound_picker::PickerAction::Insert(seed)) = crate::sound_picker::picker_ui(ui) {
             let id = self.editor.text_id();
             let mut state = egui::TextEdit::load_state(ui.ctx(), id).unwrap_or_default();
