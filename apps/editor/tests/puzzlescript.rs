@@ -939,3 +939,74 @@ fn a_games_edits_recovered_after_a_crash_save_into_its_txt() {
     assert_eq!(levels(&saved), levels(&before) + 1, "the duplicated level is in the .txt");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 34.11: restored rule edits are never lost to the level chooser. After a crash, the
+/// game's `.txt` is opened again (its chooser) and "Restore edits" answered: the chooser's Open
+/// level asks first, offering Save game source (not Save level); Cancel keeps the restored draft
+/// and its recovery file; Save game source writes the edits into the `.txt` and opens the level.
+#[test]
+fn restored_edits_are_not_replaced_by_the_level_chooser_and_save_into_the_games_txt() {
+    let dir = std::env::temp_dir().join(format!("tessera-ps-recovery-chooser-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let game = dir.join("warehouse.txt");
+    std::fs::copy(fixtures().join("games/warehouse.txt"), &game).expect("copy the game");
+    let recovery = dir.join("recovery");
+    let recovering = || {
+        let mut app = EditorApp::new(tessera_editor::Settings::default());
+        app.enable_recovery(&recovery, 0.0);
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .with_max_steps(64)
+            .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
+        h.run();
+        h
+    };
+    let levels =
+        |text: &str| tessera_core::puzzlescript::engine::compile(text).map_or(0, |g| g.levels().len());
+    let before = levels(&std::fs::read_to_string(&game).unwrap());
+    let mut h = recovering();
+    h.state_mut().open(&game);
+    h.run();
+    h.get_by_label("Open level").click();
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    h.get_by_label("Duplicate level").click();
+    h.run();
+    assert!(h.state().edit().dirty());
+    drop(h); // the process dies
+    let file = recovery.join(tessera_editor::recovery::RECOVERY_FILE);
+    assert!(file.exists(), "the edits were copied");
+    // The next run opens the game again (its level chooser) and restores the edits.
+    let mut h = recovering();
+    h.state_mut().open(&game);
+    h.run();
+    h.get_by_label("Restore edits").click();
+    h.run();
+    assert!(h.state().edit().dirty(), "the restored draft");
+    // The chooser's Open level would replace them: it asks, offering the game's file (a
+    // Save game source button more than Edit's own).
+    let saves = |h: &Harness<'_, EditorApp>| h.query_all_by_label("Save game source").count();
+    let (edits_own, level_saves) = (saves(&h), h.query_all_by_label("Save level").count());
+    h.get_by_label("Open level").click();
+    h.run();
+    assert!(h.state().pending().is_some(), "asked before replacing restored edits");
+    assert_eq!(saves(&h), edits_own + 1, "the question offers the game's own save");
+    assert_eq!(h.query_all_by_label("Save level").count(), level_saves, "no level file beside the game");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.state().edit().dirty(), "Cancel keeps the restored draft");
+    assert!(file.exists(), "and its recovery file");
+    assert_eq!(levels(&std::fs::read_to_string(&game).unwrap()), before, "nothing written yet");
+    // Open level again, Save game source: the edits go into the .txt, then the level opens.
+    h.get_by_label("Open level").click();
+    h.run();
+    h.get_all_by_label("Save game source").last().expect("the question's button").click();
+    h.run();
+    h.run();
+    assert_eq!(h.state().error(), None);
+    assert_eq!(levels(&std::fs::read_to_string(&game).unwrap()), before + 1, "the duplicated level saved");
+    assert!(!h.state().edit().dirty());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -41,7 +41,7 @@ use crate::find::{FilterJob, Query};
 use crate::session::Session;
 use egui::Key;
 use std::path::PathBuf;
-use tessera_core::{Pos};
+use tessera_core::Pos;
 use tessera_replay::{Log, VerifyReport};
 
 mod board;
