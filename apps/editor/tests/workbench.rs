@@ -393,3 +393,41 @@ fn the_title_names_game_level_and_unsaved_and_differing_levels_are_said() {
     assert_eq!(h.state().levels_shown(), Some((3, 2)));
     assert!(h.query_by_label_contains("Play shows level 3, Edit level 2").is_some());
 }
+
+/// Point 4: the Difficulty panel's results are of the old rules: a rebuild drops them.
+#[test]
+fn a_rebuild_drops_the_difficulty_results_of_the_old_rules() {
+    let mut h = warehouse_2();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    // At the foot of the Edit panel: scrolled into view, opened.
+    h.get_by_label("Difficulty").scroll_to_me();
+    h.run();
+    h.get_by_label("Difficulty").click();
+    h.run();
+    h.get_by_label("Run bots").scroll_to_me();
+    h.run();
+    h.get_by_label("random").click();
+    h.run();
+    h.get_by_label("Games").set_value_accesskit(4.0);
+    h.run();
+    h.get_by_label("Run bots").click();
+    h.run();
+    for _ in 0..6000 {
+        if !h.state().edit().difficulty().running() {
+            break;
+        }
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run();
+    assert!(h.state().edit().difficulty().report().is_some(), "a report of the old rules");
+    let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
+    let pulling =
+        h.state().workbench().text().replace(rule, "[ < Player | Crate ] -> [ < Player | < Crate ]");
+    h.state_mut().workbench_mut().set_text(&pulling);
+    h.run();
+    h.get_by_label("Rebuild").click();
+    h.run();
+    assert!(h.state().edit().difficulty().report().is_none(), "dropped by the rebuild");
+}
