@@ -152,7 +152,7 @@ const PS_STEPS: u64 = 326_000;
 
 /// A PuzzleScript log of [`PS_STEPS`] steps: the warehouse game's rules on a 24×16 room of 8
 /// crates and 8 targets, moved at random (a fixed xorshift; refused moves skipped) so that
-/// crates are pushed about the room and most steps move one object or two.
+/// crates are pushed about the room, with the action key one time in five.
 fn puzzlescript_log() -> tessera_replay::Log {
     use tessera_core::puzzlescript::PuzzleScriptCommand as C;
     let source = include_str!("../../../fixtures/games/warehouse.txt");
@@ -177,13 +177,15 @@ fn puzzlescript_log() -> tessera_replay::Log {
     let mut g = level.start(Some(1)).expect("the level starts");
     let header = Header::new(&level, 1, DEFAULT_KEYFRAME_INTERVAL).expect("a header");
     let mut w = LogWriter::new(Vec::new(), &header, &g.state).expect("writes to memory");
-    let moves = [C::Up, C::Down, C::Left, C::Right].map(AnyCommand::PuzzleScript);
+    // The action too: the game's action rules fade a cell at random (a `Cell` and an `Aux`
+    // event with the generator's state, the heaviest events to read).
+    let moves = [C::Up, C::Down, C::Left, C::Right, C::Action].map(AnyCommand::PuzzleScript);
     let (mut x, mut events) = (0x9E37_79B9_7F4A_7C15u64, Vec::new());
     while w.steps() < PS_STEPS {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let c = &moves[(x % 4) as usize];
+        let c = &moves[(x % 5) as usize];
         events.clear();
         if g.rules.apply(&mut g.state, c, &mut events).is_ok() {
             w.record(c, &events, &g.state).expect("writes");
@@ -199,21 +201,24 @@ fn puzzlescript_log() -> tessera_replay::Log {
 /// them (`find::run`, the query resolved by the rule set as the Debug view resolves it).
 fn find_puzzlescript(c: &mut Criterion) {
     use std::sync::atomic::{AtomicBool, AtomicU64};
-    use tessera_editor::find::{Query, run};
+    use tessera_editor::find::{Query, run_on};
     let log = puzzlescript_log();
     let state = log.state_at(0).expect("the start");
     let game = tessera_editor::games::of(log.rules().rule_set()).expect("PuzzleScript");
     let mut group = c.benchmark_group("debug find 326k PuzzleScript steps");
     group.sample_size(10);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     for text in ["crate", "event:Moved", "cell:12,8", "left"] {
         let mut query: Query = text.parse().expect("a query");
         query.resolve(|w| game.event_filter(&state, w));
-        group.bench_function(text, |b| {
-            b.iter(|| {
-                let found = run(&log, &query, &AtomicU64::new(0), &AtomicBool::new(false));
-                black_box(found.expect("scans").expect("not cancelled").len())
-            })
-        });
+        for (threads, name) in [(1, "one thread"), (cores, "all cores")] {
+            group.bench_function(format!("{text} ({name})"), |b| {
+                b.iter(|| {
+                    let found = run_on(&log, &query, threads, &AtomicU64::new(0), &AtomicBool::new(false));
+                    black_box(found.expect("scans").expect("not cancelled").len())
+                })
+            });
+        }
     }
     group.finish();
 }

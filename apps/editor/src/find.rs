@@ -3,8 +3,8 @@
 //! A [`Query`] is a few terms, all of which a step must meet: text in its command, an event
 //! condition (`event:Shuffled`, `event:Matched.cascade>=3`, read from any rule set's events by
 //! [`tessera_replay::EventCondition`]), a score change (`score>=N`) and a cell its events touched
-//! (`cell:X,Y`). [`run`] scans a log once; [`FilterJob`] runs it on a thread with progress and
-//! cancellation, so the window keeps drawing.
+//! (`cell:X,Y`). [`run`] scans a log once, a run of steps per core; [`FilterJob`] runs it off
+//! the window's thread with progress and cancellation, so the window keeps drawing.
 //!
 //! Decisions:
 //! - **Cells come from the mirror ops** ([`tessera_core::project_event`]): an event touches the
@@ -249,27 +249,94 @@ pub fn events_touch(events: &[AnyEvent], cell: Pos, ops: &mut Ops) -> bool {
     })
 }
 
+/// Steps a scan thread takes at least: below twice this, one thread scans the whole log.
+pub const MIN_STEPS_PER_THREAD: u64 = 16_384;
+
 /// Scans `log` for the steps (1 to the last) that meet `query`, in order. `progress` is set to
 /// the steps scanned as it goes; `cancel` stops the scan (`Ok(None)`). An error names the step
-/// that could not be read.
+/// that could not be read (the first such step).
+///
+/// A long log is cut into one run of steps per core, scanned side by side and joined in order:
+/// a step's match depends on that step alone (a score term starts each run from the state
+/// before it, `Log::state_at`, a keyframe and at most an interval of redone steps), so the
+/// results are those of one scan from the start.
 pub fn run(
     log: &Log,
     query: &Query,
     progress: &AtomicU64,
     cancel: &AtomicBool,
 ) -> Result<Option<Vec<u64>>, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    run_on(log, query, cores, progress, cancel)
+}
+
+/// [`run`] on at most `threads` threads (one for a log shorter than twice
+/// [`MIN_STEPS_PER_THREAD`]).
+pub fn run_on(
+    log: &Log,
+    query: &Query,
+    threads: usize,
+    progress: &AtomicU64,
+    cancel: &AtomicBool,
+) -> Result<Option<Vec<u64>>, String> {
+    let steps = log.steps();
+    let threads = (threads as u64).min(steps / MIN_STEPS_PER_THREAD).max(1);
+    progress.store(0, Ordering::Relaxed);
+    let found = if threads == 1 {
+        scan(log, query, 1, steps, progress, cancel)?
+    } else {
+        let runs: Vec<(u64, u64)> =
+            (0..threads).map(|k| (1 + steps * k / threads, steps * (k + 1) / threads)).collect();
+        let results: Vec<Result<Option<Vec<u64>>, String>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = runs
+                .iter()
+                .map(|&(first, last)| scope.spawn(move || scan(log, query, first, last, progress, cancel)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err("a scan thread stopped".into())))
+                .collect()
+        });
+        let mut found = Vec::new();
+        for r in results {
+            match r? {
+                Some(part) => found.extend(part),
+                None => return Ok(None),
+            }
+        }
+        Some(found)
+    };
+    if found.is_some() {
+        progress.store(steps, Ordering::Relaxed);
+    }
+    Ok(found)
+}
+
+/// Scans steps `first` to `last` of `log`, adding to `progress` as it goes.
+fn scan(
+    log: &Log,
+    query: &Query,
+    first: u64,
+    last: u64,
+    progress: &AtomicU64,
+    cancel: &AtomicBool,
+) -> Result<Option<Vec<u64>>, String> {
+    const REPORT_EVERY: u64 = 4096;
     let mut found = Vec::new();
     let mut rec = StepRecord::default();
     let mut ops = Ops::default();
     let mut text = String::new();
     let mut state = match query.score_at_least {
-        Some(_) => Some(log.state_at(0).map_err(|e| format!("the start: {e}"))?),
+        Some(_) => Some(log.state_at(first - 1).map_err(|e| match first {
+            1 => format!("the start: {e}"),
+            _ => format!("step {}: {e}", first - 1),
+        })?),
         None => None,
     };
     let rules = log.rules();
-    for s in 1..=log.steps() {
-        if s % 4096 == 0 {
-            progress.store(s, Ordering::Relaxed);
+    for s in first..=last {
+        if (s - first) % REPORT_EVERY == REPORT_EVERY - 1 {
+            progress.fetch_add(REPORT_EVERY, Ordering::Relaxed);
             if cancel.load(Ordering::Relaxed) {
                 return Ok(None);
             }
@@ -304,7 +371,6 @@ pub fn run(
             found.push(s);
         }
     }
-    progress.store(log.steps(), Ordering::Relaxed);
     Ok(Some(found))
 }
 
@@ -412,6 +478,43 @@ mod tests {
                 l => l.copied(),
             };
             proptest::prop_assert_eq!(last_touch(&r, step, again), want);
+        }
+    }
+
+    /// A scan cut into runs side by side finds what one scan from the start finds, for every
+    /// kind of term (the score term starts each run from a keyframe's state).
+    #[test]
+    fn a_scan_on_several_threads_finds_what_one_scan_finds() {
+        use tessera_core::slide::{SlideCommand, SlideLevel};
+        use tessera_core::{Dir, Level};
+        use tessera_replay::{DEFAULT_KEYFRAME_INTERVAL, Header, LogWriter};
+        let level = Level::Slide(SlideLevel { width: Some(12), height: Some(12), ..SlideLevel::default() });
+        let mut game = level.start(Some(3)).expect("starts");
+        let header = Header::new(&level, 3, DEFAULT_KEYFRAME_INTERVAL).expect("a header");
+        let mut w = LogWriter::new(Vec::new(), &header, &game.state).expect("writes");
+        let order = [Dir::Down, Dir::Left, Dir::Right, Dir::Up]
+            .map(|d| tessera_core::AnyCommand::Slide(SlideCommand::Slide(d)));
+        let mut events = Vec::new();
+        'steps: while w.steps() < 3 * MIN_STEPS_PER_THREAD + 77 {
+            for c in &order {
+                events.clear();
+                if game.rules.apply(&mut game.state, c, &mut events).is_ok() {
+                    w.record(c, &events, &game.state).expect("writes");
+                    continue 'steps;
+                }
+            }
+            panic!("the game ended");
+        }
+        let log = Log::from_bytes(w.into_inner(), tessera_replay::TailPolicy::Strict).expect("reads");
+        for text in ["left", "event:Merged", "cell:5,5", "score>=64", "down cell:0,11"] {
+            let q: Query = text.parse().unwrap();
+            let (p, c) = (AtomicU64::new(0), AtomicBool::new(false));
+            let one = run_on(&log, &q, 1, &p, &c).unwrap().unwrap();
+            assert_eq!(one, scan(&log, &q, 1, log.steps(), &p, &c).unwrap().unwrap(), "{text}: one run");
+            let many = run_on(&log, &q, 4, &p, &c).unwrap().unwrap();
+            assert!(!one.is_empty(), "{text}: something to find");
+            assert_eq!(many, one, "{text}");
+            assert_eq!(p.load(Ordering::Relaxed), log.steps(), "{text}: progress at the end");
         }
     }
 
