@@ -10,7 +10,7 @@ use tessera_core::{AnyCommand, Level, Rules};
 fuzz_target!(|data: &[u8]| {
     let cut = data.iter().position(|&b| b == 0).unwrap_or(data.len());
     let (source, inputs) = data.split_at(cut);
-    let source = String::from_utf8_lossy(source).into_owned();
+    let source: std::sync::Arc<str> = String::from_utf8_lossy(source).into();
     for level in 0..2 {
         let level = Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.clone(), level });
         let Ok(mut game) = level.start(Some(0)) else { continue };

@@ -5,12 +5,13 @@
 //! gives one level (`OUT` is the level file) or many (`OUT` is a folder, created if missing,
 //! and each level names its file in it). Output files are written atomically: a temporary file
 //! beside the target, then a rename, so a crash never leaves a half-written level; many levels
-//! are written all or none (`write_all_or_nothing`), then one line per level that has a summary
-//! is printed.
+//! are written all or none, each as the importer makes it ([`Staging`]), then one line per
+//! level that has a summary is printed.
 
 use crate::error::{CliError, Input, read_input};
 use clap::Args;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use tessera_core::{ImportError, ImportOutput, Imported, Importer, Level, importer, importers};
 
@@ -73,14 +74,13 @@ pub fn run(args: &ConvertArgs) -> Result<(), CliError> {
             out_name(imp)
         )));
     };
-    let levels = import(imp, file)?;
     match imp.output {
         ImportOutput::One => {
-            let level = one(levels, file)?;
+            let level = one(import(imp, file)?, file)?;
             write_atomically(out, &level.to_json())?;
             writeln!(std::io::stdout().lock(), "wrote {}", out.display()).map_err(crate::error::output_error)
         }
-        ImportOutput::Many => write_many(&levels, out),
+        ImportOutput::Many => write_many(imp, file, out),
     }
 }
 
@@ -94,7 +94,7 @@ pub(crate) fn input_of(imp: &Importer) -> Input {
 pub fn import(imp: &Importer, file: &Path) -> Result<Vec<Imported>, CliError> {
     let text = read_input(file, input_of(imp))?;
     let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
-    (imp.import)(&text, name.as_deref()).map_err(|e| import_error(file, e))
+    imp.import_all(&text, name.as_deref()).map_err(|e| import_error(file, e))
 }
 
 pub(crate) fn import_error(file: &Path, e: ImportError) -> CliError {
@@ -120,34 +120,73 @@ pub fn level_by_extension(file: &Path) -> Option<Result<Level, CliError>> {
     Some(import(imp, file).and_then(|levels| one(levels, file)))
 }
 
-/// Writes every level into `outdir` (created if missing) or none, then prints one line per
-/// level that has a summary and what was written.
-fn write_many(levels: &[Imported], outdir: &Path) -> Result<(), CliError> {
-    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::with_capacity(levels.len());
-    for (i, imported) in levels.iter().enumerate() {
-        let name = imported.file.clone().unwrap_or_else(|| format!("level-{}.json", i + 1));
-        files.push((outdir.join(name), text_bytes(&imported.level.to_json())));
-    }
+/// Writes every level of `file` into `outdir` (created if missing) or none, then prints one
+/// line per level that has a summary and what was written. Each level is written as the
+/// importer makes it and dropped (issue 37.2: the 10,000 levels of a game, each embedding its
+/// source, were all held at once): memory does not grow with the count of levels, but for a
+/// file name and summary per level.
+fn write_many(imp: &Importer, file: &Path, outdir: &Path) -> Result<(), CliError> {
+    let text = read_input(file, input_of(imp))?;
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
     let created = !outdir.exists();
     std::fs::create_dir_all(outdir).map_err(|e| CliError::file(outdir, e))?;
-    if let Err(e) = write_all_or_nothing(outdir, &files) {
-        if created {
-            let _ = std::fs::remove_dir(outdir);
-        }
-        return Err(e);
+    let written = stage_levels(imp, &text, name.as_deref(), file, outdir);
+    if written.is_err() && created {
+        let _ = std::fs::remove_dir(outdir);
     }
+    let written = written?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for ((path, _), imported) in files.iter().zip(levels) {
-        if let Some(summary) = &imported.summary {
+    for (path, summary) in &written {
+        if let Some(summary) = summary {
             writeln!(out, "{}: {summary}", path.display()).map_err(crate::error::output_error)?;
         }
     }
-    writeln!(out, "wrote {} levels into {}", files.len(), outdir.display())
+    writeln!(out, "wrote {} levels into {}", written.len(), outdir.display())
         .map_err(crate::error::output_error)
 }
 
-/// The prefix of the temporary folder [`write_all_or_nothing`] makes in the output folder:
+/// Imports `text` (the file `file`) level by level into a [`Staging`] of `outdir` and commits
+/// it: every level's file and summary, or nothing written.
+fn stage_levels(
+    imp: &Importer,
+    text: &str,
+    name: Option<&str>,
+    file: &Path,
+    outdir: &Path,
+) -> Result<Vec<(PathBuf, Option<String>)>, CliError> {
+    let mut staging = Staging::begin(outdir)?;
+    let mut written = Vec::new();
+    let mut failed = None;
+    // One level's file at a time, the buffer reused.
+    let mut bytes = Vec::new();
+    (imp.import)(text, name, &mut |imported| {
+        let name = imported.file.clone().unwrap_or_else(|| format!("level-{}.json", written.len() + 1));
+        bytes.clear();
+        let made = imported.level.write_json(&mut bytes).map(|()| bytes.push(b'\n'));
+        match made
+            .map_err(|e| CliError::file(&outdir.join(&name), e))
+            .and_then(|()| staging.add(&name, &bytes))
+        {
+            Ok(path) => {
+                written.push((path, imported.summary));
+                ControlFlow::Continue(())
+            }
+            Err(e) => {
+                failed = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    })
+    .map_err(|e| import_error(file, e))?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    staging.commit()?;
+    Ok(written)
+}
+
+/// The prefix of the temporary folder a [`Staging`] makes in the output folder:
 /// `.tessera-convert.tmpPID-N`.
 const TEMP_DIR: &str = ".tessera-convert.tmp";
 
@@ -170,57 +209,85 @@ fn remove_stale_temp_dirs(dir: &Path) {
     }
 }
 
-/// Writes every file (each `outdir/NAME`) or none (issue 12: a test set that failed at board 3
-/// left boards 1 and 2; issue 29.4: a target that was a folder left an earlier file replaced).
+/// Files written into `outdir` all or none (issue 12: a test set that failed at board 3 left
+/// boards 1 and 2; issue 29.4: a target that was a folder left an earlier file replaced), one at
+/// a time as they are made (issue 37.2).
 ///
-/// 1. Every target is checked first: it must be missing or a regular file
-///    ([`tessera_replay::check_target`]), directly in `outdir`. A bad one fails before anything
-///    is written.
-/// 2. Every file is written into a temporary folder inside `outdir`, then the file system is
-///    synced once (issue 29.12: a sync per file took 68 s for 20,000 levels).
-/// 3. Each file is moved into place; a target that existed is first moved into the temporary
-///    folder, so that if a move fails every target moved so far is put back as it was.
-/// 4. The temporary folder (with the replaced files) is removed and the folder synced.
+/// 1. [`Staging::begin`] makes a temporary folder inside `outdir`.
+/// 2. [`Staging::add`] checks each target (missing or a regular file,
+///    [`tessera_replay::check_target`], directly in `outdir`) and writes its file into the
+///    temporary folder. A bad target fails before anything is moved.
+/// 3. [`Staging::commit`] syncs the file system once (issue 29.12: a sync per file took 68 s for
+///    20,000 levels), then moves each file into place; a target that existed is first moved into
+///    the temporary folder, so that if a move fails every target moved so far is put back as it
+///    was.
+/// 4. Dropping the staging removes the temporary folder (with the replaced files) and syncs
+///    `outdir`.
 ///
 /// A kill leaves at most the temporary folder, removed by the next conversion into `outdir`.
-fn write_all_or_nothing(outdir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), CliError> {
-    for (path, _) in files {
-        if path.parent() != Some(outdir) || path.file_name().is_none() {
+struct Staging<'a> {
+    outdir: &'a Path,
+    temp: PathBuf,
+    /// `temp/new`: the files to move into place.
+    new: PathBuf,
+    /// `temp/old`: the targets they replace, while moving.
+    old: PathBuf,
+    /// Every target added, in order.
+    targets: Vec<PathBuf>,
+}
+
+impl<'a> Staging<'a> {
+    /// A staging of files into `outdir` (which exists), after removing dead runs' folders.
+    fn begin(outdir: &'a Path) -> Result<Staging<'a>, CliError> {
+        remove_stale_temp_dirs(outdir);
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let temp = outdir.join(format!("{TEMP_DIR}{}-{n}", std::process::id()));
+        let (new, old) = (temp.join("new"), temp.join("old"));
+        let staging = Staging { outdir, temp, new, old, targets: Vec::new() };
+        for dir in [&staging.new, &staging.old] {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| CliError::file(dir, format!("{e}; nothing was written")))?;
+        }
+        Ok(staging)
+    }
+
+    /// Checks the target `outdir/name` and writes its file (`bytes`) into the temporary folder;
+    /// the target's path.
+    fn add(&mut self, name: &str, bytes: &[u8]) -> Result<PathBuf, CliError> {
+        let path = self.outdir.join(name);
+        if path.parent() != Some(self.outdir) || path.file_name().is_none() {
             return Err(CliError::file(
-                path,
-                format!("not a file directly in {}; nothing was written", outdir.display()),
+                &path,
+                format!("not a file directly in {}; nothing was written", self.outdir.display()),
             ));
         }
-        tessera_replay::check_target(path)
+        tessera_replay::check_target(&path)
             .map_err(|e| CliError::BadInput(format!("{e}; nothing was written")))?;
+        std::fs::write(self.new.join(name), bytes)
+            .map_err(|e| CliError::file(&path, format!("{e}; nothing was written")))?;
+        self.targets.push(path.clone());
+        Ok(path)
     }
-    remove_stale_temp_dirs(outdir);
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let temp = outdir.join(format!("{TEMP_DIR}{}-{n}", std::process::id()));
-    let (new, old) = (temp.join("new"), temp.join("old"));
-    let result = place(files, &new, &old);
-    let _ = std::fs::remove_dir_all(&temp);
-    sync_dir(outdir);
-    result
+
+    /// Syncs the files added and moves them into place, all or none.
+    fn commit(self) -> Result<(), CliError> {
+        sync_all(&self.new).map_err(|e| CliError::file(&self.new, format!("{e}; nothing was written")))?;
+        move_into_place(&self.targets, &self.new, &self.old)
+    }
 }
 
-/// Steps 2 and 3 of [`write_all_or_nothing`].
-fn place(files: &[(PathBuf, Vec<u8>)], new: &Path, old: &Path) -> Result<(), CliError> {
-    let fail = |path: &Path, e: std::io::Error| CliError::file(path, format!("{e}; nothing was written"));
-    std::fs::create_dir_all(new).map_err(|e| fail(new, e))?;
-    std::fs::create_dir_all(old).map_err(|e| fail(old, e))?;
-    for (path, bytes) in files {
-        let name = path.file_name().unwrap_or_default();
-        std::fs::write(new.join(name), bytes).map_err(|e| fail(path, e))?;
+impl Drop for Staging<'_> {
+    /// Removes the temporary folder: what was not moved into place is not written.
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.temp);
+        sync_dir(self.outdir);
     }
-    sync_all(new).map_err(|e| fail(new, e))?;
-    move_into_place(files, new, old)
 }
 
-/// Step 3 of [`write_all_or_nothing`]: moves each file of `new` to its target, the target that
-/// was there into `old`; on a failure, puts every target back as it was.
-fn move_into_place(files: &[(PathBuf, Vec<u8>)], new: &Path, old: &Path) -> Result<(), CliError> {
+/// Step 3 of [`Staging`]: moves each file of `new` to its target, the target that was there
+/// into `old`; on a failure, puts every target back as it was.
+fn move_into_place(files: &[PathBuf], new: &Path, old: &Path) -> Result<(), CliError> {
     // (target, whether a file was there before and now waits in `old`)
     let mut placed: Vec<(&Path, bool)> = Vec::with_capacity(files.len());
     let undo = |placed: &[(&Path, bool)]| {
@@ -232,7 +299,7 @@ fn move_into_place(files: &[(PathBuf, Vec<u8>)], new: &Path, old: &Path) -> Resu
             }
         }
     };
-    for (path, _) in files {
+    for path in files {
         let name = path.file_name().unwrap_or_default();
         let had = match path.symlink_metadata() {
             Ok(_) => {
@@ -301,6 +368,16 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
 mod tests {
     use super::*;
 
+    /// Stages `files` (each `outdir/NAME` and its bytes) and commits them: all or none.
+    fn write_all_or_nothing(outdir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), CliError> {
+        let mut staging = Staging::begin(outdir)?;
+        for (path, bytes) in files {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap();
+            staging.add(name, bytes)?;
+        }
+        staging.commit()
+    }
+
     /// Issue 12 and 29.4: a write whose third target is a folder leaves neither the first two
     /// (one of which existed and keeps its content) nor any temporary file or folder.
     #[test]
@@ -332,7 +409,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("a.json"), b"old\n").unwrap();
-        let files = vec![(dir.join("a.json"), b"1\n".to_vec()), (dir.join("b.json"), b"2\n".to_vec())];
+        let files = vec![dir.join("a.json"), dir.join("b.json")];
         let (new, old) = (dir.join("t/new"), dir.join("t/old"));
         // b.json's new file is missing when it is moved (the second move fails).
         std::fs::create_dir_all(&new).unwrap();

@@ -76,7 +76,7 @@ fn edit_paints_with_the_legend_and_saves_into_the_source() {
     assert_eq!(l.level, 1);
     // The level as saved has its rows in the source, everything else unchanged.
     let source = std::fs::read_to_string(fixtures().join("games/warehouse.txt")).expect("the game");
-    assert_eq!(l.source, source, "nothing painted: the source is the game's");
+    assert_eq!(*l.source, source, "nothing painted: the source is the game's");
 }
 
 /// The pixel at (`px`, `py`) of cell `cell`'s 5×5 block in a board picture.
@@ -124,8 +124,8 @@ fn play_draws_the_objects_sprites_layered_and_follows_the_board() {
 #[test]
 fn flat_objects_named_colours_and_the_background_colour() {
     let source = "title Flat\nbackground_color #123\n\n========\nOBJECTS\n========\n\nBackground\ntransparent\n\nPlayer\nred\n\nGem\nlightblue #00ff00\n..0..\n.010.\n00100\n.010.\n..0..\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\nG = Gem\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nGem\nPlayer\n\n======\nRULES\n======\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\nPG.\n";
-    let levels = tessera_core::importer("puzzlescript").expect("importer").import;
-    let level = levels(source, Some("flat.txt")).expect("the game imports").remove(0).level;
+    let importer = tessera_core::importer("puzzlescript").expect("importer");
+    let level = importer.import_all(source, Some("flat.txt")).expect("the game imports").remove(0).level;
     let game = level.start(Some(0)).expect("it starts");
     let entry = tessera_editor::games::of_level(&level).expect("the entry");
     let image = (entry.board_art(&game.rules, &game.state).expect("sprites").image)();
@@ -173,8 +173,8 @@ const TALKING: &str = "title Talking\n\n========\nOBJECTS\n========\n\nBackgroun
 #[test]
 fn a_message_shows_over_the_board_until_a_key_or_a_click() {
     let mut h = editor();
-    let import = tessera_core::importer("puzzlescript").expect("importer").import;
-    let level = import(TALKING, Some("talking.txt")).expect("the game imports").remove(0).level;
+    let importer = tessera_core::importer("puzzlescript").expect("importer");
+    let level = importer.import_all(TALKING, Some("talking.txt")).expect("the game imports").remove(0).level;
     assert!(h.state_mut().open_level(level, 0, "talking"));
     h.run();
     h.key_press(Key::X);
@@ -526,7 +526,7 @@ fn levels_are_added_duplicated_moved_and_deleted_and_saved_into_the_txt() {
     // Ctrl+Z undoes it.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
-    assert_eq!(edited(&h).source, source, "undone");
+    assert_eq!(*edited(&h).source, source, "undone");
     assert_eq!(edited(&h).level, 1);
     // Move level 2 up: it becomes level 1, the message before the first level stays first.
     h.get_by_label("Move level up").click();
@@ -574,8 +574,8 @@ const TWO_LEVELS: &str = "title Two\ncolor_palette gameboycolour\nbackground_col
 #[test]
 fn the_messages_between_levels_show_after_a_win_in_the_games_colours() {
     let mut h = editor();
-    let import = tessera_core::importer("puzzlescript").expect("importer").import;
-    let level = import(TWO_LEVELS, Some("two.txt")).expect("the game imports").remove(0).level;
+    let importer = tessera_core::importer("puzzlescript").expect("importer");
+    let level = importer.import_all(TWO_LEVELS, Some("two.txt")).expect("the game imports").remove(0).level;
     assert!(h.state_mut().open_level(level, 0, "two"));
     h.run();
     // The palette is the game's: its red is the Game Boy Color's.

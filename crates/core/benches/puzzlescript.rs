@@ -74,7 +74,7 @@ fn turns(c: &mut Criterion) {
         let level = Level::PuzzleScript(PuzzleScriptLevel {
             name: None,
             seed: None,
-            source: source.clone(),
+            source: source.as_str().into(),
             level: playable,
         });
         let Ok(start) = level.start(Some(1)) else { continue };
@@ -104,7 +104,7 @@ fn turns(c: &mut Criterion) {
     // The solver on the fixture game's level 2 (warehouse-002), each search: states expanded
     // per second.
     let source = include_str!("../../../fixtures/games/warehouse.txt");
-    let level = PuzzleScriptLevel { name: None, seed: None, source: source.to_string(), level: 1 };
+    let level = PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 1 };
     let (rules, state) = level.start(0).expect("the fixture level starts");
     let mut g = c.benchmark_group("puzzlescript_solve");
     g.sample_size(10);

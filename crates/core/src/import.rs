@@ -4,9 +4,14 @@
 //! them, and a function from the file's text to levels. It does no I/O: the caller reads the file
 //! (at most [`Importer::max_bytes`]), passes its text and name, and writes what comes back. Each
 //! rule set declares its own importers in its folder (`import.rs`); [`importers`] lists them all.
+//!
+//! The levels are pushed into a [`Sink`] the caller owns, one at a time as they are made, so a
+//! caller that writes each one at once (`tessera convert`) holds one level at a time however
+//! many the file gives (issue 37.2); [`Importer::import_all`] collects them.
 
 use crate::Level;
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// What an importer's output is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +68,23 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
+/// Where an importer puts each level as it makes it: `Break` stops the import there (the
+/// caller keeps why).
+pub type Sink<'a> = dyn FnMut(Imported) -> ControlFlow<()> + 'a;
+
+/// Pushes every level of `levels` into `sink`, for an importer that makes its levels together.
+pub(crate) fn push_all(
+    levels: Result<Vec<Imported>, ImportError>,
+    sink: &mut Sink<'_>,
+) -> Result<(), ImportError> {
+    for level in levels? {
+        if sink(level).is_break() {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// A source format and how to turn it into levels.
 #[derive(Clone, Copy)]
 pub struct Importer {
@@ -79,9 +101,23 @@ pub struct Importer {
     pub extensions: &'static [&'static str],
     /// One level or a folder of them.
     pub output: ImportOutput,
-    /// The levels of the file whose text is `text` and whose name (without folders) is
-    /// `file_name`, which names the levels. Never panics on bad input.
-    pub import: fn(text: &str, file_name: Option<&str>) -> Result<Vec<Imported>, ImportError>,
+    /// Pushes the levels of the file whose text is `text` and whose name (without folders) is
+    /// `file_name` (which names the levels) into `sink`, in order, until it says `Break`. On an
+    /// error, the levels pushed before it are not the file's: the caller drops them. Never panics
+    /// on bad input.
+    pub import: fn(text: &str, file_name: Option<&str>, sink: &mut Sink<'_>) -> Result<(), ImportError>,
+}
+
+impl Importer {
+    /// Every level of the file whose text is `text` and whose name is `file_name`, in order.
+    pub fn import_all(&self, text: &str, file_name: Option<&str>) -> Result<Vec<Imported>, ImportError> {
+        let mut levels = Vec::new();
+        (self.import)(text, file_name, &mut |level| {
+            levels.push(level);
+            ControlFlow::Continue(())
+        })?;
+        Ok(levels)
+    }
 }
 
 impl fmt::Debug for Importer {
@@ -131,7 +167,7 @@ mod tests {
     #[test]
     fn bad_input_is_an_error_for_every_importer() {
         for i in importers() {
-            assert!((i.import)("\u{0}not a file of any format", Some("x.txt")).is_err(), "{}", i.name);
+            assert!(i.import_all("\u{0}not a file of any format", Some("x.txt")).is_err(), "{}", i.name);
         }
     }
 

@@ -120,6 +120,12 @@ impl Level {
         // Levels hold only strings, numbers, lists and structs: serialization cannot fail.
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
+
+    /// Writes [`Level::to_json`]'s text to `out` as it is made, without holding it whole (a
+    /// PuzzleScript level embeds its game's source).
+    pub fn write_json(&self, out: impl std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(out, self).map_err(std::io::Error::from)
+    }
 }
 
 #[cfg(test)]
@@ -130,6 +136,26 @@ mod tests {
     #[test]
     fn classic_round_trips_through_json() {
         let level = Level::classic();
+        assert_eq!(Level::from_json(&level.to_json()).unwrap(), level);
+    }
+
+    /// `write_json` writes what `to_json` gives, byte for byte (`tessera convert` streams level
+    /// files with it): here for a PuzzleScript level, whose source is shared (`Arc<str>`) and
+    /// written as a plain JSON string.
+    #[test]
+    fn write_json_writes_to_json_text() {
+        let source = crate::puzzlescript::STARTER_GAME;
+        let level = Level::PuzzleScript(crate::puzzlescript::PuzzleScriptLevel {
+            name: Some("n".into()),
+            seed: None,
+            source: source.into(),
+            level: 0,
+        });
+        let mut bytes = Vec::new();
+        level.write_json(&mut bytes).unwrap();
+        assert_eq!(String::from_utf8(bytes).unwrap(), level.to_json());
+        let json: serde_json::Value = serde_json::from_str(&level.to_json()).unwrap();
+        assert_eq!(json["source"], source);
         assert_eq!(Level::from_json(&level.to_json()).unwrap(), level);
     }
 

@@ -59,7 +59,7 @@ pub use geom::{Dir, Grid, MAX_SIDE, Pos, Size, SizeError};
 pub use hash::{canonical_bytes, canonical_config, keys, state_hash};
 pub use id::{Id, IdGen};
 pub use import::{
-    ImportError, ImportOutput, Imported, Importer, importer, importer_for_extension, importers,
+    ImportError, ImportOutput, Imported, Importer, Sink, importer, importer_for_extension, importers,
 };
 pub use level::{DEFAULT_SEED, LevelError, Place};
 pub use plugin::{EventOf, KeyframeError, Plugin, read_varint};

@@ -136,12 +136,8 @@ fn mutated(edits: &[Edit]) -> String {
 /// Plays `commands` on every level of `source` that starts (at most 3), undoing each step.
 fn play(source: &str, commands: &[usize]) {
     for level in 0..3 {
-        let l = Level::PuzzleScript(PuzzleScriptLevel {
-            name: None,
-            seed: None,
-            source: source.to_string(),
-            level,
-        });
+        let l =
+            Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.into(), level });
         let Ok(mut game) = l.start(Some(1)) else { continue };
         let mut events = Vec::new();
         for &c in commands {

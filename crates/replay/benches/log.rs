@@ -414,7 +414,8 @@ fn puzzlescript_commands(level: &Level) -> Vec<AnyCommand> {
 /// puzzlescript`).
 fn puzzlescript(c: &mut Criterion) {
     let source = include_str!("../../../fixtures/games/warehouse.txt").replace("All Target on Crate", "");
-    let level = Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source, level: 1 });
+    let level =
+        Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 1 });
     let commands = puzzlescript_commands(&level);
     let bytes = record(&level, &commands);
     println!(

@@ -35,7 +35,7 @@ static IMPORTS: [Import; 1] = [Import { ext: "txt", what: "a PuzzleScript game",
 fn read_game(text: &str, name: Option<String>) -> Result<Vec<super::Numbered>, String> {
     let importer = tessera_core::importer("puzzlescript").ok_or("no puzzlescript importer is registered")?;
     let file = name.map(|n| format!("{n}.txt"));
-    let levels = (importer.import)(text, file.as_deref()).map_err(|e| e.to_string())?;
+    let levels = importer.import_all(text, file.as_deref()).map_err(|e| e.to_string())?;
     Ok(levels.into_iter().enumerate().map(|(k, i)| (k as u64 + 1, i.level)).collect())
 }
 
@@ -133,7 +133,7 @@ impl EditorGame for Game {
         Level::PuzzleScript(PuzzleScriptLevel {
             name: None,
             seed: None,
-            source: tessera_core::puzzlescript::STARTER_GAME.to_string(),
+            source: tessera_core::puzzlescript::STARTER_GAME.into(),
             level: 0,
         })
     }
@@ -209,8 +209,8 @@ impl EditorGame for Game {
             Ink::Number(_) => '.',
         });
         let source = tessera_core::puzzlescript::with_level_rows(&l.source, l.level, &rows)
-            .unwrap_or_else(|_| l.source.clone());
-        Level::PuzzleScript(PuzzleScriptLevel { name: sketch.name.clone(), seed: sketch.seed, source, level: l.level })
+            .unwrap_or_else(|_| l.source.to_string());
+        Level::PuzzleScript(PuzzleScriptLevel { name: sketch.name.clone(), seed: sketch.seed, source: source.into(), level: l.level })
     }
 
     /// Every check the painted level fails: each cell whose glyph is not a key of the game's
@@ -341,7 +341,7 @@ impl EditorGame for Game {
         let Level::PuzzleScript(level) = self.level(sketch) else { return None };
         let (source, k) = match (edit, open) {
             (Some(e), _) => match edit_levels(&level.source, &e) {
-                Ok(r) => r,
+                Ok((s, k)) => (s.into(), k),
                 Err(e) => return Some(Err(e)),
             },
             (None, Some(k)) => (level.source.clone(), k),
@@ -360,7 +360,7 @@ impl EditorGame for Game {
     }
 
     fn game_source(&self, level: &Level) -> Option<String> {
-        if let Level::PuzzleScript(l) = level { Some(l.source.clone()) } else { None }
+        if let Level::PuzzleScript(l) = level { Some(l.source.to_string()) } else { None }
     }
 
     /// A rebuild (a new source) restarts Play with the new rules.
@@ -620,7 +620,7 @@ impl EditorGame for Game {
 
     fn with_source(&self, level: &Level, source: String) -> Option<Level> {
         let Level::PuzzleScript(l) = level else { return None };
-        Some(Level::PuzzleScript(PuzzleScriptLevel { source, ..l.clone() }))
+        Some(Level::PuzzleScript(PuzzleScriptLevel { source: source.into(), ..l.clone() }))
     }
 
     /// The rules that fired, each with its line, turn by turn; again turns, sounds, messages,
@@ -768,5 +768,5 @@ fn realtime_ui(ui: &mut egui::Ui, every: f64, going: bool) -> bool {
 
 /// The level of a new game written as text (File → New game): its first level.
 pub fn source_game(source: &str) -> tessera_core::Level {
-    tessera_core::Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.to_string(), level: 0 })
+    tessera_core::Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 })
 }

@@ -179,7 +179,7 @@ static IMPORTS: [Import; 3] = [
 fn read_collection(text: &str, name: Option<String>) -> Result<Vec<(u64, Level)>, String> {
     let importer = tessera_core::importer("sokoban").ok_or("no sokoban importer is registered")?;
     let file = name.map(|n| format!("{n}.xsb"));
-    let levels = (importer.import)(text, file.as_deref()).map_err(|e| e.to_string())?;
+    let levels = importer.import_all(text, file.as_deref()).map_err(|e| e.to_string())?;
     Ok(levels
         .into_iter()
         .enumerate()

@@ -171,7 +171,7 @@ mod tests {
     const GAME: &str = include_str!("../../../../fixtures/games/warehouse.txt");
 
     fn level(source: &str, n: usize, seed: Option<u64>) -> Level {
-        Level::PuzzleScript(PuzzleScriptLevel { name: None, seed, source: source.to_string(), level: n })
+        Level::PuzzleScript(PuzzleScriptLevel { name: None, seed, source: source.into(), level: n })
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub const SAMEGAME_TESTSET: Importer = Importer {
     max_bytes: 16 << 20,
     extensions: &[],
     output: ImportOutput::Many,
-    import: samegame_testset,
+    import: |text, file_name, sink| crate::import::push_all(samegame_testset(text, file_name), sink),
 };
 
 /// This rule set's importers.

@@ -13,7 +13,7 @@ pub const STAGE: Importer = Importer {
     max_bytes: 16 << 20,
     extensions: &[],
     output: ImportOutput::One,
-    import: stage,
+    import: |text, file_name, sink| crate::import::push_all(stage(text, file_name), sink),
 };
 
 /// This rule set's importers.

@@ -1,8 +1,10 @@
 //! The `puzzlescript` importer: a game's `.txt` source into one level file per playable level.
 
 use super::{PuzzleScriptLevel, describe_errors, engine};
-use crate::import::{ImportError, ImportOutput, Imported, Importer, stem};
 use crate::Level;
+use crate::import::{ImportError, ImportOutput, Imported, Importer, Sink, stem};
+use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// PuzzleScript's importer.
 pub const IMPORTERS: &[Importer] = &[Importer {
@@ -17,25 +19,31 @@ pub const IMPORTERS: &[Importer] = &[Importer {
     import,
 }];
 
-/// The levels of the game whose source is `text`.
-pub fn import(text: &str, file_name: Option<&str>) -> Result<Vec<Imported>, ImportError> {
-    levels(text, file_name, None).map(|(levels, _)| levels)
+/// Pushes the levels of the game whose source is `text` into `sink`, one at a time. They share
+/// one copy of the source ([`PuzzleScriptLevel::source`] is an `Arc<str>`): importing the
+/// 10,000 levels of a 250 KB game copied it 10,000 times (issue 37.2).
+pub fn import(text: &str, file_name: Option<&str>, sink: &mut Sink<'_>) -> Result<(), ImportError> {
+    levels(text, file_name, None, sink).map(|_| ())
 }
 
 /// Level `number` (from 1) of the game whose source is `text`, as [`import`] names it, and how
-/// many playable levels the game has; `None` when it has fewer. The source is copied once, for
-/// that level only (issue 37.2: importing all 10,000 levels of a 250 KB game to play one took
-/// 2.5 GB, a copy of the source per level).
+/// many playable levels the game has; `None` when it has fewer.
 pub fn import_level(
     text: &str,
     file_name: Option<&str>,
     number: usize,
 ) -> Result<(Option<Imported>, usize), ImportError> {
-    levels(text, file_name, Some(number)).map(|(mut levels, n)| (levels.pop(), n))
+    let mut level = None;
+    let n = levels(text, file_name, Some(number), &mut |l| {
+        level = Some(l);
+        ControlFlow::Continue(())
+    })?;
+    Ok((level, n))
 }
 
-/// The levels of the game (only level `only`, from 1, when given) and how many it has.
-fn levels(text: &str, file_name: Option<&str>, only: Option<usize>) -> Result<(Vec<Imported>, usize), ImportError> {
+/// Pushes the levels of the game (only level `only`, from 1, when given) into `sink` and says
+/// how many it has (as far as `sink` let it count).
+fn levels(text: &str, file_name: Option<&str>, only: Option<usize>, sink: &mut Sink<'_>) -> Result<usize, ImportError> {
     let game = engine::compile(text).map_err(|e| {
         let first = e.iter().find(|d| d.is_error && d.line > 0).map(|d| d.line);
         match first {
@@ -45,27 +53,83 @@ fn levels(text: &str, file_name: Option<&str>, only: Option<usize>) -> Result<(V
     })?;
     let base = stem(file_name).unwrap_or_else(|| "game".into());
     let title = game.prelude().get("title").map(str::to_string);
-    let mut out = Vec::new();
+    let source: Arc<str> = Arc::from(text);
     let mut playable = 0usize;
     for entry in game.levels() {
         let engine::LevelEntry::Level { width, height, .. } = entry else { continue };
-        let name = match &title {
-            Some(t) => format!("{t} {}", playable + 1),
-            None => format!("{base} {}", playable + 1),
-        };
         playable += 1;
         if only.is_some_and(|k| k != playable) {
             continue;
         }
-        let level = PuzzleScriptLevel { name: Some(name), seed: None, source: text.to_string(), level: playable - 1 };
-        out.push(Imported {
+        let name = format!("{} {playable}", title.as_deref().unwrap_or(&base));
+        let level = PuzzleScriptLevel { name: Some(name), seed: None, source: source.clone(), level: playable - 1 };
+        let imported = Imported {
             file: Some(format!("{base}-{playable:03}.json")),
             level: Level::PuzzleScript(level),
             summary: Some(format!("{width}x{height}")),
-        });
+        };
+        if sink(imported).is_break() {
+            return Ok(playable);
+        }
     }
     if playable == 0 {
         return Err(ImportError::whole("the game has no playable level (only messages, or no LEVELS section)"));
     }
-    Ok((out, playable))
+    Ok(playable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game of `n` one-row levels.
+    fn game(n: usize) -> String {
+        let levels: String = (0..n).map(|_| "P.\n\n").collect();
+        format!(
+            "title shared\n\nOBJECTS\n\nBackground\nblack\n\nPlayer\nwhite\n\nLEGEND\n\n. = Background\nP = Player\n\n\
+             SOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nPlayer\n\nRULES\n\nWINCONDITIONS\n\nLEVELS\n\n{levels}"
+        )
+    }
+
+    fn source_of(imported: &Imported) -> &Arc<str> {
+        match &imported.level {
+            Level::PuzzleScript(l) => &l.source,
+            other => panic!("not a PuzzleScript level: {other:?}"),
+        }
+    }
+
+    /// Issue 37.2: the levels of one game share one copy of its source (it was copied into each),
+    /// and are pushed one at a time: a sink that stops after the second gets two, the second
+    /// before the third is made.
+    #[test]
+    fn levels_share_the_source_and_come_one_at_a_time() {
+        let text = game(5);
+        let all = IMPORTERS[0].import_all(&text, Some("g.txt")).unwrap();
+        assert_eq!(all.len(), 5);
+        assert_eq!(&**source_of(&all[0]), text);
+        assert!(all.iter().all(|l| Arc::ptr_eq(source_of(l), source_of(&all[0]))), "one copy of the source");
+        assert_eq!(Arc::strong_count(source_of(&all[0])), 5, "held by the levels alone");
+        let names: Vec<_> = all.iter().map(|l| l.file.clone().unwrap()).collect();
+        assert_eq!(names, ["g-001.json", "g-002.json", "g-003.json", "g-004.json", "g-005.json"]);
+
+        let mut seen = Vec::new();
+        import(&text, Some("g.txt"), &mut |l| {
+            // What the sink was given before is all there is: no level is made ahead of it.
+            seen.push((l.file.clone().unwrap(), Arc::strong_count(source_of(&l))));
+            if seen.len() == 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        })
+        .unwrap();
+        // Each level, dropped by the sink, leaves the import's own copy and its own.
+        assert_eq!(seen, [("g-001.json".to_string(), 2), ("g-002.json".to_string(), 2)]);
+    }
+
+    /// One level of many: the importer's own name, and the count.
+    #[test]
+    fn import_level_gives_one_level_and_the_count() {
+        let text = game(4);
+        let (level, n) = import_level(&text, Some("g.txt"), 3).unwrap();
+        assert_eq!(n, 4);
+        assert_eq!(level.and_then(|l| l.file), Some("g-003.json".into()));
+        assert_eq!(import_level(&text, None, 9).unwrap(), (None, 4));
+    }
 }

@@ -676,7 +676,7 @@ mod tests {
     const GAME: &str = include_str!("../../../../fixtures/games/warehouse.txt");
 
     fn start_of(source: &str, n: usize, seed: u64) -> (PuzzleScriptRules, PuzzleScriptState) {
-        PuzzleScriptLevel { name: None, seed: None, source: source.to_string(), level: n }
+        PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: n }
             .start(seed)
             .expect("the level starts")
     }

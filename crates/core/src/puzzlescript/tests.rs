@@ -10,7 +10,7 @@ use crate::{AnyCommand, AnyEvent, Level, Plugin, Rules, Status};
 const GAME: &str = include_str!("../../../../fixtures/games/warehouse.txt");
 
 fn level(n: usize) -> PuzzleScriptLevel {
-    PuzzleScriptLevel { name: None, seed: None, source: GAME.to_string(), level: n }
+    PuzzleScriptLevel { name: None, seed: None, source: GAME.into(), level: n }
 }
 
 fn start(n: usize, seed: u64) -> (PuzzleScriptRules, PuzzleScriptState) {
@@ -99,7 +99,7 @@ fn the_seed_decides_where_random_rules_act_and_only_the_seed() {
 #[test]
 fn the_prelude_can_refuse_action_and_restart() {
     let source = GAME.replacen("homepage example.invalid", "homepage example.invalid\nnoaction\nnorestart", 1);
-    let l = PuzzleScriptLevel { source, ..level(0) };
+    let l = PuzzleScriptLevel { source: source.into(), ..level(0) };
     let (rules, mut s) = l.start(0).expect("starts");
     let mut events = Vec::new();
     for (cmd, code) in [(PuzzleScriptCommand::Action, "noaction"), (PuzzleScriptCommand::Restart, "norestart")] {
@@ -138,7 +138,7 @@ fn levels_count_playable_levels_only_and_bad_games_name_their_line() {
     let err = level(3).start(0).expect_err("three playable levels");
     assert!(err.to_string().contains("level 3 does not exist: the game has 3 playable levels"), "{err}");
     let broken = GAME.replacen("P = Player", "P = Playr", 1);
-    let err = PuzzleScriptLevel { source: broken, ..level(0) }.start(0).expect_err("an unknown name");
+    let err = PuzzleScriptLevel { source: broken.into(), ..level(0) }.start(0).expect_err("an unknown name");
     assert!(err.to_string().contains("line "), "{err}");
 }
 
@@ -156,7 +156,7 @@ fn level_rows_are_read_and_written_back_in_place() {
     assert_eq!(a[..at], b[..at]);
     assert_eq!(a[at + 5..], b[at + 6..]);
     // The new level plays.
-    let l = PuzzleScriptLevel { source, ..level(2) };
+    let l = PuzzleScriptLevel { source: source.into(), ..level(2) };
     let (_, s) = l.start(0).expect("the painted level starts");
     assert_eq!(s.rows().len(), 6);
 }
@@ -267,13 +267,13 @@ fn from_version_2_the_again_check_leaves_no_rule_events() {
 /// the whole file.
 #[test]
 fn compile_errors_name_their_line_and_whole_game_errors_none() {
-    let whole = super::import::import("title x\n", None).unwrap_err();
+    let whole = super::IMPORTERS[0].import_all("title x\n", None).unwrap_err();
     assert_eq!(whole.line, None, "{whole}");
     let text = whole.to_string();
     assert!(text.contains("There must be a player") && !text.contains("line 0"), "{text}");
     let bad_rule = GAME.replacen("[ > Player | Crate ] -> [ > Player | > Crate ]", "[ > Player | Crate ] -> [ > Plyer | > Crate ]", 1);
     assert_ne!(bad_rule, GAME, "the fixture has the push rule");
-    let e = super::import::import(&bad_rule, None).unwrap_err();
+    let e = super::IMPORTERS[0].import_all(&bad_rule, None).unwrap_err();
     let line = 1 + GAME.lines().position(|l| l.contains("[ > Player | Crate ]")).unwrap();
     assert_eq!(e.line, Some(line), "{e}");
     assert!(e.to_string().contains(&format!("line {line}:")), "{e}");
@@ -285,7 +285,7 @@ const CHORUS: &str = include_str!("../../../../fixtures/games/chorus.txt");
 
 fn chorus(n: usize) -> (engine::Game, PuzzleScriptRules, PuzzleScriptState) {
     let game = engine::compile(CHORUS).expect("the chorus fixture compiles");
-    let level = PuzzleScriptLevel { name: None, seed: None, source: CHORUS.to_string(), level: n };
+    let level = PuzzleScriptLevel { name: None, seed: None, source: CHORUS.into(), level: n };
     let (rules, state) = level.start(0).expect("the chorus fixture's levels start");
     (game, rules, state)
 }

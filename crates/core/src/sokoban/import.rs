@@ -205,7 +205,7 @@ pub const SOKOBAN: crate::Importer = crate::Importer {
     max_bytes: 64 << 20,
     extensions: &["xsb", "sok"],
     output: crate::ImportOutput::Many,
-    import: import_collection,
+    import: |text, file_name, sink| crate::import::push_all(import_collection(text, file_name), sink),
 };
 
 /// This rule set's importers.

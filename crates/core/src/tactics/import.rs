@@ -12,7 +12,7 @@ pub const MOVINGAI: Importer = Importer {
     max_bytes: 64 << 20,
     extensions: &["map"],
     output: ImportOutput::One,
-    import: movingai,
+    import: |text, file_name, sink| crate::import::push_all(movingai(text, file_name), sink),
 };
 
 /// This rule set's importers.

@@ -16,7 +16,7 @@ const STEPS: usize = 8;
 pub fn run(data: &[u8]) {
     let cut = data.iter().position(|&b| b == 0).unwrap_or(data.len());
     let (source, inputs) = data.split_at(cut);
-    let source = String::from_utf8_lossy(source).into_owned();
+    let source: std::sync::Arc<str> = String::from_utf8_lossy(source).into();
     for level in 0..2 {
         let level =
             Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.clone(), level });

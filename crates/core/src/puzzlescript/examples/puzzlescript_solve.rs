@@ -142,8 +142,12 @@ fn main() {
         }
         let playable =
             game.levels()[..case.level].iter().filter(|e| matches!(e, LevelEntry::Level { .. })).count();
-        let level =
-            PuzzleScriptLevel { name: None, seed: None, source: case.source.clone(), level: playable };
+        let level = PuzzleScriptLevel {
+            name: None,
+            seed: None,
+            source: case.source.as_str().into(),
+            level: playable,
+        };
         let random = has_random_rules(&case.source);
         levels += 1;
         random_games += usize::from(random);
