@@ -116,20 +116,39 @@ pub(super) fn check_shape(state: &State, meta: &Meta) -> Result<(), String> {
 }
 
 /// The views' events of a turn's trace: each rule's changes (consecutive changes by one rule
-/// become one event) and each movement.
+/// become one event, each cell once, in the order first changed) and each movement.
+///
+/// Linear in the trace (issue 37.4): a cell is looked up in a table of the board's cells, where
+/// a scan of the event's cells made a rule that changed every cell of a 256×256 board cost 2
+/// billion comparisons, about 1.5 s a turn that the step's work count did not see.
 pub(super) fn trace_events(trace: &Trace, meta: &Meta, out: &mut Vec<PuzzleScriptEvent>) {
+    // Per engine cell: the number (from 1) of the last Rule event it was put in.
+    let mut seen: Vec<u32> = Vec::new();
+    let mut event = 0u32;
     for e in &trace.events {
         match *e {
             TraceEvent::Rule { line, cell } => {
                 let at = pos_of(meta, cell);
+                if seen.len() <= cell {
+                    seen.resize(cell.max(meta.size.area()) + 1, 0);
+                }
                 if let Some(PuzzleScriptEvent::Rule { line: last, cells }) = out.last_mut()
                     && *last == line as u32
                 {
-                    if !cells.contains(&at) {
+                    if event == 0 {
+                        // An event made before this trace (no caller leaves one): its cells
+                        // are not in the table.
+                        if !cells.contains(&at) {
+                            cells.push(at);
+                        }
+                    } else if seen[cell] != event {
+                        seen[cell] = event;
                         cells.push(at);
                     }
                     continue;
                 }
+                event += 1;
+                seen[cell] = event;
                 out.push(PuzzleScriptEvent::Rule { line: line as u32, cells: vec![at] });
             }
             TraceEvent::Move { object, from, to } => out.push(PuzzleScriptEvent::Moved {
@@ -148,4 +167,89 @@ pub(super) fn outcome_events(outcome: &TurnOutcome, out: &mut Vec<PuzzleScriptEv
     }
     out.extend(outcome.sounds.iter().map(|s| PuzzleScriptEvent::Sound { seed: s.clone() }));
     out.extend(outcome.messages.iter().map(|m| PuzzleScriptEvent::Message { text: m.clone() }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The events the scan of the event's cells made, before issue 37.4 (the reference here).
+    fn by_scan(trace: &Trace, meta: &Meta) -> Vec<PuzzleScriptEvent> {
+        let mut out = vec![PuzzleScriptEvent::Turn { index: 0 }];
+        for e in &trace.events {
+            match *e {
+                TraceEvent::Rule { line, cell } => {
+                    let at = pos_of(meta, cell);
+                    if let Some(PuzzleScriptEvent::Rule { line: last, cells }) = out.last_mut()
+                        && *last == line as u32
+                    {
+                        if !cells.contains(&at) {
+                            cells.push(at);
+                        }
+                        continue;
+                    }
+                    out.push(PuzzleScriptEvent::Rule { line: line as u32, cells: vec![at] });
+                }
+                TraceEvent::Move { object, from, to } => out.push(PuzzleScriptEvent::Moved {
+                    object: object as u32,
+                    from: pos_of(meta, from),
+                    to: pos_of(meta, to),
+                }),
+            }
+        }
+        out
+    }
+
+    fn meta(width: usize, height: usize) -> Meta {
+        let size = Size::new(width, height, MAX_SIDE as u16).unwrap();
+        Meta { size, stride: 1, names: Vec::new(), layers: Vec::new(), glyphs: Vec::new() }
+    }
+
+    fn events(trace: &Trace, meta: &Meta) -> Vec<PuzzleScriptEvent> {
+        let mut out = vec![PuzzleScriptEvent::Turn { index: 0 }];
+        trace_events(trace, meta, &mut out);
+        out
+    }
+
+    /// Issue 37.4: a turn's rule events are what the scan made (so no log changes), for traces
+    /// of repeated cells, rules alternating and moves between them (a generated sample).
+    #[test]
+    fn rule_events_are_the_scans() {
+        let meta = meta(7, 5);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..300 {
+            let mut trace = Trace::default();
+            for _ in 0..(x % 60) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let cell = (x >> 8) as usize % 35;
+                trace.events.push(match x % 9 {
+                    0 => TraceEvent::Move { object: 1, from: cell, to: (cell + 1) % 35 },
+                    k => TraceEvent::Rule { line: 10 + (k as usize % 3) / 2, cell },
+                });
+            }
+            assert_eq!(events(&trace, &meta), by_scan(&trace, &meta), "{:?}", trace.events);
+        }
+    }
+
+    /// Issue 37.4: a rule that changes every cell of a 256×256 board twice in a turn (the fuzz
+    /// corpus's `again-chain`) makes one event of each cell once, in the order first changed.
+    /// The scan compared each cell with those before it: 4 billion comparisons, 1.5 s a turn
+    /// (release build) that the step's work count (1.2 million units) did not see.
+    #[test]
+    fn a_rule_changing_every_cell_is_one_event_of_each_cell_once() {
+        let meta = meta(256, 256);
+        let n = meta.size.area();
+        let mut trace = Trace::default();
+        for round in 0..2 {
+            trace.events.extend((0..n).map(|k| TraceEvent::Rule { line: 7, cell: (k * 7 + round) % n }));
+        }
+        let out = events(&trace, &meta);
+        let [PuzzleScriptEvent::Turn { .. }, PuzzleScriptEvent::Rule { line: 7, cells }] = &out[..] else {
+            panic!("one rule event: {:?}", &out[..2.min(out.len())]);
+        };
+        let expected: Vec<Pos> = (0..n).map(|k| pos_of(&meta, (k * 7) % n)).collect();
+        assert_eq!(cells, &expected);
+    }
 }
