@@ -93,9 +93,10 @@ pub const MAX_TURNS: u32 = 1_000;
 /// (`step_too_long`, "step too long: …") and changes nothing; a level whose start passes it
 /// does not open. The heaviest step of PuzzleScript's 470-case suite does 3.3 million (12 times
 /// less); at the bound a step took 0.1 to 0.4 s of one core on an `again` chain or a rule with
-/// ellipses matching every pair of cells over a 256×256 level, and up to about 1 s on the
-/// fuzz corpus's `again-chain` (every cell marked and cleared each turn) (release build,
-/// 2026-11-26, a loaded 2-core machine).
+/// ellipses matching every pair of cells over a 256×256 level (release build, 2026-11-26, a
+/// loaded 2-core machine). Not yet in proportion: the whole-board passes of a turn are counted
+/// per cell, whatever the cell's size, so a game of ~1,000 layers on a 256×256 level takes about
+/// 14 s a step at the bound (each turn copies and scans every layer of every cell).
 ///
 /// It holds under every rules version, without a version of its own: a step it refuses did
 /// a tenth of a second or more per step when recorded, far past any real game's, so no log of a
