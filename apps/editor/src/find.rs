@@ -334,11 +334,33 @@ fn scan(
         None => None,
     };
     let rules = log.rules();
+    // Without a score term (which redoes every step's events), a step whose command fails the
+    // text terms is passed over without reading its events, and a query of text alone reads
+    // commands only.
+    let text_first = query.score_at_least.is_none() && !query.text.is_empty();
+    let text_only = text_first && query.events.is_empty() && query.named.is_empty() && query.cell.is_none();
+    let text_fits = |c: &tessera_core::AnyCommand, text: &mut String| {
+        use std::fmt::Write;
+        text.clear();
+        let _ = write!(text, "{c}");
+        text.make_ascii_lowercase();
+        query.text.iter().all(|t| text.contains(t.as_str()))
+    };
     for s in first..=last {
         if (s - first) % REPORT_EVERY == REPORT_EVERY - 1 {
             progress.fetch_add(REPORT_EVERY, Ordering::Relaxed);
             if cancel.load(Ordering::Relaxed) {
                 return Ok(None);
+            }
+        }
+        if text_first {
+            let c = log.read_command(s).map_err(|e| format!("step {s}: {e}"))?;
+            if !text_fits(&c, &mut text) {
+                continue;
+            }
+            if text_only {
+                found.push(s);
+                continue;
             }
         }
         log.read_step(s, &mut rec).map_err(|e| format!("step {s}: {e}"))?;
@@ -349,14 +371,8 @@ fn scan(
             let after = st.score().unwrap_or(0);
             ok = i128::from(after) - i128::from(before) >= min;
         }
-        if ok && !query.text.is_empty() {
-            text.clear();
-            if let Some(c) = &rec.command {
-                use std::fmt::Write;
-                let _ = write!(text, "{c}");
-            }
-            text.make_ascii_lowercase();
-            ok = query.text.iter().all(|t| text.contains(t.as_str()));
+        if ok && !text_first && !query.text.is_empty() {
+            ok = rec.command.as_ref().is_some_and(|c| text_fits(c, &mut text));
         }
         if ok {
             ok = query.events.iter().all(|c| rec.events.iter().any(|e| c.matches(e)));

@@ -328,6 +328,12 @@ pub(crate) fn decode_step(bytes: &[u8], at: At, out: &mut StepRecord) -> Result<
     Ok(())
 }
 
+/// The command at the front of a step payload, the events left unread (a search by the
+/// command's text needs no more).
+pub(crate) fn decode_step_command(bytes: &[u8], at: At) -> Result<AnyCommand, LogError> {
+    decode_one::<AnyCommand>(bytes, at, FrameKind::Step).map(|(c, _)| c)
+}
+
 /// The step number at the front of a keyframe or note payload.
 pub(crate) fn decode_step_number(bytes: &[u8], at: At, kind: FrameKind) -> Result<u64, LogError> {
     decode_one::<u64>(bytes, at, kind).map(|(n, _)| n)

@@ -8,7 +8,7 @@ use crate::format::{
     StepRecord, check_header, decode_all, decode_step, decode_step_number, frame_crc,
 };
 use std::path::Path;
-use tessera_core::{AnyRules, AnyState, Game, KeyframeError, Rules};
+use tessera_core::{AnyCommand, AnyRules, AnyState, Game, KeyframeError, Rules};
 
 /// Where a frame is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -248,6 +248,18 @@ impl Log {
             .ok_or(LogError::NoSuchStep { step, steps: self.steps() })?;
         let (at, payload) = self.payload(*i as usize);
         decode_step(payload, at, out)
+    }
+
+    /// The command of step `step` (1-based) alone, its events left unread: what a search of
+    /// the commands' text reads (a step's events can be most of its bytes). The rest of the
+    /// step is not checked; [`Log::read_step`] checks it.
+    pub fn read_command(&self, step: u64) -> Result<AnyCommand, LogError> {
+        let i = step
+            .checked_sub(1)
+            .and_then(|i| self.steps.get(i as usize))
+            .ok_or(LogError::NoSuchStep { step, steps: self.steps() })?;
+        let (at, payload) = self.payload(*i as usize);
+        crate::format::decode_step_command(payload, at)
     }
 
     /// Decodes the payload of frame `index` as the kind it is, for export.

@@ -47,7 +47,9 @@ proptest! {
             log.read_step(i as u64 + 1, &mut rec).unwrap();
             prop_assert_eq!(rec.command.as_ref(), Some(cmd));
             prop_assert_eq!(rec.hash, r.states[i + 1].hash());
+            prop_assert_eq!(&log.read_command(i as u64 + 1).unwrap(), cmd);
         }
+        prop_assert!(log.read_command(0).is_err() && log.read_command(log.steps() + 1).is_err());
         for s in log.keyframe_steps().collect::<Vec<_>>() {
             prop_assert_eq!(log.keyframe(s).unwrap().unwrap(), r.states[s as usize].clone());
             prop_assert!(s == 0 || (k > 0 && s % u64::from(k) == 0));
