@@ -161,3 +161,48 @@ fn api_turn_and_state() {
     game.restart(&mut st);
     assert!(!game.is_won(&st));
 }
+
+/// A game of `layers` extra objects, each in a layer of its own, on a `side`×`side` level whose
+/// `Mover` moves right every turn (an `again` chain).
+fn layered_chain(layers: usize, side: usize) -> String {
+    let objects: String = (0..layers).map(|i| format!("O{i}\nred\n\n")).collect();
+    let names: String = (0..layers).map(|i| format!("O{i}\n")).collect();
+    let rows: String =
+        (0..side)
+            .map(|y| {
+                if y == 0 {
+                    format!("PM{}\n", ".".repeat(side - 2))
+                } else {
+                    format!("{}\n", ".".repeat(side))
+                }
+            })
+            .collect();
+    format!(
+        "title layers\n\nOBJECTS\n\nBackground\nblack\n\nPlayer\nwhite\n\nMover\nred\n\n{objects}LEGEND\n\n\
+         . = Background\nP = Player\nM = Mover\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nPlayer\nMover\n{names}\n\
+         RULES\n\n[ Mover ] -> [ right Mover ] again\n\nWINCONDITIONS\n\nLEVELS\n\n{rows}"
+    )
+}
+
+/// The work a turn of `source`'s first level counts.
+fn turn_work(source: &str) -> u64 {
+    let game = tessera_core::puzzlescript::engine::compile(source).expect("compiles");
+    let mut state = game.start_settled(0, None, 0).expect("starts");
+    let mut work = tessera_core::puzzlescript::engine::Work::unbounded();
+    game.turn_within(&mut state, None, None, &mut work);
+    work.spent
+}
+
+/// Issue 37.4: a turn's work counts the size of the cells it copies and scans, not their number
+/// alone: every turn copies each cell's objects and scans its movements, a byte a layer. Counted
+/// per cell, a game of 1,000 layers on a 256×256 level took 14 s a step at the bound (100 times
+/// the time a unit of other games takes); here 1,000 layers count at least 250 units a cell
+/// more than 3, and a game of few layers counts as before.
+#[test]
+fn a_turns_work_grows_with_the_layers_it_scans() {
+    let (few, many) = (turn_work(&layered_chain(0, 16)), turn_work(&layered_chain(1000, 16)));
+    let cells = 16 * 16;
+    assert!(many >= few + 250 * cells, "1,000 layers: {many} units, 3 layers: {few}");
+    // Three layers, one word a cell: 4 units a cell for the passes, the rest the rule's.
+    assert!(few < 10 * cells, "{few}");
+}
