@@ -52,6 +52,16 @@ pub struct SolveArgs {
     /// answer on any machine, however loaded (`--seconds` is then not used).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub states: Option<u64>,
+    /// PuzzleScript only: threads one level's search runs on (default: one per core); the
+    /// solution, states and counts are the same for any number. With `--all`: levels searched
+    /// at once, one thread each.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+    /// PuzzleScript only: solve every level of the game (`.txt`), each within `--seconds` (from
+    /// its own start) or `--states`, on every core, with a progress bar; then a table of the
+    /// levels (steps, states, seconds) and a summary.
+    #[arg(long, conflicts_with_all = ["number", "record"])]
+    pub all: bool,
     /// Record the solution (or best line) as a log.
     #[arg(long, value_name = "LOG")]
     pub record: Option<PathBuf>,
@@ -166,6 +176,9 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     started();
     if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
         return Err(CliError::BadInput(format!("--seconds {}: give 0 to 86400 seconds", args.seconds)));
+    }
+    if args.all {
+        return crate::games::puzzlescript::solve_all(args);
     }
     let level = load_level(Some(&args.level), args.number)?;
     let rule_set = level.rule_set();

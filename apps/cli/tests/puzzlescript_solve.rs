@@ -197,3 +197,80 @@ fn play_s_hint_is_a_step_of_a_solution_found_and_none_without_one() {
         .replace("homepage example.invalid", "homepage example.invalid\nnoaction");
     assert_eq!(hint_of(&level_file(&dir, "stuck.json", &stuck, 0)), serde_json::Value::Null);
 }
+
+/// `--jobs N` searches one level on N threads: the same solution, states and counts for any N,
+/// under every search. `--all` solves every level of a game, several at once, and ends with a
+/// table: each level's verdict, the same solution as the level alone, exit 1 when one is not
+/// solved; a level file is refused.
+#[test]
+fn solve_on_several_jobs_answers_the_same_and_all_solves_every_level() {
+    let dir = scratch("ps-solve-jobs");
+    let level = level_file(&dir, "w1.json", &game(), 1);
+    let level = level.to_str().unwrap();
+    for search in ["bfs", "astar", "greedy"] {
+        let run = |jobs: &str| {
+            let out = tessera(&["solve", level, "--json", "--search", search, "--jobs", jobs], "");
+            assert!(out.status.success(), "{search} --jobs {jobs}: {}", stderr(&out));
+            json_lines(&out).remove(0)
+        };
+        let one = run("1");
+        for jobs in ["2", "3"] {
+            let many = run(jobs);
+            for key in ["steps", "nodes", "states", "commands"] {
+                assert_eq!(one[key], many[key], "{search} --jobs {jobs}: {key}");
+            }
+        }
+    }
+    let out = tessera(&["solve", "fixtures/levels/sokoban.json", "--jobs", "2"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--jobs"), "{}", stderr(&out));
+
+    // Every level of the fixture game: a table, each solution the one the level alone gets.
+    let out = tessera(&["solve", GAME, "--all", "--jobs", "2", "--states", "100000", "--search", "bfs"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("level  verdict"), "{text}");
+    assert!(text.lines().any(|l| l.trim_start().starts_with("3  solved")), "{text}");
+    assert!(text.contains("3 of 3 solved"), "{text}");
+    let out = tessera(&["solve", GAME, "--all", "--json", "--states", "100000", "--search", "bfs"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json_lines(&out).remove(0);
+    let levels = v["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 3, "{v}");
+    for (k, row) in levels.iter().enumerate() {
+        assert_eq!(row["number"], k + 1);
+        assert_eq!(row["verdict"], "solved", "{row}");
+        let alone = tessera(
+            &[
+                "solve",
+                GAME,
+                "--number",
+                &(k + 1).to_string(),
+                "--json",
+                "--states",
+                "100000",
+                "--search",
+                "bfs",
+            ],
+            "",
+        );
+        assert_eq!(json_lines(&alone).remove(0)["commands"], row["commands"], "level {}", k + 1);
+    }
+    // A game with an unsolvable first level: its row says so, the others are solved, exit 1.
+    let stuck = game()
+        .replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#")
+        .replace("homepage example.invalid", "homepage example.invalid\nnoaction");
+    let stuck_game = dir.join("stuck.txt");
+    std::fs::write(&stuck_game, stuck).unwrap();
+    let out = tessera(&["solve", stuck_game.to_str().unwrap(), "--all", "--states", "100000"], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.lines().any(|l| l.trim_start().starts_with("1  unsolvable")), "{text}");
+    assert!(text.contains("2 of 3 solved (2 solved, 1 unsolvable)"), "{text}");
+    // --all takes a game's source, not a level file; and not --number.
+    let out = tessera(&["solve", level, "--all"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--all"), "{}", stderr(&out));
+    let out = tessera(&["solve", GAME, "--all", "--number", "1"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

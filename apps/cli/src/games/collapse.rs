@@ -58,6 +58,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     args.refuse(args.memory.is_some(), "--memory", "the collapse solvers keep one line; --memory is for the sokoban and puzzlescript solvers")?;
     args.refuse(args.search.is_some(), "--search", "the collapse solvers are chosen by --bot; --search is for puzzlescript")?;
     args.refuse(args.states.is_some(), "--states", "the collapse solvers are budgeted in --seconds; --states is for puzzlescript")?;
+    args.refuse(args.jobs.is_some(), "--jobs", "the collapse solvers take --threads (--jobs is for puzzlescript)")?;
     let threads = args.threads.unwrap_or(2);
     if search == Search::Nmcs {
         args.refuse(args.threads.is_some(), "--threads", "NMCS runs in one thread (--bot nrpa takes --threads)")?;

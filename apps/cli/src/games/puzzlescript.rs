@@ -6,7 +6,7 @@
 //! with `N passed, M failed`, exits 1 on any failure, and writes a JUnit report with `--junit`.
 //!
 //! `tessera solve LEVEL` on a PuzzleScript level runs core's solver
-//! ([`tessera_core::puzzlescript::solve_with`]) with the search `--search` names (`astar` by
+//! ([`tessera_core::puzzlescript::solve_parallel`], on `--jobs` threads) with the search `--search` names (`astar` by
 //! default; `bfs` proves the fewest steps) in a wall-clock budget (`--seconds`, for the whole command: from its start, reading and compiling
 //! the game included; checked through the solver's stop callback before every step it plays), or a budget of states expanded
 //! (`--states N`, the same answer on any machine), and a memory budget (`--memory MIB`, default 1024). It prints the
@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tessera_bots::games::puzzlescript::SOLVER;
 use tessera_core::puzzlescript::engine::suite;
-use tessera_core::puzzlescript::{Search, SolveLimits, SolveOutcome, solve_with};
+use tessera_core::puzzlescript::{Search, SolveLimits, SolveOutcome, solve_parallel};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Level, RuleSet, Rules, Status};
 
 /// The puzzlescript subcommands.
@@ -62,105 +62,184 @@ pub const SOLVERS: &[crate::solve::Solver] = &[crate::solve::Solver { rule_set: 
 /// in 10 s (README, "PuzzleScript games").
 const DEFAULT_SEARCH: Search = Search::AStar;
 
-/// Runs `tessera solve` on a PuzzleScript level.
-fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliError> {
+/// The search `tessera solve` runs, from `--search`.
+fn search_of(args: &crate::solve::SolveArgs) -> Result<Search, CliError> {
+    match &args.search {
+        None => Ok(DEFAULT_SEARCH),
+        Some(name) => Search::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Search::ALL.iter().map(|s| s.name()).collect();
+            CliError::BadInput(format!("--search {name}: give one of {}", names.join(", ")))
+        }),
+    }
+}
+
+/// Refuses what the PuzzleScript solver does not take; the memory budget (MiB).
+fn check_args(args: &crate::solve::SolveArgs) -> Result<u64, CliError> {
     if let Some(bot) = &args.bot
         && tessera_bots::BotKind::from_name(bot) != Some(SOLVER)
     {
         return Err(CliError::BadInput(format!("--bot {bot}: solve has one solver for puzzlescript, {SOLVER}")));
     }
-    let takes =
-        "the puzzlescript solver takes --seconds (wall clock) or --states, --memory, --search, --record and --json";
+    let takes = "the puzzlescript solver takes --seconds (wall clock) or --states, --memory, --search, --jobs, --all, \
+                 --record and --json";
     args.refuse(args.nmcs_level.is_some(), "--level", takes)?;
     args.refuse(args.cpu_time, "--cpu-time", takes)?;
     args.refuse(args.seed.is_some(), "--seed", takes)?;
     args.refuse(args.threads.is_some(), "--threads", takes)?;
-    let search = match &args.search {
-        None => DEFAULT_SEARCH,
-        Some(name) => Search::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = Search::ALL.iter().map(|s| s.name()).collect();
-            CliError::BadInput(format!("--search {name}: give one of {}", names.join(", ")))
-        })?,
-    };
     let mib = args.memory.unwrap_or(1024);
     if !(1..=1 << 20).contains(&mib) {
         return Err(CliError::BadInput(format!("--memory {mib}: give 1 to 1048576 MiB")));
     }
+    Ok(mib)
+}
+
+/// One level searched, its solution played on the rules (the steps only when it wins).
+struct Searched {
+    search: Search,
+    /// The solution, or why there is none (the message `tessera solve` gives, and whether it
+    /// is a refusal, exit 2, rather than a failure, exit 1).
+    outcome: Result<Vec<tessera_core::puzzlescript::PuzzleScriptCommand>, (bool, String)>,
+    /// In a word: solved, unsolvable, random, step work, time, states or memory.
+    verdict: &'static str,
+    report: tessera_core::puzzlescript::SolveReport,
+    seconds: f64,
+}
+
+/// Searches `level` on `jobs` threads within the budgets of `args` (the clock counted from
+/// `began`) and checks the solution on the rules.
+fn search_level(
+    args: &crate::solve::SolveArgs,
+    level: &Level,
+    jobs: usize,
+    max_bytes: u64,
+    began: Instant,
+) -> Result<Searched, CliError> {
+    let search = search_of(args)?;
+    let name = args.level.display();
     let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
     let mut game = crate::bots::start(level, &args.level, seed)?;
     let (AnyRules::PuzzleScript(rules), AnyState::PuzzleScript(state)) = (&game.rules, &game.state) else {
         return Err(CliError::file(&args.level, "not a puzzlescript level"));
     };
-    let name = args.level.display();
     let budget = Duration::from_secs_f64(args.seconds);
+    // A budget in states replaces the clock: the answer is then the same on any machine.
+    let limits = SolveLimits { max_nodes: args.states.unwrap_or(u64::MAX), max_bytes };
+    let timed = args.states.is_none();
+    let report = solve_parallel(rules, state, limits, search, jobs, &mut || timed && began.elapsed() > budget)
+        .map_err(|e| CliError::BadInput(format!("{name}: the solver refuses the level: {e}")))?;
+    let seconds = began.elapsed().as_secs_f64();
+    let work = format!(
+        "{search}: {} states expanded, {} stored, {:.0} states/s, {seconds:.2} s",
+        report.nodes,
+        report.states,
+        report.nodes as f64 / seconds.max(1e-9)
+    );
+    let (verdict, outcome) = match &report.outcome {
+        SolveOutcome::Solved(s) => ("solved", Ok(s.clone())),
+        SolveOutcome::Unsolvable => {
+            ("unsolvable", Err((false, format!("{name}: unsolvable: no sequence of steps wins ({work})"))))
+        }
+        SolveOutcome::Random { steps } => (
+            "random",
+            Err((
+                true,
+                format!(
+                    "{name}: the solver refuses the level: the game uses randomness, and no sequence of steps that \
+                     draws nothing from its generator wins ({steps} steps that draw were left out; {work})"
+                ),
+            )),
+        ),
+        SolveOutcome::TooLong { steps } => (
+            "step work",
+            Err((
+                false,
+                format!(
+                    "{name}: gave up: step work: no solution among the steps searched, but {steps} steps were too \
+                     long to play (past the step work bound, as `play` refuses them) and were left out ({work})"
+                ),
+            )),
+        ),
+        SolveOutcome::Stopped => match args.states {
+            Some(n) => (
+                "states",
+                Err((false, format!("{name}: gave up: states: no solution found in {n} states ({work}); give more --states"))),
+            ),
+            None => (
+                "time",
+                Err((
+                    false,
+                    format!("{name}: gave up: time: no solution found in {} s ({work}); give more --seconds", args.seconds),
+                )),
+            ),
+        },
+        SolveOutcome::Memory => (
+            "memory",
+            Err((
+                false,
+                format!(
+                    "{name}: gave up: memory: the stored states reached {} MiB ({work}); give more --memory",
+                    max_bytes >> 20
+                ),
+            )),
+        ),
+    };
+    // Play the solution on the game (checking it).
+    if let Ok(solution) = &outcome {
+        let mut events = Vec::new();
+        for (i, c) in solution.iter().enumerate() {
+            let cmd = AnyCommand::PuzzleScript(*c);
+            events.clear();
+            game.rules.apply(&mut game.state, &cmd, &mut events).map_err(|e| {
+                CliError::Failed(format!("{name}: command {} of the solution ({c}) was refused: {e}", i + 1))
+            })?;
+        }
+        if game.rules.status(&game.state) != Status::Won {
+            return Err(CliError::Failed(format!("{name}: the solver's solution does not win the level")));
+        }
+    }
+    Ok(Searched { search, outcome, verdict, report, seconds })
+}
+
+/// The jobs `--jobs` asks for, else one per core.
+fn jobs_of(args: &crate::solve::SolveArgs) -> usize {
+    args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from)
+}
+
+/// Runs `tessera solve` on a PuzzleScript level.
+fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliError> {
+    let mib = check_args(args)?;
+    let name = args.level.display();
     // The budget counts from the command's start: reading and compiling the game are in it.
     let began = crate::solve::started();
     // Never more than half of what the process may still allocate (its RLIMIT_AS, its cgroup).
     let max_bytes = crate::solve::memory_headroom().map_or(mib << 20, |h| (mib << 20).min(h / 2));
-    // A budget in states replaces the clock: the answer is then the same on any machine.
-    let limits = SolveLimits { max_nodes: args.states.unwrap_or(u64::MAX), max_bytes };
-    let timed = args.states.is_none();
-    let report = solve_with(rules, state, limits, search, &mut || timed && began.elapsed() > budget)
-        .map_err(|e| CliError::BadInput(format!("{name}: the solver refuses the level: {e}")))?;
-    let elapsed = began.elapsed().as_secs_f64();
+    let found = search_level(args, level, jobs_of(args), max_bytes, began)?;
+    let report = &found.report;
+    let (search, elapsed) = (found.search, found.seconds);
     let rate = report.nodes as f64 / elapsed.max(1e-9);
     let work = format!(
         "{search}: {} states expanded, {} stored, {rate:.0} states/s, {elapsed:.2} s",
         report.nodes, report.states
     );
-    let solution = match report.outcome {
-        SolveOutcome::Solved(s) => s,
-        SolveOutcome::Unsolvable => {
-            return Err(CliError::Failed(format!("{name}: unsolvable: no sequence of steps wins ({work})")));
-        }
-        SolveOutcome::Random { steps } => {
-            return Err(CliError::BadInput(format!(
-                "{name}: the solver refuses the level: the game uses randomness, and no sequence of steps that \
-                 draws nothing from its generator wins ({steps} steps that draw were left out; {work})"
-            )));
-        }
-        SolveOutcome::TooLong { steps } => {
-            return Err(CliError::Failed(format!(
-                "{name}: gave up: step work: no solution among the steps searched, but {steps} steps were too \
-                 long to play (past the step work bound, as `play` refuses them) and were left out ({work})"
-            )));
-        }
-        SolveOutcome::Stopped => {
-            return Err(CliError::Failed(match args.states {
-                Some(n) => format!("{name}: gave up: states: no solution found in {n} states ({work}); give more --states"),
-                None => format!(
-                    "{name}: gave up: time: no solution found in {} s ({work}); give more --seconds",
-                    args.seconds
-                ),
-            }));
-        }
-        SolveOutcome::Memory => {
-            return Err(CliError::Failed(format!(
-                "{name}: gave up: memory: the stored states reached {} MiB ({work}); give more --memory",
-                max_bytes >> 20
-            )));
-        }
+    let solution = match found.outcome {
+        Ok(s) => s,
+        Err((true, why)) => return Err(CliError::BadInput(why)),
+        Err((false, why)) => return Err(CliError::Failed(why)),
     };
-    // Play the solution on the game (checking it) and record it.
-    let mut log = match &args.record {
-        Some(p) => Some(crate::replay::SessionLog::create_pending(p, level, seed, &game.state)?),
-        None => None,
-    };
-    let mut events = Vec::new();
-    for (i, c) in solution.iter().enumerate() {
-        let cmd = AnyCommand::PuzzleScript(*c);
-        events.clear();
-        game.rules
-            .apply(&mut game.state, &cmd, &mut events)
-            .map_err(|e| CliError::Failed(format!("{name}: command {} of the solution ({c}) was refused: {e}", i + 1)))?;
-        if let Some(log) = &mut log {
+    // Record the solution, played again through the rules.
+    if let Some(p) = &args.record {
+        let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+        let mut game = crate::bots::start(level, &args.level, seed)?;
+        let mut log = crate::replay::SessionLog::create_pending(p, level, seed, &game.state)?;
+        let mut events = Vec::new();
+        for c in &solution {
+            let cmd = AnyCommand::PuzzleScript(*c);
+            events.clear();
+            game.rules
+                .apply(&mut game.state, &cmd, &mut events)
+                .map_err(|e| CliError::Failed(format!("{name}: the solution ({c}) was refused: {e}")))?;
             log.applied(&cmd, &events, &game.state)?;
         }
-    }
-    if game.rules.status(&game.state) != Status::Won {
-        return Err(CliError::Failed(format!("{name}: the solver's solution does not win the level")));
-    }
-    if let Some(log) = log {
         log.commit()?;
     }
     let commands: Vec<String> = solution.iter().map(|c| c.to_string()).collect();
@@ -193,6 +272,143 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
         }
         write!(out, "{text}").map_err(output_error)
     }
+}
+
+/// `tessera solve GAME.txt --all`: every level of the game, `--jobs` at once (one thread each),
+/// a progress bar on a terminal, then the table and the summary on stdout (or one JSON object).
+/// Exit 0 when every level was solved, 1 otherwise.
+pub fn solve_all(args: &crate::solve::SolveArgs) -> Result<(), CliError> {
+    let mib = check_args(args)?;
+    if !crate::play::is_game(&args.level) {
+        return Err(CliError::BadInput(format!(
+            "{}: --all solves every level of a PuzzleScript game (a .txt file)",
+            args.level.display()
+        )));
+    }
+    let importer = tessera_core::importer("puzzlescript")
+        .ok_or_else(|| CliError::BadInput("no puzzlescript importer is registered".into()))?;
+    let text = read_input(&args.level, crate::convert::input_of(importer))?;
+    let file_name = args.level.file_name().map(|n| n.to_string_lossy().into_owned());
+    // The number of levels (the first level's import says it).
+    let (_, count) = tessera_core::puzzlescript::import_level(&text, file_name.as_deref(), 1)
+        .map_err(|e| crate::convert::import_error(&args.level, e))?;
+    let jobs = jobs_of(args).min(count.max(1));
+    // The memory budget is shared by the levels searched at once.
+    let headroom = crate::solve::memory_headroom().map_or(u64::MAX, |h| h / 2);
+    let max_bytes = (mib << 20).min(headroom / jobs as u64);
+    let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+        let bar = indicatif::ProgressBar::new(count as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{msg} {bar:30} {pos}/{len} levels  {elapsed} (eta {eta})",
+        ) {
+            bar.set_style(style);
+        }
+        bar.set_message(format!("solving {}", args.level.display()));
+        bar
+    });
+    let next = std::sync::atomic::AtomicUsize::new(1);
+    let mut results: Vec<(usize, Result<Searched, CliError>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                let (next, text, file_name, bar) = (&next, &text, &file_name, &bar);
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if k > count {
+                            break;
+                        }
+                        let began = Instant::now();
+                        let found = tessera_core::puzzlescript::import_level(text, file_name.as_deref(), k)
+                            .map_err(|e| crate::convert::import_error(&args.level, e))
+                            .and_then(|(level, _)| {
+                                let level = level.map(|l| l.level).ok_or_else(|| {
+                                    CliError::file(&args.level, format!("level {k} is missing"))
+                                })?;
+                                search_level(args, &level, 1, max_bytes, began)
+                            });
+                        if let Some(bar) = bar {
+                            bar.inc(1);
+                        }
+                        mine.push((k, found));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect()
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    results.sort_by_key(|(k, _)| *k);
+    let mut tally: std::collections::BTreeMap<&'static str, usize> = std::collections::BTreeMap::new();
+    let mut rows = Vec::new();
+    let mut json_rows = Vec::new();
+    for (k, found) in &results {
+        let (verdict, steps, nodes, seconds, note) = match found {
+            Ok(f) => (
+                f.verdict,
+                f.outcome.as_ref().ok().map(Vec::len),
+                f.report.nodes,
+                f.seconds,
+                match &f.outcome {
+                    Ok(_) => String::new(),
+                    Err((_, why)) => why.clone(),
+                },
+            ),
+            Err(e) => ("error", None, 0, 0.0, e.to_string()),
+        };
+        *tally.entry(verdict).or_default() += 1;
+        rows.push(format!(
+            "{k:>5}  {verdict:<10}  {:>5}  {nodes:>10}  {seconds:>8.2}",
+            steps.map_or("-".to_string(), |s| s.to_string())
+        ));
+        json_rows.push(serde_json::json!({
+            "number": k,
+            "verdict": verdict,
+            "steps": steps,
+            "nodes": nodes,
+            "seconds": seconds,
+            "commands": match found {
+                Ok(Searched { outcome: Ok(c), .. }) => c.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                _ => Vec::new(),
+            },
+            "note": note,
+        }));
+    }
+    let solved = tally.get("solved").copied().unwrap_or(0);
+    let search = search_of(args)?;
+    let summary: Vec<String> = tally.iter().map(|(v, n)| format!("{n} {v}")).collect();
+    let budget = match args.states {
+        Some(n) => format!("{n} states"),
+        None => format!("{} s", args.seconds),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        let v = serde_json::json!({
+            "game": args.level.display().to_string(),
+            "search": search.name(),
+            "budget": budget,
+            "jobs": jobs,
+            "levels": json_rows,
+            "solved": solved,
+        });
+        writeln!(out, "{v}").map_err(output_error)?;
+    } else {
+        let mut text = format!(
+            "{}: {count} levels, {search}, {budget} a level, {jobs} at once\nlevel  verdict     steps      states   seconds\n",
+            args.level.display()
+        );
+        for r in &rows {
+            text += r;
+            text.push('\n');
+        }
+        text += &format!("{solved} of {count} solved ({})\n", summary.join(", "));
+        write!(out, "{text}").map_err(output_error)?;
+    }
+    if solved == count { Ok(()) } else { Err(CliError::Failed(format!("{} of {count} levels not solved", count - solved))) }
 }
 
 /// `tessera puzzlescript ...`.

@@ -51,6 +51,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     args.refuse(args.threads.is_some(), "--threads", takes)?;
     args.refuse(args.search.is_some(), "--search", "the sokoban solver is A* in pushes (--search is for puzzlescript)")?;
     args.refuse(args.states.is_some(), "--states", "the sokoban solver is budgeted in --seconds (--states is for puzzlescript)")?;
+    args.refuse(args.jobs.is_some(), "--jobs", "the sokoban solver runs in one thread (--jobs is for puzzlescript)")?;
     let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
     let mut game = start(level, &args.level, seed)?;
     let AnyState::Sokoban(state) = &game.state else {

@@ -13,11 +13,62 @@
 //! - `all X on Y` with an X and no Y left, when X is never destroyed and Y never created,
 //!   never holds again.
 //!
+//! - **Where an object can travel** (Sokoban's dead squares, read from the rules): for `all X
+//!   on Y` and `some X on Y` with X never created (and for `all`, never destroyed) and Y fixed,
+//!   each X object's cells from which it can reach a Y cell at all. An object moves one cell at
+//!   a time, into a cell where no fixed object holds its layer; and when every rule that gives
+//!   its layer a movement in a direction does it to a cell whose row needs another cell behind
+//!   it (`[ > Player | Crate ] -> [ > Player | > Crate ]`), only when that cell's pattern can
+//!   match there, given the fixed objects (a wall behind a crate: the crate cannot be pushed
+//!   away from it). The player's objects move by themselves. An X on a cell from which no Y
+//!   can be reached (`all`), or every X on one (`some`), is dead. The distances (moves to the
+//!   nearest Y) also give the search's estimate.
+//!
 //! A rule that says `win` can win whatever the win conditions, so then nothing is pruned; one
 //! that says `restart` puts objects back, so then only the fixed conditions are checked.
 
-use super::engine::compile::{PatternCell, WinCondition};
+use super::engine::compile::{CellPattern, DOWN, LEFT, PatternCell, RIGHT, UP, WinCondition};
 use super::engine::{Game, State, bits};
+
+/// The four directions of movement, in the order of [`Moves`]' arrays, and each one's step
+/// (columns, rows).
+const DIRS: [(u8, isize, isize); 4] = [(UP, 0, -1), (DOWN, 0, 1), (LEFT, -1, 0), (RIGHT, 1, 0)];
+
+/// A cell no Y can be reached from.
+pub(crate) const FAR: u32 = u32::MAX;
+
+/// How the objects of one layer can be moved one cell in each direction: by a rule with no
+/// condition behind the moving cell (`free`), or only by rules whose row needs one of
+/// `pushers` in the cell behind.
+#[derive(Clone, Debug, Default)]
+struct Moves {
+    free: [bool; 4],
+    pushers: [Vec<CellPattern>; 4],
+}
+
+/// For one win condition: the moving side's objects' moves to the nearest cell of the fixed
+/// side from every cell ([`FAR`] where none can be reached). The moving side is X (`X on Y`,
+/// Y fixed) or, written the other way round (`all Target on Crate`), Y.
+#[derive(Clone, Debug)]
+pub(crate) struct Travel {
+    /// The win condition's index.
+    pub condition: usize,
+    /// `all` (true) or `some`.
+    all: bool,
+    /// Y moves to the fixed X (`all Target on Crate`): then `all` needs as many Y able to reach
+    /// an X as there are cells with an X (a cell holds one Y: Y's objects share a layer).
+    pub reversed: bool,
+    /// Cells with an X (the reversed form's targets).
+    targets: usize,
+    /// Per object of the moving side: the object and its distances, a cell each.
+    pub maps: Vec<(usize, Vec<u32>)>,
+    /// Reversed, with at most [`MAX_TARGET_MAPS`] X cells and no player object in Y: per X
+    /// cell, the moves a Y needs to reach it from every cell (empty otherwise).
+    pub per_target: Vec<(usize, Vec<u32>)>,
+}
+
+/// The most X cells the reversed form keeps a distance map for, each (the estimate's).
+const MAX_TARGET_MAPS: usize = 64;
 
 /// The win-condition checks that apply to a game (see the module docs).
 #[derive(Clone, Debug, Default)]
@@ -30,11 +81,14 @@ pub(crate) struct Pruning {
     some_gone: Vec<usize>,
     /// `all X on Y`, X never destroyed and Y never created: dead once an X is left and no Y.
     all_without_y: Vec<usize>,
+    /// Where X objects can travel, for the conditions it applies to (see the module docs).
+    travel: Vec<Travel>,
 }
 
 impl Pruning {
-    /// Reads what the rules of `game` can do.
-    pub(crate) fn of(game: &Game) -> Pruning {
+    /// Reads what the rules of `game` can do, and where objects can travel on the board of
+    /// `start` (whose fixed objects are those of every state the steps reach).
+    pub(crate) fn of(game: &Game, start: &State) -> Pruning {
         let all_rules = game.rules.iter().chain(&game.late_rules).flatten();
         if all_rules.clone().any(|r| r.commands.iter().any(|c| c.0 == "win")) {
             return Pruning::default();
@@ -44,10 +98,12 @@ impl Pruning {
         }
         let stride = game.stride;
         let (mut created, mut destroyed) = (bits::empty(stride), bits::empty(stride));
-        let mut moving_layers = vec![false; game.layer_count];
-        for id in bits::ones(&game.player_mask) {
-            if let Some(o) = game.objects.get(id) {
-                moving_layers[o.layer] = true;
+        // Moved: the player's objects, and each object a rule gives a movement to.
+        let moves = moves_of(game);
+        let mut moved = game.player_mask.clone();
+        for (o, m) in moves.iter().enumerate() {
+            if m.free.iter().any(|f| *f) || m.pushers.iter().any(|p| !p.is_empty()) {
+                bits::set(&mut moved, o);
             }
         }
         let cells = all_rules.flat_map(|r| r.rows.iter().flatten());
@@ -55,34 +111,28 @@ impl Pruning {
             PatternCell::Cell(p) => p.replacement.as_ref().map(|r| (p, r)),
             PatternCell::Ellipsis => None,
         }) {
-            // set where the pattern did not need it: new; cleared and not set again: gone
-            let new = rep.objects_set.iter().zip(&pattern.present).map(|(s, p)| s & !p);
-            let gone = rep.objects_clear.iter().zip(&rep.objects_set).map(|(c, s)| c & !s);
-            let new: Vec<u64> = new.collect();
-            for (d, g) in destroyed.iter_mut().zip(gone) {
-                *d |= g;
+            // set where the pattern did not need it: new; cleared and not set again, of what
+            // the cell can hold when the pattern matches: gone
+            let new: Vec<u64> = rep.objects_set.iter().zip(&pattern.present).map(|(s, p)| s & !p).collect();
+            for l in 0..game.layer_count {
+                let held = could_hold(game, pattern, l);
+                for (w, d) in destroyed.iter_mut().enumerate() {
+                    *d |= rep.objects_clear[w] & !rep.objects_set[w] & held[w];
+                }
             }
             for id in bits::ones(&new).chain(rep.random_entities.iter().copied()) {
                 bits::set(&mut created, id);
                 // the other objects of its layer in that cell go
                 if let Some(o) = game.objects.get(id) {
-                    let mut mates = game.layer_masks[o.layer].clone();
+                    let mut mates = could_hold(game, pattern, o.layer);
                     mates[id / 64] &= !(1u64 << (id % 64));
                     bits::or_into(&mut destroyed, &mates);
                 }
             }
-            for &(layer, _, set) in &rep.movs {
-                if set != 0 {
-                    moving_layers[layer] = true;
-                }
-            }
-            for &layer in &rep.random_dir_layers {
-                moving_layers[layer] = true;
-            }
         }
-        let mut moved = bits::empty(stride);
-        for (layer, _) in moving_layers.iter().enumerate().filter(|(_, m)| **m) {
-            bits::or_into(&mut moved, &game.layer_masks[layer]);
+        let mut fixed_objects = bits::empty(stride);
+        for (w, f) in fixed_objects.iter_mut().enumerate() {
+            *f = !(created[w] | destroyed[w] | moved[w]);
         }
         let none_of = |set: &[u64], mask: &[u64]| !bits::intersects(set, mask);
         // A `restart` command puts back the objects of the restart target (the start or a
@@ -105,8 +155,64 @@ impl Pruning {
             {
                 p.all_without_y.push(k);
             }
+            if restarts || !(wc.quantifier == 0 || wc.quantifier == 1) || wc.aggregate1 || wc.aggregate2 {
+                continue;
+            }
+            let all = wc.quantifier == 1;
+            let y_fixed = bits::subset(&wc.mask2, &fixed_objects);
+            let x_kept = none_of(&created, &wc.mask1) && (!all || none_of(&destroyed, &wc.mask1));
+            let x_fixed = bits::subset(&wc.mask1, &fixed_objects);
+            // (Y's objects on one layer: a cell holds at most one.)
+            let mut y_layers = bits::ones(&wc.mask2).map(|o| game.objects[o].layer);
+            let y_one_layer = y_layers.next().is_some_and(|l| y_layers.all(|m| m == l));
+            if y_fixed && x_kept {
+                p.travel.push(Travel { condition: k, all, reversed: false, targets: 0, maps: Vec::new(), per_target: Vec::new() });
+            } else if x_fixed && none_of(&created, &wc.mask2) && y_one_layer {
+                p.travel.push(Travel { condition: k, all, reversed: true, targets: 0, maps: Vec::new(), per_target: Vec::new() });
+            }
+        }
+        if !p.travel.is_empty() {
+            let mut travel = std::mem::take(&mut p.travel);
+            for t in &mut travel {
+                let wc = &game.win_conditions[t.condition];
+                let (movers, fixed_side) = if t.reversed { (&wc.mask2, &wc.mask1) } else { (&wc.mask1, &wc.mask2) };
+                for o in bits::ones(movers) {
+                    let player = bits::get(&game.player_mask, o);
+                    t.maps.push((o, distances(game, start, &fixed_objects, o, player, &moves, fixed_side)));
+                }
+                let target_cells: Vec<usize> = start
+                    .cells
+                    .chunks(stride.max(1))
+                    .enumerate()
+                    .filter(|(_, c)| bits::intersects(fixed_side, c))
+                    .map(|(i, _)| i)
+                    .collect();
+                t.targets = target_cells.len();
+                let first = bits::ones(movers).next();
+                if t.reversed
+                    && t.targets <= MAX_TARGET_MAPS
+                    && !bits::intersects(movers, &game.player_mask)
+                    && let Some(o) = first
+                {
+                    for &cell in &target_cells {
+                        let map = distances_to(game, start, &fixed_objects, o, false, &moves, &|i| i == cell);
+                        t.per_target.push((cell, map));
+                    }
+                }
+            }
+            p.travel = travel;
         }
         p
+    }
+
+    /// Where X objects can travel, per win condition it applies to (see the module docs).
+    pub(crate) fn travel(&self) -> &[Travel] {
+        &self.travel
+    }
+
+    /// Leaves out the states' checks of where objects can travel (to measure what they buy).
+    pub(crate) fn forget_travel(&mut self) {
+        self.travel.clear();
     }
 
     /// Whether no sequence of steps can win from the start `state` (the fixed conditions are
@@ -128,11 +234,12 @@ impl Pruning {
                 let wc = &game.win_conditions[k];
                 cells().any(|c| bits::intersects(&wc.mask1, c)) && !cells().any(|c| bits::intersects(&wc.mask2, c))
             })
+            || self.travel.iter().any(|t| t.is_dead(state))
     }
 
     /// Whether any check applies to a state after the start (the search can skip the scan).
     pub(crate) fn checks_states(&self) -> bool {
-        !self.some_gone.is_empty() || !self.all_without_y.is_empty()
+        !self.some_gone.is_empty() || !self.all_without_y.is_empty() || !self.travel.is_empty()
     }
 }
 
@@ -146,4 +253,201 @@ fn holds(wc: &WinCondition, state: &State) -> bool {
         0 => cells.any(both),
         _ => !cells.any(|c| has(&wc.mask1, wc.aggregate1, c) && !has(&wc.mask2, wc.aggregate2, c)),
     }
+}
+
+impl Travel {
+    /// Whether an X is where no Y can be reached from (`all`), or every X is (`some`, with
+    /// at least one X); reversed, whether fewer Y can reach an X than there are X (`all`),
+    /// or none can (`some`).
+    fn is_dead(&self, state: &State) -> bool {
+        let s = state.stride.max(1);
+        if self.reversed {
+            let mut able = 0usize;
+            for (i, cell) in state.cells.chunks(s).enumerate() {
+                if self.maps.iter().any(|(o, map)| map[i] != FAR && bits::get(cell, *o)) {
+                    able += 1;
+                    if !self.all || able >= self.targets {
+                        return false;
+                    }
+                }
+            }
+            return if self.all { able < self.targets } else { able == 0 };
+        }
+        let mut stuck = false;
+        for (i, cell) in state.cells.chunks(s).enumerate() {
+            for (o, map) in &self.maps {
+                if bits::get(cell, *o) {
+                    if map[i] != FAR && !self.all {
+                        return false;
+                    }
+                    stuck |= map[i] == FAR;
+                    if stuck && self.all {
+                        return true;
+                    }
+                }
+            }
+        }
+        stuck && !self.all
+    }
+
+}
+
+/// The objects of layer `layer` a cell can hold when `p` matches there: the object it needs
+/// on that layer, else the one-of set that lies in the layer, else every object of the layer
+/// it does not forbid.
+fn could_hold(game: &Game, p: &CellPattern, layer: usize) -> bits::Bits {
+    let lm = &game.layer_masks[layer];
+    let within = |m: &[u64]| -> bits::Bits { m.iter().zip(lm.iter()).map(|(a, b)| a & b).collect() };
+    let needed = within(&p.present);
+    if !bits::is_zero(&needed) {
+        return needed;
+    }
+    if let Some(any) = p.any_present.iter().find(|a| bits::subset(a, lm) && !bits::is_zero(a)) {
+        return any.clone();
+    }
+    lm.iter().zip(p.missing.iter()).map(|(l, m)| l & !m).collect()
+}
+
+/// How each object can be moved (see [`Moves`]), by index: every rule cell that gives its
+/// layer a movement while it can be the object there (the object the cell's right-hand side
+/// names, else those the left-hand side lets be there), and whether its row needs a cell
+/// behind it.
+fn moves_of(game: &Game) -> Vec<Moves> {
+    let mut moves = vec![Moves::default(); game.objects.len()];
+    for rule in game.rules.iter().chain(&game.late_rules).flatten() {
+        for row in &rule.rows {
+            for (k, cell) in row.iter().enumerate() {
+                let PatternCell::Cell(p) = cell else { continue };
+                let Some(rep) = &p.replacement else { continue };
+                let moved = |l: usize| {
+                    let named: bits::Bits =
+                        rep.objects_set.iter().zip(game.layer_masks[l].iter()).map(|(a, b)| a & b).collect();
+                    if bits::is_zero(&named) { could_hold(game, p, l) } else { named }
+                };
+                for &l in &rep.random_dir_layers {
+                    for o in bits::ones(&moved(l)) {
+                        moves[o].free = [true; 4];
+                    }
+                }
+                for &(l, _, set) in &rep.movs {
+                    if set & (UP | DOWN | LEFT | RIGHT) == 0 {
+                        continue;
+                    }
+                    let objects: Vec<usize> = bits::ones(&moved(l)).collect();
+                    for (d, &(bit, _, _)) in DIRS.iter().enumerate() {
+                        if set & bit == 0 {
+                            continue;
+                        }
+                        // The cell behind, along the rule's direction: it must match for the
+                        // rule to move this one forward.
+                        let behind = match (rule.direction == bit, k.checked_sub(1).map(|b| &row[b])) {
+                            (true, Some(PatternCell::Cell(q))) => Some(q),
+                            _ => None,
+                        };
+                        for &o in &objects {
+                            match behind {
+                                Some(q) => moves[o].pushers[d].push(q.clone()),
+                                None => moves[o].free[d] = true,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    moves
+}
+
+/// Whether pattern `p` could ever match at `cell` of `start`, given only its fixed objects
+/// (those in `fixed`, which are there in every state): each object it needs is a fixed one
+/// there, or one whose layer no fixed object there holds; none it forbids is fixed there.
+fn could_match(game: &Game, start: &State, fixed: &[u64], p: &CellPattern, cell: usize) -> bool {
+    let s = start.stride.max(1);
+    let here = &start.cells[cell * s..(cell + 1) * s];
+    let fixed_here: Vec<u64> = here.iter().zip(fixed).map(|(c, f)| c & f).collect();
+    let can_hold = |o: usize| {
+        if bits::get(fixed, o) {
+            bits::get(&fixed_here, o)
+        } else {
+            !bits::intersects(&game.layer_masks[game.objects[o].layer], &fixed_here)
+        }
+    };
+    bits::ones(&p.present).all(can_hold)
+        && !bits::intersects(&p.missing, &fixed_here)
+        && p.any_present.iter().all(|any| bits::ones(any).any(can_hold))
+}
+
+/// The moves object `object` needs to reach a cell with one of `targets` from each cell of
+/// `start`'s board ([`FAR`]: never), by a search backwards from the targets over the moves
+/// [`Moves`] allows (see the module docs).
+fn distances(
+    game: &Game,
+    start: &State,
+    fixed: &[u64],
+    object: usize,
+    player: bool,
+    moves: &[Moves],
+    targets: &[u64],
+) -> Vec<u32> {
+    let s = start.stride.max(1);
+    let is_target = |i: usize| bits::intersects(targets, &start.cells[i * s..(i + 1) * s]);
+    distances_to(game, start, fixed, object, player, moves, &is_target)
+}
+
+/// [`distances`] to the cells `is_target` says.
+fn distances_to(
+    game: &Game,
+    start: &State,
+    fixed: &[u64],
+    object: usize,
+    player: bool,
+    moves: &[Moves],
+    is_target: &dyn Fn(usize) -> bool,
+) -> Vec<u32> {
+    let (w, h) = (start.width, start.height);
+    let s = start.stride.max(1);
+    let n = w * h;
+    let layer = game.objects[object].layer;
+    let cell = |i: usize| &start.cells[i * s..(i + 1) * s];
+    // A fixed object of the layer holds the cell for good.
+    let open: Vec<bool> = (0..n)
+        .map(|i| !cell(i).iter().zip(fixed).zip(&game.layer_masks[layer]).any(|((c, f), m)| c & f & m != 0))
+        .collect();
+    let step = |i: usize, dx: isize, dy: isize| {
+        let (x, y) = ((i / h) as isize + dx, (i % h) as isize + dy);
+        (x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h).then(|| x as usize * h + y as usize)
+    };
+    let m = &moves[object];
+    // Whether the object can move from `i` in direction `d` (to an open cell).
+    let can_move = |i: usize, d: usize| {
+        let (_, dx, dy) = DIRS[d];
+        if !step(i, dx, dy).is_some_and(|j| open[j]) {
+            return false;
+        }
+        player
+            || m.free[d]
+            || step(i, -dx, -dy).is_some_and(|b| m.pushers[d].iter().any(|p| could_match(game, start, fixed, p, b)))
+    };
+    let mut dist = vec![FAR; n];
+    let mut queue = std::collections::VecDeque::new();
+    for i in 0..n {
+        if open[i] && is_target(i) {
+            dist[i] = 0;
+            queue.push_back(i);
+        }
+    }
+    while let Some(j) = queue.pop_front() {
+        for (d, &(_, dx, dy)) in DIRS.iter().enumerate() {
+            // `i` moves in direction `d` onto `j`.
+            if let Some(i) = step(j, -dx, -dy)
+                && dist[i] == FAR
+                && open[i]
+                && can_move(i, d)
+            {
+                dist[i] = dist[j] + 1;
+                queue.push_back(i);
+            }
+        }
+    }
+    dist
 }

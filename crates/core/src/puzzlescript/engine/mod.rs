@@ -251,7 +251,7 @@ pub enum StartError {
 }
 
 /// The play state: pure data.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct State {
     /// The level entry shown (index into [`Game::levels`]).
     pub level: usize,
@@ -275,6 +275,39 @@ pub struct State {
     pub text_mode: bool,
     /// The title screen is showing (after the last level).
     pub title_screen: bool,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            level: self.level,
+            width: self.width,
+            height: self.height,
+            stride: self.stride,
+            cells: self.cells.clone(),
+            movements: self.movements.clone(),
+            rng: self.rng.clone(),
+            seed: self.seed.clone(),
+            restart_cells: self.restart_cells.clone(),
+            text_mode: self.text_mode,
+            title_screen: self.title_screen,
+        }
+    }
+
+    /// Reuses the buffers of `self` (the solver copies a state before each step it tries).
+    fn clone_from(&mut self, source: &State) {
+        self.level = source.level;
+        self.width = source.width;
+        self.height = source.height;
+        self.stride = source.stride;
+        self.cells.clone_from(&source.cells);
+        self.movements.clone_from(&source.movements);
+        self.rng.clone_from(&source.rng);
+        self.seed.clone_from(&source.seed);
+        self.restart_cells.clone_from(&source.restart_cells);
+        self.text_mode = source.text_mode;
+        self.title_screen = source.title_screen;
+    }
 }
 
 impl State {
@@ -366,6 +399,34 @@ impl Work {
     pub fn over(&self) -> bool {
         self.spent > self.limit
     }
+}
+
+/// The buffers turns work in, kept from one turn to the next so that a turn allocates next to
+/// nothing (the solver plays millions of turns): see [`Game::quiet_turn`]. Nothing in it
+/// changes what a turn does; one workspace serves one game at a time (another game's turn
+/// starts it afresh).
+#[derive(Clone, Debug, Default)]
+pub struct Workspace {
+    scratch: turn::Scratch,
+    backups: Vec<Vec<u64>>,
+    sounds: Vec<String>,
+}
+
+/// What a turn played by [`Game::quiet_turn`] did: [`TurnOutcome`]'s flags without its
+/// messages and sounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuietOutcome {
+    /// The level changed.
+    pub changed: bool,
+    /// An `again` turn is queued.
+    pub again: bool,
+    /// The level was won.
+    pub won: bool,
+    /// The turn was cancelled.
+    pub cancelled: bool,
+    /// Whether the win conditions hold on the board the turn ends on, when the turn checked
+    /// them there (`None`: ask [`Game::is_won`]).
+    pub conditions_held: Option<bool>,
 }
 
 /// What a turn did.
@@ -545,6 +606,37 @@ impl Game {
         }
     }
 
+    /// [`Game::turn_within`] without the trace, the messages and the sounds, in the buffers of
+    /// `ws`: the state, the work and the flags are exactly those of `turn_within` (the rules
+    /// look at the board afresh, as a new turn does), at a fraction of the allocations.
+    pub fn quiet_turn(&self, ws: &mut Workspace, state: &mut State, input: Option<Input>, work: &mut Work) -> QuietOutcome {
+        let mut scratch = std::mem::take(&mut ws.scratch);
+        scratch.forget();
+        let (outcome, mut scratch) = {
+            let mut rt =
+                turn::Runtime::with_scratch(self, state, &mut ws.backups, &mut ws.sounds, None, scratch);
+            rt.advance_on_win = false;
+            rt.quiet = true;
+            rt.work_limit = work.limit.saturating_sub(work.spent);
+            let changed = rt.process_input(input.map(Input::mask), false, false);
+            work.spent = work.spent.saturating_add(rt.work());
+            let outcome = QuietOutcome {
+                changed,
+                again: rt.againing,
+                won: rt.won,
+                cancelled: rt.cancelled,
+                conditions_held: rt.conditions_held,
+            };
+            (outcome, rt.take_scratch())
+        };
+        for b in ws.backups.drain(..) {
+            scratch.recycle(b);
+        }
+        ws.sounds.clear();
+        ws.scratch = scratch;
+        outcome
+    }
+
     /// `DoRestart`: back to the restart target (level start or checkpoint), then the
     /// `run_rules_on_level_start` turn if any.
     pub fn restart(&self, state: &mut State) -> TurnOutcome {
@@ -570,6 +662,26 @@ impl Game {
             sounds,
             ..TurnOutcome::default()
         }
+    }
+
+    /// Whether an `action` step changes nothing, provably, on a board of `width` × `height`
+    /// cells from any state where no movement is pending and the win conditions do not hold:
+    /// every rule (late ones too) needs some cell moving up, down, left or right, which an
+    /// action turn does not start and no rule can give before one fires, so no rule fires, the
+    /// player moves onto its own cell, no command runs and the board stays as it was; and the
+    /// work such a turn can do ([`turn::idle_turn_work_bound`]) is within `work_limit`, so it
+    /// is never refused as too long. The solver skips such steps: they would find the state
+    /// they start from.
+    pub(crate) fn action_is_idle(&self, width: usize, height: usize, work_limit: u64) -> bool {
+        use compile::{DOWN, LEFT, PatternCell, RIGHT, UP};
+        let needs_a_move = |rule: &compile::Rule| {
+            rule.rows.iter().flatten().any(|c| match c {
+                PatternCell::Cell(p) => p.mov_present.iter().any(|&(_, b)| b & (UP | DOWN | LEFT | RIGHT) != 0),
+                PatternCell::Ellipsis => false,
+            })
+        };
+        self.rules.iter().chain(&self.late_rules).flatten().all(needs_a_move)
+            && turn::idle_turn_work_bound(self, width * height, width.max(height)) <= work_limit
     }
 
     /// Whether the win conditions hold on this board (false when there are none).

@@ -4,11 +4,23 @@
 use serde::{Deserialize, Serialize};
 
 /// RC4 state plus the helpers the engine draws from (`uniform`).
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Rng {
     s: Vec<u8>,
     i: u8,
     j: u8,
+}
+
+impl Clone for Rng {
+    fn clone(&self) -> Rng {
+        Rng { s: self.s.clone(), i: self.i, j: self.j }
+    }
+
+    fn clone_from(&mut self, source: &Rng) {
+        self.s.clone_from(&source.s);
+        self.i = source.i;
+        self.j = source.j;
+    }
 }
 
 impl Rng {

@@ -4,7 +4,7 @@
 //! on a win and sound history.
 
 use super::level_string::level_to_string;
-use super::turn::{Memo, Runtime};
+use super::turn::{Runtime, Scratch};
 use super::{DEFAULT_SEED, Game, Input, LevelEntry, StartError, State, Work};
 use serde::{Deserialize, Serialize};
 
@@ -31,8 +31,8 @@ pub struct Session<'g> {
     againing: bool,
     /// again turns run by the last input (capped)
     pub again_cap_hit: bool,
-    /// what rules found, kept from turn to turn
-    memo: Memo,
+    /// the turns' buffers and what rules found, kept from turn to turn
+    scratch: Scratch,
     /// The work of the current input and its `again` turns (or of the start), within
     /// [`MAX_STEP_WORK`](crate::puzzlescript::MAX_STEP_WORK).
     work: Work,
@@ -62,18 +62,19 @@ impl<'g> Session<'g> {
             sounds: Vec::new(),
             againing: false,
             again_cap_hit: false,
-            memo: Memo::default(),
+            scratch: Scratch::default(),
             work: Work::new(crate::puzzlescript::MAX_STEP_WORK),
             total_work: 0,
             too_long: false,
         };
         {
-            let mut rt = Runtime::new(game, &mut s.state, &mut s.backups, &mut s.sounds, None);
+            let scratch = std::mem::take(&mut s.scratch);
+            let mut rt = Runtime::with_scratch(game, &mut s.state, &mut s.backups, &mut s.sounds, None, scratch);
             rt.work_limit = s.work.limit;
             rt.load_level(level);
             s.againing = rt.againing;
             s.work.spent = rt.work();
-            s.memo = rt.take_memo();
+            s.scratch = rt.take_scratch();
         }
         s.sounds.clear();
         s.drain_again();
@@ -90,14 +91,14 @@ impl<'g> Session<'g> {
             }
             n += 1;
             self.againing = false;
-            let memo = std::mem::take(&mut self.memo);
-            let mut rt = Runtime::new(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None)
-                .with_memo(memo);
+            let scratch = std::mem::take(&mut self.scratch);
+            let mut rt =
+                Runtime::with_scratch(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None, scratch);
             rt.work_limit = self.work.limit.saturating_sub(self.work.spent);
             rt.process_input(None, false, false);
             self.againing = rt.againing;
             self.work.spent = self.work.spent.saturating_add(rt.work());
-            self.memo = rt.take_memo();
+            self.scratch = rt.take_scratch();
         }
         self.total_work = self.total_work.saturating_add(self.work.spent);
         if self.work.over() {
@@ -119,9 +120,9 @@ impl<'g> Session<'g> {
         }
         self.work.spent = 0;
         {
-            let memo = std::mem::take(&mut self.memo);
-            let mut rt = Runtime::new(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None)
-                .with_memo(memo);
+            let scratch = std::mem::take(&mut self.scratch);
+            let mut rt =
+                Runtime::with_scratch(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None, scratch);
             rt.work_limit = self.work.limit;
             rt.againing = self.againing;
             match input {
@@ -136,7 +137,7 @@ impl<'g> Session<'g> {
             }
             self.againing = rt.againing;
             self.work.spent = rt.work();
-            self.memo = rt.take_memo();
+            self.scratch = rt.take_scratch();
         }
         self.drain_again();
     }

@@ -19,6 +19,29 @@ const APPLY_WORK: usize = 8;
 /// A row match: start cell and the ellipsis gaps (`k1`, `k2`).
 type Match = [usize; 3];
 
+/// An upper bound, twice over, of the work ([`Runtime::work`]) of a turn in which no rule
+/// matches, on a board of `n` cells whose longer side is `side`: the turn's passes, each rule
+/// looked at once and its rows scanned (every cell tested, every match of a row before the one
+/// that fails counted, each ellipsis's gaps), and two passes of resolving moves. The solver
+/// skips such a turn only when this bound is within the step work bound, so that the turn it
+/// skips could not have been refused as too long. Keep it in step with the `spend` calls.
+pub(crate) fn idle_turn_work_bound(game: &Game, n: usize, side: usize) -> u64 {
+    let (n, side) = (n as u64, side as u64 + 2);
+    let rules = game.rules.iter().chain(&game.late_rules).flatten();
+    let rules_work = rules.fold(0u64, |total, rule| {
+        let rows = rule.ellipses.iter().fold(0u64, |work, &e| {
+            let gaps = match e {
+                0 => 0,
+                1 => side,
+                _ => side.saturating_mul(side),
+            };
+            work.saturating_add(n.saturating_mul(1 + APPLY_WORK as u64 + gaps))
+        });
+        total.saturating_add(1 + rows)
+    });
+    rules_work.saturating_add((PASS_WORK as u64 + 2).saturating_mul(n)).saturating_mul(2)
+}
+
 /// Everything a turn reads and writes besides the game: the state, the undo stack, the sound
 /// history and the reference's global flags.
 pub(crate) struct Runtime<'a> {
@@ -29,6 +52,9 @@ pub(crate) struct Runtime<'a> {
     pub trace: Option<&'a mut Trace>,
     /// load the next level on a win (the test procedure); otherwise only report it
     pub advance_on_win: bool,
+    /// Leave out what only a player sees or hears (messages, sounds): the state and the
+    /// flags are the same, the turn allocates less (the solver's turns).
+    pub quiet: bool,
     pub againing: bool,
     pub won: bool,
     pub restarted: bool,
@@ -40,15 +66,31 @@ pub(crate) struct Runtime<'a> {
     /// `restart`, `undo`, `showmessage`, `endlevel`, `startlevel`).
     pub played: Vec<String>,
     pub loop_limit_hit: bool,
+    /// Whether the win conditions held on the board when the turn checked them (the last
+    /// check of a turn that ran one, `None` otherwise): the board is the same at the turn's
+    /// end, so a caller need not check again.
+    pub conditions_held: Option<bool>,
     /// Work done so far ([`Runtime::work`]), counted against `work_limit`.
     work: std::cell::Cell<u64>,
     /// Past this much work the turn stops where it is (its state is then of no use: the caller
     /// throws it away). `u64::MAX`: no bound.
     pub work_limit: u64,
     restarting: bool,
-    queue: Vec<String>,
-    seeds_can_move: Vec<String>,
-    seeds_cant_move: Vec<String>,
+    /// the command queue: names of the rules' commands (`again`, `cancel`, `sfx3`, …)
+    queue: Vec<&'a str>,
+    seeds_can_move: Vec<&'a str>,
+    seeds_cant_move: Vec<&'a str>,
+    /// the buffers kept from turn to turn (and what rules found)
+    x: Scratch,
+    mstride: usize,
+}
+
+/// The buffers a turn works in, kept between turns so that a turn allocates next to nothing
+/// once they have grown (a [`super::Workspace`] holds one). Their contents do not carry over,
+/// except the [`Memo`], which is only right for the board it was last used on (see
+/// [`Scratch::forget`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
     create_mask: Vec<u64>,
     destroy_mask: Vec<u64>,
     rigid_group: Vec<u8>,
@@ -61,8 +103,60 @@ pub(crate) struct Runtime<'a> {
     map_mov: Vec<u64>,
     row_mov: Vec<u64>,
     col_mov: Vec<u64>,
-    mstride: usize,
+    /// a rigid turn's board and movements at its start (to start again from)
+    start_cells: Vec<u64>,
+    start_movements: Vec<u8>,
+    /// rule groups a rigid body banned this turn
+    banned: Vec<bool>,
+    /// the player's cells at the start of the turn
+    positions: Vec<usize>,
+    /// the cells with some movement
+    moving: Vec<usize>,
+    /// boards no longer used (copies of the board, undo snapshots), to be reused
+    boards: Vec<Vec<u64>>,
+    /// match lists no longer used, to be reused
+    matches: Vec<Matches>,
+    /// a row's ellipsis matches while a match is checked again
+    wild: Vec<Match>,
     memo: Memo,
+}
+
+impl Scratch {
+    /// Every rule must look again: the board changed outside the turns that kept the memo.
+    pub fn forget(&mut self) {
+        self.memo.version += 1;
+    }
+
+    /// A board buffer (empty), reused when one is free.
+    fn board(&mut self) -> Vec<u64> {
+        let mut b = self.boards.pop().unwrap_or_default();
+        b.clear();
+        b
+    }
+
+    /// Gives a board buffer back for reuse.
+    pub fn recycle(&mut self, b: Vec<u64>) {
+        if self.boards.len() < 8 {
+            self.boards.push(b);
+        }
+    }
+}
+
+/// The matches of a rule's rows (`rows[..used]`), each row's list kept for reuse.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Matches {
+    rows: Vec<Vec<Match>>,
+    used: usize,
+}
+
+impl Matches {
+    fn is_empty(&self) -> bool {
+        self.used == 0
+    }
+
+    fn rows(&self) -> &[Vec<Match>] {
+        &self.rows[..self.used]
+    }
 }
 
 /// What rules found no match, kept across turns (a [`super::Session`] keeps one; a runtime
@@ -100,20 +194,33 @@ impl Default for Memo {
 
 /// The cells (in order) with some movement, of `movements` (`lc` layers a cell). Few cells move:
 /// the scan skips still runs 64 bytes at a time.
+#[cfg(test)]
 fn moving_cells(movements: &[u8], lc: usize) -> Vec<usize> {
-    let mut out: Vec<usize> = Vec::new();
+    let mut out = Vec::new();
+    moving_cells_into(movements, lc, &mut out);
+    out
+}
+
+/// [`moving_cells`] into `out` (cleared first).
+fn moving_cells_into(movements: &[u8], lc: usize, out: &mut Vec<usize>) {
+    out.clear();
+    if lc == 0 {
+        return;
+    }
+    let n = movements.len() / lc;
     for (c, chunk) in movements.chunks(64).enumerate() {
         if chunk.iter().fold(0u8, |a, m| a | m) == 0 {
             continue;
         }
-        for (k, m) in chunk.iter().enumerate() {
-            let cell = (c * 64 + k) / lc;
-            if *m != 0 && out.last() != Some(&cell) {
+        // the cells this run of bytes overlaps, each tested whole
+        let first = (c * 64) / lc;
+        let last = ((c * 64 + chunk.len()).div_ceil(lc)).min(n);
+        for cell in first..last {
+            if out.last() != Some(&cell) && movements[cell * lc..(cell + 1) * lc].iter().any(|m| *m != 0) {
                 out.push(cell);
             }
         }
     }
-    out
 }
 
 fn delta_xy(dir: u8) -> (isize, isize) {
@@ -127,7 +234,7 @@ fn delta_xy(dir: u8) -> (isize, isize) {
 }
 
 impl<'a> Runtime<'a> {
-    /// A runtime over `st`.
+    /// A runtime over `st`, with buffers of its own.
     pub fn new(
         game: &'a Game,
         st: &'a mut State,
@@ -135,7 +242,37 @@ impl<'a> Runtime<'a> {
         sounds: &'a mut Vec<String>,
         trace: Option<&'a mut Trace>,
     ) -> Runtime<'a> {
+        Runtime::with_scratch(game, st, backups, sounds, trace, Scratch::default())
+    }
+
+    /// A runtime over `st` working in `x` (from an earlier runtime on the same game: its memo
+    /// is kept, so `x` must have last been used on this state's board, or forgotten; see
+    /// [`Scratch::forget`]). [`Runtime::take_scratch`] gives it back.
+    pub fn with_scratch(
+        game: &'a Game,
+        st: &'a mut State,
+        backups: &'a mut Vec<Vec<u64>>,
+        sounds: &'a mut Vec<String>,
+        trace: Option<&'a mut Trace>,
+        mut x: Scratch,
+    ) -> Runtime<'a> {
         let stride = game.stride;
+        for mask in [&mut x.create_mask, &mut x.destroy_mask] {
+            mask.clear();
+            mask.resize(stride, 0);
+        }
+        let memo = &x.memo;
+        if memo.no_match_at.len() != game.rule_count
+            || memo.obj_stamp.len() != game.objects.len()
+            || memo.layer_stamp.len() != game.layer_count
+        {
+            x.memo = Memo {
+                no_match_at: vec![(0, 0); game.rule_count],
+                obj_stamp: vec![0; game.objects.len()],
+                layer_stamp: vec![0; game.layer_count],
+                ..Memo::default()
+            };
+        }
         Runtime {
             game,
             st,
@@ -143,6 +280,7 @@ impl<'a> Runtime<'a> {
             sounds,
             trace,
             advance_on_win: true,
+            quiet: false,
             againing: false,
             won: false,
             restarted: false,
@@ -151,30 +289,21 @@ impl<'a> Runtime<'a> {
             messages: Vec::new(),
             played: Vec::new(),
             loop_limit_hit: false,
+            conditions_held: None,
             work: std::cell::Cell::new(0),
             work_limit: u64::MAX,
             restarting: false,
             queue: Vec::new(),
             seeds_can_move: Vec::new(),
             seeds_cant_move: Vec::new(),
-            create_mask: vec![0; stride],
-            destroy_mask: vec![0; stride],
-            rigid_group: Vec::new(),
-            rigid_applied: Vec::new(),
-            map_obj: Vec::new(),
-            row_obj: Vec::new(),
-            col_obj: Vec::new(),
-            map_mov: Vec::new(),
-            row_mov: Vec::new(),
-            col_mov: Vec::new(),
+            x,
             mstride: (5 * game.layer_count).div_ceil(64).max(1),
-            memo: Memo {
-                no_match_at: vec![(0, 0); game.rule_count],
-                obj_stamp: vec![0; game.objects.len()],
-                layer_stamp: vec![0; game.layer_count],
-                ..Memo::default()
-            },
         }
+    }
+
+    /// The buffers (and what rules found), for the next runtime on this game and board.
+    pub fn take_scratch(&mut self) -> Scratch {
+        std::mem::take(&mut self.x)
     }
 
     /// The work the turn did: cells a rule's row was tested at (the quick test counts), rule
@@ -194,22 +323,9 @@ impl<'a> Runtime<'a> {
         self.work.get() > self.work_limit
     }
 
-    /// Uses `memo` (from an earlier runtime on the same game and state) for what rules found.
-    pub fn with_memo(mut self, memo: Memo) -> Self {
-        if memo.no_match_at.len() == self.game.rule_count {
-            self.memo = memo;
-        }
-        self
-    }
-
-    /// What rules found, for the next runtime on this game and state.
-    pub fn take_memo(&mut self) -> Memo {
-        std::mem::take(&mut self.memo)
-    }
-
     /// Every rule must look again.
     fn invalidate(&mut self) {
-        self.memo.version += 1;
+        self.x.memo.version += 1;
     }
 
     /// Notes that the objects in `diff` (a cell's words XOR before and after) changed.
@@ -217,24 +333,24 @@ impl<'a> Runtime<'a> {
         if diff == 0 {
             return;
         }
-        self.memo.clock += 1;
+        self.x.memo.clock += 1;
         let mut d = diff;
         while d != 0 {
             let o = w * 64 + d.trailing_zeros() as usize;
             d &= d - 1;
-            self.memo.stamp[super::compile::object_signature_bit(o)] = self.memo.clock;
-            if let Some(t) = self.memo.obj_stamp.get_mut(o) {
-                *t = self.memo.clock;
+            self.x.memo.stamp[super::compile::object_signature_bit(o)] = self.x.memo.clock;
+            if let Some(t) = self.x.memo.obj_stamp.get_mut(o) {
+                *t = self.x.memo.clock;
             }
         }
     }
 
     /// Notes that layer `l`'s movement changed at some cell.
     fn touch_layer(&mut self, l: usize) {
-        self.memo.clock += 1;
-        self.memo.stamp[super::compile::layer_signature_bit(l)] = self.memo.clock;
-        if let Some(t) = self.memo.layer_stamp.get_mut(l) {
-            *t = self.memo.clock;
+        self.x.memo.clock += 1;
+        self.x.memo.stamp[super::compile::layer_signature_bit(l)] = self.x.memo.clock;
+        if let Some(t) = self.x.memo.layer_stamp.get_mut(l) {
+            *t = self.x.memo.clock;
         }
     }
 
@@ -271,31 +387,33 @@ impl<'a> Runtime<'a> {
             v.clear();
             v.resize(n, 0);
         };
-        reset(&mut self.map_obj, s);
-        reset(&mut self.row_obj, h * s);
-        reset(&mut self.col_obj, w * s);
-        reset(&mut self.map_mov, ms);
-        reset(&mut self.row_mov, h * ms);
-        reset(&mut self.col_mov, w * ms);
+        reset(&mut self.x.map_obj, s);
+        reset(&mut self.x.row_obj, h * s);
+        reset(&mut self.x.col_obj, w * s);
+        reset(&mut self.x.map_mov, ms);
+        reset(&mut self.x.row_mov, h * ms);
+        reset(&mut self.x.col_mov, w * ms);
         if w * h * s == 0 {
             return;
         }
         // cells are stored column by column: each column is one run of `h * s` words
         let cells = &self.st.cells[..w * h * s];
         for (x, column) in cells.chunks_exact(h * s).enumerate() {
-            let col = &mut self.col_obj[x * s..(x + 1) * s];
-            for (cell, row) in column.chunks_exact(s).zip(self.row_obj.chunks_exact_mut(s)) {
+            let col = &mut self.x.col_obj[x * s..(x + 1) * s];
+            for (cell, row) in column.chunks_exact(s).zip(self.x.row_obj.chunks_exact_mut(s)) {
                 for ((c, r), v) in col.iter_mut().zip(row.iter_mut()).zip(cell) {
                     *c |= v;
                     *r |= v;
                 }
             }
         }
-        for col in self.col_obj.chunks_exact(s) {
-            bits::or_into(&mut self.map_obj, col);
+        for col in self.x.col_obj.chunks_exact(s) {
+            bits::or_into(&mut self.x.map_obj, col);
         }
         let lc = self.game.layer_count;
-        for i in moving_cells(&self.st.movements[..w * h * lc], lc) {
+        let mut moving = std::mem::take(&mut self.x.moving);
+        moving_cells_into(&self.st.movements[..w * h * lc], lc, &mut moving);
+        for &i in &moving {
             for l in 0..lc {
                 let m = self.st.movements[i * lc + l];
                 if m != 0 {
@@ -303,6 +421,7 @@ impl<'a> Runtime<'a> {
                 }
             }
         }
+        self.x.moving = moving;
     }
 
     /// ORs cell `i`'s objects into the masks.
@@ -312,9 +431,9 @@ impl<'a> Runtime<'a> {
         let s = self.game.stride;
         for wi in 0..s {
             let v = self.st.cells[i * s + wi];
-            self.map_obj[wi] |= v;
-            self.row_obj[y * s + wi] |= v;
-            self.col_obj[x * s + wi] |= v;
+            self.x.map_obj[wi] |= v;
+            self.x.row_obj[y * s + wi] |= v;
+            self.x.col_obj[x * s + wi] |= v;
         }
     }
 
@@ -330,9 +449,9 @@ impl<'a> Runtime<'a> {
             if m & (1 << bit) != 0 {
                 let b = l * 5 + bit;
                 let (wi, mask) = (b / 64, 1u64 << (b % 64));
-                self.map_mov[wi] |= mask;
-                self.row_mov[y * ms + wi] |= mask;
-                self.col_mov[x * ms + wi] |= mask;
+                self.x.map_mov[wi] |= mask;
+                self.x.row_mov[y * ms + wi] |= mask;
+                self.x.col_mov[x * ms + wi] |= mask;
             }
         }
     }
@@ -419,9 +538,11 @@ impl<'a> Runtime<'a> {
     fn restore(&mut self, cells: Vec<u64>) {
         if cells.len() == self.st.cells.len() {
             self.set_board(&cells);
+            self.x.recycle(cells);
         } else {
             self.invalidate();
-            self.st.cells = cells;
+            let old = std::mem::replace(&mut self.st.cells, cells);
+            self.x.recycle(old);
             self.st.movements.fill(0);
         }
         self.againing = false;
@@ -439,7 +560,9 @@ impl<'a> Runtime<'a> {
         }
         if ignore_duplicates {
             while self.backups.last().is_some_and(|b| *b == self.st.cells) {
-                self.backups.pop();
+                if let Some(b) = self.backups.pop() {
+                    self.x.recycle(b);
+                }
             }
         }
         if let Some(b) = self.backups.pop() {
@@ -452,6 +575,9 @@ impl<'a> Runtime<'a> {
 
     /// `tryPlaySimpleSound`: the game's sound for `event`, if it declares one.
     fn play_simple(&mut self, event: &str) {
+        if self.quiet {
+            return;
+        }
         if let Some(seed) = self.game.sounds.events.get(event) {
             self.played.push(seed.clone());
         }
@@ -460,10 +586,13 @@ impl<'a> Runtime<'a> {
     /// `processOutputCommands`: each `sfx` command's sound, and a `message` command's
     /// `showmessage` (the reference shows messages only outside its tests; a player sees them).
     fn play_output_commands(&mut self) {
+        if self.quiet {
+            return;
+        }
         for k in 0..self.queue.len() {
-            let c = self.queue[k].clone();
+            let c = self.queue[k];
             if c.as_bytes().get(1) == Some(&b'f') {
-                self.play_simple(&c);
+                self.play_simple(c);
             }
             if c == "message" {
                 self.play_simple("showmessage");
@@ -484,11 +613,13 @@ impl<'a> Runtime<'a> {
         }
         self.restarting = true;
         if !force {
-            let c = self.st.cells.clone();
+            let mut c = self.x.board();
+            c.extend_from_slice(&self.st.cells);
             self.add_undo(c);
         }
-        let target = self.st.restart_cells.clone();
-        if target.len() == self.st.cells.len() {
+        if self.st.restart_cells.len() == self.st.cells.len() {
+            let mut target = self.x.board();
+            target.extend_from_slice(&self.st.restart_cells);
             self.restore(target);
         }
         self.restarted = true;
@@ -500,32 +631,38 @@ impl<'a> Runtime<'a> {
         self.restarting = false;
     }
 
-    fn player_positions(&self) -> Vec<usize> {
+    /// The player's cells, into `self.x.positions`.
+    fn find_player_positions(&mut self) {
         let pm = &self.game.player_mask;
-        (0..self.n_cells())
-            .filter(|&i| {
-                let c = self.cell(i);
-                if self.game.player_aggregate { bits::subset(pm, c) } else { bits::intersects(pm, c) }
-            })
-            .collect()
-    }
-
-    fn start_movement(&mut self, dir: u8) -> Vec<usize> {
-        let positions = self.player_positions();
-        let lc = self.game.layer_count;
-        for &p in &positions {
-            let objs: Vec<usize> = {
-                let c = self.cell(p);
-                let masked: Vec<u64> = c.iter().zip(&self.game.player_mask).map(|(a, b)| a & b).collect();
-                bits::ones(&masked).collect()
-            };
-            for o in objs {
-                let layer = self.game.objects[o].layer;
-                self.st.movements[p * lc + layer] |= dir;
-                self.touch_layer(layer);
+        let s = self.game.stride;
+        let aggregate = self.game.player_aggregate;
+        let cells = &self.st.cells[..self.n_cells() * s];
+        self.x.positions.clear();
+        for (i, c) in cells.chunks_exact(s.max(1)).enumerate() {
+            if if aggregate { bits::subset(pm, c) } else { bits::intersects(pm, c) } {
+                self.x.positions.push(i);
             }
         }
-        positions
+    }
+
+    /// Gives the player's objects movement `dir`; the player's cells are in `self.x.positions`.
+    fn start_movement(&mut self, dir: u8) {
+        self.find_player_positions();
+        let lc = self.game.layer_count;
+        let s = self.game.stride;
+        for k in 0..self.x.positions.len() {
+            let p = self.x.positions[k];
+            for w in 0..s {
+                let mut m = self.st.cells[p * s + w] & self.game.player_mask[w];
+                while m != 0 {
+                    let o = w * 64 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let layer = self.game.objects[o].layer;
+                    self.st.movements[p * lc + layer] |= dir;
+                    self.touch_layer(layer);
+                }
+            }
+        }
     }
 
     /// `processInput`: one turn. `dir`: a movement mask, or `None` for a tick / again turn.
@@ -534,30 +671,36 @@ impl<'a> Runtime<'a> {
         // The whole-board passes of every turn (copies, masks, the moving cells, the win check).
         self.spend(self.pass_work());
         self.againing = false;
-        let bak = self.st.cells.clone();
-        let mut player_positions = Vec::new();
-        if let Some(d) = dir {
-            player_positions = self.start_movement(d);
+        let mut bak = self.x.board();
+        bak.extend_from_slice(&self.st.cells);
+        match dir {
+            Some(d) => self.start_movement(d),
+            None => self.x.positions.clear(),
         }
         self.recompute_masks();
         let n_groups = self.game.rules.len();
-        let mut banned = vec![false; n_groups];
+        let mut banned = std::mem::take(&mut self.x.banned);
+        banned.clear();
+        banned.resize(n_groups, false);
         self.queue.clear();
         let has_rigid = !self.game.rigid_group_to_group.is_empty();
-        let (start_cells, start_movements) = if has_rigid {
-            (self.st.cells.clone(), self.st.movements.clone())
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        for w in self.create_mask.iter_mut().chain(self.destroy_mask.iter_mut()) {
+        let (mut start_cells, mut start_movements) =
+            (std::mem::take(&mut self.x.start_cells), std::mem::take(&mut self.x.start_movements));
+        if has_rigid {
+            start_cells.clone_from(&self.st.cells);
+            start_movements.clone_from(&self.st.movements);
+        }
+        for w in self.x.create_mask.iter_mut().chain(self.x.destroy_mask.iter_mut()) {
             *w = 0;
         }
         self.seeds_can_move.clear();
         self.seeds_cant_move.clear();
         if has_rigid {
             let nl = self.n_cells() * self.game.layer_count;
-            self.rigid_group = vec![0; nl];
-            self.rigid_applied = vec![false; nl];
+            self.x.rigid_group.clear();
+            self.x.rigid_group.resize(nl, 0);
+            self.x.rigid_applied.clear();
+            self.x.rigid_applied.resize(nl, false);
         }
         let game = self.game;
         let mut i = 0;
@@ -571,7 +714,7 @@ impl<'a> Runtime<'a> {
                 self.st.cells.clone_from(&start_cells);
                 self.st.movements.clone_from(&start_movements);
                 self.queue.clear();
-                for w in self.create_mask.iter_mut().chain(self.destroy_mask.iter_mut()) {
+                for w in self.x.create_mask.iter_mut().chain(self.x.destroy_mask.iter_mut()) {
                     *w = 0;
                 }
                 self.seeds_can_move.clear();
@@ -582,9 +725,12 @@ impl<'a> Runtime<'a> {
                 break;
             }
         }
-        if !player_positions.is_empty() && self.game.prelude.require_player_movement {
+        self.x.banned = banned;
+        self.x.start_cells = start_cells;
+        self.x.start_movements = start_movements;
+        if !self.x.positions.is_empty() && self.game.prelude.require_player_movement {
             let pm = &self.game.player_mask;
-            let somemoved = player_positions.iter().any(|&p| !bits::intersects(pm, self.cell(p)));
+            let somemoved = self.x.positions.iter().any(|&p| !bits::intersects(pm, self.cell(p)));
             if !somemoved {
                 self.add_undo(bak);
                 self.do_undo(true, false);
@@ -596,16 +742,19 @@ impl<'a> Runtime<'a> {
     }
 
     fn play_sounds(&mut self) {
+        if self.quiet {
+            return;
+        }
         let mut out: Vec<String> = Vec::new();
-        out.extend(self.seeds_cant_move.iter().cloned());
-        out.extend(self.seeds_can_move.iter().cloned());
+        out.extend(self.seeds_cant_move.iter().map(|s| s.to_string()));
+        out.extend(self.seeds_can_move.iter().map(|s| s.to_string()));
         for (mask, seed) in &self.game.sounds.creation {
-            if bits::intersects(&self.create_mask, mask) {
+            if bits::intersects(&self.x.create_mask, mask) {
                 out.push(seed.clone());
             }
         }
         for (mask, seed) in &self.game.sounds.destruction {
-            if bits::intersects(&self.destroy_mask, mask) {
+            if bits::intersects(&self.x.destroy_mask, mask) {
                 out.push(seed.clone());
             }
         }
@@ -620,7 +769,7 @@ impl<'a> Runtime<'a> {
         dont_do_win: bool,
         input_given: bool,
     ) -> bool {
-        if self.queue.iter().any(|c| c == "cancel") {
+        if self.queue.iter().any(|c| *c == "cancel") {
             if !dont_modify {
                 self.play_output_commands();
             }
@@ -633,33 +782,35 @@ impl<'a> Runtime<'a> {
             self.play_simple("cancel");
             return commands_left;
         }
-        if self.queue.iter().any(|c| c == "restart") {
+        if self.queue.iter().any(|c| *c == "restart") {
             if !dont_modify {
                 self.play_output_commands();
             }
-            self.add_undo(bak.clone());
+            let mut copy = self.x.board();
+            copy.extend_from_slice(&bak);
+            self.add_undo(copy);
             if !dont_modify {
                 self.do_restart(true);
             }
         }
         let modified = self.st.cells != bak;
-        if modified {
-            if dont_modify {
-                self.add_undo(bak);
-                self.do_undo(true, false);
-                return true;
-            } else if input_given {
-                self.add_undo(bak);
-            }
+        if modified && dont_modify {
+            self.add_undo(bak);
+            self.do_undo(true, false);
+            return true;
+        } else if modified && input_given {
+            self.add_undo(bak);
+        } else {
+            self.x.recycle(bak);
         }
-        if dont_modify && self.queue.iter().any(|c| c == "win" || c == "restart") {
+        if dont_modify && self.queue.iter().any(|c| *c == "win" || *c == "restart") {
             return true;
         }
         if !dont_modify {
             self.play_sounds();
             self.play_output_commands();
         }
-        if !self.st.text_mode && self.check_win() && !dont_do_win {
+        if !dont_do_win && !self.st.text_mode && self.check_win() {
             // DoWin
             self.play_simple("endlevel");
             self.againing = false;
@@ -670,13 +821,13 @@ impl<'a> Runtime<'a> {
             }
             return modified;
         }
-        if self.queue.iter().any(|c| c == "checkpoint") {
-            self.st.restart_cells = self.st.cells.clone();
+        if self.queue.iter().any(|c| *c == "checkpoint") {
+            self.st.restart_cells.clone_from(&self.st.cells);
             if !dont_modify {
                 self.checkpoint = true;
             }
         }
-        if modified && self.queue.iter().any(|c| c == "again") {
+        if modified && self.queue.iter().any(|c| *c == "again") {
             let keep_messages = self.messages.len();
             // The check is undone: its trace only when asked for (rules version 1).
             let hidden = match self.trace.as_deref() {
@@ -697,14 +848,16 @@ impl<'a> Runtime<'a> {
     }
 
     /// Whether the win conditions (or a `win` command) hold now.
-    fn check_win(&self) -> bool {
-        if self.queue.iter().any(|c| c == "win") {
+    fn check_win(&mut self) -> bool {
+        if self.queue.iter().any(|c| *c == "win") {
             return true;
         }
-        self.game.win_conditions_hold(self.st)
+        let held = self.game.win_conditions_hold(self.st);
+        self.conditions_held = Some(held);
+        held
     }
 
-    fn apply_rules(&mut self, groups: &[Vec<Rule>], loop_point: &[Option<usize>], banned: Option<&[bool]>) {
+    fn apply_rules(&mut self, groups: &'a [Vec<Rule>], loop_point: &[Option<usize>], banned: Option<&[bool]>) {
         let mut loop_propagated = false;
         let mut loop_count = 0;
         let mut idx = 0;
@@ -726,7 +879,7 @@ impl<'a> Runtime<'a> {
         }
     }
 
-    fn apply_rule_group(&mut self, group: &[Rule]) -> bool {
+    fn apply_rule_group(&mut self, group: &'a [Rule]) -> bool {
         if group.first().is_some_and(|r| r.random) {
             return self.apply_random_rule_group(group);
         }
@@ -751,14 +904,16 @@ impl<'a> Runtime<'a> {
         has_changes
     }
 
-    fn apply_random_rule_group(&mut self, group: &[Rule]) -> bool {
+    fn apply_random_rule_group(&mut self, group: &'a [Rule]) -> bool {
         // every (rule, tuple) candidate, in order, without building the tuples
-        let mut per_rule: Vec<(usize, Vec<Vec<Match>>, usize)> = Vec::new();
+        let mut per_rule: Vec<(usize, Matches, usize)> = Vec::new();
         let mut total = 0usize;
         for (ri, rule) in group.iter().enumerate() {
             let m = self.find_matches_cached(rule);
-            if !m.is_empty() {
-                let n = m.iter().fold(1usize, |a, r| a.saturating_mul(r.len()));
+            if m.is_empty() {
+                self.give_back(m);
+            } else {
+                let n = m.rows().iter().fold(1usize, |a, r| a.saturating_mul(r.len()));
                 total = total.saturating_add(n);
                 per_rule.push((ri, m, n));
             }
@@ -767,30 +922,36 @@ impl<'a> Runtime<'a> {
             return false;
         }
         let mut pick = self.st.rng.below(total);
+        let mut modified = false;
+        let mut done = false;
         for (ri, m, n) in per_rule {
-            if pick >= n {
-                pick -= n;
+            if done || pick >= n {
+                pick = pick.saturating_sub(n);
+                self.give_back(m);
                 continue;
             }
-            let mut tuple = Vec::with_capacity(m.len());
+            let mut tuple: smallvec::SmallVec<[Match; 4]> = smallvec::SmallVec::new();
             let mut rest = pick;
-            for row in &m {
+            for row in m.rows() {
                 tuple.push(row[rest % row.len()]);
                 rest /= row.len();
             }
+            self.give_back(m);
             let rule = &group[ri];
-            let modified = self.apply_at(rule, &tuple, false);
+            modified = self.apply_at(rule, &tuple, false);
             self.queue_commands(rule);
-            return modified;
+            done = true;
         }
-        false
+        modified
     }
 
-    fn try_apply(&mut self, rule: &Rule) -> bool {
-        let matches = self.find_matches_cached(rule);
-        if matches.is_empty() {
+    fn try_apply(&mut self, rule: &'a Rule) -> bool {
+        let found = self.find_matches_cached(rule);
+        if found.is_empty() {
+            self.give_back(found);
             return false;
         }
+        let matches = found.rows();
         let mut result = false;
         if rule.has_replacements && rule.any_replacement {
             if matches.len() == 1 {
@@ -805,8 +966,8 @@ impl<'a> Runtime<'a> {
             } else {
                 // the cartesian product of the rows' matches, the first row varying fastest
                 let total = matches.iter().fold(1usize, |a, m| a.saturating_mul(m.len())).min(MAX_TUPLES);
-                let mut idx = vec![0usize; matches.len()];
-                let mut buf: Vec<Match> = matches.iter().map(|m| m[0]).collect();
+                let mut idx: smallvec::SmallVec<[usize; 4]> = smallvec::smallvec![0; matches.len()];
+                let mut buf: smallvec::SmallVec<[Match; 4]> = matches.iter().map(|m| m[0]).collect();
                 for ti in 0..total {
                     self.spend(APPLY_WORK);
                     if self.over() {
@@ -827,16 +988,24 @@ impl<'a> Runtime<'a> {
                 }
             }
         }
+        self.give_back(found);
         self.queue_commands(rule);
         result
     }
 
-    fn queue_commands(&mut self, rule: &Rule) {
+    /// Keeps a match list for reuse.
+    fn give_back(&mut self, m: Matches) {
+        if !m.rows.is_empty() && self.x.matches.len() < 16 {
+            self.x.matches.push(m);
+        }
+    }
+
+    fn queue_commands(&mut self, rule: &'a Rule) {
         if rule.commands.is_empty() {
             return;
         }
-        let pre_cancel = self.queue.iter().any(|c| c == "cancel");
-        let pre_restart = self.queue.iter().any(|c| c == "restart");
+        let pre_cancel = self.queue.iter().any(|c| *c == "cancel");
+        let pre_restart = self.queue.iter().any(|c| *c == "restart");
         let cur_cancel = rule.commands.iter().any(|c| c.0 == "cancel");
         let cur_restart = rule.commands.iter().any(|c| c.0 == "restart");
         if pre_cancel {
@@ -849,11 +1018,13 @@ impl<'a> Runtime<'a> {
             self.queue.clear();
         }
         for (c, m) in &rule.commands {
-            if self.queue.contains(c) {
+            if self.queue.contains(&c.as_str()) {
                 continue;
             }
-            self.queue.push(c.clone());
-            if let Some(m) = m {
+            self.queue.push(c.as_str());
+            if let Some(m) = m
+                && !self.quiet
+            {
                 self.messages.push(m.clone());
             }
         }
@@ -975,9 +1146,9 @@ impl<'a> Runtime<'a> {
     }
 
     /// `find_matches`, skipped when the rule found nothing and the board has not changed since.
-    fn find_matches_cached(&mut self, rule: &Rule) -> Vec<Vec<Match>> {
+    fn find_matches_cached(&mut self, rule: &Rule) -> Matches {
         self.spend(1);
-        let memo = &self.memo;
+        let memo = &self.x.memo;
         if let Some(&(at, seen)) = memo.no_match_at.get(rule.id)
             && at == memo.version + 1
         {
@@ -998,11 +1169,12 @@ impl<'a> Runtime<'a> {
                 }
             }
             if !touched {
-                return Vec::new();
+                return Matches::default();
             }
         }
-        let m = self.find_matches(rule);
-        let memo = &mut self.memo;
+        let mut m = self.x.matches.pop().unwrap_or_default();
+        self.find_matches(rule, &mut m);
+        let memo = &mut self.x.memo;
         if m.is_empty()
             && let Some(slot) = memo.no_match_at.get_mut(rule.id)
         {
@@ -1011,11 +1183,12 @@ impl<'a> Runtime<'a> {
         m
     }
 
-    fn find_matches(&self, rule: &Rule) -> Vec<Vec<Match>> {
-        if !bits::subset(&rule.rule_mask, &self.map_obj) {
-            return Vec::new();
+    /// The matches of each row of `rule` into `all` (none when a row has none).
+    fn find_matches(&self, rule: &Rule, all: &mut Matches) {
+        all.used = 0;
+        if !bits::subset(&rule.rule_mask, &self.x.map_obj) {
+            return;
         }
-        let mut all = Vec::new();
         let (w, h) = (self.st.width, self.st.height);
         let s = self.game.stride;
         let lc = self.game.layer_count;
@@ -1024,13 +1197,19 @@ impl<'a> Runtime<'a> {
         for (ri, row) in rule.rows.iter().enumerate() {
             let row_mask = &rule.row_masks[ri];
             let row_mov = &rule.row_mov_masks[ri];
-            if !bits::subset(row_mov, &self.map_mov) {
-                return Vec::new();
+            if !bits::subset(row_mov, &self.x.map_mov) {
+                {
+                all.used = 0;
+                return;
+            }
             }
             let wild = rule.ellipses[ri];
             let len = row.len() - wild;
             if len == 0 || len > w.max(h) + 1 {
-                return Vec::new();
+                {
+                all.used = 0;
+                return;
+            }
             }
             let (mut xmin, mut xmax, mut ymin, mut ymax) = (0usize, w, 0usize, h);
             match rule.direction {
@@ -1039,7 +1218,11 @@ impl<'a> Runtime<'a> {
                 LEFT => xmin += len - 1,
                 _ => xmax = xmax.saturating_sub(len - 1),
             }
-            let mut found: Vec<Match> = Vec::new();
+            if all.rows.len() <= ri {
+                all.rows.push(Vec::new());
+            }
+            let found = &mut all.rows[ri];
+            found.clear();
             let horizontal = rule.direction > 2;
             let first = &row[0];
             let visit = |x: usize, y: usize, found: &mut Vec<Match>| {
@@ -1077,19 +1260,22 @@ impl<'a> Runtime<'a> {
             };
             if horizontal {
                 for y in ymin..ymax {
-                    if !bits::subset(row_mask, &self.row_obj[y * s..(y + 1) * s])
-                        || !bits::subset(row_mov, &self.row_mov[y * ms..(y + 1) * ms])
+                    if !bits::subset(row_mask, &self.x.row_obj[y * s..(y + 1) * s])
+                        || !bits::subset(row_mov, &self.x.row_mov[y * ms..(y + 1) * ms])
                     {
                         continue;
                     }
                     if self.over() {
-                        return Vec::new();
+                        {
+                all.used = 0;
+                return;
+            }
                     }
                     self.spend(xmax - xmin);
                     let before = found.len();
                     for x in xmin..xmax {
                         if quick(x * h + y) {
-                            visit(x, y, &mut found);
+                            visit(x, y, found);
                         }
                     }
                     // A match found is a rule application to try: counted now, so that the
@@ -1098,19 +1284,22 @@ impl<'a> Runtime<'a> {
                 }
             } else {
                 for x in xmin..xmax {
-                    if !bits::subset(row_mask, &self.col_obj[x * s..(x + 1) * s])
-                        || !bits::subset(row_mov, &self.col_mov[x * ms..(x + 1) * ms])
+                    if !bits::subset(row_mask, &self.x.col_obj[x * s..(x + 1) * s])
+                        || !bits::subset(row_mov, &self.x.col_mov[x * ms..(x + 1) * ms])
                     {
                         continue;
                     }
                     if self.over() {
-                        return Vec::new();
+                        {
+                all.used = 0;
+                return;
+            }
                     }
                     self.spend(ymax - ymin);
                     let before = found.len();
                     for y in ymin..ymax {
                         if quick(x * h + y) {
-                            visit(x, y, &mut found);
+                            visit(x, y, found);
                         }
                     }
                     // A match found is a rule application to try: counted now, so that the
@@ -1119,11 +1308,11 @@ impl<'a> Runtime<'a> {
                 }
             }
             if found.is_empty() {
-                return Vec::new();
+                all.used = 0;
+                return;
             }
-            all.push(found);
+            all.used = ri + 1;
         }
-        all
     }
 
     fn apply_at(&mut self, rule: &Rule, tuple: &[Match], check: bool) -> bool {
@@ -1138,15 +1327,19 @@ impl<'a> Runtime<'a> {
                         }
                     }
                     1 => {
-                        let mut out: Vec<Match> = Vec::new();
+                        let mut out = std::mem::take(&mut self.x.wild);
+                        out.clear();
                         let k = t[1];
                         self.row_matches_wild(row, t[0], d, k + 1, (k, k + 1), (0, 0), &mut out, false);
-                        if out.is_empty() {
+                        let none = out.is_empty();
+                        self.x.wild = out;
+                        if none {
                             return false;
                         }
                     }
                     _ => {
-                        let mut out: Vec<Match> = Vec::new();
+                        let mut out = std::mem::take(&mut self.x.wild);
+                        out.clear();
                         let (k1, k2) = (t[1], t[2]);
                         self.row_matches_wild(
                             row,
@@ -1158,7 +1351,9 @@ impl<'a> Runtime<'a> {
                             &mut out,
                             true,
                         );
-                        if out.is_empty() {
+                        let none = out.is_empty();
+                        self.x.wild = out;
+                        if none {
                             return false;
                         }
                     }
@@ -1264,17 +1459,17 @@ impl<'a> Runtime<'a> {
             let mut group_subset = true;
             let mut applied_subset = true;
             for &l in &rep.rigid_layers {
-                if gi & !self.rigid_group[i * lc + l] != 0 {
+                if gi & !self.x.rigid_group[i * lc + l] != 0 {
                     group_subset = false;
                 }
-                if !self.rigid_applied[i * lc + l] {
+                if !self.x.rigid_applied[i * lc + l] {
                     applied_subset = false;
                 }
             }
             if !group_subset && !applied_subset {
                 for &l in &rep.rigid_layers {
-                    self.rigid_group[i * lc + l] |= gi;
-                    self.rigid_applied[i * lc + l] = true;
+                    self.x.rigid_group[i * lc + l] |= gi;
+                    self.x.rigid_applied[i * lc + l] = true;
                 }
                 rigidchange = true;
             }
@@ -1285,8 +1480,8 @@ impl<'a> Runtime<'a> {
         for w in 0..s {
             let o = self.st.cells[i * s + w];
             let n = (o & !clear_w(w)) | set_w(w);
-            self.create_mask[w] |= n & !o;
-            self.destroy_mask[w] |= o & !n;
+            self.x.create_mask[w] |= n & !o;
+            self.x.destroy_mask[w] |= o & !n;
             self.st.cells[i * s + w] = n;
             self.touch_objs(w, o ^ n);
         }
@@ -1324,28 +1519,29 @@ impl<'a> Runtime<'a> {
             return false;
         }
         let lc = self.game.layer_count;
-        for o in &self.game.sounds.movement[layer] {
-            if bits::get(&self.st.cells[i * s..(i + 1) * s], o.object)
-                && self.st.movements[i * lc + o.layer] & o.directions != 0
-                && !self.seeds_can_move.contains(&o.seed)
-            {
-                self.seeds_can_move.push(o.seed.clone());
+        if !self.quiet {
+            for o in &game.sounds.movement[layer] {
+                if bits::get(&self.st.cells[i * s..(i + 1) * s], o.object)
+                    && self.st.movements[i * lc + o.layer] & o.directions != 0
+                    && !self.seeds_can_move.contains(&o.seed.as_str())
+                {
+                    self.seeds_can_move.push(o.seed.as_str());
+                }
             }
         }
-        let mut moving = vec![0u64; s];
-        for (w, m) in moving.iter_mut().enumerate() {
-            *m = self.st.cells[i * s + w] & lm[w];
+        for w in 0..s {
+            let m = self.st.cells[i * s + w] & lm[w];
             self.st.cells[i * s + w] &= !lm[w];
-            self.st.cells[target * s + w] |= *m;
+            self.st.cells[target * s + w] |= m;
             // an object leaves one cell for another: its presence changed at both
-            self.touch_objs(w, *m);
+            self.touch_objs(w, m);
+            if let Some(t) = self.trace.as_deref_mut() {
+                for o in bits::ones(std::slice::from_ref(&m)) {
+                    t.events.push(TraceEvent::Move { object: w * 64 + o, from: i, to: target });
+                }
+            }
         }
         self.note_objects(target);
-        if let Some(t) = self.trace.as_deref_mut() {
-            for o in bits::ones(&moving) {
-                t.events.push(TraceEvent::Move { object: o, from: i, to: target });
-            }
-        }
         true
     }
 
@@ -1356,7 +1552,7 @@ impl<'a> Runtime<'a> {
         }
         // the reference reads every layer's movement before moving any (sounds see them all)
         let mut moved = false;
-        let mut cleared: Vec<usize> = Vec::new();
+        let mut cleared: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
         for l in 0..lc {
             let m = self.st.movements[i * lc + l];
             if m != 0 && self.reposition_on_layer(i, l, m) {
@@ -1376,7 +1572,8 @@ impl<'a> Runtime<'a> {
         let lc = self.game.layer_count;
         let s = self.game.stride;
         // only cells with movement can move (nothing adds movement while resolving)
-        let moving = moving_cells(&self.st.movements[..n * lc], lc);
+        let mut moving = std::mem::take(&mut self.x.moving);
+        moving_cells_into(&self.st.movements[..n * lc], lc, &mut moving);
         let mut moved = true;
         let mut passes = 0;
         while moved && passes < 100_000 && !self.over() {
@@ -1391,35 +1588,34 @@ impl<'a> Runtime<'a> {
         }
         let mut do_undo = false;
         let has_rigid = !self.game.rigid_group_to_group.is_empty();
+        let game = self.game;
         for &i in &moving {
-            let mut mov: Vec<u8> = self.st.movements[i * lc..(i + 1) * lc].to_vec();
-            if mov.iter().any(|m| *m != 0) {
-                if has_rigid {
-                    let applied = &self.rigid_applied[i * lc..(i + 1) * lc];
-                    if applied.iter().any(|a| *a) {
-                        for l in 0..lc {
-                            if !applied[l] {
-                                mov[l] = 0;
-                            }
-                        }
-                        if let Some(l) = (0..lc).find(|&l| mov[l] != 0) {
-                            let gi = self.rigid_group[i * lc + l] as usize;
-                            if gi > 0
-                                && let Some(&group) = self.game.rigid_group_to_group.get(gi - 1)
-                                && !banned[group]
-                            {
-                                banned[group] = true;
-                                do_undo = true;
-                            }
-                        }
+            let movs = &self.st.movements[i * lc..(i + 1) * lc];
+            if movs.iter().any(|m| *m != 0) {
+                // a rigid body's cell keeps only the movements of the layers rigid rules applied
+                // to
+                let rigid_only = has_rigid && self.x.rigid_applied[i * lc..(i + 1) * lc].iter().any(|a| *a);
+                let mov = |l: usize| if rigid_only && !self.x.rigid_applied[i * lc + l] { 0 } else { movs[l] };
+                if rigid_only
+                    && let Some(l) = (0..lc).find(|&l| mov(l) != 0)
+                {
+                    let gi = self.x.rigid_group[i * lc + l] as usize;
+                    if gi > 0
+                        && let Some(&group) = game.rigid_group_to_group.get(gi - 1)
+                        && !banned[group]
+                    {
+                        banned[group] = true;
+                        do_undo = true;
                     }
                 }
-                for o in &self.game.sounds.movement_failure {
-                    if bits::get(&self.st.cells[i * s..(i + 1) * s], o.object)
-                        && mov[o.layer] & o.directions != 0
-                        && !self.seeds_cant_move.contains(&o.seed)
-                    {
-                        self.seeds_cant_move.push(o.seed.clone());
+                if !self.quiet {
+                    for o in &game.sounds.movement_failure {
+                        if bits::get(&self.st.cells[i * s..(i + 1) * s], o.object)
+                            && mov(o.layer) & o.directions != 0
+                            && !self.seeds_cant_move.contains(&o.seed.as_str())
+                        {
+                            self.seeds_cant_move.push(o.seed.as_str());
+                        }
                     }
                 }
             }
@@ -1430,9 +1626,10 @@ impl<'a> Runtime<'a> {
                 }
             }
         }
+        self.x.moving = moving;
         if has_rigid {
-            self.rigid_group.fill(0);
-            self.rigid_applied.fill(false);
+            self.x.rigid_group.fill(0);
+            self.x.rigid_applied.fill(false);
         }
         do_undo
     }

@@ -1,7 +1,11 @@
 //! Runs the PuzzleScript solver on every distinct (game, level) of PuzzleScript's regression
 //! suite, with each search asked for: `cargo run --release -p tessera-core --example
-//! puzzlescript_solve -- TESTDATA.js [SECONDS] [MIB] [SEARCHES] [TOTAL] [STRIDE]` (defaults
-//! 10 s and 1024 MiB a level and search, searches `bfs,astar`, no total, every level).
+//! puzzlescript_solve -- TESTDATA.js [SECONDS] [MIB] [SEARCHES] [TOTAL] [STRIDE] [AIDS]` (defaults
+//! 10 s and 1024 MiB a level and search, searches `bfs,astar`, no total, every level, every
+//! aid). `SECONDS` written `states:N` budgets N states expanded instead of the clock (the same
+//! answers on every machine and load). `AIDS` turns aids of the search off, to measure what each
+//! buys: a comma list of `no-idle` (play `action` even where it changes nothing), `no-prune` (no
+//! dead states from where objects can travel), `no-estimate` (columns plus rows, not moves).
 //! `SECONDS` is the search thread's CPU time (Linux: `/proc/thread-self/stat`; wall time where
 //! that cannot be read), so a loaded machine does not cut searches short. `TOTAL` wall seconds
 //! bound the whole run: once spent, the remaining levels are left out (the summary says how many
@@ -15,7 +19,7 @@
 use std::collections::BTreeSet;
 use std::time::Instant;
 use tessera_core::puzzlescript::engine::{self, LevelEntry, suite};
-use tessera_core::puzzlescript::{PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, solve_with};
+use tessera_core::puzzlescript::{Aids, PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, solve_aided};
 
 /// Whether the rules section of `source` mentions `random` or `randomdir` (a rough reading:
 /// comments and case aside).
@@ -75,6 +79,17 @@ impl Clock {
     }
 
     fn elapsed(&self) -> f64 {
+        self.elapsed_cpu(0.0)
+    }
+
+    /// The seconds elapsed, at least `beyond` of them read from the CPU clock when that is
+    /// readable: below `beyond` seconds of wall time, the wall time (a thread's CPU time is never
+    /// more), which costs no system call.
+    fn elapsed_cpu(&self, beyond: f64) -> f64 {
+        let wall = self.wall.elapsed().as_secs_f64();
+        if wall < beyond {
+            return wall;
+        }
         match (self.cpu, cpu_seconds()) {
             (Some(a), Some(b)) => b - a,
             _ => self.wall.elapsed().as_secs_f64(),
@@ -103,7 +118,18 @@ fn main() {
     let path = args.get(1).cloned().unwrap_or_else(|| {
         "/work/shared/benchmarks/puzzlescript/reference/tests/resources/testdata.js".into()
     });
-    let seconds: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10.0);
+    let budget = args.get(2).map_or("10", String::as_str);
+    let max_nodes: u64 = budget.strip_prefix("states:").map_or(u64::MAX, |n| n.parse().expect("states:N"));
+    let seconds: f64 = if max_nodes < u64::MAX { f64::INFINITY } else { budget.parse().expect("SECONDS") };
+    let mut aids = Aids::default();
+    for a in args.get(7).map_or("", String::as_str).split(',').filter(|a| !a.is_empty()) {
+        match a {
+            "no-idle" => aids.idle_action = false,
+            "no-prune" => aids.travel_pruning = false,
+            "no-estimate" => aids.travel_estimate = false,
+            _ => panic!("{a}: give no-idle, no-prune or no-estimate"),
+        }
+    }
     let mib: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1024);
     let searches: Vec<Search> = args
         .get(4)
@@ -159,8 +185,10 @@ fn main() {
         let mut solved_here = Vec::new();
         for (search, tally) in searches.iter().zip(&mut tallies) {
             let began = Clock::start();
-            let limits = SolveLimits { max_nodes: u64::MAX, max_bytes: mib << 20 };
-            let report = solve_with(&rules, &state, limits, *search, &mut || began.elapsed() > seconds);
+            let limits = SolveLimits { max_nodes, max_bytes: mib << 20 };
+            let report = solve_aided(&rules, &state, limits, *search, aids, 1, &mut || {
+                seconds.is_finite() && began.elapsed_cpu(seconds) > seconds
+            });
             let t = began.elapsed();
             let wall = began.wall.elapsed().as_secs_f64();
             let what = match &report {
@@ -194,7 +222,11 @@ fn main() {
                         }
                         SolveOutcome::Stopped => {
                             tally.stopped += 1;
-                            "gave up: time".into()
+                            if seconds.is_finite() {
+                                "gave up: time".into()
+                            } else {
+                                "gave up: states".into()
+                            }
                         }
                         SolveOutcome::Memory => {
                             tally.memory += 1;
@@ -222,14 +254,18 @@ fn main() {
     }
     println!(
         "\n{levels} distinct levels searched{} ({random_games} of games with random rules, {failed} did not \
-         start){}; {seconds} s of {} and {mib} MiB a level and search",
+         start){}; {} and {mib} MiB a level and search ({aids:?})",
         if stride > 1 { format!(" (every {stride}th of {distinct})") } else { String::new() },
         if left_out > 0 {
             format!(", {left_out} left out when the total budget ran out")
         } else {
             String::new()
         },
-        if cpu { "CPU time" } else { "wall time" }
+        if max_nodes < u64::MAX {
+            format!("{max_nodes} states")
+        } else {
+            format!("{seconds} s of {}", if cpu { "CPU time" } else { "wall time" })
+        }
     );
     for (search, t) in searches.iter().zip(&mut tallies) {
         t.times.sort_by(f64::total_cmp);
