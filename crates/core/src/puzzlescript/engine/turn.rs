@@ -769,7 +769,7 @@ impl<'a> Runtime<'a> {
         dont_do_win: bool,
         input_given: bool,
     ) -> bool {
-        if self.queue.iter().any(|c| *c == "cancel") {
+        if self.queue.contains(&"cancel") {
             if !dont_modify {
                 self.play_output_commands();
             }
@@ -782,7 +782,7 @@ impl<'a> Runtime<'a> {
             self.play_simple("cancel");
             return commands_left;
         }
-        if self.queue.iter().any(|c| *c == "restart") {
+        if self.queue.contains(&"restart") {
             if !dont_modify {
                 self.play_output_commands();
             }
@@ -821,13 +821,13 @@ impl<'a> Runtime<'a> {
             }
             return modified;
         }
-        if self.queue.iter().any(|c| *c == "checkpoint") {
+        if self.queue.contains(&"checkpoint") {
             self.st.restart_cells.clone_from(&self.st.cells);
             if !dont_modify {
                 self.checkpoint = true;
             }
         }
-        if modified && self.queue.iter().any(|c| *c == "again") {
+        if modified && self.queue.contains(&"again") {
             let keep_messages = self.messages.len();
             // The check is undone: its trace only when asked for (rules version 1).
             let hidden = match self.trace.as_deref() {
@@ -849,7 +849,7 @@ impl<'a> Runtime<'a> {
 
     /// Whether the win conditions (or a `win` command) hold now.
     fn check_win(&mut self) -> bool {
-        if self.queue.iter().any(|c| *c == "win") {
+        if self.queue.contains(&"win") {
             return true;
         }
         let held = self.game.win_conditions_hold(self.st);
@@ -1004,8 +1004,8 @@ impl<'a> Runtime<'a> {
         if rule.commands.is_empty() {
             return;
         }
-        let pre_cancel = self.queue.iter().any(|c| *c == "cancel");
-        let pre_restart = self.queue.iter().any(|c| *c == "restart");
+        let pre_cancel = self.queue.contains(&"cancel");
+        let pre_restart = self.queue.contains(&"restart");
         let cur_cancel = rule.commands.iter().any(|c| c.0 == "cancel");
         let cur_restart = rule.commands.iter().any(|c| c.0 == "restart");
         if pre_cancel {
