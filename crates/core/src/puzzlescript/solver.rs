@@ -540,8 +540,9 @@ struct Expander<'a> {
 
 impl Expander<'_> {
     /// The steps from state `id` of `store`, in the order of the moves (an idle `action` left
-    /// out: it would find the state itself, stored already).
-    fn expand(&self, store: &Store, id: u32, w: &mut Worker) -> Vec<Tried> {
+    /// out: it would find the state itself, stored already); `None` when `halt` said so before
+    /// a step (asked before every step but the first).
+    fn expand(&self, store: &Store, id: u32, w: &mut Worker, halt: &mut dyn FnMut() -> bool) -> Option<Vec<Tried>> {
         let game = self.game;
         store.load(id, &mut w.here);
         let here = &w.here;
@@ -551,6 +552,11 @@ impl Expander<'_> {
         for (k, &cmd) in self.moves.iter().enumerate() {
             if cmd == PuzzleScriptCommand::Action && skip_action {
                 continue;
+            }
+            // Before every step (issue 37.5: one check in 256 expansions let `--seconds 2` run
+            // 19 to 34 s on large levels).
+            if k > 0 && halt() {
+                return None;
             }
             let next = &mut w.next;
             next.clone_from(here);
@@ -581,33 +587,60 @@ impl Expander<'_> {
             };
             out.push(Tried { cmd: k as u8, what });
         }
-        out
+        Some(out)
     }
 
     /// The expansions of `ids`, on as many threads as `workers` (one each), in the order of
-    /// `ids`.
-    fn expand_all(&self, store: &Store, ids: &[u32], workers: &mut [Worker]) -> Vec<(u32, Vec<Tried>)> {
+    /// `ids`; `None` for those `stop` cut short (this thread asks it while the others work).
+    fn expand_all(
+        &self,
+        store: &Store,
+        ids: &[u32],
+        workers: &mut [Worker],
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Vec<(u32, Option<Vec<Tried>>)> {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
         if workers.len() <= 1 || ids.len() <= 1 {
             let Some(w) = workers.first_mut() else { return Vec::new() };
-            return ids.iter().map(|&id| (id, self.expand(store, id, w))).collect();
+            let mut out = Vec::with_capacity(ids.len());
+            for &id in ids {
+                let tried = self.expand(store, id, w, stop);
+                let halted = tried.is_none();
+                out.push((id, tried));
+                if halted {
+                    break;
+                }
+            }
+            return out;
         }
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let mut done: Vec<(usize, Vec<Tried>)> = std::thread::scope(|scope| {
+        let (next, finished, halt) = (AtomicUsize::new(0), AtomicUsize::new(0), AtomicBool::new(false));
+        let me = std::thread::current();
+        let count = workers.len();
+        let mut done: Vec<(usize, Option<Vec<Tried>>)> = std::thread::scope(|scope| {
             let handles: Vec<_> = workers
                 .iter_mut()
                 .map(|w| {
-                    let next = &next;
+                    let (next, finished, halt, me) = (&next, &finished, &halt, me.clone());
                     scope.spawn(move || {
                         let mut mine = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        while !halt.load(Ordering::Relaxed) {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(&id) = ids.get(i) else { break };
-                            mine.push((i, self.expand(store, id, w)));
+                            mine.push((i, self.expand(store, id, w, &mut || halt.load(Ordering::Relaxed))));
                         }
+                        finished.fetch_add(1, Ordering::Release);
+                        me.unpark();
                         mine
                     })
                 })
                 .collect();
+            // The clock is this thread's to read: it tells the others to stop.
+            while finished.load(Ordering::Acquire) < count {
+                if !halt.load(Ordering::Relaxed) && stop() {
+                    halt.store(true, Ordering::Relaxed);
+                }
+                std::thread::park_timeout(std::time::Duration::from_millis(1));
+            }
             handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
         });
         done.sort_by_key(|(i, _)| *i);
@@ -798,8 +831,10 @@ pub fn solve_aided(
             let budget = usize::try_from(limits.max_nodes.saturating_sub(nodes)).unwrap_or(usize::MAX);
             let todo: Vec<u32> =
                 batch.iter().take(budget.max(1)).map(|&(id, _)| id).filter(|id| !ahead.contains_key(id)).collect();
-            for (id, tried) in expander.expand_all(&store, &todo, &mut workers) {
-                ahead.insert(id, tried);
+            for (id, tried) in expander.expand_all(&store, &todo, &mut workers, &mut *stop) {
+                if let Some(tried) = tried {
+                    ahead.insert(id, tried);
+                }
             }
         }
         for i in 0..batch.len() {
@@ -824,18 +859,16 @@ pub fn solve_aided(
             }
             let tried = match ahead.remove(&head) {
                 Some(t) => t,
-                None => expander.expand_all(&store, &[head], &mut workers).pop().map(|(_, t)| t).unwrap_or_default(),
+                None => match expander.expand_all(&store, &[head], &mut workers, &mut *stop).pop().and_then(|(_, t)| t) {
+                    Some(t) => t,
+                    None => return Ok(report(SolveOutcome::Stopped, nodes + 1, pruned, &store)),
+                },
             };
             store.release(head);
             let depth = store.depth[head as usize] + 1;
             let parent_rest = store.rest_of[head as usize];
             nodes += 1;
-            for (n, t) in tried.into_iter().enumerate() {
-                // Before every step (issue 37.5: one check in 256 expansions let `--seconds 2`
-                // run 19 to 34 s on large levels).
-                if n > 0 && stop() {
-                    return Ok(report(SolveOutcome::Stopped, nodes, pruned, &store));
-                }
+            for t in tried {
                 let (k, cells, rest_state, dead, h) = match t.what {
                     Reached::TooLong => {
                         too_long += 1;
