@@ -39,7 +39,10 @@ pub(crate) fn idle_turn_work_bound(game: &Game, n: usize, side: usize) -> u64 {
         });
         total.saturating_add(1 + rows)
     });
-    rules_work.saturating_add((PASS_WORK as u64 + 2).saturating_mul(n)).saturating_mul(2)
+    // the whole-board passes ([`Runtime::pass_work`]) and two passes of resolving moves
+    let bytes = (16 * game.stride + game.layer_count) as u64;
+    let passes = n.saturating_mul(PASS_WORK as u64 + bytes.saturating_sub(32) / 4 + 2);
+    rules_work.saturating_add(passes).saturating_mul(2)
 }
 
 /// Everything a turn reads and writes besides the game: the state, the undo stack, the sound
