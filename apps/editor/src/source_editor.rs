@@ -490,7 +490,7 @@ pub fn layout_job(
     job.keep_trailing_whitespace = true;
     let underlines = underline_ranges(text, marks);
     let mut under = underlines.iter().peekable();
-    let mut push = |job: &mut LayoutJob, a: usize, b: usize, colour: Color32| {
+    let mut push = |job: &mut LayoutJob, a: usize, b: usize, colour: Color32, background: Color32| {
         // Split at the underlined ranges.
         let mut at = a;
         while at < b {
@@ -507,6 +507,7 @@ pub fn layout_job(
                 color: colour,
                 line_height: Some(line_height),
                 underline: stroke,
+                background,
                 ..TextFormat::default()
             };
             job.sections.push(egui::text::LayoutSection {
@@ -520,24 +521,35 @@ pub fn layout_job(
     let mut at = 0;
     for t in tokens {
         if t.range.start > at {
-            push(&mut job, at, t.range.start, plain);
+            push(&mut job, at, t.range.start, plain, Color32::TRANSPARENT);
         }
         let mut colour = syntax::colour(t.class).unwrap_or(plain);
-        if t.class == Class::Colour
-            && let Some(c) = syntax::named_colour(&text[t.range.clone()])
-        {
-            colour = c;
-        }
         if !dark {
             colour = darker(colour);
         }
-        push(&mut job, t.range.start, t.range.end, colour);
+        let mut background = Color32::TRANSPARENT;
+        if t.class == Class::Colour
+            && let Some(c) = syntax::named_colour(&text[t.range.clone()])
+        {
+            // An object's colour is a swatch of itself, its name in black or white on it, so
+            // a dark colour stays readable on a dark theme (and a light one on a light theme).
+            background = c;
+            colour = contrasting(c);
+        }
+        push(&mut job, t.range.start, t.range.end, colour, background);
         at = t.range.end;
     }
     if at < text.len() || text.is_empty() {
-        push(&mut job, at, text.len(), plain);
+        push(&mut job, at, text.len(), plain, Color32::TRANSPARENT);
     }
     job
+}
+
+/// Black or white, whichever reads better on `c` (by its luma, ITU-R BT.601 weights in
+/// whole numbers).
+fn contrasting(c: Color32) -> Color32 {
+    let luma = 299 * u32::from(c.r()) + 587 * u32::from(c.g()) + 114 * u32::from(c.b());
+    if luma > 128 * 1000 { Color32::BLACK } else { Color32::WHITE }
 }
 
 /// The colours of a dark theme made readable on a light one.
@@ -619,5 +631,30 @@ mod tests {
             .map(|s| &text[s.byte_range.start.0..s.byte_range.end.0])
             .collect();
         assert_eq!(underlined, vec!["Crat"]);
+    }
+
+    /// An object's colours are swatches: a dark one (`#1d1d2b`, unreadable as text on the dark
+    /// theme) has white text on itself, a light one black.
+    #[test]
+    fn an_objects_colours_are_swatches_with_readable_text() {
+        let text = "OBJECTS\n\nBackground\n#1d1d2b #f5e6c8\n";
+        let tokens = syntax::tokens(text);
+        for dark in [true, false] {
+            let job = layout_job(text, &tokens, &[], &FontId::monospace(12.0), 14.0, Color32::WHITE, dark);
+            let section = |word: &str| {
+                let at = text.find(word).unwrap();
+                job.sections
+                    .iter()
+                    .find(|s| s.byte_range.start.0 == at)
+                    .expect("a section of its own")
+                    .format
+                    .clone()
+            };
+            let (deep, light) = (section("#1d1d2b"), section("#f5e6c8"));
+            assert_eq!(deep.background, Color32::from_rgb(0x1d, 0x1d, 0x2b));
+            assert_eq!(deep.color, Color32::WHITE);
+            assert_eq!(light.background, Color32::from_rgb(0xf5, 0xe6, 0xc8));
+            assert_eq!(light.color, Color32::BLACK);
+        }
     }
 }
