@@ -248,7 +248,9 @@ fn a_step_past_the_work_bound_is_refused_and_changes_nothing() {
         let started = Instant::now();
         let out = tessera(&["play", s(game), "--commands", "-", "--json"], "down\nright\n");
         assert!(out.status.success(), "{}", stderr(&out));
-        assert!(started.elapsed() < Duration::from_secs(5), "{}: {:?}", game.display(), started.elapsed());
+        // A guard against a hang only (the bound is a count, checked below by the refusal; a
+        // loaded 2-core machine took 5 to 7 s here in a test build, 2 s in a release build).
+        assert!(started.elapsed() < Duration::from_secs(60), "{}: {:?}", game.display(), started.elapsed());
         let lines = crate::json_lines(&out);
         let first = &lines[1];
         assert_eq!(first["outcome"], "refused", "{first}");
