@@ -890,6 +890,19 @@ fn a_realtime_game_ticks_on_its_clock_until_the_box_is_unticked() {
 
 const REALTIME: &str = "title Clock\nrealtime_interval 0.05\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nPlayer\nred\n\nDot\nyellow\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\nD = Dot\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer, Dot\n\n======\nRULES\n======\n\nright [ stationary Dot ] -> [ right Dot ]\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\nPD.........\n";
 
+/// An editor at 1280×800 that keeps its recovery file in `dir` (and finds what a run before left
+/// there).
+fn recovering_editor(dir: &std::path::Path) -> Harness<'static, EditorApp> {
+    let mut app = EditorApp::new(tessera_editor::Settings::default());
+    app.enable_recovery(dir, 0.0);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_max_steps(64)
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
+    h.run();
+    h
+}
+
 /// Issue 27: edits to a level of a game's `.txt` survive a crash with their game's file: after
 /// Restore edits, Save game source writes that `.txt` again.
 #[test]
@@ -899,16 +912,7 @@ fn a_games_edits_recovered_after_a_crash_save_into_its_txt() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let game = dir.join("warehouse.txt");
     std::fs::copy(fixtures().join("games/warehouse.txt"), &game).expect("copy the game");
-    let recovering = || {
-        let mut app = EditorApp::new(tessera_editor::Settings::default());
-        app.enable_recovery(&dir.join("recovery"), 0.0);
-        let mut h = Harness::builder()
-            .with_size(egui::vec2(1280.0, 800.0))
-            .with_max_steps(64)
-            .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
-        h.run();
-        h
-    };
+    let recovering = || recovering_editor(&dir.join("recovery"));
     let mut h = recovering();
     h.state_mut().open(&game);
     h.run();
@@ -952,16 +956,7 @@ fn restored_edits_are_not_replaced_by_the_level_chooser_and_save_into_the_games_
     let game = dir.join("warehouse.txt");
     std::fs::copy(fixtures().join("games/warehouse.txt"), &game).expect("copy the game");
     let recovery = dir.join("recovery");
-    let recovering = || {
-        let mut app = EditorApp::new(tessera_editor::Settings::default());
-        app.enable_recovery(&recovery, 0.0);
-        let mut h = Harness::builder()
-            .with_size(egui::vec2(1280.0, 800.0))
-            .with_max_steps(64)
-            .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
-        h.run();
-        h
-    };
+    let recovering = || recovering_editor(&recovery);
     let levels =
         |text: &str| tessera_core::puzzlescript::engine::compile(text).map_or(0, |g| g.levels().len());
     let before = levels(&std::fs::read_to_string(&game).unwrap());

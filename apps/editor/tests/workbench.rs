@@ -32,6 +32,17 @@ fn warehouse_2() -> Harness<'static, EditorApp> {
     h
 }
 
+/// Makes the warehouse game's push rule a pull in the source pane and rebuilds.
+fn rebuild_pulling(h: &mut Harness<'_, EditorApp>) {
+    let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
+    let pulling =
+        h.state().workbench().text().replace(rule, "[ < Player | Crate ] -> [ < Player | < Crate ]");
+    h.state_mut().workbench_mut().set_text(&pulling);
+    h.run();
+    h.get_by_label("Rebuild").click();
+    h.run();
+}
+
 /// The line (from 1) of `text` in the source pane.
 fn line_of(h: &Harness<'_, EditorApp>, text: &str) -> usize {
     h.state().workbench().text().lines().position(|l| l == text).expect("the line in the source") + 1
@@ -235,13 +246,7 @@ fn after_a_rebuild_the_old_solution_is_gone_and_debug_says_its_log_is_old() {
     }
     assert!(h.query_by_label_contains("Show the solution").is_some(), "Hint found a solution");
     // New rules (pulling), the same board: the solution is gone.
-    let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
-    let pulling =
-        h.state().workbench().text().replace(rule, "[ < Player | Crate ] -> [ < Player | < Crate ]");
-    h.state_mut().workbench_mut().set_text(&pulling);
-    h.run();
-    h.get_by_label("Rebuild").click();
-    h.run();
+    rebuild_pulling(&mut h);
     h.run();
     assert_eq!(h.state().mode(), Mode::Play);
     assert!(
@@ -422,12 +427,6 @@ fn a_rebuild_drops_the_difficulty_results_of_the_old_rules() {
     }
     h.run();
     assert!(h.state().edit().difficulty().report().is_some(), "a report of the old rules");
-    let rule = "[ > Player | Crate ] -> [ > Player | > Crate ]";
-    let pulling =
-        h.state().workbench().text().replace(rule, "[ < Player | Crate ] -> [ < Player | < Crate ]");
-    h.state_mut().workbench_mut().set_text(&pulling);
-    h.run();
-    h.get_by_label("Rebuild").click();
-    h.run();
+    rebuild_pulling(&mut h);
     assert!(h.state().edit().difficulty().report().is_none(), "dropped by the rebuild");
 }
