@@ -399,6 +399,18 @@ fn the_title_names_game_level_and_unsaved_and_differing_levels_are_said() {
     assert!(h.query_by_label_contains("Play shows level 3, Edit level 2").is_some());
 }
 
+/// Point 6: a log of a game opened in Debug is titled by that game and level, not by the game
+/// Play had (here the built-in 2048, which has no title: it said "untitled game · level 1").
+#[test]
+fn a_log_opened_in_debug_is_titled_by_its_game() {
+    let mut h = editor();
+    h.state_mut().open(&fixtures().join("logs/v2/warehouse_seed3.tlog"));
+    h.run();
+    assert_eq!(h.state().mode(), Mode::Debug);
+    let title = h.state().window_title();
+    assert!(title.starts_with("Warehouse · level "), "{title}");
+}
+
 /// Point 4: the Difficulty panel's results are of the old rules: a rebuild drops them.
 #[test]
 fn a_rebuild_drops_the_difficulty_results_of_the_old_rules() {

@@ -410,7 +410,11 @@ impl EditorApp {
             _ if self.has_source() => {
                 // A game written as text: its title, the level played, and whether its source
                 // has changes not saved (in Edit or typed in the source pane).
-                let level = self.session.level();
+                // Debug names the log's level (the session may be another game's).
+                let level = match self.debug.debugger() {
+                    Some(d) if self.mode == Mode::Debug => &d.log().header().level,
+                    _ => self.session.level(),
+                };
                 let game = games::of_level(level);
                 let (source, k) = game.and_then(|g| g.source_text(level)).unwrap_or(("", 0));
                 let name = source.lines().find_map(|l| l.trim().strip_prefix("title ")).map(str::trim);
