@@ -85,3 +85,16 @@ pub fn problems_shown(h: &Harness<'_, EditorApp>) -> String {
         h.query_all_by_label_contains("• ").map(|n| n.value().unwrap_or_default()).collect();
     lines.join("\n")
 }
+
+/// The editor as `main` starts it, at 1280×800, keeping unsaved edits in `dir` (written at
+/// once, so the test needs no clock) and finding what a run before left there.
+pub fn recovering_editor(dir: &std::path::Path) -> Harness<'static, EditorApp> {
+    let mut app = EditorApp::new(Settings::default());
+    app.enable_recovery(dir, 0.0);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_max_steps(64)
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
+    h.run();
+    h
+}

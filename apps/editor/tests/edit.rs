@@ -1,7 +1,7 @@
 //! Edit mode: levels painted, validated, saved, reloaded and played, by clicks, drags, keys and
 //! widget labels.
 
-use crate::common::{click_cell, editor, fixtures};
+use crate::common::{click_cell, editor, fixtures, recovering_editor};
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -486,19 +486,6 @@ fn recovery_dir(name: &str) -> std::path::PathBuf {
     let dir = temp_path(&format!("recovery-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     dir
-}
-
-/// The editor as `main` starts it, keeping unsaved edits in `dir` (written at once, so the
-/// test needs no clock).
-fn recovering_editor(dir: &std::path::Path) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(tessera_editor::Settings::default());
-    app.enable_recovery(dir, 0.0);
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_max_steps(64)
-        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
-    h.run();
-    h
 }
 
 fn recovery_file(dir: &std::path::Path) -> std::path::PathBuf {

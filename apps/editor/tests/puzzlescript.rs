@@ -2,7 +2,7 @@
 //! it (a step runs its again turns), Ctrl+Z undoes it; Edit shows the level as the legend's
 //! glyphs and saves painted rows back into the game's source.
 
-use crate::common::{editor, fixtures};
+use crate::common::{editor, fixtures, recovering_editor};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -889,19 +889,6 @@ fn a_realtime_game_ticks_on_its_clock_until_the_box_is_unticked() {
 }
 
 const REALTIME: &str = "title Clock\nrealtime_interval 0.05\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nPlayer\nred\n\nDot\nyellow\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\nD = Dot\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer, Dot\n\n======\nRULES\n======\n\nright [ stationary Dot ] -> [ right Dot ]\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\nPD.........\n";
-
-/// An editor at 1280×800 that keeps its recovery file in `dir` (and finds what a run before left
-/// there).
-fn recovering_editor(dir: &std::path::Path) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(tessera_editor::Settings::default());
-    app.enable_recovery(dir, 0.0);
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_max_steps(64)
-        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
-    h.run();
-    h
-}
 
 /// Issue 27: edits to a level of a game's `.txt` survive a crash with their game's file: after
 /// Restore edits, Save game source writes that `.txt` again.
