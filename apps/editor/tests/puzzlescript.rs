@@ -890,6 +890,19 @@ fn a_realtime_game_ticks_on_its_clock_until_the_box_is_unticked() {
 
 const REALTIME: &str = "title Clock\nrealtime_interval 0.05\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nPlayer\nred\n\nDot\nyellow\n\n=======\nLEGEND\n=======\n\n. = Background\nP = Player\nD = Dot\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer, Dot\n\n======\nRULES\n======\n\nright [ stationary Dot ] -> [ right Dot ]\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\nPD.........\n";
 
+/// Opens level 1 of `game`, and in Edit duplicates it, leaving the edit unsaved.
+fn duplicate_a_level_unsaved(h: &mut Harness<'_, EditorApp>, game: &std::path::Path) {
+    h.state_mut().open(game);
+    h.run();
+    h.get_by_label("Open level").click();
+    h.run();
+    h.state_mut().set_mode(Mode::Edit);
+    h.run();
+    h.get_by_label("Duplicate level").click();
+    h.run();
+    assert!(h.state().edit().dirty());
+}
+
 /// Issue 27: edits to a level of a game's `.txt` survive a crash with their game's file: after
 /// Restore edits, Save game source writes that `.txt` again.
 #[test]
@@ -901,15 +914,7 @@ fn a_games_edits_recovered_after_a_crash_save_into_its_txt() {
     std::fs::copy(fixtures().join("games/warehouse.txt"), &game).expect("copy the game");
     let recovering = || recovering_editor(&dir.join("recovery"));
     let mut h = recovering();
-    h.state_mut().open(&game);
-    h.run();
-    h.get_by_label("Open level").click();
-    h.run();
-    h.state_mut().set_mode(Mode::Edit);
-    h.run();
-    h.get_by_label("Duplicate level").click();
-    h.run();
-    assert!(h.state().edit().dirty());
+    duplicate_a_level_unsaved(&mut h, &game);
     let copy = std::fs::read_to_string(dir.join("recovery").join(tessera_editor::recovery::RECOVERY_FILE))
         .expect("unsaved edits are copied");
     let copy: tessera_editor::recovery::Recovered = serde_json::from_str(&copy).expect("a recovery file");
@@ -948,15 +953,7 @@ fn restored_edits_are_not_replaced_by_the_level_chooser_and_save_into_the_games_
         |text: &str| tessera_core::puzzlescript::engine::compile(text).map_or(0, |g| g.levels().len());
     let before = levels(&std::fs::read_to_string(&game).unwrap());
     let mut h = recovering();
-    h.state_mut().open(&game);
-    h.run();
-    h.get_by_label("Open level").click();
-    h.run();
-    h.state_mut().set_mode(Mode::Edit);
-    h.run();
-    h.get_by_label("Duplicate level").click();
-    h.run();
-    assert!(h.state().edit().dirty());
+    duplicate_a_level_unsaved(&mut h, &game);
     drop(h); // the process dies
     let file = recovery.join(tessera_editor::recovery::RECOVERY_FILE);
     assert!(file.exists(), "the edits were copied");
