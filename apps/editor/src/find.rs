@@ -497,43 +497,6 @@ mod tests {
         }
     }
 
-    /// A scan cut into runs side by side finds what one scan from the start finds, for every
-    /// kind of term (the score term starts each run from a keyframe's state).
-    #[test]
-    fn a_scan_on_several_threads_finds_what_one_scan_finds() {
-        use tessera_core::slide::{SlideCommand, SlideLevel};
-        use tessera_core::{Dir, Level};
-        use tessera_replay::{DEFAULT_KEYFRAME_INTERVAL, Header, LogWriter};
-        let level = Level::Slide(SlideLevel { width: Some(12), height: Some(12), ..SlideLevel::default() });
-        let mut game = level.start(Some(3)).expect("starts");
-        let header = Header::new(&level, 3, DEFAULT_KEYFRAME_INTERVAL).expect("a header");
-        let mut w = LogWriter::new(Vec::new(), &header, &game.state).expect("writes");
-        let order = [Dir::Down, Dir::Left, Dir::Right, Dir::Up]
-            .map(|d| tessera_core::AnyCommand::Slide(SlideCommand::Slide(d)));
-        let mut events = Vec::new();
-        'steps: while w.steps() < 3 * MIN_STEPS_PER_THREAD + 77 {
-            for c in &order {
-                events.clear();
-                if game.rules.apply(&mut game.state, c, &mut events).is_ok() {
-                    w.record(c, &events, &game.state).expect("writes");
-                    continue 'steps;
-                }
-            }
-            panic!("the game ended");
-        }
-        let log = Log::from_bytes(w.into_inner(), tessera_replay::TailPolicy::Strict).expect("reads");
-        for text in ["left", "event:Merged", "cell:5,5", "score>=64", "down cell:0,11"] {
-            let q: Query = text.parse().unwrap();
-            let (p, c) = (AtomicU64::new(0), AtomicBool::new(false));
-            let one = run_on(&log, &q, 1, &p, &c).unwrap().unwrap();
-            assert_eq!(one, scan(&log, &q, 1, log.steps(), &p, &c).unwrap().unwrap(), "{text}: one run");
-            let many = run_on(&log, &q, 4, &p, &c).unwrap().unwrap();
-            assert!(!one.is_empty(), "{text}: something to find");
-            assert_eq!(many, one, "{text}");
-            assert_eq!(p.load(Ordering::Relaxed), log.steps(), "{text}: progress at the end");
-        }
-    }
-
     #[test]
     fn next_previous_and_last_touch_walk_the_results() {
         let r = [3, 7, 9];

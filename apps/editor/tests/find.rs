@@ -396,3 +396,40 @@ fn cell_history_opens_at_the_current_step() {
         "the list is scrolled away from the first change"
     );
 }
+
+/// A scan cut into runs side by side finds what one scan from the start finds, for every
+/// kind of term (the score term starts each run from a keyframe's state).
+#[test]
+fn a_scan_on_several_threads_finds_what_one_scan_finds() {
+    use tessera_core::slide::{SlideCommand, SlideLevel};
+    use tessera_core::{Dir, Level, Rules};
+    use tessera_replay::{DEFAULT_KEYFRAME_INTERVAL, Header, LogWriter};
+    let level = Level::Slide(SlideLevel { width: Some(12), height: Some(12), ..SlideLevel::default() });
+    let mut game = level.start(Some(3)).expect("starts");
+    let header = Header::new(&level, 3, DEFAULT_KEYFRAME_INTERVAL).expect("a header");
+    let mut w = LogWriter::new(Vec::new(), &header, &game.state).expect("writes");
+    let order = [Dir::Down, Dir::Left, Dir::Right, Dir::Up]
+        .map(|d| tessera_core::AnyCommand::Slide(SlideCommand::Slide(d)));
+    let mut events = Vec::new();
+    'steps: while w.steps() < 3 * tessera_editor::find::MIN_STEPS_PER_THREAD + 77 {
+        for c in &order {
+            events.clear();
+            if game.rules.apply(&mut game.state, c, &mut events).is_ok() {
+                w.record(c, &events, &game.state).expect("writes");
+                continue 'steps;
+            }
+        }
+        panic!("the game ended");
+    }
+    let log =
+        tessera_replay::Log::from_bytes(w.into_inner(), tessera_replay::TailPolicy::Strict).expect("reads");
+    for text in ["left", "event:Merged", "cell:5,5", "score>=64", "down cell:0,11"] {
+        let q: tessera_editor::find::Query = text.parse().unwrap();
+        let (p, c) = (std::sync::atomic::AtomicU64::new(0), std::sync::atomic::AtomicBool::new(false));
+        let one = tessera_editor::find::run_on(&log, &q, 1, &p, &c).unwrap().unwrap();
+        let many = tessera_editor::find::run_on(&log, &q, 4, &p, &c).unwrap().unwrap();
+        assert!(!one.is_empty(), "{text}: something to find");
+        assert_eq!(many, one, "{text}");
+        assert_eq!(p.load(std::sync::atomic::Ordering::Relaxed), log.steps(), "{text}: progress at the end");
+    }
+}
