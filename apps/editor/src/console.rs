@@ -1,8 +1,9 @@
 //! [`Console`]: what the game said, as PuzzleScript's console says it — per step, the rules
-//! that fired (each with a link to its line), `again` turns, `cancel`, sounds, messages,
-//! checkpoints, the win; a rebuild's errors and warnings (a click goes to the line); with
-//! "Verbose", also what moved and which cells changed, by the objects' names. Cleared when a
-//! level loads; its text can be copied.
+//! that fired (each with a link to its line), `again` turns, `cancel`, the sounds that play
+//! (`sfx` included), messages, checkpoints, the win; a rebuild's errors and warnings (a click
+//! goes to the line); with "Verbose", also every rule tried (matched or not), what moved and
+//! which cells changed, by the objects' names. Cleared when a level loads; its text can be
+//! copied.
 //!
 //! The lines come from the rule set's editor entry
 //! ([`crate::games::EditorGame::console_lines`]), so the console itself knows no game.
@@ -29,7 +30,7 @@ pub enum Kind {
     Error,
     /// A compile warning.
     Warning,
-    /// A detail shown only with Verbose (a move, a cell's change).
+    /// A detail shown only with Verbose (a rule tried, a move, a cell's change).
     Detail,
 }
 
@@ -111,7 +112,7 @@ impl Console {
         ui.horizontal(|ui| {
             ui.strong("Console");
             ui.checkbox(&mut self.verbose, "Verbose")
-                .on_hover_text("Also every move and every cell changed, by the objects' names");
+                .on_hover_text("Also every rule tried (matched or not), every move and every cell changed, by the objects' names");
             if ui.button("Copy").on_hover_text("Copy the console's text").clicked() {
                 ui.ctx().copy_text(self.text());
             }

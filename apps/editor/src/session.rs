@@ -2,8 +2,11 @@
 //! branches) and the [`Mirror`] the board is drawn from, kept in step with every event.
 
 use crate::anim::{Clock, Speed};
+use crate::games::{EditorGame, StepReport};
 use std::path::Path;
-use tessera_core::{AnyCommand, AnyState, Level, LevelError, Rejected, Rules};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Level, LevelError, Rejected, Rules};
 use tessera_ecs::Mirror;
 use tessera_replay::{History, NodeId, SeekError};
 
@@ -20,6 +23,56 @@ pub struct Session {
     /// Sounds the game played that the app has not taken yet (a step's, undo's, the level's
     /// start).
     sounds: Vec<crate::audio::StepSounds>,
+    /// What the last step played did beyond its events (its sounds, the rules it tried), for
+    /// the console.
+    report: StepReport,
+    /// Whether a step also lists every rule it tries (the console's Verbose).
+    pub rules_tried: bool,
+    /// The step running on a worker thread, if any ([`Session::start`]).
+    pending: Option<Pending>,
+    /// Holds the next step's worker until a message comes (tests see a step running).
+    hold: Option<mpsc::Receiver<()>>,
+}
+
+/// A step running on a worker thread (issue 37.4: the UI never waits on a step, which the
+/// rules bound by a count of work, not time).
+struct Pending {
+    cmd: AnyCommand,
+    /// The history's node the step started from: its result is taken only there.
+    from: NodeId,
+    started: Instant,
+    rx: mpsc::Receiver<Computed>,
+}
+
+/// A step computed away from the history: the state after it and its events (or why the
+/// rules refused it), and its report.
+struct Computed {
+    result: Result<(AnyState, Vec<AnyEvent>), Rejected>,
+    report: StepReport,
+}
+
+/// How a step [`Session::start`] began went.
+#[derive(Debug)]
+pub enum Started {
+    /// Ended within the wait: the texts it shows, or why it was refused.
+    Done(Result<Vec<String>, Rejected>),
+    /// Still running: [`Session::poll`] takes it when it ends.
+    Running,
+}
+
+/// What a step worker does: the step's report, then the step, on copies.
+fn compute(
+    game: Option<&dyn EditorGame>,
+    rules: &AnyRules,
+    state: &AnyState,
+    cmd: &AnyCommand,
+    tried: bool,
+) -> Computed {
+    let report = game.map(|g| g.step_report(rules, state, cmd, tried)).unwrap_or_default();
+    let mut after = state.clone();
+    let mut events = Vec::new();
+    let result = rules.apply(&mut after, cmd, &mut events).map(|()| (after, events));
+    Computed { result, report }
 }
 
 /// The board after each turn of a step but the last, and when to show them.
@@ -45,7 +98,19 @@ impl Session {
     /// A session over an existing history (a log opened for play, "play from here").
     pub fn from_history(level: Level, seed: u64, history: History) -> Session {
         let mirror = Mirror::from_state(history.state());
-        Session { level, seed, history, mirror, clock: Clock::done(), frames: None, sounds: Vec::new() }
+        Session {
+            level,
+            seed,
+            history,
+            mirror,
+            clock: Clock::done(),
+            frames: None,
+            sounds: Vec::new(),
+            report: StepReport::default(),
+            rules_tried: false,
+            pending: None,
+            hold: None,
+        }
     }
 
     /// The level the game started from.
@@ -78,14 +143,102 @@ impl Session {
         &self.clock
     }
 
-    /// Runs `cmd` and animates its events from `now`.
+    /// Runs `cmd` here and now and animates its events from `now`.
     /// Answers the texts the step shows over the board (its rule set's
     /// [`crate::games::EditorGame::message`]s), in order.
     pub fn execute(&mut self, cmd: &AnyCommand, now: f64, speed: Speed) -> Result<Vec<String>, Rejected> {
         let game = crate::games::of(self.history.rules().rule_set());
-        let turns =
-            game.map(|g| g.step_sounds(self.history.rules(), self.history.state(), cmd)).unwrap_or_default();
-        let events = self.history.execute(cmd)?;
+        let computed = compute(game, self.history.rules(), self.history.state(), cmd, self.rules_tried);
+        self.finish(cmd, self.history.current(), computed, now, speed)
+    }
+
+    /// Starts `cmd` on a worker thread and waits for it at most `wait`: a step that ends by
+    /// then is taken at once (as [`Self::execute`]); a longer one runs on while the UI draws,
+    /// and [`Self::poll`] takes it when it ends. A step while another runs is refused.
+    pub fn start(&mut self, cmd: &AnyCommand, now: f64, speed: Speed, wait: Duration) -> Started {
+        if let Some(p) = &self.pending {
+            return Started::Done(Err(Rejected::detailed(
+                "busy",
+                format!("the step '{}' is still running: wait or Cancel it", p.cmd),
+            )));
+        }
+        let game = crate::games::of(self.history.rules().rule_set());
+        let (rules, state) = (self.history.rules().clone(), self.history.state().clone());
+        let (work, tried, hold) = (cmd.clone(), self.rules_tried, self.hold.take());
+        let (tx, rx) = mpsc::channel();
+        let spawned = std::thread::Builder::new().name("tessera-step".into()).spawn(move || {
+            if let Some(hold) = hold {
+                let _ = hold.recv();
+            }
+            // The receiver is gone when the step was cancelled: nothing to tell.
+            let _ = tx.send(compute(game, &rules, &state, &work, tried));
+        });
+        let from = self.history.current();
+        if spawned.is_err() {
+            // No thread to be had: the step runs here.
+            return Started::Done(self.execute(cmd, now, speed));
+        }
+        match rx.recv_timeout(wait) {
+            Ok(computed) => Started::Done(self.finish(cmd, from, computed, now, speed)),
+            Err(_) => {
+                self.pending = Some(Pending { cmd: cmd.clone(), from, started: Instant::now(), rx });
+                Started::Running
+            }
+        }
+    }
+
+    /// Takes the running step if it has ended: its command and how it went (refused as
+    /// `stale` when the game moved on meanwhile).
+    pub fn poll(&mut self, now: f64, speed: Speed) -> Option<(AnyCommand, Result<Vec<String>, Rejected>)> {
+        let computed = match self.pending.as_ref()?.rx.try_recv() {
+            Ok(c) => Some(c),
+            Err(mpsc::TryRecvError::Empty) => return None,
+            Err(mpsc::TryRecvError::Disconnected) => None,
+        };
+        let p = self.pending.take()?;
+        let result = match computed {
+            Some(c) => self.finish(&p.cmd, p.from, c, now, speed),
+            None => Err(Rejected::new("failed", "the step failed in the rules (a bug: please report it)")),
+        };
+        Some((p.cmd, result))
+    }
+
+    /// The step running, and for how long it has.
+    pub fn running(&self) -> Option<(&AnyCommand, Duration)> {
+        self.pending.as_ref().map(|p| (&p.cmd, p.started.elapsed()))
+    }
+
+    /// Drops the running step: nothing of it is taken (its worker ends within the rules' bound
+    /// on a step's work, its result unread). Whether one was running.
+    pub fn cancel(&mut self) -> bool {
+        self.pending.take().is_some()
+    }
+
+    /// Holds the next step's worker until the answer's sender sends (or is dropped), so a
+    /// test sees the step running.
+    #[doc(hidden)]
+    pub fn hold_next_step(&mut self) -> mpsc::Sender<()> {
+        let (tx, rx) = mpsc::channel();
+        self.hold = Some(rx);
+        tx
+    }
+
+    /// Takes a computed step if the history is still at `from`, and animates its events.
+    fn finish(
+        &mut self,
+        cmd: &AnyCommand,
+        from: NodeId,
+        computed: Computed,
+        now: f64,
+        speed: Speed,
+    ) -> Result<Vec<String>, Rejected> {
+        let (after, events) = computed.result?;
+        let game = crate::games::of(self.history.rules().rule_set());
+        let Some(events) = self.history.accept(cmd, from, after, events) else {
+            return Err(Rejected::new("stale", "the game moved on while the step ran: it was dropped"));
+        };
+        let turns = computed.report.sounds.clone();
+        self.report = computed.report;
         let said = events.iter().filter_map(|e| game.and_then(|g| g.message(e))).collect();
         self.mirror.begin_step();
         for e in events {
@@ -99,6 +252,11 @@ impl Session {
             self.sounds.push(crate::audio::StepSounds { start: now, secs, turns });
         }
         Ok(said)
+    }
+
+    /// What the last step played did beyond its events ([`crate::games::EditorGame::step_report`]).
+    pub fn report(&self) -> &StepReport {
+        &self.report
     }
 
     /// Takes the sounds played since the last call, for the app to hear.

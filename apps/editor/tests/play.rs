@@ -219,3 +219,49 @@ fn labels_on_a_24_by_24_board_are_readable_or_left_out() {
     h.run();
     check(&h, h.state().debug().board(), "Debug");
 }
+
+/// Issue 37.4: a step runs on a worker thread. While it runs the editor draws on (a spinner,
+/// the step's name and Cancel) and refuses another step; Cancel drops it with nothing changed;
+/// a step that ends is taken as if it had run at once.
+#[test]
+fn a_step_runs_off_the_ui_thread_and_cancel_drops_it() {
+    let mut h = editor();
+    let start = state(&h);
+    let cmd: AnyCommand = {
+        let history = h.state().session().history();
+        history.rules().legal_commands(history.state())[0].clone()
+    };
+    // A held worker: the step is still running when the frame ends.
+    let release = h.state_mut().session_mut().hold_next_step();
+    h.state_mut().execute(&cmd, 0.0);
+    h.run_steps(2);
+    assert!(h.state().session().running().is_some(), "the step runs on");
+    assert!(h.query_by_label_contains(&format!("Running the step '{cmd}'")).is_some());
+    h.state_mut().execute(&cmd, 0.0);
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("is still running").is_some(), "a second step waits its turn");
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert!(h.state().session().running().is_none());
+    assert_eq!(state(&h), start, "a cancelled step changes nothing");
+    assert_eq!(h.state().session().history().step(), 0);
+    drop(release);
+    // Held, then let go: the frames after it ends take it.
+    let release = h.state_mut().session_mut().hold_next_step();
+    h.state_mut().execute(&cmd, 0.0);
+    h.run_steps(2);
+    assert!(h.state().session().running().is_some());
+    release.send(()).expect("the worker waits");
+    for _ in 0..500 {
+        if h.state().session().running().is_none() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    assert!(h.state().session().running().is_none(), "the step ended and was taken");
+    assert_eq!(h.state().session().history().step(), 1);
+    let mut expected = start.clone();
+    h.state().session().history().rules().apply(&mut expected, &cmd, &mut Vec::new()).expect("legal");
+    assert_eq!(state(&h), expected, "the same state as the step run at once");
+}

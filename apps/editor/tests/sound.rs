@@ -133,6 +133,11 @@ fn a_picked_seed_put_in_a_rules_sfx_plays_when_the_rule_fires_as_the_reference_m
     let step = h.state().audio().last_step().to_vec();
     std::fs::remove_dir_all(&dir).ok();
     assert!(step.contains(&picked), "the rule's sfx1 is the picked seed: {step:?}");
+    // The console lists what played, the sfx the step's events leave out included.
+    let console = h.state().console().text();
+    for seed in &step {
+        assert!(console.contains(&format!(" {seed}")), "{seed} in the console:\n{console}");
+    }
     // The step's sounds, written as WAV files, are the reference's bytes.
     if let Some(theirs) = reference_wavs(&step) {
         for (seed, theirs) in step.iter().zip(theirs) {

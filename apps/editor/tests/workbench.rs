@@ -274,7 +274,10 @@ fn the_console_says_which_rules_fired_and_links_to_their_lines() {
     let lines = h.state().console().lines().to_vec();
     assert!(lines.iter().any(|l| l.line == Some(line) && l.text == rule), "{lines:?}");
     assert!(lines.iter().any(|l| l.text.starts_with("step 3: up")), "{lines:?}");
-    assert!(lines.iter().any(|l| l.text.starts_with("sound ")), "the push's sound: {lines:?}");
+    assert!(
+        lines.iter().any(|l| l.text.starts_with("sound: crate move ")),
+        "the push's sound, by name: {lines:?}"
+    );
     assert!(!lines.iter().any(|l| l.text.starts_with("Moved")), "details only with Verbose");
     h.state_mut().workbench_mut().go_to_line(1);
     h.run();
@@ -290,6 +293,15 @@ fn the_console_says_which_rules_fired_and_links_to_their_lines() {
     h.run();
     let lines = h.state().console().lines().to_vec();
     assert!(lines.iter().any(|l| l.text.starts_with("Moved player")), "verbose names the objects: {lines:?}");
+    // Verbose: every rule tried, each linked to its line, the ones that missed too.
+    let tried: Vec<_> = lines.iter().filter(|l| l.text.starts_with("tried ")).collect();
+    assert!(tried.iter().any(|l| l.text.ends_with("(no match)")), "the rules that missed: {lines:?}");
+    let source = h.state().workbench().text().to_string();
+    let at = |n: u32| source.lines().nth(n as usize - 1).unwrap_or("?").trim();
+    assert!(
+        tried.iter().all(|l| l.line.is_some_and(|n| l.text.contains(at(n)))),
+        "linked to its rule: {tried:?}"
+    );
     // Another level: a clean console.
     h.get_by_label("Next level").click();
     h.run();

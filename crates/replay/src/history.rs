@@ -249,6 +249,35 @@ impl History {
         Ok(&self.node(id).events)
     }
 
+    /// Takes a step computed away from the history (on a worker thread, so a long step never
+    /// holds up an editor's frames): `after` and `events` are what `self.rules().apply(cmd)`
+    /// made from the state of node `from`. None, and nothing changes, unless `from` is still
+    /// the current node (the history moved on while the step ran). As [`Self::execute`], the
+    /// same command as an existing continuation follows it.
+    pub fn accept(
+        &mut self,
+        cmd: &AnyCommand,
+        from: NodeId,
+        after: AnyState,
+        events: Vec<AnyEvent>,
+    ) -> Option<&[AnyEvent]> {
+        let here = self.current;
+        if from != here {
+            return None;
+        }
+        if let Some(&child) =
+            self.node(here).children.iter().find(|&&c| self.node(c).command.as_ref() == Some(cmd))
+        {
+            self.set_next(here, child);
+            self.redo_node(child);
+            return Some(&self.node(child).events);
+        }
+        self.state = after;
+        let hash = self.state.hash();
+        let id = self.push(cmd.clone(), events, hash);
+        Some(&self.node(id).events)
+    }
+
     /// Adds a child of the current node for a step already applied to `self.state`, makes it
     /// current and the current line's continuation.
     fn push(&mut self, command: AnyCommand, events: Vec<AnyEvent>, hash: u64) -> NodeId {

@@ -8,6 +8,9 @@ use tessera_replay::{History, NodeId, SeekError};
 #[derive(Clone, Debug)]
 enum Op {
     Execute(usize),
+    /// A step computed on a copy (as the editor's worker does) and taken back; with `true`, the
+    /// history moves (an undo) before it comes back, so it is stale.
+    Accept(usize, bool),
     Undo,
     Redo,
     Seek(prop::sample::Index),
@@ -17,6 +20,7 @@ enum Op {
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         4 => (0usize..4).prop_map(Op::Execute),
+        2 => (0usize..4, any::<bool>()).prop_map(|(d, stale)| Op::Accept(d, stale)),
         2 => Just(Op::Undo),
         1 => Just(Op::Redo),
         1 => any::<prop::sample::Index>().prop_map(Op::Seek),
@@ -52,6 +56,20 @@ proptest! {
                         prop_assert_eq!(h.state(), &before);
                         prop_assert_eq!((h.step(), h.len()), (step, len));
                     } else {
+                        prop_assert_eq!(h.step(), step + 1);
+                    }
+                }
+                Op::Accept(d, stale) => {
+                    let (from, step) = (h.current(), h.step());
+                    let mut after = h.state().clone();
+                    let mut events = Vec::new();
+                    let took = h.rules().apply(&mut after, &slide(*d), &mut events).is_ok();
+                    if *stale && h.undo().is_some() {
+                        let (here, before) = (h.current(), h.state().clone());
+                        prop_assert!(h.accept(&slide(*d), from, after, events).is_none(), "a stale step is dropped");
+                        prop_assert_eq!((h.current(), h.state()), (here, &before));
+                    } else if took {
+                        prop_assert!(h.accept(&slide(*d), from, after, events).is_some(), "a fresh step is taken");
                         prop_assert_eq!(h.step(), step + 1);
                     }
                 }

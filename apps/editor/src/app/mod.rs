@@ -193,7 +193,14 @@ pub struct EditorApp {
     console: crate::console::Console,
     /// The debugger's log was recorded by rules a rebuild has since replaced.
     debug_stale: bool,
+    /// How long Play waits for a step before letting it run on while the UI draws
+    /// ([`STEP_WAIT`]; tests set it).
+    pub step_wait: std::time::Duration,
 }
+
+/// How long Play waits for a step before drawing on with the step running (and Cancel): below
+/// what a player notices, so a usual step shows at once.
+pub const STEP_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl EditorApp {
     /// The editor on the built-in default level (classic 2048), with `settings`.
@@ -237,6 +244,7 @@ impl EditorApp {
             workbench: crate::workbench::Workbench::default(),
             console: crate::console::Console::default(),
             debug_stale: false,
+            step_wait: STEP_WAIT,
         }
     }
 
@@ -263,6 +271,12 @@ impl EditorApp {
     /// The game being played.
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// The game being played, to change (a test holding a step's worker).
+    #[doc(hidden)]
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
     }
 
     /// Edit mode.
@@ -467,6 +481,7 @@ impl EditorApp {
         {
             self.edit_action(a);
         }
+        self.take_step(ui.ctx(), now);
         self.shortcuts(ui.ctx(), now);
         let title = self.window_title();
         if title != self.sent_title {

@@ -23,6 +23,7 @@ impl EditorApp {
 
     /// Undoes a step of play.
     pub fn undo(&mut self, now: f64) {
+        self.cancel_step();
         self.walk.clear();
         if self.session.undo(now, self.settings.speed) {
             self.play.clear();
@@ -32,6 +33,7 @@ impl EditorApp {
 
     /// Redoes a step of play.
     pub fn redo(&mut self, now: f64) {
+        self.cancel_step();
         self.walk.clear();
         if self.session.redo(now, self.settings.speed) {
             self.play.clear();
@@ -62,6 +64,7 @@ impl EditorApp {
             || self.session.clock().running(now)
             || self.session.turns_running(now)
             || self.play.message.is_some()
+            || self.session.running().is_some()
             || self.dialog_open()
         {
             return;
@@ -78,8 +81,46 @@ impl EditorApp {
     }
 
     /// Plays `cmd`, animating it; whether the rules took it (a refusal shows in the status bar).
+    /// The step runs on a worker thread: one that takes longer than [`EditorApp::step_wait`]
+    /// goes on while the UI draws (with Cancel), and [`EditorApp::take_step`] takes it.
     pub(super) fn play_step(&mut self, cmd: &tessera_core::AnyCommand, now: f64) -> bool {
-        match self.session.execute(cmd, now, self.settings.speed) {
+        self.session.rules_tried = self.console.verbose;
+        match self.session.start(cmd, now, self.settings.speed, self.step_wait) {
+            crate::session::Started::Done(result) => self.step_done(cmd, result),
+            crate::session::Started::Running => true,
+        }
+    }
+
+    /// Takes the step running on its worker once it ends; a refused one stops a walk.
+    pub(super) fn take_step(&mut self, ctx: &egui::Context, now: f64) {
+        if self.session.running().is_none() {
+            return;
+        }
+        match self.session.poll(now, self.settings.speed) {
+            Some((cmd, result)) => {
+                if !self.step_done(&cmd, result) {
+                    self.walk.clear();
+                }
+            }
+            None => ctx.request_repaint_after(std::time::Duration::from_millis(50)),
+        }
+    }
+
+    /// Cancels the step running on its worker: nothing of it is kept.
+    pub fn cancel_step(&mut self) {
+        if self.session.cancel() {
+            self.walk.clear();
+            self.say("Cancelled the step: nothing changed".into(), false);
+        }
+    }
+
+    /// What a step's end shows: its messages and console lines, or why it was refused.
+    fn step_done(
+        &mut self,
+        cmd: &tessera_core::AnyCommand,
+        result: Result<Vec<String>, tessera_core::Rejected>,
+    ) -> bool {
+        match result {
             Ok(said) => {
                 self.console_step();
                 self.notice = None;
@@ -161,7 +202,13 @@ impl EditorApp {
         // The line is always there (empty but for a walk), so Hint and the rest stay put when
         // a walk starts and ends (issue 36.6).
         games::fixed_line(ui, |ui| {
-            if !self.walk.is_empty() {
+            if let Some((cmd, for_)) = self.session.running() {
+                ui.spinner();
+                ui.label(format!("Running the step '{cmd}': {:.1} s", for_.as_secs_f32()));
+                if ui.button("Cancel").on_hover_text("Drop the step: nothing of it is kept").clicked() {
+                    self.cancel_step();
+                }
+            } else if !self.walk.is_empty() {
                 let step = self.walk_len - self.walk.len();
                 ui.label(format!("Showing the solution: step {step} of {}", self.walk_len));
                 if ui.button("Stop").on_hover_text("Stop here (any step, Undo or Redo also stops)").clicked()

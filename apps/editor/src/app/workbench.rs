@@ -84,7 +84,7 @@ impl EditorApp {
         let (rules, state) = (history.rules(), history.state());
         let Some(game) = games::of(rules.rule_set()) else { return };
         let mut lines = Vec::new();
-        game.console_lines(rules, state, events, &mut lines);
+        game.console_lines(rules, state, events, self.session.report(), &mut lines);
         if lines.is_empty() && game.source_text(self.session.level()).is_none() {
             return;
         }

@@ -367,8 +367,21 @@ pub trait EditorGame: Sync {
 
     /// The sounds the step `cmd` plays from `state`, turn by turn, each turn's in the order the
     /// game plays them (a PuzzleScript step's, `again` turns included). None by default.
-    fn step_sounds(&self, _rules: &AnyRules, _state: &AnyState, _cmd: &AnyCommand) -> Vec<Vec<String>> {
-        Vec::new()
+    fn step_sounds(&self, rules: &AnyRules, state: &AnyState, cmd: &AnyCommand) -> Vec<Vec<String>> {
+        self.step_report(rules, state, cmd, false).sounds
+    }
+
+    /// What the step `cmd` makes from `state` does beyond its events, for the console: its
+    /// sounds turn by turn ([`Self::step_sounds`]) and, with `rules_tried`, every rule it tries.
+    /// Nothing by default.
+    fn step_report(
+        &self,
+        _rules: &AnyRules,
+        _state: &AnyState,
+        _cmd: &AnyCommand,
+        _rules_tried: bool,
+    ) -> StepReport {
+        StepReport::default()
     }
 
     /// The seed of the sound the game plays for `event` (PuzzleScript's `undo`, `startlevel`),
@@ -409,13 +422,15 @@ pub trait EditorGame: Sync {
     }
 
     /// The console's lines for a step's `events` (the rules that fired with their lines, again
-    /// turns, sounds, messages, cancel, win; details by the objects' names), `state` being the
-    /// state after it. Nothing by default.
+    /// turns, sounds, messages, cancel, win; details by the objects' names; with the report's
+    /// rules tried, each of them), `state` being the state after it and `report` the step's
+    /// [`Self::step_report`]. Nothing by default.
     fn console_lines(
         &self,
         _rules: &AnyRules,
         _state: &AnyState,
         _events: &[tessera_core::AnyEvent],
+        _report: &StepReport,
         _out: &mut Vec<crate::console::ConsoleLine>,
     ) {
     }
@@ -444,6 +459,16 @@ pub trait EditorGame: Sync {
     fn messages_before(&self, _level: &Level) -> Vec<String> {
         Vec::new()
     }
+}
+
+/// What a step did beyond its events, turn by turn ([`EditorGame::step_report`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepReport {
+    /// Each turn's sounds (seeds), in the order the game plays them.
+    pub sounds: Vec<Vec<String>>,
+    /// Each turn's rules tried, in order: the rule's source line and whether it matched (empty
+    /// unless asked for).
+    pub tried: Vec<Vec<(u32, bool)>>,
 }
 
 /// A turn of a step, for the debugger: its index (0: the input's turn; 1, 2, …: `again` turns)

@@ -526,13 +526,15 @@ impl EditorGame for Game {
         Some((starts, if secs.is_finite() { secs.clamp(0.0, 2.0) } else { 0.15 }))
     }
 
-    /// [`PuzzleScriptRules::step_sounds`](tessera_core::puzzlescript::PuzzleScriptRules::step_sounds).
-    fn step_sounds(&self, rules: &AnyRules, state: &AnyState, cmd: &AnyCommand) -> Vec<Vec<String>> {
+    /// [`PuzzleScriptRules::step_report`](tessera_core::puzzlescript::PuzzleScriptRules::step_report).
+    fn step_report(&self, rules: &AnyRules, state: &AnyState, cmd: &AnyCommand, rules_tried: bool) -> super::StepReport {
         let (AnyRules::PuzzleScript(r), AnyState::PuzzleScript(s), AnyCommand::PuzzleScript(c)) = (rules, state, cmd)
         else {
-            return Vec::new();
+            return super::StepReport::default();
         };
-        r.step_sounds(s, c).unwrap_or_default()
+        r.step_report(s, c, rules_tried)
+            .map(|r| super::StepReport { sounds: r.sounds, tried: r.tried })
+            .unwrap_or_default()
     }
 
     fn event_sound(&self, rules: &AnyRules, event: &str) -> Option<String> {
@@ -631,19 +633,38 @@ impl EditorGame for Game {
         rules: &AnyRules,
         state: &AnyState,
         events: &[tessera_core::AnyEvent],
+        report: &super::StepReport,
         out: &mut Vec<crate::console::ConsoleLine>,
     ) {
         use crate::console::{ConsoleLine, Kind};
         use tessera_core::puzzlescript::PuzzleScriptEvent as E;
         let AnyRules::PuzzleScript(r) = rules else { return };
         let lines: Vec<&str> = r.source().lines().collect();
+        let text_at = |line: u32| lines.get((line as usize).wrapping_sub(1)).map_or("", |l| l.trim());
+        // A turn's sounds close it (the report's: the `sfx` ones the events leave out too).
+        let sounds = |turn: Option<u32>, out: &mut Vec<ConsoleLine>| {
+            for seed in turn.and_then(|t| report.sounds.get(t as usize)).into_iter().flatten() {
+                let text = match self.seed_name(rules, seed) {
+                    Some(name) => format!("sound: {name} {seed}"),
+                    None => format!("sound {seed}"),
+                };
+                out.push(ConsoleLine::new(Kind::Note, text, None));
+            }
+        };
+        let mut turn = None;
         for e in events {
             let tessera_core::AnyEvent::PuzzleScript(e) = e else { continue };
             match e {
-                E::Turn { index } if *index > 0 => out.push(ConsoleLine::new(Kind::Note, format!("again (turn {index})"), None)),
-                E::Turn { .. } => {}
+                E::Turn { index } => {
+                    sounds(turn.take(), out);
+                    turn = Some(*index);
+                    if *index > 0 {
+                        out.push(ConsoleLine::new(Kind::Note, format!("again (turn {index})"), None));
+                    }
+                    tried_lines(report.tried.get(*index as usize).map_or(&[], Vec::as_slice), &text_at, out);
+                }
                 E::Rule { line, .. } => {
-                    let text = lines.get((*line as usize).wrapping_sub(1)).map_or("", |l| l.trim());
+                    let text = text_at(*line);
                     out.push(ConsoleLine::new(Kind::Info, text, Some(*line)));
                     let lower = text.to_ascii_lowercase();
                     let commands = lower.rsplit("->").next().unwrap_or("");
@@ -653,10 +674,14 @@ impl EditorGame for Game {
                         }
                     }
                 }
-                E::Sound { seed } => out.push(ConsoleLine::new(Kind::Note, format!("sound {seed}"), None)),
+                // Listed from the report, which also has what plays unrecorded.
+                E::Sound { .. } => {}
                 E::Message { text } => out.push(ConsoleLine::new(Kind::Note, format!("message: {text}"), None)),
                 E::Cancelled => out.push(ConsoleLine::new(Kind::Cancel, "cancel: the turn was undone", None)),
-                E::Won => out.push(ConsoleLine::new(Kind::Win, "win", None)),
+                E::Won => {
+                    sounds(turn.take(), out);
+                    out.push(ConsoleLine::new(Kind::Win, "win", None));
+                }
                 E::Moved { .. } | E::Cell { .. } => {
                     if let Some(text) = self.describe_event(state, &tessera_core::AnyEvent::PuzzleScript(e.clone())) {
                         out.push(ConsoleLine::new(Kind::Detail, text, None));
@@ -665,6 +690,7 @@ impl EditorGame for Game {
                 E::Aux { .. } => {}
             }
         }
+        sounds(turn, out);
     }
 
     fn describe_event(&self, state: &AnyState, event: &tessera_core::AnyEvent) -> Option<String> {
@@ -681,6 +707,30 @@ impl EditorGame for Game {
     fn level_uses_seed(&self, level: &Level) -> bool {
         let Level::PuzzleScript(l) = level else { return true };
         uses_randomness(&l.source)
+    }
+}
+
+/// The most rules tried listed for a turn (a game of many rules tries hundreds a turn).
+const MAX_TRIED_LINES: usize = 200;
+
+/// Verbose console lines for a turn's rules `tried` (consecutive tries of one line, the
+/// directions of one rule, as one), each linked to its line.
+fn tried_lines<'a>(tried: &[(u32, bool)], text_at: &dyn Fn(u32) -> &'a str, out: &mut Vec<crate::console::ConsoleLine>) {
+    use crate::console::{ConsoleLine, Kind};
+    let mut merged: Vec<(u32, bool)> = Vec::new();
+    for &(line, hit) in tried {
+        match merged.last_mut() {
+            Some(last) if last.0 == line => last.1 |= hit,
+            _ => merged.push((line, hit)),
+        }
+    }
+    for &(line, hit) in merged.iter().take(MAX_TRIED_LINES) {
+        let outcome = if hit { "matched" } else { "no match" };
+        out.push(ConsoleLine::new(Kind::Detail, format!("tried {} ({outcome})", text_at(line)), Some(line)));
+    }
+    if merged.len() > MAX_TRIED_LINES {
+        let more = merged.len() - MAX_TRIED_LINES;
+        out.push(ConsoleLine::new(Kind::Detail, format!("… {more} more rules tried in this turn"), None));
     }
 }
 

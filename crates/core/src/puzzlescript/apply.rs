@@ -7,6 +7,18 @@ use super::{MAX_STEP_WORK, MAX_TURNS, PuzzleScriptCommand, PuzzleScriptEvent, Pu
 use crate::rules::{Inconsistent, Rejected, Rules, Status};
 use std::sync::Arc;
 
+/// What a step did beyond its events, turn by turn: see [`PuzzleScriptRules::step_report`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepReport {
+    /// Whether `tried` was asked for.
+    pub rules_tried: bool,
+    /// Each turn's sounds (seeds), in the order PuzzleScript plays them.
+    pub sounds: Vec<Vec<String>>,
+    /// Each turn's rules tried, in order: the rule's source line and whether it matched
+    /// anywhere (empty unless asked for).
+    pub tried: Vec<Vec<(u32, bool)>>,
+}
+
 /// What every command answers once the level is won.
 const WON: Rejected = Rejected::new("won", "the level is won");
 
@@ -54,11 +66,24 @@ impl PuzzleScriptRules {
         state: &PuzzleScriptState,
         cmd: &PuzzleScriptCommand,
     ) -> Result<Vec<Vec<String>>, Rejected> {
+        Ok(self.step_report(state, cmd, false)?.sounds)
+    }
+
+    /// What the step `cmd` makes from `state` did beyond its events, turn by turn, for a
+    /// console: the sounds it plays ([`Self::step_sounds`]) and, with `rules_tried`, every rule
+    /// tried in order with whether it matched (PuzzleScript's verbose log). `state` is not
+    /// changed; a command `apply` refuses is refused here too.
+    pub fn step_report(
+        &self,
+        state: &PuzzleScriptState,
+        cmd: &PuzzleScriptCommand,
+        rules_tried: bool,
+    ) -> Result<StepReport, Rejected> {
         let mut work = state.clone();
         let mut events: Vec<PuzzleScriptEvent> = Vec::new();
-        let mut played = Vec::new();
-        self.step(&mut work, cmd, &mut events, Some(&mut played))?;
-        Ok(played)
+        let mut report = StepReport { rules_tried, ..StepReport::default() };
+        self.step(&mut work, cmd, &mut events, Some(&mut report))?;
+        Ok(report)
     }
 
     fn step<E: From<PuzzleScriptEvent>>(
@@ -66,7 +91,7 @@ impl PuzzleScriptRules {
         state: &mut PuzzleScriptState,
         cmd: &PuzzleScriptCommand,
         events: &mut Vec<E>,
-        mut played: Option<&mut Vec<Vec<String>>>,
+        mut report: Option<&mut StepReport>,
     ) -> Result<(), Rejected> {
         if state.is_won() {
             return Err(WON);
@@ -95,7 +120,11 @@ impl PuzzleScriptRules {
         let won = loop {
             let before = work.clone();
             step.push(PuzzleScriptEvent::Turn { index: turn });
-            let mut trace = engine::Trace { again_check: self.version() < 2, ..engine::Trace::default() };
+            let mut trace = engine::Trace {
+                again_check: self.version() < 2,
+                tried: report.as_deref().is_some_and(|r| r.rules_tried).then(Vec::new),
+                ..engine::Trace::default()
+            };
             let outcome = if turn == 0 && *cmd == PuzzleScriptCommand::Restart {
                 self.game.restart_within(&mut work, &mut spent)
             } else {
@@ -117,8 +146,9 @@ impl PuzzleScriptRules {
             bridge::trace_events(&trace, &meta, &mut step);
             diff(&meta, &before, &work, &mut step);
             bridge::outcome_events(&outcome, &mut step);
-            if let Some(p) = played.as_deref_mut() {
-                p.push(outcome.played);
+            if let Some(r) = report.as_deref_mut() {
+                r.sounds.push(outcome.played);
+                r.tried.push(trace.tried.take().unwrap_or_default().into_iter().map(|(line, hit)| (line as u32, hit)).collect());
             }
             let won = outcome.won || self.game.is_won(&work);
             turn += 1;
@@ -129,8 +159,16 @@ impl PuzzleScriptRules {
         if won {
             step.push(PuzzleScriptEvent::Won);
         }
-        // A step that changed nothing and said nothing is no step.
-        if !step.iter().any(|e| !matches!(e, PuzzleScriptEvent::Turn { .. } | PuzzleScriptEvent::Rule { .. })) {
+        // A step that changed nothing and said nothing is no step. From rules version 4 an
+        // object's "move" onto its own cell (the action key's, with no rule to act on it) is
+        // nothing too: the reference keeps no undo state for a turn that left every object
+        // where it was (`processCommandQueue`), whatever the key.
+        let still = |e: &PuzzleScriptEvent| match e {
+            PuzzleScriptEvent::Turn { .. } | PuzzleScriptEvent::Rule { .. } => true,
+            PuzzleScriptEvent::Moved { from, to, .. } => from == to && self.version() >= 4,
+            _ => false,
+        };
+        if step.iter().all(still) {
             return Err(Rejected::new("no_change", "nothing happens"));
         }
         // Apply through the events, so the state and its hash move exactly as redo moves them.

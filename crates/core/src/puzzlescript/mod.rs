@@ -30,7 +30,10 @@
 //! with a string), reproduced exactly: the level's seed `N` seeds it as the string of N's decimal
 //! digits.
 //!
-//! **Versions.** Rules version 3 (today's) checks the win conditions at the end of a step only,
+//! **Versions.** Rules version 4 (today's) refuses a step that leaves every object where it
+//! was and says nothing (`no_change`), the action key's included: the reference keeps no undo
+//! state for such a turn, and version 3 kept an action that changed nothing as a step (its only
+//! event the player's "move" onto its own cell). Version 3 checks the win conditions at the end of a step only,
 //! as the reference does: a level that starts in a winning layout is won by its first step (any
 //! step, even one that moves nothing), where version 2 and older had it won from the start.
 //! Version 2 opens a level as the reference does: when
@@ -62,6 +65,7 @@ mod undo;
 #[cfg(test)]
 mod tests;
 
+pub use apply::StepReport;
 pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
 pub use import::{IMPORTERS, import_level};
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
@@ -131,7 +135,10 @@ impl PuzzleScriptRules {
     }
 
     /// Makes these rules behave as `version` did; false (unchanged) for a version this build
-    /// does not keep. Version 3 (today's) has a level that starts in a winning layout won by
+    /// does not keep. Version 4 (today's) refuses a step that leaves every object where it was
+    /// (`no_change`), an action key's "move" of the player onto its own cell included, as the
+    /// reference keeps no undo state for it; version 3 kept such an action as a step. Version 3
+    /// has a level that starts in a winning layout won by
     /// its first step, not from the start; version 2 runs the `again` turns a `run_rules_on_level_start`
     /// turn queues as the level starts, and leaves the rules of the `again` check (a turn tried
     /// and undone) out of the `Rule` events; version 1 did neither.

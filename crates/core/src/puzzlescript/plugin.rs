@@ -25,7 +25,7 @@ impl Plugin for PuzzleScript {
     /// reference checks the win conditions only there). 2: a level's start runs the `again`
     /// turns its `run_rules_on_level_start` turn queues, and the `again` check's rules are not
     /// traced; 1 did neither (kept, for its logs, as 2 is).
-    const VERSION: u32 = 3;
+    const VERSION: u32 = 4;
     const OLDEST_VERSION: u32 = 1;
     const COMMAND_HELP: &'static str = "up | down | left | right | action | tick | restart";
     const IMPORTERS: &'static [crate::Importer] = super::import::IMPORTERS;

@@ -355,7 +355,7 @@ const WON_AT_START: &str = include_str!("../../../../fixtures/puzzlescript/aggre
 fn a_level_that_starts_in_a_winning_layout_is_won_by_its_first_step() {
     let level = PuzzleScriptLevel { name: None, seed: None, source: WON_AT_START.into(), level: 0 };
     let (rules, s) = level.start(0).expect("the level starts");
-    assert_eq!(rules.version(), 3);
+    assert!(rules.version() >= 3);
     assert!(rules.game().is_won(s.engine()), "the layout meets the win conditions");
     assert!(!s.is_won());
     assert_eq!(rules.status(&s), Status::Playing);
@@ -380,4 +380,53 @@ fn a_level_that_starts_in_a_winning_layout_is_won_by_its_first_step() {
     let (old, s2) = level.start_version(0, 2).expect("version 2 starts");
     assert!(s2.is_won());
     assert!(old.commands(&s2).is_empty());
+}
+
+/// Issue 34.9: an action that changes nothing is refused as an arrow that changes nothing is
+/// (`no_change`, no events, no step), as the reference keeps no undo state for a turn that
+/// modified nothing (`processInput`: `addUndoState` only when `level.objects` changed), the
+/// action key or an arrow alike.
+#[test]
+fn an_action_that_changes_nothing_is_refused_like_an_arrow_into_a_wall() {
+    let source = "title Still\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nred\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n\n======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer, Wall\n\n======\nRULES\n======\n\n[ > Player | Wall ] -> [ Player | Wall ]\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\n####\n#P.#\n####\n";
+    let l = PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 };
+    let (rules, mut s) = l.start(0).expect("starts");
+    let before = s.clone();
+    let mut events = Vec::new();
+    for cmd in [PuzzleScriptCommand::Left, PuzzleScriptCommand::Action] {
+        assert_eq!(rules.apply(&mut s, &cmd, &mut events).map_err(|e| e.code), Err("no_change"), "{cmd}");
+        assert!(events.is_empty(), "{cmd}");
+        assert_eq!(s, before, "{cmd}");
+    }
+    assert!(!rules.legal_commands(&s).contains(&PuzzleScriptCommand::Action));
+    assert!(rules.legal_commands(&s).contains(&PuzzleScriptCommand::Right));
+}
+
+/// The console's report of a step: every rule tried in order (a rule of four directions once
+/// per direction), whether it matched, and each turn's sounds, the `sfx` ones the events leave
+/// out included; the state is not changed and a refused command is refused.
+#[test]
+fn a_step_report_lists_every_rule_tried_and_every_sound_played() {
+    let source = "title Report\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nred\n\nCrate\norange\n\nTarget\nblue\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n======\nSOUNDS\n======\n\nsfx0 23659300\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nPlayer, Wall, Crate\n\n======\nRULES\n======\n\n[ > Player | Crate ] -> [ > Player | > Crate ] sfx0\n[ Crate | Target | Target ] -> [ Crate | Target | Target ]\n\n==============\nWINCONDITIONS\n==============\n\nAll Crate on Target\n\n=======\nLEVELS\n=======\n\n#######\n#P*..O#\n#######\n";
+    let line_of = |text: &str| source.lines().position(|l| l.starts_with(text)).expect("the rule is there") as u32 + 1;
+    let (push, never) = (line_of("[ > Player"), line_of("[ Crate | Target"));
+    let l = PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 };
+    let (rules, s) = l.start(0).expect("starts");
+    let before = s.clone();
+    let report = rules.step_report(&s, &PuzzleScriptCommand::Right, true).expect("a push");
+    assert_eq!(s, before, "the report plays a copy");
+    assert_eq!(report.tried.len(), 1, "one turn");
+    let tried = &report.tried[0];
+    assert!(tried.contains(&(push, true)), "the push matched: {tried:?}");
+    assert!(tried.contains(&(never, false)), "the other rule was tried and missed: {tried:?}");
+    assert!(!tried.contains(&(never, true)), "{tried:?}");
+    assert!(tried.iter().position(|t| t.0 == push) < tried.iter().position(|t| t.0 == never), "in the rules' order");
+    assert_eq!(report.sounds, vec![vec!["23659300".to_string()]], "the sfx0 the push plays");
+    let mut events = Vec::new();
+    let mut after = s.clone();
+    rules.apply(&mut after, &PuzzleScriptCommand::Right, &mut events).expect("a push");
+    assert!(!events.iter().any(|e| matches!(e, PuzzleScriptEvent::Sound { .. })), "sfx is played, not recorded");
+    let quiet = rules.step_report(&s, &PuzzleScriptCommand::Right, false).expect("a push");
+    assert_eq!((quiet.sounds, quiet.tried), (report.sounds, vec![Vec::new()]), "no rules without asking");
+    assert_eq!(rules.step_report(&s, &PuzzleScriptCommand::Left, true).map_err(|e| e.code), Err("no_change"));
 }

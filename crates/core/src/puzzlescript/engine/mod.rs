@@ -348,6 +348,10 @@ pub struct Trace {
     /// is set (rules version 1 recorded them).
     #[serde(default)]
     pub again_check: bool,
+    /// When set, every rule tried, in order: its source line and whether it matched anywhere
+    /// (PuzzleScript's verbose log; a rule of several directions is tried once per direction).
+    #[serde(default)]
+    pub tried: Option<Vec<(usize, bool)>>,
 }
 
 /// One traced event.

@@ -913,6 +913,7 @@ impl<'a> Runtime<'a> {
         let mut total = 0usize;
         for (ri, rule) in group.iter().enumerate() {
             let m = self.find_matches_cached(rule);
+            self.note_tried(rule, !m.is_empty());
             if m.is_empty() {
                 self.give_back(m);
             } else {
@@ -948,8 +949,16 @@ impl<'a> Runtime<'a> {
         modified
     }
 
+    /// Notes that `rule` was tried, for a trace that asks ([`Trace::tried`]).
+    fn note_tried(&mut self, rule: &Rule, matched: bool) {
+        if let Some(tried) = self.trace.as_deref_mut().and_then(|t| t.tried.as_mut()) {
+            tried.push((rule.line, matched));
+        }
+    }
+
     fn try_apply(&mut self, rule: &'a Rule) -> bool {
         let found = self.find_matches_cached(rule);
+        self.note_tried(rule, !found.is_empty());
         if found.is_empty() {
             self.give_back(found);
             return false;
