@@ -166,6 +166,7 @@ impl Session {
         let (rules, state) = (self.history.rules().clone(), self.history.state().clone());
         let (work, tried, hold) = (cmd.clone(), self.rules_tried, self.hold.take());
         let (tx, rx) = mpsc::channel();
+        let started = Instant::now();
         let spawned = std::thread::Builder::new().name("tessera-step".into()).spawn(move || {
             if let Some(hold) = hold {
                 let _ = hold.recv();
@@ -181,7 +182,7 @@ impl Session {
         match rx.recv_timeout(wait) {
             Ok(computed) => Started::Done(self.finish(cmd, from, computed, now, speed)),
             Err(_) => {
-                self.pending = Some(Pending { cmd: cmd.clone(), from, started: Instant::now(), rx });
+                self.pending = Some(Pending { cmd: cmd.clone(), from, started, rx });
                 Started::Running
             }
         }
