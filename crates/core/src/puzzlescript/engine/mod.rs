@@ -543,8 +543,8 @@ impl Game {
         }
         let mut st = self.blank_state(seed.unwrap_or(DEFAULT_SEED));
         let mut again = {
-            let (mut backups, mut sounds) = (Vec::new(), Vec::new());
-            let mut rt = turn::Runtime::new(self, &mut st, &mut backups, &mut sounds, None);
+            let (mut backups, mut sounds, mut scratch) = (Vec::new(), Vec::new(), turn::Scratch::default());
+            let mut rt = turn::Runtime::with_scratch(self, &mut st, &mut backups, &mut sounds, None, &mut scratch);
             rt.advance_on_win = false;
             rt.work_limit = work.limit.saturating_sub(work.spent);
             rt.load_level(level);
@@ -592,7 +592,8 @@ impl Game {
     ) -> TurnOutcome {
         let mut backups = Vec::new();
         let mut sounds = Vec::new();
-        let mut rt = turn::Runtime::new(self, state, &mut backups, &mut sounds, trace);
+        let mut scratch = turn::Scratch::default();
+        let mut rt = turn::Runtime::with_scratch(self, state, &mut backups, &mut sounds, trace, &mut scratch);
         rt.advance_on_win = false;
         rt.work_limit = work.limit.saturating_sub(work.spent);
         let changed = rt.process_input(input.map(Input::mask), false, false);
@@ -614,30 +615,27 @@ impl Game {
     /// `ws`: the state, the work and the flags are exactly those of `turn_within` (the rules
     /// look at the board afresh, as a new turn does), at a fraction of the allocations.
     pub fn quiet_turn(&self, ws: &mut Workspace, state: &mut State, input: Option<Input>, work: &mut Work) -> QuietOutcome {
-        let mut scratch = std::mem::take(&mut ws.scratch);
-        scratch.forget();
-        let (outcome, mut scratch) = {
+        ws.scratch.forget();
+        let outcome = {
             let mut rt =
-                turn::Runtime::with_scratch(self, state, &mut ws.backups, &mut ws.sounds, None, scratch);
+                turn::Runtime::with_scratch(self, state, &mut ws.backups, &mut ws.sounds, None, &mut ws.scratch);
             rt.advance_on_win = false;
             rt.quiet = true;
             rt.work_limit = work.limit.saturating_sub(work.spent);
             let changed = rt.process_input(input.map(Input::mask), false, false);
             work.spent = work.spent.saturating_add(rt.work());
-            let outcome = QuietOutcome {
+            QuietOutcome {
                 changed,
                 again: rt.againing,
                 won: rt.won,
                 cancelled: rt.cancelled,
                 conditions_held: rt.conditions_held,
-            };
-            (outcome, rt.take_scratch())
+            }
         };
         for b in ws.backups.drain(..) {
-            scratch.recycle(b);
+            ws.scratch.recycle(b);
         }
         ws.sounds.clear();
-        ws.scratch = scratch;
         outcome
     }
 
@@ -651,7 +649,8 @@ impl Game {
     pub fn restart_within(&self, state: &mut State, work: &mut Work) -> TurnOutcome {
         let mut backups = Vec::new();
         let mut sounds = Vec::new();
-        let mut rt = turn::Runtime::new(self, state, &mut backups, &mut sounds, None);
+        let mut scratch = turn::Scratch::default();
+        let mut rt = turn::Runtime::with_scratch(self, state, &mut backups, &mut sounds, None, &mut scratch);
         rt.advance_on_win = false;
         rt.work_limit = work.limit.saturating_sub(work.spent);
         rt.do_restart(true);
@@ -699,24 +698,33 @@ impl Game {
         }
         let s = self.stride;
         let n = st.width * st.height;
-        for wc in &self.win_conditions {
-            let f1 = |c: &[u64]| {
-                if wc.aggregate1 { bits::subset(&wc.mask1, c) } else { bits::intersects(&wc.mask1, c) }
+        let Some(cells) = st.cells.get(..n * s) else {
+            return false;
+        };
+        use bits::Bits;
+        self.win_conditions.iter().all(|wc| {
+            let has = |mask: &[u64], all: bool, c: &[u64]| if all { bits::subset(mask, c) } else { bits::intersects(mask, c) };
+            // Whether some cell has the first mask and (or, for `all`, but not) the second.
+            let found = |want2: bool| {
+                if s == 1 {
+                    // one word a cell (at most 64 objects): the tests on words
+                    let word = |m: &Bits| m.first().copied().unwrap_or(0);
+                    let (m1, m2) = (word(&wc.mask1), word(&wc.mask2));
+                    let has1 = |c: u64| if wc.aggregate1 { c & m1 == m1 } else { c & m1 != 0 };
+                    let has2 = |c: u64| if wc.aggregate2 { c & m2 == m2 } else { c & m2 != 0 };
+                    cells.iter().any(|&c| has1(c) && has2(c) == want2)
+                } else {
+                    cells.chunks_exact(s.max(1)).any(|c| {
+                        has(&wc.mask1, wc.aggregate1, c) && has(&wc.mask2, wc.aggregate2, c) == want2
+                    })
+                }
             };
-            let f2 = |c: &[u64]| {
-                if wc.aggregate2 { bits::subset(&wc.mask2, c) } else { bits::intersects(&wc.mask2, c) }
-            };
-            let cells = (0..n).map(|i| &st.cells[i * s..(i + 1) * s]);
-            let passed = match wc.quantifier {
-                -1 => !cells.into_iter().any(|c| f1(c) && f2(c)),
-                0 => cells.into_iter().any(|c| f1(c) && f2(c)),
-                _ => !cells.into_iter().any(|c| f1(c) && !f2(c)),
-            };
-            if !passed {
-                return false;
+            match wc.quantifier {
+                -1 => !found(true),
+                0 => found(true),
+                _ => !found(false),
             }
-        }
-        true
+        })
     }
 }
 

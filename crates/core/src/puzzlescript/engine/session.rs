@@ -68,13 +68,12 @@ impl<'g> Session<'g> {
             too_long: false,
         };
         {
-            let scratch = std::mem::take(&mut s.scratch);
-            let mut rt = Runtime::with_scratch(game, &mut s.state, &mut s.backups, &mut s.sounds, None, scratch);
+            let mut rt =
+                Runtime::with_scratch(game, &mut s.state, &mut s.backups, &mut s.sounds, None, &mut s.scratch);
             rt.work_limit = s.work.limit;
             rt.load_level(level);
             s.againing = rt.againing;
             s.work.spent = rt.work();
-            s.scratch = rt.take_scratch();
         }
         s.sounds.clear();
         s.drain_again();
@@ -91,14 +90,18 @@ impl<'g> Session<'g> {
             }
             n += 1;
             self.againing = false;
-            let scratch = std::mem::take(&mut self.scratch);
-            let mut rt =
-                Runtime::with_scratch(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None, scratch);
+            let mut rt = Runtime::with_scratch(
+                self.game,
+                &mut self.state,
+                &mut self.backups,
+                &mut self.sounds,
+                None,
+                &mut self.scratch,
+            );
             rt.work_limit = self.work.limit.saturating_sub(self.work.spent);
             rt.process_input(None, false, false);
             self.againing = rt.againing;
             self.work.spent = self.work.spent.saturating_add(rt.work());
-            self.scratch = rt.take_scratch();
         }
         self.total_work = self.total_work.saturating_add(self.work.spent);
         if self.work.over() {
@@ -120,9 +123,14 @@ impl<'g> Session<'g> {
         }
         self.work.spent = 0;
         {
-            let scratch = std::mem::take(&mut self.scratch);
-            let mut rt =
-                Runtime::with_scratch(self.game, &mut self.state, &mut self.backups, &mut self.sounds, None, scratch);
+            let mut rt = Runtime::with_scratch(
+                self.game,
+                &mut self.state,
+                &mut self.backups,
+                &mut self.sounds,
+                None,
+                &mut self.scratch,
+            );
             rt.work_limit = self.work.limit;
             rt.againing = self.againing;
             match input {
@@ -137,7 +145,6 @@ impl<'g> Session<'g> {
             }
             self.againing = rt.againing;
             self.work.spent = rt.work();
-            self.scratch = rt.take_scratch();
         }
         self.drain_again();
     }

@@ -84,7 +84,7 @@ pub(crate) struct Runtime<'a> {
     seeds_can_move: Vec<&'a str>,
     seeds_cant_move: Vec<&'a str>,
     /// the buffers kept from turn to turn (and what rules found)
-    x: Scratch,
+    x: &'a mut Scratch,
     mstride: usize,
 }
 
@@ -226,6 +226,24 @@ fn moving_cells_into(movements: &[u8], lc: usize, out: &mut Vec<usize>) {
     }
 }
 
+/// The objects of each row (`rows`, `h` rows of `S` words) and each column (`cols`) of a board
+/// of `S` words a cell, stored column by column (`h` cells a column), ORed into both (zero
+/// them first). With the stride known the loops unroll and vectorise: most games have at most
+/// 128 objects, and this runs at the start of every turn.
+fn board_masks<const S: usize>(cells: &[u64], h: usize, rows: &mut [u64], cols: &mut [u64]) {
+    let rows = &mut rows[..h * S];
+    for (column, col) in cells.chunks_exact(h * S).zip(cols.chunks_exact_mut(S)) {
+        let mut acc = [0u64; S];
+        for (cell, row) in column.chunks_exact(S).zip(rows.chunks_exact_mut(S)) {
+            for k in 0..S {
+                acc[k] |= cell[k];
+                row[k] |= cell[k];
+            }
+        }
+        col.copy_from_slice(&acc);
+    }
+}
+
 fn delta_xy(dir: u8) -> (isize, isize) {
     match dir {
         UP => (0, -1),
@@ -237,27 +255,17 @@ fn delta_xy(dir: u8) -> (isize, isize) {
 }
 
 impl<'a> Runtime<'a> {
-    /// A runtime over `st`, with buffers of its own.
-    pub fn new(
-        game: &'a Game,
-        st: &'a mut State,
-        backups: &'a mut Vec<Vec<u64>>,
-        sounds: &'a mut Vec<String>,
-        trace: Option<&'a mut Trace>,
-    ) -> Runtime<'a> {
-        Runtime::with_scratch(game, st, backups, sounds, trace, Scratch::default())
-    }
-
-    /// A runtime over `st` working in `x` (from an earlier runtime on the same game: its memo
-    /// is kept, so `x` must have last been used on this state's board, or forgotten; see
-    /// [`Scratch::forget`]). [`Runtime::take_scratch`] gives it back.
+    /// A runtime over `st` working in `x` (new, or from an earlier runtime on the same game: its
+    /// memo is kept, so `x` must have last been used on this state's board, or forgotten; see
+    /// [`Scratch::forget`]). The scratch is borrowed, not moved: it is large, and the solver
+    /// starts millions of runtimes.
     pub fn with_scratch(
         game: &'a Game,
         st: &'a mut State,
         backups: &'a mut Vec<Vec<u64>>,
         sounds: &'a mut Vec<String>,
         trace: Option<&'a mut Trace>,
-        mut x: Scratch,
+        x: &'a mut Scratch,
     ) -> Runtime<'a> {
         let stride = game.stride;
         for mask in [&mut x.create_mask, &mut x.destroy_mask] {
@@ -302,11 +310,6 @@ impl<'a> Runtime<'a> {
             x,
             mstride: (5 * game.layer_count).div_ceil(64).max(1),
         }
-    }
-
-    /// The buffers (and what rules found), for the next runtime on this game and board.
-    pub fn take_scratch(&mut self) -> Scratch {
-        std::mem::take(&mut self.x)
     }
 
     /// The work the turn did: cells a rule's row was tested at (the quick test counts), rule
@@ -399,14 +402,20 @@ impl<'a> Runtime<'a> {
         if w * h * s == 0 {
             return;
         }
-        // cells are stored column by column: each column is one run of `h * s` words
         let cells = &self.st.cells[..w * h * s];
-        for (x, column) in cells.chunks_exact(h * s).enumerate() {
-            let col = &mut self.x.col_obj[x * s..(x + 1) * s];
-            for (cell, row) in column.chunks_exact(s).zip(self.x.row_obj.chunks_exact_mut(s)) {
-                for ((c, r), v) in col.iter_mut().zip(row.iter_mut()).zip(cell) {
-                    *c |= v;
-                    *r |= v;
+        match s {
+            1 => board_masks::<1>(cells, h, &mut self.x.row_obj, &mut self.x.col_obj),
+            2 => board_masks::<2>(cells, h, &mut self.x.row_obj, &mut self.x.col_obj),
+            _ => {
+                // cells are stored column by column: each column is one run of `h * s` words
+                for (x, column) in cells.chunks_exact(h * s).enumerate() {
+                    let col = &mut self.x.col_obj[x * s..(x + 1) * s];
+                    for (cell, row) in column.chunks_exact(s).zip(self.x.row_obj.chunks_exact_mut(s)) {
+                        for ((c, r), v) in col.iter_mut().zip(row.iter_mut()).zip(cell) {
+                            *c |= v;
+                            *r |= v;
+                        }
+                    }
                 }
             }
         }
@@ -641,6 +650,15 @@ impl<'a> Runtime<'a> {
         let aggregate = self.game.player_aggregate;
         let cells = &self.st.cells[..self.n_cells() * s];
         self.x.positions.clear();
+        if s == 1 {
+            let m = pm.first().copied().unwrap_or(0);
+            for (i, &c) in cells.iter().enumerate() {
+                if if aggregate { c & m == m } else { c & m != 0 } {
+                    self.x.positions.push(i);
+                }
+            }
+            return;
+        }
         for (i, c) in cells.chunks_exact(s.max(1)).enumerate() {
             if if aggregate { bits::subset(pm, c) } else { bits::intersects(pm, c) } {
                 self.x.positions.push(i);
@@ -912,11 +930,9 @@ impl<'a> Runtime<'a> {
         let mut per_rule: Vec<(usize, Matches, usize)> = Vec::new();
         let mut total = 0usize;
         for (ri, rule) in group.iter().enumerate() {
-            let m = self.find_matches_cached(rule);
-            self.note_tried(rule, !m.is_empty());
-            if m.is_empty() {
-                self.give_back(m);
-            } else {
+            let found = self.find_matches_cached(rule);
+            self.note_tried(rule, found.is_some());
+            if let Some(m) = found {
                 let n = m.rows().iter().fold(1usize, |a, r| a.saturating_mul(r.len()));
                 total = total.saturating_add(n);
                 per_rule.push((ri, m, n));
@@ -958,11 +974,10 @@ impl<'a> Runtime<'a> {
 
     fn try_apply(&mut self, rule: &'a Rule) -> bool {
         let found = self.find_matches_cached(rule);
-        self.note_tried(rule, !found.is_empty());
-        if found.is_empty() {
-            self.give_back(found);
+        self.note_tried(rule, found.is_some());
+        let Some(found) = found else {
             return false;
-        }
+        };
         let matches = found.rows();
         let mut result = false;
         if rule.has_replacements && rule.any_replacement {
@@ -1157,8 +1172,9 @@ impl<'a> Runtime<'a> {
         }
     }
 
-    /// `find_matches`, skipped when the rule found nothing and the board has not changed since.
-    fn find_matches_cached(&mut self, rule: &Rule) -> Matches {
+    /// `find_matches`, skipped when the rule found nothing and the board has not changed since:
+    /// `None` when a row has no match.
+    fn find_matches_cached(&mut self, rule: &Rule) -> Option<Matches> {
         self.spend(1);
         let memo = &self.x.memo;
         if let Some(&(at, seen)) = memo.no_match_at.get(rule.id)
@@ -1181,18 +1197,29 @@ impl<'a> Runtime<'a> {
                 }
             }
             if !touched {
-                return Matches::default();
+                return None;
             }
         }
-        let mut m = self.x.matches.pop().unwrap_or_default();
-        self.find_matches(rule, &mut m);
+        if self.may_match(rule) {
+            let mut m = self.x.matches.pop().unwrap_or_default();
+            self.find_matches(rule, &mut m);
+            if !m.is_empty() {
+                return Some(m);
+            }
+            self.give_back(m);
+        }
         let memo = &mut self.x.memo;
-        if m.is_empty()
-            && let Some(slot) = memo.no_match_at.get_mut(rule.id)
-        {
+        if let Some(slot) = memo.no_match_at.get_mut(rule.id) {
             *slot = (memo.version + 1, memo.clock);
         }
-        m
+        None
+    }
+
+    /// Whether `rule` may match on the board, by the whole board's objects and movements
+    /// alone: most rules tried fail here, before a match list is fetched.
+    fn may_match(&self, rule: &Rule) -> bool {
+        bits::subset(&rule.rule_mask, &self.x.map_obj)
+            && rule.row_mov_masks.iter().all(|row_mov| bits::subset(row_mov, &self.x.map_mov))
     }
 
     /// The matches of each row of `rule` into `all` (none when a row has none).
@@ -1210,19 +1237,15 @@ impl<'a> Runtime<'a> {
             let row_mask = &rule.row_masks[ri];
             let row_mov = &rule.row_mov_masks[ri];
             if !bits::subset(row_mov, &self.x.map_mov) {
-                {
-                all.used = 0;
-                return;
-            }
-            }
+ all.used = 0;
+ return;
+ }
             let wild = rule.ellipses[ri];
             let len = row.len() - wild;
             if len == 0 || len > w.max(h) + 1 {
-                {
-                all.used = 0;
-                return;
-            }
-            }
+ all.used = 0;
+ return;
+ }
             let (mut xmin, mut xmax, mut ymin, mut ymax) = (0usize, w, 0usize, h);
             match rule.direction {
                 UP => ymin += len - 1,
@@ -1278,11 +1301,9 @@ impl<'a> Runtime<'a> {
                         continue;
                     }
                     if self.over() {
-                        {
-                all.used = 0;
-                return;
-            }
-                    }
+ all.used = 0;
+ return;
+ }
                     self.spend(xmax - xmin);
                     let before = found.len();
                     for x in xmin..xmax {
@@ -1302,11 +1323,9 @@ impl<'a> Runtime<'a> {
                         continue;
                     }
                     if self.over() {
-                        {
-                all.used = 0;
-                return;
-            }
-                    }
+ all.used = 0;
+ return;
+ }
                     self.spend(ymax - ymin);
                     let before = found.len();
                     for y in ymin..ymax {
