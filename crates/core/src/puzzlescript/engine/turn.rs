@@ -1286,12 +1286,29 @@ impl<'a> Runtime<'a> {
             let (kp, km, ka, any_ok) = (key.all, key.none, key.any, key.any == 0);
             let (ml, mb) = key.mov.map_or((0, 0), |(l, b)| (at * lc as isize + l as isize, b));
             let (cells, movements) = (&self.st.cells, &self.st.movements);
-            let quick = |i: usize| {
-                let c = cells[((i * s) as isize + kw) as usize];
-                c & kp == kp
-                    && c & km == 0
-                    && (any_ok || c & ka != 0)
-                    && (mb == 0 || movements[((i * lc) as isize + ml) as usize] & mb == mb)
+            // The quick test at `count` cells, `first` and every `step`-th after it, calling
+            // `hit` with the number of each cell that passes (the words read by stepping
+            // through slices: no bounds check a cell).
+            let scan = |first: usize, step: usize, count: usize, found: &mut Vec<Match>, hit: &dyn Fn(usize, &mut Vec<Match>)| {
+                if count == 0 {
+                    return;
+                }
+                let words = cells[((first * s) as isize + kw) as usize..].iter().step_by(step * s).take(count);
+                let pass = |c: u64| c & kp == kp && c & km == 0 && (any_ok || c & ka != 0);
+                if mb == 0 {
+                    for (k, &c) in words.enumerate() {
+                        if pass(c) {
+                            hit(k, found);
+                        }
+                    }
+                } else {
+                    let movs = movements[((first * lc) as isize + ml) as usize..].iter().step_by(step * lc);
+                    for (k, (&c, &m)) in words.zip(movs).enumerate() {
+                        if pass(c) && m & mb == mb {
+                            hit(k, found);
+                        }
+                    }
+                }
             };
             if horizontal {
                 for y in ymin..ymax {
@@ -1301,16 +1318,12 @@ impl<'a> Runtime<'a> {
                         continue;
                     }
                     if self.over() {
- all.used = 0;
- return;
- }
+                        all.used = 0;
+                        return;
+                    }
                     self.spend(xmax - xmin);
                     let before = found.len();
-                    for x in xmin..xmax {
-                        if quick(x * h + y) {
-                            visit(x, y, found);
-                        }
-                    }
+                    scan(xmin * h + y, h, xmax.saturating_sub(xmin), found, &|k, found| visit(xmin + k, y, found));
                     // A match found is a rule application to try: counted now, so that the
                     // matches held stay within the bound too.
                     self.spend(APPLY_WORK * (found.len() - before));
@@ -1323,16 +1336,12 @@ impl<'a> Runtime<'a> {
                         continue;
                     }
                     if self.over() {
- all.used = 0;
- return;
- }
+                        all.used = 0;
+                        return;
+                    }
                     self.spend(ymax - ymin);
                     let before = found.len();
-                    for y in ymin..ymax {
-                        if quick(x * h + y) {
-                            visit(x, y, found);
-                        }
-                    }
+                    scan(x * h + ymin, 1, ymax.saturating_sub(ymin), found, &|k, found| visit(x, ymin + k, found));
                     // A match found is a rule application to try: counted now, so that the
                     // matches held stay within the bound too.
                     self.spend(APPLY_WORK * (found.len() - before));
