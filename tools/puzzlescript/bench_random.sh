@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Long random-input runs of the regression suite's games, side by side (issue 38.5): every
+# STRIDE-th distinct (game, level) of the suite, each played with INPUTS random inputs (up, left,
+# down, right, action; a fixed seed, so every run plays the same inputs), through the reference
+# engine under Node.js (`reference.js`, its `runTest` procedure) and through tessera's
+# (`tessera puzzlescript test --jobs 1`: the same procedure; the cases have no expected board,
+# so tessera reports them all as failing, which is not what is measured). Each runs ROUNDS times
+# alternately; the medians of their CPU times (user + system) and the ratio are printed.
+#
+#   tools/puzzlescript/bench_random.sh [ROUNDS] [INPUTS] [STRIDE]   (default 3, 1000, 4)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rounds="${1:-3}"
+inputs="${2:-1000}"
+stride="${3:-4}"
+ref="${PUZZLESCRIPT_REFERENCE:-../shared/benchmarks/puzzlescript/reference}"
+suite="$ref/tests/resources/testdata.js"
+[ -f "$suite" ] || { echo "no suite at $suite" >&2; exit 2; }
+command -v node >/dev/null || { echo "node is not installed" >&2; exit 2; }
+cargo build -q --release -p tessera-cli
+tessera="$PWD/target/release/tessera"
+cases="$(mktemp --suffix .json)"
+trap 'rm -f "$cases"' EXIT
+node - "$suite" "$inputs" "$stride" >"$cases" <<'EOF'
+const fs = require('fs');
+const vm = require('vm');
+const [suite, n, stride] = process.argv.slice(2);
+const ctx = {};
+vm.runInNewContext(fs.readFileSync(suite, 'utf8') + '\n;this.testdata = testdata;', ctx);
+let x = 0x5eed;
+const next = () => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return x >>> 16; };
+const seen = new Set();
+const out = [];
+let k = 0;
+for (const [name, data] of ctx.testdata) {
+    const key = data[0] + '\u0000' + (data[3] || 0);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (k++ % Number(stride) !== 0) continue;
+    const inputs = Array.from({ length: Number(n) }, () => next() % 5);
+    out.push([name, [data[0], inputs, '', data[3] || 0, data[4]]]);
+}
+process.stderr.write(`${out.length} games, ${n} random inputs each\n`);
+process.stdout.write(JSON.stringify(out));
+EOF
+TIMEFORMAT='%U %S'
+cpu() { { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{printf "%s\n", $1 + $2}'; }
+declare -a rc tc
+for ((i = 1; i <= rounds; i++)); do
+  rc+=("$(cpu node tools/puzzlescript/reference.js "$ref" "$cases")")
+  tc+=("$(cpu "$tessera" puzzlescript test "$cases" --jobs 1)")
+  printf 'round %d: reference %s s cpu, tessera --jobs 1 %s s cpu\n' "$i" "${rc[-1]}" "${tc[-1]}"
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+R=$(median "${rc[@]}"); T=$(median "${tc[@]}")
+printf 'median cpu: reference %.2f s; tessera --jobs 1 %.2f s (%sx)\n' "$R" "$T" "$(awk "BEGIN {printf \"%.1f\", $R / $T}")"
