@@ -75,13 +75,17 @@ fn compute(
     Computed { result, report }
 }
 
+/// The most boards of a step's turns shown one by one (the last ones, before its end).
+pub const MAX_TURN_BOARDS: usize = 100;
+
 /// The board after each turn of a step but the last, and when to show them.
 struct Frames {
     /// When the step was played (seconds of egui time).
     start: f64,
     /// Seconds each turn's board shows.
     secs: f64,
-    /// The state after turn 0, 1, … (the last turn's is the session's state).
+    /// The state after turn 0, 1, … (the last turn's is the session's state), or after the
+    /// last [`MAX_TURN_BOARDS`] turns before it.
     states: Vec<AnyState>,
 }
 
@@ -247,8 +251,23 @@ impl Session {
         }
         self.clock = Clock::start(now, self.mirror.phases(), speed);
         self.frames = self.turn_boards(game, now, speed);
+        // Each turn's sounds as its board shows (`again_interval` apart; at once at Instant):
+        // the turns whose boards are left out are heard at once (each sound once) with the
+        // first shown.
+        let mut turns = turns;
+        if let Some(f) = &self.frames
+            && turns.len() > f.states.len() + 1
+        {
+            let skipped = turns.len() - f.states.len() - 1;
+            let mut first: Vec<String> = Vec::new();
+            for seed in turns.drain(..=skipped).flatten() {
+                if !first.contains(&seed) {
+                    first.push(seed);
+                }
+            }
+            turns.insert(0, first);
+        }
         if turns.iter().any(|t| !t.is_empty()) {
-            // Each turn's sounds as its board shows (`again_interval` apart; at once at Instant).
             let secs = self.frames.as_ref().map_or(0.0, |f| f.secs);
             self.sounds.push(crate::audio::StepSounds { start: now, secs, turns });
         }
@@ -318,8 +337,11 @@ impl Session {
             return None;
         }
         let mut state = self.history.state().clone();
-        let mut states = Vec::with_capacity(starts.len() - 1);
-        for k in (1..starts.len()).rev() {
+        // The boards of the last turns only: a long `again` chain on a large board would
+        // otherwise keep a copy of the board a turn (1,000 turns of a 256×256 board: 0.5 GB).
+        let shown = (starts.len() - 1).min(MAX_TURN_BOARDS);
+        let mut states = Vec::with_capacity(shown);
+        for k in (starts.len() - shown..starts.len()).rev() {
             let end = starts.get(k + 1).copied().unwrap_or(events.len());
             rules.undo(&mut state, events.get(starts[k]..end)?);
             states.push(state.clone());
@@ -415,5 +437,42 @@ mod tests {
         s.seek(2).expect("step 2 exists");
         assert_eq!(s.history().step(), 2);
         assert!(*s.mirror() == Mirror::from_state(s.state()));
+    }
+
+    /// A step of hundreds of `again` turns keeps the boards of its last [`MAX_TURN_BOARDS`]
+    /// turns only, the board before the end being the one after the turn before the last, and
+    /// its sounds are all heard, those of the turns not shown at once.
+    #[test]
+    fn a_long_again_chain_shows_its_last_turns_only() {
+        let source = "title Run\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nred\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n\n======\nSOUNDS\n======\n\nsfx0 23659300\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer, Wall\n\n======\nRULES\n======\n\nright [ Player | no Wall ] -> [ > Player | ] again sfx0\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\n";
+        let width = 170;
+        let level = format!("{}\n#P{}#\n{}\n", "#".repeat(width), ".".repeat(width - 3), "#".repeat(width));
+        let level = Level::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptLevel {
+            name: None,
+            seed: None,
+            source: format!("{source}{level}").into(),
+            level: 0,
+        });
+        let mut s = Session::new(level, 0).expect("starts");
+        s.take_sounds();
+        let right = AnyCommand::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptCommand::Right);
+        s.execute(&right, 0.0, Speed::Normal).expect("runs right");
+        let turns = s.report().sounds.len();
+        assert!(turns > MAX_TURN_BOARDS + 50, "a long chain: {turns} turns");
+        let (_, secs, boards) = s.turn_frames().expect("the turns play out");
+        assert_eq!(boards, MAX_TURN_BOARDS);
+        // The last board before the end: the step's state with its last turn undone.
+        let f = s.frames.as_ref().expect("frames");
+        let AnyState::PuzzleScript(last) = f.states.last().expect("a board") else { panic!() };
+        let AnyState::PuzzleScript(end) = s.state() else { panic!() };
+        let moved = |st: &tessera_core::puzzlescript::PuzzleScriptState| {
+            st.rows()[1].find('p').or(st.rows()[1].find('P'))
+        };
+        assert_eq!(moved(last).map(|x| x + 1), moved(end), "one cell behind the end");
+        let sounds = s.take_sounds();
+        assert_eq!(sounds.len(), 1);
+        assert_eq!(sounds[0].turns.len(), MAX_TURN_BOARDS + 1, "one turn of sounds a board, and the end's");
+        assert_eq!(sounds[0].turns[0], vec!["23659300".to_string()], "the hidden turns' sound, once");
+        assert!(secs > 0.0);
     }
 }
