@@ -1,7 +1,8 @@
 //! PuzzleScript: the reference regression suite through `Session`.
 
 use std::path::PathBuf;
-use tessera_core::puzzlescript::engine::suite::{parse_testdata, run_case};
+use tessera_core::puzzlescript::MAX_STEP_WORK;
+use tessera_core::puzzlescript::engine::suite::{MAX_CASE_WORK, parse_testdata, run_case};
 
 /// The shared benchmark folder: `../shared` beside the checkout (or one level up, for a git
 /// worktree under `wt/`), or `PS_SHARED_DIR`.
@@ -32,6 +33,8 @@ fn reference_suite() {
     let filter = std::env::var("PS_FILTER").ok();
     let mut passed = 0;
     let mut failed = 0;
+    // The heaviest step and case (issue 37.4): the work bound must stay far above them.
+    let (mut heaviest_step, mut heaviest_case) = ((0, ""), (0, ""));
     let started = std::time::Instant::now();
     for case in &cases {
         if let Some(f) = &filter
@@ -41,6 +44,8 @@ fn reference_suite() {
         }
         let t0 = std::time::Instant::now();
         let r = run_case(case);
+        heaviest_step = heaviest_step.max((r.heaviest_step, case.name.as_str()));
+        heaviest_case = heaviest_case.max((r.work, case.name.as_str()));
         if std::env::var("PS_TIMING").is_ok() {
             println!("TIME {:.3} {}", t0.elapsed().as_secs_f64(), case.name);
         }
@@ -59,6 +64,13 @@ fn reference_suite() {
         }
         println!("compiling alone: {:.2}s", t0.elapsed().as_secs_f64());
     }
+    println!(
+        "heaviest step: {} units of work ({}), case: {} ({})",
+        heaviest_step.0, heaviest_step.1, heaviest_case.0, heaviest_case.1
+    );
+    // 3.3 million and 31 million in 2026-11: a real game's step is never near the bound.
+    assert!(heaviest_step.0 <= MAX_STEP_WORK / 8, "the step bound is too near {heaviest_step:?}");
+    assert!(heaviest_case.0 <= MAX_CASE_WORK / 8, "the case bound is too near {heaviest_case:?}");
     if filter.is_none() {
         assert!(passed >= PASS_FLOOR, "{passed} passed, floor {PASS_FLOOR}");
     }

@@ -49,6 +49,7 @@ pub mod engine;
 
 mod apply;
 mod bridge;
+mod decode;
 mod event;
 mod import;
 mod level;

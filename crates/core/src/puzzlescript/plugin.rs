@@ -116,6 +116,11 @@ impl Plugin for PuzzleScript {
         state.render()
     }
 
+    #[inline]
+    fn decode_event(bytes: &[u8]) -> Option<(PuzzleScriptEvent, usize)> {
+        super::decode::decode_event(bytes)
+    }
+
     /// The first command of a solution when the solver (A*, [`HINT_SEARCH`]) finds one within
     /// [`HINT_NODES`] expansions; else none: never a command from a search that found no
     /// solution (proved none from here, out of budget, left out random steps, a realtime game,

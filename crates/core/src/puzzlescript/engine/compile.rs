@@ -1580,7 +1580,17 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     };
     let rules = drop_duplicate_rules(rules);
     let compiled = rules_to_masks(&mut ctx, &rules);
-    let (late, early): (Vec<_>, Vec<_>) = compiled.into_iter().partition(|(_, late)| *late);
+    // (sized first: rules are large, and a growing list of thousands of them was a fresh
+    // allocation, its pages zeroed by the system, at each doubling)
+    let late_count = compiled.iter().filter(|(_, late)| *late).count();
+    let (mut late, mut early) = (Vec::with_capacity(late_count), Vec::with_capacity(compiled.len() - late_count));
+    for rule in compiled {
+        if rule.1 {
+            late.push(rule);
+        } else {
+            early.push(rule);
+        }
+    }
     let mut rule_groups = group_rules(&mut ctx, early);
     let mut late_groups = group_rules(&mut ctx, late);
     let rule_count = number_rules(&mut rule_groups, &mut late_groups);

@@ -1237,15 +1237,15 @@ impl<'a> Runtime<'a> {
             let row_mask = &rule.row_masks[ri];
             let row_mov = &rule.row_mov_masks[ri];
             if !bits::subset(row_mov, &self.x.map_mov) {
- all.used = 0;
- return;
- }
+                all.used = 0;
+                return;
+            }
             let wild = rule.ellipses[ri];
             let len = row.len() - wild;
             if len == 0 || len > w.max(h) + 1 {
- all.used = 0;
- return;
- }
+                all.used = 0;
+                return;
+            }
             let (mut xmin, mut xmax, mut ymin, mut ymax) = (0usize, w, 0usize, h);
             match rule.direction {
                 UP => ymin += len - 1,
@@ -1289,11 +1289,16 @@ impl<'a> Runtime<'a> {
             // The quick test at `count` cells, `first` and every `step`-th after it, calling
             // `hit` with the number of each cell that passes (the words read by stepping
             // through slices: no bounds check a cell).
-            let scan = |first: usize, step: usize, count: usize, found: &mut Vec<Match>, hit: &dyn Fn(usize, &mut Vec<Match>)| {
+            let scan = |first: usize,
+                        step: usize,
+                        count: usize,
+                        found: &mut Vec<Match>,
+                        hit: &dyn Fn(usize, &mut Vec<Match>)| {
                 if count == 0 {
                     return;
                 }
-                let words = cells[((first * s) as isize + kw) as usize..].iter().step_by(step * s).take(count);
+                let words =
+                    cells[((first * s) as isize + kw) as usize..].iter().step_by(step * s).take(count);
                 let pass = |c: u64| c & kp == kp && c & km == 0 && (any_ok || c & ka != 0);
                 if mb == 0 {
                     for (k, &c) in words.enumerate() {
@@ -1323,7 +1328,9 @@ impl<'a> Runtime<'a> {
                     }
                     self.spend(xmax - xmin);
                     let before = found.len();
-                    scan(xmin * h + y, h, xmax.saturating_sub(xmin), found, &|k, found| visit(xmin + k, y, found));
+                    scan(xmin * h + y, h, xmax.saturating_sub(xmin), found, &|k, found| {
+                        visit(xmin + k, y, found)
+                    });
                     // A match found is a rule application to try: counted now, so that the
                     // matches held stay within the bound too.
                     self.spend(APPLY_WORK * (found.len() - before));
@@ -1341,7 +1348,9 @@ impl<'a> Runtime<'a> {
                     }
                     self.spend(ymax - ymin);
                     let before = found.len();
-                    scan(x * h + ymin, 1, ymax.saturating_sub(ymin), found, &|k, found| visit(x, ymin + k, found));
+                    scan(x * h + ymin, 1, ymax.saturating_sub(ymin), found, &|k, found| {
+                        visit(x, ymin + k, found)
+                    });
                     // A match found is a rule application to try: counted now, so that the
                     // matches held stay within the bound too.
                     self.spend(APPLY_WORK * (found.len() - before));
