@@ -215,7 +215,7 @@ impl EditorApp {
         for seed in crate::sound_picker::take_requests(ctx) {
             self.audio.play_now(&seed);
         }
-        if self.audio.tick(now) {
+        if self.audio.tick(now) || self.debug.sounds_pending() {
             ctx.request_repaint_after(std::time::Duration::from_millis(15));
         }
         if let Some(n) = self.audio.take_notice() {

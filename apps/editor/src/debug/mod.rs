@@ -176,6 +176,11 @@ impl DebugView {
         self.debugger.as_mut().map(Debugger::take_sounds).unwrap_or_default()
     }
 
+    /// Whether a step's sounds are still being worked out.
+    pub fn sounds_pending(&self) -> bool {
+        self.debugger.as_ref().is_some_and(Debugger::sounds_pending)
+    }
+
     /// Opens `log` (read from `path`, if from a file), paused at step 0.
     pub fn open_log(&mut self, log: Log, path: Option<PathBuf>) {
         self.save_path = path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();

@@ -34,6 +34,8 @@ pub struct Debugger {
     pub(super) start_hash: Option<u64>,
     /// The sounds of the steps shown one step forward at a time, for the app to play.
     sounds: Vec<crate::audio::StepSounds>,
+    /// Sounds still being worked out on a thread (a step replayed to hear it), in step order.
+    sound_jobs: Vec<Receiver<Option<crate::audio::StepSounds>>>,
 }
 
 pub(super) fn text(e: &LogError) -> String {
@@ -60,6 +62,7 @@ impl Debugger {
             unsaved: false,
             start_hash: None,
             sounds: Vec::new(),
+            sound_jobs: Vec::new(),
         };
         d.start_hash = d.log.state_at(0).ok().map(|s| s.hash());
         d.jump(0);
@@ -202,7 +205,18 @@ impl Debugger {
         }
         self.clock = Clock::start(now, m.phases(), speed);
         if let (Ok(before), Some(cmd)) = (&self.state, &r.command) {
-            self.sounds.extend(step_sounds(self.log.rules(), before, cmd, &r.events, now, speed));
+            // The sounds need the step played again: on a thread, as Play's steps, so a long
+            // step never holds up the frame; waited for as long as Play waits for a step.
+            let (rules, before, cmd, events) =
+                (self.log.rules().clone(), before.clone(), cmd.clone(), r.events.clone());
+            let (tx, rx) = std::sync::mpsc::channel();
+            let spawned = std::thread::Builder::new().name("tessera-debug-sounds".into()).spawn(move || {
+                let _ = tx.send(step_sounds(&rules, &before, &cmd, &events, now, speed));
+            });
+            if spawned.is_ok() {
+                self.sound_jobs.push(rx);
+                self.hear_jobs(Some(crate::app::STEP_WAIT));
+            }
         }
         self.step = step;
         self.outlined = Some(step);
@@ -214,7 +228,32 @@ impl Debugger {
     /// Takes the sounds of the steps played forward since the last call (only a step forward by
     /// one makes its sounds: a jump or a step back is silent), for the app to hear.
     pub fn take_sounds(&mut self) -> Vec<crate::audio::StepSounds> {
+        self.hear_jobs(None);
         std::mem::take(&mut self.sounds)
+    }
+
+    /// Whether sounds are still being worked out (the app asks for frames until they come).
+    pub fn sounds_pending(&self) -> bool {
+        !self.sound_jobs.is_empty()
+    }
+
+    /// Takes the sounds the threads have worked out, in step order, the first waited for at
+    /// most `wait`.
+    fn hear_jobs(&mut self, wait: Option<std::time::Duration>) {
+        while let Some(rx) = self.sound_jobs.first() {
+            let got = match wait {
+                Some(w) => {
+                    rx.recv_timeout(w).map_err(|e| matches!(e, std::sync::mpsc::RecvTimeoutError::Timeout))
+                }
+                None => rx.try_recv().map_err(|e| matches!(e, TryRecvError::Empty)),
+            };
+            match got {
+                Ok(sounds) => self.sounds.extend(sounds),
+                Err(true) => return,
+                Err(false) => {}
+            }
+            self.sound_jobs.remove(0);
+        }
     }
 
     /// One step back, animated (the events of the step left, unapplied in reverse order).
