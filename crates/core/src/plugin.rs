@@ -192,6 +192,95 @@ pub fn read_varint(input: &[u8], bytes: usize) -> Option<(u64, usize)> {
     Some((u64::from_le_bytes(word), at + len))
 }
 
+/// What bincode 2 `standard()` writes, read by hand from the front of a slice for
+/// [`Plugin::decode_event`] (2048's events, PuzzleScript's): each read answers `None` wherever
+/// bincode would refuse the bytes, and the decoder then leaves the event to bincode.
+pub(crate) struct Reader<'a> {
+    b: &'a [u8],
+    n: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the front of `b`.
+    #[inline(always)]
+    pub(crate) fn new(b: &'a [u8]) -> Self {
+        Reader { b, n: 0 }
+    }
+
+    /// How many bytes were read.
+    #[inline(always)]
+    pub(crate) fn read(&self) -> usize {
+        self.n
+    }
+
+    #[inline(always)]
+    pub(crate) fn id(&mut self) -> Option<crate::Id> {
+        self.u32().map(crate::Id)
+    }
+
+    /// A `Vec` of items read by `item` (each at least a byte).
+    #[inline(always)]
+    pub(crate) fn vec<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let n = self.len(1)?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(item(self)?);
+        }
+        Some(out)
+    }
+    /// An unsigned integer `bytes` wide ([`read_varint`]).
+    #[inline(always)]
+    pub(crate) fn int(&mut self, bytes: usize) -> Option<u64> {
+        let (v, used) = read_varint(self.b.get(self.n..)?, bytes)?;
+        self.n += used;
+        Some(v)
+    }
+
+    #[inline(always)]
+    pub(crate) fn u32(&mut self) -> Option<u32> {
+        self.int(4).and_then(|v| u32::try_from(v).ok())
+    }
+
+    #[inline(always)]
+    pub(crate) fn pos(&mut self) -> Option<crate::Pos> {
+        let x = u16::try_from(self.int(2)?).ok()?;
+        let y = u16::try_from(self.int(2)?).ok()?;
+        Some(crate::Pos::new(x, y))
+    }
+
+    /// A sequence's length, when the bytes left can hold that many items of at least
+    /// `least` bytes each (a longer claim is cut short, and bincode says so).
+    #[inline(always)]
+    pub(crate) fn len(&mut self, least: usize) -> Option<usize> {
+        let n = usize::try_from(self.int(8)?).ok()?;
+        (n <= self.b.len().saturating_sub(self.n) / least).then_some(n)
+    }
+
+    /// A `Vec<u64>`.
+    pub(crate) fn words(&mut self) -> Option<Vec<u64>> {
+        let n = self.len(1)?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(self.int(8)?);
+        }
+        Some(out)
+    }
+
+    /// A `Vec<u8>` or a string's bytes: its length, then the bytes themselves.
+    pub(crate) fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.len(1)?;
+        let out = self.b.get(self.n..self.n + n)?;
+        self.n += n;
+        Some(out)
+    }
+
+    /// A `String` (UTF-8, as bincode checks).
+    pub(crate) fn string(&mut self) -> Option<String> {
+        let b = self.bytes()?;
+        std::str::from_utf8(b).ok().map(str::to_owned)
+    }
+}
+
 /// Borrows a rule set's own event out of a type-erased one (implemented by the registry for
 /// [`AnyEvent`](crate::AnyEvent)).
 pub trait EventOf<E> {

@@ -12,23 +12,17 @@
 //! [`Plugin::decode_event`]: crate::Plugin::decode_event
 
 use super::PuzzleScriptEvent;
-use crate::Pos;
 
 /// Reads a PuzzleScript event (after its `AnyEvent` variant index) exactly as bincode would, or
 /// `None` where bincode would refuse it.
 #[inline]
 pub(super) fn decode_event(bytes: &[u8]) -> Option<(PuzzleScriptEvent, usize)> {
-    let mut r = Reader { b: bytes, n: 0 };
+    let mut r = crate::plugin::Reader::new(bytes);
     let e = match r.int(4)? {
         0 => PuzzleScriptEvent::Turn { index: r.u32()? },
         1 => {
             let line = r.u32()?;
-            let n = r.len(1)?;
-            let mut cells = Vec::with_capacity(n);
-            for _ in 0..n {
-                cells.push(r.pos()?);
-            }
-            PuzzleScriptEvent::Rule { line, cells }
+            PuzzleScriptEvent::Rule { line, cells: r.vec(|r| r.pos())? }
         }
         2 => PuzzleScriptEvent::Moved { object: r.u32()?, from: r.pos()?, to: r.pos()? },
         3 => PuzzleScriptEvent::Cell { at: r.pos()?, before: r.words()?, after: r.words()? },
@@ -39,72 +33,13 @@ pub(super) fn decode_event(bytes: &[u8]) -> Option<(PuzzleScriptEvent, usize)> {
         8 => PuzzleScriptEvent::Won,
         _ => return None,
     };
-    Some((e, r.n))
-}
-
-/// Varints read from the front of a slice: `n` bytes so far.
-struct Reader<'a> {
-    b: &'a [u8],
-    n: usize,
-}
-
-impl<'a> Reader<'a> {
-    /// An unsigned integer `bytes` wide ([`crate::read_varint`]).
-    #[inline(always)]
-    fn int(&mut self, bytes: usize) -> Option<u64> {
-        let (v, used) = crate::read_varint(self.b.get(self.n..)?, bytes)?;
-        self.n += used;
-        Some(v)
-    }
-
-    #[inline(always)]
-    fn u32(&mut self) -> Option<u32> {
-        self.int(4).and_then(|v| u32::try_from(v).ok())
-    }
-
-    #[inline(always)]
-    fn pos(&mut self) -> Option<Pos> {
-        let x = u16::try_from(self.int(2)?).ok()?;
-        let y = u16::try_from(self.int(2)?).ok()?;
-        Some(Pos::new(x, y))
-    }
-
-    /// A sequence's length, when the bytes left can hold that many items of at least
-    /// `least` bytes each (a longer claim is cut short, and bincode says so).
-    #[inline(always)]
-    fn len(&mut self, least: usize) -> Option<usize> {
-        let n = usize::try_from(self.int(8)?).ok()?;
-        (n <= self.b.len().saturating_sub(self.n) / least).then_some(n)
-    }
-
-    /// A `Vec<u64>`.
-    fn words(&mut self) -> Option<Vec<u64>> {
-        let n = self.len(1)?;
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            out.push(self.int(8)?);
-        }
-        Some(out)
-    }
-
-    /// A `Vec<u8>` or a string's bytes: its length, then the bytes themselves.
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.len(1)?;
-        let out = self.b.get(self.n..self.n + n)?;
-        self.n += n;
-        Some(out)
-    }
-
-    /// A `String` (UTF-8, as bincode checks).
-    fn string(&mut self) -> Option<String> {
-        let b = self.bytes()?;
-        std::str::from_utf8(b).ok().map(str::to_owned)
-    }
+    Some((e, r.read()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Pos;
     use crate::AnyEvent;
     use crate::slide::SlideEvent;
     use proptest::prelude::*;

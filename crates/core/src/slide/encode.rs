@@ -52,7 +52,7 @@ pub(super) fn encode_step<E: EventOf<SlideEvent>>(
 /// where bincode would refuse it or a case is left to bincode.
 #[inline]
 pub(super) fn decode_event(bytes: &[u8]) -> Option<(SlideEvent, usize)> {
-    let mut r = Reader { b: bytes, n: 0 };
+    let mut r = crate::plugin::Reader::new(bytes);
     let e = match r.int(4)? {
         0 => SlideEvent::Moved { tile: r.id()?, from: r.pos()?, to: r.pos()? },
         1 => SlideEvent::Merged {
@@ -79,40 +79,7 @@ pub(super) fn decode_event(bytes: &[u8]) -> Option<(SlideEvent, usize)> {
         5 => SlideEvent::GameOver,
         _ => return None,
     };
-    Some((e, r.n))
-}
-
-/// Varints read from the front of a slice: `n` bytes so far.
-struct Reader<'a> {
-    b: &'a [u8],
-    n: usize,
-}
-
-impl Reader<'_> {
-    /// An unsigned integer `bytes` wide ([`crate::read_varint`]).
-    #[inline(always)]
-    fn int(&mut self, bytes: usize) -> Option<u64> {
-        let (v, used) = crate::read_varint(self.b.get(self.n..)?, bytes)?;
-        self.n += used;
-        Some(v)
-    }
-
-    #[inline(always)]
-    fn u32(&mut self) -> Option<u32> {
-        self.int(4).and_then(|v| u32::try_from(v).ok())
-    }
-
-    #[inline(always)]
-    fn id(&mut self) -> Option<crate::Id> {
-        self.u32().map(crate::Id)
-    }
-
-    #[inline(always)]
-    fn pos(&mut self) -> Option<Pos> {
-        let x = u16::try_from(self.int(2)?).ok()?;
-        let y = u16::try_from(self.int(2)?).ok()?;
-        Some(Pos::new(x, y))
-    }
+    Some((e, r.read()))
 }
 
 /// Room for a slide step's command (3 bytes), event count and hash (9 bytes each), and for the
