@@ -303,3 +303,65 @@ pub enum KeyframeError {
     #[error("{0}")]
     Invalid(String),
 }
+
+/// What the hand-written event readers' tests share ([`Reader`], [`Plugin::decode_event`]).
+#[cfg(test)]
+pub(crate) mod by_hand {
+    use crate::AnyEvent;
+    use proptest::prelude::*;
+
+    /// Integers at and around every varint boundary, and anywhere.
+    pub(crate) fn int() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            0u64..300,
+            prop::sample::select(vec![
+                250u64,
+                251,
+                252,
+                65_535,
+                65_536,
+                4_294_967_295,
+                4_294_967_296,
+                u64::MAX
+            ]),
+            any::<u64>(),
+        ]
+    }
+
+    /// Positions with each coordinate at every varint boundary.
+    pub(crate) fn pos() -> impl Strategy<Value = crate::Pos> {
+        (int(), int()).prop_map(|(x, y)| crate::Pos::new(x as u16, y as u16))
+    }
+
+    /// bincode's reading of one `AnyEvent` from the front of `bytes`: the event and its length.
+    fn bincode_event(bytes: &[u8]) -> Option<(AnyEvent, usize)> {
+        bincode::serde::decode_from_slice::<AnyEvent, _>(bytes, crate::canonical_config()).ok()
+    }
+
+    /// Events read by hand are bincode's: `e`, when `own` (of the rule set read by hand),
+    /// reads back whole; and on any bytes (its encoding cut at `cut`, changed at `flip` to
+    /// `byte`, or `noise`) a read by hand, when it answers, equals bincode's, value and length.
+    pub(crate) fn reads_as_bincode(
+        e: &AnyEvent,
+        own: bool,
+        cut: prop::sample::Index,
+        flip: prop::sample::Index,
+        byte: u8,
+        noise: &[u8],
+    ) -> Result<(), TestCaseError> {
+        let bytes = crate::canonical_bytes(e);
+        if own {
+            prop_assert_eq!(AnyEvent::decode_by_hand(&bytes), Some((e.clone(), bytes.len())));
+        }
+        let mut changed = bytes.clone();
+        let at = flip.index(changed.len());
+        changed[at] = byte;
+        let cut_at = cut.index(bytes.len() + 1);
+        for input in [&bytes[..cut_at], &changed[..], noise] {
+            if let Some(read) = AnyEvent::decode_by_hand(input) {
+                prop_assert_eq!(Some(read), bincode_event(input));
+            }
+        }
+        Ok(())
+    }
+}

@@ -39,32 +39,10 @@ pub(super) fn decode_event(bytes: &[u8]) -> Option<(PuzzleScriptEvent, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Pos;
     use crate::AnyEvent;
+    use crate::plugin::by_hand::{int, pos};
     use crate::slide::SlideEvent;
     use proptest::prelude::*;
-
-    /// Integers at and around every varint boundary, and anywhere.
-    fn int() -> impl Strategy<Value = u64> {
-        prop_oneof![
-            0u64..300,
-            prop::sample::select(vec![
-                250u64,
-                251,
-                252,
-                65_535,
-                65_536,
-                4_294_967_295,
-                4_294_967_296,
-                u64::MAX
-            ]),
-            any::<u64>(),
-        ]
-    }
-
-    fn pos() -> impl Strategy<Value = Pos> {
-        (int(), int()).prop_map(|(x, y)| Pos::new(x as u16, y as u16))
-    }
 
     fn u32s() -> impl Strategy<Value = u32> {
         int().prop_map(|v| v as u32)
@@ -104,15 +82,6 @@ mod tests {
         ]
     }
 
-    fn bincode_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
-        bincode::serde::encode_to_vec(value, bincode::config::standard()).unwrap()
-    }
-
-    /// bincode's reading of one `AnyEvent` from the front of `bytes`: the event and its length.
-    fn bincode_event(bytes: &[u8]) -> Option<(AnyEvent, usize)> {
-        bincode::serde::decode_from_slice::<AnyEvent, _>(bytes, bincode::config::standard()).ok()
-    }
-
     proptest! {
         /// Events read by hand are bincode's: every PuzzleScript event at every varint boundary
         /// reads back whole, and on any bytes (encodings cut, changed or random) a read by hand,
@@ -125,19 +94,7 @@ mod tests {
             byte in any::<u8>(),
             noise in proptest::collection::vec(any::<u8>(), 0..24),
         ) {
-            let bytes = bincode_bytes(&e);
-            if matches!(e, AnyEvent::PuzzleScript(_)) {
-                prop_assert_eq!(AnyEvent::decode_by_hand(&bytes), Some((e.clone(), bytes.len())));
-            }
-            let mut changed = bytes.clone();
-            let at = flip.index(changed.len());
-            changed[at] = byte;
-            let cut_at = cut.index(bytes.len() + 1);
-            for input in [&bytes[..cut_at], &changed[..], &noise[..]] {
-                if let Some(read) = AnyEvent::decode_by_hand(input) {
-                    prop_assert_eq!(Some(read), bincode_event(input));
-                }
-            }
+            crate::plugin::by_hand::reads_as_bincode(&e, matches!(e, AnyEvent::PuzzleScript(_)), cut, flip, byte, &noise)?;
         }
     }
 }

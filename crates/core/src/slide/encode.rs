@@ -182,21 +182,9 @@ impl Small<'_> {
 mod tests {
     use super::*;
     use crate::collapse::CollapseEvent;
+    use crate::plugin::by_hand::{int, pos};
     use crate::{AnyCommand, AnyEvent, Dir, Id, RngSpan};
     use proptest::prelude::*;
-
-    /// Integers at and around every varint boundary, and anywhere.
-    fn int() -> impl Strategy<Value = u64> {
-        prop_oneof![
-            0u64..300,
-            prop::sample::select(vec![250u64, 251, 252, 65_535, 65_536, 4_294_967_295, 4_294_967_296, u64::MAX]),
-            any::<u64>(),
-        ]
-    }
-
-    fn pos() -> impl Strategy<Value = Pos> {
-        (int(), int()).prop_map(|(x, y)| Pos::new(x as u16, y as u16))
-    }
 
     fn id() -> impl Strategy<Value = Id> {
         int().prop_map(|v| Id(v as u32))
@@ -238,11 +226,6 @@ mod tests {
         bincode::serde::encode_to_vec(value, bincode::config::standard()).unwrap()
     }
 
-    /// bincode's reading of one `AnyEvent` from the front of `bytes`: the event and its length.
-    fn bincode_event(bytes: &[u8]) -> Option<(AnyEvent, usize)> {
-        bincode::serde::decode_from_slice::<AnyEvent, _>(bytes, bincode::config::standard()).ok()
-    }
-
     proptest! {
         /// Events read by hand are bincode's: every slide event at every varint boundary reads
         /// back whole, and on any bytes (encodings cut, changed or random) a read by hand, when
@@ -255,19 +238,7 @@ mod tests {
             byte in any::<u8>(),
             noise in proptest::collection::vec(any::<u8>(), 0..24),
         ) {
-            let bytes = bincode_bytes(&e);
-            if matches!(e, AnyEvent::Slide(_)) {
-                prop_assert_eq!(AnyEvent::decode_by_hand(&bytes), Some((e.clone(), bytes.len())));
-            }
-            let mut changed = bytes.clone();
-            let at = flip.index(changed.len());
-            changed[at] = byte;
-            let cut_at = cut.index(bytes.len() + 1);
-            for input in [&bytes[..cut_at], &changed[..], &noise[..]] {
-                if let Some(read) = AnyEvent::decode_by_hand(input) {
-                    prop_assert_eq!(Some(read), bincode_event(input));
-                }
-            }
+            crate::plugin::by_hand::reads_as_bincode(&e, matches!(e, AnyEvent::Slide(_)), cut, flip, byte, &noise)?;
         }
 
         /// A step written by hand has the bytes of `(command, events, hash)` through bincode;
