@@ -338,26 +338,40 @@ pub(crate) mod by_hand {
         bincode::serde::decode_from_slice::<AnyEvent, _>(bytes, crate::canonical_config()).ok()
     }
 
-    /// Events read by hand are bincode's: `e`, when `own` (of the rule set read by hand),
-    /// reads back whole; and on any bytes (its encoding cut at `cut`, changed at `flip` to
-    /// `byte`, or `noise`) a read by hand, when it answers, equals bincode's, value and length.
-    pub(crate) fn reads_as_bincode(
-        e: &AnyEvent,
-        own: bool,
+    /// How an encoding is damaged: cut at `cut`, a byte at `flip` changed to `byte`, or
+    /// replaced by `noise`.
+    #[derive(Clone, Debug)]
+    pub(crate) struct Damage {
         cut: prop::sample::Index,
         flip: prop::sample::Index,
         byte: u8,
-        noise: &[u8],
-    ) -> Result<(), TestCaseError> {
+        noise: Vec<u8>,
+    }
+
+    /// Any [`Damage`].
+    pub(crate) fn damage() -> impl Strategy<Value = Damage> {
+        (
+            any::<prop::sample::Index>(),
+            any::<prop::sample::Index>(),
+            any::<u8>(),
+            prop::collection::vec(any::<u8>(), 0..24),
+        )
+            .prop_map(|(cut, flip, byte, noise)| Damage { cut, flip, byte, noise })
+    }
+
+    /// Events read by hand are bincode's: `e`, when `own` (of the rule set read by hand),
+    /// reads back whole; and on any bytes (its encoding damaged by `d`) a read by hand, when
+    /// it answers, equals bincode's, value and length.
+    pub(crate) fn reads_as_bincode(e: &AnyEvent, own: bool, d: &Damage) -> Result<(), TestCaseError> {
         let bytes = crate::canonical_bytes(e);
         if own {
             prop_assert_eq!(AnyEvent::decode_by_hand(&bytes), Some((e.clone(), bytes.len())));
         }
         let mut changed = bytes.clone();
-        let at = flip.index(changed.len());
-        changed[at] = byte;
-        let cut_at = cut.index(bytes.len() + 1);
-        for input in [&bytes[..cut_at], &changed[..], noise] {
+        let at = d.flip.index(changed.len());
+        changed[at] = d.byte;
+        let cut_at = d.cut.index(bytes.len() + 1);
+        for input in [&bytes[..cut_at], &changed[..], &d.noise[..]] {
             if let Some(read) = AnyEvent::decode_by_hand(input) {
                 prop_assert_eq!(Some(read), bincode_event(input));
             }
