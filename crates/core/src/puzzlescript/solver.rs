@@ -28,7 +28,9 @@
 //!   (ties by the smaller estimate, then first found). The estimate sums, over the win
 //!   conditions, the cells that break them: for `all X on Y` each cell with an X and no Y counts
 //!   its distance (columns plus rows) to the nearest Y, or 1 when there is no Y; for `no X on Y`
-//!   each cell with both counts 1; `some X on Y` counts 1 when no cell has both. It is not
+//!   each cell with both counts 1; `some X on Y`, when no cell has both, counts the X nearest a
+//!   Y's distance to it (moves where worked out, else columns plus rows; at least 1: a player
+//!   who must reach an exit is led to it, where counting 1 made A* breadth-first). It is not
 //!   admissible in general (one step may move many objects, a rule may clear a whole row), so
 //!   A*'s solutions are usually but not provably the fewest; when either ends with no solution
 //!   it has searched every state, so `Unsolvable` is a proof for all three. A state found again by a shorter path is updated and
@@ -55,7 +57,7 @@
 //!   in core).
 
 use super::engine::{self, Game, Input};
-use super::prune::{Pruning, Travel};
+use super::prune::{FAR, Pruning, Travel};
 use super::{MAX_TURNS, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState};
 use crate::hash::keys::mix64;
 use std::cmp::Reverse;
@@ -239,7 +241,12 @@ struct Estimate<'g> {
     /// Where objects can travel, per win condition it was worked out for (`prune.rs`): its
     /// moves then stand for the columns plus rows.
     travel: &'g [Travel],
+    /// `some X on Y` counts the nearest X's moves to a Y, not 1.
+    some_distance: bool,
 }
+
+/// The most (X, Y) pairs the estimate of `some X on Y` measures.
+const MAX_PAIRS: usize = 4096;
 
 impl Estimate<'_> {
     fn of(&self, st: &engine::State) -> u32 {
@@ -263,7 +270,40 @@ impl Estimate<'_> {
             let travel = self.travel.iter().find(|t| t.condition == k);
             total = total.saturating_add(match wc.quantifier {
                 -1 => (0..n).filter(|&i| x(i) && y(i)).count() as u32,
-                0 => u32::from(!(0..n).any(|i| x(i) && y(i))),
+                0 if !self.some_distance => u32::from(!(0..n).any(|i| x(i) && y(i))),
+                // The X nearest a Y: its moves there, or its columns plus rows (at least 1).
+                0 => {
+                    if (0..n).any(|i| x(i) && y(i)) {
+                        0
+                    } else {
+                        match travel {
+                            Some(t) if !t.reversed => (0..n)
+                                .filter(|&i| x(i))
+                                .flat_map(|i| {
+                                    let c = cell(i);
+                                    t.maps.iter().filter(move |(o, _)| engine::bits::get(c, *o)).map(move |(_, m)| m[i])
+                                })
+                                .min()
+                                .filter(|&m| m != FAR)
+                                .unwrap_or(1)
+                                .max(1),
+                            _ => {
+                                ys.clear();
+                                ys.extend((0..n).filter(|&i| y(i)));
+                                let xs = (0..n).filter(|&i| x(i));
+                                if ys.len() > MAX_PAIRS {
+                                    1
+                                } else {
+                                    xs.take(MAX_PAIRS / ys.len().max(1))
+                                        .flat_map(|i| ys.iter().map(move |&j| far(i, j)))
+                                        .min()
+                                        .unwrap_or(1)
+                                        .max(1)
+                                }
+                            }
+                        }
+                    }
+                }
                 _ => match travel {
                     // Each X off a Y: its moves to the nearest Y.
                     Some(t) if !t.reversed => (0..n)
@@ -710,11 +750,13 @@ pub struct Aids {
     pub travel_pruning: bool,
     /// Estimate by the moves objects need (`prune.rs`), not by columns plus rows.
     pub travel_estimate: bool,
+    /// Estimate `some X on Y` by the nearest X's moves to a Y, not 1.
+    pub some_distance: bool,
 }
 
 impl Default for Aids {
     fn default() -> Self {
-        Aids { idle_action: true, travel_pruning: true, travel_estimate: true }
+        Aids { idle_action: true, travel_pruning: true, travel_estimate: true, some_distance: true }
     }
 }
 
@@ -755,7 +797,7 @@ pub fn solve_aided(
     }
     let prunes = pruning.checks_states();
     let mut pruned = 0u64;
-    let estimate = Estimate { game, travel: &travel };
+    let estimate = Estimate { game, travel: &travel, some_distance: aids.some_distance };
     let priority = |depth: u32, h: u32| match search {
         Search::Bfs => depth,
         Search::AStar => depth.saturating_add(h),
@@ -1244,11 +1286,11 @@ mod tests {
         // Each target without a crate counts the columns and rows to the nearest crate.
         for (n, want) in [(0, 2), (1, 5), (2, 3)] {
             let (rules, s) = start_of(GAME, n, 0);
-            assert_eq!(Estimate { game: rules.game(), travel: &[] }.of(s.engine()), want, "level {n}");
+            assert_eq!(Estimate { game: rules.game(), travel: &[], some_distance: true }.of(s.engine()), want, "level {n}");
         }
         let some = GAME.replace("All Target on Crate", "Some Crate on Target\nNo Player on Target");
         let (rules, s) = start_of(&some, 2, 0);
-        assert_eq!(Estimate { game: rules.game(), travel: &[] }.of(s.engine()), 2, "no crate on a target, the player on one");
+        assert_eq!(Estimate { game: rules.game(), travel: &[], some_distance: true }.of(s.engine()), 2, "no crate on a target (the nearest 1 from one), the player on one");
     }
 
     /// What the rules can never do proves a level unsolvable: with no win condition (and no
@@ -1290,6 +1332,35 @@ mod tests {
         let (rules, s) = start_of(&walled, 0, 0);
         let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
         assert!(r.outcome == SolveOutcome::Unsolvable && r.pruned > 0 && r.nodes > 1, "{r:?}");
+    }
+
+    /// A walk to an exit (`some Player on Exit`): the estimate counts the player's moves to
+    /// the exit, so A* heads there; counting 1 until it holds, it searched breadth-first. The
+    /// solution is the fewest steps either way (as breadth-first proves).
+    #[test]
+    fn some_x_on_y_is_estimated_by_the_nearest_x_s_moves() {
+        let game = "title Exit\nnoaction\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nExit\nyellow\n\n\
+                    Player\nwhite\n\nWall\nbrown\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\n\
+                    P = Player\nE = Exit\n\n=======\nSOUNDS\n=======\n\n================\nCOLLISIONLAYERS\n\
+                    ================\n\nBackground\nExit\nPlayer, Wall\n\n======\nRULES\n======\n\n\
+                    ==============\nWINCONDITIONS\n==============\n\nsome Player on Exit\n\n=======\nLEVELS\n\
+                    =======\n\n############\n#P.........#\n#..........#\n#......#...#\n#......#...#\n\
+                    #......#..E#\n############\n";
+        let (rules, s) = start_of(game, 0, 0);
+        let fewest = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        let SolveOutcome::Solved(path) = &fewest.outcome else { panic!("{fewest:?}") };
+        assert_eq!(path.len(), 13);
+        let with = |some_distance| {
+            let aids = Aids { some_distance, ..Aids::default() };
+            solve_aided(&rules, &s, SolveLimits::default(), Search::AStar, aids, 1, &mut || false).unwrap()
+        };
+        let (near, flat) = (with(true), with(false));
+        for r in [&near, &flat] {
+            assert!(matches!(&r.outcome, SolveOutcome::Solved(p) if p.len() == 13), "{r:?}");
+        }
+        // Straight there: 13 states (the steps) and a few ties, where counting 1 expands about
+        // every cell nearer than the exit.
+        assert!(near.nodes <= 20 && flat.nodes >= 40, "{} with the distance, {} without", near.nodes, flat.nodes);
     }
 
     #[test]

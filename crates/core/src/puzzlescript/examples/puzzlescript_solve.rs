@@ -1,11 +1,16 @@
 //! Runs the PuzzleScript solver on every distinct (game, level) of PuzzleScript's regression
 //! suite, with each search asked for: `cargo run --release -p tessera-core --example
-//! puzzlescript_solve -- TESTDATA.js [SECONDS] [MIB] [SEARCHES] [TOTAL] [STRIDE] [AIDS]` (defaults
-//! 10 s and 1024 MiB a level and search, searches `bfs,astar`, no total, every level, every
-//! aid). `SECONDS` written `states:N` budgets N states expanded instead of the clock (the same
+//! puzzlescript_solve -- TESTDATA.js [SECONDS] [MIB] [SEARCHES] [TOTAL] [STRIDE] [AIDS] [THREADS]`
+//! (defaults 10 s and 1024 MiB a level and search, searches `bfs,astar`, no total, every level,
+//! every aid (`all`), one thread). `THREADS` searches that many levels at once, each on its own
+//! thread (each search still on one, its budget its thread's CPU time: the same answers, the run
+//! sooner on a machine with the cores free); the lines are printed in the suite's order.
+//! `PUZZLESCRIPT_SOLVE_LEVELS=3,17,...` searches only those distinct levels (0-based, in the
+//! suite's order), to measure on a fixed sample. `SECONDS` written `states:N` budgets N states expanded instead of the clock (the same
 //! answers on every machine and load). `AIDS` turns aids of the search off, to measure what each
 //! buys: a comma list of `no-idle` (play `action` even where it changes nothing), `no-prune` (no
-//! dead states from where objects can travel), `no-estimate` (columns plus rows, not moves).
+//! dead states from where objects can travel), `no-estimate` (columns plus rows, not moves),
+//! `no-some` (`some X on Y` estimated 1 while it does not hold, not the nearest X's distance).
 //! `SECONDS` is the search thread's CPU time (Linux: `/proc/thread-self/stat`; wall time where
 //! that cannot be read), so a loaded machine does not cut searches short. `TOTAL` wall seconds
 //! bound the whole run: once spent, the remaining levels are left out (the summary says how many
@@ -17,9 +22,13 @@
 //! games"); the solver still searches them, leaving out the steps that draw.
 
 use std::collections::BTreeSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 use tessera_core::puzzlescript::engine::{self, LevelEntry, suite};
-use tessera_core::puzzlescript::{Aids, PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, solve_aided};
+use tessera_core::puzzlescript::{
+    Aids, PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, SolveReport, solve_aided,
+};
 
 /// Whether the rules section of `source` mentions `random` or `randomdir` (a rough reading:
 /// comments and case aside).
@@ -113,6 +122,69 @@ struct Tally {
     seconds: f64,
 }
 
+/// One level to search: its name and index in the suite, its level, whether its game has random
+/// rules.
+struct Job {
+    name: String,
+    suite_level: usize,
+    level: PuzzleScriptLevel,
+    random: bool,
+}
+
+/// What one search of one level gave: its printed line, and for the tally the report (or the
+/// refusal), the CPU and wall seconds.
+struct Done {
+    line: String,
+    report: Result<SolveReport, String>,
+    t: f64,
+    wall: f64,
+}
+
+/// Searches one level by each of `searches` (on this thread): `None` when it does not start.
+fn search_level(
+    job: &Job,
+    searches: &[Search],
+    limits: SolveLimits,
+    seconds: f64,
+    aids: Aids,
+) -> Option<Vec<Done>> {
+    let (rules, state) = job.level.start(0).ok()?;
+    let mut out = Vec::new();
+    for search in searches {
+        let began = Clock::start();
+        let report = solve_aided(&rules, &state, limits, *search, aids, 1, &mut || {
+            seconds.is_finite() && began.elapsed_cpu(seconds) > seconds
+        });
+        let t = began.elapsed();
+        let wall = began.wall.elapsed().as_secs_f64();
+        let what = match &report {
+            Err(e) => format!("refused: {e}"),
+            Ok(r) => match &r.outcome {
+                SolveOutcome::Solved(c) => format!("solved in {} steps", c.len()),
+                SolveOutcome::Unsolvable => "unsolvable".into(),
+                SolveOutcome::Random { steps } => {
+                    format!("no solution without random steps ({steps} left out)")
+                }
+                SolveOutcome::TooLong { steps } => {
+                    format!("gave up: {steps} steps past the work bound left out")
+                }
+                SolveOutcome::Stopped if seconds.is_finite() => "gave up: time".into(),
+                SolveOutcome::Stopped => "gave up: states".into(),
+                SolveOutcome::Memory => "gave up: memory".into(),
+            },
+        };
+        let (nodes, states, pruned) = report.as_ref().map_or((0, 0, 0), |r| (r.nodes, r.states, r.pruned));
+        let line = format!(
+            "{:<50} level {:>2}{} {search}: {what}; {nodes} expanded, {states} stored, {pruned} pruned, {t:.2} s ({wall:.2} s wall)",
+            job.name.chars().take(50).collect::<String>(),
+            job.suite_level,
+            if job.random { " (random game)" } else { "" }
+        );
+        out.push(Done { line, report: report.map_err(|e| e.to_string()), t, wall });
+    }
+    Some(out)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = args.get(1).cloned().unwrap_or_else(|| {
@@ -122,12 +194,13 @@ fn main() {
     let max_nodes: u64 = budget.strip_prefix("states:").map_or(u64::MAX, |n| n.parse().expect("states:N"));
     let seconds: f64 = if max_nodes < u64::MAX { f64::INFINITY } else { budget.parse().expect("SECONDS") };
     let mut aids = Aids::default();
-    for a in args.get(7).map_or("", String::as_str).split(',').filter(|a| !a.is_empty()) {
+    for a in args.get(7).map_or("", String::as_str).split(',').filter(|a| !a.is_empty() && *a != "all") {
         match a {
             "no-idle" => aids.idle_action = false,
             "no-prune" => aids.travel_pruning = false,
             "no-estimate" => aids.travel_estimate = false,
-            _ => panic!("{a}: give no-idle, no-prune or no-estimate"),
+            "no-some" => aids.some_distance = false,
+            _ => panic!("{a}: give all, no-idle, no-prune, no-estimate or no-some"),
         }
     }
     let mib: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1024);
@@ -139,17 +212,18 @@ fn main() {
         .collect();
     let total: Option<f64> = args.get(5).and_then(|s| s.parse().ok());
     let stride: usize = args.get(6).and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
+    let threads: usize = args.get(8).and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
+    // PUZZLESCRIPT_SOLVE_LEVELS: a comma list of distinct levels (0-based, in the suite's order)
+    // to search, and no other.
+    let only: Option<BTreeSet<usize>> = std::env::var("PUZZLESCRIPT_SOLVE_LEVELS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect());
     let mut distinct = 0usize;
     let cpu = cpu_seconds().is_some();
     let text = std::fs::read_to_string(&path).expect("the suite reads");
     let cases = suite::parse_testdata(&text).expect("the suite parses");
     let mut seen = BTreeSet::new();
-    let mut tallies: Vec<Tally> = searches.iter().map(|_| Tally::default()).collect();
-    let (mut levels, mut failed, mut random_games, mut left_out) = (0usize, 0usize, 0usize, 0usize);
-    // Per search, on the levels every search solved: states expanded and solution steps.
-    let mut common = vec![(0u64, 0usize); searches.len()];
-    let mut common_levels = 0usize;
-    let run_began = Instant::now();
+    let mut jobs = Vec::new();
     for case in &cases {
         if !seen.insert((case.source.clone(), case.level)) {
             continue;
@@ -159,11 +233,9 @@ fn main() {
             continue;
         }
         distinct += 1;
-        if !(distinct - 1).is_multiple_of(stride) {
-            continue;
-        }
-        if total.is_some_and(|t| run_began.elapsed().as_secs_f64() > t) {
-            left_out += 1;
+        if !(distinct - 1).is_multiple_of(stride)
+            || only.as_ref().is_some_and(|o| !o.contains(&(distinct - 1)))
+        {
             continue;
         }
         let playable =
@@ -174,75 +246,85 @@ fn main() {
             source: case.source.as_str().into(),
             level: playable,
         };
-        let random = has_random_rules(&case.source);
+        jobs.push(Job {
+            name: case.name.clone(),
+            suite_level: case.level,
+            level,
+            random: has_random_rules(&case.source),
+        });
+    }
+    let limits = SolveLimits { max_nodes, max_bytes: mib << 20 };
+    let run_began = Instant::now();
+    // The levels on `threads` threads, each taking the next; printed in the suite's order.
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Option<Option<Vec<Done>>>>>> =
+        Mutex::new((0..jobs.len()).map(|_| None).collect());
+    let printed = Mutex::new(0usize);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(job) = jobs.get(i) else { break };
+                    // Once the total budget is spent, the remaining levels are left out.
+                    let result = if total.is_some_and(|t| run_began.elapsed().as_secs_f64() > t) {
+                        None
+                    } else {
+                        Some(search_level(job, &searches, limits, seconds, aids))
+                    };
+                    let mut all = results.lock().expect("no thread panicked");
+                    all[i] = Some(result);
+                    let mut p = printed.lock().expect("no thread panicked");
+                    while let Some(Some(r)) = all.get(*p) {
+                        match r {
+                            Some(Some(done)) => done.iter().for_each(|d| println!("{}", d.line)),
+                            Some(None) => println!("{:<50} does not start", jobs[*p].name),
+                            None => {}
+                        }
+                        *p += 1;
+                    }
+                }
+            });
+        }
+    });
+    let results = results.into_inner().expect("no thread panicked");
+    let mut tallies: Vec<Tally> = searches.iter().map(|_| Tally::default()).collect();
+    let (mut levels, mut failed, mut random_games, mut left_out) = (0usize, 0usize, 0usize, 0usize);
+    // Per search, on the levels every search solved: states expanded and solution steps.
+    let mut common = vec![(0u64, 0usize); searches.len()];
+    let mut common_levels = 0usize;
+    for (job, result) in jobs.iter().zip(results) {
+        let Some(Some(result)) = result else {
+            left_out += 1;
+            continue;
+        };
         levels += 1;
-        random_games += usize::from(random);
-        let Ok((rules, state)) = level.start(0) else {
+        random_games += usize::from(job.random);
+        let Some(done) = result else {
             failed += 1;
-            println!("{:<50} does not start", case.name);
             continue;
         };
         let mut solved_here = Vec::new();
-        for (search, tally) in searches.iter().zip(&mut tallies) {
-            let began = Clock::start();
-            let limits = SolveLimits { max_nodes, max_bytes: mib << 20 };
-            let report = solve_aided(&rules, &state, limits, *search, aids, 1, &mut || {
-                seconds.is_finite() && began.elapsed_cpu(seconds) > seconds
-            });
-            let t = began.elapsed();
-            let wall = began.wall.elapsed().as_secs_f64();
-            let what = match &report {
-                Err(e) => {
-                    tally.refused += 1;
-                    format!("refused: {e}")
-                }
-                Ok(r) => {
-                    tally.nodes += r.nodes;
-                    tally.seconds += t;
-                    match &r.outcome {
-                        SolveOutcome::Solved(c) => {
-                            tally.solved += 1;
-                            tally.random_solved += usize::from(random);
-                            tally.times.push(t);
-                            tally.wall_times.push(wall);
-                            solved_here.push((r.nodes, c.len()));
-                            format!("solved in {} steps", c.len())
-                        }
-                        SolveOutcome::Unsolvable => {
-                            tally.unsolvable += 1;
-                            "unsolvable".into()
-                        }
-                        SolveOutcome::Random { steps } => {
-                            tally.random_only += 1;
-                            format!("no solution without random steps ({steps} left out)")
-                        }
-                        SolveOutcome::TooLong { steps } => {
-                            tally.stopped += 1;
-                            format!("gave up: {steps} steps past the work bound left out")
-                        }
-                        SolveOutcome::Stopped => {
-                            tally.stopped += 1;
-                            if seconds.is_finite() {
-                                "gave up: time".into()
-                            } else {
-                                "gave up: states".into()
-                            }
-                        }
-                        SolveOutcome::Memory => {
-                            tally.memory += 1;
-                            "gave up: memory".into()
-                        }
-                    }
-                }
+        for (d, tally) in done.iter().zip(&mut tallies) {
+            let Ok(r) = &d.report else {
+                tally.refused += 1;
+                continue;
             };
-            let (nodes, states, pruned) =
-                report.as_ref().map_or((0, 0, 0), |r| (r.nodes, r.states, r.pruned));
-            println!(
-                "{:<50} level {:>2}{} {search}: {what}; {nodes} expanded, {states} stored, {pruned} pruned, {t:.2} s ({wall:.2} s wall)",
-                case.name.chars().take(50).collect::<String>(),
-                case.level,
-                if random { " (random game)" } else { "" }
-            );
+            tally.nodes += r.nodes;
+            tally.seconds += d.t;
+            match &r.outcome {
+                SolveOutcome::Solved(c) => {
+                    tally.solved += 1;
+                    tally.random_solved += usize::from(job.random);
+                    tally.times.push(d.t);
+                    tally.wall_times.push(d.wall);
+                    solved_here.push((r.nodes, c.len()));
+                }
+                SolveOutcome::Unsolvable => tally.unsolvable += 1,
+                SolveOutcome::Random { .. } => tally.random_only += 1,
+                SolveOutcome::TooLong { .. } | SolveOutcome::Stopped => tally.stopped += 1,
+                SolveOutcome::Memory => tally.memory += 1,
+            }
         }
         if solved_here.len() == searches.len() {
             common_levels += 1;
