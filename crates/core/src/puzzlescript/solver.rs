@@ -1028,6 +1028,61 @@ pub fn hint_verdict(
     }
 }
 
+/// A solution kept while the player follows it (keeping the search across steps): the states
+/// it passes through, played by the rules when it was kept, so that a hint asked from one of
+/// them is the rest of the solution at once, with no search. A state off the solution (a step
+/// of one's own, undo, another level) is not one of them, and then a search is needed again.
+#[derive(Clone, Debug)]
+pub struct SolutionMemo {
+    /// The rules' source the solution was played under.
+    source: std::sync::Arc<str>,
+    /// The state before each step of the solution (the first, the one it was found from).
+    states: Vec<PuzzleScriptState>,
+    solution: Vec<PuzzleScriptCommand>,
+}
+
+impl SolutionMemo {
+    /// Plays `solution` from `state` under `rules`: `None` unless every step is accepted and the
+    /// last one wins (a solution that does not win is never kept).
+    pub fn new(
+        rules: &PuzzleScriptRules,
+        state: &PuzzleScriptState,
+        solution: &[PuzzleScriptCommand],
+    ) -> Option<SolutionMemo> {
+        use crate::Rules;
+        let mut states = Vec::with_capacity(solution.len());
+        let mut s = state.clone();
+        let mut events = Vec::new();
+        for cmd in solution {
+            if s.is_won() {
+                return None;
+            }
+            states.push(s.clone());
+            events.clear();
+            rules.apply(&mut s, cmd, &mut events).ok()?;
+        }
+        s.is_won().then(|| SolutionMemo { source: rules.source().into(), states, solution: solution.to_vec() })
+    }
+
+    /// The steps of the solution still to play from `state`, when it is one of the states the
+    /// solution passes through (before its winning step) under the same rules.
+    pub fn rest(&self, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<&[PuzzleScriptCommand]> {
+        if *self.source != *rules.source() {
+            return None;
+        }
+        // (the last such state: a solution that passes through one state twice goes on from
+        // its last visit)
+        let k = self.states.iter().rposition(|s| s.hash() == state.hash() && s == state)?;
+        Some(&self.solution[k..])
+    }
+
+    /// The hint from `state` when it lies on the solution: its next step and the rest.
+    pub fn verdict(&self, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<HintVerdict> {
+        let rest = self.rest(rules, state)?;
+        Some(HintVerdict::Move { first: *rest.first()?, solution: rest.to_vec() })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1361,6 +1416,39 @@ mod tests {
         // Straight there: 13 states (the steps) and a few ties, where counting 1 expands about
         // every cell nearer than the exit.
         assert!(near.nodes <= 20 && flat.nodes >= 40, "{} with the distance, {} without", near.nodes, flat.nodes);
+    }
+
+    /// A hint followed: from each state the solution passes through, the memo answers the rest
+    /// of it; off it (another step, other rules) it answers nothing; a solution that does not
+    /// win is not kept.
+    #[test]
+    fn a_solution_followed_is_answered_from_the_memo() {
+        use PuzzleScriptCommand::{Down, Left, Up};
+        let (rules, s) = start_of(GAME, 1, 0);
+        let HintVerdict::Move { solution, .. } = hint_verdict(&rules, &s, SolveLimits::default(), &mut || false) else {
+            panic!("level 2 has a solution")
+        };
+        let memo = SolutionMemo::new(&rules, &s, &solution).expect("the solution wins");
+        let mut here = s.clone();
+        let mut events = Vec::new();
+        for k in 0..solution.len() {
+            assert_eq!(memo.rest(&rules, &here), Some(&solution[k..]), "after {k} steps");
+            let Some(HintVerdict::Move { first, .. }) = memo.verdict(&rules, &here) else { panic!("step {k}") };
+            assert_eq!(first, solution[k]);
+            rules.apply(&mut here, &solution[k], &mut events).unwrap();
+        }
+        assert!(here.is_won());
+        assert_eq!(memo.rest(&rules, &here), None, "won: nothing left to hint");
+        // A step off the solution: no answer from the memo.
+        let mut off = s.clone();
+        let other = [Up, Down, Left].into_iter().find(|c| *c != solution[0]).unwrap();
+        rules.apply(&mut off, &other, &mut events).unwrap();
+        assert!(off != s && memo.rest(&rules, &off).is_none());
+        // Other rules (the same board): none either.
+        let (other_rules, _) = start_of(&GAME.replace("title Warehouse", "title Warehouse 2"), 1, 0);
+        assert_eq!(memo.rest(&other_rules, &s), None);
+        // A solution cut short does not win: not kept.
+        assert!(SolutionMemo::new(&rules, &s, &solution[..solution.len() - 1]).is_none());
     }
 
     #[test]

@@ -140,6 +140,18 @@ struct Done {
     wall: f64,
 }
 
+/// One level's place in the run.
+enum Slot {
+    /// Not searched yet.
+    Waiting,
+    /// Left out: the total budget was spent.
+    LeftOut,
+    /// The level does not start.
+    NoStart,
+    /// Searched: each search's result.
+    Searched(Vec<Done>),
+}
+
 /// Searches one level by each of `searches` (on this thread): `None` when it does not start.
 fn search_level(
     job: &Job,
@@ -257,8 +269,7 @@ fn main() {
     let run_began = Instant::now();
     // The levels on `threads` threads, each taking the next; printed in the suite's order.
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Option<Option<Vec<Done>>>>>> =
-        Mutex::new((0..jobs.len()).map(|_| None).collect());
+    let results: Mutex<Vec<Slot>> = Mutex::new((0..jobs.len()).map(|_| Slot::Waiting).collect());
     let printed = Mutex::new(0usize);
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -268,18 +279,20 @@ fn main() {
                     let Some(job) = jobs.get(i) else { break };
                     // Once the total budget is spent, the remaining levels are left out.
                     let result = if total.is_some_and(|t| run_began.elapsed().as_secs_f64() > t) {
-                        None
+                        Slot::LeftOut
                     } else {
-                        Some(search_level(job, &searches, limits, seconds, aids))
+                        search_level(job, &searches, limits, seconds, aids)
+                            .map_or(Slot::NoStart, Slot::Searched)
                     };
                     let mut all = results.lock().expect("no thread panicked");
-                    all[i] = Some(result);
+                    all[i] = result;
                     let mut p = printed.lock().expect("no thread panicked");
-                    while let Some(Some(r)) = all.get(*p) {
+                    while let Some(r) = all.get(*p) {
                         match r {
-                            Some(Some(done)) => done.iter().for_each(|d| println!("{}", d.line)),
-                            Some(None) => println!("{:<50} does not start", jobs[*p].name),
-                            None => {}
+                            Slot::Waiting => break,
+                            Slot::Searched(done) => done.iter().for_each(|d| println!("{}", d.line)),
+                            Slot::NoStart => println!("{:<50} does not start", jobs[*p].name),
+                            Slot::LeftOut => {}
                         }
                         *p += 1;
                     }
@@ -294,16 +307,21 @@ fn main() {
     let mut common = vec![(0u64, 0usize); searches.len()];
     let mut common_levels = 0usize;
     for (job, result) in jobs.iter().zip(results) {
-        let Some(Some(result)) = result else {
-            left_out += 1;
-            continue;
+        let done = match result {
+            Slot::Waiting | Slot::LeftOut => {
+                left_out += 1;
+                continue;
+            }
+            Slot::NoStart => {
+                levels += 1;
+                random_games += usize::from(job.random);
+                failed += 1;
+                continue;
+            }
+            Slot::Searched(done) => done,
         };
         levels += 1;
         random_games += usize::from(job.random);
-        let Some(done) = result else {
-            failed += 1;
-            continue;
-        };
         let mut solved_here = Vec::new();
         for (d, tally) in done.iter().zip(&mut tallies) {
             let Ok(r) = &d.report else {
