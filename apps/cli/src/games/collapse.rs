@@ -10,7 +10,9 @@ use serde_json::json;
 use std::io::Write;
 use std::time::{Duration, Instant};
 use tessera_bots::BotKind;
-use tessera_bots::games::collapse::{Budget, Deadline, MAX_LEVEL, NMCS, Solution, solve, solve_nrpa, thread_cpu_time};
+use tessera_bots::games::collapse::{
+    Budget, Deadline, MAX_LEVEL, NMCS, Solution, solve, solve_nrpa, thread_cpu_time,
+};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Level, RuleSet, Rules};
 
 /// The collapse subcommands: none of its own (its solver is `tessera solve`'s, [`SOLVERS`]).
@@ -44,7 +46,9 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         Some("nrpa") => Search::Nrpa,
         Some(bot) if BotKind::from_name(bot) == Some(NMCS) => Search::Nmcs,
         Some(bot) => {
-            return Err(CliError::BadInput(format!("--bot {bot}: solve's collapse solvers are nmcs and nrpa")));
+            return Err(CliError::BadInput(format!(
+                "--bot {bot}: solve's collapse solvers are nmcs and nrpa"
+            )));
         }
     };
     let (name, default_level, max_level) = match search {
@@ -53,15 +57,37 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     };
     let nmcs_level = args.nmcs_level.unwrap_or(default_level);
     if !(1..=max_level).contains(&nmcs_level) {
-        return Err(CliError::BadInput(format!("--level {nmcs_level}: the {name} level is 1 to {max_level}")));
+        return Err(CliError::BadInput(format!(
+            "--level {nmcs_level}: the {name} level is 1 to {max_level}"
+        )));
     }
-    args.refuse(args.memory.is_some(), "--memory", "the collapse solvers keep one line; --memory is for the sokoban and puzzlescript solvers")?;
-    args.refuse(args.search.is_some(), "--search", "the collapse solvers are chosen by --bot; --search is for puzzlescript")?;
-    args.refuse(args.states.is_some(), "--states", "the collapse solvers are budgeted in --seconds; --states is for puzzlescript")?;
-    args.refuse(args.jobs.is_some(), "--jobs", "the collapse solvers take --threads (--jobs is for puzzlescript)")?;
+    args.refuse(
+        args.memory.is_some(),
+        "--memory",
+        "the collapse solvers keep one line; --memory is for the sokoban and puzzlescript solvers",
+    )?;
+    args.refuse(
+        args.search.is_some(),
+        "--search",
+        "the collapse solvers are chosen by --bot; --search is for puzzlescript",
+    )?;
+    args.refuse(
+        args.states.is_some(),
+        "--states",
+        "the collapse solvers are budgeted in --seconds; --states is for puzzlescript",
+    )?;
+    args.refuse(
+        args.jobs.is_some(),
+        "--jobs",
+        "the collapse solvers take --threads (--jobs is for puzzlescript)",
+    )?;
     let threads = args.threads.unwrap_or(2);
     if search == Search::Nmcs {
-        args.refuse(args.threads.is_some(), "--threads", "NMCS runs in one thread (--bot nrpa takes --threads)")?;
+        args.refuse(
+            args.threads.is_some(),
+            "--threads",
+            "NMCS runs in one thread (--bot nrpa takes --threads)",
+        )?;
     } else if !(1..=64).contains(&threads) {
         return Err(CliError::BadInput(format!("--threads {threads}: give 1 to 64 threads")));
     }
@@ -162,4 +188,3 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         write!(out, "{text}").map_err(output_error)
     }
 }
-

@@ -49,9 +49,21 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     args.refuse(args.cpu_time, "--cpu-time", takes)?;
     args.refuse(args.seed.is_some(), "--seed", takes)?;
     args.refuse(args.threads.is_some(), "--threads", takes)?;
-    args.refuse(args.search.is_some(), "--search", "the sokoban solver is A* in pushes (--search is for puzzlescript)")?;
-    args.refuse(args.states.is_some(), "--states", "the sokoban solver is budgeted in --seconds (--states is for puzzlescript)")?;
-    args.refuse(args.jobs.is_some(), "--jobs", "the sokoban solver runs in one thread (--jobs is for puzzlescript)")?;
+    args.refuse(
+        args.search.is_some(),
+        "--search",
+        "the sokoban solver is A* in pushes (--search is for puzzlescript)",
+    )?;
+    args.refuse(
+        args.states.is_some(),
+        "--states",
+        "the sokoban solver is budgeted in --seconds (--states is for puzzlescript)",
+    )?;
+    args.refuse(
+        args.jobs.is_some(),
+        "--jobs",
+        "the sokoban solver runs in one thread (--jobs is for puzzlescript)",
+    )?;
     let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
     let mut game = start(level, &args.level, seed)?;
     let AnyState::Sokoban(state) = &game.state else {
@@ -95,9 +107,9 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     for (i, c) in solution.commands.iter().enumerate() {
         let cmd = AnyCommand::Sokoban(*c);
         events.clear();
-        game.rules
-            .apply(&mut game.state, &cmd, &mut events)
-            .map_err(|e| CliError::Failed(format!("{name}: command {} of the solution ({c}) was refused: {e}", i + 1)))?;
+        game.rules.apply(&mut game.state, &cmd, &mut events).map_err(|e| {
+            CliError::Failed(format!("{name}: command {} of the solution ({c}) was refused: {e}", i + 1))
+        })?;
         if let Some(log) = &mut log {
             log.applied(&cmd, &events, &game.state)?;
         }

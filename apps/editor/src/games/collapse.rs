@@ -62,9 +62,17 @@ impl EditorGame for Game {
 
     fn palette(&self, settings: &Level, _brush: &Brush) -> Vec<PaletteInk> {
         let colours = self::settings(settings).colours.unwrap_or(DEFAULT_COLOURS);
-        let entry = |ink: Ink, label: String| PaletteInk { ink, label, colour: self.look(settings, ink).fill, hover: None };
+        let entry = |ink: Ink, label: String| PaletteInk {
+            ink,
+            label,
+            colour: self.look(settings, ink).fill,
+            hover: None,
+        };
         std::iter::once(entry(Ink::Glyph('.'), "Empty".into()))
-            .chain((0..colours.min(16)).map(|c| entry(Ink::Glyph(colour_char(c)), format!("colour {}", colour_char(c)))))
+            .chain(
+                (0..colours.min(16))
+                    .map(|c| entry(Ink::Glyph(colour_char(c)), format!("colour {}", colour_char(c)))),
+            )
             .collect()
     }
 
@@ -84,7 +92,9 @@ impl EditorGame for Game {
                 for (y, row) in rows.iter().enumerate() {
                     for (x, ch) in row.chars().enumerate() {
                         if !self.accepts(&settings, Ink::Glyph(ch)) {
-                            return Err(format!("board cell ({x}, {y}): '{ch}' is not a colour (0-9, a-f) or '.'"));
+                            return Err(format!(
+                                "board cell ({x}, {y}): '{ch}' is not a colour (0-9, a-f) or '.'"
+                            ));
                         }
                         cells.push(Ink::Glyph(ch));
                     }
@@ -93,7 +103,11 @@ impl EditorGame for Game {
                 d.cells = cells;
                 d
             }
-            None => Sketch::new(settings, sized(l.width.unwrap_or(default), l.height.unwrap_or(default))?, Ink::Glyph('.')),
+            None => Sketch::new(
+                settings,
+                sized(l.width.unwrap_or(default), l.height.unwrap_or(default))?,
+                Ink::Glyph('.'),
+            ),
         };
         d.name = l.name.clone();
         d.seed = l.seed;
@@ -125,7 +139,11 @@ impl EditorGame for Game {
     fn randomized(&self, sketch: &Sketch, seed: u64) -> Result<Vec<Ink>, String> {
         let colours = settings(&sketch.settings).colours.unwrap_or(DEFAULT_COLOURS);
         let s = CollapseState::new_game(sketch.size, colours.clamp(2, 16), seed);
-        Ok(s.board().cells().iter().map(|t| t.map_or(Ink::Glyph('.'), |t| Ink::Glyph(colour_char(t.colour)))).collect())
+        Ok(s.board()
+            .cells()
+            .iter()
+            .map(|t| t.map_or(Ink::Glyph('.'), |t| Ink::Glyph(colour_char(t.colour))))
+            .collect())
     }
 
     fn settings_ui(&self, ui: &mut egui::Ui, settings: &mut Level) -> Option<super::InkMap> {
@@ -137,7 +155,9 @@ impl EditorGame for Game {
         num_field(ui, "Minimum group", &mut c.min_group, 1..=1000);
         ui.horizontal(|ui| {
             ui.label("Compaction");
-            for (v, l) in [(Compaction::Center, "center"), (Compaction::Left, "left"), (Compaction::None, "none")] {
+            for (v, l) in
+                [(Compaction::Center, "center"), (Compaction::Left, "left"), (Compaction::None, "none")]
+            {
                 ui.selectable_value(&mut c.compaction, v, l);
             }
         });

@@ -81,9 +81,10 @@ impl EditorGame for Game {
                 mark_colour: Some(Color32::from_gray(0x90)),
                 ..InkLook::new(Color32::from_rgb(0x4c, 0x53, 0x5e), Some("?".into()))
             },
-            (OPEN_LOCKED, _) => {
-                InkLook { framed: true, ..InkLook::new(Color32::from_rgb(0x5c, 0x63, 0x70), Some("*".into())) }
-            }
+            (OPEN_LOCKED, _) => InkLook {
+                framed: true,
+                ..InkLook::new(Color32::from_rgb(0x5c, 0x63, 0x70), Some("*".into()))
+            },
             (VOID, _) => InkLook::new(palette::VOID, None),
             _ => InkLook::new(Color32::BLACK, Some(c.to_string())),
         }
@@ -151,7 +152,9 @@ impl EditorGame for Game {
                 d.cells = cells;
                 d
             }
-            None => Sketch::new(settings, sized(l.width.unwrap_or(9), l.height.unwrap_or(9))?, Ink::Glyph(OPEN)),
+            None => {
+                Sketch::new(settings, sized(l.width.unwrap_or(9), l.height.unwrap_or(9))?, Ink::Glyph(OPEN))
+            }
         };
         d.name = l.name.clone();
         d.seed = l.seed;

@@ -61,7 +61,9 @@ impl EditorGame for Game {
             colour: self.look(settings, Ink::Number(v)).fill,
             hover: None,
         };
-        std::iter::once(entry(0, "Empty".into())).chain((1..=11).map(|k| entry(1 << k, (1u32 << k).to_string()))).collect()
+        std::iter::once(entry(0, "Empty".into()))
+            .chain((1..=11).map(|k| entry(1 << k, (1u32 << k).to_string())))
+            .collect()
     }
 
     fn palette_fields_ui(&self, ui: &mut egui::Ui, _sketch: &Sketch, brush: &mut Brush) -> bool {
@@ -101,7 +103,9 @@ impl EditorGame for Game {
                 d.cells = rows.iter().flatten().map(|&v| Ink::Number(v)).collect();
                 d
             }
-            None => Sketch::new(settings, sized(l.width.unwrap_or(4), l.height.unwrap_or(4))?, Ink::Number(0)),
+            None => {
+                Sketch::new(settings, sized(l.width.unwrap_or(4), l.height.unwrap_or(4))?, Ink::Number(0))
+            }
         };
         d.name = l.name.clone();
         d.seed = l.seed;

@@ -20,14 +20,14 @@
 //! - Files: `.xsb`/`.sok` collections and Boxoban `.txt` files through core's `sokoban` importer;
 //!   a file of more than one level asks which level to open.
 
+use super::search::{self, HintBudget, Job, hint_budget, searches};
 use super::{EditorGame, GroundMap, Import, PlayAction};
 use crate::model::{BoardInput, Brush, Ink, InkLook, Overlay, PaletteInk, PlayInput, Problem, Sketch};
 use egui::Color32;
 use tessera_core::sokoban::{
-    Cell, SokobanCommand, SokobanLevel, SokobanState, SolveLimits, SolveOutcome, board_problems, ground_index, solve,
-    walk_path,
+    Cell, SokobanCommand, SokobanLevel, SokobanState, SolveLimits, SolveOutcome, board_problems,
+    ground_index, solve, walk_path,
 };
-use super::search::{self, HintBudget, Job, hint_budget, searches};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, GameRng, Level, Pos, RuleSet, Size};
 
 /// The editor entry of `sokoban`.
@@ -394,7 +394,9 @@ impl EditorGame for Game {
         play: &mut PlayInput,
     ) -> Option<PlayAction> {
         let AnyState::Sokoban(s) = state else { return None };
-        ui.label("Arrow keys or WASD step and push; click a cell to walk there, a box beside you to push it.");
+        ui.label(
+            "Arrow keys or WASD step and push; click a cell to walk there, a box beside you to push it.",
+        );
         ui.label(counts(s));
         // The same rows whatever happens, so nothing under them moves (issue 36.6).
         super::fixed_line(ui, |ui| {
@@ -436,7 +438,8 @@ impl EditorGame for Game {
             let limits = SolveLimits { max_nodes: HINT_MAX_NODES, max_bytes: HINT_MAX_BYTES };
             let budget = hint_budget(ui.ctx(), BUDGET);
             let st = s.clone();
-            searches.job = Some(Job::spawn(ui.ctx(), s.hash(), budget, move |stop| verdict(&st, limits, stop)));
+            searches.job =
+                Some(Job::spawn(ui.ctx(), s.hash(), budget, move |stop| verdict(&st, limits, stop)));
             ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
         }
         // Once Hint found a solution from this very position, it can be played.
@@ -598,7 +601,10 @@ mod tests {
             for (w, h) in [(4, 3), (7, 6), (12, 9)] {
                 let size = Size::new(w, h, 256).expect("size");
                 let cells = random_room(size, seed).expect("room");
-                let d = Sketch { cells: cells.clone(), ..Sketch::new(Game.default_settings(), size, Ink::Glyph(' ')) };
+                let d = Sketch {
+                    cells: cells.clone(),
+                    ..Sketch::new(Game.default_settings(), size, Ink::Glyph(' '))
+                };
                 assert_eq!(random_room(size, seed).expect("room"), cells, "deterministic");
                 let game = Game.level(&d).start(None).unwrap_or_else(|e| panic!("{w}×{h} seed {seed}: {e}"));
                 let (AnyRules::Sokoban(_), AnyState::Sokoban(s)) = (&game.rules, &game.state) else {
@@ -661,7 +667,11 @@ mod tests {
 
     #[test]
     fn hovering_says_what_a_click_would_do_or_why_not() {
-        let s = match board(&["#######", "#@ $ .#", "###$###", "#  .  #", "#######"]).start(None).expect("plays").state {
+        let s = match board(&["#######", "#@ $ .#", "###$###", "#  .  #", "#######"])
+            .start(None)
+            .expect("plays")
+            .state
+        {
             AnyState::Sokoban(s) => s,
             _ => panic!("sokoban"),
         };
@@ -670,7 +680,13 @@ mod tests {
         assert_eq!(hover_text(&s, Pos::new(3, 1)), "a box: stand beside it to push it");
         assert!(hover_text(&s, Pos::new(1, 3)).starts_with("cannot walk there"), "behind the wall");
         let mut o = Overlay::default();
-        Game.overlay(&PlayInput::default(), &board(&["#####", "#@$.#", "#####"]).start(None).expect("plays").rules, &AnyState::Sokoban(s.clone()), Some(Pos::new(1, 3)), &mut o);
+        Game.overlay(
+            &PlayInput::default(),
+            &board(&["#####", "#@$.#", "#####"]).start(None).expect("plays").rules,
+            &AnyState::Sokoban(s.clone()),
+            Some(Pos::new(1, 3)),
+            &mut o,
+        );
         assert!(o.path.is_empty(), "no path to draw");
         assert!(o.tooltip.is_some_and(|t| t.starts_with("cannot walk there")));
     }

@@ -9,7 +9,8 @@ use crate::model::{BoardInput, Brush, Ink, InkLook, Overlay, PaletteInk, PlayInp
 use crate::palette;
 use egui::{Color32, Sense, vec2};
 use tessera_core::tactics::{
-    Connectivity, MAX_TERRAIN_TYPES, TacticsCommand, TacticsLevel, TacticsState, TerrainType, Weight, fmt_cost,
+    Connectivity, MAX_TERRAIN_TYPES, TacticsCommand, TacticsLevel, TacticsState, TerrainType, Weight,
+    fmt_cost,
 };
 use tessera_core::{AnyCommand, AnyRules, AnyState, GameRng, Level, Pos, RuleSet, Size};
 
@@ -49,7 +50,12 @@ impl EditorGame for Game {
         let terrain = t.terrain();
         Some(super::GroundMap {
             size: terrain.size(),
-            legend: terrain.legend().iter().enumerate().map(|(i, tt)| palette::terrain(tt, i as u8)).collect(),
+            legend: terrain
+                .legend()
+                .iter()
+                .enumerate()
+                .map(|(i, tt)| palette::terrain(tt, i as u8))
+                .collect(),
             cells: std::borrow::Cow::Borrowed(terrain.cells().cells()),
         })
     }
@@ -59,7 +65,10 @@ impl EditorGame for Game {
     }
 
     fn default_settings(&self) -> Level {
-        Level::Tactics(TacticsLevel { legend: Some(TerrainType::default_legend()), ..TacticsLevel::default() })
+        Level::Tactics(TacticsLevel {
+            legend: Some(TerrainType::default_legend()),
+            ..TacticsLevel::default()
+        })
     }
 
     /// The legend's first terrain type.
@@ -137,8 +146,11 @@ impl EditorGame for Game {
                 cells.push(Ink::Glyph(ch));
             }
         }
-        let settings =
-            Level::Tactics(TacticsLevel { config: l.config.clone(), legend: Some(legend), ..TacticsLevel::default() });
+        let settings = Level::Tactics(TacticsLevel {
+            config: l.config.clone(),
+            legend: Some(legend),
+            ..TacticsLevel::default()
+        });
         let blank = self.blank(&settings);
         let mut d = Sketch::new(settings, size, blank);
         d.cells = cells;
@@ -237,7 +249,10 @@ impl EditorGame for Game {
                 ui.horizontal(|ui| {
                     ui.checkbox(&mut t.impassable, "blocked");
                     if removable
-                        && ui.small_button("Remove").on_hover_text("Its cells become the first type").clicked()
+                        && ui
+                            .small_button("Remove")
+                            .on_hover_text("Its cells become the first type")
+                            .clicked()
                     {
                         remove = Some(i);
                     }
@@ -362,7 +377,8 @@ fn terrain_legend(ui: &mut egui::Ui, s: &TacticsState) {
             ui.horizontal(|ui| {
                 let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
                 ui.painter().rect_filled(r, 2.0, palette::terrain(t, i as u8));
-                let cost = if t.impassable { "impassable".to_string() } else { format!("cost {}", 1 + t.extra) };
+                let cost =
+                    if t.impassable { "impassable".to_string() } else { format!("cost {}", 1 + t.extra) };
                 ui.label(format!("{} '{}' · {cost}", t.name, t.glyph));
             });
         }

@@ -101,7 +101,11 @@ impl GameBots for SokobanRules {
 pub fn measure(state: &SokobanState, max_nodes: u64, stop: &dyn Fn() -> bool) -> Puzzle {
     if stop() {
         let nodes = Figure { name: "nodes".into(), value: 0 };
-        return Puzzle { solver: SOLVER.name().into(), outcome: PuzzleOutcome::Stopped, figures: vec![nodes] };
+        return Puzzle {
+            solver: SOLVER.name().into(),
+            outcome: PuzzleOutcome::Stopped,
+            figures: vec![nodes],
+        };
     }
     let report = solve(state, SolveLimits::nodes(max_nodes), &mut || stop());
     let nodes = Figure { name: "nodes".into(), value: report.nodes };
@@ -137,8 +141,7 @@ impl SolverBot {
     fn replan(&mut self, state: &SokobanState) {
         self.plan.clear();
         self.expect = None;
-        if let SolveOutcome::Solved(s) =
-            solve(state, SolveLimits::nodes(SOLVER_NODES), &mut || false).outcome
+        if let SolveOutcome::Solved(s) = solve(state, SolveLimits::nodes(SOLVER_NODES), &mut || false).outcome
         {
             self.plan = s.commands;
             self.plan.reverse();
@@ -190,7 +193,8 @@ mod tests {
     fn the_solver_bot_wins_in_the_fewest_pushes() {
         let mut g = level().start(None).unwrap();
         let mut bot = make_bot(&BotSpec::new(SOLVER), g.rules.rule_set(), 0).unwrap();
-        let moves = play_game(&g.rules, &mut g.state, &mut bot, &GameConfig::default(), |_, _, _, _| {}).unwrap();
+        let moves =
+            play_game(&g.rules, &mut g.state, &mut bot, &GameConfig::default(), |_, _, _, _| {}).unwrap();
         assert_eq!(g.rules.status(&g.state), Status::Won);
         let AnyState::Sokoban(s) = &g.state else { panic!("not sokoban") };
         assert_eq!(s.pushes(), 5, "two pushes for the top box, three for the other");

@@ -65,17 +65,17 @@
 //! (boards of space-separated colour numbers, blank lines between) into levels with the
 //! benchmark's rules ([`CollapseConfig::standard`]).
 
-pub mod import;
-mod level;
-mod plugin;
 mod apply;
 mod event;
+pub mod import;
+mod level;
+mod mirror;
+mod plugin;
 mod state;
-#[cfg(test)]
-mod tests;
 #[cfg(feature = "strategy")]
 pub mod strategy;
-mod mirror;
+#[cfg(test)]
+mod tests;
 mod testset;
 mod undo;
 

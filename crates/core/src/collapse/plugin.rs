@@ -26,7 +26,10 @@ impl Plugin for Collapse {
         Cow::Borrowed(state)
     }
 
-    fn from_keyframe(keyframe: CollapseState, _start: Option<&CollapseState>) -> Result<CollapseState, KeyframeError> {
+    fn from_keyframe(
+        keyframe: CollapseState,
+        _start: Option<&CollapseState>,
+    ) -> Result<CollapseState, KeyframeError> {
         Ok(keyframe)
     }
 

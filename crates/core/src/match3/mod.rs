@@ -100,17 +100,17 @@
 mod apply;
 mod arrange;
 mod board;
+mod event;
 pub mod import;
 mod level;
+mod mirror;
 mod plugin;
-mod event;
 mod state;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 #[cfg(test)]
 mod tests;
 mod undo;
-#[cfg(feature = "strategy")]
-pub mod strategy;
-mod mirror;
 
 pub use event::{Match3Command, Match3Event, MatchedBlock, ShuffledBlock};
 pub use level::{Match3Level, StageError};

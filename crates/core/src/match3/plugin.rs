@@ -26,7 +26,10 @@ impl Plugin for Match3 {
         Cow::Borrowed(state)
     }
 
-    fn from_keyframe(keyframe: Match3State, _start: Option<&Match3State>) -> Result<Match3State, KeyframeError> {
+    fn from_keyframe(
+        keyframe: Match3State,
+        _start: Option<&Match3State>,
+    ) -> Result<Match3State, KeyframeError> {
         Ok(keyframe)
     }
 

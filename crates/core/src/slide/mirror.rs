@@ -24,7 +24,12 @@ impl Project for SlideRules {
     }
 
     fn pieces(state: &SlideState) -> impl Iterator<Item = Piece> + '_ {
-        state.tiles().map(|(cell, t)| Piece { cell, layer: Layer::Piece, id: Some(t.id), look: tile(t.value) })
+        state.tiles().map(|(cell, t)| Piece {
+            cell,
+            layer: Layer::Piece,
+            id: Some(t.id),
+            look: tile(t.value),
+        })
     }
 
     fn ops(event: &SlideEvent, out: &mut Ops) {

@@ -37,18 +37,18 @@
 //! not a `match` on the direction.
 
 mod apply;
+mod encode;
 mod event;
 mod exponents;
 mod level;
-mod encode;
+mod mirror;
 mod plugin;
 mod state;
+#[cfg(feature = "strategy")]
+pub mod strategy;
 #[cfg(test)]
 mod tests;
 mod undo;
-#[cfg(feature = "strategy")]
-pub mod strategy;
-mod mirror;
 
 pub use event::{Combine, SlideCommand, SlideEvent};
 pub use level::SlideLevel;

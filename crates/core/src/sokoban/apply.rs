@@ -97,7 +97,11 @@ fn can_step(state: &SokobanState, dir: Dir) -> bool {
     }
 }
 
-fn step<E: From<SokobanEvent>>(state: &mut SokobanState, dir: Dir, events: &mut Vec<E>) -> Result<(), Rejected> {
+fn step<E: From<SokobanEvent>>(
+    state: &mut SokobanState,
+    dir: Dir,
+    events: &mut Vec<E>,
+) -> Result<(), Rejected> {
     let size = state.size();
     let from = state.player();
     let Some(to) = from.step(dir, size) else {
@@ -111,7 +115,9 @@ fn step<E: From<SokobanEvent>>(state: &mut SokobanState, dir: Dir, events: &mut 
         let Some(beyond) = beyond else {
             return Err(Rejected::detailed(
                 "box_blocked",
-                format!("the box at {to} cannot be pushed {dir}: the cell behind it is a wall or holds a box"),
+                format!(
+                    "the box at {to} cannot be pushed {dir}: the cell behind it is a wall or holds a box"
+                ),
             ));
         };
         state.move_box(to, beyond, 1);
@@ -128,7 +134,11 @@ fn step<E: From<SokobanEvent>>(state: &mut SokobanState, dir: Dir, events: &mut 
     Ok(())
 }
 
-fn walk<E: From<SokobanEvent>>(state: &mut SokobanState, to: Pos, events: &mut Vec<E>) -> Result<(), Rejected> {
+fn walk<E: From<SokobanEvent>>(
+    state: &mut SokobanState,
+    to: Pos,
+    events: &mut Vec<E>,
+) -> Result<(), Rejected> {
     let size = state.size();
     match state.cell(to) {
         None => return Err(Rejected::detailed("off_board", format!("{to} is off the {size} board"))),

@@ -28,8 +28,9 @@ impl FromStr for SokobanCommand {
     type Err = String;
     /// `up`, `down`, `left`, `right`, or `walk X Y` (column X, row Y; 0 is the top row).
     fn from_str(s: &str) -> Result<Self, String> {
-        let usage =
-            || format!("unknown sokoban command '{}' (expected: up, down, left, right or walk X Y)", s.trim());
+        let usage = || {
+            format!("unknown sokoban command '{}' (expected: up, down, left, right or walk X Y)", s.trim())
+        };
         let mut words = s.split_whitespace();
         let first = words.next().ok_or_else(usage)?;
         if let Some(d) = Dir::from_name(first) {

@@ -117,7 +117,11 @@ pub fn parse_levels(text: &str) -> Result<Vec<(String, Level)>, ImportError> {
                         (1, format!("a board of more than {MAX_SIDE} rows"))
                     };
                     let level = blocks.len() + usize::from(!in_board);
-                    let name = if in_board { blocks.last().and_then(|b| b.name_before.clone()) } else { pending_name.clone() };
+                    let name = if in_board {
+                        blocks.last().and_then(|b| b.name_before.clone())
+                    } else {
+                        pending_name.clone()
+                    };
                     return Err(ImportError {
                         level,
                         name,
@@ -174,7 +178,8 @@ pub fn parse_levels(text: &str) -> Result<Vec<(String, Level)>, ImportError> {
     }
     let mut levels = Vec::with_capacity(blocks.len());
     for (k, mut b) in blocks.into_iter().enumerate() {
-        let name = b.title_after.take().or(b.name_before.take()).unwrap_or_else(|| format!("level {}", k + 1));
+        let name =
+            b.title_after.take().or(b.name_before.take()).unwrap_or_else(|| format!("level {}", k + 1));
         let width = b.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
         for r in &mut b.rows {
             let n = r.chars().count();
@@ -224,7 +229,10 @@ pub fn collection_numbers(titles: &[&str]) -> Vec<u64> {
 
 /// Every puzzle as a level named "STEM TITLE", written as `STEM-NNN.json` where NNN is its
 /// number ([`collection_numbers`]).
-fn import_collection(text: &str, file_name: Option<&str>) -> Result<Vec<crate::Imported>, crate::ImportError> {
+fn import_collection(
+    text: &str,
+    file_name: Option<&str>,
+) -> Result<Vec<crate::Imported>, crate::ImportError> {
     let levels = parse_levels(text).map_err(crate::ImportError::whole)?;
     let stem = crate::import::stem(file_name).unwrap_or_else(|| "sokoban".into());
     let titles: Vec<&str> = levels.iter().map(|(t, _)| t.as_str()).collect();

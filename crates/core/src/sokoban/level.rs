@@ -83,8 +83,10 @@ pub fn parse_board(rows: &[String], seed: u64) -> Result<SokobanState, BoardErro
         return Err(first);
     }
     let (size, player) = (board.size, board.player.ok_or_else(|| whole("the board has no player".into()))?);
-    let cells = Grid::from_cells(size, board.cells).ok_or_else(|| whole("board cell count does not match".into()))?;
-    let boxes = Grid::from_cells(size, board.boxes).ok_or_else(|| whole("board cell count does not match".into()))?;
+    let cells =
+        Grid::from_cells(size, board.cells).ok_or_else(|| whole("board cell count does not match".into()))?;
+    let boxes =
+        Grid::from_cells(size, board.boxes).ok_or_else(|| whole("board cell count does not match".into()))?;
     SokobanState::new(cells, boxes, player, seed).map_err(whole)
 }
 
@@ -126,7 +128,10 @@ fn scan(rows: &[String]) -> Result<Scanned, BoardError> {
     for (y, row) in rows.iter().enumerate() {
         let n = row.chars().count();
         if n != width {
-            return Err(unreadable(&mut problems, whole(format!("board row {y} has {n} cells, expected {width}"))));
+            return Err(unreadable(
+                &mut problems,
+                whole(format!("board row {y} has {n} cells, expected {width}")),
+            ));
         }
         for (x, ch) in row.chars().enumerate() {
             let p = Pos::new(x as u16, y as u16);
@@ -175,7 +180,10 @@ fn scan(rows: &[String]) -> Result<Scanned, BoardError> {
         // Every opening, each at its first cell (issue 36.4: only one of two was listed).
         for (edge, n) in openings(&cells, size, p) {
             let what = "the player can walk off the map here: no wall encloses it";
-            problems.push(at(edge, if n == 1 { what.into() } else { format!("{what} ({n} edge cells in a row)") }));
+            problems.push(at(
+                edge,
+                if n == 1 { what.into() } else { format!("{what} ({n} edge cells in a row)") },
+            ));
         }
     }
     Ok(Scanned { size, cells, boxes, player, problems })
@@ -222,8 +230,11 @@ fn openings(cells: &[Cell], size: Size, player: Pos) -> Vec<(Pos, usize)> {
     // Runs of reached cells, going once around from just after a cell that is not reached (a
     // ring wraps: a run may pass the top-left corner; a line does not).
     let wraps = !(w == 1 || h == 1);
-    let order: Vec<usize> =
-        if wraps { (1..=ring.len()).map(|k| (closed + k) % ring.len()).collect() } else { (0..ring.len()).collect() };
+    let order: Vec<usize> = if wraps {
+        (1..=ring.len()).map(|k| (closed + k) % ring.len()).collect()
+    } else {
+        (0..ring.len()).collect()
+    };
     let mut found: Vec<(Pos, usize)> = Vec::new();
     let mut run: Vec<Pos> = Vec::new();
     for k in order {

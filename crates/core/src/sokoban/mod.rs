@@ -76,7 +76,7 @@ pub use import::{ImportError, collection_numbers, parse_levels};
 pub use level::{BoardError, SokobanLevel, board_problems, parse_board};
 pub use mirror::{PLAYER, ground_index};
 pub use plugin::{HINT_NODES, Sokoban};
-pub use solver::{SolveLimits, SolveOutcome, SolveReport, Solution, solve};
+pub use solver::{Solution, SolveLimits, SolveOutcome, SolveReport, solve};
 pub use state::{Cell, SokobanState};
 
 use serde::{Deserialize, Serialize};

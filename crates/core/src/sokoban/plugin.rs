@@ -1,6 +1,8 @@
 //! The `sokoban` rule set as a [`Plugin`]: what the registry and the rest of tessera ask of it.
 
-use super::{SokobanCommand, SokobanEvent, SokobanLevel, SokobanRules, SokobanState, SolveLimits, SolveOutcome, solve};
+use super::{
+    SokobanCommand, SokobanEvent, SokobanLevel, SokobanRules, SokobanState, SolveLimits, SolveOutcome, solve,
+};
 use crate::{GameRng, KeyframeError, LevelError, Plugin, Rejected};
 use std::borrow::Cow;
 
@@ -26,7 +28,10 @@ impl Plugin for Sokoban {
         Cow::Borrowed(state)
     }
 
-    fn from_keyframe(keyframe: SokobanState, _start: Option<&SokobanState>) -> Result<SokobanState, KeyframeError> {
+    fn from_keyframe(
+        keyframe: SokobanState,
+        _start: Option<&SokobanState>,
+    ) -> Result<SokobanState, KeyframeError> {
         // Deserialization already checked the state's invariants.
         Ok(keyframe)
     }

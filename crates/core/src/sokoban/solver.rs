@@ -145,7 +145,11 @@ enum Halt {
 }
 
 impl Problem {
-    fn new(state: &SokobanState, limits: SolveLimits, budget: &mut Budget) -> Result<(Problem, Vec<u16>, u16, bool), Halt> {
+    fn new(
+        state: &SokobanState,
+        limits: SolveLimits,
+        budget: &mut Budget,
+    ) -> Result<(Problem, Vec<u16>, u16, bool), Halt> {
         let size = state.size();
         let mut index = vec![NONE; size.area()];
         let mut pos = vec![state.player()];
@@ -157,7 +161,9 @@ impl Problem {
             for d in Dir::ALL {
                 let Some(q) = p.step(d, size) else { continue };
                 let j = size.index(q);
-                if index[j] == NONE && state.cell(q).is_some_and(|c| c.is_open()) && pos.len() < usize::from(NONE)
+                if index[j] == NONE
+                    && state.cell(q).is_some_and(|c| c.is_open())
+                    && pos.len() < usize::from(NONE)
                 {
                     index[j] = pos.len() as u16;
                     pos.push(q);

@@ -132,7 +132,9 @@ impl SokobanState {
         match cells.get(player) {
             None => return Err(format!("the player's cell {player} is off the {size} board")),
             Some(Cell::Wall) => return Err(format!("board cell {player}: the player on a wall")),
-            Some(_) if boxes[player].is_some() => return Err(format!("board cell {player}: the player on a box")),
+            Some(_) if boxes[player].is_some() => {
+                return Err(format!("board cell {player}: the player on a box"));
+            }
             Some(_) => {}
         }
         let mut s = SokobanState {

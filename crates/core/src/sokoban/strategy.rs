@@ -20,7 +20,8 @@ pub fn level() -> BoxedStrategy<Level> {
     let room = (any::<u64>(), 4u16..=8, 4u16..=8, 1usize..=3, 0usize..12, any::<bool>()).prop_filter_map(
         "the cells do not fit",
         |(seed, w, h, n, pulls, solvable)| {
-            let rows = if solvable { pulled_rows(seed, w, h, n, pulls)? } else { random_rows(seed, w, h, n)? };
+            let rows =
+                if solvable { pulled_rows(seed, w, h, n, pulls)? } else { random_rows(seed, w, h, n)? };
             let level = Level::Sokoban(SokobanLevel { name: None, seed: None, board: rows });
             level.start(None).is_ok().then_some(level)
         },

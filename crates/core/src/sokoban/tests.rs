@@ -1,11 +1,11 @@
 //! Tests of the sokoban rule set: one small test per rule, then properties, the importer and
 //! the solver.
 
+use super::generate::{pulled_rows, random_rows};
 use super::*;
 use crate::geom::{Dir, Pos};
 use crate::id::Id;
 use crate::rules::{Rules, Status};
-use super::generate::{pulled_rows, random_rows};
 use crate::{AnyCommand, AnyState, Level};
 use proptest::prelude::*;
 use std::collections::{HashSet, VecDeque};
@@ -300,7 +300,9 @@ fn bfs_pushes(s: &SokobanState) -> Option<u32> {
         let reach = region(&boxes, player);
         for (i, &b) in boxes.iter().enumerate() {
             for d in Dir::ALL {
-                let (Some(behind), Some(ahead)) = (b.step(d.opposite(), size), b.step(d, size)) else { continue };
+                let (Some(behind), Some(ahead)) = (b.step(d.opposite(), size), b.step(d, size)) else {
+                    continue;
+                };
                 if !reach[size.index(behind)] || !open(ahead) || boxes.contains(&ahead) {
                     continue;
                 }
@@ -483,8 +485,6 @@ fn the_solver_stops_when_told_and_knows_unsolvable_levels() {
     assert_eq!(a, solve(&s, SolveLimits::nodes(3000), &mut || false));
 }
 
-
-
 /// Issue 36.4: with the walls open at (6, 2) and (0, 3), both openings are listed, each at its
 /// cell; a run of open edge cells is one opening, at its first cell, with its length; an open
 /// edge all around is one.
@@ -505,7 +505,10 @@ fn every_opening_in_the_walls_is_listed_at_its_first_cell() {
     );
     // An opening that runs round a corner is one; so is an edge with no wall.
     let corner = cells(&["#### ", "#@$. ", "#### "]);
-    assert_eq!(corner, [(Some(Pos::new(4, 0)), format!("board cell (4, 0): {walk} (3 edge cells in a row)"))]);
+    assert_eq!(
+        corner,
+        [(Some(Pos::new(4, 0)), format!("board cell (4, 0): {walk} (3 edge cells in a row)"))]
+    );
     let open = cells(&["@$.", "   "]);
     assert_eq!(open, [(Some(Pos::new(0, 0)), format!("board cell (0, 0): {walk} (6 edge cells in a row)"))]);
     // A map one row high is a line, all edge: its open cells beside the player are one opening.
@@ -584,7 +587,11 @@ fn the_solver_keeps_to_its_memory_budget_and_stops_inside_every_phase() {
 /// A `side`×`side` walled room with `boxes` boxes and goals scattered by a fixed generator.
 fn big_room(side: usize, boxes: usize) -> SokobanState {
     let mut rows: Vec<Vec<char>> = (0..side)
-        .map(|y| (0..side).map(|x| if x == 0 || y == 0 || x == side - 1 || y == side - 1 { '#' } else { ' ' }).collect())
+        .map(|y| {
+            (0..side)
+                .map(|x| if x == 0 || y == 0 || x == side - 1 || y == side - 1 { '#' } else { ' ' })
+                .collect()
+        })
         .collect();
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = |n: usize| {

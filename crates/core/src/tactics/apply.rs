@@ -127,7 +127,8 @@ impl TacticsRules {
             };
             let cost = match uniform {
                 Some(base) => {
-                    let others = state.units().iter().filter(|u| Some(u.id) != mover).map(|u| size.index(u.pos));
+                    let others =
+                        state.units().iter().filter(|u| Some(u.id) != mover).map(|u| size.index(u.pos));
                     let map = work.map.get_or_insert_with(|| Box::new(base.clone()));
                     map.block_into(base, others);
                     work.finder.jps(map, connectivity, from, to)?
@@ -266,7 +267,8 @@ impl TacticsRules {
                     return Err(Rejected::detailed("impassable", format!("{to} is impassable terrain")));
                 }
                 let mut path = Vec::new();
-                let Some(cost) = self.cheapest(state, Some(*unit), u.pos, to, Weight::OPTIMAL, &mut path) else {
+                let Some(cost) = self.cheapest(state, Some(*unit), u.pos, to, Weight::OPTIMAL, &mut path)
+                else {
                     return Err(Rejected::detailed(
                         "unreachable",
                         format!("no way leads from {} to {to}", u.pos),

@@ -54,12 +54,12 @@
 mod apply;
 mod event;
 
-mod jps;
 pub mod import;
+mod jps;
 mod level;
-mod plugin;
 mod mirror;
 pub mod movingai;
+mod plugin;
 mod search;
 mod state;
 #[cfg(feature = "strategy")]
@@ -73,9 +73,9 @@ pub use apply::{JPS_SINCE, Path, RulesVersion, Scratch};
 pub use event::{TacticsCommand, TacticsEvent};
 // Path arrows are generic (`crate::glyph`); tactics draws them, so they stay importable from here.
 pub use crate::glyph::{Axis, Glyph, Heading, SeedPiece, path_glyphs};
+pub use jps::Uniform;
 pub use level::{TacticsLevel, UnitSpec};
 pub use plugin::Tactics;
-pub use jps::Uniform;
 pub use search::{Graph, PathFinder, Weight};
 pub use state::{Board, Placement, TacticsPlay, TacticsState, Unit, fmt_cost};
 pub use terrain::{MAX_EXTRA, MAX_TERRAIN_TYPES, Terrain, TerrainType, check_legend};

@@ -30,7 +30,10 @@ impl Plugin for Tactics {
         Cow::Owned(state.play())
     }
 
-    fn from_keyframe(keyframe: super::TacticsPlay, start: Option<&TacticsState>) -> Result<TacticsState, KeyframeError> {
+    fn from_keyframe(
+        keyframe: super::TacticsPlay,
+        start: Option<&TacticsState>,
+    ) -> Result<TacticsState, KeyframeError> {
         // The registry fills in the log's rule set.
         let start = start.ok_or(KeyframeError::OtherRuleSet { keyframe: Self::NAME, log: "" })?;
         start.with_play(keyframe).map_err(KeyframeError::Invalid)

@@ -416,10 +416,11 @@ impl PathFinder {
         to: Pos,
         weight: Weight,
     ) -> Option<Cost> {
-        let (start, goal, cur) = match self.open_search(graph.size(), from, to, |goal| graph.multiplier(goal) != 0) {
-            Ok(s) => s,
-            Err(decided) => return decided,
-        };
+        let (start, goal, cur) =
+            match self.open_search(graph.size(), from, to, |goal| graph.multiplier(goal) != 0) {
+                Ok(s) => s,
+                Err(decided) => return decided,
+            };
         let eight = connectivity == Connectivity::Eight;
         let (gx, gy) = (u32::from(to.x), u32::from(to.y));
         let wt = Cost::from(weight.0);

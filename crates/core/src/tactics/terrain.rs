@@ -2,10 +2,10 @@
 
 use super::jps::Uniform;
 use super::search::Graph;
-use std::sync::OnceLock;
 use crate::geom::{Grid, Pos, Size};
 use crate::level::{LevelError, Place};
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// The largest extra cost a terrain type may have (so that costs stay far from overflow).
 pub const MAX_EXTRA: u32 = 1000;

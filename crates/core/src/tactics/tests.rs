@@ -1,6 +1,6 @@
 use super::*;
-use crate::geom::Dir;
 use crate::Level;
+use crate::geom::Dir;
 use std::collections::BTreeMap;
 
 fn p(x: u16, y: u16) -> Pos {

@@ -371,8 +371,21 @@ impl<'a> Nrpa<'a> {
     /// A playout from the root under `policies[l]` into `self.line`.
     fn playout(&mut self, l: usize) {
         self.playouts += 1;
-        let Nrpa { config, min, rng, keys, root, board, scratch, scratch_tap, policies, line, moves, weights, .. } =
-            self;
+        let Nrpa {
+            config,
+            min,
+            rng,
+            keys,
+            root,
+            board,
+            scratch,
+            scratch_tap,
+            policies,
+            line,
+            moves,
+            weights,
+            ..
+        } = self;
         let policy = &policies[l];
         board.copy_from(root);
         line.clear();
@@ -494,7 +507,9 @@ pub fn solve_nrpa(
         let cpu_began = super::thread_cpu_time();
         let deadline = match budget {
             Budget::Wall(at) => Some(Deadline::Wall(at)),
-            Budget::ThreadCpu(d) => Some(Deadline::cpu_after(d).unwrap_or(Deadline::Wall(Instant::now() + d))),
+            Budget::ThreadCpu(d) => {
+                Some(Deadline::cpu_after(d).unwrap_or(Deadline::Wall(Instant::now() + d)))
+            }
             Budget::Playouts(_) => None,
         };
         let max = match budget {
@@ -541,7 +556,8 @@ pub fn solve_nrpa(
         }
     }
     // The best score; on equal scores the lowest thread.
-    let best = results.into_iter().reduce(|a, b| if b.0 > a.0 { b } else { a }).map(|r| r.1).unwrap_or_default();
+    let best =
+        results.into_iter().reduce(|a, b| if b.0 > a.0 { b } else { a }).map(|r| r.1).unwrap_or_default();
     let board = Board::from_state(state);
     let (score, taps) = engine_line(rules, state, &board, &best);
     Solution { score, taps, runs, playouts, cpu, trace }

@@ -64,7 +64,12 @@ static NRPA_INFO: BotInfo = BotInfo {
     about: "Nested rollout policy adaptation: one search of 100^level playouts plans the game.",
     only_for: Some(RuleSet::Collapse),
     budget: false,
-    level: Some(LevelSetting { flag: "--level", min: 1, max: 3, range: "the NRPA level of the bot is 1 to 3" }),
+    level: Some(LevelSetting {
+        flag: "--level",
+        min: 1,
+        max: 3,
+        range: "the NRPA level of the bot is 1 to 3",
+    }),
     deterministic: false,
     make: Make::Own(nrpa),
 };

@@ -35,8 +35,8 @@
 
 mod register;
 
-pub(crate) use register::Game;
 pub use register::EXPECTIMAX;
+pub(crate) use register::Game;
 
 use crate::generic::GreedyBot;
 use crate::playable::ScoreEval;

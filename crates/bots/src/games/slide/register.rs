@@ -7,12 +7,12 @@
 //! - Its bot: `expectimax` (also `--bot slide`), [`ExpectimaxBot`], whose `--depth` is 1 to 6.
 
 use super::{ExpectimaxBot, ExpectimaxConfig};
+use crate::Bot;
 use crate::any::{BotInfo, BotKind, BotSpec, LevelSetting, Make, boxed};
 use crate::difficulty::{Summary, histogram};
 use crate::game::GameResult;
 use crate::games::GameBots;
 use crate::playable::{Outcome, Playable};
-use crate::Bot;
 use tessera_core::slide::SlideRules;
 use tessera_core::{AnyRules, GameRng, RuleSet};
 
