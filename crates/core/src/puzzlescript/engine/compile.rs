@@ -1030,6 +1030,10 @@ fn rule_to_mask(
     let mut objectlayers_r: Vec<bool> = Vec::with_capacity(lc);
     let mut post_layer: Vec<bool> = Vec::with_capacity(lc);
     let mut random_dir: Vec<bool> = Vec::with_capacity(lc);
+    // The layers a cell names (on either side), ascending once sorted: every per-layer entry
+    // above is zero except at these, so the checks and lists below look at these alone (a
+    // game of 190 layers compiled its thousands of cells a layer at a time, 0.13 s).
+    let mut touched: Vec<usize> = Vec::new();
 
     let lc = ctx.layer_count;
     let stride = ctx.stride;
@@ -1051,6 +1055,7 @@ fn rule_to_mask(
             objectlayers_l.resize(lc, false);
             let mut any_present = Vec::new();
             let mut is_ellipsis = false;
+            touched.clear();
             for (dir, name) in cell_l {
                 if dir == "..." {
                     if cell_l.len() != 1 {
@@ -1117,6 +1122,7 @@ fn rule_to_mask(
                 if dir == "no" {
                     bits::or_into(&mut missing, mask);
                 } else {
+                    touched.push(layer);
                     if let Some(existing) = &layers_used_l[layer] {
                         discard = Some((name.to_uppercase(), existing.to_uppercase()));
                     }
@@ -1217,6 +1223,7 @@ fn rule_to_mask(
                     if dir == "no" {
                         bits::or_into(&mut objects_clear, mask);
                     } else {
+                        touched.push(layer);
                         if let Some(existing) = &layers_used_r[layer]
                             && discard.is_none()
                         {
@@ -1249,12 +1256,14 @@ fn rule_to_mask(
                 if !bits::subset(&present, &objects_set) {
                     bits::or_into(&mut objects_clear, &present);
                 }
-                if mov_present.iter().zip(&movements_set).any(|(p, s)| p & !s != 0) {
-                    for l in 0..lc {
+                touched.sort_unstable();
+                touched.dedup();
+                if touched.iter().any(|&l| mov_present[l] & !movements_set[l] != 0) {
+                    for &l in &touched {
                         movements_clear[l] |= mov_present[l];
                     }
                 }
-                for l in 0..lc {
+                for &l in &touched {
                     if layers_used_l[l].is_some() && layers_used_r[l].is_none() {
                         let lm = &ctx.layer_masks[l];
                         bits::or_into(&mut objects_clear, lm);
@@ -1266,39 +1275,37 @@ fn rule_to_mask(
                 }
                 let has_changes = !bits::is_zero(&objects_clear)
                     || !bits::is_zero(&objects_set)
-                    || movements_clear.iter().any(|m| *m != 0)
-                    || movements_set.iter().any(|m| *m != 0)
-                    || post_layer.iter().any(|m| *m)
+                    || touched.iter().any(|&l| movements_clear[l] != 0)
+                    || touched.iter().any(|&l| movements_set[l] != 0)
+                    || touched.iter().any(|&l| post_layer[l])
                     || !bits::is_zero(&random_mask)
-                    || random_dir.iter().any(|m| *m);
+                    || touched.iter().any(|&l| random_dir[l]);
                 if has_changes {
-                    let mut mc = movements_clear.clone();
-                    for l in 0..lc {
-                        if post_layer[l] {
-                            mc[l] |= 0x1f;
-                        }
-                    }
-                    let movs = (0..lc)
-                        .filter(|&l| mc[l] != 0 || movements_set[l] != 0)
-                        .map(|l| (l, mc[l], movements_set[l]))
+                    let mc = |l: usize| movements_clear[l] | if post_layer[l] { 0x1f } else { 0 };
+                    let movs = touched
+                        .iter()
+                        .filter(|&&l| mc(l) != 0 || movements_set[l] != 0)
+                        .map(|&l| (l, mc(l), movements_set[l]))
                         .collect();
-                    let rigid_layers = (0..lc).filter(|&l| post_layer[l]).collect();
+                    let rigid_layers = touched.iter().copied().filter(|&l| post_layer[l]).collect();
                     replacement = Some(Replacement {
                         movs,
                         rigid_layers,
                         objects_clear,
                         objects_set,
                         random_entities: bits::ones(&random_mask).collect(),
-                        random_dir_layers: (0..lc).filter(|l| random_dir[*l]).collect(),
+                        random_dir_layers: touched.iter().copied().filter(|&l| random_dir[l]).collect(),
                     });
                 }
             }
+            touched.sort_unstable();
+            touched.dedup();
             out_row.push(PatternCell::Cell(CellPattern {
                 present,
                 missing,
                 any_present,
-                mov_present: (0..lc).filter(|l| mov_present[*l] != 0).map(|l| (l, mov_present[l])).collect(),
-                mov_missing: (0..lc).filter(|l| mov_missing[*l] != 0).map(|l| (l, mov_missing[l])).collect(),
+                mov_present: touched.iter().map(|&l| (l, mov_present[l])).filter(|&(_, m)| m != 0).collect(),
+                mov_missing: touched.iter().map(|&l| (l, mov_missing[l])).filter(|&(_, m)| m != 0).collect(),
                 replacement,
             }));
         }
