@@ -812,6 +812,62 @@ fn show_the_solution_walks_the_hints_solution_to_the_win() {
     assert_eq!(h.state().session().history().step(), steps, "in the steps the hint said");
 }
 
+/// Issue 38 (the search kept across steps): after the hinted step, the rest of the solution is
+/// offered at once, and Hint answers its next step from it, with no new search.
+#[test]
+fn a_hint_followed_answers_from_the_solution_kept() {
+    use tessera_core::puzzlescript::PuzzleScriptCommand;
+    let mut h = editor();
+    open_level_2(&mut h);
+    let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
+    tessera_editor::games::set_hint_budget(&h.ctx, budget);
+    h.get_by_label("Hint").click();
+    h.run();
+    for _ in 0..6000 {
+        if h.state().message().is_some_and(|m| m.starts_with("Hint:")) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    h.run();
+    let said = h.state().message().unwrap_or_default();
+    let word = said.trim_start_matches("Hint: ").split(' ').next().unwrap_or_default();
+    let first: PuzzleScriptCommand = word.parse().unwrap_or_else(|_| panic!("a step: {said}"));
+    let steps: u64 = said
+        .split("a solution in ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    let key = match first {
+        PuzzleScriptCommand::Up => Key::ArrowUp,
+        PuzzleScriptCommand::Down => Key::ArrowDown,
+        PuzzleScriptCommand::Left => Key::ArrowLeft,
+        PuzzleScriptCommand::Right => Key::ArrowRight,
+        _ => Key::X,
+    };
+    h.key_press(key);
+    h.run();
+    assert_eq!(h.state().session().history().step(), 1);
+    // The rest is offered from here, and Hint answers in the same frame.
+    assert!(
+        h.query_by_label(&format!("Show the solution ({} steps)", steps - 1)).is_some(),
+        "the rest is kept"
+    );
+    h.get_by_label("Hint").click();
+    h.run();
+    assert!(h.query_by_label("Searching for a hint…").is_none(), "no new search");
+    let said = h.state().message().unwrap_or_default();
+    assert!(said.contains(&format!("a solution in {} steps", steps - 1)), "{said}");
+    // Undone, then a step of one's own off the solution: the solution is no longer offered.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    h.key_press(if key == Key::ArrowDown { Key::ArrowLeft } else { Key::ArrowDown });
+    h.run();
+    assert!(h.query_by_label_contains("Show the solution (").is_none(), "off the solution");
+}
+
 /// Issue 27: a PuzzleScript level rates in Edit's Difficulty panel with the solver's figures
 /// (its steps and states), as a Sokoban level does with its pushes.
 #[test]

@@ -5,14 +5,16 @@
 //! says "Searching for a hint…" meanwhile and then what the search found: the first step of a
 //! solution, "no solution from here" (a proof; Undo is offered), or "no hint within the time".
 //! It never proposes a step from a search that found no solution. A search about a state the
-//! board has left (a step, undo, another level) is stopped and its answer dropped.
+//! board has left (a step, undo, another level) is stopped and its answer dropped. The solution
+//! found is kept ([`SolutionMemo`]) while the player follows it: from each state it passes
+//! through, "Show the solution" plays the rest and Hint answers at once, with no new search.
 
 use crate::games::PlayAction;
 use crate::games::search::{HintBudget, Job, hint_budget, hint_row, searches};
 use std::time::Duration;
 use tessera_core::AnyCommand;
 use tessera_core::puzzlescript::{
-    HINT_BYTES, HintVerdict, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState, SolveLimits, hint_verdict,
+    HINT_BYTES, HintVerdict, PuzzleScriptRules, PuzzleScriptState, SolutionMemo, SolveLimits, hint_verdict,
 };
 
 /// How long Hint searches (the search thread's CPU time) before it says it found nothing in
@@ -60,11 +62,18 @@ fn position(rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> u64 {
 /// found a solution from this very state, which it plays step by step), and Hint's answer as an
 /// action when it comes.
 pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<PlayAction> {
-    let slot = searches::<HintVerdict, Vec<PuzzleScriptCommand>>(ui.ctx(), "puzzlescript-hint");
+    let slot = searches::<HintVerdict, SolutionMemo>(ui.ctx(), "puzzlescript-hint");
     let mut searches = slot.lock().unwrap_or_else(|e| e.into_inner());
     // The position is the board under these rules: a rebuild's new rules forget the search and
     // the solution found under the old ones, even on the same board.
     let position = position(rules, state);
+    // The player followed the solution found: it stays found, from here.
+    if let Some((at, memo)) = searches.found.as_mut()
+        && *at != position
+        && memo.rest(rules, state).is_some()
+    {
+        *at = position;
+    }
     searches.follow(position);
     let mut action = None;
     if let Some(j) = searches.job.as_ref() {
@@ -72,8 +81,8 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
             Some(v) => {
                 searches.job = None;
                 let (text, lost) = message(&v);
-                if let HintVerdict::Move { solution, .. } = v {
-                    searches.found = Some((position, solution));
+                if let HintVerdict::Move { solution, .. } = &v {
+                    searches.found = SolutionMemo::new(rules, state, solution).map(|m| (position, m));
                 }
                 action = Some(if lost { PlayAction::Lost(text) } else { PlayAction::Notice(text) });
             }
@@ -81,20 +90,27 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
         }
     }
     let help = "The first step of a solution, searched for up to half a second of CPU time";
-    let found = searches.found.as_ref().map(|(_, solution)| solution.len());
-    let row = hint_row(ui, help, searches.job.is_some(), state.is_won(), found);
+    let rest = searches.found.as_ref().and_then(|(_, memo)| memo.rest(rules, state)).map(<[_]>::to_vec);
+    let row = hint_row(ui, help, searches.job.is_some(), state.is_won(), rest.as_ref().map(Vec::len));
     if row.hint {
-        let (rules, st) = (rules.clone(), state.clone());
-        let limits = SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
-        let budget = hint_budget(ui.ctx(), BUDGET);
-        searches.job =
-            Some(Job::spawn(ui.ctx(), position, budget, move |stop| hint_verdict(&rules, &st, limits, stop)));
-        ui.ctx().request_repaint_after(Duration::from_millis(50));
+        // On the solution found: its next step, at once.
+        match searches.found.as_ref().and_then(|(_, memo)| memo.verdict(rules, state)) {
+            Some(v) => action = Some(PlayAction::Notice(message(&v).0)),
+            None => {
+                let (rules, st) = (rules.clone(), state.clone());
+                let limits = SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
+                let budget = hint_budget(ui.ctx(), BUDGET);
+                searches.job = Some(Job::spawn(ui.ctx(), position, budget, move |stop| {
+                    hint_verdict(&rules, &st, limits, stop)
+                }));
+                ui.ctx().request_repaint_after(Duration::from_millis(50));
+            }
+        }
     }
     if row.show
-        && let Some((_, solution)) = searches.found.as_ref()
+        && let Some(rest) = rest
     {
-        return Some(PlayAction::Walk(solution.iter().map(|&c| AnyCommand::PuzzleScript(c)).collect()));
+        return Some(PlayAction::Walk(rest.into_iter().map(AnyCommand::PuzzleScript).collect()));
     }
     action
 }
