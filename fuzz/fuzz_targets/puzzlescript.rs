@@ -12,7 +12,8 @@ fuzz_target!(|data: &[u8]| {
     let (source, inputs) = data.split_at(cut);
     let source: std::sync::Arc<str> = String::from_utf8_lossy(source).into();
     for level in 0..2 {
-        let level = Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.clone(), level });
+        let level =
+            Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.clone(), level });
         let Ok(mut game) = level.start(Some(0)) else { continue };
         let mut events = Vec::new();
         for &b in inputs.iter().take(64) {

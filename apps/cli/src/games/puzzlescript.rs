@@ -51,12 +51,15 @@ impl Command {
 /// Events name the game's objects ([`tessera_core::puzzlescript::PuzzleScriptEvent::describe`]).
 pub const DESCRIBE: Option<super::Describe> = Some(|state, e| match (state, e) {
     // Aux stays JSON: its bytes, shortened, tell two states apart.
-    (_, tessera_core::AnyEvent::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptEvent::Aux { .. })) => None,
+    (_, tessera_core::AnyEvent::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptEvent::Aux { .. })) => {
+        None
+    }
     (AnyState::PuzzleScript(s), tessera_core::AnyEvent::PuzzleScript(e)) => Some(e.describe(&s.meta().names)),
     _ => None,
 });
 
-pub const SOLVERS: &[crate::solve::Solver] = &[crate::solve::Solver { rule_set: RuleSet::PuzzleScript, run: solve_level }];
+pub const SOLVERS: &[crate::solve::Solver] =
+    &[crate::solve::Solver { rule_set: RuleSet::PuzzleScript, run: solve_level }];
 
 /// The search `tessera solve` runs without `--search`: A* solved the most of the suite's levels
 /// in 10 s (README, "PuzzleScript games").
@@ -78,7 +81,9 @@ fn check_args(args: &crate::solve::SolveArgs) -> Result<u64, CliError> {
     if let Some(bot) = &args.bot
         && tessera_bots::BotKind::from_name(bot) != Some(SOLVER)
     {
-        return Err(CliError::BadInput(format!("--bot {bot}: solve has one solver for puzzlescript, {SOLVER}")));
+        return Err(CliError::BadInput(format!(
+            "--bot {bot}: solve has one solver for puzzlescript, {SOLVER}"
+        )));
     }
     let takes = "the puzzlescript solver takes --seconds (wall clock) or --states, --memory, --search, --jobs, --all, \
                  --record and --json";
@@ -125,8 +130,9 @@ fn search_level(
     // A budget in states replaces the clock: the answer is then the same on any machine.
     let limits = SolveLimits { max_nodes: args.states.unwrap_or(u64::MAX), max_bytes };
     let timed = args.states.is_none();
-    let report = solve_parallel(rules, state, limits, search, jobs, &mut || timed && began.elapsed() > budget)
-        .map_err(|e| CliError::BadInput(format!("{name}: the solver refuses the level: {e}")))?;
+    let report =
+        solve_parallel(rules, state, limits, search, jobs, &mut || timed && began.elapsed() > budget)
+            .map_err(|e| CliError::BadInput(format!("{name}: the solver refuses the level: {e}")))?;
     let seconds = began.elapsed().as_secs_f64();
     let work = format!(
         "{search}: {} states expanded, {} stored, {:.0} states/s, {seconds:.2} s",
@@ -162,13 +168,21 @@ fn search_level(
         SolveOutcome::Stopped => match args.states {
             Some(n) => (
                 "states",
-                Err((false, format!("{name}: gave up: states: no solution found in {n} states ({work}); give more --states"))),
+                Err((
+                    false,
+                    format!(
+                        "{name}: gave up: states: no solution found in {n} states ({work}); give more --states"
+                    ),
+                )),
             ),
             None => (
                 "time",
                 Err((
                     false,
-                    format!("{name}: gave up: time: no solution found in {} s ({work}); give more --seconds", args.seconds),
+                    format!(
+                        "{name}: gave up: time: no solution found in {} s ({work}); give more --seconds",
+                        args.seconds
+                    ),
                 )),
             ),
         },
@@ -261,7 +275,11 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
         });
         writeln!(out, "{v}").map_err(output_error)
     } else {
-        let proof = if search.proves_fewest() { "the fewest" } else { "not proved the fewest; --search bfs proves it" };
+        let proof = if search.proves_fewest() {
+            "the fewest"
+        } else {
+            "not proved the fewest; --search bfs proves it"
+        };
         // The summary to stderr, the steps alone to stdout: a script `tessera play --commands -`
         // reads from a pipe.
         eprintln!("{name}: solved in {} steps ({proof}; {work})", commands.len());
@@ -408,7 +426,11 @@ pub fn solve_all(args: &crate::solve::SolveArgs) -> Result<(), CliError> {
         text += &format!("{solved} of {count} solved ({})\n", summary.join(", "));
         write!(out, "{text}").map_err(output_error)?;
     }
-    if solved == count { Ok(()) } else { Err(CliError::Failed(format!("{} of {count} levels not solved", count - solved))) }
+    if solved == count {
+        Ok(())
+    } else {
+        Err(CliError::Failed(format!("{} of {count} levels not solved", count - solved)))
+    }
 }
 
 /// `tessera puzzlescript ...`.
@@ -462,7 +484,8 @@ fn test(args: &TestArgs) -> Result<(), CliError> {
     let began = Instant::now();
     let chosen: Vec<&suite::Case> =
         cases.iter().filter(|c| args.filter.as_ref().is_none_or(|f| c.name.contains(f.as_str()))).collect();
-    let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+    let jobs =
+        args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
     let mut outcomes = Vec::with_capacity(chosen.len());
     let mut report = |o: Outcome| -> Result<(), CliError> {
         match &o.failure {
@@ -480,7 +503,8 @@ fn test(args: &TestArgs) -> Result<(), CliError> {
     writeln!(out, "{passed} passed, {failed} failed").map_err(output_error)?;
     if let Some(path) = &args.junit {
         let name = args.suite.file_stem().map_or("puzzlescript".into(), |s| s.to_string_lossy().into_owned());
-        tessera_replay::atomic_write(path, junit(&name, &outcomes).as_bytes()).map_err(|e| CliError::file(path, e))?;
+        tessera_replay::atomic_write(path, junit(&name, &outcomes).as_bytes())
+            .map_err(|e| CliError::file(path, e))?;
     }
     if failed > 0 {
         return Err(CliError::Failed(format!("{failed} of {} cases failed", outcomes.len())));
@@ -495,7 +519,8 @@ fn test(args: &TestArgs) -> Result<(), CliError> {
 fn run_one(case: &suite::Case) -> Outcome {
     let t = Instant::now();
     let result = suite::run_case(case);
-    let failure = (!result.passed).then(|| result.first_difference.unwrap_or_else(|| "the level differs".into()));
+    let failure =
+        (!result.passed).then(|| result.first_difference.unwrap_or_else(|| "the level differs".into()));
     Outcome { name: case.name.clone(), failure, seconds: t.elapsed().as_secs_f64() }
 }
 
@@ -569,8 +594,14 @@ fn junit(suite: &str, outcomes: &[Outcome]) -> String {
     let suite = xml_escape(suite);
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let n = outcomes.len();
-    let _ = writeln!(x, "<testsuites name=\"{suite}\" tests=\"{n}\" failures=\"{failures}\" time=\"{total:.3}\">");
-    let _ = writeln!(x, "  <testsuite name=\"{suite}\" tests=\"{n}\" failures=\"{failures}\" time=\"{total:.3}\">");
+    let _ = writeln!(
+        x,
+        "<testsuites name=\"{suite}\" tests=\"{n}\" failures=\"{failures}\" time=\"{total:.3}\">"
+    );
+    let _ = writeln!(
+        x,
+        "  <testsuite name=\"{suite}\" tests=\"{n}\" failures=\"{failures}\" time=\"{total:.3}\">"
+    );
     for o in outcomes {
         let open = format!(
             "    <testcase name=\"{}\" classname=\"{suite}\" time=\"{:.3}\"",
@@ -583,7 +614,11 @@ fn junit(suite: &str, outcomes: &[Outcome]) -> String {
             }
             Some(why) => {
                 let first = xml_escape(why.lines().next().unwrap_or_default());
-                let _ = writeln!(x, "{open}>\n      <failure message=\"{first}\">{}</failure>\n    </testcase>", xml_escape(why));
+                let _ = writeln!(
+                    x,
+                    "{open}>\n      <failure message=\"{first}\">{}</failure>\n    </testcase>",
+                    xml_escape(why)
+                );
             }
         }
     }

@@ -21,7 +21,7 @@ use super::{BoardArt, EditorGame, Import, InkArt, PlayAction};
 use crate::model::{BoardInput, Brush, Ink, InkLook, PaletteInk, PlayInput, Problem, Sketch};
 use crate::palette as colours;
 use std::sync::{Arc, Mutex};
-use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptLevel, Palette, palette};
+use tessera_core::puzzlescript::{Palette, PuzzleScriptCommand, PuzzleScriptLevel, palette};
 use tessera_core::{AnyCommand, AnyRules, AnyState, Dir, Level, RuleSet, Size};
 
 /// The editor entry of `puzzlescript`.
@@ -183,7 +183,8 @@ impl EditorGame for Game {
 
     fn palette_fields_ui(&self, ui: &mut egui::Ui, sketch: &Sketch, _brush: &mut Brush) -> bool {
         match &*palette_of(&settings(&sketch.settings).source) {
-            Ok(_) => ui.label("The legend's keys: each paints the objects it stands for (the background is added)."),
+            Ok(_) => ui
+                .label("The legend's keys: each paints the objects it stands for (the background is added)."),
             Err(e) => ui.label(format!("The game does not compile: {e}")),
         };
         false
@@ -210,7 +211,12 @@ impl EditorGame for Game {
         });
         let source = tessera_core::puzzlescript::with_level_rows(&l.source, l.level, &rows)
             .unwrap_or_else(|_| l.source.to_string());
-        Level::PuzzleScript(PuzzleScriptLevel { name: sketch.name.clone(), seed: sketch.seed, source: source.into(), level: l.level })
+        Level::PuzzleScript(PuzzleScriptLevel {
+            name: sketch.name.clone(),
+            seed: sketch.seed,
+            source: source.into(),
+            level: l.level,
+        })
     }
 
     /// Every check the painted level fails: each cell whose glyph is not a key of the game's
@@ -226,7 +232,12 @@ impl EditorGame for Game {
                     let at = sketch.size.pos(i);
                     out.push(Problem {
                         cell: Some(at),
-                        message: format!("cell ({}, {}): '{}' is not a key of the legend", at.x, at.y, ink.text()),
+                        message: format!(
+                            "cell ({}, {}): '{}' is not a key of the legend",
+                            at.x,
+                            at.y,
+                            ink.text()
+                        ),
                     });
                 }
             }
@@ -240,7 +251,8 @@ impl EditorGame for Game {
             if cells_listed && unknown_key {
                 continue;
             }
-            let message = if d.line > 0 { format!("line {}: {}", d.line, d.message) } else { d.message.clone() };
+            let message =
+                if d.line > 0 { format!("line {}: {}", d.line, d.message) } else { d.message.clone() };
             out.push(Problem { cell: None, message });
         }
         out
@@ -251,9 +263,11 @@ impl EditorGame for Game {
     fn randomized(&self, sketch: &Sketch, seed: u64) -> Result<Vec<Ink>, String> {
         let needed = ['#', '.', 'P', '*', 'O'];
         if !needed.iter().all(|&c| self.accepts(&sketch.settings, Ink::Glyph(c))) {
-            return Err("Randomize paints with the legend keys # . P * O (wall, floor, player, crate, target), \
+            return Err(
+                "Randomize paints with the legend keys # . P * O (wall, floor, player, crate, target), \
                         which this game does not have all of"
-                .into());
+                    .into(),
+            );
         }
         let size = sketch.size;
         let (w, h) = (usize::from(size.width), usize::from(size.height));
@@ -287,7 +301,9 @@ impl EditorGame for Game {
     fn settings_ui(&self, ui: &mut egui::Ui, settings: &mut Level) -> Option<super::InkMap> {
         let l = self::settings(settings);
         ui.label(format!("Level {} of the game's source ({} lines).", l.level + 1, l.source.lines().count()));
-        ui.weak("The rules are written in the Source pane beside the board (the Source button of the menu bar).");
+        ui.weak(
+            "The rules are written in the Source pane beside the board (the Source button of the menu bar).",
+        );
         None
     }
 
@@ -301,9 +317,10 @@ impl EditorGame for Game {
         let count = level_count(&options.source)?;
         let mut edit = None;
         let mut open = None;
-        egui::CollapsingHeader::new(format!("Levels of the game ({count})")).id_salt("ps-levels").default_open(true).show(
-            ui,
-            |ui| {
+        egui::CollapsingHeader::new(format!("Levels of the game ({count})"))
+            .id_salt("ps-levels")
+            .default_open(true)
+            .show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
                     for k in 0..count {
                         let b = ui
@@ -332,8 +349,7 @@ impl EditorGame for Game {
                     }
                 });
                 ui.weak("Messages between levels stay where they are; Save game source writes the file.");
-            },
-        );
+            });
         if edit.is_none() && open.is_none() {
             return None;
         }
@@ -447,7 +463,11 @@ impl EditorGame for Game {
         });
         super::fixed_line(ui, |ui| {
             if s.is_won() && k + 1 == count {
-                ui.label(if count == 1 { "The game's only level: won." } else { "The game's last level: won." });
+                ui.label(if count == 1 {
+                    "The game's only level: won."
+                } else {
+                    "The game's last level: won."
+                });
             }
         });
         if let Some(to) = go {
@@ -461,7 +481,9 @@ impl EditorGame for Game {
                     .unwrap_or(&[])
                     .iter()
                     .filter_map(|e| match e {
-                        tessera_core::puzzlescript::engine::LevelEntry::Message { text, .. } => Some(text.clone()),
+                        tessera_core::puzzlescript::engine::LevelEntry::Message { text, .. } => {
+                            Some(text.clone())
+                        }
                         _ => None,
                     })
                     .collect()
@@ -489,9 +511,9 @@ impl EditorGame for Game {
 
     fn message(&self, event: &tessera_core::AnyEvent) -> Option<String> {
         match event {
-            tessera_core::AnyEvent::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptEvent::Message { text }) => {
-                Some(text.clone())
-            }
+            tessera_core::AnyEvent::PuzzleScript(
+                tessera_core::puzzlescript::PuzzleScriptEvent::Message { text },
+            ) => Some(text.clone()),
             _ => None,
         }
     }
@@ -527,8 +549,15 @@ impl EditorGame for Game {
     }
 
     /// [`PuzzleScriptRules::step_report`](tessera_core::puzzlescript::PuzzleScriptRules::step_report).
-    fn step_report(&self, rules: &AnyRules, state: &AnyState, cmd: &AnyCommand, rules_tried: bool) -> super::StepReport {
-        let (AnyRules::PuzzleScript(r), AnyState::PuzzleScript(s), AnyCommand::PuzzleScript(c)) = (rules, state, cmd)
+    fn step_report(
+        &self,
+        rules: &AnyRules,
+        state: &AnyState,
+        cmd: &AnyCommand,
+        rules_tried: bool,
+    ) -> super::StepReport {
+        let (AnyRules::PuzzleScript(r), AnyState::PuzzleScript(s), AnyCommand::PuzzleScript(c)) =
+            (rules, state, cmd)
         else {
             return super::StepReport::default();
         };
@@ -573,7 +602,8 @@ impl EditorGame for Game {
                     if turns.is_empty() {
                         turns.push(super::TurnTrace { index: 0, rules: Vec::new() });
                     }
-                    let text = lines.get((*line as usize).wrapping_sub(1)).map_or("", |l| l.trim()).to_string();
+                    let text =
+                        lines.get((*line as usize).wrapping_sub(1)).map_or("", |l| l.trim()).to_string();
                     if let Some(t) = turns.last_mut() {
                         t.rules.push(super::FiredRule { line: *line, text, cells: cells.clone() });
                     }
@@ -676,14 +706,18 @@ impl EditorGame for Game {
                 }
                 // Listed from the report, which also has what plays unrecorded.
                 E::Sound { .. } => {}
-                E::Message { text } => out.push(ConsoleLine::new(Kind::Note, format!("message: {text}"), None)),
+                E::Message { text } => {
+                    out.push(ConsoleLine::new(Kind::Note, format!("message: {text}"), None))
+                }
                 E::Cancelled => out.push(ConsoleLine::new(Kind::Cancel, "cancel: the turn was undone", None)),
                 E::Won => {
                     sounds(turn.take(), out);
                     out.push(ConsoleLine::new(Kind::Win, "win", None));
                 }
                 E::Moved { .. } | E::Cell { .. } => {
-                    if let Some(text) = self.describe_event(state, &tessera_core::AnyEvent::PuzzleScript(e.clone())) {
+                    if let Some(text) =
+                        self.describe_event(state, &tessera_core::AnyEvent::PuzzleScript(e.clone()))
+                    {
                         out.push(ConsoleLine::new(Kind::Detail, text, None));
                     }
                 }
@@ -694,7 +728,9 @@ impl EditorGame for Game {
     }
 
     fn describe_event(&self, state: &AnyState, event: &tessera_core::AnyEvent) -> Option<String> {
-        let (AnyState::PuzzleScript(s), tessera_core::AnyEvent::PuzzleScript(e)) = (state, event) else { return None };
+        let (AnyState::PuzzleScript(s), tessera_core::AnyEvent::PuzzleScript(e)) = (state, event) else {
+            return None;
+        };
         Some(e.describe(&s.meta().names))
     }
 
@@ -715,7 +751,11 @@ const MAX_TRIED_LINES: usize = 200;
 
 /// Verbose console lines for a turn's rules `tried` (consecutive tries of one line, the
 /// directions of one rule, as one), each linked to its line.
-fn tried_lines<'a>(tried: &[(u32, bool)], text_at: &dyn Fn(u32) -> &'a str, out: &mut Vec<crate::console::ConsoleLine>) {
+fn tried_lines<'a>(
+    tried: &[(u32, bool)],
+    text_at: &dyn Fn(u32) -> &'a str,
+    out: &mut Vec<crate::console::ConsoleLine>,
+) {
     use crate::console::{ConsoleLine, Kind};
     let mut merged: Vec<(u32, bool)> = Vec::new();
     for &(line, hit) in tried {
@@ -815,8 +855,12 @@ fn realtime_ui(ui: &mut egui::Ui, every: f64, going: bool) -> bool {
     due
 }
 
-
 /// The level of a new game written as text (File → New game): its first level.
 pub fn source_game(source: &str) -> tessera_core::Level {
-    tessera_core::Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 })
+    tessera_core::Level::PuzzleScript(PuzzleScriptLevel {
+        name: None,
+        seed: None,
+        source: source.into(),
+        level: 0,
+    })
 }

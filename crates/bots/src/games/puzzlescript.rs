@@ -82,7 +82,11 @@ impl GameBots for PuzzleScriptRules {
     const BOTS: &'static [BotKind] = &[SOLVER];
 
     /// The solver's steps and nodes for the level's start.
-    fn puzzle(rules: &PuzzleScriptRules, start: &PuzzleScriptState, stop: &dyn Fn() -> bool) -> Option<Puzzle> {
+    fn puzzle(
+        rules: &PuzzleScriptRules,
+        start: &PuzzleScriptState,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Puzzle> {
         measure(rules, start, LIMITS, stop)
     }
 }
@@ -108,9 +112,10 @@ pub fn measure(
             vec![Figure { name: "steps".into(), value: s.len() as u64 }, nodes(report.nodes)],
         ),
         SolveOutcome::Unsolvable => puzzle(PuzzleOutcome::Unsolvable, vec![nodes(report.nodes)]),
-        SolveOutcome::Random { .. } | SolveOutcome::TooLong { .. } | SolveOutcome::Stopped | SolveOutcome::Memory => {
-            puzzle(PuzzleOutcome::Stopped, vec![nodes(report.nodes)])
-        }
+        SolveOutcome::Random { .. }
+        | SolveOutcome::TooLong { .. }
+        | SolveOutcome::Stopped
+        | SolveOutcome::Memory => puzzle(PuzzleOutcome::Stopped, vec![nodes(report.nodes)]),
     })
 }
 
@@ -138,7 +143,11 @@ impl SolverBot {
 }
 
 impl Bot<PuzzleScriptRules> for SolverBot {
-    fn choose(&mut self, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<PuzzleScriptCommand> {
+    fn choose(
+        &mut self,
+        rules: &PuzzleScriptRules,
+        state: &PuzzleScriptState,
+    ) -> Option<PuzzleScriptCommand> {
         if self.expect != Some(state.hash()) || self.plan.is_empty() {
             self.replan(rules, state);
         }
@@ -205,7 +214,8 @@ mod tests {
             .replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#")
             .replace("homepage example.invalid", "homepage example.invalid\nnoaction");
         let g = level(&stuck, 0, None).start(Some(0)).unwrap();
-        let (tessera_core::AnyRules::PuzzleScript(rules), AnyState::PuzzleScript(s)) = (&g.rules, &g.state) else {
+        let (tessera_core::AnyRules::PuzzleScript(rules), AnyState::PuzzleScript(s)) = (&g.rules, &g.state)
+        else {
             panic!("not puzzlescript")
         };
         assert_eq!(SolverBot::default().choose(rules, s), None);
@@ -234,9 +244,11 @@ mod tests {
         let r = run(&sweep(SOLVER, 2), 1, &stop, &|_| {}).unwrap();
         assert_eq!(r.summary.wins, 2);
         // A realtime game has no figures.
-        let realtime = GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 1");
+        let realtime =
+            GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 1");
         let g = level(&realtime, 0, None).start(Some(0)).unwrap();
-        let (tessera_core::AnyRules::PuzzleScript(rules), AnyState::PuzzleScript(s)) = (&g.rules, &g.state) else {
+        let (tessera_core::AnyRules::PuzzleScript(rules), AnyState::PuzzleScript(s)) = (&g.rules, &g.state)
+        else {
             panic!("not puzzlescript")
         };
         assert_eq!(measure(rules, s, LIMITS, &|| false), None);

@@ -148,7 +148,15 @@ impl PuzzleScriptRules {
             bridge::outcome_events(&outcome, &mut step);
             if let Some(r) = report.as_deref_mut() {
                 r.sounds.push(outcome.played);
-                r.tried.push(trace.tried.take().unwrap_or_default().into_iter().map(|(line, hit)| (line as u32, hit)).collect());
+                r.tried.push(
+                    trace
+                        .tried
+                        .take()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|(line, hit)| (line as u32, hit))
+                        .collect(),
+                );
             }
             let won = outcome.won || self.game.is_won(&work);
             turn += 1;
@@ -248,7 +256,11 @@ impl Rules for PuzzleScriptRules {
         super::undo::undo_event(state, event);
     }
 
-    fn redo_event(&self, state: &mut PuzzleScriptState, event: &PuzzleScriptEvent) -> Result<(), Inconsistent> {
+    fn redo_event(
+        &self,
+        state: &mut PuzzleScriptState,
+        event: &PuzzleScriptEvent,
+    ) -> Result<(), Inconsistent> {
         super::undo::redo_event(state, event)
     }
 

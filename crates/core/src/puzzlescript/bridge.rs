@@ -95,7 +95,8 @@ pub(super) fn reseed(state: &mut State, seed: &str) {
 /// What views need of `game` with a board like `state`'s; an error for a board larger than
 /// [`MAX_SIDE`].
 pub(super) fn meta(game: &Game, state: &State, source_text: &str) -> Result<Meta, String> {
-    let size = Size::new(state.width, state.height, MAX_SIDE as u16).map_err(|e| format!("the level's board: {e}"))?;
+    let size = Size::new(state.width, state.height, MAX_SIDE as u16)
+        .map_err(|e| format!("the level's board: {e}"))?;
     let names: Vec<String> = game.objects().iter().map(|o| o.name.clone()).collect();
     let layers = game.objects().iter().map(|o| o.layer as u32).collect();
     let glyphs = source::glyph_words(source_text, game);
@@ -105,9 +106,15 @@ pub(super) fn meta(game: &Game, state: &State, source_text: &str) -> Result<Meta
 /// Whether `state`'s board has `meta`'s shape (a keyframe's check).
 pub(super) fn check_shape(state: &State, meta: &Meta) -> Result<(), String> {
     let (w, h) = (usize::from(meta.size.width), usize::from(meta.size.height));
-    if state.width != w || state.height != h || state.stride != meta.stride || state.cells.len() != w * h * meta.stride
+    if state.width != w
+        || state.height != h
+        || state.stride != meta.stride
+        || state.cells.len() != w * h * meta.stride
     {
-        return Err(format!("a keyframe of a {}x{} board in a log of a {w}x{h} one", state.width, state.height));
+        return Err(format!(
+            "a keyframe of a {}x{} board in a log of a {w}x{h} one",
+            state.width, state.height
+        ));
     }
     if state.restart_cells.len() != state.cells.len() {
         return Err("a keyframe whose restart board has another size".into());

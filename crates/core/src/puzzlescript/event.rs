@@ -154,7 +154,9 @@ impl PuzzleScriptEvent {
         };
         match self {
             PuzzleScriptEvent::Turn { index } => format!("Turn {index}"),
-            PuzzleScriptEvent::Rule { line, cells } => format!("Rule at line {line} changed {} cell(s)", cells.len()),
+            PuzzleScriptEvent::Rule { line, cells } => {
+                format!("Rule at line {line} changed {} cell(s)", cells.len())
+            }
             PuzzleScriptEvent::Moved { object, from, to } => {
                 format!("Moved {} ({}, {}) → ({}, {})", name(*object as usize), from.x, from.y, to.x, to.y)
             }
@@ -162,7 +164,11 @@ impl PuzzleScriptEvent {
                 format!("Cell ({}, {}): {} → {}", at.x, at.y, objects(before), objects(after))
             }
             PuzzleScriptEvent::Aux { before, after } => {
-                format!("Other state changed (generator, checkpoint: {} → {} bytes)", before.len(), after.len())
+                format!(
+                    "Other state changed (generator, checkpoint: {} → {} bytes)",
+                    before.len(),
+                    after.len()
+                )
             }
             PuzzleScriptEvent::Sound { seed } => format!("Sound {seed}"),
             PuzzleScriptEvent::Message { text } => format!("Message: {text}"),

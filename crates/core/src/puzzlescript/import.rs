@@ -43,7 +43,12 @@ pub fn import_level(
 
 /// Pushes the levels of the game (only level `only`, from 1, when given) into `sink` and says
 /// how many it has (as far as `sink` let it count).
-fn levels(text: &str, file_name: Option<&str>, only: Option<usize>, sink: &mut Sink<'_>) -> Result<usize, ImportError> {
+fn levels(
+    text: &str,
+    file_name: Option<&str>,
+    only: Option<usize>,
+    sink: &mut Sink<'_>,
+) -> Result<usize, ImportError> {
     let game = engine::compile(text).map_err(|e| {
         let first = e.iter().find(|d| d.is_error && d.line > 0).map(|d| d.line);
         match first {
@@ -62,7 +67,8 @@ fn levels(text: &str, file_name: Option<&str>, only: Option<usize>, sink: &mut S
             continue;
         }
         let name = format!("{} {playable}", title.as_deref().unwrap_or(&base));
-        let level = PuzzleScriptLevel { name: Some(name), seed: None, source: source.clone(), level: playable - 1 };
+        let level =
+            PuzzleScriptLevel { name: Some(name), seed: None, source: source.clone(), level: playable - 1 };
         let imported = Imported {
             file: Some(format!("{base}-{playable:03}.json")),
             level: Level::PuzzleScript(level),
@@ -73,7 +79,9 @@ fn levels(text: &str, file_name: Option<&str>, only: Option<usize>, sink: &mut S
         }
     }
     if playable == 0 {
-        return Err(ImportError::whole("the game has no playable level (only messages, or no LEVELS section)"));
+        return Err(ImportError::whole(
+            "the game has no playable level (only messages, or no LEVELS section)",
+        ));
     }
     Ok(playable)
 }

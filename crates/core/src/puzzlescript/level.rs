@@ -48,7 +48,8 @@ pub fn describe_errors(errors: &[engine::Diagnostic]) -> String {
         })
         .collect();
     let total = errors.iter().filter(|d| d.is_error).count();
-    let more = if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };
+    let more =
+        if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };
     format!("the game does not compile: {}{more}", shown.join("; "))
 }
 

@@ -13,7 +13,12 @@ const TURN: Stage = Stage::new(0);
 
 /// The look of a cell holding `words` (bit `k` for object `k`), `None` when empty.
 pub fn cell_look(words: &[u64]) -> Option<Look> {
-    let top = words.iter().enumerate().rev().find(|(_, w)| **w != 0).map(|(i, w)| i * 64 + 63 - w.leading_zeros() as usize)?;
+    let top = words
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, w)| **w != 0)
+        .map(|(i, w)| i * 64 + 63 - w.leading_zeros() as usize)?;
     Some(Look::new(Shape::Square { colour: (top % 256) as u8, locked: false }, None))
 }
 

@@ -72,8 +72,8 @@ pub use import::{IMPORTERS, import_level};
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
 pub use plugin::{HINT_BYTES, HINT_NODES, HINT_SEARCH, PuzzleScript, PuzzleScriptKeyframe};
 pub use solver::{
-    Aids, HintVerdict, Refusal, Search, SolutionMemo, SolveLimits, SolveOutcome, SolveReport, hint_verdict, solve, solve_aided, solve_parallel,
-    solve_with,
+    Aids, HintVerdict, Refusal, Search, SolutionMemo, SolveLimits, SolveOutcome, SolveReport, hint_verdict,
+    solve, solve_aided, solve_parallel, solve_with,
 };
 pub use source::{Glyph, LevelEdit, Palette, edit_levels, legend, level_rows, palette, with_level_rows};
 pub use state::{Meta, PuzzleScriptState};
@@ -144,7 +144,8 @@ impl PuzzleScriptRules {
     /// turn queues as the level starts, and leaves the rules of the `again` check (a turn tried
     /// and undone) out of the `Rule` events; version 1 did neither.
     pub fn set_version(&mut self, version: u32) -> bool {
-        let keeps = (<PuzzleScript as crate::Plugin>::OLDEST_VERSION..=<PuzzleScript as crate::Plugin>::VERSION)
+        let keeps = (<PuzzleScript as crate::Plugin>::OLDEST_VERSION
+            ..=<PuzzleScript as crate::Plugin>::VERSION)
             .contains(&version);
         if keeps {
             self.version = version;
@@ -207,8 +208,8 @@ impl Serialize for PuzzleScriptRules {
 impl<'de> Deserialize<'de> for PuzzleScriptRules {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let form = RulesForm::deserialize(d)?;
-        let game = engine::compile(&form.source)
-            .map_err(|e| serde::de::Error::custom(describe_errors(&e)))?;
+        let game =
+            engine::compile(&form.source).map_err(|e| serde::de::Error::custom(describe_errors(&e)))?;
         if !matches!(game.levels().get(form.entry), Some(engine::LevelEntry::Level { .. })) {
             return Err(serde::de::Error::custom(format!("entry {} is not a level of the game", form.entry)));
         }

@@ -63,7 +63,10 @@ impl Plugin for PuzzleScript {
         rules.apply_into(state, cmd, events)
     }
 
-    fn start(level: &PuzzleScriptLevel, seed: u64) -> Result<(PuzzleScriptRules, PuzzleScriptState), LevelError> {
+    fn start(
+        level: &PuzzleScriptLevel,
+        seed: u64,
+    ) -> Result<(PuzzleScriptRules, PuzzleScriptState), LevelError> {
         level.start(seed)
     }
 

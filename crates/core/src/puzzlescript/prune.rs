@@ -137,7 +137,12 @@ impl Pruning {
         let none_of = |set: &[u64], mask: &[u64]| !bits::intersects(set, mask);
         // A `restart` command puts back the objects of the restart target (the start or a
         // checkpoint): only conditions of fixed objects can be relied on then.
-        let restarts = game.rules.iter().chain(&game.late_rules).flatten().any(|r| r.commands.iter().any(|c| c.0 == "restart"));
+        let restarts = game
+            .rules
+            .iter()
+            .chain(&game.late_rules)
+            .flatten()
+            .any(|r| r.commands.iter().any(|c| c.0 == "restart"));
         let mut p = Pruning::default();
         for (k, wc) in game.win_conditions.iter().enumerate() {
             let fixed = |m: &[u64]| none_of(&created, m) && none_of(&destroyed, m) && none_of(&moved, m);
@@ -166,16 +171,31 @@ impl Pruning {
             let mut y_layers = bits::ones(&wc.mask2).map(|o| game.objects[o].layer);
             let y_one_layer = y_layers.next().is_some_and(|l| y_layers.all(|m| m == l));
             if y_fixed && x_kept {
-                p.travel.push(Travel { condition: k, all, reversed: false, targets: 0, maps: Vec::new(), per_target: Vec::new() });
+                p.travel.push(Travel {
+                    condition: k,
+                    all,
+                    reversed: false,
+                    targets: 0,
+                    maps: Vec::new(),
+                    per_target: Vec::new(),
+                });
             } else if x_fixed && none_of(&created, &wc.mask2) && y_one_layer {
-                p.travel.push(Travel { condition: k, all, reversed: true, targets: 0, maps: Vec::new(), per_target: Vec::new() });
+                p.travel.push(Travel {
+                    condition: k,
+                    all,
+                    reversed: true,
+                    targets: 0,
+                    maps: Vec::new(),
+                    per_target: Vec::new(),
+                });
             }
         }
         if !p.travel.is_empty() {
             let mut travel = std::mem::take(&mut p.travel);
             for t in &mut travel {
                 let wc = &game.win_conditions[t.condition];
-                let (movers, fixed_side) = if t.reversed { (&wc.mask2, &wc.mask1) } else { (&wc.mask1, &wc.mask2) };
+                let (movers, fixed_side) =
+                    if t.reversed { (&wc.mask2, &wc.mask1) } else { (&wc.mask1, &wc.mask2) };
                 for o in bits::ones(movers) {
                     let player = bits::get(&game.player_mask, o);
                     t.maps.push((o, distances(game, start, &fixed_objects, o, player, &moves, fixed_side)));
@@ -218,7 +238,9 @@ impl Pruning {
     /// Whether no sequence of steps can win from the start `state` (the fixed conditions are
     /// checked here, once).
     pub(crate) fn start_is_dead(&self, game: &Game, state: &State) -> bool {
-        self.never || self.fixed.iter().any(|&k| !holds(&game.win_conditions[k], state)) || self.is_dead(game, state)
+        self.never
+            || self.fixed.iter().any(|&k| !holds(&game.win_conditions[k], state))
+            || self.is_dead(game, state)
     }
 
     /// Whether no sequence of steps can win from `state`, reached from a start that was not
@@ -232,7 +254,8 @@ impl Pruning {
         some_gone
             || self.all_without_y.iter().any(|&k| {
                 let wc = &game.win_conditions[k];
-                cells().any(|c| bits::intersects(&wc.mask1, c)) && !cells().any(|c| bits::intersects(&wc.mask2, c))
+                cells().any(|c| bits::intersects(&wc.mask1, c))
+                    && !cells().any(|c| bits::intersects(&wc.mask2, c))
             })
             || self.travel.iter().any(|t| t.is_dead(state))
     }
@@ -245,7 +268,9 @@ impl Pruning {
 
 /// Whether one win condition holds on `state`.
 fn holds(wc: &WinCondition, state: &State) -> bool {
-    let has = |mask: &[u64], all: bool, c: &[u64]| if all { bits::subset(mask, c) } else { bits::intersects(mask, c) };
+    let has = |mask: &[u64], all: bool, c: &[u64]| {
+        if all { bits::subset(mask, c) } else { bits::intersects(mask, c) }
+    };
     let mut cells = state.cells.chunks(state.stride.max(1));
     let both = |c: &[u64]| has(&wc.mask1, wc.aggregate1, c) && has(&wc.mask2, wc.aggregate2, c);
     match wc.quantifier {
@@ -289,7 +314,6 @@ impl Travel {
         }
         stuck && !self.all
     }
-
 }
 
 /// The objects of layer `layer` a cell can hold when `p` matches there: the object it needs
@@ -426,7 +450,8 @@ fn distances_to(
         }
         player
             || m.free[d]
-            || step(i, -dx, -dy).is_some_and(|b| m.pushers[d].iter().any(|p| could_match(game, start, fixed, p, b)))
+            || step(i, -dx, -dy)
+                .is_some_and(|b| m.pushers[d].iter().any(|p| could_match(game, start, fixed, p, b)))
     };
     let mut dist = vec![FAR; n];
     let mut queue = std::collections::VecDeque::new();

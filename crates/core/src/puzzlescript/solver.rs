@@ -197,7 +197,13 @@ pub fn moves(game: &Game) -> &'static [PuzzleScriptCommand] {
 ///
 /// `None` for a step past `work_limit` (see [`PuzzleScriptRules::step_work_limit`]), which the
 /// rules refuse: the state is then of no use.
-fn step(game: &Game, ws: &mut engine::Workspace, state: &mut engine::State, input: Input, work_limit: u64) -> Option<bool> {
+fn step(
+    game: &Game,
+    ws: &mut engine::Workspace,
+    state: &mut engine::State,
+    input: Input,
+    work_limit: u64,
+) -> Option<bool> {
     let mut turn = 0u32;
     let mut work = engine::Work::new(work_limit);
     loop {
@@ -227,7 +233,8 @@ fn input(cmd: PuzzleScriptCommand) -> Input {
 /// The 128-bit hash a state is remembered by: two independent mixes of its board and rest id
 /// (never 0, the table's empty slot).
 fn state_key(cells: &[u64], rest: u32) -> u128 {
-    let (mut a, mut b) = (mix64(u64::from(rest) ^ 0x5053_5f53_4f4c_5645), mix64(u64::from(rest) ^ 0x7465_7373_6572_6121));
+    let (mut a, mut b) =
+        (mix64(u64::from(rest) ^ 0x5053_5f53_4f4c_5645), mix64(u64::from(rest) ^ 0x7465_7373_6572_6121));
     for &w in cells {
         a = mix64(a ^ w);
         b = mix64(b.rotate_left(17) ^ w ^ 0xa076_1d64_78bd_642f);
@@ -261,7 +268,9 @@ impl Estimate<'_> {
         };
         let cell = |i: usize| &st.cells[i * s..(i + 1) * s];
         // Cell `i` is at column `i / height`, row `i % height`.
-        let far = |i: usize, j: usize| ((i / st.height).abs_diff(j / st.height) + (i % st.height).abs_diff(j % st.height)) as u32;
+        let far = |i: usize, j: usize| {
+            ((i / st.height).abs_diff(j / st.height) + (i % st.height).abs_diff(j % st.height)) as u32
+        };
         let mut total = 0u32;
         let mut ys = Vec::new();
         for (k, wc) in self.game.win_conditions.iter().enumerate() {
@@ -281,7 +290,10 @@ impl Estimate<'_> {
                                 .filter(|&i| x(i))
                                 .flat_map(|i| {
                                     let c = cell(i);
-                                    t.maps.iter().filter(move |(o, _)| engine::bits::get(c, *o)).map(move |(_, m)| m[i])
+                                    t.maps
+                                        .iter()
+                                        .filter(move |(o, _)| engine::bits::get(c, *o))
+                                        .map(move |(_, m)| m[i])
                                 })
                                 .min()
                                 .filter(|&m| m != FAR)
@@ -310,7 +322,12 @@ impl Estimate<'_> {
                         .filter(|&i| x(i) && !y(i))
                         .map(|i| {
                             let c = cell(i);
-                            t.maps.iter().filter(|(o, _)| engine::bits::get(c, *o)).map(|(_, m)| m[i]).min().unwrap_or(1)
+                            t.maps
+                                .iter()
+                                .filter(|(o, _)| engine::bits::get(c, *o))
+                                .map(|(_, m)| m[i])
+                                .min()
+                                .unwrap_or(1)
                         })
                         .fold(0u32, u32::saturating_add),
                     // Each X without a Y: the moves of the Y that reaches it in the fewest.
@@ -412,7 +429,8 @@ impl Store {
     /// The bytes the store would take after one more state in the frontier (and the table's
     /// growth then).
     fn bytes_after_one_more(&self) -> u64 {
-        let grow = if (self.count() + 1) * 2 > self.keys.len() { self.keys.len() as u64 * PER_SLOT } else { 0 };
+        let grow =
+            if (self.count() + 1) * 2 > self.keys.len() { self.keys.len() as u64 * PER_SLOT } else { 0 };
         let board = if self.free.is_empty() { self.len as u64 * 8 } else { 0 };
         self.bytes() + PER_STATE + board + grow + 512
     }
@@ -582,12 +600,20 @@ impl Expander<'_> {
     /// The steps from state `id` of `store`, in the order of the moves (an idle `action` left
     /// out: it would find the state itself, stored already); `None` when `halt` said so before
     /// a step (asked before every step but the first).
-    fn expand(&self, store: &Store, id: u32, w: &mut Worker, halt: &mut dyn FnMut() -> bool) -> Option<Vec<Tried>> {
+    fn expand(
+        &self,
+        store: &Store,
+        id: u32,
+        w: &mut Worker,
+        halt: &mut dyn FnMut() -> bool,
+    ) -> Option<Vec<Tried>> {
         let game = self.game;
         store.load(id, &mut w.here);
         let here = &w.here;
-        let skip_action =
-            self.idle_action && !here.text_mode && here.movements.iter().all(|&m| m == 0) && !game.is_won(here);
+        let skip_action = self.idle_action
+            && !here.text_mode
+            && here.movements.iter().all(|&m| m == 0)
+            && !game.is_won(here);
         let mut out = Vec::with_capacity(self.moves.len());
         for (k, &cmd) in self.moves.iter().enumerate() {
             if cmd == PuzzleScriptCommand::Action && skip_action {
@@ -871,8 +897,12 @@ pub fn solve_aided(
         // time: the same states, steps and answer whatever the number of jobs.
         if jobs > 1 {
             let budget = usize::try_from(limits.max_nodes.saturating_sub(nodes)).unwrap_or(usize::MAX);
-            let todo: Vec<u32> =
-                batch.iter().take(budget.max(1)).map(|&(id, _)| id).filter(|id| !ahead.contains_key(id)).collect();
+            let todo: Vec<u32> = batch
+                .iter()
+                .take(budget.max(1))
+                .map(|&(id, _)| id)
+                .filter(|id| !ahead.contains_key(id))
+                .collect();
             for (id, tried) in expander.expand_all(&store, &todo, &mut workers, &mut *stop) {
                 if let Some(tried) = tried {
                     ahead.insert(id, tried);
@@ -901,7 +931,11 @@ pub fn solve_aided(
             }
             let tried = match ahead.remove(&head) {
                 Some(t) => t,
-                None => match expander.expand_all(&store, &[head], &mut workers, &mut *stop).pop().and_then(|(_, t)| t) {
+                None => match expander
+                    .expand_all(&store, &[head], &mut workers, &mut *stop)
+                    .pop()
+                    .and_then(|(_, t)| t)
+                {
                     Some(t) => t,
                     None => return Ok(report(SolveOutcome::Stopped, nodes + 1, pruned, &store)),
                 },
@@ -938,7 +972,9 @@ pub fn solve_aided(
                     f(&view)
                 };
                 if !found && prunes {
-                    let dead = dead.unwrap_or_else(|| in_view(&cells, &mut |v| u32::from(pruning.is_dead(game, v))) == 1);
+                    let dead = dead.unwrap_or_else(|| {
+                        in_view(&cells, &mut |v| u32::from(pruning.is_dead(game, v))) == 1
+                    });
                     if dead {
                         // (not stored: a dead state found again is tested again)
                         pruned += 1;
@@ -960,7 +996,11 @@ pub fn solve_aided(
                     return Ok(report(SolveOutcome::Memory, nodes, pruned, &store));
                 }
                 let id = store.add(at, key, &cells, rest, link);
-                let h = if search == Search::Bfs { 0 } else { h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v))) };
+                let h = if search == Search::Bfs {
+                    0
+                } else {
+                    h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)))
+                };
                 push(&mut frontier, id, depth, h);
             }
         }
@@ -1061,12 +1101,20 @@ impl SolutionMemo {
             events.clear();
             rules.apply(&mut s, cmd, &mut events).ok()?;
         }
-        s.is_won().then(|| SolutionMemo { source: rules.source().into(), states, solution: solution.to_vec() })
+        s.is_won().then(|| SolutionMemo {
+            source: rules.source().into(),
+            states,
+            solution: solution.to_vec(),
+        })
     }
 
     /// The steps of the solution still to play from `state`, when it is one of the states the
     /// solution passes through (before its winning step) under the same rules.
-    pub fn rest(&self, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<&[PuzzleScriptCommand]> {
+    pub fn rest(
+        &self,
+        rules: &PuzzleScriptRules,
+        state: &PuzzleScriptState,
+    ) -> Option<&[PuzzleScriptCommand]> {
         if *self.source != *rules.source() {
             return None;
         }
@@ -1162,10 +1210,14 @@ mod tests {
         assert_eq!((report.outcome, report.nodes), (SolveOutcome::Unsolvable, 0));
         // Without that proof the search goes everywhere; the action key draws a spark's place:
         // left out, so not proved.
-        let report = solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false).unwrap();
+        let report =
+            solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false)
+                .unwrap();
         assert!(matches!(report.outcome, SolveOutcome::Random { .. }), "{report:?}");
         let (rules, s) = start_of(&noaction, 0, 0);
-        let report = solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false).unwrap();
+        let report =
+            solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false)
+                .unwrap();
         assert_eq!(report.outcome, SolveOutcome::Unsolvable);
         assert!(report.states > 1 && report.nodes == report.states);
     }
@@ -1184,7 +1236,8 @@ mod tests {
         let (rules, s) = start_of(&source, 0, 0);
         let report = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
         assert!(matches!(report.outcome, SolveOutcome::Random { steps } if steps >= 4), "{report:?}");
-        let realtime = GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
+        let realtime =
+            GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
         let (rules, s) = start_of(&realtime, 0, 0);
         assert_eq!(solve(&rules, &s, SolveLimits::default(), &mut || false), Err(Refusal::Realtime));
     }
@@ -1203,7 +1256,10 @@ mod tests {
             let fewest = solved(GAME, n).len();
             rules.apply(&mut s, &hint, &mut Vec::new()).unwrap();
             let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
-            assert!(matches!(r.outcome, SolveOutcome::Solved(c) if c.len() + 1 == fewest), "level {n}: {hint}");
+            assert!(
+                matches!(r.outcome, SolveOutcome::Solved(c) if c.len() + 1 == fewest),
+                "level {n}: {hint}"
+            );
         }
         let (rules, s) = start_of(GAME, 1, 0);
         let fewest = solved(GAME, 1).len();
@@ -1232,7 +1288,8 @@ mod tests {
         let (rules, s) = start_of(&fenced, 0, 0);
         assert_eq!(PuzzleScript::hint(&rules, &s), None);
         assert_eq!(hint_verdict(&rules, &s, SolveLimits::default(), &mut || false), HintVerdict::Random);
-        let realtime = GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
+        let realtime =
+            GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
         let (rules, s) = start_of(&realtime, 0, 0);
         assert_eq!(
             hint_verdict(&rules, &s, SolveLimits::default(), &mut || false),
@@ -1280,7 +1337,8 @@ mod tests {
         assert!(exact > 1_000, "{exact} states");
         let (rules, s) = start_of(&source, 1, 0);
         for search in Search::ALL {
-            let r = solve_aided(&rules, &s, SolveLimits::default(), search, no_travel(), 1, &mut || false).unwrap();
+            let r = solve_aided(&rules, &s, SolveLimits::default(), search, no_travel(), 1, &mut || false)
+                .unwrap();
             assert_eq!(r.outcome, SolveOutcome::Unsolvable, "{search}");
             assert_eq!(r.states as usize, exact, "{search}: one stored state per distinct state");
             // Where crates can travel proves it in fewer (11,841 of 20,584 breadth-first): a crate
@@ -1297,7 +1355,8 @@ mod tests {
             &format!("{}\n{room}\n{}", "#".repeat(63), "#".repeat(63)),
         );
         let (rules, s) = start_of(&big, 0, 0);
-        let r = solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false).unwrap();
+        let r = solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false)
+            .unwrap();
         assert!(matches!(r.outcome, SolveOutcome::Random { .. }), "{r:?}");
         let board = s.engine().cells.len() as u64 * 8;
         assert!(r.states > 50 && r.bytes < r.states * board, "{r:?}: boards of {board} bytes");
@@ -1341,11 +1400,19 @@ mod tests {
         // Each target without a crate counts the columns and rows to the nearest crate.
         for (n, want) in [(0, 2), (1, 5), (2, 3)] {
             let (rules, s) = start_of(GAME, n, 0);
-            assert_eq!(Estimate { game: rules.game(), travel: &[], some_distance: true }.of(s.engine()), want, "level {n}");
+            assert_eq!(
+                Estimate { game: rules.game(), travel: &[], some_distance: true }.of(s.engine()),
+                want,
+                "level {n}"
+            );
         }
         let some = GAME.replace("All Target on Crate", "Some Crate on Target\nNo Player on Target");
         let (rules, s) = start_of(&some, 2, 0);
-        assert_eq!(Estimate { game: rules.game(), travel: &[], some_distance: true }.of(s.engine()), 2, "no crate on a target (the nearest 1 from one), the player on one");
+        assert_eq!(
+            Estimate { game: rules.game(), travel: &[], some_distance: true }.of(s.engine()),
+            2,
+            "no crate on a target (the nearest 1 from one), the player on one"
+        );
     }
 
     /// What the rules can never do proves a level unsolvable: with no win condition (and no
@@ -1359,7 +1426,10 @@ mod tests {
         let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
         assert_eq!((r.outcome, r.nodes), (SolveOutcome::Unsolvable, 0));
         // A rule that says `win` can still win it: searched.
-        let by_command = no_win.replace("late [ Fade ] -> [ ]", "late [ Fade ] -> [ ]\n[ Player Target ] -> [ Player Target ] win");
+        let by_command = no_win.replace(
+            "late [ Fade ] -> [ ]",
+            "late [ Fade ] -> [ ]\n[ Player Target ] -> [ Player Target ] win",
+        );
         let (rules, s) = start_of(&by_command, 0, 0);
         let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
         assert!(matches!(r.outcome, SolveOutcome::Solved(_)), "{r:?}");
@@ -1369,7 +1439,10 @@ mod tests {
             .replace("All Target on Crate", "Some Crate on Target");
         let (rules, s) = start_of(&some, 0, 0);
         let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
-        assert_eq!(r.outcome, SolveOutcome::Solved(vec![PuzzleScriptCommand::Right, PuzzleScriptCommand::Right]));
+        assert_eq!(
+            r.outcome,
+            SolveOutcome::Solved(vec![PuzzleScriptCommand::Right, PuzzleScriptCommand::Right])
+        );
         // Level 1 with its crate pushed down into the wall: no crate left, dead.
         let (rules, mut s) = start_of(&some, 0, 0);
         let mut events = Vec::new();
@@ -1415,7 +1488,12 @@ mod tests {
         }
         // Straight there: 13 states (the steps) and a few ties, where counting 1 expands about
         // every cell nearer than the exit.
-        assert!(near.nodes <= 20 && flat.nodes >= 40, "{} with the distance, {} without", near.nodes, flat.nodes);
+        assert!(
+            near.nodes <= 20 && flat.nodes >= 40,
+            "{} with the distance, {} without",
+            near.nodes,
+            flat.nodes
+        );
     }
 
     /// A hint followed: from each state the solution passes through, the memo answers the rest
@@ -1425,7 +1503,9 @@ mod tests {
     fn a_solution_followed_is_answered_from_the_memo() {
         use PuzzleScriptCommand::{Down, Left, Up};
         let (rules, s) = start_of(GAME, 1, 0);
-        let HintVerdict::Move { solution, .. } = hint_verdict(&rules, &s, SolveLimits::default(), &mut || false) else {
+        let HintVerdict::Move { solution, .. } =
+            hint_verdict(&rules, &s, SolveLimits::default(), &mut || false)
+        else {
             panic!("level 2 has a solution")
         };
         let memo = SolutionMemo::new(&rules, &s, &solution).expect("the solution wins");
@@ -1433,7 +1513,9 @@ mod tests {
         let mut events = Vec::new();
         for k in 0..solution.len() {
             assert_eq!(memo.rest(&rules, &here), Some(&solution[k..]), "after {k} steps");
-            let Some(HintVerdict::Move { first, .. }) = memo.verdict(&rules, &here) else { panic!("step {k}") };
+            let Some(HintVerdict::Move { first, .. }) = memo.verdict(&rules, &here) else {
+                panic!("step {k}")
+            };
             assert_eq!(first, solution[k]);
             rules.apply(&mut here, &solution[k], &mut events).unwrap();
         }
@@ -1454,9 +1536,11 @@ mod tests {
     #[test]
     fn the_budgets_stop_the_search() {
         let (rules, s) = start_of(GAME, 2, 0);
-        let r = solve(&rules, &s, SolveLimits { max_nodes: 3, ..SolveLimits::default() }, &mut || false).unwrap();
+        let r =
+            solve(&rules, &s, SolveLimits { max_nodes: 3, ..SolveLimits::default() }, &mut || false).unwrap();
         assert_eq!((r.outcome, r.nodes), (SolveOutcome::Stopped, 3));
-        let r = solve(&rules, &s, SolveLimits { max_bytes: 8_000, ..SolveLimits::default() }, &mut || false).unwrap();
+        let r = solve(&rules, &s, SolveLimits { max_bytes: 8_000, ..SolveLimits::default() }, &mut || false)
+            .unwrap();
         assert_eq!(r.outcome, SolveOutcome::Memory);
         assert!(r.bytes <= 8_000, "{r:?}");
         let r = solve(&rules, &s, SolveLimits::default(), &mut || true).unwrap();

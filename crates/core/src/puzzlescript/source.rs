@@ -256,7 +256,9 @@ pub fn edit_levels(source: &str, edit: &LevelEdit) -> Result<(String, usize), St
         .levels()
         .iter()
         .filter_map(|e| match e {
-            LevelEntry::Level { height, line, .. } => Some(line.saturating_sub(1)..line.saturating_sub(1) + height),
+            LevelEntry::Level { height, line, .. } => {
+                Some(line.saturating_sub(1)..line.saturating_sub(1) + height)
+            }
             LevelEntry::Message { .. } => None,
         })
         .collect();
@@ -357,7 +359,8 @@ mod tests {
         )
     }
 
-    const THREE: &str = "message Hello\n\n#P#\n\n(a comment)\n##\nP.\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n";
+    const THREE: &str =
+        "message Hello\n\n#P#\n\n(a comment)\n##\nP.\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n";
 
     fn levels(source: &str) -> Vec<Vec<String>> {
         let game = engine::compile(source).expect("compiles");
@@ -376,7 +379,9 @@ mod tests {
         assert_eq!(levels(&moved), vec![rows(&["##", "P."]), rows(&["#P#"]), rows(&["P..", "...", "..."])]);
         assert_eq!(
             moved,
-            game("message Hello\n\n##\nP.\n\n(a comment)\n#P#\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n")
+            game(
+                "message Hello\n\n##\nP.\n\n(a comment)\n#P#\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n"
+            )
         );
         let (back, k) = edit_levels(&moved, &LevelEdit::MoveUp(1)).expect("moves back");
         assert_eq!((back.as_str(), k), (src.as_str(), 0), "up undoes down, byte for byte");
@@ -396,7 +401,12 @@ mod tests {
         assert_eq!(k, 2);
         assert_eq!(levels(&dup)[1], levels(&dup)[2]);
         assert_eq!(levels(&dup).len(), 4);
-        assert_eq!(dup, game("message Hello\n\n#P#\n\n(a comment)\n##\nP.\n\n##\nP.\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n"));
+        assert_eq!(
+            dup,
+            game(
+                "message Hello\n\n#P#\n\n(a comment)\n##\nP.\n\n##\nP.\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n"
+            )
+        );
         let (del, k) = edit_levels(&dup, &LevelEdit::Delete(2)).expect("deletes");
         assert_eq!((del.as_str(), k), (src.as_str(), 2), "delete undoes duplicate");
         let (added, k) = edit_levels(&src, &LevelEdit::Add(rows(&["#P", ".#"]))).expect("adds");
@@ -405,7 +415,10 @@ mod tests {
         assert!(added.ends_with("P..\n...\n...\n\n#P\n.#\n\nmessage Bye\n"), "after the last level: {added}");
         let (first, k) = edit_levels(&src, &LevelEdit::Delete(0)).expect("deletes");
         assert_eq!(k, 0);
-        assert_eq!(first, game("message Hello\n\n(a comment)\n##\nP.\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n"));
+        assert_eq!(
+            first,
+            game("message Hello\n\n(a comment)\n##\nP.\n\nmessage Middle\n\nP..\n...\n...\n\nmessage Bye\n")
+        );
         let (last, k) = edit_levels(&src, &LevelEdit::Delete(2)).expect("deletes");
         assert_eq!(k, 1);
         assert_eq!(levels(&last).len(), 2);

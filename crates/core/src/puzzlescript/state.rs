@@ -173,8 +173,10 @@ impl PuzzleScriptState {
                 (0..size.width)
                     .map(|x| {
                         let i = size.index(Pos::new(x, y));
-                        let names: Vec<&str> =
-                            self.objects_at(i).filter_map(|o| self.meta.names.get(o).map(String::as_str)).collect();
+                        let names: Vec<&str> = self
+                            .objects_at(i)
+                            .filter_map(|o| self.meta.names.get(o).map(String::as_str))
+                            .collect();
                         names.join(" ")
                     })
                     .collect()
@@ -214,7 +216,8 @@ mod shared {
 
 /// The indices of the set bits of `words`, ascending.
 pub(super) fn bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    words.iter().enumerate().flat_map(|(w, &word)| {
-        (0..64).filter(move |b| word & (1u64 << b) != 0).map(move |b| w * 64 + b)
-    })
+    words
+        .iter()
+        .enumerate()
+        .flat_map(|(w, &word)| (0..64).filter(move |b| word & (1u64 << b) != 0).map(move |b| w * 64 + b))
 }

@@ -24,7 +24,12 @@ pub fn level() -> BoxedStrategy<Level> {
     (0usize..4, any::<u64>())
         .prop_map(|(k, seed)| {
             let (source, level) = if k < 3 { (WAREHOUSE, k) } else { (FUSE, 0) };
-            Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: Some(seed), source: source.into(), level })
+            Level::PuzzleScript(PuzzleScriptLevel {
+                name: None,
+                seed: Some(seed),
+                source: source.into(),
+                level,
+            })
         })
         .boxed()
 }

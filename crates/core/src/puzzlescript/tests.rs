@@ -17,7 +17,11 @@ fn start(n: usize, seed: u64) -> (PuzzleScriptRules, PuzzleScriptState) {
     level(n).start(seed).expect("the fixture's levels start")
 }
 
-fn step(rules: &PuzzleScriptRules, state: &mut PuzzleScriptState, cmd: PuzzleScriptCommand) -> Vec<PuzzleScriptEvent> {
+fn step(
+    rules: &PuzzleScriptRules,
+    state: &mut PuzzleScriptState,
+    cmd: PuzzleScriptCommand,
+) -> Vec<PuzzleScriptEvent> {
     let mut events = Vec::new();
     rules.apply(state, &cmd, &mut events).unwrap_or_else(|e| panic!("{cmd}: {e}"));
     events
@@ -44,8 +48,10 @@ fn a_step_runs_the_again_turns_it_queues_and_undo_and_redo_are_exact() {
     let (rules, mut s) = start(1, 5);
     let before = s.clone();
     let events = step(&rules, &mut s, PuzzleScriptCommand::Action);
-    let turns: Vec<u32> =
-        events.iter().filter_map(|e| if let PuzzleScriptEvent::Turn { index } = e { Some(*index) } else { None }).collect();
+    let turns: Vec<u32> = events
+        .iter()
+        .filter_map(|e| if let PuzzleScriptEvent::Turn { index } = e { Some(*index) } else { None })
+        .collect();
     assert_eq!(turns, [0, 1], "the spark's fade queues one again turn");
     assert!(events.iter().any(|e| matches!(e, PuzzleScriptEvent::Aux { .. })), "the generator moved");
     let after = s.clone();
@@ -65,7 +71,8 @@ fn redo_refuses_events_that_do_not_fit_and_changes_nothing() {
     let before = s.clone();
     // The same step again but the first cell said to hold something else.
     let mut forged = events.clone();
-    let first = forged.iter().position(|e| matches!(e, PuzzleScriptEvent::Cell { .. })).expect("a cell changed");
+    let first =
+        forged.iter().position(|e| matches!(e, PuzzleScriptEvent::Cell { .. })).expect("a cell changed");
     if let PuzzleScriptEvent::Cell { before: b, .. } = &mut forged[first] {
         b[0] ^= 1 << 5;
     }
@@ -98,11 +105,14 @@ fn the_seed_decides_where_random_rules_act_and_only_the_seed() {
 
 #[test]
 fn the_prelude_can_refuse_action_and_restart() {
-    let source = GAME.replacen("homepage example.invalid", "homepage example.invalid\nnoaction\nnorestart", 1);
+    let source =
+        GAME.replacen("homepage example.invalid", "homepage example.invalid\nnoaction\nnorestart", 1);
     let l = PuzzleScriptLevel { source: source.into(), ..level(0) };
     let (rules, mut s) = l.start(0).expect("starts");
     let mut events = Vec::new();
-    for (cmd, code) in [(PuzzleScriptCommand::Action, "noaction"), (PuzzleScriptCommand::Restart, "norestart")] {
+    for (cmd, code) in
+        [(PuzzleScriptCommand::Action, "noaction"), (PuzzleScriptCommand::Restart, "norestart")]
+    {
         assert_eq!(rules.apply(&mut s, &cmd, &mut events).map_err(|e| e.code), Err(code));
         assert!(events.is_empty());
     }
@@ -116,7 +126,10 @@ fn a_step_that_changes_nothing_is_refused() {
     let mut events = Vec::new();
     // Level 1's player has floor above; the wall is two cells up: the second `up` changes nothing.
     step(&rules, &mut s, PuzzleScriptCommand::Up);
-    assert_eq!(rules.apply(&mut s, &PuzzleScriptCommand::Up, &mut events).map_err(|e| e.code), Err("no_change"));
+    assert_eq!(
+        rules.apply(&mut s, &PuzzleScriptCommand::Up, &mut events).map_err(|e| e.code),
+        Err("no_change")
+    );
     assert!(events.is_empty());
     assert_ne!(s, before);
 }
@@ -146,7 +159,8 @@ fn levels_count_playable_levels_only_and_bad_games_name_their_line() {
 fn level_rows_are_read_and_written_back_in_place() {
     let rows = level_rows(GAME, 2).expect("level 3's rows");
     assert_eq!(rows, ["#####", "#Q*.#", "#.*.#", "#..O#", "#####"]);
-    let painted: Vec<String> = ["#####", "#Q..#", "#.*.#", "#.*O#", "#...#", "#####"].map(String::from).to_vec();
+    let painted: Vec<String> =
+        ["#####", "#Q..#", "#.*.#", "#.*O#", "#...#", "#####"].map(String::from).to_vec();
     let source = with_level_rows(GAME, 2, &painted).expect("written back");
     assert_eq!(level_rows(&source, 2).expect("read again"), painted);
     // Every other line is kept: the source differs only in that level's block.
@@ -185,7 +199,10 @@ fn any_level_json_round_trips_and_commands_parse() {
     let l = Level::PuzzleScript(level(1));
     assert_eq!(Level::from_json(&l.to_json()).expect("reads back"), l);
     for c in PuzzleScriptCommand::ALL {
-        assert_eq!(AnyCommand::parse(crate::RuleSet::PuzzleScript, &c.to_string()), Ok(AnyCommand::PuzzleScript(c)));
+        assert_eq!(
+            AnyCommand::parse(crate::RuleSet::PuzzleScript, &c.to_string()),
+            Ok(AnyCommand::PuzzleScript(c))
+        );
     }
     assert!(AnyCommand::parse(crate::RuleSet::PuzzleScript, "jump").is_err());
     let _: Option<AnyEvent> = None;
@@ -222,7 +239,9 @@ fn from_version_2_the_start_runs_the_again_turns_of_run_rules_on_level_start() {
     assert_eq!(s1.rows()[0], "##sff####", "version 1: one turn, the spark one cell along");
     assert_eq!(s1.rows()[2], "#P*.D..O#");
     // Version 1's first push runs the fuse's three remaining turns; today's, one turn.
-    let turns = |events: &[PuzzleScriptEvent]| events.iter().filter(|e| matches!(e, PuzzleScriptEvent::Turn { .. })).count();
+    let turns = |events: &[PuzzleScriptEvent]| {
+        events.iter().filter(|e| matches!(e, PuzzleScriptEvent::Turn { .. })).count()
+    };
     assert_eq!(turns(&step(&old, &mut s1, PuzzleScriptCommand::Right)), 4);
     assert_eq!(turns(&step(&rules, &mut s, PuzzleScriptCommand::Right)), 1);
     assert_eq!(s1, s, "after it the two games are one");
@@ -271,7 +290,11 @@ fn compile_errors_name_their_line_and_whole_game_errors_none() {
     assert_eq!(whole.line, None, "{whole}");
     let text = whole.to_string();
     assert!(text.contains("There must be a player") && !text.contains("line 0"), "{text}");
-    let bad_rule = GAME.replacen("[ > Player | Crate ] -> [ > Player | > Crate ]", "[ > Player | Crate ] -> [ > Plyer | > Crate ]", 1);
+    let bad_rule = GAME.replacen(
+        "[ > Player | Crate ] -> [ > Player | > Crate ]",
+        "[ > Player | Crate ] -> [ > Plyer | > Crate ]",
+        1,
+    );
     assert_ne!(bad_rule, GAME, "the fixture has the push rule");
     let e = super::IMPORTERS[0].import_all(&bad_rule, None).unwrap_err();
     let line = 1 + GAME.lines().position(|l| l.contains("[ > Player | Crate ]")).unwrap();
@@ -319,7 +342,10 @@ fn a_step_plays_its_recorded_sounds_then_its_sfx_then_endlevel_as_the_reference_
 fn restart_plays_the_restart_sound_and_a_refused_command_plays_nothing() {
     let (game, rules, mut s) = chorus(0);
     step(&rules, &mut s, PuzzleScriptCommand::Down);
-    assert_eq!(rules.step_sounds(&s, &PuzzleScriptCommand::Restart), Ok(vec![vec![seed_of(&game, "restart")]]));
+    assert_eq!(
+        rules.step_sounds(&s, &PuzzleScriptCommand::Restart),
+        Ok(vec![vec![seed_of(&game, "restart")]])
+    );
     let walled = chorus(0).2;
     let mut at_wall = walled.clone();
     step(&rules, &mut at_wall, PuzzleScriptCommand::Up);
@@ -337,7 +363,10 @@ fn a_game_lists_the_sounds_it_declares_in_source_order() {
     let game = engine::compile(CHORUS).expect("compiles");
     let d = game.sound_declarations();
     assert_eq!(d.len(), 30);
-    assert_eq!((d[0].name.as_str(), d[0].line), ("startlevel", CHORUS.lines().position(|l| l.starts_with("startlevel")).map_or(0, |i| i + 1)));
+    assert_eq!(
+        (d[0].name.as_str(), d[0].line),
+        ("startlevel", CHORUS.lines().position(|l| l.starts_with("startlevel")).map_or(0, |i| i + 1))
+    );
     assert_eq!(d[29].name, "crate action");
     assert!(d.iter().all(|x| !x.seed.is_empty() && x.seed.bytes().all(|b| b.is_ascii_digit())));
     assert_eq!(game.sound_event("sfx10"), Some(d[20].seed.as_str()));
@@ -345,7 +374,8 @@ fn a_game_lists_the_sounds_it_declares_in_source_order() {
 
 /// The suite's "aggregates in win conditions 2": level 1 has no crate with its dot, so "all
 /// dotted on target" holds before any step.
-const WON_AT_START: &str = include_str!("../../../../fixtures/puzzlescript/aggregates_in_win_conditions_2.txt");
+const WON_AT_START: &str =
+    include_str!("../../../../fixtures/puzzlescript/aggregates_in_win_conditions_2.txt");
 
 /// Issue 36, point 3: the reference checks the win conditions at the end of a turn only, so a
 /// level that starts in a winning layout is won by its first step (any step, even one that moves
@@ -408,7 +438,8 @@ fn an_action_that_changes_nothing_is_refused_like_an_arrow_into_a_wall() {
 #[test]
 fn a_step_report_lists_every_rule_tried_and_every_sound_played() {
     let source = "title Report\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nred\n\nCrate\norange\n\nTarget\nblue\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n======\nSOUNDS\n======\n\nsfx0 23659300\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nPlayer, Wall, Crate\n\n======\nRULES\n======\n\n[ > Player | Crate ] -> [ > Player | > Crate ] sfx0\n[ Crate | Target | Target ] -> [ Crate | Target | Target ]\n\n==============\nWINCONDITIONS\n==============\n\nAll Crate on Target\n\n=======\nLEVELS\n=======\n\n#######\n#P*..O#\n#######\n";
-    let line_of = |text: &str| source.lines().position(|l| l.starts_with(text)).expect("the rule is there") as u32 + 1;
+    let line_of =
+        |text: &str| source.lines().position(|l| l.starts_with(text)).expect("the rule is there") as u32 + 1;
     let (push, never) = (line_of("[ > Player"), line_of("[ Crate | Target"));
     let l = PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 };
     let (rules, s) = l.start(0).expect("starts");
@@ -420,12 +451,18 @@ fn a_step_report_lists_every_rule_tried_and_every_sound_played() {
     assert!(tried.contains(&(push, true)), "the push matched: {tried:?}");
     assert!(tried.contains(&(never, false)), "the other rule was tried and missed: {tried:?}");
     assert!(!tried.contains(&(never, true)), "{tried:?}");
-    assert!(tried.iter().position(|t| t.0 == push) < tried.iter().position(|t| t.0 == never), "in the rules' order");
+    assert!(
+        tried.iter().position(|t| t.0 == push) < tried.iter().position(|t| t.0 == never),
+        "in the rules' order"
+    );
     assert_eq!(report.sounds, vec![vec!["23659300".to_string()]], "the sfx0 the push plays");
     let mut events = Vec::new();
     let mut after = s.clone();
     rules.apply(&mut after, &PuzzleScriptCommand::Right, &mut events).expect("a push");
-    assert!(!events.iter().any(|e| matches!(e, PuzzleScriptEvent::Sound { .. })), "sfx is played, not recorded");
+    assert!(
+        !events.iter().any(|e| matches!(e, PuzzleScriptEvent::Sound { .. })),
+        "sfx is played, not recorded"
+    );
     let quiet = rules.step_report(&s, &PuzzleScriptCommand::Right, false).expect("a push");
     assert_eq!((quiet.sounds, quiet.tried), (report.sounds, vec![Vec::new()]), "no rules without asking");
     assert_eq!(rules.step_report(&s, &PuzzleScriptCommand::Left, true).map_err(|e| e.code), Err("no_change"));

@@ -33,7 +33,10 @@ fn on_board(state: &PuzzleScriptState, at: Pos) -> Result<(), Inconsistent> {
 }
 
 /// Replays one recorded event, checked first.
-pub(super) fn redo_event(state: &mut PuzzleScriptState, event: &PuzzleScriptEvent) -> Result<(), Inconsistent> {
+pub(super) fn redo_event(
+    state: &mut PuzzleScriptState,
+    event: &PuzzleScriptEvent,
+) -> Result<(), Inconsistent> {
     match event {
         PuzzleScriptEvent::Cell { at, before, after } => {
             on_board(state, *at)?;

@@ -406,7 +406,11 @@ fn process_rule_string(
     let mut has_plus = false;
     let mut bracketbalance: i32 = 0;
     let to_cell = |v: &[String]| -> Cell {
-        v.chunks(2).map(|c| (Name::from(c[0].as_str()), c.get(1).map_or_else(Name::default, |s| Name::from(s.as_str())))).collect()
+        v.chunks(2)
+            .map(|c| {
+                (Name::from(c[0].as_str()), c.get(1).map_or_else(Name::default, |s| Name::from(s.as_str())))
+            })
+            .collect()
     };
     let mut i = 0;
     while i < tokens.len() {
@@ -722,7 +726,14 @@ fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
                                 } else {
                                     mr.push((
                                         key,
-                                        (Name::from(*concrete), 1, ambiguous.clone(), cand_name.clone(), j, k),
+                                        (
+                                            Name::from(*concrete),
+                                            1,
+                                            ambiguous.clone(),
+                                            cand_name.clone(),
+                                            j,
+                                            k,
+                                        ),
                                     ));
                                 }
                                 if let Some(e) = ar.iter_mut().find(|e| e.0 == *ambiguous) {
@@ -864,11 +875,11 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
                         for property in props {
                             let whole = ctx.properties_single_layer.contains_key(property.as_str())
                                 || ctx.properties_no_layer.contains(property.as_str());
-                            if whole && !ambiguous.contains(&property)
-                            {
+                            if whole && !ambiguous.contains(&property) {
                                 continue;
                             }
-                            let aliases = ctx.properties.get(property.as_str()).map_or(&[][..], |v| v.as_slice());
+                            let aliases =
+                                ctx.properties.get(property.as_str()).map_or(&[][..], |v| v.as_slice());
                             shouldremove = true;
                             modified = true;
                             for concrete in aliases {
@@ -1546,8 +1557,11 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         // the reference stops reading after too many errors and compiles nothing
         return (None, diagnostics);
     }
-    let entries =
-        LegendEntries { synonyms: &legend_synonyms, aggregates: &legend_aggregates, properties: &legend_properties };
+    let entries = LegendEntries {
+        synonyms: &legend_synonyms,
+        aggregates: &legend_aggregates,
+        properties: &legend_properties,
+    };
     let def_index = definition_index(&object_defs);
     let mut ctx = Ctx::new(diagnostics, names, &sound_rows, collision_layers.len());
     check_player_and_background_declared(&mut ctx, &def_index, &entries);
@@ -1590,7 +1604,8 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     // (sized first: rules are large, and a growing list of thousands of them was a fresh
     // allocation, its pages zeroed by the system, at each doubling)
     let late_count = compiled.iter().filter(|(_, late)| *late).count();
-    let (mut late, mut early) = (Vec::with_capacity(late_count), Vec::with_capacity(compiled.len() - late_count));
+    let (mut late, mut early) =
+        (Vec::with_capacity(late_count), Vec::with_capacity(compiled.len() - late_count));
     for rule in compiled {
         if rule.1 {
             late.push(rule);
@@ -1686,7 +1701,11 @@ impl Ctx {
 }
 
 /// There must be a player and a background, as objects or legend entries.
-fn check_player_and_background_declared(ctx: &mut Ctx, def_index: &BTreeMap<&str, usize>, entries: &LegendEntries) {
+fn check_player_and_background_declared(
+    ctx: &mut Ctx,
+    def_index: &BTreeMap<&str, usize>,
+    entries: &LegendEntries,
+) {
     let is_defined = |n: &str| {
         def_index.contains_key(n)
             || entries.synonyms.iter().any(|s| s.0 == n)
@@ -1820,7 +1839,10 @@ fn level_glyphs(
                 if numbering.unlayered.contains(n) {
                     ctx.error(
                         *line,
-                        format!("Object \"{}\" has been defined, but not assigned to a layer.", n.to_uppercase()),
+                        format!(
+                            "Object \"{}\" has been defined, but not assigned to a layer.",
+                            n.to_uppercase()
+                        ),
                     );
                     continue;
                 }
@@ -1962,7 +1984,8 @@ fn find_background(
     original_line_numbers: &[(String, usize)],
     info: &[ObjectInfo],
 ) -> Option<(usize, usize)> {
-    let declared_line = || original_line_numbers.iter().find(|x| x.0 == "background").map(|x| x.1).unwrap_or(0);
+    let declared_line =
+        || original_line_numbers.iter().find(|x| x.0 == "background").map(|x| x.1).unwrap_or(0);
     if let Some(b) = ctx.objects.get("background") {
         Some(*b)
     } else if let Some(n) = ctx.synonyms.get("background") {
@@ -2375,7 +2398,8 @@ fn drop_duplicate_rules(rules: Vec<RawRule>) -> Vec<RawRule> {
         })
         .collect();
     let mut keep = vec![false; rules.len()];
-    let mut seen: std::collections::HashSet<&RuleKey, rustc_hash::FxBuildHasher> = std::collections::HashSet::default();
+    let mut seen: std::collections::HashSet<&RuleKey, rustc_hash::FxBuildHasher> =
+        std::collections::HashSet::default();
     let mut last_group = usize::MAX;
     for i in (0..rules.len()).rev() {
         if rules[i].group_number != last_group {
@@ -2485,7 +2509,11 @@ fn rigid_groups(ctx: &mut Ctx, rule_groups: &mut [Vec<Rule>]) -> (Vec<usize>, Ve
 
 /// The win conditions as masks (`no`: -1, `some`: 0, `all`: 1; the second mask every object
 /// when there is no `on`).
-fn compile_win_conditions(ctx: &mut Ctx, winconditions: &[(Vec<String>, usize)], all: &Bits) -> Vec<WinCondition> {
+fn compile_win_conditions(
+    ctx: &mut Ctx,
+    winconditions: &[(Vec<String>, usize)],
+    all: &Bits,
+) -> Vec<WinCondition> {
     let mut wins = Vec::new();
     for (words, line) in winconditions {
         if words.is_empty() {
@@ -2537,7 +2565,10 @@ fn report_unlayered_objects(ctx: &mut Ctx, object_defs: &[parse::ObjectDef], unl
         if unlayered.contains(&d.name) {
             ctx.error(
                 d.line,
-                format!("Object \"{}\" has been defined, but not assigned to a layer.", d.name.to_uppercase()),
+                format!(
+                    "Object \"{}\" has been defined, but not assigned to a layer.",
+                    d.name.to_uppercase()
+                ),
             );
         }
     }
@@ -2552,7 +2583,10 @@ fn check_loops(ctx: &mut Ctx, loops: &mut Vec<(usize, i8)>) {
                 ctx.error(l.0, "Found an ENDLOOP, but I'm not in a loop?");
             }
         } else if l.1 == 1 {
-            ctx.error(l.0, "Found a STARTLOOP, but I'm already inside a loop? (Puzzlescript can't nest loops, FWIW).");
+            ctx.error(
+                l.0,
+                "Found a STARTLOOP, but I'm already inside a loop? (Puzzlescript can't nest loops, FWIW).",
+            );
         }
     }
     if !loops.len().is_multiple_of(2) {
@@ -2800,4 +2834,3 @@ LEVELS
         assert_eq!((k.offset, k.all, k.none, k.mov), (1, bit(&game, "crate"), 0, None));
     }
 }
-

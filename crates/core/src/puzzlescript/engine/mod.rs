@@ -196,10 +196,11 @@ fn carriage_return_line_ends(source: &str) -> Option<Diagnostic> {
     (!source.contains('\n') && body.contains('\r')).then(|| Diagnostic {
         line: 1,
         column: 1,
-        message: "the lines end with a carriage return alone (CR, as classic Mac OS saved text); PuzzleScript \
+        message:
+            "the lines end with a carriage return alone (CR, as classic Mac OS saved text); PuzzleScript \
                   ends lines at line feeds (LF), so it reads the whole file as one line: save the file with \
                   LF or CRLF line ends"
-            .into(),
+                .into(),
         is_error: true,
     })
 }
@@ -523,7 +524,12 @@ impl Game {
     /// Loads a level as [`Game::start`] does, then runs the `again` turns its
     /// `run_rules_on_level_start` turn queued (at most `max_turns`, stopping at a win), as the
     /// reference's timer runs them before the first input can (and its suite's `runTest` does).
-    pub fn start_settled(&self, level: usize, seed: Option<&str>, max_turns: u32) -> Result<State, StartError> {
+    pub fn start_settled(
+        &self,
+        level: usize,
+        seed: Option<&str>,
+        max_turns: u32,
+    ) -> Result<State, StartError> {
         self.start_settled_within(level, seed, max_turns, &mut Work::unbounded())
     }
 
@@ -544,7 +550,8 @@ impl Game {
         let mut st = self.blank_state(seed.unwrap_or(DEFAULT_SEED));
         let mut again = {
             let (mut backups, mut sounds, mut scratch) = (Vec::new(), Vec::new(), turn::Scratch::default());
-            let mut rt = turn::Runtime::with_scratch(self, &mut st, &mut backups, &mut sounds, None, &mut scratch);
+            let mut rt =
+                turn::Runtime::with_scratch(self, &mut st, &mut backups, &mut sounds, None, &mut scratch);
             rt.advance_on_win = false;
             rt.work_limit = work.limit.saturating_sub(work.spent);
             rt.load_level(level);
@@ -614,11 +621,23 @@ impl Game {
     /// [`Game::turn_within`] without the trace, the messages and the sounds, in the buffers of
     /// `ws`: the state, the work and the flags are exactly those of `turn_within` (the rules
     /// look at the board afresh, as a new turn does), at a fraction of the allocations.
-    pub fn quiet_turn(&self, ws: &mut Workspace, state: &mut State, input: Option<Input>, work: &mut Work) -> QuietOutcome {
+    pub fn quiet_turn(
+        &self,
+        ws: &mut Workspace,
+        state: &mut State,
+        input: Option<Input>,
+        work: &mut Work,
+    ) -> QuietOutcome {
         ws.scratch.forget();
         let outcome = {
-            let mut rt =
-                turn::Runtime::with_scratch(self, state, &mut ws.backups, &mut ws.sounds, None, &mut ws.scratch);
+            let mut rt = turn::Runtime::with_scratch(
+                self,
+                state,
+                &mut ws.backups,
+                &mut ws.sounds,
+                None,
+                &mut ws.scratch,
+            );
             rt.advance_on_win = false;
             rt.quiet = true;
             rt.work_limit = work.limit.saturating_sub(work.spent);
@@ -679,7 +698,9 @@ impl Game {
         use compile::{DOWN, LEFT, PatternCell, RIGHT, UP};
         let needs_a_move = |rule: &compile::Rule| {
             rule.rows.iter().flatten().any(|c| match c {
-                PatternCell::Cell(p) => p.mov_present.iter().any(|&(_, b)| b & (UP | DOWN | LEFT | RIGHT) != 0),
+                PatternCell::Cell(p) => {
+                    p.mov_present.iter().any(|&(_, b)| b & (UP | DOWN | LEFT | RIGHT) != 0)
+                }
                 PatternCell::Ellipsis => false,
             })
         };
@@ -703,7 +724,9 @@ impl Game {
         };
         use bits::Bits;
         self.win_conditions.iter().all(|wc| {
-            let has = |mask: &[u64], all: bool, c: &[u64]| if all { bits::subset(mask, c) } else { bits::intersects(mask, c) };
+            let has = |mask: &[u64], all: bool, c: &[u64]| {
+                if all { bits::subset(mask, c) } else { bits::intersects(mask, c) }
+            };
             // Whether some cell has the first mask and (or, for `all`, but not) the second.
             let found = |want2: bool| {
                 if s == 1 {

@@ -600,7 +600,10 @@ fn rule_tokens(p: &mut Parsed, code: &str, line: usize) {
         }
         if p.token_names.contains(w) {
             if sol {
-                p.error(line, "Objects cannot appear outside of square brackets in rules, only directions can.");
+                p.error(
+                    line,
+                    "Objects cannot appear outside of square brackets in rules, only directions can.",
+                );
             }
         } else if w == "message" {
             return;
@@ -711,7 +714,8 @@ impl Reader {
         let started_in_comment = self.comment_level > 0;
         let blank = !started_in_comment && lower.iter().all(|c| c.is_whitespace());
 
-        if self.section == "levels" && !started_in_comment && self.level_message(line_number, &mixed, &lower) {
+        if self.section == "levels" && !started_in_comment && self.level_message(line_number, &mixed, &lower)
+        {
             return;
         }
         if blank {
@@ -748,7 +752,9 @@ impl Reader {
                         // line), the comment's end and what follows, which is no rule (issue
                         // 36.14: `(decorate)  [ > Player | Crate ] -> ...` is refused there).
                         let line: String = lower.iter().collect();
-                        line.split('(').find(|run| !run.is_empty()).map_or_else(|| code.clone(), str::to_string)
+                        line.split('(')
+                            .find(|run| !run.is_empty())
+                            .map_or_else(|| code.clone(), str::to_string)
                     } else if upto.trim().is_empty() {
                         code.clone()
                     } else {
@@ -821,7 +827,10 @@ impl Reader {
         if trimmed.starts_with('=') && self.section != "levels" {
             let rest = trimmed.trim_start_matches('=').trim();
             if !rest.is_empty() {
-                self.p.error(line_number, "Only comments should go after a bunch of equals signs ('===') on a line.");
+                self.p.error(
+                    line_number,
+                    "Only comments should go after a bunch of equals signs ('===') on a line.",
+                );
             }
             return true;
         }
@@ -840,7 +849,10 @@ impl Reader {
         if !rest.is_empty() {
             p.error(
                 line_number,
-                format!("Only comments should go after a section name (\"{}\") on a line.", name.to_uppercase()),
+                format!(
+                    "Only comments should go after a section name (\"{}\") on a line.",
+                    name.to_uppercase()
+                ),
             );
         }
         if self.visited.contains(&name) {
@@ -974,7 +986,12 @@ impl Reader {
             }
             if first {
                 p.object_lookup.insert(name.clone(), p.objects.len());
-                p.objects.push(ObjectDef { name: name.clone(), line: line_number, colors: Vec::new(), sprite: Vec::new() });
+                p.objects.push(ObjectDef {
+                    name: name.clone(),
+                    line: line_number,
+                    colors: Vec::new(),
+                    sprite: Vec::new(),
+                });
                 self.current_object = Some(p.objects.len() - 1);
                 self.sprite.clear();
             } else if let Some(o) = self.current_object {
@@ -1009,7 +1026,10 @@ impl Reader {
                     let len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
                     let len = if len == 0 { rest.len() } else { len };
                     let word = rest[..len].trim();
-                    p.error(line_number, format!("Was looking for color for object {n}, got \"{word}\" instead."));
+                    p.error(
+                        line_number,
+                        format!("Was looking for color for object {n}, got \"{word}\" instead."),
+                    );
                     rest = &rest[len..];
                     if p.too_many() {
                         break;
@@ -1105,10 +1125,16 @@ impl Reader {
                         if w != "and" && w != "or" {
                             p.error(
                                 line_number,
-                                format!("Expected and 'AND' or an 'OR' here, but got {} instead.", w.to_uppercase()),
+                                format!(
+                                    "Expected and 'AND' or an 'OR' here, but got {} instead.",
+                                    w.to_uppercase()
+                                ),
                             );
                         } else if index >= 5 && Some(&w) != splits.get(3) {
-                            p.error(line_number, "Hey! You can't go mixing ANDs and ORs in a single legend entry.");
+                            p.error(
+                                line_number,
+                                "Hey! You can't go mixing ANDs and ORs in a single legend entry.",
+                            );
                         }
                     }
                     splits.push(w);
@@ -1144,14 +1170,19 @@ impl Reader {
             if SOUND_EVENTS.contains(first) {
                 tokens.push((first.to_string(), SoundTok::Event));
                 match words.get(1) {
-                    Some(s) if s.chars().all(|c| c.is_ascii_digit()) => tokens.push((s.to_string(), SoundTok::Seed)),
+                    Some(s) if s.chars().all(|c| c.is_ascii_digit()) => {
+                        tokens.push((s.to_string(), SoundTok::Seed))
+                    }
                     _ => {
                         p.error(line_number, "Was expecting a sound seed here (a number like 123123, like you generate by pressing the buttons above the console panel), but found something else.");
                         bad = true;
                     }
                 }
                 if words.len() > 2 && !bad {
-                    p.error(line_number, "I wasn't expecting anything after the sound declaration on this line.");
+                    p.error(
+                        line_number,
+                        "I wasn't expecting anything after the sound declaration on this line.",
+                    );
                     bad = true;
                 }
             } else if first.starts_with(is_word_char) && p.declared(first).is_some() {
@@ -1205,7 +1236,10 @@ impl Reader {
     fn collision_layer_line(&mut self, line_number: usize, trimmed: &str) {
         let p = &mut self.p;
         if p.collision_layers.len() == super::MAX_LAYERS {
-            p.limit(line_number, format!("more than {} collision layers, the most a game may have", super::MAX_LAYERS));
+            p.limit(
+                line_number,
+                format!("more than {} collision layers, the most a game may have", super::MAX_LAYERS),
+            );
             return;
         }
         p.collision_layers.push(Vec::new());
@@ -1249,8 +1283,10 @@ impl Reader {
                 }
             }
             if !others.is_empty() {
-                let mut s =
-                    format!("Object \"{}\" included in multiple collision layers ( layers ", name.to_uppercase());
+                let mut s = format!(
+                    "Object \"{}\" included in multiple collision layers ( layers ",
+                    name.to_uppercase()
+                );
                 for o in &others {
                     s.push_str(&format!("#{}, ", o + 1));
                 }
@@ -1272,14 +1308,20 @@ impl Reader {
         let width = trimmed.chars().count();
         let opens = self.last_level_open || !matches!(p.levels.last(), Some(LevelDef::Rows { .. }));
         if width > side {
-            p.limit(line_number, format!("a level row of {width} cells, more than {side}, the widest a level may be"));
+            p.limit(
+                line_number,
+                format!("a level row of {width} cells, more than {side}, the widest a level may be"),
+            );
             return;
         }
         if let (false, Some(LevelDef::Rows { rows, line })) = (opens, p.levels.last())
             && rows.len() == side
         {
             let line = *line;
-            p.limit(line, format!("the level at line {line} has more than {side} rows, the most a level may have"));
+            p.limit(
+                line,
+                format!("the level at line {line} has more than {side} rows, the most a level may have"),
+            );
             return;
         }
         if opens && p.levels.len() >= super::MAX_LEVELS {

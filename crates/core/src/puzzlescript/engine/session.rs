@@ -68,8 +68,14 @@ impl<'g> Session<'g> {
             too_long: false,
         };
         {
-            let mut rt =
-                Runtime::with_scratch(game, &mut s.state, &mut s.backups, &mut s.sounds, None, &mut s.scratch);
+            let mut rt = Runtime::with_scratch(
+                game,
+                &mut s.state,
+                &mut s.backups,
+                &mut s.sounds,
+                None,
+                &mut s.scratch,
+            );
             rt.work_limit = s.work.limit;
             rt.load_level(level);
             s.againing = rt.againing;

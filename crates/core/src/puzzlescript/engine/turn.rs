@@ -895,7 +895,12 @@ impl<'a> Runtime<'a> {
         held
     }
 
-    fn apply_rules(&mut self, groups: &'a [Vec<Rule>], loop_point: &[Option<usize>], banned: Option<&[bool]>) {
+    fn apply_rules(
+        &mut self,
+        groups: &'a [Vec<Rule>],
+        loop_point: &[Option<usize>],
+        banned: Option<&[bool]>,
+    ) {
         let mut loop_propagated = false;
         let mut loop_count = 0;
         let mut idx = 0;
@@ -1209,8 +1214,12 @@ impl<'a> Runtime<'a> {
                 }
                 // bits are shared by several objects: ask the objects themselves
                 if touched {
-                    touched = rule.mention_objs.iter().any(|&o| memo.obj_stamp.get(o).is_none_or(|&t| t > seen))
-                        || rule.mention_layers.iter().any(|&l| memo.layer_stamp.get(l).is_none_or(|&t| t > seen));
+                    touched =
+                        rule.mention_objs.iter().any(|&o| memo.obj_stamp.get(o).is_none_or(|&t| t > seen))
+                            || rule
+                                .mention_layers
+                                .iter()
+                                .any(|&l| memo.layer_stamp.get(l).is_none_or(|&t| t > seen));
                 }
             }
             if !touched {
@@ -1661,10 +1670,9 @@ impl<'a> Runtime<'a> {
                 // a rigid body's cell keeps only the movements of the layers rigid rules applied
                 // to
                 let rigid_only = has_rigid && self.x.rigid_applied[i * lc..(i + 1) * lc].iter().any(|a| *a);
-                let mov = |l: usize| if rigid_only && !self.x.rigid_applied[i * lc + l] { 0 } else { movs[l] };
-                if rigid_only
-                    && let Some(l) = (0..lc).find(|&l| mov(l) != 0)
-                {
+                let mov =
+                    |l: usize| if rigid_only && !self.x.rigid_applied[i * lc + l] { 0 } else { movs[l] };
+                if rigid_only && let Some(l) = (0..lc).find(|&l| mov(l) != 0) {
                     let gi = self.x.rigid_group[i * lc + l] as usize;
                     if gi > 0
                         && let Some(&group) = game.rigid_group_to_group.get(gi - 1)
