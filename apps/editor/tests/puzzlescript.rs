@@ -744,6 +744,21 @@ fn hint_on_level_2_names_a_step_of_a_solution_searched_off_the_ui_thread() {
     assert!(message.contains("a solution in"), "{message}");
 }
 
+/// Clicks Hint and waits for its answer (at most two minutes): what the status bar then says.
+fn ask_hint(h: &mut Harness<'_, EditorApp>) -> String {
+    h.get_by_label("Hint").click();
+    h.run();
+    for _ in 0..6000 {
+        if h.state().message().is_some_and(|m| m.starts_with("Hint:")) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    h.run();
+    h.state().message().unwrap_or_default()
+}
+
 /// After a Hint found a solution, "Show the solution" plays it from here, one animated step
 /// after another, to the win; a step of the user's own stops a walk under way.
 #[test]
@@ -753,20 +768,7 @@ fn show_the_solution_walks_the_hints_solution_to_the_win() {
     let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
     tessera_editor::games::set_hint_budget(&h.ctx, budget);
     assert!(h.query_by_label_contains("Show the solution (").is_none(), "no solution before a hint");
-    let hint = |h: &mut Harness<'_, EditorApp>| {
-        h.get_by_label("Hint").click();
-        h.run();
-        for _ in 0..6000 {
-            if h.state().message().is_some_and(|m| m.starts_with("Hint:")) {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            h.step();
-        }
-        h.run();
-        h.state().message().unwrap_or_default()
-    };
-    let said = hint(&mut h);
+    let said = ask_hint(&mut h);
     let steps: u64 = said
         .split("a solution in ")
         .nth(1)
@@ -796,7 +798,7 @@ fn show_the_solution_walks_the_hints_solution_to_the_win() {
     // From the start again: a new hint, then the whole walk to the win, at any speed.
     h.get_by_label("Restart").click();
     h.run();
-    let said = hint(&mut h);
+    let said = ask_hint(&mut h);
     assert!(said.contains(&format!("a solution in {steps} steps")), "{said}");
     h.get_by_label(&format!("Show the solution ({steps} steps)")).click();
     h.run();
@@ -821,17 +823,7 @@ fn a_hint_followed_answers_from_the_solution_kept() {
     open_level_2(&mut h);
     let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
     tessera_editor::games::set_hint_budget(&h.ctx, budget);
-    h.get_by_label("Hint").click();
-    h.run();
-    for _ in 0..6000 {
-        if h.state().message().is_some_and(|m| m.starts_with("Hint:")) {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        h.step();
-    }
-    h.run();
-    let said = h.state().message().unwrap_or_default();
+    let said = ask_hint(&mut h);
     let word = said.trim_start_matches("Hint: ").split(' ').next().unwrap_or_default();
     let first: PuzzleScriptCommand = word.parse().unwrap_or_else(|_| panic!("a step: {said}"));
     let steps: u64 = said
