@@ -41,4 +41,4 @@ pub mod workbench;
 pub use app::{
     Changed, EditorApp, Mode, Pending, SETTINGS_KEY, Settings, file_name_for, objectives, shown_score,
 };
-pub use session::Session;
+pub use session::{MAX_TURN_BOARDS, Session};

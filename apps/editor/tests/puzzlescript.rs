@@ -1037,3 +1037,44 @@ fn restored_edits_are_not_replaced_by_the_level_chooser_and_save_into_the_games_
     assert!(!h.state().edit().dirty());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A step of hundreds of `again` turns keeps the boards of its last `MAX_TURN_BOARDS`
+/// turns only, the board before the end being the one after the turn before the last, and
+/// its sounds are all heard, those of the turns not shown at once.
+#[test]
+fn a_long_again_chain_shows_its_last_turns_only() {
+    use tessera_core::AnyCommand;
+    use tessera_editor::anim::Speed;
+    use tessera_editor::{MAX_TURN_BOARDS, Session};
+    let source = "title Run\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nred\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n\n======\nSOUNDS\n======\n\nsfx0 23659300\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nPlayer, Wall\n\n======\nRULES\n======\n\nright [ Player | no Wall ] -> [ > Player | ] again sfx0\n\n==============\nWINCONDITIONS\n==============\n\n=======\nLEVELS\n=======\n\n";
+    let width = 170;
+    let level = format!("{}\n#P{}#\n{}\n", "#".repeat(width), ".".repeat(width - 3), "#".repeat(width));
+    let level = Level::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptLevel {
+        name: None,
+        seed: None,
+        source: format!("{source}{level}").into(),
+        level: 0,
+    });
+    let mut s = Session::new(level, 0).expect("starts");
+    s.take_sounds();
+    let right = AnyCommand::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptCommand::Right);
+    s.execute(&right, 0.0, Speed::Normal).expect("runs right");
+    let turns = s.report().sounds.len();
+    assert!(turns > MAX_TURN_BOARDS + 50, "a long chain: {turns} turns");
+    let (start, secs, boards) = s.turn_frames().expect("the turns play out");
+    assert_eq!(boards, MAX_TURN_BOARDS);
+    // The last board before the end: the step's state with its last turn undone.
+    let AnyState::PuzzleScript(last) = s.shown_state(start + (boards as f64 - 0.5) * secs).clone() else {
+        panic!()
+    };
+    let AnyState::PuzzleScript(end) = s.state() else { panic!() };
+    let moved = |st: &tessera_core::puzzlescript::PuzzleScriptState| {
+        st.rows()[1].find('p').or(st.rows()[1].find('P'))
+    };
+    assert_eq!(moved(&last).map(|x| x + 1), moved(end), "one cell behind the end");
+    let sounds = s.take_sounds();
+    assert_eq!(sounds.len(), 1);
+    assert_eq!(sounds[0].turns.len(), MAX_TURN_BOARDS + 1, "one turn of sounds a board, and the end's");
+    assert_eq!(sounds[0].turns[0], vec!["23659300".to_string()], "the hidden turns' sound, once");
+    assert!(secs > 0.0);
+}
