@@ -744,6 +744,15 @@ fn hint_on_level_2_names_a_step_of_a_solution_searched_off_the_ui_thread() {
     assert!(message.contains("a solution in"), "{message}");
 }
 
+/// The editor on level 2, Hint given two minutes (the solver is slow on a loaded machine).
+fn level_2_with_time_to_hint() -> Harness<'static, EditorApp> {
+    let mut h = editor();
+    open_level_2(&mut h);
+    let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
+    tessera_editor::games::set_hint_budget(&h.ctx, budget);
+    h
+}
+
 /// Clicks Hint and waits for its answer (at most two minutes): what the status bar then says.
 fn ask_hint(h: &mut Harness<'_, EditorApp>) -> String {
     h.get_by_label("Hint").click();
@@ -763,10 +772,7 @@ fn ask_hint(h: &mut Harness<'_, EditorApp>) -> String {
 /// after another, to the win; a step of the user's own stops a walk under way.
 #[test]
 fn show_the_solution_walks_the_hints_solution_to_the_win() {
-    let mut h = editor();
-    open_level_2(&mut h);
-    let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
-    tessera_editor::games::set_hint_budget(&h.ctx, budget);
+    let mut h = level_2_with_time_to_hint();
     assert!(h.query_by_label_contains("Show the solution (").is_none(), "no solution before a hint");
     let said = ask_hint(&mut h);
     let steps: u64 = said
@@ -819,10 +825,7 @@ fn show_the_solution_walks_the_hints_solution_to_the_win() {
 #[test]
 fn a_hint_followed_answers_from_the_solution_kept() {
     use tessera_core::puzzlescript::PuzzleScriptCommand;
-    let mut h = editor();
-    open_level_2(&mut h);
-    let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
-    tessera_editor::games::set_hint_budget(&h.ctx, budget);
+    let mut h = level_2_with_time_to_hint();
     let said = ask_hint(&mut h);
     let word = said.trim_start_matches("Hint: ").split(' ').next().unwrap_or_default();
     let first: PuzzleScriptCommand = word.parse().unwrap_or_else(|_| panic!("a step: {said}"));
