@@ -207,7 +207,7 @@ fn solve_on_several_jobs_answers_the_same_and_all_solves_every_level() {
     let dir = scratch("ps-solve-jobs");
     let level = level_file(&dir, "w1.json", &game(), 1);
     let level = level.to_str().unwrap();
-    for search in ["bfs", "astar", "greedy"] {
+    for search in ["bfs", "astar", "greedy", "mixed"] {
         let run = |jobs: &str| {
             let out = tessera(&["solve", level, "--json", "--search", search, "--jobs", jobs], "");
             assert!(out.status.success(), "{search} --jobs {jobs}: {}", stderr(&out));

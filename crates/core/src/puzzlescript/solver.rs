@@ -1,11 +1,13 @@
 //! A PuzzleScript solver: a breadth-first search over the states a level's steps reach, so the
 //! first solution found has the fewest steps; or a best-first search ([`Search::AStar`],
-//! [`Search::Greedy`]) guided by the win conditions, which finds solutions with fewer states but
-//! does not prove them fewest.
+//! [`Search::Greedy`], both in turns: [`Search::Mixed`]) guided by the win conditions, which
+//! finds solutions with fewer states but does not prove them fewest.
 //!
 //! - **Steps** are `up`, `down`, `left`, `right` and `action` (not when the game says
 //!   `noaction`), each run exactly as the rule set runs it: the turn, then every `again` turn it
-//!   queues (at most [`MAX_TURNS`](super::MAX_TURNS)), stopping at a win. `tick` and `restart`
+//!   queues (at most [`MAX_TURNS`](super::MAX_TURNS)), stopping at a win; a chain of `again`
+//!   turns that comes back to a state it passed (an animation looping for ever) has its whole
+//!   cycles skipped, their work counted, to the same state and verdict. `tick` and `restart`
 //!   are not searched (`restart` only goes back to a state already seen). `action` is not
 //!   played where it provably changes nothing (every rule needs something moving up, down, left
 //!   or right; see `Game::action_is_idle`): it would find the state it starts from. The turns
@@ -33,8 +35,13 @@
 //!   who must reach an exit is led to it, where counting 1 made A* breadth-first). It is not
 //!   admissible in general (one step may move many objects, a rule may clear a whole row), so
 //!   A*'s solutions are usually but not provably the fewest; when either ends with no solution
-//!   it has searched every state, so `Unsolvable` is a proof for all three. A state found again by a shorter path is updated and
-//!   expanded again (A* and greedy).
+//!   it has searched every state, so `Unsolvable` is a proof for all of them. A state found
+//!   again by a shorter path is updated and expanded again (every best-first search).
+//!   [`Search::Mixed`] takes A*'s next state and greedy's next state in turns, over one store
+//!   (alternation, as planners run several orders at once): on the suite's hard levels greedy
+//!   solves several times as many as A*, whose solutions are shorter when it finds them; in
+//!   turns, the search finds A*'s short solution where one is near and greedy's long one where
+//!   A* would need too many states.
 //! - **Randomness.** A step that draws from the game's generator (a `random` rule or a
 //!   `randomdir` that fires) is not followed: its result depends on the seed. Every step the
 //!   search does follow leaves the generator as it was, so the generator is the same in every
@@ -44,10 +51,11 @@
 //!   A game
 //!   with `realtime_interval` is refused: time, not the player, moves it.
 //! - **Jobs.** [`solve_parallel`] expands states on several threads in batches: the queue's
-//!   next states (breadth-first), or the heap's least (best-first), each one's steps played on
-//!   some thread; then the states are taken one at a time in the order one thread would take
-//!   them (best-first: when a state found meanwhile comes before the rest of the batch, the rest
-//!   waits, its expansions kept). So the states, counts and solution are the same for any
+//!   next states (breadth-first), or the heaps' least (best-first, in turns), each one's steps
+//!   played on some thread; then the states are taken one at a time in the order one thread
+//!   would take them (best-first: when a state found meanwhile comes before the rest of the
+//!   batch, or a state of the batch was expanded meanwhile from the other heap, the rest waits,
+//!   its expansions kept). So the states, counts and solution are the same for any
 //!   number of jobs.
 //! - **Budget**: [`SolveLimits::max_nodes`] expansions, [`SolveLimits::max_bytes`] of stored
 //!   states (the table of hashes, the links back to each state's parent, the boards in the
@@ -79,18 +87,23 @@ pub enum Search {
     AStar,
     /// Best-first by the estimate alone: a solution in the fewest states, often long.
     Greedy,
+    /// A* and greedy in turns, over one store of states: each expansion takes the next state of
+    /// one of the two orders, alternately. Solves the levels either solves alone, mostly (each
+    /// gets half the states); its solutions are A*'s when A* finds one first, else greedy's.
+    Mixed,
 }
 
 impl Search {
     /// Every search, in the order the CLI lists them.
-    pub const ALL: [Search; 3] = [Search::Bfs, Search::AStar, Search::Greedy];
+    pub const ALL: [Search; 4] = [Search::Bfs, Search::AStar, Search::Greedy, Search::Mixed];
 
-    /// Its name on the command line: `bfs`, `astar`, `greedy`.
+    /// Its name on the command line: `bfs`, `astar`, `greedy`, `mixed`.
     pub fn name(self) -> &'static str {
         match self {
             Search::Bfs => "bfs",
             Search::AStar => "astar",
             Search::Greedy => "greedy",
+            Search::Mixed => "mixed",
         }
     }
 
@@ -206,6 +219,13 @@ fn step(
 ) -> Option<bool> {
     let mut turn = 0u32;
     let mut work = engine::Work::new(work_limit);
+    // A chain of `again` turns that comes back to a state it passed (an animation that loops)
+    // repeats from there to the last turn, since an `again` turn depends on the state alone,
+    // its work too. Found by Brent's method (the state kept at turns 4, 8, 16, ...): the
+    // whole cycles left are skipped, their work counted, and the rest played. The same state
+    // and answer as playing every turn, for a 60th of the work on a chain of 1,000 turns.
+    let mut kept: Option<(engine::State, u32, u64)> = None;
+    let mut cycled = false;
     loop {
         let outcome = game.quiet_turn(ws, state, (turn == 0).then_some(input), &mut work);
         if work.over() {
@@ -216,8 +236,33 @@ fn step(
         if won || !outcome.again || turn >= MAX_TURNS {
             return Some(won);
         }
+        if cycled || turn < CYCLE_FROM {
+            continue;
+        }
+        match &kept {
+            Some((seen, at, spent)) if seen == state => {
+                let period = turn - at;
+                let cycles = (MAX_TURNS - turn) / period;
+                let per_cycle = work.spent - spent;
+                work.spent = work.spent.saturating_add(per_cycle.saturating_mul(u64::from(cycles)));
+                if work.over() {
+                    return None;
+                }
+                turn += cycles * period;
+                if turn >= MAX_TURNS {
+                    // (this state is the last turn's, which did not win)
+                    return Some(false);
+                }
+                cycled = true;
+            }
+            _ if turn.is_power_of_two() => kept = Some((state.clone(), turn, work.spent)),
+            _ => {}
+        }
     }
 }
+
+/// The turn of a step from which [`step`] looks for a loop of `again` turns (a power of two).
+const CYCLE_FROM: u32 = 4;
 
 /// The engine input of a searched command.
 fn input(cmd: PuzzleScriptCommand) -> Input {
@@ -721,9 +766,11 @@ type Entry = Reverse<(u32, u32, u64, u32, u32)>;
 enum Frontier {
     /// Breadth-first: ids in the order found.
     Fifo(VecDeque<u32>),
-    /// Best-first ([`Entry`]); an entry whose steps are no longer the state's is stale and
-    /// skipped.
-    Heap(BinaryHeap<Entry>),
+    /// Best-first: one heap of [`Entry`] per order (A*'s, greedy's, or both for
+    /// [`Search::Mixed`]), each holding every state waiting; the next state comes from
+    /// `heaps[turn]`, and `turn` moves on to the next heap after each. An entry whose steps are
+    /// no longer the state's, or whose state was expanded since, is stale and skipped.
+    Heaps { heaps: Vec<BinaryHeap<Entry>>, turn: usize },
 }
 
 /// Searches for a solution of `state` with the fewest steps (breadth-first), within `limits`,
@@ -824,21 +871,26 @@ pub fn solve_aided(
     let prunes = pruning.checks_states();
     let mut pruned = 0u64;
     let estimate = Estimate { game, travel: &travel, some_distance: aids.some_distance };
-    let priority = |depth: u32, h: u32| match search {
-        Search::Bfs => depth,
-        Search::AStar => depth.saturating_add(h),
-        Search::Greedy => h,
+    // Each heap's order: by steps plus estimate (A*), or by the estimate alone (greedy).
+    let orders: &[bool] = match search {
+        Search::Bfs => &[],
+        Search::AStar => &[true],
+        Search::Greedy => &[false],
+        Search::Mixed => &[true, false],
     };
     let mut frontier = match search {
         Search::Bfs => Frontier::Fifo(VecDeque::new()),
-        Search::AStar | Search::Greedy => Frontier::Heap(BinaryHeap::new()),
+        _ => Frontier::Heaps { heaps: orders.iter().map(|_| BinaryHeap::new()).collect(), turn: 0 },
     };
     let mut order = 0u64;
     let mut push = |frontier: &mut Frontier, id: u32, depth: u32, h: u32| match frontier {
         Frontier::Fifo(q) => q.push_back(id),
-        Frontier::Heap(heap) => {
+        Frontier::Heaps { heaps, .. } => {
             order += 1;
-            heap.push(Reverse((priority(depth, h), h, order, id, depth)));
+            for (heap, &steps_too) in heaps.iter_mut().zip(orders) {
+                let priority = if steps_too { depth.saturating_add(h) } else { h };
+                heap.push(Reverse((priority, h, order, id, depth)));
+            }
         }
     };
     let rest = store.rest_id(start);
@@ -868,7 +920,8 @@ pub fn solve_aided(
     // before the rest of it), by state id.
     let mut ahead: HashMap<u32, Vec<Tried>> = HashMap::new();
     let batch_size = if jobs > 1 { BATCH_PER_JOB * jobs } else { 1 };
-    let mut batch: Vec<(u32, Option<Entry>)> = Vec::new();
+    // (id, and for best-first the heap it came from and its entry)
+    let mut batch: Vec<(u32, Option<(usize, Entry)>)> = Vec::new();
     loop {
         // The states the search expands next, as far as known now: the queue's first ones, or
         // the heap's least (each still to be checked, in turn, against what the ones before it
@@ -877,13 +930,19 @@ pub fn solve_aided(
         while batch.len() < batch_size {
             let head = match &mut frontier {
                 Frontier::Fifo(q) => q.pop_front().map(|id| (id, None)),
-                Frontier::Heap(heap) => loop {
-                    match heap.pop() {
-                        Some(Reverse((_, _, _, id, depth))) if store.depth[id as usize] != depth => {}
-                        Some(Reverse((_, _, _, id, _))) if store.slot[id as usize] == NONE => {}
-                        other => break other.map(|e| (e.0.3, Some(e))),
-                    }
-                },
+                Frontier::Heaps { heaps, turn } => {
+                    let j = *turn;
+                    let next = loop {
+                        match heaps[j].pop() {
+                            Some(Reverse((_, _, _, id, depth))) if store.depth[id as usize] != depth => {}
+                            Some(Reverse((_, _, _, id, _))) if store.slot[id as usize] == NONE => {}
+                            other => break other.map(|e| (e.0.3, Some((j, e)))),
+                        }
+                    };
+                    // (every heap holds the same states: when one has none left, none has)
+                    *turn = (j + 1) % heaps.len();
+                    next
+                }
             };
             match head {
                 Some(h) => batch.push(h),
@@ -911,18 +970,24 @@ pub fn solve_aided(
         }
         for i in 0..batch.len() {
             let (head, entry) = batch[i];
-            if let Some(entry) = entry
+            if let Some((j, entry)) = entry
                 && i > 0
+                && let Frontier::Heaps { heaps, turn } = &mut frontier
             {
                 let stale = store.depth[head as usize] != entry.0.4 || store.slot[head as usize] == NONE;
-                if stale {
+                if stale && heaps.len() == 1 {
                     continue;
                 }
-                // A state found since that comes first: the rest of the batch waits its turn.
-                if let Frontier::Heap(heap) = &mut frontier
-                    && heap.peek().is_some_and(|top| *top > entry)
-                {
-                    heap.extend(batch[i..].iter().filter_map(|&(_, e)| e));
+                // A state found since that comes first, or (heaps in turns) a stale one, which
+                // one thread would have skipped for the next of the same heap: the rest of the
+                // batch waits its turn.
+                if stale || heaps[j].peek().is_some_and(|top| *top > entry) {
+                    for &(_, e) in &batch[i..] {
+                        if let Some((j, e)) = e {
+                            heaps[j].push(e);
+                        }
+                    }
+                    *turn = j;
                     break;
                 }
             }
@@ -1368,7 +1433,7 @@ mod tests {
             let (rules, s) = start_of(GAME, n, 0);
             let bfs = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false).unwrap();
             let SolveOutcome::Solved(fewest) = &bfs.outcome else { panic!("{bfs:?}") };
-            for search in [Search::AStar, Search::Greedy] {
+            for search in [Search::AStar, Search::Greedy, Search::Mixed] {
                 let r = solve_with(&rules, &s, SolveLimits::default(), search, &mut || false).unwrap();
                 let SolveOutcome::Solved(c) = &r.outcome else { panic!("{search} level {n}: {r:?}") };
                 assert!(c.len() >= fewest.len(), "{search} level {n}");
@@ -1393,6 +1458,33 @@ mod tests {
             assert_eq!(Search::from_name(search.name()), Some(search));
         }
         assert_eq!(Search::from_name("dfs"), None);
+    }
+
+    #[test]
+    fn every_search_answers_the_same_on_any_number_of_jobs() {
+        // Solved levels, and one proved unsolvable after thousands of states (every batch taken
+        // back and forth between the heaps of the mixed search).
+        let walled = walled();
+        let cases = [(GAME, 0), (GAME, 1), (GAME, 2), (walled.as_str(), 1)];
+        for (source, n) in cases {
+            let (rules, s) = start_of(source, n, 0);
+            for search in Search::ALL {
+                let one =
+                    solve_parallel(&rules, &s, SolveLimits::default(), search, 1, &mut || false).unwrap();
+                for jobs in [2, 3] {
+                    let many =
+                        solve_parallel(&rules, &s, SolveLimits::default(), search, jobs, &mut || false)
+                            .unwrap();
+                    assert_eq!(many, one, "{search} level {n}, {jobs} jobs");
+                }
+            }
+        }
+        // The mixed search takes A*'s and greedy's states in turns: between the two in states.
+        let (rules, s) = start_of(GAME, 1, 0);
+        let nodes =
+            |search| solve_with(&rules, &s, SolveLimits::default(), search, &mut || false).unwrap().nodes;
+        let (astar, greedy, mixed) = (nodes(Search::AStar), nodes(Search::Greedy), nodes(Search::Mixed));
+        assert!(greedy < mixed && mixed < astar, "greedy {greedy}, mixed {mixed}, A* {astar}");
     }
 
     #[test]
@@ -1531,6 +1623,58 @@ mod tests {
         assert_eq!(memo.rest(&other_rules, &s), None);
         // A solution cut short does not win: not kept.
         assert!(SolutionMemo::new(&rules, &s, &solution[..solution.len() - 1]).is_none());
+    }
+
+    /// An animation that loops for ever (sparks through three frames, `again` each turn) after
+    /// a walk of `walk` turns (a mover stepping right until a wall).
+    fn looping(walk: usize) -> String {
+        let row = |c: char| format!("#{c}{}#", ".".repeat(walk));
+        format!(
+            "title loop\n========\nOBJECTS\n========\nBackground\nblack\nPlayer\nblue\nWall\ngrey\n\
+             Mover\npurple\nSpark1\nred\nSpark2\norange\nSpark3\nyellow\n=======\nLEGEND\n=======\n\
+             . = Background\n# = Wall\nP = Player\nM = Mover\n=======\nSOUNDS\n=======\n================\nCOLLISIONLAYERS\n\
+             ================\nBackground\nPlayer, Wall, Mover\nSpark1, Spark2, Spark3\n======\nRULES\n\
+             ======\n[ action Player ] -> [ Player Spark1 ]\n[ stationary Mover ] -> [ right Mover ] again\n\
+             [ Spark2 ] -> [ Spark3 ] again\n[ Spark1 ] -> [ Spark2 ] again\n[ Spark3 ] -> [ Spark1 ] again\n\
+             ==============\nWINCONDITIONS\n==============\nno Player\n=======\nLEVELS\n=======\n\
+             {wall}\n{}\n{}\n{wall}\n",
+            row('P'),
+            row('M'),
+            wall = "#".repeat(walk + 3),
+        )
+    }
+
+    #[test]
+    fn a_loop_of_again_turns_ends_in_the_state_and_work_of_playing_every_turn() {
+        for walk in [0, 1, 5, 14, 15, 16, 30, 40] {
+            let game = engine::compile(&looping(walk)).expect("compiles");
+            let start = game.start(0, None).expect("starts");
+            // Every turn played, as the rule set plays them.
+            let mut every = start.clone();
+            let mut work = engine::Work::unbounded();
+            let mut turns = 0;
+            loop {
+                let outcome =
+                    game.turn_within(&mut every, (turns == 0).then_some(Input::Action), None, &mut work);
+                turns += 1;
+                if !outcome.again || turns >= MAX_TURNS {
+                    break;
+                }
+            }
+            assert_eq!(turns, MAX_TURNS, "walk {walk}: the animation runs to the last turn");
+            assert_ne!(every, start);
+            let mut ws = engine::Workspace::default();
+            let mut skipped = start.clone();
+            assert_eq!(
+                step(&game, &mut ws, &mut skipped, Input::Action, work.spent),
+                Some(false),
+                "walk {walk}"
+            );
+            assert_eq!(skipped, every, "walk {walk}: the state after the last turn");
+            // The work of the turns skipped counts: one unit less than playing them all is over.
+            let mut short = start.clone();
+            assert_eq!(step(&game, &mut ws, &mut short, Input::Action, work.spent - 1), None, "walk {walk}");
+        }
     }
 
     #[test]
