@@ -44,8 +44,9 @@ pub struct SolveArgs {
     /// PuzzleScript: its stored states, default 1024.
     #[arg(long, value_name = "MIB")]
     pub memory: Option<u64>,
-    /// PuzzleScript only: the search, `bfs` (the fewest steps, proved), `astar` or `greedy`
-    /// (best-first by the win conditions: fewer states, not proved fewest). Default `astar`.
+    /// PuzzleScript only: the search, `bfs` (the fewest steps, proved), `astar`, `greedy` or
+    /// `mixed` (best-first by the win conditions: fewer states, not proved fewest; `mixed` takes
+    /// A*'s and greedy's next states in turns). Default `mixed`.
     #[arg(long, value_name = "SEARCH")]
     pub search: Option<String>,
     /// PuzzleScript only: the most states the search expands, instead of the clock: the same

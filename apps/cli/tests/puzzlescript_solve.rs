@@ -108,7 +108,7 @@ fn solve_refuses_realtime_and_random_games_and_says_why_it_gives_up() {
 }
 
 #[test]
-fn solve_searches_by_astar_unless_told_and_bfs_proves_the_fewest_steps() {
+fn solve_searches_by_mixed_unless_told_and_bfs_proves_the_fewest_steps() {
     let dir = scratch("ps-solve-search");
     let level = level_file(&dir, "w1.json", &game(), 1);
     let level = level.to_str().unwrap();
@@ -120,15 +120,19 @@ fn solve_searches_by_astar_unless_told_and_bfs_proves_the_fewest_steps() {
         json_lines(&out).remove(0)
     };
     let default = run(&[]);
-    assert_eq!((&default["search"], &default["fewest"]), (&"astar".into(), &false.into()), "{default}");
+    assert_eq!((&default["search"], &default["fewest"]), (&"mixed".into(), &false.into()), "{default}");
     let bfs = run(&["--search", "bfs"]);
     assert_eq!((&bfs["search"], &bfs["fewest"]), (&"bfs".into(), &true.into()), "{bfs}");
     let greedy = run(&["--search", "greedy"]);
     assert_eq!(greedy["search"], "greedy");
-    // A* expands fewer states than breadth-first here, and finds as few steps.
+    let astar = run(&["--search", "astar"]);
+    assert_eq!(astar["search"], "astar");
+    // The default expands fewer states than breadth-first here, and finds as few steps.
     let n = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap();
     assert!(n(&default, "nodes") < n(&bfs, "nodes"), "{default} {bfs}");
-    assert!(n(&default, "steps") >= n(&bfs, "steps") && n(&greedy, "steps") >= n(&bfs, "steps"));
+    for other in [&default, &greedy, &astar] {
+        assert!(n(other, "steps") >= n(&bfs, "steps"), "{other} {bfs}");
+    }
     // The text says whether the steps are proved the fewest.
     let text = |extra: &[&str]| {
         let mut args = vec!["solve", level];
@@ -141,7 +145,7 @@ fn solve_searches_by_astar_unless_told_and_bfs_proves_the_fewest_steps() {
     // An unknown search, and --search for a rule set whose solver has none, are refused.
     let out = tessera(&["solve", level, "--search", "dfs"], "");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("--search dfs: give one of bfs, astar, greedy"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--search dfs: give one of bfs, astar, greedy, mixed"), "{}", stderr(&out));
     let out = tessera(&["solve", "fixtures/levels/sokoban.json", "--search", "bfs"], "");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--search"), "{}", stderr(&out));
@@ -185,8 +189,8 @@ fn play_s_hint_is_a_step_of_a_solution_found_and_none_without_one() {
         assert!(out.status.success(), "{}", stderr(&out));
         json_lines(&out).into_iter().find(|v| v["outcome"] == "hint").expect("a hint line")["hint"].clone()
     };
-    // Level 2 (warehouse-002): the first step of the solution `solve` finds (A*, as the hint
-    // searches), not the first legal command a search out of budget used to fall back to.
+    // Level 2 (warehouse-002): the first step of the solution `solve` finds (its default search, as the
+    // hint's), not the first legal command a search out of budget used to fall back to.
     let level = level_file(&dir, "w1.json", &game(), 1);
     let solved = tessera(&["solve", level.to_str().unwrap(), "--json"], "");
     let first = json_lines(&solved)[0]["commands"][0].clone();
