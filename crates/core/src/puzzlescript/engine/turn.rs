@@ -1095,6 +1095,21 @@ impl<'a> Runtime<'a> {
                     return false;
                 }
             }
+        } else if s == 2 {
+            // (two words a cell: the common size past 64 objects, without the loops)
+            let (c0, c1) = (self.st.cells[2 * i], self.st.cells[2 * i + 1]);
+            if c0 & p.present[0] != p.present[0]
+                || c1 & p.present[1] != p.present[1]
+                || c0 & p.missing[0] != 0
+                || c1 & p.missing[1] != 0
+            {
+                return false;
+            }
+            for any in &p.any_present {
+                if c0 & any[0] == 0 && c1 & any[1] == 0 {
+                    return false;
+                }
+            }
         } else {
             let cell = &self.st.cells[i * s..(i + 1) * s];
             for ((c, pr), mi) in cell.iter().zip(&p.present).zip(&p.missing) {
