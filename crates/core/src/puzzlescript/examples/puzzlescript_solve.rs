@@ -1,7 +1,8 @@
 //! Runs the PuzzleScript solver on every distinct (game, level) of PuzzleScript's regression
 //! suite, with each search asked for: `cargo run --release -p tessera-core --example
 //! puzzlescript_solve -- TESTDATA.js [SECONDS] [MIB] [SEARCHES] [TOTAL] [STRIDE] [AIDS] [THREADS]`
-//! (defaults 10 s and 1024 MiB a level and search, searches `bfs,astar`, no total, every level,
+//! (defaults 10 s and 1024 MiB a level and search, searches `bfs,astar` (any of `bfs`, `astar`,
+//! `greedy`, `mixed`), no total, every level,
 //! every aid (`all`), one thread). `THREADS` searches that many levels at once, each on its own
 //! thread (each search still on one, its budget its thread's CPU time: the same answers, the run
 //! sooner on a machine with the cores free); the lines are printed in the suite's order.
