@@ -38,7 +38,8 @@
 //!   it has searched every state, so `Unsolvable` is a proof for all of them. A state found
 //!   again by a shorter path is updated and expanded again (every best-first search).
 //!   [`Search::Mixed`] takes A*'s next state and greedy's next state in turns, over one store
-//!   (alternation, as planners run several orders at once): on the suite's hard levels greedy
+//!   (alternation, as planners run several orders at once; greedy twice, its ties broken oldest
+//!   first and newest first): on the suite's hard levels greedy
 //!   solves several times as many as A*, whose solutions are shorter when it finds them; in
 //!   turns, the search finds A*'s short solution where one is near and greedy's long one where
 //!   A* would need too many states.
@@ -88,8 +89,9 @@ pub enum Search {
     /// Best-first by the estimate alone: a solution in the fewest states, often long.
     Greedy,
     /// A* and greedy in turns, over one store of states: each expansion takes the next state of
-    /// one of the two orders, alternately. Solves the levels either solves alone, mostly (each
-    /// gets half the states); its solutions are A*'s when A* finds one first, else greedy's.
+    /// one of three orders in turn: A*'s, greedy's with ties oldest first, greedy's with ties
+    /// newest first. Solves the levels any of them solves alone, mostly (each gets a third of
+    /// the states); its solutions are A*'s when A* finds one first, else greedy's.
     Mixed,
 }
 
@@ -759,15 +761,16 @@ impl Expander<'_> {
     }
 }
 
-/// A best-first frontier entry: (priority, estimate, order found, id, steps), the least first.
+/// A best-first frontier entry: (priority, estimate, order found (or its complement: newest
+/// first), id, steps), the least first.
 type Entry = Reverse<(u32, u32, u64, u32, u32)>;
 
 /// The states waiting to be expanded.
 enum Frontier {
     /// Breadth-first: ids in the order found.
     Fifo(VecDeque<u32>),
-    /// Best-first: one heap of [`Entry`] per order (A*'s, greedy's, or both for
-    /// [`Search::Mixed`]), each holding every state waiting; the next state comes from
+    /// Best-first: one heap of [`Entry`] per order (A*'s, greedy's, or A*'s and greedy's two
+    /// for [`Search::Mixed`]), each holding every state waiting; the next state comes from
     /// `heaps[turn]`, and `turn` moves on to the next heap after each. An entry whose steps are
     /// no longer the state's, or whose state was expanded since, is stale and skipped.
     Heaps { heaps: Vec<BinaryHeap<Entry>>, turn: usize },
@@ -871,12 +874,14 @@ pub fn solve_aided(
     let prunes = pruning.checks_states();
     let mut pruned = 0u64;
     let estimate = Estimate { game, travel: &travel, some_distance: aids.some_distance };
-    // Each heap's order: by steps plus estimate (A*), or by the estimate alone (greedy).
-    let orders: &[bool] = match search {
+    // Each heap's order: (by steps plus estimate, not the estimate alone; ties newest first,
+    // not oldest). Greedy's two tie orders find different levels' solutions (on the suite, 3
+    // levels each that the other did not within 10 s): mixed runs both.
+    let orders: &[(bool, bool)] = match search {
         Search::Bfs => &[],
-        Search::AStar => &[true],
-        Search::Greedy => &[false],
-        Search::Mixed => &[true, false],
+        Search::AStar => &[(true, false)],
+        Search::Greedy => &[(false, false)],
+        Search::Mixed => &[(true, false), (false, false), (false, true)],
     };
     let mut frontier = match search {
         Search::Bfs => Frontier::Fifo(VecDeque::new()),
@@ -887,9 +892,10 @@ pub fn solve_aided(
         Frontier::Fifo(q) => q.push_back(id),
         Frontier::Heaps { heaps, .. } => {
             order += 1;
-            for (heap, &steps_too) in heaps.iter_mut().zip(orders) {
+            for (heap, &(steps_too, newest)) in heaps.iter_mut().zip(orders) {
                 let priority = if steps_too { depth.saturating_add(h) } else { h };
-                heap.push(Reverse((priority, h, order, id, depth)));
+                let tie = if newest { u64::MAX - order } else { order };
+                heap.push(Reverse((priority, h, tie, id, depth)));
             }
         }
     };
