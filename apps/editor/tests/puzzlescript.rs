@@ -768,6 +768,15 @@ fn ask_hint(h: &mut Harness<'_, EditorApp>) -> String {
     h.state().message().unwrap_or_default()
 }
 
+/// The steps of the solution a hint's answer names ("… a solution in N steps …").
+fn solution_steps(said: &str) -> u64 {
+    said.split("a solution in ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"))
+}
+
 /// After a Hint found a solution, "Show the solution" plays it from here, one animated step
 /// after another, to the win; a step of the user's own stops a walk under way.
 #[test]
@@ -775,12 +784,7 @@ fn show_the_solution_walks_the_hints_solution_to_the_win() {
     let mut h = level_2_with_time_to_hint();
     assert!(h.query_by_label_contains("Show the solution (").is_none(), "no solution before a hint");
     let said = ask_hint(&mut h);
-    let steps: u64 = said
-        .split("a solution in ")
-        .nth(1)
-        .and_then(|t| t.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("{said}"));
+    let steps = solution_steps(&said);
     // Walk a few steps, then step by hand: the walk stops there.
     // (`step`, not `run`: a run would play every frame the walk asks for.)
     h.get_by_label(&format!("Show the solution ({steps} steps)")).click();
@@ -829,12 +833,7 @@ fn a_hint_followed_answers_from_the_solution_kept() {
     let said = ask_hint(&mut h);
     let word = said.trim_start_matches("Hint: ").split(' ').next().unwrap_or_default();
     let first: PuzzleScriptCommand = word.parse().unwrap_or_else(|_| panic!("a step: {said}"));
-    let steps: u64 = said
-        .split("a solution in ")
-        .nth(1)
-        .and_then(|t| t.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("{said}"));
+    let steps = solution_steps(&said);
     let key = match first {
         PuzzleScriptCommand::Up => Key::ArrowUp,
         PuzzleScriptCommand::Down => Key::ArrowDown,

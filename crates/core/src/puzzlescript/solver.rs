@@ -55,7 +55,7 @@
 //!   next states (breadth-first), or the heaps' least (best-first, in turns), each one's steps
 //!   played on some thread; then the states are taken one at a time in the order one thread
 //!   would take them (best-first: when a state found meanwhile comes before the rest of the
-//!   batch, or a state of the batch was expanded meanwhile from the other heap, the rest waits,
+//!   batch, or a state of the batch was expanded meanwhile from another heap, the rest waits,
 //!   its expansions kept). So the states, counts and solution are the same for any
 //!   number of jobs.
 //! - **Budget**: [`SolveLimits::max_nodes`] expansions, [`SolveLimits::max_bytes`] of stored
