@@ -121,6 +121,8 @@ pub(crate) struct Scratch {
     matches: Vec<Matches>,
     /// a row's ellipsis matches while a match is checked again
     wild: Vec<Match>,
+    /// a random replacement's movements (the rule's, with the random picks' layers)
+    random_movs: Vec<(usize, u8, u8)>,
     memo: Memo,
 }
 
@@ -1492,40 +1494,34 @@ impl<'a> Runtime<'a> {
             let o = rep.random_entities[pick];
             Some((o, game.objects[o].layer))
         };
-        let rand_dirs: Vec<(usize, u8)> = rep
-            .random_dir_layers
-            .iter()
-            .map(|&l| {
-                let r = (self.st.rng.uniform() * 4.0).floor() as u32;
-                (l, 1u8 << r.min(4))
-            })
-            .collect();
         let clear_w = |w: usize| rep.objects_clear[w] | rand_obj.map_or(0, |(_, l)| game.layer_masks[l][w]);
         let set_w = |w: usize| {
             rep.objects_set[w] | rand_obj.map_or(0, |(o, _)| if o / 64 == w { 1u64 << (o % 64) } else { 0 })
         };
-        // (layer, cleared bits, set bits): the only layers whose movement can change
-        let merged: Vec<(usize, u8, u8)>;
-        let movs: &[(usize, u8, u8)] = if rand_obj.is_none() && rand_dirs.is_empty() {
-            &rep.movs
-        } else {
-            let mut m = rep.movs.clone();
-            let extra = rand_obj
-                .map(|(_, l)| (l, 0x1f, 0))
-                .into_iter()
-                .chain(rand_dirs.iter().map(|&(l, b)| (l, 0, b)));
-            for (l, c, st) in extra {
-                match m.iter_mut().find(|e| e.0 == l) {
-                    Some(e) => {
-                        e.1 |= c;
-                        e.2 |= st;
-                    }
-                    None => m.push((l, c, st)),
+        // (layer, cleared bits, set bits): the only layers whose movement can change; with
+        // random picks, the rule's merged with theirs in a buffer kept for the next cell
+        let random_movs = rand_obj.is_some() || !rep.random_dir_layers.is_empty();
+        let mut merged = std::mem::take(&mut self.x.random_movs);
+        if random_movs {
+            merged.clear();
+            merged.extend_from_slice(&rep.movs);
+            let mut add = |(l, c, st): (usize, u8, u8)| match merged.iter_mut().find(|e| e.0 == l) {
+                Some(e) => {
+                    e.1 |= c;
+                    e.2 |= st;
                 }
+                None => merged.push((l, c, st)),
+            };
+            if let Some((_, l)) = rand_obj {
+                add((l, 0x1f, 0));
             }
-            merged = m;
-            &merged
-        };
+            for &l in &rep.random_dir_layers {
+                // (`Math.floor`: the product is not negative)
+                let r = (self.st.rng.uniform() * 4.0) as u32;
+                add((l, 0, 1u8 << r.min(4)));
+            }
+        }
+        let movs: &[(usize, u8, u8)] = if random_movs { &merged } else { &rep.movs };
         let mut changed = false;
         for w in 0..s {
             let o = self.st.cells[i * s + w];
@@ -1565,6 +1561,7 @@ impl<'a> Runtime<'a> {
             }
         }
         if !changed && !rigidchange {
+            self.x.random_movs = merged;
             return false;
         }
         for w in 0..s {
@@ -1584,6 +1581,7 @@ impl<'a> Runtime<'a> {
             }
             self.note_movement(i, l, n);
         }
+        self.x.random_movs = merged;
         self.note_objects(i);
         if let Some(t) = self.trace.as_deref_mut() {
             t.events.push(TraceEvent::Rule { line: rule.line, cell: i });
