@@ -1,6 +1,6 @@
 //! `tessera solve` on PuzzleScript levels: the solution printed (the script `play` reads), its
-//! log verified, the JSON, and the refusals and give-ups (a realtime game, a game whose only
-//! ways on are random, an unsolvable level, the memory and time budgets).
+//! log verified, the JSON, and the refusals and give-ups (a realtime game; a game whose only
+//! ways on are random, solved for its seed; an unsolvable level, the memory and time budgets).
 
 use crate::{json_lines, scratch, stderr, tessera};
 use std::path::{Path, PathBuf};
@@ -56,7 +56,7 @@ fn solve_prints_the_shortest_solution_that_play_and_replay_verify_accept() {
 }
 
 #[test]
-fn solve_refuses_realtime_and_random_games_and_says_why_it_gives_up() {
+fn solve_refuses_realtime_games_solves_random_ones_for_their_seed_and_says_why_it_gives_up() {
     let dir = scratch("ps-solve-refuse");
     let realtime =
         game().replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
@@ -67,8 +67,17 @@ fn solve_refuses_realtime_and_random_games_and_says_why_it_gives_up() {
         "[ > Player | Crate ] -> [ > Player | > Crate ]",
         "[ > Player ] -> [ randomdir Player ]\n[ > Player | Crate ] -> [ > Player | > Crate ]",
     );
-    let out = tessera(&["solve", level_file(&dir, "rnd.json", &random, 0).to_str().unwrap()], "");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // Every move goes a random way: solved as the level's seed draws them, and said so.
+    let rnd = level_file(&dir, "rnd.json", &random, 0);
+    let out = tessera(&["solve", rnd.to_str().unwrap(), "--json"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert!(v["draws"].as_u64().is_some_and(|d| d >= 1), "{v}");
+    let out = tessera(&["solve", rnd.to_str().unwrap()], "");
+    assert!(stderr(&out).contains("draw from the game's generator: it wins with seed"), "{}", stderr(&out));
+    // Too few states to follow the draws: gave up, saying why.
+    let out = tessera(&["solve", rnd.to_str().unwrap(), "--states", "3"], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("randomness"), "{}", stderr(&out));
     // A crate in a corner off the target, no action key: proved unsolvable (exit 1).
     let stuck = game()

@@ -777,6 +777,43 @@ fn solution_steps(said: &str) -> u64 {
         .unwrap_or_else(|| panic!("{said}"))
 }
 
+/// A game whose only way on draws from the generator: Hint finds the solution as this play's
+/// seed draws it, says so, and "Show the solution" plays it to the win.
+#[test]
+fn hint_in_a_game_that_draws_gives_this_seeds_solution() {
+    // Stepping onto the die turns it into one of two gems, at random; a gem is eaten.
+    let game = "title die\nnoaction\n\nOBJECTS\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\n\
+        Die\nblue\n\nRuby\nred\n\nTopaz\nyellow\n\nGoal\ngreen\n\nLEGEND\n\n. = Background\n# = Wall\n\
+        P = Player\nD = Die\nG = Goal\nGem = Ruby or Topaz\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nGoal\n\
+        Player, Wall, Die, Ruby, Topaz\n\nRULES\n\n[ > Player | Die ] -> [ > Player | random Gem ]\n\
+        [ > Player | Gem ] -> [ > Player | ]\n\nWINCONDITIONS\n\nsome Player on Goal\n\nLEVELS\n\n\
+        #######\n#P.D.G#\n#######\n";
+    let dir = std::env::temp_dir().join(format!("tessera-editor-die-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join("die.txt");
+    std::fs::write(&path, game).expect("written");
+    let mut h = editor();
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().error(), None);
+    let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
+    tessera_editor::games::set_hint_budget(&h.ctx, budget);
+    let said = ask_hint(&mut h);
+    assert!(said.starts_with("Hint: right (a solution in 4 steps from here, with this seed"), "{said}");
+    h.get_by_label("Show the solution (4 steps)").click();
+    h.run();
+    for _ in 0..1_000_000 {
+        if !h.state().walking() {
+            break;
+        }
+        h.step();
+    }
+    h.run();
+    assert!(ps(&h).is_won(), "the solution wins with this seed: {:?}", h.state().message());
+    assert_eq!(h.state().session().history().step(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// After a Hint found a solution, "Show the solution" plays it from here, one animated step
 /// after another, to the win; a step of the user's own stops a walk under way.
 #[test]

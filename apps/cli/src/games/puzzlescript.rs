@@ -145,13 +145,24 @@ fn search_level(
         SolveOutcome::Unsolvable => {
             ("unsolvable", Err((false, format!("{name}: unsolvable: no sequence of steps wins ({work})"))))
         }
-        SolveOutcome::Random { steps } => (
+        SolveOutcome::Random { steps, followed: true } => (
             "random",
             Err((
-                true,
+                false,
                 format!(
-                    "{name}: the solver refuses the level: the game uses randomness, and no sequence of steps that \
-                     draws nothing from its generator wins ({steps} steps that draw were left out; {work})"
+                    "{name}: no solution from this seed: the game uses randomness, and no sequence of steps wins \
+                     as this seed plays them ({steps} steps drew from its generator; another seed may win; {work})"
+                ),
+            )),
+        ),
+        SolveOutcome::Random { steps, followed: false } => (
+            "random",
+            Err((
+                false,
+                format!(
+                    "{name}: gave up: the game uses randomness: no sequence of steps that draws nothing from its \
+                     generator wins ({steps} steps that draw were left out), and following them as this seed \
+                     plays them found no solution within the budget ({work})"
                 ),
             )),
         ),
@@ -271,6 +282,7 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
             "bytes": report.bytes,
             "seconds": elapsed,
             "nodes_per_second": rate,
+            "draws": report.draws,
             "commands": commands,
         });
         writeln!(out, "{v}").map_err(output_error)
@@ -282,7 +294,15 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
         };
         // The summary to stderr, the steps alone to stdout: a script `tessera play --commands -`
         // reads from a pipe.
-        eprintln!("{name}: solved in {} steps ({proof}; {work})", commands.len());
+        // A solution whose steps draw from the generator wins with this seed only.
+        let seeded = match report.draws {
+            0 => String::new(),
+            n => format!(
+                "; {n} of its steps draw from the game's generator: it wins with seed {}, maybe not another",
+                level.seed().unwrap_or(tessera_core::DEFAULT_SEED)
+            ),
+        };
+        eprintln!("{name}: solved in {} steps ({proof}{seeded}; {work})", commands.len());
         let mut text = String::new();
         for c in &commands {
             text += c;

@@ -12,13 +12,16 @@
 //! solution's commands; when the state is not the one its plan expects, it solves again from
 //! there. It gives up (no command) when the solver finds no solution within [`SOLVER_NODES`]
 //! expansions and [`SOLVER_BYTES`] of stored states, or proves there is none. Its solutions
-//! never take a step that draws from the game's generator, so they win whatever the seed.
+//! take a step that draws from the game's generator only where none wins without one: they
+//! win with the state's generator (a determinized run that draws otherwise leaves the plan's
+//! states, and the bot solves again from where it is).
 //!
 //! **Difficulty.** A report on a PuzzleScript level carries the solver's figures for the level
 //! ([`crate::difficulty::Puzzle`]): `steps` of the shortest solution and `nodes` expanded,
 //! searched once per sweep within the same budgets (counts, not a clock: the report is the same
-//! on every machine). A search that ends without deciding (the budgets, the stop flag, or no
-//! solution without random steps) is `stopped`; a realtime game has no figures.
+//! on every machine). A search that ends without deciding (the budgets, the stop flag, or a
+//! random game with no solution found, which another seed might have) is `stopped`; a realtime
+//! game has no figures.
 
 use crate::Bot;
 use crate::any::{BotInfo, BotKind, BotSpec, Make, boxed};

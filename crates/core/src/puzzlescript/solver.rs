@@ -43,14 +43,20 @@
 //!   solves several times as many as A*, whose solutions are shorter when it finds them; in
 //!   turns, the search finds A*'s short solution where one is near and greedy's long one where
 //!   A* would need too many states.
-//! - **Randomness.** A step that draws from the game's generator (a `random` rule or a
-//!   `randomdir` that fires) is not followed: its result depends on the seed. Every step the
-//!   search does follow leaves the generator as it was, so the generator is the same in every
-//!   state searched and a solution wins from every seed. When the search ends with no solution
-//!   but left such steps out, the answer is [`SolveOutcome::Random`], not `Unsolvable`; the
-//!   same for steps past the step work bound, which the rules refuse ([`SolveOutcome::TooLong`]).
-//!   A game
-//!   with `realtime_interval` is refused: time, not the player, moves it.
+//! - **Randomness.** A step that draws from the game's generator (a `random` rule, a random
+//!   object or a `randomdir` that fires) is left out at first: its result depends on the seed.
+//!   Every step the search follows then leaves the generator as it was, so a solution wins from
+//!   this board whatever the seed. When that search ends with no solution but left such steps
+//!   out, it searches again (in what is left of the budget) following them, each as this state's
+//!   generator plays it: the generator is then part of the state (its rest), and a solution
+//!   found wins from this state with its seed, maybe not from another ([`SolveReport::draws`]
+//!   counts its steps that draw). The first search alone would have to give up on such games
+//!   (the suite's random games: 7 more levels solved); it comes first because a game whose
+//!   `action` draws (a spark's place) has a new state at every press once the generator is part
+//!   of it: the second search may not end where the first did. When neither finds a solution the
+//!   answer is [`SolveOutcome::Random`], not `Unsolvable`. Steps past the step work bound, which
+//!   the rules refuse, are left out ([`SolveOutcome::TooLong`]). A game with `realtime_interval`
+//!   is refused: time, not the player, moves it.
 //! - **Jobs.** [`solve_parallel`] expands states on several threads in batches: the queue's
 //!   next states (breadth-first), or the heaps' least (best-first, in turns), each one's steps
 //!   played on some thread; then the states are taken one at a time in the order one thread
@@ -153,11 +159,16 @@ pub enum SolveOutcome {
     Solved(Vec<PuzzleScriptCommand>),
     /// No sequence of steps wins from this state.
     Unsolvable,
-    /// No sequence of steps that draw nothing from the generator wins; `steps` steps that draw
-    /// were left out (see the module docs).
+    /// No sequence of steps that draw nothing from the generator wins, and `steps` steps that
+    /// draw were left out (`followed` false: the search that follows them gave up on its budget);
+    /// or (`followed`) no sequence of steps wins from this state with its generator, `steps` of
+    /// the steps searched drawing from it: from another seed one might. Not a proof for the
+    /// level either way (see the module docs).
     Random {
-        /// Steps left out because they drew from the generator.
+        /// Steps that drew from the generator: left out, or followed.
         steps: u64,
+        /// Whether the steps that draw were followed to the end of the search.
+        followed: bool,
     },
     /// No sequence of the steps searched wins, but `steps` steps past the step work bound
     /// ([`PuzzleScriptRules::step_work_limit`]), which the rules refuse, were left out: not a
@@ -186,6 +197,9 @@ pub struct SolveReport {
     /// States reached but not stored: no sequence of steps wins from them (a win condition that
     /// can never hold again, read from the rules; see `prune.rs`).
     pub pruned: u64,
+    /// The steps of the solution that drew from the generator: it wins from this state with its
+    /// generator, and from this board with any generator when 0 (0 when there is no solution).
+    pub draws: u64,
 }
 
 /// Why a level cannot be searched.
@@ -583,6 +597,17 @@ impl Store {
         self.free.push(slot);
     }
 
+    /// The steps from the start to `id` that drew from the generator.
+    fn draws(&self, mut id: u32) -> u64 {
+        let mut draws = 0;
+        while let Some(&parent) = self.parent.get(id as usize).filter(|&&p| p != NONE) {
+            let rng = |i: u32| &self.rests[self.rest_of[i as usize] as usize].rng;
+            draws += u64::from(rng(id) != rng(parent));
+            id = parent;
+        }
+        draws
+    }
+
     /// The commands from the start to `id`.
     fn path(&self, mut id: u32, moves: &[PuzzleScriptCommand]) -> Vec<PuzzleScriptCommand> {
         let mut out = Vec::new();
@@ -604,10 +629,10 @@ const AHEAD_LIMIT: usize = 64;
 enum Reached {
     /// Nothing: the step passed the work bound.
     TooLong,
-    /// Nothing: the step drew from the generator.
+    /// Nothing: the step drew from the generator (not followed).
     Random,
-    /// A win.
-    Won,
+    /// A win: whether the step drew from the generator.
+    Won { drew: bool },
     /// A state: its board; its whole state when its rest differs from its parent's; whether it
     /// is dead and its estimate, when worked out already.
     State { cells: Vec<u64>, rest: Option<Box<engine::State>>, dead: Option<bool>, h: Option<u32> },
@@ -638,6 +663,8 @@ struct Expander<'a> {
     moves: &'a [PuzzleScriptCommand],
     work_limit: u64,
     idle_action: bool,
+    /// Whether steps that draw from the generator are followed (else left out).
+    follow_random: bool,
     /// The checks of each state reached, when worked out here: the pruning, the estimate,
     /// whether each applies.
     checks: Option<(&'a Pruning, &'a Estimate<'a>, bool, bool)>,
@@ -675,14 +702,16 @@ impl Expander<'_> {
             next.clone_from(here);
             let what = match step(game, &mut w.ws, next, input(cmd), self.work_limit) {
                 None => Reached::TooLong,
-                Some(_) if next.rng != here.rng => Reached::Random,
-                Some(true) => Reached::Won,
+                Some(_) if !self.follow_random && next.rng != here.rng => Reached::Random,
+                Some(true) => Reached::Won { drew: next.rng != here.rng },
                 Some(false) => {
+                    // (the generator too: a step that drew leads to a state with its own)
                     let same_rest = next.restart_cells == here.restart_cells
                         && next.movements == here.movements
                         && next.text_mode == here.text_mode
                         && next.title_screen == here.title_screen
-                        && next.level == here.level;
+                        && next.level == here.level
+                        && next.rng == here.rng;
                     let (dead, h) = match self.checks {
                         Some((pruning, estimate, prunes, estimates)) => (
                             Some(prunes && pruning.is_dead(game, next)),
@@ -847,6 +876,40 @@ pub fn solve_aided(
     jobs: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<SolveReport, Refusal> {
+    let first = search_once(rules, state, limits, search, aids, jobs, false, stop)?;
+    let SolveOutcome::Random { steps, .. } = first.outcome else {
+        return Ok(first);
+    };
+    // No solution without the steps that draw: search again following them, in what is left of
+    // the budget (see the module docs).
+    let left = SolveLimits { max_nodes: limits.max_nodes.saturating_sub(first.nodes), ..limits };
+    let second = search_once(rules, state, left, search, aids, jobs, true, stop)?;
+    let nodes = first.nodes.saturating_add(second.nodes);
+    Ok(match second.outcome {
+        SolveOutcome::Solved(_) | SolveOutcome::Random { .. } => SolveReport { nodes, ..second },
+        // (gave up: the first search's answer stands)
+        _ => SolveReport {
+            outcome: SolveOutcome::Random { steps, followed: false },
+            nodes,
+            states: first.states.max(second.states),
+            bytes: first.bytes.max(second.bytes),
+            ..first
+        },
+    })
+}
+
+/// One search of [`solve_aided`]: steps that draw from the generator followed or left out.
+#[allow(clippy::too_many_arguments)]
+fn search_once(
+    rules: &PuzzleScriptRules,
+    state: &PuzzleScriptState,
+    limits: SolveLimits,
+    search: Search,
+    aids: Aids,
+    jobs: usize,
+    follow_random: bool,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<SolveReport, Refusal> {
     let game = rules.game();
     let work_limit = rules.step_work_limit();
     check(game)?;
@@ -859,6 +922,7 @@ pub fn solve_aided(
         states: store.count() as u64,
         bytes: store.bytes(),
         pruned,
+        draws: 0,
     };
     if state.is_won() {
         return Ok(report(SolveOutcome::Solved(Vec::new()), 0, 0, &store));
@@ -915,6 +979,7 @@ pub fn solve_aided(
         moves,
         work_limit,
         idle_action,
+        follow_random,
         // Several threads work out the checks of the states they reach; one leaves them to the
         // merge, which needs them for new states only.
         checks: (jobs > 1).then_some((&pruning, &estimate, prunes, search != Search::Bfs)),
@@ -1025,16 +1090,25 @@ pub fn solve_aided(
                         random += 1;
                         continue;
                     }
-                    Reached::Won => {
+                    Reached::Won { drew } => {
                         let mut path = store.path(head, moves);
                         path.push(moves[usize::from(t.cmd)]);
-                        return Ok(report(SolveOutcome::Solved(path), nodes, pruned, &store));
+                        let draws = store.draws(head) + u64::from(drew);
+                        return Ok(SolveReport {
+                            draws,
+                            ..report(SolveOutcome::Solved(path), nodes, pruned, &store)
+                        });
                     }
                     Reached::State { cells, rest, dead, h } => (t.cmd, cells, rest, dead, h),
                 };
                 let rest = match &rest_state {
                     None => parent_rest,
-                    Some(st) => store.rest_id(st),
+                    Some(st) => {
+                        if st.rng != store.rests[parent_rest as usize].rng {
+                            random += 1;
+                        }
+                        store.rest_id(st)
+                    }
                 };
                 let key = state_key(&cells, rest);
                 let (at, found) = store.find(key);
@@ -1079,12 +1153,12 @@ pub fn solve_aided(
             ahead.clear();
         }
     }
-    // Steps left out (past the work bound, or drawing from the generator) make "no solution"
-    // no proof.
+    // Steps left out (past the work bound) make "no solution" no proof; steps that drew make
+    // it this seed's.
     let outcome = if too_long > 0 {
         SolveOutcome::TooLong { steps: too_long }
     } else if random > 0 {
-        SolveOutcome::Random { steps: random }
+        SolveOutcome::Random { steps: random, followed: follow_random }
     } else {
         SolveOutcome::Unsolvable
     };
@@ -1100,10 +1174,15 @@ pub enum HintVerdict {
         first: PuzzleScriptCommand,
         /// The whole solution, from here to the win.
         solution: Vec<PuzzleScriptCommand>,
+        /// Whether some of its steps draw from the generator: it wins with this state's seed,
+        /// maybe not another.
+        seeded: bool,
     },
     /// The search proved that no sequence of steps wins from here.
     NoSolution,
-    /// No sequence of steps that draw nothing from the generator wins: not a proof either way.
+    /// No sequence of steps that draw nothing from the generator wins, and none that draw was
+    /// found within the budget, or none wins as this state's seed plays them: not a proof for
+    /// the level either way.
     Random,
     /// The budget (time, nodes or memory) ran out after this many states expanded.
     OutOfTime(u64),
@@ -1127,7 +1206,7 @@ pub fn hint_verdict(
     };
     match report.outcome {
         SolveOutcome::Solved(c) => match c.first() {
-            Some(&first) => HintVerdict::Move { first, solution: c },
+            Some(&first) => HintVerdict::Move { first, solution: c, seeded: report.draws > 0 },
             None => HintVerdict::Won,
         },
         SolveOutcome::Unsolvable => HintVerdict::NoSolution,
@@ -1150,6 +1229,8 @@ pub struct SolutionMemo {
     /// The state before each step of the solution (the first, the one it was found from).
     states: Vec<PuzzleScriptState>,
     solution: Vec<PuzzleScriptCommand>,
+    /// Whether each step drew from the generator.
+    drew: Vec<bool>,
 }
 
 impl SolutionMemo {
@@ -1162,6 +1243,7 @@ impl SolutionMemo {
     ) -> Option<SolutionMemo> {
         use crate::Rules;
         let mut states = Vec::with_capacity(solution.len());
+        let mut drew = Vec::with_capacity(solution.len());
         let mut s = state.clone();
         let mut events = Vec::new();
         for cmd in solution {
@@ -1171,11 +1253,13 @@ impl SolutionMemo {
             states.push(s.clone());
             events.clear();
             rules.apply(&mut s, cmd, &mut events).ok()?;
+            drew.push(s.engine().rng != states[states.len() - 1].engine().rng);
         }
         s.is_won().then(|| SolutionMemo {
             source: rules.source().into(),
             states,
             solution: solution.to_vec(),
+            drew,
         })
     }
 
@@ -1198,7 +1282,8 @@ impl SolutionMemo {
     /// The hint from `state` when it lies on the solution: its next step and the rest.
     pub fn verdict(&self, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<HintVerdict> {
         let rest = self.rest(rules, state)?;
-        Some(HintVerdict::Move { first: *rest.first()?, solution: rest.to_vec() })
+        let seeded = self.drew[self.solution.len() - rest.len()..].contains(&true);
+        Some(HintVerdict::Move { first: *rest.first()?, solution: rest.to_vec(), seeded })
     }
 }
 
@@ -1238,10 +1323,16 @@ mod tests {
 
     /// The fewest steps that win, by brute force over every sequence of `len` moves.
     fn any_wins_in(source: &str, n: usize, len: u32) -> bool {
+        any_wins_in_seeded(source, n, 0, len)
+    }
+
+    /// Whether some sequence of `len` arrows wins level `n` from `seed`.
+    fn any_wins_in_seeded(source: &str, n: usize, seed: u64, len: u32) -> bool {
         use PuzzleScriptCommand::*;
         let dirs = [Up, Down, Left, Right];
+        let (rules, start) = start_of(source, n, seed);
         (0..4u32.pow(len)).any(|mut code| {
-            let (rules, mut s) = start_of(source, n, 0);
+            let mut s = start.clone();
             let mut events = Vec::new();
             for _ in 0..len {
                 let c = dirs[(code % 4) as usize];
@@ -1280,11 +1371,12 @@ mod tests {
         let report = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
         assert_eq!((report.outcome, report.nodes), (SolveOutcome::Unsolvable, 0));
         // Without that proof the search goes everywhere; the action key draws a spark's place:
-        // left out, so not proved.
-        let report =
-            solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false)
-                .unwrap();
-        assert!(matches!(report.outcome, SolveOutcome::Random { .. }), "{report:?}");
+        // left out, so not proved. Followed, every press is a new state (the generator is part
+        // of it): that search gives up on its budget, and the first one's answer stands.
+        let limits = SolveLimits { max_nodes: 3_000, ..SolveLimits::default() };
+        let report = solve_aided(&rules, &s, limits, Search::Bfs, no_travel(), 1, &mut || false).unwrap();
+        assert!(matches!(report.outcome, SolveOutcome::Random { followed: false, .. }), "{report:?}");
+        assert_eq!(report.nodes, 3_000, "the budget is both searches'");
         let (rules, s) = start_of(&noaction, 0, 0);
         let report =
             solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false)
@@ -1298,15 +1390,73 @@ mod tests {
         Aids { travel_pruning: false, travel_estimate: false, ..Aids::default() }
     }
 
+    /// A die on the way to the goal turns into a gem (eaten: the way is open) or a rock (the way
+    /// is shut) as the generator draws.
+    const DIE: &str = "title die\nnoaction\n\nOBJECTS\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\n\
+        Die\nblue\n\nGem\nyellow\n\nRock\nbrown\n\nGoal\ngreen\n\nLEGEND\n\n. = Background\n# = Wall\n\
+        P = Player\nD = Die\nG = Goal\nFace = Gem or Rock\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nGoal\n\
+        Player, Wall, Die, Gem, Rock\n\nRULES\n\n[ > Player | Die ] -> [ > Player | random Face ]\n\
+        [ > Player | Gem ] -> [ > Player | ]\n\nWINCONDITIONS\n\nsome Player on Goal\n\nLEVELS\n\n\
+        #######\n#P.D.G#\n#######\n";
+
     #[test]
-    fn a_game_that_moves_at_random_is_refused_and_a_realtime_one_too() {
+    fn a_solution_through_a_draw_wins_with_its_seed_and_none_is_said_only_for_that_seed() {
+        let (mut solved, mut shut) = (0, 0);
+        for seed in 0..24 {
+            let (rules, s) = start_of(DIE, 0, seed);
+            let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+            match &r.outcome {
+                SolveOutcome::Solved(c) => {
+                    solved += 1;
+                    assert!(r.draws >= 1 && wins(DIE, 0, seed, c), "seed {seed}: {r:?}");
+                    let hint = hint_verdict(&rules, &s, SolveLimits::default(), &mut || false);
+                    assert!(matches!(hint, HintVerdict::Move { seeded: true, .. }), "seed {seed}: {hint:?}");
+                }
+                // A rock for this seed: the whole space searched, none wins with it, and no
+                // sequence of up to 7 arrows does.
+                SolveOutcome::Random { followed: true, steps } => {
+                    shut += 1;
+                    assert!(*steps >= 1, "seed {seed}: {r:?}");
+                    assert!((1..=7).all(|len| !any_wins_in_seeded(DIE, 0, seed, len)), "seed {seed}");
+                }
+                other => panic!("seed {seed}: {other:?}"),
+            }
+        }
+        assert!(solved > 0 && shut > 0, "{solved} seeds solved, {shut} shut");
+    }
+
+    #[test]
+    fn a_game_that_moves_at_random_is_solved_for_its_seed_and_a_realtime_one_refused() {
+        // Every move goes a random way: no solution draws nothing, so the search follows the
+        // draws, each as the state's generator plays it.
         let source = GAME.replace(
             "[ > Player | Crate ] -> [ > Player | > Crate ]",
             "[ > Player ] -> [ randomdir Player ]\n[ > Player | Crate ] -> [ > Player | > Crate ]",
         );
+        for seed in [0, 1, 7] {
+            let (rules, s) = start_of(&source, 0, seed);
+            for jobs in [1, 3] {
+                let r = solve_parallel(&rules, &s, SolveLimits::default(), Search::Bfs, jobs, &mut || false)
+                    .unwrap();
+                let SolveOutcome::Solved(solution) = &r.outcome else { panic!("seed {seed}: {r:?}") };
+                assert!(r.draws > 0 && r.draws <= solution.len() as u64, "seed {seed}: {r:?}");
+                assert!(wins(&source, 0, seed, solution), "seed {seed}: the solution wins with its seed");
+                // the fewest steps for this seed: no shorter sequence wins with it
+                let shorter = (1..solution.len() as u32).any(|len| any_wins_in_seeded(&source, 0, seed, len));
+                assert!(!shorter, "seed {seed}: {solution:?}");
+            }
+        }
+        // A budget too small for the second search: the first one's answer.
         let (rules, s) = start_of(&source, 0, 0);
-        let report = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
-        assert!(matches!(report.outcome, SolveOutcome::Random { steps } if steps >= 4), "{report:?}");
+        let limits = SolveLimits { max_nodes: 3, ..SolveLimits::default() };
+        let report = solve(&rules, &s, limits, &mut || false).unwrap();
+        assert!(
+            matches!(report.outcome, SolveOutcome::Random { steps, followed: false } if steps >= 4),
+            "{report:?}"
+        );
+        // A game that draws nothing gives solutions with no draws.
+        let (rules, s) = start_of(GAME, 0, 0);
+        assert_eq!(solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap().draws, 0);
         let realtime =
             GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
         let (rules, s) = start_of(&realtime, 0, 0);
@@ -1336,7 +1486,7 @@ mod tests {
         // turns, so not always the fewest steps), which wins and starts with the hint.
         let (rules, s) = start_of(GAME, 1, 0);
         let fewest = solved(GAME, 1).len();
-        let HintVerdict::Move { first, solution } =
+        let HintVerdict::Move { first, solution, seeded: false } =
             hint_verdict(&rules, &s, SolveLimits::default(), &mut || false)
         else {
             panic!("a move")
@@ -1360,11 +1510,13 @@ mod tests {
         assert_eq!(hint_verdict(&rules, &s, SolveLimits::default(), &mut || false), HintVerdict::NoSolution);
         // Where no proof comes from the rules, a search that left out steps that draw is no
         // proof, and no move is offered either: the crate can reach the target, which a wall
-        // keeps the player from.
+        // keeps the player from. (Following the action key's draws, each press is a new state:
+        // that search ends on its budget.)
         let fenced = GAME.replace("#.....#\n#.P*.O#\n#.....#", "#P#...#\n#.#.*O#\n#.#...#");
         let (rules, s) = start_of(&fenced, 0, 0);
         assert_eq!(PuzzleScript::hint(&rules, &s), None);
-        assert_eq!(hint_verdict(&rules, &s, SolveLimits::default(), &mut || false), HintVerdict::Random);
+        let limits = SolveLimits { max_nodes: 2_000, ..SolveLimits::default() };
+        assert_eq!(hint_verdict(&rules, &s, limits, &mut || false), HintVerdict::Random);
         let realtime =
             GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
         let (rules, s) = start_of(&realtime, 0, 0);
@@ -1432,9 +1584,11 @@ mod tests {
             &format!("{}\n{room}\n{}", "#".repeat(63), "#".repeat(63)),
         );
         let (rules, s) = start_of(&big, 0, 0);
-        let r = solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false)
-            .unwrap();
-        assert!(matches!(r.outcome, SolveOutcome::Random { .. }), "{r:?}");
+        // (the first search's states: the second, following the action key's draws, stops on
+        // the budget)
+        let limits = SolveLimits { max_nodes: 1_000, ..SolveLimits::default() };
+        let r = solve_aided(&rules, &s, limits, Search::Bfs, no_travel(), 1, &mut || false).unwrap();
+        assert!(matches!(r.outcome, SolveOutcome::Random { followed: false, .. }), "{r:?}");
         let board = s.engine().cells.len() as u64 * 8;
         assert!(r.states > 50 && r.bytes < r.states * board, "{r:?}: boards of {board} bytes");
     }

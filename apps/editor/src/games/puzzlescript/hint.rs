@@ -31,8 +31,10 @@ const BUDGET: HintBudget = HintBudget { cpu_seconds: HINT_SECONDS, wall_seconds:
 /// What the status bar says for a verdict, and whether the position is lost (Undo offered).
 pub fn message(v: &HintVerdict) -> (String, bool) {
     match v {
-        HintVerdict::Move { first, solution } => {
-            (format!("Hint: {first} (a solution in {} steps from here)", solution.len()), false)
+        HintVerdict::Move { first, solution, seeded } => {
+            // (a solution through steps that draw wins as this play's seed draws them)
+            let seed = if *seeded { ", with this seed: some of its steps draw at random" } else { "" };
+            (format!("Hint: {first} (a solution in {} steps from here{seed})", solution.len()), false)
         }
         HintVerdict::NoSolution => ("Hint: no solution from here; Undo goes back".into(), true),
         HintVerdict::OutOfTime(nodes) => (
@@ -40,7 +42,8 @@ pub fn message(v: &HintVerdict) -> (String, bool) {
             false,
         ),
         HintVerdict::Random => (
-            "Hint: no hint: no solution was found without the game's random steps, which the solver leaves out"
+            "Hint: no hint: the game draws at random, and no solution was found, without those steps or with \
+             them as this seed draws them"
                 .into(),
             false,
         ),

@@ -117,6 +117,10 @@ struct Tally {
     memory: usize,
     refused: usize,
     random_solved: usize,
+    /// Solved through steps that draw from the generator (this seed's solutions).
+    seeded_solved: usize,
+    /// Of `random_only`: searched to the end following the draws (no solution from this seed).
+    seed_proved: usize,
     times: Vec<f64>,
     wall_times: Vec<f64>,
     nodes: u64,
@@ -173,10 +177,16 @@ fn search_level(
         let what = match &report {
             Err(e) => format!("refused: {e}"),
             Ok(r) => match &r.outcome {
+                SolveOutcome::Solved(c) if r.draws > 0 => {
+                    format!("solved in {} steps ({} drawing: this seed's)", c.len(), r.draws)
+                }
                 SolveOutcome::Solved(c) => format!("solved in {} steps", c.len()),
                 SolveOutcome::Unsolvable => "unsolvable".into(),
-                SolveOutcome::Random { steps } => {
-                    format!("no solution without random steps ({steps} left out)")
+                SolveOutcome::Random { steps, followed: false } => {
+                    format!("no solution without random steps ({steps} left out; none found following them)")
+                }
+                SolveOutcome::Random { steps, followed: true } => {
+                    format!("no solution from this seed ({steps} steps drew)")
                 }
                 SolveOutcome::TooLong { steps } => {
                     format!("gave up: {steps} steps past the work bound left out")
@@ -335,12 +345,16 @@ fn main() {
                 SolveOutcome::Solved(c) => {
                     tally.solved += 1;
                     tally.random_solved += usize::from(job.random);
+                    tally.seeded_solved += usize::from(r.draws > 0);
                     tally.times.push(d.t);
                     tally.wall_times.push(d.wall);
                     solved_here.push((r.nodes, c.len()));
                 }
                 SolveOutcome::Unsolvable => tally.unsolvable += 1,
-                SolveOutcome::Random { .. } => tally.random_only += 1,
+                SolveOutcome::Random { followed, .. } => {
+                    tally.random_only += 1;
+                    tally.seed_proved += usize::from(*followed);
+                }
                 SolveOutcome::TooLong { .. } | SolveOutcome::Stopped => tally.stopped += 1,
                 SolveOutcome::Memory => tally.memory += 1,
             }
@@ -374,13 +388,15 @@ fn main() {
         let median = t.times.get(t.times.len() / 2).copied().unwrap_or(0.0);
         let median_wall = t.wall_times.get(t.wall_times.len() / 2).copied().unwrap_or(0.0);
         println!(
-            "{search}: {} solved ({} of them in random games), {} proved unsolvable, {} no solution without \
-             random steps, {} out of time, {} out of memory, {} refused (realtime); median time of the solved \
+            "{search}: {} solved ({} of them in random games, {} through steps that draw), {} proved \
+             unsolvable, {} no solution in random games ({} of them searched to the end with this seed), {} out of time, {} out of memory, {} refused (realtime); median time of the solved \
              {median:.3} s ({median_wall:.3} s wall); {:.0} states expanded/s ({} in {:.1} s)",
             t.solved,
             t.random_solved,
+            t.seeded_solved,
             t.unsolvable,
             t.random_only,
+            t.seed_proved,
             t.stopped,
             t.memory,
             t.refused,
