@@ -18,6 +18,20 @@ fn ps(h: &Harness<'_, EditorApp>) -> PuzzleScriptState {
     }
 }
 
+/// The editor on `source` (a game of one level), written to `NAME.txt` in a scratch folder of
+/// its own: the harness and the folder (for the test to remove).
+fn editor_on_game(name: &str, source: &str) -> (Harness<'static, EditorApp>, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("tessera-editor-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join(format!("{name}.txt"));
+    std::fs::write(&path, source).expect("the game written");
+    let mut h = editor();
+    h.state_mut().open(&path);
+    h.run();
+    assert_eq!(h.state().error(), None);
+    (h, dir)
+}
+
 fn open_level_2(h: &mut Harness<'_, EditorApp>) {
     h.state_mut().open(&fixtures().join("games/warehouse.txt"));
     h.run();
@@ -788,14 +802,7 @@ fn hint_in_a_game_that_draws_gives_this_seeds_solution() {
         Player, Wall, Die, Ruby, Topaz\n\nRULES\n\n[ > Player | Die ] -> [ > Player | random Gem ]\n\
         [ > Player | Gem ] -> [ > Player | ]\n\nWINCONDITIONS\n\nsome Player on Goal\n\nLEVELS\n\n\
         #######\n#P.D.G#\n#######\n";
-    let dir = std::env::temp_dir().join(format!("tessera-editor-die-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let path = dir.join("die.txt");
-    std::fs::write(&path, game).expect("written");
-    let mut h = editor();
-    h.state_mut().open(&path);
-    h.run();
-    assert_eq!(h.state().error(), None);
+    let (mut h, dir) = editor_on_game("die", game);
     let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
     tessera_editor::games::set_hint_budget(&h.ctx, budget);
     let said = ask_hint(&mut h);
@@ -945,14 +952,7 @@ fn the_difficulty_panel_rates_a_level_with_the_solvers_steps() {
 /// step; unticking the box stops the clock.
 #[test]
 fn a_realtime_game_ticks_on_its_clock_until_the_box_is_unticked() {
-    let dir = std::env::temp_dir().join(format!("tessera-realtime-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("clock.txt");
-    std::fs::write(&path, REALTIME).expect("write the game");
-    let mut h = editor();
-    h.state_mut().open(&path);
-    h.run();
-    assert_eq!(h.state().error(), None);
+    let (mut h, dir) = editor_on_game("realtime", REALTIME);
     assert_eq!(h.state().mode(), Mode::Play);
     let steps = |h: &Harness<'_, EditorApp>| h.state().session().history().step();
     // (the clock may have ticked already while the level opened)
