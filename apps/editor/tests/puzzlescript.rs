@@ -782,6 +782,19 @@ fn ask_hint(h: &mut Harness<'_, EditorApp>) -> String {
     h.state().message().unwrap_or_default()
 }
 
+/// Clicks "Show the solution (STEPS steps)" and lets the walk run to its end.
+fn show_the_whole_solution(h: &mut Harness<'_, EditorApp>, steps: u64) {
+    h.get_by_label(&format!("Show the solution ({steps} steps)")).click();
+    h.run();
+    for _ in 0..1_000_000 {
+        if !h.state().walking() {
+            break;
+        }
+        h.step();
+    }
+    h.run();
+}
+
 /// The steps of the solution a hint's answer names ("… a solution in N steps …").
 fn solution_steps(said: &str) -> u64 {
     said.split("a solution in ")
@@ -807,15 +820,7 @@ fn hint_in_a_game_that_draws_gives_this_seeds_solution() {
     tessera_editor::games::set_hint_budget(&h.ctx, budget);
     let said = ask_hint(&mut h);
     assert!(said.starts_with("Hint: right (a solution in 4 steps from here, with this seed"), "{said}");
-    h.get_by_label("Show the solution (4 steps)").click();
-    h.run();
-    for _ in 0..1_000_000 {
-        if !h.state().walking() {
-            break;
-        }
-        h.step();
-    }
-    h.run();
+    show_the_whole_solution(&mut h, 4);
     assert!(ps(&h).is_won(), "the solution wins with this seed: {:?}", h.state().message());
     assert_eq!(h.state().session().history().step(), 4);
     let _ = std::fs::remove_dir_all(&dir);
@@ -854,15 +859,7 @@ fn show_the_solution_walks_the_hints_solution_to_the_win() {
     h.run();
     let said = ask_hint(&mut h);
     assert!(said.contains(&format!("a solution in {steps} steps")), "{said}");
-    h.get_by_label(&format!("Show the solution ({steps} steps)")).click();
-    h.run();
-    for _ in 0..1_000_000 {
-        if !h.state().walking() {
-            break;
-        }
-        h.step();
-    }
-    h.run();
+    show_the_whole_solution(&mut h, steps);
     assert!(!h.state().walking());
     assert!(ps(&h).is_won(), "the solution wins");
     assert_eq!(h.state().session().history().step(), steps, "in the steps the hint said");
