@@ -79,6 +79,15 @@ fn solve_refuses_realtime_games_solves_random_ones_for_their_seed_and_says_why_i
     let out = tessera(&["solve", rnd.to_str().unwrap(), "--states", "3"], "");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("randomness"), "{}", stderr(&out));
+    // Every level of the game: each row says how many of its solution's steps draw.
+    let whole = dir.join("rnd.txt");
+    std::fs::write(&whole, &random).expect("written");
+    let out = tessera(&["solve", whole.to_str().unwrap(), "--all", "--json", "--states", "3000"], "");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let first = &v["levels"][0];
+    assert_eq!(first["verdict"], "solved", "{v}");
+    assert!(first["draws"].as_u64().is_some_and(|d| d >= 1), "{v}");
+    assert!(first["note"].as_str().is_some_and(|n| n.contains("this seed's solution")), "{v}");
     // A crate in a corner off the target, no action key: proved unsolvable (exit 1).
     let stuck = game()
         .replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#")

@@ -391,6 +391,9 @@ pub fn solve_all(args: &crate::solve::SolveArgs) -> Result<(), CliError> {
                 f.report.nodes,
                 f.seconds,
                 match &f.outcome {
+                    Ok(_) if f.report.draws > 0 => {
+                        format!("{} of its steps draw from the generator: this seed's solution", f.report.draws)
+                    }
                     Ok(_) => String::new(),
                     Err((_, why)) => why.clone(),
                 },
@@ -408,6 +411,7 @@ pub fn solve_all(args: &crate::solve::SolveArgs) -> Result<(), CliError> {
             "steps": steps,
             "nodes": nodes,
             "seconds": seconds,
+            "draws": found.as_ref().map_or(0, |f| f.report.draws),
             "commands": match found {
                 Ok(Searched { outcome: Ok(c), .. }) => c.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
                 _ => Vec::new(),
