@@ -9,6 +9,10 @@
 #
 #   tools/puzzlescript/bench_random.sh [ROUNDS] [INPUTS] [STRIDE]   (default 3, 200, 8)
 #
+# With TESSERA_BASELINE=PATH (another build of `tessera`, say an earlier commit's), each round
+# also times that binary on the same cases, so that the two builds are compared round by round
+# on the same load (this machine's figures drift by a third between runs).
+#
 # The reference runs a game's `again` turns without end (tessera stops after 2,000): with 500
 # inputs on every 4th game it had not finished after 4 minutes of CPU (where the defaults take
 # 10 s), likely in such a loop. The defaults (58 games) end.
@@ -50,12 +54,29 @@ EOF
 TIMEFORMAT='%U %S'
 # CPU seconds of one command (its output discarded; tessera exits 1: the cases have no board)
 cpu() { { time "$@" >/dev/null 2>&1 || true; } 2>&1 | awk '{printf "%s\n", $1 + $2}'; }
-declare -a rc tc
+baseline="${TESSERA_BASELINE:-}"
+declare -a rc tc bc
 for ((i = 1; i <= rounds; i++)); do
   rc+=("$(cpu node tools/puzzlescript/reference.js "$ref" "$cases")")
-  tc+=("$(cpu "$tessera" puzzlescript test "$cases" --jobs 1)")
-  printf 'round %d: reference %s s cpu, tessera --jobs 1 %s s cpu\n' "$i" "${rc[-1]}" "${tc[-1]}"
+  # (with a baseline, the two builds take turns at running first: the run right after the
+  # reference's is the slower, by a tenth here)
+  if [ -n "$baseline" ] && ((i % 2 == 0)); then
+    bc+=("$(cpu "$baseline" puzzlescript test "$cases" --jobs 1)")
+    tc+=("$(cpu "$tessera" puzzlescript test "$cases" --jobs 1)")
+  else
+    tc+=("$(cpu "$tessera" puzzlescript test "$cases" --jobs 1)")
+    [ -z "$baseline" ] || bc+=("$(cpu "$baseline" puzzlescript test "$cases" --jobs 1)")
+  fi
+  if [ -n "$baseline" ]; then
+    printf 'round %d: reference %s s cpu, tessera --jobs 1 %s s cpu, baseline %s s cpu\n' "$i" "${rc[-1]}" "${tc[-1]}" "${bc[-1]}"
+  else
+    printf 'round %d: reference %s s cpu, tessera --jobs 1 %s s cpu\n' "$i" "${rc[-1]}" "${tc[-1]}"
+  fi
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 R=$(median "${rc[@]}"); T=$(median "${tc[@]}")
 printf 'median cpu: reference %.2f s; tessera --jobs 1 %.2f s (%sx)\n' "$R" "$T" "$(awk "BEGIN {printf \"%.1f\", $R / $T}")"
+if [ -n "$baseline" ]; then
+  B=$(median "${bc[@]}")
+  printf 'baseline --jobs 1 %.2f s (%sx)\n' "$B" "$(awk "BEGIN {printf \"%.1f\", $R / $B}")"
+fi
