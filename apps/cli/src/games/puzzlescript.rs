@@ -392,7 +392,10 @@ pub fn solve_all(args: &crate::solve::SolveArgs) -> Result<(), CliError> {
                 f.seconds,
                 match &f.outcome {
                     Ok(_) if f.report.draws > 0 => {
-                        format!("{} of its steps draw from the generator: this seed's solution", f.report.draws)
+                        format!(
+                            "{} of its steps draw from the generator: this seed's solution",
+                            f.report.draws
+                        )
                     }
                     Ok(_) => String::new(),
                     Err((_, why)) => why.clone(),

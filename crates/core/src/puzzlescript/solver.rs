@@ -624,6 +624,10 @@ impl Store {
 const BATCH_PER_JOB: usize = 16;
 /// Expansions kept ahead of their turn, per state of a batch, before they are dropped.
 const AHEAD_LIMIT: usize = 64;
+/// Whole batches (none cut short) after which the batch's size doubles again, at first; and
+/// at most, after batches that grew were cut short again and again.
+const GROW_AFTER: usize = 8;
+const MAX_GROW_AFTER: usize = 4096;
 
 /// What one step from a state reached.
 enum Reached {
@@ -672,13 +676,15 @@ struct Expander<'a> {
 
 impl Expander<'_> {
     /// The steps from state `id` of `store`, in the order of the moves (an idle `action` left
-    /// out: it would find the state itself, stored already); `None` when `halt` said so before
-    /// a step (asked before every step but the first).
+    /// out: it would find the state itself, stored already), with the checks of each state
+    /// reached when `checks`; `None` when `halt` said so before a step (asked before every step
+    /// but the first).
     fn expand(
         &self,
         store: &Store,
         id: u32,
         w: &mut Worker,
+        checks: bool,
         halt: &mut dyn FnMut() -> bool,
     ) -> Option<Vec<Tried>> {
         let game = self.game;
@@ -712,7 +718,7 @@ impl Expander<'_> {
                         && next.title_screen == here.title_screen
                         && next.level == here.level
                         && next.rng == here.rng;
-                    let (dead, h) = match self.checks {
+                    let (dead, h) = match self.checks.filter(|_| checks) {
                         Some((pruning, estimate, prunes, estimates)) => (
                             Some(prunes && pruning.is_dead(game, next)),
                             estimates.then(|| estimate.of(next)),
@@ -746,7 +752,9 @@ impl Expander<'_> {
             let Some(w) = workers.first_mut() else { return Vec::new() };
             let mut out = Vec::with_capacity(ids.len());
             for &id in ids {
-                let tried = self.expand(store, id, w, stop);
+                // (on this thread alone the checks are left to the merge, which makes them
+                // for new states only)
+                let tried = self.expand(store, id, w, false, stop);
                 let halted = tried.is_none();
                 out.push((id, tried));
                 if halted {
@@ -768,7 +776,8 @@ impl Expander<'_> {
                         while !halt.load(Ordering::Relaxed) {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(&id) = ids.get(i) else { break };
-                            mine.push((i, self.expand(store, id, w, &mut || halt.load(Ordering::Relaxed))));
+                            let halted = &mut || halt.load(Ordering::Relaxed);
+                            mine.push((i, self.expand(store, id, w, true, halted)));
                         }
                         finished.fetch_add(1, Ordering::Release);
                         me.unpark();
@@ -990,7 +999,17 @@ fn search_once(
     // Expansions worked out ahead of their turn (best-first: a state found in a batch came
     // before the rest of it), by state id.
     let mut ahead: HashMap<u32, Vec<Tried>> = HashMap::new();
-    let batch_size = if jobs > 1 { BATCH_PER_JOB * jobs } else { 1 };
+    // The batch's size adapts: a best-first batch is cut short where a state found meanwhile
+    // comes first (in greedy's order, nearly always the next state's own children), and then
+    // its threads mostly expand states that wait; the size falls to what was taken and grows
+    // back (doubling) after `GROW_AFTER` whole batches. (Any size takes the states in one
+    // thread's order: the same answer.)
+    let most = if jobs > 1 { BATCH_PER_JOB * jobs } else { 1 };
+    let mut batch_size = most;
+    let mut whole = 0usize;
+    // (a batch that grew and was cut short again makes the next growth wait twice as long:
+    // starting threads for a batch cut after its first state costs more than it brings)
+    let mut grow_after = GROW_AFTER;
     // (id, and for best-first the heap it came from and its entry)
     let mut batch: Vec<(u32, Option<(usize, Entry)>)> = Vec::new();
     loop {
@@ -1039,6 +1058,8 @@ fn search_once(
                 }
             }
         }
+        // (how many of the batch were taken before it was cut short)
+        let mut taken = batch.len();
         for i in 0..batch.len() {
             let (head, entry) = batch[i];
             if let Some((j, entry)) = entry
@@ -1059,6 +1080,7 @@ fn search_once(
                         }
                     }
                     *turn = j;
+                    taken = i;
                     break;
                 }
             }
@@ -1149,7 +1171,21 @@ fn search_once(
                 push(&mut frontier, id, depth, h);
             }
         }
-        if ahead.len() > AHEAD_LIMIT * batch_size {
+        if taken < batch.len() {
+            if taken <= 1 && batch.len() > 1 {
+                grow_after = (grow_after * 2).min(MAX_GROW_AFTER);
+            }
+            (batch_size, whole) = (taken.max(1), 0);
+        } else {
+            whole += 1;
+            if batch.len() > 1 {
+                grow_after = GROW_AFTER;
+            }
+            if whole >= grow_after {
+                (batch_size, whole) = ((batch_size * 2).min(most), 0);
+            }
+        }
+        if ahead.len() > AHEAD_LIMIT * most {
             ahead.clear();
         }
     }

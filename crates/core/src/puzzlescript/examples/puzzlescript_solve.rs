@@ -6,6 +6,8 @@
 //! every aid (`all`), one thread). `THREADS` searches that many levels at once, each on its own
 //! thread (each search still on one, its budget its thread's CPU time: the same answers, the run
 //! sooner on a machine with the cores free); the lines are printed in the suite's order.
+//! `PUZZLESCRIPT_SOLVE_JOBS=N` runs each search on N threads (as `tessera solve --jobs N`), its
+//! budget then the wall clock's seconds (run one level at a time: `THREADS` 1).
 //! `PUZZLESCRIPT_SOLVE_LEVELS=3,17,...` searches only those distinct levels (0-based, in the
 //! suite's order), to measure on a fixed sample. `SECONDS` written `states:N` budgets N states expanded instead of the clock (the same
 //! answers on every machine and load). `AIDS` turns aids of the search off, to measure what each
@@ -107,6 +109,11 @@ impl Clock {
     }
 }
 
+/// The threads each search runs on: `PUZZLESCRIPT_SOLVE_JOBS`, else 1.
+fn job_threads() -> usize {
+    std::env::var("PUZZLESCRIPT_SOLVE_JOBS").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1)
+}
+
 /// One search's tally.
 #[derive(Default)]
 struct Tally {
@@ -169,8 +176,16 @@ fn search_level(
     let mut out = Vec::new();
     for search in searches {
         let began = Clock::start();
-        let report = solve_aided(&rules, &state, limits, *search, aids, 1, &mut || {
-            seconds.is_finite() && began.elapsed_cpu(seconds) > seconds
+        // PUZZLESCRIPT_SOLVE_JOBS=N: each search on N threads, as `tessera solve --jobs N` runs
+        // it, its budget then wall time (the workers' CPU time is not this thread's)
+        let jobs = job_threads();
+        let report = solve_aided(&rules, &state, limits, *search, aids, jobs, &mut || {
+            seconds.is_finite()
+                && if jobs > 1 {
+                    began.wall.elapsed().as_secs_f64() > seconds
+                } else {
+                    began.elapsed_cpu(seconds) > seconds
+                }
         });
         let t = began.elapsed();
         let wall = began.wall.elapsed().as_secs_f64();
