@@ -637,9 +637,16 @@ enum Reached {
     Random,
     /// A win: whether the step drew from the generator.
     Won { drew: bool },
-    /// A state: its board; its whole state when its rest differs from its parent's; whether it
-    /// is dead and its estimate, when worked out already.
-    State { cells: Vec<u64>, rest: Option<Box<engine::State>>, dead: Option<bool>, h: Option<u32> },
+    /// A state: whether the step drew from the generator; its board; its whole state when its
+    /// rest differs from its parent's; whether it is dead and its estimate, when worked out
+    /// already.
+    State {
+        drew: bool,
+        cells: Vec<u64>,
+        rest: Option<Box<engine::State>>,
+        dead: Option<bool>,
+        h: Option<u32>,
+    },
 }
 
 /// One step tried from a state: the index of its command, what it reached.
@@ -706,18 +713,20 @@ impl Expander<'_> {
             }
             let next = &mut w.next;
             next.clone_from(here);
-            let what = match step(game, &mut w.ws, next, input(cmd), self.work_limit) {
+            let outcome = step(game, &mut w.ws, next, input(cmd), self.work_limit);
+            let drew = outcome.is_some() && next.rng != here.rng;
+            let what = match outcome {
                 None => Reached::TooLong,
-                Some(_) if !self.follow_random && next.rng != here.rng => Reached::Random,
-                Some(true) => Reached::Won { drew: next.rng != here.rng },
+                Some(_) if drew && !self.follow_random => Reached::Random,
+                Some(true) => Reached::Won { drew },
                 Some(false) => {
                     // (the generator too: a step that drew leads to a state with its own)
-                    let same_rest = next.restart_cells == here.restart_cells
+                    let same_rest = !drew
+                        && next.restart_cells == here.restart_cells
                         && next.movements == here.movements
                         && next.text_mode == here.text_mode
                         && next.title_screen == here.title_screen
-                        && next.level == here.level
-                        && next.rng == here.rng;
+                        && next.level == here.level;
                     let (dead, h) = match self.checks.filter(|_| checks) {
                         Some((pruning, estimate, prunes, estimates)) => (
                             Some(prunes && pruning.is_dead(game, next)),
@@ -726,6 +735,7 @@ impl Expander<'_> {
                         None => (None, None),
                     };
                     Reached::State {
+                        drew,
                         cells: next.cells.clone(),
                         rest: (!same_rest).then(|| Box::new(next.clone())),
                         dead,
@@ -1121,16 +1131,14 @@ fn search_once(
                             ..report(SolveOutcome::Solved(path), nodes, pruned, &store)
                         });
                     }
-                    Reached::State { cells, rest, dead, h } => (t.cmd, cells, rest, dead, h),
+                    Reached::State { drew, cells, rest, dead, h } => {
+                        random += u64::from(drew);
+                        (t.cmd, cells, rest, dead, h)
+                    }
                 };
                 let rest = match &rest_state {
                     None => parent_rest,
-                    Some(st) => {
-                        if st.rng != store.rests[parent_rest as usize].rng {
-                            random += 1;
-                        }
-                        store.rest_id(st)
-                    }
+                    Some(st) => store.rest_id(st),
                 };
                 let key = state_key(&cells, rest);
                 let (at, found) = store.find(key);
