@@ -63,7 +63,9 @@
 //!   would take them (best-first: when a state found meanwhile comes before the rest of the
 //!   batch, or a state of the batch was expanded meanwhile from another heap, the rest waits,
 //!   its expansions kept). So the states, counts and solution are the same for any
-//!   number of jobs.
+//!   number of jobs. A batch goes to the threads only when it holds enough work to pay for
+//!   starting them (the running mean of the last expansions' times); the clock decides where
+//!   a state is expanded, never which.
 //! - **Budget**: [`SolveLimits::max_nodes`] expansions, [`SolveLimits::max_bytes`] of stored
 //!   states (the table of hashes, the links back to each state's parent, the boards in the
 //!   frontier; the search stops with [`SolveOutcome::Memory`] rather than grow past it), and a
@@ -628,6 +630,10 @@ const AHEAD_LIMIT: usize = 64;
 /// at most, after batches that grew were cut short again and again.
 const GROW_AFTER: usize = 8;
 const MAX_GROW_AFTER: usize = 4096;
+/// The work, in nanoseconds of one thread's expansions, a batch needs before it is spread
+/// over threads: starting them costs about a tenth of a millisecond, more than a batch of
+/// cheap turns takes on one thread.
+const PARALLEL_WORK_NS: u64 = 2_000_000;
 
 /// What one step from a state reached.
 enum Reached {
@@ -1020,6 +1026,10 @@ fn search_once(
     // (a batch that grew and was cut short again makes the next growth wait twice as long:
     // starting threads for a batch cut after its first state costs more than it brings)
     let mut grow_after = GROW_AFTER;
+    // The mean time of one state's expansion on one thread (nanoseconds, a running mean of the
+    // last few): whether a batch is worth spreading over threads. (The clock decides only
+    // where states are expanded, never which: the answer stays the same.)
+    let mut mean_ns = 0u64;
     // (id, and for best-first the heap it came from and its entry)
     let mut batch: Vec<(u32, Option<(usize, Entry)>)> = Vec::new();
     loop {
@@ -1056,13 +1066,23 @@ fn search_once(
         // time: the same states, steps and answer whatever the number of jobs.
         if jobs > 1 {
             let budget = usize::try_from(limits.max_nodes.saturating_sub(nodes)).unwrap_or(usize::MAX);
-            let todo: Vec<u32> = batch
+            let mut todo: Vec<u32> = batch
                 .iter()
                 .take(budget.max(1))
                 .map(|&(id, _)| id)
                 .filter(|id| !ahead.contains_key(id))
                 .collect();
-            for (id, tried) in expander.expand_all(&store, &todo, &mut workers, &mut *stop) {
+            // (a batch of cheap turns is left to this thread, one state at a time)
+            if (todo.len() as u64).saturating_mul(mean_ns) < PARALLEL_WORK_NS {
+                todo.clear();
+            }
+            let clock = std::time::Instant::now();
+            let expanded = expander.expand_all(&store, &todo, &mut workers, &mut *stop);
+            if !expanded.is_empty() {
+                let per_state = clock.elapsed().as_nanos() * jobs as u128 / expanded.len() as u128;
+                mean_ns = (mean_ns * 7 + u64::try_from(per_state).unwrap_or(u64::MAX / 8)) / 8;
+            }
+            for (id, tried) in expanded {
                 if let Some(tried) = tried {
                     ahead.insert(id, tried);
                 }
@@ -1099,14 +1119,16 @@ fn search_once(
             }
             let tried = match ahead.remove(&head) {
                 Some(t) => t,
-                None => match expander
-                    .expand_all(&store, &[head], &mut workers, &mut *stop)
-                    .pop()
-                    .and_then(|(_, t)| t)
-                {
-                    Some(t) => t,
-                    None => return Ok(report(SolveOutcome::Stopped, nodes + 1, pruned, &store)),
-                },
+                None => {
+                    let clock = std::time::Instant::now();
+                    let tried = expander.expand_all(&store, &[head], &mut workers, &mut *stop).pop();
+                    let took = u64::try_from(clock.elapsed().as_nanos()).unwrap_or(u64::MAX / 8);
+                    mean_ns = (mean_ns * 7 + took) / 8;
+                    match tried.and_then(|(_, t)| t) {
+                        Some(t) => t,
+                        None => return Ok(report(SolveOutcome::Stopped, nodes + 1, pruned, &store)),
+                    }
+                }
             };
             store.release(head);
             let depth = store.depth[head as usize] + 1;
