@@ -46,14 +46,17 @@
 //! - **Randomness.** A step that draws from the game's generator (a `random` rule, a random
 //!   object or a `randomdir` that fires) is left out at first: its result depends on the seed.
 //!   Every step the search follows then leaves the generator as it was, so a solution wins from
-//!   this board whatever the seed. When that search ends with no solution but left such steps
-//!   out, it searches again (in what is left of the budget) following them, each as this state's
-//!   generator plays it: the generator is then part of the state (its rest), and a solution
-//!   found wins from this state with its seed, maybe not from another ([`SolveReport::draws`]
-//!   counts its steps that draw). The first search alone gives up on such games (on the
-//!   suite, the second solves 6 more levels for the default search); it comes first because a
-//!   game whose `action` draws (a spark's place) has a new state at every press once the
-//!   generator is part of it: the second search may not end where the first did. When neither finds a solution the
+//!   this board whatever the seed. Once that search meets such a step, a second search starts
+//!   that follows them, each as this state's generator plays it: the generator is then part of
+//!   the state (its rest), and a solution found wins from this state with its seed, maybe not
+//!   from another ([`SolveReport::draws`] counts its steps that draw). The two take turns on
+//!   the same threads, 1,024 expansions each, sharing the budget (states expanded, and bytes
+//!   stored), until one finds a solution or the second has searched everything it reaches (the
+//!   first reaches nothing more); when the first ends with no solution, the second goes on
+//!   alone. So a game whose `action` draws (a spark's place), which has a new state at every
+//!   press once the generator is part of it, keeps the first search's answers at half its pace,
+//!   and a game whose only ways on draw is not kept waiting for the first search to end. When
+//!   neither finds a solution the
 //!   answer is [`SolveOutcome::Random`], not `Unsolvable`. Steps past the step work bound, which
 //!   the rules refuse, are left out ([`SolveOutcome::TooLong`]). A game with `realtime_interval`
 //!   is refused: time, not the player, moves it.
@@ -901,334 +904,537 @@ pub fn solve_aided(
     jobs: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<SolveReport, Refusal> {
-    let first = search_once(rules, state, limits, search, aids, jobs, false, stop)?;
-    let SolveOutcome::Random { steps, .. } = first.outcome else {
-        return Ok(first);
+    let mut first = Searcher::new(rules, state, search, aids, jobs, false)?;
+    // The search that follows the steps that draw, once the first has met one: the two take
+    // turns, `SLICE` expansions each, sharing the budget (see the module docs).
+    let mut second: Option<Searcher> = None;
+    // (dropped: it ran out of memory while the first went on)
+    let mut second_gone = false;
+    let mut first_ended: Option<SolveReport> = None;
+    let both = |first: &Searcher, second: &Searcher, r: SolveReport| SolveReport {
+        nodes: first.k.nodes.saturating_add(second.k.nodes),
+        states: first.store.count().max(second.store.count()) as u64,
+        bytes: first.store.bytes().max(second.store.bytes()),
+        ..r
     };
-    // No solution without the steps that draw: search again following them, in what is left of
-    // the budget (see the module docs).
-    let left = SolveLimits { max_nodes: limits.max_nodes.saturating_sub(first.nodes), ..limits };
-    let second = search_once(rules, state, left, search, aids, jobs, true, stop)?;
-    let nodes = first.nodes.saturating_add(second.nodes);
-    Ok(match second.outcome {
-        SolveOutcome::Solved(_) | SolveOutcome::Random { .. } => SolveReport { nodes, ..second },
-        // (gave up: the first search's answer stands)
-        _ => SolveReport {
-            outcome: SolveOutcome::Random { steps, followed: false },
-            nodes,
-            states: first.states.max(second.states),
-            bytes: first.bytes.max(second.bytes),
-            ..first
-        },
-    })
+    loop {
+        if first_ended.is_none() {
+            let (n, bytes) = second.as_ref().map_or((0, 0), |s| (s.k.nodes, s.store.bytes()));
+            let pause = first.k.nodes.saturating_add(SLICE);
+            let ended = first.run(
+                pause,
+                limits.max_nodes.saturating_sub(n),
+                limits.max_bytes.saturating_sub(bytes),
+                stop,
+            );
+            if second.is_none() && !second_gone && first.k.random > 0 {
+                second = Some(Searcher::new(rules, state, search, aids, jobs, true)?);
+            }
+            match (ended, &second) {
+                (None, _) => {}
+                // (with no step left out that drew, the first search's answer stands)
+                (Some(r), None) => return Ok(r),
+                (Some(r), Some(s)) => match r.outcome {
+                    SolveOutcome::Random { .. } | SolveOutcome::TooLong { .. } => first_ended = Some(r),
+                    _ => return Ok(both(&first, s, r)),
+                },
+            }
+        }
+        let Some(s) = second.as_mut() else { continue };
+        // (alone once the first ended)
+        let pause = if first_ended.is_some() { u64::MAX } else { s.k.nodes.saturating_add(SLICE) };
+        let bytes = if first_ended.is_some() { 0 } else { first.store.bytes() };
+        let Some(r) = s.run(
+            pause,
+            limits.max_nodes.saturating_sub(first.k.nodes),
+            limits.max_bytes.saturating_sub(bytes),
+            stop,
+        ) else {
+            continue;
+        };
+        let s = &*s;
+        match (r.outcome.clone(), &first_ended) {
+            // A solution, or the whole search for this seed, or steps left out past the work
+            // bound: the search that leaves out draws would find nothing more (what it
+            // reaches, this one reaches).
+            (
+                SolveOutcome::Solved(_)
+                | SolveOutcome::Random { .. }
+                | SolveOutcome::Unsolvable
+                | SolveOutcome::TooLong { .. },
+                _,
+            ) => return Ok(both(&first, s, r)),
+            // Out of budget: nothing found; the first search's answer, if it had one, stands.
+            (SolveOutcome::Stopped | SolveOutcome::Memory, Some(a)) => {
+                return Ok(both(&first, s, a.clone()));
+            }
+            (SolveOutcome::Stopped, None) => return Ok(both(&first, s, r)),
+            // (out of memory with the first search still going: it goes on alone)
+            (SolveOutcome::Memory, None) => {
+                second = None;
+                second_gone = true;
+            }
+        }
+    }
 }
 
-/// One search of [`solve_aided`]: steps that draw from the generator followed or left out.
-#[allow(clippy::too_many_arguments)]
-fn search_once(
-    rules: &PuzzleScriptRules,
-    state: &PuzzleScriptState,
-    limits: SolveLimits,
+/// The expansions each of [`solve_aided`]'s two searches makes before the other takes its
+/// turn, once both run.
+const SLICE: u64 = 1024;
+
+/// A search's running counts.
+#[derive(Clone, Copy)]
+struct Counts {
+    /// States expanded.
+    nodes: u64,
+    /// Steps that drew from the generator (left out, or followed).
+    random: u64,
+    /// Steps left out: past the work bound.
+    too_long: u64,
+    /// States found dead, not stored.
+    pruned: u64,
+    /// States found so far (best-first's ties).
+    order: u64,
+    /// The batch's size now, the whole batches since it changed, and how many it waits for
+    /// before it grows (see `run`).
+    batch_size: usize,
+    whole: usize,
+    grow_after: usize,
+    /// The mean time of one state's expansion on one thread (nanoseconds, a running mean of the
+    /// last few): whether a batch is worth spreading over threads. (The clock decides only
+    /// where states are expanded, never which: the answer stays the same.)
+    mean_ns: u64,
+}
+
+/// One search of [`solve_aided`], steps that draw from the generator followed or left out: it
+/// runs until it ends or has expanded a given number of states, and goes on from there when
+/// run again.
+struct Searcher<'a> {
+    game: &'a Game,
+    moves: &'static [PuzzleScriptCommand],
     search: Search,
-    aids: Aids,
+    /// Each heap's order (see `new`).
+    orders: &'static [(bool, bool)],
     jobs: usize,
     follow_random: bool,
-    stop: &mut dyn FnMut() -> bool,
-) -> Result<SolveReport, Refusal> {
-    let game = rules.game();
-    let work_limit = rules.step_work_limit();
-    check(game)?;
-    let moves = moves(game);
-    let start = state.engine();
-    let mut store = Store::new(start.cells.len());
-    let report = |outcome, nodes, pruned, store: &Store| SolveReport {
-        outcome,
-        nodes,
-        states: store.count() as u64,
-        bytes: store.bytes(),
-        pruned,
-        draws: 0,
-    };
-    if state.is_won() {
-        return Ok(report(SolveOutcome::Solved(Vec::new()), 0, 0, &store));
-    }
-    let mut pruning = Pruning::of(game, start);
-    let travel = if aids.travel_estimate { pruning.travel().to_vec() } else { Vec::new() };
-    if !aids.travel_pruning {
-        pruning.forget_travel();
-    }
-    if pruning.start_is_dead(game, start) {
-        return Ok(report(SolveOutcome::Unsolvable, 0, 0, &store));
-    }
-    let prunes = pruning.checks_states();
-    let mut pruned = 0u64;
-    let estimate = Estimate { game, travel: &travel, some_distance: aids.some_distance };
-    // Each heap's order: (by steps plus estimate, not the estimate alone; ties newest first,
-    // not oldest). Greedy's two tie orders find different levels' solutions (on the suite, 3
-    // levels each that the other did not within 10 s): mixed runs both.
-    let orders: &[(bool, bool)] = match search {
-        Search::Bfs => &[],
-        Search::AStar => &[(true, false)],
-        Search::Greedy => &[(false, false)],
-        Search::Mixed => &[(true, false), (false, false), (false, true)],
-    };
-    let mut frontier = match search {
-        Search::Bfs => Frontier::Fifo(VecDeque::new()),
-        _ => Frontier::Heaps { heaps: orders.iter().map(|_| BinaryHeap::new()).collect(), turn: 0 },
-    };
-    let mut order = 0u64;
-    let mut push = |frontier: &mut Frontier, id: u32, depth: u32, h: u32| match frontier {
+    /// `action` changes nothing in this game (see `Game::action_is_idle`): not played.
+    idle_action: bool,
+    work_limit: u64,
+    store: Store,
+    pruning: Pruning,
+    prunes: bool,
+    travel: Vec<Travel>,
+    some_distance: bool,
+    frontier: Frontier,
+    workers: Vec<Worker>,
+    /// A state's board, for the checks the merge makes (its other fields are the start's).
+    view: engine::State,
+    /// Expansions worked out ahead of their turn (best-first: a state found in a batch came
+    /// before the rest of it), by state id.
+    ahead: HashMap<u32, Vec<Tried>>,
+    /// (id, and for best-first the heap it came from and its entry)
+    batch: Vec<(u32, Option<(usize, Entry)>)>,
+    k: Counts,
+    /// The answer when known before the first expansion (the start won, or dead).
+    early: Option<SolveOutcome>,
+}
+
+/// Adds state `id` to `frontier`, found `order`-th, `depth` steps from the start, estimated
+/// `h` from a win: in each heap by its order (by steps plus estimate, or the estimate alone;
+/// ties oldest or newest first).
+fn push(frontier: &mut Frontier, order: &mut u64, orders: &[(bool, bool)], id: u32, depth: u32, h: u32) {
+    match frontier {
         Frontier::Fifo(q) => q.push_back(id),
         Frontier::Heaps { heaps, .. } => {
-            order += 1;
+            *order += 1;
             for (heap, &(steps_too, newest)) in heaps.iter_mut().zip(orders) {
                 let priority = if steps_too { depth.saturating_add(h) } else { h };
-                let tie = if newest { u64::MAX - order } else { order };
+                let tie = if newest { u64::MAX - *order } else { *order };
                 heap.push(Reverse((priority, h, tie, id, depth)));
             }
         }
-    };
-    let rest = store.rest_id(start);
-    let key = state_key(&start.cells, rest);
-    let (at, _) = store.find(key);
-    let root = store.add(at, key, &start.cells, rest, Link { parent: NONE, cmd: 0, depth: 0 });
-    push(&mut frontier, root, 0, estimate.of(start));
-    let mut nodes = 0u64;
-    let mut random = 0u64;
-    let mut too_long = 0u64;
-    // `action` changes nothing in most games (see `Game::action_is_idle`): not played then.
-    let idle_action = aids.idle_action && game.action_is_idle(start.width, start.height, work_limit);
-    let jobs = jobs.max(1);
-    let expander = Expander {
-        game,
-        moves,
-        work_limit,
-        idle_action,
-        follow_random,
-        // Several threads work out the checks of the states they reach; one leaves them to the
-        // merge, which needs them for new states only.
-        checks: (jobs > 1).then_some((&pruning, &estimate, prunes, search != Search::Bfs)),
-    };
-    let mut workers: Vec<Worker> = (0..jobs).map(|_| Worker::new(start)).collect();
-    // A state's board, for the checks the merge makes (its other fields are the start's).
-    let mut view = start.clone();
-    // Expansions worked out ahead of their turn (best-first: a state found in a batch came
-    // before the rest of it), by state id.
-    let mut ahead: HashMap<u32, Vec<Tried>> = HashMap::new();
-    // The batch's size adapts: a best-first batch is cut short where a state found meanwhile
-    // comes first (in greedy's order, nearly always the next state's own children), and then
-    // its threads mostly expand states that wait; the size falls to what was taken and grows
-    // back (doubling) after `GROW_AFTER` whole batches. (Any size takes the states in one
-    // thread's order: the same answer.)
-    let most = if jobs > 1 { BATCH_PER_JOB * jobs } else { 1 };
-    let mut batch_size = most;
-    let mut whole = 0usize;
-    // (a batch that grew and was cut short again makes the next growth wait twice as long:
-    // starting threads for a batch cut after its first state costs more than it brings)
-    let mut grow_after = GROW_AFTER;
-    // The mean time of one state's expansion on one thread (nanoseconds, a running mean of the
-    // last few): whether a batch is worth spreading over threads. (The clock decides only
-    // where states are expanded, never which: the answer stays the same.)
-    let mut mean_ns = 0u64;
-    // (id, and for best-first the heap it came from and its entry)
-    let mut batch: Vec<(u32, Option<(usize, Entry)>)> = Vec::new();
-    loop {
-        // The states the search expands next, as far as known now: the queue's first ones, or
-        // the heap's least (each still to be checked, in turn, against what the ones before it
-        // add).
-        batch.clear();
-        while batch.len() < batch_size {
-            let head = match &mut frontier {
-                Frontier::Fifo(q) => q.pop_front().map(|id| (id, None)),
-                Frontier::Heaps { heaps, turn } => {
-                    let j = *turn;
-                    let next = loop {
-                        match heaps[j].pop() {
-                            Some(Reverse((_, _, _, id, depth))) if store.depth[id as usize] != depth => {}
-                            Some(Reverse((_, _, _, id, _))) if store.slot[id as usize] == NONE => {}
-                            other => break other.map(|e| (e.0.3, Some((j, e)))),
-                        }
-                    };
-                    // (every heap holds the same states: when one has none left, none has)
-                    *turn = (j + 1) % heaps.len();
-                    next
-                }
-            };
-            match head {
-                Some(h) => batch.push(h),
-                None => break,
+    }
+}
+
+/// Puts states taken for a batch back in their places, waiting their turn: at the queue's
+/// front, or in their heaps, the next turn the first one's heap's (as one thread would take
+/// them).
+fn put_back(frontier: &mut Frontier, rest: &[(u32, Option<(usize, Entry)>)]) {
+    match frontier {
+        Frontier::Fifo(q) => {
+            for &(id, _) in rest.iter().rev() {
+                q.push_front(id);
             }
         }
-        if batch.is_empty() {
-            break;
-        }
-        // Expand them (on every job), then take them in order as the search would, one at a
-        // time: the same states, steps and answer whatever the number of jobs.
-        if jobs > 1 {
-            let budget = usize::try_from(limits.max_nodes.saturating_sub(nodes)).unwrap_or(usize::MAX);
-            let mut todo: Vec<u32> = batch
-                .iter()
-                .take(budget.max(1))
-                .map(|&(id, _)| id)
-                .filter(|id| !ahead.contains_key(id))
-                .collect();
-            // (a batch of cheap turns is left to this thread, one state at a time)
-            if (todo.len() as u64).saturating_mul(mean_ns) < PARALLEL_WORK_NS {
-                todo.clear();
-            }
-            let clock = std::time::Instant::now();
-            let expanded = expander.expand_all(&store, &todo, &mut workers, &mut *stop);
-            if !expanded.is_empty() {
-                let per_state = clock.elapsed().as_nanos() * jobs as u128 / expanded.len() as u128;
-                mean_ns = (mean_ns * 7 + u64::try_from(per_state).unwrap_or(u64::MAX / 8)) / 8;
-            }
-            for (id, tried) in expanded {
-                if let Some(tried) = tried {
-                    ahead.insert(id, tried);
+        Frontier::Heaps { heaps, turn } => {
+            for &(_, e) in rest {
+                if let Some((j, e)) = e {
+                    heaps[j].push(e);
                 }
             }
-        }
-        // (how many of the batch were taken before it was cut short)
-        let mut taken = batch.len();
-        for i in 0..batch.len() {
-            let (head, entry) = batch[i];
-            if let Some((j, entry)) = entry
-                && i > 0
-                && let Frontier::Heaps { heaps, turn } = &mut frontier
-            {
-                let stale = store.depth[head as usize] != entry.0.4 || store.slot[head as usize] == NONE;
-                if stale && heaps.len() == 1 {
-                    continue;
-                }
-                // A state found since that comes first, or (heaps in turns) a stale one, which
-                // one thread would have skipped for the next of the same heap: the rest of the
-                // batch waits its turn.
-                if stale || heaps[j].peek().is_some_and(|top| *top > entry) {
-                    for &(_, e) in &batch[i..] {
-                        if let Some((j, e)) = e {
-                            heaps[j].push(e);
-                        }
-                    }
-                    *turn = j;
-                    taken = i;
-                    break;
-                }
+            if let Some(&(_, Some((j, _)))) = rest.first() {
+                *turn = j;
             }
-            if nodes >= limits.max_nodes || stop() {
-                return Ok(report(SolveOutcome::Stopped, nodes, pruned, &store));
-            }
-            let tried = match ahead.remove(&head) {
-                Some(t) => t,
-                None => {
-                    let clock = std::time::Instant::now();
-                    let tried = expander.expand_all(&store, &[head], &mut workers, &mut *stop).pop();
-                    let took = u64::try_from(clock.elapsed().as_nanos()).unwrap_or(u64::MAX / 8);
-                    mean_ns = (mean_ns * 7 + took) / 8;
-                    match tried.and_then(|(_, t)| t) {
-                        Some(t) => t,
-                        None => return Ok(report(SolveOutcome::Stopped, nodes + 1, pruned, &store)),
-                    }
-                }
-            };
-            store.release(head);
-            let depth = store.depth[head as usize] + 1;
-            let parent_rest = store.rest_of[head as usize];
-            nodes += 1;
-            for t in tried {
-                let (k, cells, rest_state, dead, h) = match t.what {
-                    Reached::TooLong => {
-                        too_long += 1;
-                        continue;
-                    }
-                    Reached::Random => {
-                        random += 1;
-                        continue;
-                    }
-                    Reached::Won { drew } => {
-                        let mut path = store.path(head, moves);
-                        path.push(moves[usize::from(t.cmd)]);
-                        let draws = store.draws(head) + u64::from(drew);
-                        return Ok(SolveReport {
-                            draws,
-                            ..report(SolveOutcome::Solved(path), nodes, pruned, &store)
-                        });
-                    }
-                    Reached::State { drew, cells, rest, dead, h } => {
-                        random += u64::from(drew);
-                        (t.cmd, cells, rest, dead, h)
-                    }
-                };
-                let rest = match &rest_state {
-                    None => parent_rest,
-                    Some(st) => store.rest_id(st),
-                };
-                let key = state_key(&cells, rest);
-                let (at, found) = store.find(key);
-                let mut in_view = |cells: &Vec<u64>, f: &mut dyn FnMut(&engine::State) -> u32| {
-                    view.cells.clone_from(cells);
-                    f(&view)
-                };
-                if !found && prunes {
-                    let dead = dead.unwrap_or_else(|| {
-                        in_view(&cells, &mut |v| u32::from(pruning.is_dead(game, v))) == 1
-                    });
-                    if dead {
-                        // (not stored: a dead state found again is tested again)
-                        pruned += 1;
-                        continue;
-                    }
-                }
-                let link = Link { parent: head, cmd: k, depth };
-                if found {
-                    // Breadth-first finds every state first by a shortest path; best-first may not.
-                    let id = store.ids[at];
-                    if search != Search::Bfs && depth < store.depth[id as usize] {
-                        store.reopen(id, &cells, link);
-                        let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)));
-                        push(&mut frontier, id, depth, h);
-                    }
-                    continue;
-                }
-                if store.bytes_after_one_more() > limits.max_bytes || store.count() >= MAX_STATES {
-                    return Ok(report(SolveOutcome::Memory, nodes, pruned, &store));
-                }
-                let id = store.add(at, key, &cells, rest, link);
-                let h = if search == Search::Bfs {
-                    0
-                } else {
-                    h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)))
-                };
-                push(&mut frontier, id, depth, h);
-            }
-        }
-        if taken < batch.len() {
-            if taken <= 1 && batch.len() > 1 {
-                grow_after = (grow_after * 2).min(MAX_GROW_AFTER);
-            }
-            (batch_size, whole) = (taken.max(1), 0);
-        } else {
-            whole += 1;
-            if batch.len() > 1 {
-                grow_after = GROW_AFTER;
-            }
-            if whole >= grow_after {
-                (batch_size, whole) = ((batch_size * 2).min(most), 0);
-            }
-        }
-        if ahead.len() > AHEAD_LIMIT * most {
-            ahead.clear();
         }
     }
-    // Steps left out (past the work bound) make "no solution" no proof; steps that drew make
-    // it this seed's.
-    let outcome = if too_long > 0 {
-        SolveOutcome::TooLong { steps: too_long }
-    } else if random > 0 {
-        SolveOutcome::Random { steps: random, followed: follow_random }
-    } else {
-        SolveOutcome::Unsolvable
-    };
-    Ok(report(outcome, nodes, pruned, &store))
+}
+
+impl<'a> Searcher<'a> {
+    fn new(
+        rules: &'a PuzzleScriptRules,
+        state: &PuzzleScriptState,
+        search: Search,
+        aids: Aids,
+        jobs: usize,
+        follow_random: bool,
+    ) -> Result<Searcher<'a>, Refusal> {
+        let game = rules.game();
+        let work_limit = rules.step_work_limit();
+        check(game)?;
+        let start = state.engine();
+        let mut pruning = Pruning::of(game, start);
+        let travel = if aids.travel_estimate { pruning.travel().to_vec() } else { Vec::new() };
+        if !aids.travel_pruning {
+            pruning.forget_travel();
+        }
+        // Each heap's order: (by steps plus estimate, not the estimate alone; ties newest
+        // first, not oldest). Greedy's two tie orders find different levels' solutions (on the
+        // suite, 3 levels each that the other did not within 10 s): mixed runs both.
+        let orders: &'static [(bool, bool)] = match search {
+            Search::Bfs => &[],
+            Search::AStar => &[(true, false)],
+            Search::Greedy => &[(false, false)],
+            Search::Mixed => &[(true, false), (false, false), (false, true)],
+        };
+        let jobs = jobs.max(1);
+        let most = if jobs > 1 { BATCH_PER_JOB * jobs } else { 1 };
+        let mut me = Searcher {
+            game,
+            moves: moves(game),
+            search,
+            orders,
+            jobs,
+            follow_random,
+            idle_action: aids.idle_action && game.action_is_idle(start.width, start.height, work_limit),
+            work_limit,
+            store: Store::new(start.cells.len()),
+            prunes: pruning.checks_states(),
+            pruning,
+            travel,
+            some_distance: aids.some_distance,
+            frontier: match search {
+                Search::Bfs => Frontier::Fifo(VecDeque::new()),
+                _ => Frontier::Heaps { heaps: orders.iter().map(|_| BinaryHeap::new()).collect(), turn: 0 },
+            },
+            workers: (0..jobs).map(|_| Worker::new(start)).collect(),
+            view: start.clone(),
+            ahead: HashMap::new(),
+            batch: Vec::new(),
+            k: Counts {
+                nodes: 0,
+                random: 0,
+                too_long: 0,
+                pruned: 0,
+                order: 0,
+                batch_size: most,
+                whole: 0,
+                grow_after: GROW_AFTER,
+                mean_ns: 0,
+            },
+            early: None,
+        };
+        if state.is_won() {
+            me.early = Some(SolveOutcome::Solved(Vec::new()));
+        } else if me.pruning.start_is_dead(game, start) {
+            me.early = Some(SolveOutcome::Unsolvable);
+        } else {
+            let rest = me.store.rest_id(start);
+            let key = state_key(&start.cells, rest);
+            let (at, _) = me.store.find(key);
+            let root = me.store.add(at, key, &start.cells, rest, Link { parent: NONE, cmd: 0, depth: 0 });
+            let h = Estimate { game, travel: &me.travel, some_distance: me.some_distance }.of(start);
+            push(&mut me.frontier, &mut me.k.order, orders, root, 0, h);
+        }
+        Ok(me)
+    }
+
+    /// What the search has done, ended with `outcome`.
+    fn report(&self, outcome: SolveOutcome, draws: u64) -> SolveReport {
+        SolveReport {
+            outcome,
+            nodes: self.k.nodes,
+            states: self.store.count() as u64,
+            bytes: self.store.bytes(),
+            pruned: self.k.pruned,
+            draws,
+        }
+    }
+
+    /// Runs the search until it ends (its report), or (`None`) until it has expanded
+    /// `pause_at` states; within `max_nodes` expansions and `max_bytes` of stored states,
+    /// calling `stop` before every step.
+    fn run(
+        &mut self,
+        pause_at: u64,
+        max_nodes: u64,
+        max_bytes: u64,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<SolveReport> {
+        if let Some(outcome) = self.early.take() {
+            return Some(self.report(outcome, 0));
+        }
+        let (outcome, draws) = self.run_until(pause_at, max_nodes, max_bytes, stop)?;
+        Some(self.report(outcome, draws))
+    }
+
+    /// [`Searcher::run`]'s loop: the outcome and the solution's steps that drew.
+    fn run_until(
+        &mut self,
+        pause_at: u64,
+        max_nodes: u64,
+        max_bytes: u64,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<(SolveOutcome, u64)> {
+        let Searcher {
+            game,
+            moves,
+            search,
+            orders,
+            jobs,
+            follow_random,
+            idle_action,
+            work_limit,
+            store,
+            pruning,
+            prunes,
+            travel,
+            some_distance,
+            frontier,
+            workers,
+            view,
+            ahead,
+            batch,
+            k,
+            early: _,
+        } = self;
+        let (game, moves, search, orders, jobs, prunes) = (*game, *moves, *search, *orders, *jobs, *prunes);
+        let estimate = Estimate { game, travel, some_distance: *some_distance };
+        let expander = Expander {
+            game,
+            moves,
+            work_limit: *work_limit,
+            idle_action: *idle_action,
+            follow_random: *follow_random,
+            // Several threads work out the checks of the states they reach; one leaves them to
+            // the merge, which needs them for new states only.
+            checks: (jobs > 1).then_some((&*pruning, &estimate, prunes, search != Search::Bfs)),
+        };
+        // The batch's size adapts: a best-first batch is cut short where a state found
+        // meanwhile comes first (in greedy's order, nearly always the next state's own
+        // children), and then its threads mostly expand states that wait; the size falls to
+        // what was taken and grows back (doubling) after `grow_after` whole batches; a batch
+        // that grew and was cut short again makes the next growth wait twice as long. (Any
+        // size takes the states in one thread's order: the same answer.)
+        let most = if jobs > 1 { BATCH_PER_JOB * jobs } else { 1 };
+        loop {
+            // The states the search expands next, as far as known now: the queue's first ones,
+            // or the heap's least (each still to be checked, in turn, against what the ones
+            // before it add).
+            batch.clear();
+            while batch.len() < k.batch_size {
+                let head = match &mut *frontier {
+                    Frontier::Fifo(q) => q.pop_front().map(|id| (id, None)),
+                    Frontier::Heaps { heaps, turn } => {
+                        let j = *turn;
+                        let next = loop {
+                            match heaps[j].pop() {
+                                Some(Reverse((_, _, _, id, depth))) if store.depth[id as usize] != depth => {}
+                                Some(Reverse((_, _, _, id, _))) if store.slot[id as usize] == NONE => {}
+                                other => break other.map(|e| (e.0.3, Some((j, e)))),
+                            }
+                        };
+                        // (every heap holds the same states: when one has none left, none has)
+                        *turn = (j + 1) % heaps.len();
+                        next
+                    }
+                };
+                match head {
+                    Some(h) => batch.push(h),
+                    None => break,
+                }
+            }
+            if batch.is_empty() {
+                break;
+            }
+            // Expand them (on every job), then take them in order as the search would, one at
+            // a time: the same states, steps and answer whatever the number of jobs.
+            if jobs > 1 {
+                let budget = usize::try_from(max_nodes.saturating_sub(k.nodes)).unwrap_or(usize::MAX);
+                let mut todo: Vec<u32> = batch
+                    .iter()
+                    .take(budget.max(1))
+                    .map(|&(id, _)| id)
+                    .filter(|id| !ahead.contains_key(id))
+                    .collect();
+                // (a batch of cheap turns is left to this thread, one state at a time)
+                if (todo.len() as u64).saturating_mul(k.mean_ns) < PARALLEL_WORK_NS {
+                    todo.clear();
+                }
+                let clock = std::time::Instant::now();
+                let expanded = expander.expand_all(store, &todo, workers, &mut *stop);
+                if !expanded.is_empty() {
+                    let per_state = clock.elapsed().as_nanos() * jobs as u128 / expanded.len() as u128;
+                    k.mean_ns = (k.mean_ns * 7 + u64::try_from(per_state).unwrap_or(u64::MAX / 8)) / 8;
+                }
+                for (id, tried) in expanded {
+                    if let Some(tried) = tried {
+                        ahead.insert(id, tried);
+                    }
+                }
+            }
+            // (how many of the batch were taken before it was cut short)
+            let mut taken = batch.len();
+            for i in 0..batch.len() {
+                let (head, entry) = batch[i];
+                if let Some((j, entry)) = entry
+                    && i > 0
+                    && let Frontier::Heaps { heaps, .. } = &mut *frontier
+                {
+                    let stale = store.depth[head as usize] != entry.0.4 || store.slot[head as usize] == NONE;
+                    if stale && heaps.len() == 1 {
+                        continue;
+                    }
+                    // A state found since that comes first, or (heaps in turns) a stale one,
+                    // which one thread would have skipped for the next of the same heap: the
+                    // rest of the batch waits its turn.
+                    if stale || heaps[j].peek().is_some_and(|top| *top > entry) {
+                        put_back(frontier, &batch[i..]);
+                        taken = i;
+                        break;
+                    }
+                }
+                if k.nodes >= pause_at {
+                    // (the rest of the batch waits for the next run, in its place)
+                    put_back(frontier, &batch[i..]);
+                    return None;
+                }
+                if k.nodes >= max_nodes || stop() {
+                    return Some((SolveOutcome::Stopped, 0));
+                }
+                let tried = match ahead.remove(&head) {
+                    Some(t) => t,
+                    None => {
+                        let clock = std::time::Instant::now();
+                        let tried = expander.expand_all(store, &[head], workers, &mut *stop).pop();
+                        let took = u64::try_from(clock.elapsed().as_nanos()).unwrap_or(u64::MAX / 8);
+                        k.mean_ns = (k.mean_ns * 7 + took) / 8;
+                        match tried.and_then(|(_, t)| t) {
+                            Some(t) => t,
+                            None => {
+                                k.nodes += 1;
+                                return Some((SolveOutcome::Stopped, 0));
+                            }
+                        }
+                    }
+                };
+                store.release(head);
+                let depth = store.depth[head as usize] + 1;
+                let parent_rest = store.rest_of[head as usize];
+                k.nodes += 1;
+                for t in tried {
+                    let (cmd, cells, rest_state, dead, h) = match t.what {
+                        Reached::TooLong => {
+                            k.too_long += 1;
+                            continue;
+                        }
+                        Reached::Random => {
+                            k.random += 1;
+                            continue;
+                        }
+                        Reached::Won { drew } => {
+                            let mut path = store.path(head, moves);
+                            path.push(moves[usize::from(t.cmd)]);
+                            let draws = store.draws(head) + u64::from(drew);
+                            return Some((SolveOutcome::Solved(path), draws));
+                        }
+                        Reached::State { drew, cells, rest, dead, h } => {
+                            k.random += u64::from(drew);
+                            (t.cmd, cells, rest, dead, h)
+                        }
+                    };
+                    let rest = match &rest_state {
+                        None => parent_rest,
+                        Some(st) => store.rest_id(st),
+                    };
+                    let key = state_key(&cells, rest);
+                    let (at, found) = store.find(key);
+                    let mut in_view = |cells: &Vec<u64>, f: &mut dyn FnMut(&engine::State) -> u32| {
+                        view.cells.clone_from(cells);
+                        f(view)
+                    };
+                    if !found && prunes {
+                        let dead = dead.unwrap_or_else(|| {
+                            in_view(&cells, &mut |v| u32::from(pruning.is_dead(game, v))) == 1
+                        });
+                        if dead {
+                            // (not stored: a dead state found again is tested again)
+                            k.pruned += 1;
+                            continue;
+                        }
+                    }
+                    let link = Link { parent: head, cmd, depth };
+                    if found {
+                        // Breadth-first finds every state first by a shortest path; best-first
+                        // may not.
+                        let id = store.ids[at];
+                        if search != Search::Bfs && depth < store.depth[id as usize] {
+                            store.reopen(id, &cells, link);
+                            let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)));
+                            push(frontier, &mut k.order, orders, id, depth, h);
+                        }
+                        continue;
+                    }
+                    if store.bytes_after_one_more() > max_bytes || store.count() >= MAX_STATES {
+                        return Some((SolveOutcome::Memory, 0));
+                    }
+                    let id = store.add(at, key, &cells, rest, link);
+                    let h = if search == Search::Bfs {
+                        0
+                    } else {
+                        h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)))
+                    };
+                    push(frontier, &mut k.order, orders, id, depth, h);
+                }
+            }
+            if taken < batch.len() {
+                if taken <= 1 && batch.len() > 1 {
+                    k.grow_after = (k.grow_after * 2).min(MAX_GROW_AFTER);
+                }
+                (k.batch_size, k.whole) = (taken.max(1), 0);
+            } else {
+                k.whole += 1;
+                if batch.len() > 1 {
+                    k.grow_after = GROW_AFTER;
+                }
+                if k.whole >= k.grow_after {
+                    (k.batch_size, k.whole) = ((k.batch_size * 2).min(most), 0);
+                }
+            }
+            if ahead.len() > AHEAD_LIMIT * most {
+                ahead.clear();
+            }
+        }
+        // Steps left out (past the work bound) make "no solution" no proof; steps that drew make
+        // it this seed's.
+        let outcome = if k.too_long > 0 {
+            SolveOutcome::TooLong { steps: k.too_long }
+        } else if k.random > 0 {
+            SolveOutcome::Random { steps: k.random, followed: *follow_random }
+        } else {
+            SolveOutcome::Unsolvable
+        };
+        Some((outcome, 0))
+    }
 }
 
 /// What a hint can say about a state (see [`hint_verdict`]).
@@ -1489,6 +1695,56 @@ mod tests {
             }
         }
         assert!(solved > 0 && shut > 0, "{solved} seeds solved, {shut} shut");
+    }
+
+    /// [`DIE`] with a room of crates beside the way to the goal (through the die).
+    fn die_room() -> String {
+        DIE.replace("Rock\nbrown\n\n", "Rock\nbrown\n\nCrate\norange\n\n")
+            .replace("G = Goal\n", "G = Goal\nC = Crate\n")
+            .replace("Die, Gem, Rock", "Die, Gem, Rock, Crate")
+            .replace("RULES\n\n", "RULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n")
+            .replace(
+                "#######\n#P.D.G#\n#######\n",
+                "###########\n#......####\n#.C.C.C####\n#......####\n#.C.C.CP.DG\n###########\n",
+            )
+    }
+
+    #[test]
+    fn the_search_that_follows_draws_takes_turns_with_the_one_that_leaves_them_out() {
+        // The room keeps the search that leaves the die out busy for thousands of states: it
+        // ends (no solution without the die) only after them.
+        let game = die_room();
+        let (rules, s) = start_of(&game, 0, 0);
+        let mut first = Searcher::new(&rules, &s, Search::Bfs, Aids::default(), 1, false).unwrap();
+        let alone = first.run(u64::MAX, u64::MAX, u64::MAX, &mut || false).unwrap();
+        assert!(matches!(alone.outcome, SolveOutcome::Random { followed: false, .. }), "{alone:?}");
+        let budget = 4 * SLICE;
+        assert!(alone.nodes > 2 * budget, "{alone:?}");
+        // With the way through the die, the search that follows draws takes its turns once the
+        // first meets the die, and solves the level (for a seed whose die gives a gem) well
+        // within a budget the first alone would have spent before ending: searched one after
+        // the other, the answer would be "gave up".
+        let (mut solved, mut other) = (0, 0);
+        for seed in 0..8 {
+            let (rules, s) = start_of(&game, 0, seed);
+            let limits = SolveLimits { max_nodes: budget, ..SolveLimits::default() };
+            for search in [Search::Bfs, Search::Mixed] {
+                for jobs in [1, 2] {
+                    let r = solve_parallel(&rules, &s, limits, search, jobs, &mut || false).unwrap();
+                    assert!(r.nodes <= budget, "seed {seed}: {r:?}");
+                    match &r.outcome {
+                        SolveOutcome::Solved(c) => {
+                            solved += 1;
+                            assert!(r.draws >= 1 && wins(&game, 0, seed, c), "seed {seed}: {r:?}");
+                        }
+                        // (a rock: the room is all there is, and more than the budget)
+                        SolveOutcome::Stopped => other += 1,
+                        o => panic!("seed {seed} {search:?} {jobs} jobs: {o:?}"),
+                    }
+                }
+            }
+        }
+        assert!(solved > 0 && other > 0, "{solved} solved, {other} gave up");
     }
 
     #[test]
