@@ -908,8 +908,9 @@ pub fn solve_aided(
     // The search that follows the steps that draw, once the first has met one: the two take
     // turns, `SLICE` expansions each, sharing the budget (see the module docs).
     let mut second: Option<Searcher> = None;
-    // (dropped: it ran out of memory while the first went on)
+    // (dropped: it ran out of memory while the first went on; its expansions still count)
     let mut second_gone = false;
+    let mut gone_nodes = 0u64;
     let mut first_ended: Option<SolveReport> = None;
     let both = |first: &Searcher, second: &Searcher, r: SolveReport| SolveReport {
         nodes: first.k.nodes.saturating_add(second.k.nodes),
@@ -919,7 +920,7 @@ pub fn solve_aided(
     };
     loop {
         if first_ended.is_none() {
-            let (n, bytes) = second.as_ref().map_or((0, 0), |s| (s.k.nodes, s.store.bytes()));
+            let (n, bytes) = second.as_ref().map_or((gone_nodes, 0), |s| (s.k.nodes, s.store.bytes()));
             let pause = first.k.nodes.saturating_add(SLICE);
             let ended = first.run(
                 pause,
@@ -933,7 +934,7 @@ pub fn solve_aided(
             match (ended, &second) {
                 (None, _) => {}
                 // (with no step left out that drew, the first search's answer stands)
-                (Some(r), None) => return Ok(r),
+                (Some(r), None) => return Ok(SolveReport { nodes: r.nodes.saturating_add(gone_nodes), ..r }),
                 (Some(r), Some(s)) => match r.outcome {
                     SolveOutcome::Random { .. } | SolveOutcome::TooLong { .. } => first_ended = Some(r),
                     _ => return Ok(both(&first, s, r)),
@@ -971,6 +972,7 @@ pub fn solve_aided(
             (SolveOutcome::Stopped, None) => return Ok(both(&first, s, r)),
             // (out of memory with the first search still going: it goes on alone)
             (SolveOutcome::Memory, None) => {
+                gone_nodes = s.k.nodes;
                 second = None;
                 second_gone = true;
             }
