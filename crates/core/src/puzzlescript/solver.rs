@@ -933,8 +933,12 @@ pub fn solve_aided(
             }
             match (ended, &second) {
                 (None, _) => {}
-                // (with no step left out that drew, the first search's answer stands)
+                // (no step left out drew, or the second search ran out of memory: the first
+                // search's answer stands)
                 (Some(r), None) => return Ok(SolveReport { nodes: r.nodes.saturating_add(gone_nodes), ..r }),
+                // (a solution or a proof ends both; so do the budgets, which are shared: the
+                // first search out of memory while the second holds some is not taken up
+                // again, since it stopped within a state's steps)
                 (Some(r), Some(s)) => match r.outcome {
                     SolveOutcome::Random { .. } | SolveOutcome::TooLong { .. } => first_ended = Some(r),
                     _ => return Ok(both(&first, s, r)),
