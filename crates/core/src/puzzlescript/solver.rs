@@ -51,7 +51,8 @@
 //!   the state (its rest), and a solution found wins from this state with its seed, maybe not
 //!   from another ([`SolveReport::draws`] counts its steps that draw). The two take turns on
 //!   the same threads, 1,024 expansions each, sharing the budget (states expanded, and bytes
-//!   stored), until one finds a solution or the second has searched everything it reaches (the
+//!   stored; the second is dropped when the first's next turn might not fit beside it),
+//!   until one finds a solution or the second has searched everything it reaches (the
 //!   first reaches nothing more); when the first ends with no solution, the second goes on
 //!   alone. So a game whose `action` draws (a spark's place), which has a new state at every
 //!   press once the generator is part of it, keeps the first search's answers at half its pace,
@@ -501,6 +502,18 @@ impl Store {
         self.bytes() + PER_STATE + board + grow + 512
     }
 
+    /// About the most the store grows by with `states` more states: each at the mean size so
+    /// far (at least its board and links), and the table's doublings.
+    fn growth(&self, states: u64) -> u64 {
+        let count = self.count() as u64;
+        let mean = (self.bytes() / count.max(1)).max(PER_STATE + self.len as u64 * 8);
+        let mut slots = self.keys.len() as u64;
+        while count.saturating_add(states).saturating_mul(2) > slots {
+            slots *= 2;
+        }
+        states.saturating_mul(mean).saturating_add((slots - self.keys.len() as u64) * PER_SLOT)
+    }
+
     /// The id of the rest of `state` (its board ignored).
     fn rest_id(&mut self, state: &engine::State) -> u32 {
         let mut rest = state.clone();
@@ -908,7 +921,7 @@ pub fn solve_aided(
     // The search that follows the steps that draw, once the first has met one: the two take
     // turns, `SLICE` expansions each, sharing the budget (see the module docs).
     let mut second: Option<Searcher> = None;
-    // (dropped: it ran out of memory while the first went on; its expansions still count)
+    // (dropped: memory ran short while the first went on; its expansions still count)
     let mut second_gone = false;
     let mut gone_nodes = 0u64;
     let mut first_ended: Option<SolveReport> = None;
@@ -920,6 +933,17 @@ pub fn solve_aided(
     };
     loop {
         if first_ended.is_none() {
+            // The second gives way when the first's next turn might not fit beside it: the
+            // first's answer holds for every seed.
+            if let Some(s) = &second {
+                let need =
+                    first.store.bytes().saturating_add(first.store.growth(SLICE * first.moves.len() as u64));
+                if need.saturating_add(s.store.bytes()) > limits.max_bytes {
+                    gone_nodes = s.k.nodes;
+                    second = None;
+                    second_gone = true;
+                }
+            }
             let (n, bytes) = second.as_ref().map_or((gone_nodes, 0), |s| (s.k.nodes, s.store.bytes()));
             let pause = first.k.nodes.saturating_add(SLICE);
             let ended = first.run(
@@ -937,8 +961,9 @@ pub fn solve_aided(
                 // search's answer stands)
                 (Some(r), None) => return Ok(SolveReport { nodes: r.nodes.saturating_add(gone_nodes), ..r }),
                 // (a solution or a proof ends both; so do the budgets, which are shared: the
-                // first search out of memory while the second holds some is not taken up
-                // again, since it stopped within a state's steps)
+                // first search out of memory is not taken up again, since it stopped within a
+                // state's steps; the second gave way before its turn when the memory might not
+                // hold both)
                 (Some(r), Some(s)) => match r.outcome {
                     SolveOutcome::Random { .. } | SolveOutcome::TooLong { .. } => first_ended = Some(r),
                     _ => return Ok(both(&first, s, r)),
@@ -1751,6 +1776,31 @@ mod tests {
             }
         }
         assert!(solved > 0 && other > 0, "{solved} solved, {other} gave up");
+    }
+
+    #[test]
+    fn the_search_that_follows_draws_gives_way_when_memory_runs_short() {
+        // A memory budget the first search needs nearly all of: the second (whose states are
+        // the first's and more) gives way, and the first's answer stands: never "out of
+        // memory" for the search that fits.
+        let game = die_room();
+        let (rules, s) = start_of(&game, 0, 0);
+        let mut first = Searcher::new(&rules, &s, Search::Bfs, Aids::default(), 1, false).unwrap();
+        let alone = first.run(u64::MAX, u64::MAX, u64::MAX, &mut || false).unwrap();
+        let mut outcomes = Vec::new();
+        for (seed, sixteenths) in (0..8).flat_map(|seed| [17, 20, 24, 32, 48].map(|x| (seed, x))) {
+            let limits = SolveLimits { max_bytes: alone.bytes * sixteenths / 16, ..SolveLimits::default() };
+            let (rules, s) = start_of(&game, 0, seed);
+            let r = solve_parallel(&rules, &s, limits, Search::Bfs, 1, &mut || false).unwrap();
+            assert!(r.bytes <= limits.max_bytes, "seed {seed}, {sixteenths}/16: {r:?}");
+            match &r.outcome {
+                SolveOutcome::Solved(c) => assert!(wins(&game, 0, seed, c), "seed {seed}"),
+                SolveOutcome::Random { followed: false, .. } => {}
+                o => panic!("seed {seed}, {sixteenths}/16 of the memory: {o:?} ({r:?})"),
+            }
+            outcomes.push(r.outcome);
+        }
+        assert!(outcomes.iter().any(|o| matches!(o, SolveOutcome::Random { .. })), "{outcomes:?}");
     }
 
     #[test]
