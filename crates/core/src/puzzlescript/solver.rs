@@ -1740,14 +1740,21 @@ mod tests {
             )
     }
 
-    #[test]
-    fn the_search_that_follows_draws_takes_turns_with_the_one_that_leaves_them_out() {
-        // The room keeps the search that leaves the die out busy for thousands of states: it
-        // ends (no solution without the die) only after them.
+    /// [`die_room`] and the report of its first search alone (breadth-first, draws left out, no
+    /// budget): it ends with no solution without the die.
+    fn die_room_first_alone() -> (String, SolveReport) {
         let game = die_room();
         let (rules, s) = start_of(&game, 0, 0);
         let mut first = Searcher::new(&rules, &s, Search::Bfs, Aids::default(), 1, false).unwrap();
         let alone = first.run(u64::MAX, u64::MAX, u64::MAX, &mut || false).unwrap();
+        (game, alone)
+    }
+
+    #[test]
+    fn the_search_that_follows_draws_takes_turns_with_the_one_that_leaves_them_out() {
+        // The room keeps the search that leaves the die out busy for thousands of states: it
+        // ends (no solution without the die) only after them.
+        let (game, alone) = die_room_first_alone();
         assert!(matches!(alone.outcome, SolveOutcome::Random { followed: false, .. }), "{alone:?}");
         let budget = 4 * SLICE;
         assert!(alone.nodes > 2 * budget, "{alone:?}");
@@ -1783,10 +1790,7 @@ mod tests {
         // A memory budget the first search needs nearly all of: the second (whose states are
         // the first's and more) gives way, and the first's answer stands: never "out of
         // memory" for the search that fits.
-        let game = die_room();
-        let (rules, s) = start_of(&game, 0, 0);
-        let mut first = Searcher::new(&rules, &s, Search::Bfs, Aids::default(), 1, false).unwrap();
-        let alone = first.run(u64::MAX, u64::MAX, u64::MAX, &mut || false).unwrap();
+        let (game, alone) = die_room_first_alone();
         let mut outcomes = Vec::new();
         for (seed, sixteenths) in (0..8).flat_map(|seed| [17, 20, 24, 32, 48].map(|x| (seed, x))) {
             let limits = SolveLimits { max_bytes: alone.bytes * sixteenths / 16, ..SolveLimits::default() };
