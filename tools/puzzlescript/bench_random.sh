@@ -21,6 +21,8 @@ cd "$(dirname "$0")/../.."
 rounds="${1:-3}"
 inputs="${2:-200}"
 stride="${3:-8}"
+baseline="${TESSERA_BASELINE:-}"
+[ -z "$baseline" ] || [ -x "$baseline" ] || { echo "TESSERA_BASELINE=$baseline: not an executable file" >&2; exit 2; }
 ref="${PUZZLESCRIPT_REFERENCE:-../shared/benchmarks/puzzlescript/reference}"
 suite="$ref/tests/resources/testdata.js"
 [ -f "$suite" ] || { echo "no suite at $suite" >&2; exit 2; }
@@ -54,7 +56,6 @@ EOF
 TIMEFORMAT='%U %S'
 # CPU seconds of one command (its output discarded; tessera exits 1: the cases have no board)
 cpu() { { time "$@" >/dev/null 2>&1 || true; } 2>&1 | awk '{printf "%s\n", $1 + $2}'; }
-baseline="${TESSERA_BASELINE:-}"
 declare -a rc tc bc
 for ((i = 1; i <= rounds; i++)); do
   rc+=("$(cpu node tools/puzzlescript/reference.js "$ref" "$cases")")

@@ -983,17 +983,7 @@ pub fn solve_aided(
             continue;
         };
         let s = &*s;
-        match (r.outcome.clone(), &first_ended) {
-            // A solution, or the whole search for this seed, or steps left out past the work
-            // bound: the search that leaves out draws would find nothing more (what it
-            // reaches, this one reaches).
-            (
-                SolveOutcome::Solved(_)
-                | SolveOutcome::Random { .. }
-                | SolveOutcome::Unsolvable
-                | SolveOutcome::TooLong { .. },
-                _,
-            ) => return Ok(both(&first, s, r)),
+        match (&r.outcome, &first_ended) {
             // Out of budget: nothing found; the first search's answer, if it had one, stands.
             (SolveOutcome::Stopped | SolveOutcome::Memory, Some(a)) => {
                 return Ok(both(&first, s, a.clone()));
@@ -1005,6 +995,10 @@ pub fn solve_aided(
                 second = None;
                 second_gone = true;
             }
+            // A solution, or the whole search for this seed, or steps left out past the work
+            // bound: the search that leaves out draws would find nothing more (what it
+            // reaches, this one reaches).
+            _ => return Ok(both(&first, s, r)),
         }
     }
 }
@@ -1299,18 +1293,15 @@ impl<'a> Searcher<'a> {
             }
             // Expand them (on every job), then take them in order as the search would, one at
             // a time: the same states, steps and answer whatever the number of jobs.
-            if jobs > 1 {
+            // (a batch of cheap turns is left to this thread, one state at a time)
+            if jobs > 1 && (batch.len() as u64).saturating_mul(k.mean_ns) >= PARALLEL_WORK_NS {
                 let budget = usize::try_from(max_nodes.saturating_sub(k.nodes)).unwrap_or(usize::MAX);
-                let mut todo: Vec<u32> = batch
+                let todo: Vec<u32> = batch
                     .iter()
                     .take(budget.max(1))
                     .map(|&(id, _)| id)
                     .filter(|id| !ahead.contains_key(id))
                     .collect();
-                // (a batch of cheap turns is left to this thread, one state at a time)
-                if (todo.len() as u64).saturating_mul(k.mean_ns) < PARALLEL_WORK_NS {
-                    todo.clear();
-                }
                 let clock = std::time::Instant::now();
                 let expanded = expander.expand_all(store, &todo, workers, &mut *stop);
                 if !expanded.is_empty() {
