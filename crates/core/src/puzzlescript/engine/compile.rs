@@ -668,92 +668,84 @@ fn cells_mut(rule: &mut RawRule) -> impl Iterator<Item = &mut Cell> {
     rule.lhs.iter_mut().chain(rule.rhs.iter_mut()).flat_map(|r| r.iter_mut())
 }
 
+/// The rule once for each concrete direction of each ambiguous movement on its left
+/// (`moving`, `horizontal`, ...), as the reference expands it.
+///
+/// The reference keeps one list: it walks it, and a rule with an ambiguous movement is taken
+/// out and its expansions appended at the end (one for each concrete direction, for every
+/// ambiguous cell), then walked in their turn. That is a queue: the rules left are the concrete
+/// ones, in the order the queue reaches them, which is the order kept here, without the
+/// reference's second walk and its removals from the middle of the list.
 fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
     type MovRep = Vec<(Name, (Name, usize, Name, Name, usize, usize))>;
     type AggRep = Vec<(Name, (Name, usize))>;
-    let mut result: Vec<(RawRule, Option<(MovRep, AggRep)>)> = vec![(rule, None)];
-    let mut modified = true;
-    let mut guard = 0;
-    while modified && guard < 10_000 {
-        guard += 1;
-        modified = false;
-        if result.len() > MAX_EXPANDED_RULES {
-            let line = result.first().map(|r| r.0.line).unwrap_or(0);
-            ctx.error(line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (ambiguous movements); tessera stops here."));
-            ctx.invalid = true;
-            return Vec::new();
-        }
-        let mut i = 0;
-        while i < result.len() {
-            let mut shouldremove = false;
-            let mut new_rules = Vec::new();
-            {
-                let (cur, reps) = &result[i];
-                for j in 0..cur.lhs.len() {
-                    for k in 0..cur.lhs[j].len() {
-                        let cell = &cur.lhs[j][k];
-                        let movings: Vec<(Name, Name)> = cell
-                            .iter()
-                            .filter(|(d, _)| direction_aggregate(d).is_some())
-                            .map(|(d, n)| (n.clone(), d.clone()))
-                            .collect();
-                        if let Some((cand_name, ambiguous)) = movings.first() {
-                            shouldremove = true;
-                            modified = true;
-                            let concrete_dirs = direction_aggregate(ambiguous).unwrap_or(&[]);
-                            for concrete in concrete_dirs {
-                                let mut nr = cur.clone();
-                                let (mut mr, mut ar) = reps.clone().unwrap_or_default();
-                                for p in nr.lhs[j][k].iter_mut() {
-                                    if p.0 == *ambiguous && p.1 == *cand_name {
-                                        p.0 = Name::from(*concrete);
-                                    }
-                                }
-                                if !nr.rhs.is_empty()
-                                    && let Some(c) = nr.rhs.get_mut(j).and_then(|r| r.get_mut(k))
-                                {
-                                    for p in c.iter_mut() {
-                                        if p.0 == *ambiguous && p.1 == *cand_name {
-                                            p.0 = Name::from(*concrete);
-                                        }
-                                    }
-                                }
-                                let key = Name::from(format!("{cand_name}{ambiguous}"));
-                                if let Some(e) = mr.iter_mut().find(|e| e.0 == key) {
-                                    if j != e.1.4 || k != e.1.5 {
-                                        e.1.1 += 1;
-                                    }
-                                } else {
-                                    mr.push((
-                                        key,
-                                        (
-                                            Name::from(*concrete),
-                                            1,
-                                            ambiguous.clone(),
-                                            cand_name.clone(),
-                                            j,
-                                            k,
-                                        ),
-                                    ));
-                                }
-                                if let Some(e) = ar.iter_mut().find(|e| e.0 == *ambiguous) {
-                                    e.1.1 += 1;
-                                } else {
-                                    ar.push((ambiguous.clone(), (Name::from(*concrete), 1)));
-                                }
-                                new_rules.push((nr, Some((mr, ar))));
+    let mut queue: std::collections::VecDeque<(RawRule, Option<(MovRep, AggRep)>)> =
+        std::collections::VecDeque::from([(rule, None)]);
+    let mut result: Vec<(RawRule, Option<(MovRep, AggRep)>)> = Vec::new();
+    while let Some((cur, reps)) = queue.pop_front() {
+        let mut expanded = false;
+        for j in 0..cur.lhs.len() {
+            for k in 0..cur.lhs[j].len() {
+                // the cell's first ambiguous movement
+                let Some((ambiguous, cand_name)) =
+                    cur.lhs[j][k].iter().find(|(d, _)| direction_aggregate(d).is_some())
+                else {
+                    continue;
+                };
+                expanded = true;
+                // each expansion adds at least one rule: the count only grows
+                if result.len() + queue.len() > MAX_EXPANDED_RULES {
+                    ctx.error(cur.line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (ambiguous movements); tessera stops here."));
+                    ctx.invalid = true;
+                    return Vec::new();
+                }
+                let concrete_dirs = direction_aggregate(ambiguous).unwrap_or(&[]);
+                for concrete in concrete_dirs {
+                    let mut nr = cur.clone();
+                    let (mut mr, mut ar) = reps.clone().unwrap_or_default();
+                    for p in nr.lhs[j][k].iter_mut() {
+                        if p.0 == *ambiguous && p.1 == *cand_name {
+                            p.0 = Name::from(*concrete);
+                        }
+                    }
+                    if !nr.rhs.is_empty()
+                        && let Some(c) = nr.rhs.get_mut(j).and_then(|r| r.get_mut(k))
+                    {
+                        for p in c.iter_mut() {
+                            if p.0 == *ambiguous && p.1 == *cand_name {
+                                p.0 = Name::from(*concrete);
                             }
                         }
                     }
+                    let key = Name::from(format!("{cand_name}{ambiguous}"));
+                    if let Some(e) = mr.iter_mut().find(|e| e.0 == key) {
+                        if j != e.1.4 || k != e.1.5 {
+                            e.1.1 += 1;
+                        }
+                    } else {
+                        mr.push((
+                            key,
+                            (Name::from(*concrete), 1, ambiguous.clone(), cand_name.clone(), j, k),
+                        ));
+                    }
+                    if let Some(e) = ar.iter_mut().find(|e| e.0 == *ambiguous) {
+                        e.1.1 += 1;
+                    } else {
+                        ar.push((ambiguous.clone(), (Name::from(*concrete), 1)));
+                    }
+                    queue.push_back((nr, Some((mr, ar))));
                 }
             }
-            result.extend(new_rules);
-            if shouldremove {
-                result.remove(i);
-            } else {
-                i += 1;
-            }
         }
+        if !expanded {
+            result.push((cur, reps));
+        }
+    }
+    if result.len() > MAX_EXPANDED_RULES {
+        let line = result.first().map_or(0, |r| r.0.line);
+        ctx.error(line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (ambiguous movements); tessera stops here."));
+        ctx.invalid = true;
+        return Vec::new();
     }
     let mut out = Vec::new();
     let mut remaining = String::new();
@@ -806,143 +798,151 @@ fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
     out
 }
 
-fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
-    let expand_no = |ctx: &Ctx, cell: &Cell| -> Cell {
-        let mut out = Vec::new();
-        for (d, n) in cell {
-            if d == "no"
-                && let Some(aliases) = ctx.properties.get(n.as_str())
-            {
-                for a in aliases {
-                    out.push((d.clone(), a.as_str().into()));
-                }
-                continue;
-            }
-            out.push((d.clone(), n.clone()));
+/// What the expansion of rules asks of a name, in one lookup.
+#[derive(Default)]
+struct NameKind {
+    /// an object's layer
+    object: Option<usize>,
+    /// a property's objects, each with its layer
+    aliases: Option<Vec<(Name, Option<usize>)>>,
+    /// a property kept whole unless the right-hand side needs it expanded: its objects share
+    /// one layer, or none has a layer
+    whole: bool,
+}
+
+type NameKinds = std::collections::HashMap<Name, NameKind, rustc_hash::FxBuildHasher>;
+
+fn name_kinds(ctx: &Ctx) -> NameKinds {
+    let mut kinds = NameKinds::default();
+    for (name, &(_, layer)) in &ctx.objects {
+        kinds.entry(Name::from(name.as_str())).or_default().object = Some(layer);
+    }
+    for (name, aliases) in &ctx.properties {
+        let kind = kinds.entry(Name::from(name.as_str())).or_default();
+        kind.aliases =
+            Some(aliases.iter().map(|a| (Name::from(a.as_str()), ctx.objects.get(a).map(|o| o.1))).collect());
+        kind.whole = ctx.properties_single_layer.contains_key(name) || ctx.properties_no_layer.contains(name);
+    }
+    kinds
+}
+
+/// The objects of property `name` (`None`: not a property).
+fn aliases_of<'k>(kinds: &'k NameKinds, name: &str) -> Option<&'k [(Name, Option<usize>)]> {
+    kinds.get(name).and_then(|k| k.aliases.as_deref())
+}
+
+/// The rule once for each object of each property on its left that must be made concrete (a
+/// property whose objects lie on several layers, or one the right-hand side names without
+/// the left naming it in the same cell), as the reference expands it; `no P` becomes `no A`,
+/// `no B`, ... for each object of `P` first.
+fn concretize_property_rule(ctx: &mut Ctx, kinds: &NameKinds, mut rule: RawRule) -> Vec<RawRule> {
+    let is_property = |d: &Name, n: &Name| d != "random" && aliases_of(kinds, n).is_some();
+    let expand_no = |cell: &mut Cell| {
+        if !cell.iter().any(|(d, n)| d == "no" && aliases_of(kinds, n).is_some()) {
+            return;
         }
-        out
+        let mut out = Vec::with_capacity(cell.len());
+        for (d, n) in cell.drain(..) {
+            match aliases_of(kinds, &n) {
+                Some(aliases) if d == "no" => out.extend(aliases.iter().map(|(a, _)| (d.clone(), a.clone()))),
+                _ => out.push((d, n)),
+            }
+        }
+        *cell = out;
     };
     for i in 0..rule.lhs.len() {
         for j in 0..rule.lhs[i].len() {
-            rule.lhs[i][j] = expand_no(ctx, &rule.lhs[i][j]);
-            if !rule.rhs.is_empty()
-                && let Some(c) = rule.rhs.get(i).and_then(|r| r.get(j))
-            {
-                let e = expand_no(ctx, c);
-                rule.rhs[i][j] = e;
+            expand_no(&mut rule.lhs[i][j]);
+            if let Some(c) = rule.rhs.get_mut(i).and_then(|r| r.get_mut(j)) {
+                expand_no(c);
             }
         }
     }
-    let props_of = |ctx: &Ctx, cell: &Cell| -> Vec<Name> {
-        cell.iter()
-            .filter(|(d, n)| d != "random" && ctx.properties.contains_key(n.as_str()))
-            .map(|(_, n)| n.clone())
-            .collect()
-    };
+    // properties on the right that the left does not name in the same cell
     let mut ambiguous: Vec<Name> = Vec::new();
-    for j in 0..rule.rhs.len() {
-        for k in 0..rule.rhs[j].len() {
-            let pl = rule.lhs.get(j).and_then(|r| r.get(k)).map(|c| props_of(ctx, c)).unwrap_or_default();
-            let pr = props_of(ctx, &rule.rhs[j][k]);
-            for p in pr {
-                if !pl.contains(&p) && !ambiguous.contains(&p) {
-                    ambiguous.push(p);
+    for (j, row) in rule.rhs.iter().enumerate() {
+        for (k, cell) in row.iter().enumerate() {
+            let left = rule.lhs.get(j).and_then(|r| r.get(k));
+            for (d, p) in cell {
+                if is_property(d, p)
+                    && !left.is_some_and(|c| c.iter().any(|(dl, nl)| nl == p && is_property(dl, nl)))
+                    && !ambiguous.contains(p)
+                {
+                    ambiguous.push(p.clone());
                 }
             }
         }
     }
     type PropRep = Vec<(Name, (Name, usize))>;
-    let mut result: Vec<(RawRule, Option<PropRep>)> = vec![(rule, None)];
-    let mut modified = true;
-    let mut guard = 0;
-    while modified && guard < 10_000 {
-        guard += 1;
-        modified = false;
-        if result.len() > MAX_EXPANDED_RULES {
-            let line = result.first().map(|r| r.0.line).unwrap_or(0);
-            ctx.error(line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (properties); tessera stops here."));
+    // A queue, as in [`concretize_moving_rule`]; one property is expanded at a time.
+    let mut queue: std::collections::VecDeque<(RawRule, Option<PropRep>)> =
+        std::collections::VecDeque::from([(rule, None)]);
+    let mut result: Vec<(RawRule, Option<PropRep>)> = Vec::new();
+    while let Some((cur, reps)) = queue.pop_front() {
+        // the first property to expand
+        let found = cur.lhs.iter().enumerate().find_map(|(j, row)| {
+            row.iter().enumerate().find_map(|(k, cell)| {
+                cell.iter()
+                    .filter(|(d, n)| is_property(d, n))
+                    .find(|(_, property)| {
+                        !kinds.get(property).is_some_and(|k| k.whole) || ambiguous.contains(property)
+                    })
+                    .map(|(_, property)| (j, k, property.clone()))
+            })
+        });
+        let Some((j, k, property)) = found else {
+            result.push((cur, reps));
+            continue;
+        };
+        if result.len() + queue.len() > MAX_EXPANDED_RULES {
+            ctx.error(cur.line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (properties); tessera stops here."));
             return Vec::new();
         }
-        let mut i = 0;
-        while i < result.len() {
-            let mut shouldremove = false;
-            let mut new_rules = Vec::new();
-            {
-                let (cur, reps) = &result[i];
-                'outer: for j in 0..cur.lhs.len() {
-                    for k in 0..cur.lhs[j].len() {
-                        let props = props_of(ctx, &cur.lhs[j][k]);
-                        for property in props {
-                            let whole = ctx.properties_single_layer.contains_key(property.as_str())
-                                || ctx.properties_no_layer.contains(property.as_str());
-                            if whole && !ambiguous.contains(&property) {
-                                continue;
-                            }
-                            let aliases =
-                                ctx.properties.get(property.as_str()).map_or(&[][..], |v| v.as_slice());
-                            shouldremove = true;
-                            modified = true;
-                            for concrete in aliases {
-                                let mut nr = cur.clone();
-                                let mut pr = reps.clone().unwrap_or_default();
-                                for p in nr.lhs[j][k].iter_mut() {
-                                    if p.1 == property && p.0 != "random" {
-                                        p.1 = concrete.as_str().into();
-                                    }
-                                }
-                                if !nr.rhs.is_empty()
-                                    && let Some(c) = nr.rhs.get_mut(j).and_then(|r| r.get_mut(k))
-                                {
-                                    for p in c.iter_mut() {
-                                        if p.1 == property && p.0 != "random" {
-                                            p.1 = concrete.as_str().into();
-                                        }
-                                    }
-                                }
-                                if let Some(e) = pr.iter_mut().find(|e| e.0 == property) {
-                                    e.1.1 += 1;
-                                } else {
-                                    pr.push((property.clone(), (Name::from(concrete.as_str()), 1)));
-                                }
-                                new_rules.push((nr, Some(pr)));
-                            }
-                            break 'outer;
-                        }
-                    }
+        for (concrete, _) in aliases_of(kinds, &property).unwrap_or(&[]) {
+            let mut nr = cur.clone();
+            let mut pr = reps.clone().unwrap_or_default();
+            let cells =
+                std::iter::once(&mut nr.lhs[j][k]).chain(nr.rhs.get_mut(j).and_then(|r| r.get_mut(k)));
+            for p in cells.flatten() {
+                if p.1 == property && p.0 != "random" {
+                    p.1 = concrete.clone();
                 }
             }
-            result.extend(new_rules);
-            if shouldremove {
-                result.remove(i);
+            if let Some(e) = pr.iter_mut().find(|e| e.0 == property) {
+                e.1.1 += 1;
             } else {
-                i += 1;
+                pr.push((property.clone(), (concrete.clone(), 1)));
             }
+            queue.push_back((nr, Some(pr)));
         }
     }
-    let mut out = Vec::new();
+    if result.len() > MAX_EXPANDED_RULES {
+        let line = result.first().map_or(0, |r| r.0.line);
+        ctx.error(
+            line,
+            format!(
+                "This rule expands to more than {MAX_EXPANDED_RULES} rules (properties); tessera stops here."
+            ),
+        );
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(result.len());
     let mut remains = String::new();
     for (mut rule, reps) in result {
-        if let Some(pr) = reps {
-            for (property, (concrete, count)) in &pr {
-                if *count == 1 {
-                    for row in rule.rhs.iter_mut() {
-                        for cell in row.iter_mut() {
-                            for p in cell.iter_mut() {
-                                if p.1 == *property && p.0 != "random" {
-                                    p.1 = concrete.as_str().into();
-                                }
-                            }
-                        }
+        // a property the left names once in a cell stands for the same object on the right
+        for (property, (concrete, count)) in reps.iter().flatten() {
+            if *count == 1 {
+                for p in rule.rhs.iter_mut().flatten().flatten() {
+                    if p.1 == *property && p.0 != "random" {
+                        p.1 = concrete.clone();
                     }
                 }
             }
         }
-        for row in &rule.rhs {
-            for cell in row {
-                for p in props_of(ctx, cell) {
-                    if ambiguous.contains(&p) {
-                        remains = p.to_string();
-                    }
+        if !ambiguous.is_empty() {
+            for (d, p) in rule.rhs.iter().flatten().flatten() {
+                if is_property(d, p) && ambiguous.contains(p) {
+                    remains = p.to_string();
                 }
             }
         }
@@ -956,38 +956,41 @@ fn concretize_property_rule(ctx: &mut Ctx, mut rule: RawRule) -> Vec<RawRule> {
     out
 }
 
-fn make_spawned_stationary(ctx: &Ctx, rule: &mut RawRule) {
+/// Outside late rules, an object the right-hand side creates in a cell whose left names
+/// nothing on its layer is made `stationary` (a new object does not move).
+fn make_spawned_stationary(kinds: &NameKinds, rule: &mut RawRule) {
     if rule.late {
         return;
     }
-    for j in 0..rule.rhs.len() {
-        for k in 0..rule.rhs[j].len() {
-            if !rule.rhs[j][k].iter().any(|p| p.0.is_empty()) {
+    for (j, row) in rule.rhs.iter_mut().enumerate() {
+        for (k, cell) in row.iter_mut().enumerate() {
+            if !cell.iter().any(|p| p.0.is_empty()) {
                 continue;
             }
-            let mut objects_l: Vec<&str> = Vec::new();
-            if let Some(lc) = rule.lhs.get(j).and_then(|r| r.get(k)) {
-                for (_, n) in lc {
-                    if ctx.objects.contains_key(n.as_str()) {
-                        objects_l.push(n.as_str());
-                    } else if let Some(a) = ctx.properties.get(n.as_str()) {
-                        objects_l.extend(a.iter().map(|s| s.as_str()));
-                    }
-                }
-            }
-            let layers: Vec<usize> =
-                objects_l.iter().filter_map(|n| ctx.objects.get(*n).map(|o| o.1)).collect();
-            for p in rule.rhs[j][k].iter_mut() {
+            let left: &[(Name, Name)] = rule.lhs.get(j).and_then(|r| r.get(k)).map_or(&[], |c| c.as_slice());
+            // the objects the left names (a property: its objects), each with its layer
+            let objects_l = || {
+                left.iter().flat_map(|(_, n)| {
+                    let kind = kinds.get(n);
+                    let (object, aliases) = match kind.and_then(|k| k.object) {
+                        Some(layer) => (Some((n, Some(layer))), None),
+                        None => (None, kind.and_then(|k| k.aliases.as_deref())),
+                    };
+                    object.into_iter().chain(aliases.into_iter().flatten().map(|(a, l)| (a, *l)))
+                })
+            };
+            for p in cell.iter_mut() {
                 if !p.0.is_empty() {
                     continue;
                 }
-                if ctx.properties.contains_key(p.1.as_str()) || objects_l.iter().any(|o| *o == p.1) {
+                let Some(kind) = kinds.get(&p.1) else { continue };
+                if kind.aliases.is_some() || objects_l().any(|(o, _)| *o == p.1) {
                     continue;
                 }
-                let Some(&(_, layer)) = ctx.objects.get(p.1.as_str()) else {
+                let Some(layer) = kind.object else {
                     continue;
                 };
-                if !layers.contains(&layer) {
+                if !objects_l().any(|(_, l)| l == Some(layer)) {
                     p.0 = Name::new_inline("stationary");
                 }
             }
@@ -1022,29 +1025,49 @@ fn push_diag(diags: &mut Vec<Diagnostic>, line: usize, message: impl Into<String
     diags.push(Diagnostic { line, column: 1, message: message.into(), is_error });
 }
 
+/// [`rule_to_mask`]'s per-layer working lists, kept from one rule to the next (each cell
+/// clears and sizes them): allocating ten of them for each of a game's thousands of expanded
+/// rules was a tenth of the compiler's allocations.
+#[derive(Default)]
+struct MaskScratch<'r> {
+    layers_used_l: Vec<Option<&'r str>>,
+    mov_present: Vec<u8>,
+    mov_missing: Vec<u8>,
+    objectlayers_l: Vec<bool>,
+    layers_used_r: Vec<Option<&'r str>>,
+    movements_clear: Vec<u8>,
+    movements_set: Vec<u8>,
+    objectlayers_r: Vec<bool>,
+    post_layer: Vec<bool>,
+    random_dir: Vec<bool>,
+    /// The layers a cell names (on either side), ascending once sorted: every per-layer entry
+    /// above is zero except at these, so the checks and lists below look at these alone (a
+    /// game of 190 layers compiled its thousands of cells a layer at a time, 0.13 s).
+    touched: Vec<usize>,
+}
+
 /// Compiles one expanded rule's cells into patterns. `None`: the rule is dropped.
-fn rule_to_mask(
+fn rule_to_mask<'r>(
     ctx: &Ctx,
     names: &NameTable,
-    rule: &RawRule,
+    rule: &'r RawRule,
+    scratch: &mut MaskScratch<'r>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Rule, Option<(String, String)>)> {
     let empty_mask = bits::empty(ctx.stride);
-    let lc = ctx.layer_count;
-    let mut layers_used_l: Vec<Option<&str>> = Vec::with_capacity(lc);
-    let mut mov_present: Vec<u8> = Vec::with_capacity(lc);
-    let mut mov_missing: Vec<u8> = Vec::with_capacity(lc);
-    let mut objectlayers_l: Vec<bool> = Vec::with_capacity(lc);
-    let mut layers_used_r: Vec<Option<&str>> = Vec::with_capacity(lc);
-    let mut movements_clear: Vec<u8> = Vec::with_capacity(lc);
-    let mut movements_set: Vec<u8> = Vec::with_capacity(lc);
-    let mut objectlayers_r: Vec<bool> = Vec::with_capacity(lc);
-    let mut post_layer: Vec<bool> = Vec::with_capacity(lc);
-    let mut random_dir: Vec<bool> = Vec::with_capacity(lc);
-    // The layers a cell names (on either side), ascending once sorted: every per-layer entry
-    // above is zero except at these, so the checks and lists below look at these alone (a
-    // game of 190 layers compiled its thousands of cells a layer at a time, 0.13 s).
-    let mut touched: Vec<usize> = Vec::new();
+    let MaskScratch {
+        layers_used_l,
+        mov_present,
+        mov_missing,
+        objectlayers_l,
+        layers_used_r,
+        movements_clear,
+        movements_set,
+        objectlayers_r,
+        post_layer,
+        random_dir,
+        touched,
+    } = scratch;
 
     let lc = ctx.layer_count;
     let stride = ctx.stride;
@@ -1270,11 +1293,11 @@ fn rule_to_mask(
                 touched.sort_unstable();
                 touched.dedup();
                 if touched.iter().any(|&l| mov_present[l] & !movements_set[l] != 0) {
-                    for &l in &touched {
+                    for &l in touched.iter() {
                         movements_clear[l] |= mov_present[l];
                     }
                 }
-                for &l in &touched {
+                for &l in touched.iter() {
                     if layers_used_l[l].is_some() && layers_used_r[l].is_none() {
                         let lm = &ctx.layer_masks[l];
                         bits::or_into(&mut objects_clear, lm);
@@ -2283,12 +2306,13 @@ fn expand_rules(ctx: &mut Ctx, raw_rules: &[RawRule]) -> Option<Vec<RawRule>> {
     for r in rules {
         moving.extend(concretize_moving_rule(ctx, r));
     }
+    let kinds = name_kinds(ctx);
     let mut concrete = Vec::new();
     for r in moving {
-        concrete.extend(concretize_property_rule(ctx, r));
+        concrete.extend(concretize_property_rule(ctx, &kinds, r));
     }
     for r in concrete.iter_mut() {
-        make_spawned_stationary(ctx, r);
+        make_spawned_stationary(&kinds, r);
     }
     if ctx.invalid {
         return None;
@@ -2421,8 +2445,9 @@ fn rules_to_masks(ctx: &mut Ctx, rules: &[RawRule]) -> Vec<(Discardable, bool)> 
     let mut compiled: Vec<(Discardable, bool)> = Vec::with_capacity(rules.len());
     let mut diags = std::mem::take(&mut ctx.diags);
     let names = name_table(ctx);
+    let mut scratch = MaskScratch::default();
     for r in rules {
-        if let Some((rule, discard)) = rule_to_mask(ctx, &names, r, &mut diags) {
+        if let Some((rule, discard)) = rule_to_mask(ctx, &names, r, &mut scratch, &mut diags) {
             compiled.push(((rule, discard), r.late));
         }
     }
@@ -2832,5 +2857,44 @@ LEVELS
         // a cell that only excludes tells little: the crate after it is the anchor
         let k = rules[2].quick[0];
         assert_eq!((k.offset, k.all, k.none, k.mov), (1, bit(&game, "crate"), 0, None));
+    }
+
+    /// [`GAME`] with its rules replaced by `rules`.
+    fn with_rules(rules: &str) -> String {
+        let start = GAME.find("right [ Crate").expect("the rules");
+        let end = GAME.find("\n\n==============\nWINCONDITIONS").expect("the win conditions");
+        format!("{}{rules}{}", &GAME[..start], &GAME[end..])
+    }
+
+    #[test]
+    fn a_rule_that_expands_past_the_bound_is_refused_before_it_is_built() {
+        // Each cell's `moving` expands into 5 directions, and the reference expands every
+        // ambiguous cell of a rule, not only the first: 7 such cells make 5^7 x 7! (about 4 x 10^8)
+        // rules, which the bound stops after 100,000, with no more than that held.
+        let cells = ["moving Player"; 7].join(" | ");
+        let source = with_rules(&format!("[ {cells} ] -> [ {cells} ]"));
+        let diags = compile(&source).expect_err("refused");
+        assert!(
+            diags.iter().any(|d| d.is_error
+                && d.message.contains("expands to more than 100000 rules (ambiguous movements)")),
+            "{diags:?}"
+        );
+        // the same through properties: 3 objects on 3 layers in 11 cells, 3^11 = 177,147 rules
+        let cells = ["Thing"; 11].join(" | ");
+        let source = with_rules(&format!("[ {cells} ] -> [ {cells} ]"))
+            .replace("Obstacle = Wall or Crate", "Obstacle = Wall or Crate\nThing = Wall or Player or Gem")
+            .replace("Crate\norange\n", "Crate\norange\nGem\nyellow\n")
+            .replace("Player, Wall, Crate", "Player\nWall, Crate\nGem");
+        let diags = compile(&source).expect_err("refused");
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.is_error && d.message.contains("expands to more than 100000 rules (properties)")),
+            "{diags:?}"
+        );
+        // below the bound, the same shapes compile: 5^2 x 2! = 50 rules, 3^3 = 27
+        let cells = ["moving Player"; 2].join(" | ");
+        let game = compile(&with_rules(&format!("[ {cells} ] -> [ {cells} ]"))).expect("compiles");
+        assert!(game.rules.iter().flatten().count() > 1);
     }
 }
