@@ -1025,9 +1025,10 @@ fn push_diag(diags: &mut Vec<Diagnostic>, line: usize, message: impl Into<String
     diags.push(Diagnostic { line, column: 1, message: message.into(), is_error });
 }
 
-/// [`rule_to_mask`]'s per-layer working lists, kept from one rule to the next (each cell
-/// clears and sizes them): allocating ten of them for each of a game's thousands of expanded
-/// rules was a tenth of the compiler's allocations.
+/// [`rule_to_mask`]'s per-layer working lists, kept from one rule to the next (one game's
+/// rules: its layers): allocating ten of them for each of a game's thousands of expanded rules
+/// was a tenth of the compiler's allocations. A cell writes them at its `touched` layers alone,
+/// and the next cell clears those.
 #[derive(Default)]
 struct MaskScratch<'r> {
     layers_used_l: Vec<Option<&'r str>>,
@@ -1070,6 +1071,19 @@ fn rule_to_mask<'r>(
     } = scratch;
 
     let lc = ctx.layer_count;
+    if layers_used_l.len() != lc {
+        // (the first rule of a game: every entry clear)
+        layers_used_l.resize(lc, None);
+        mov_present.resize(lc, 0);
+        mov_missing.resize(lc, 0);
+        objectlayers_l.resize(lc, false);
+        layers_used_r.resize(lc, None);
+        movements_clear.resize(lc, 0);
+        movements_set.resize(lc, 0);
+        objectlayers_r.resize(lc, false);
+        post_layer.resize(lc, false);
+        random_dir.resize(lc, false);
+    }
     let stride = ctx.stride;
     let mut discard: Option<(String, String)> = None;
     let mut rows = Vec::with_capacity(rule.lhs.len());
@@ -1077,19 +1091,24 @@ fn rule_to_mask<'r>(
     for (ri, row_l) in rule.lhs.iter().enumerate() {
         let mut out_row = Vec::with_capacity(row_l.len());
         for (ci, cell_l) in row_l.iter().enumerate() {
-            layers_used_l.clear();
-            layers_used_l.resize(lc, None);
+            // the last cell (of this rule or an earlier one) wrote at its touched layers alone
+            for &l in touched.iter() {
+                layers_used_l[l] = None;
+                mov_present[l] = 0;
+                mov_missing[l] = 0;
+                objectlayers_l[l] = false;
+                layers_used_r[l] = None;
+                movements_clear[l] = 0;
+                movements_set[l] = 0;
+                objectlayers_r[l] = false;
+                post_layer[l] = false;
+                random_dir[l] = false;
+            }
+            touched.clear();
             let mut present = bits::empty(stride);
             let mut missing = bits::empty(stride);
-            mov_present.clear();
-            mov_present.resize(lc, 0u8);
-            mov_missing.clear();
-            mov_missing.resize(lc, 0u8);
-            objectlayers_l.clear();
-            objectlayers_l.resize(lc, false);
             let mut any_present = Vec::new();
             let mut is_ellipsis = false;
-            touched.clear();
             for (dir, name) in cell_l {
                 if dir == "..." {
                     if cell_l.len() != 1 {
@@ -1202,21 +1221,9 @@ fn rule_to_mask<'r>(
                         true,
                     );
                 }
-                layers_used_r.clear();
-                layers_used_r.resize(lc, None);
                 let mut objects_clear = bits::empty(stride);
                 let mut objects_set = bits::empty(stride);
-                movements_clear.clear();
-                movements_clear.resize(lc, 0u8);
-                movements_set.clear();
-                movements_set.resize(lc, 0u8);
-                objectlayers_r.clear();
-                objectlayers_r.resize(lc, false);
                 let mut random_mask = bits::empty(stride);
-                post_layer.clear();
-                post_layer.resize(lc, false);
-                random_dir.clear();
-                random_dir.resize(lc, false);
                 for (dir, name) in cell_r {
                     if dir == "..." {
                         break;
