@@ -166,6 +166,9 @@ pub(crate) struct Rule {
     pub quick: Vec<QuickKey>,
     /// objects the rule needs somewhere in the level
     pub rule_mask: Bits,
+    /// movements the rule needs somewhere in the level (the rows' [`Rule::row_mov_masks`]
+    /// together)
+    pub mov_mask: Bits,
     /// some cell has a replacement (otherwise applying it changes nothing)
     pub any_replacement: bool,
     /// the rule's rigid group index plus one (0: not rigid)
@@ -179,6 +182,39 @@ pub(crate) struct Rule {
     /// the objects and the layers of the signature, one by one
     pub mention_objs: Vec<usize>,
     pub mention_layers: Vec<usize>,
+}
+
+/// What every rule of a group needs somewhere on the board: when it is missing, no rule of the
+/// group can match, and the group is passed over without trying each (a game's source rule
+/// often expands into dozens of rules in one group, most of them tried where nothing moves).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GroupNeed {
+    /// the group has several rules (one rule is asked directly)
+    pub several: bool,
+    /// objects every rule needs
+    pub objects: Bits,
+    /// layers on which every rule needs some movement
+    pub moving_layers: Vec<usize>,
+}
+
+impl GroupNeed {
+    fn of(group: &[Rule], layer_count: usize) -> GroupNeed {
+        let Some(first) = group.first() else {
+            return GroupNeed::default();
+        };
+        let mut objects = first.rule_mask.clone();
+        let mut layers: Vec<bool> = vec![true; layer_count];
+        for rule in group {
+            for (o, r) in objects.iter_mut().zip(&rule.rule_mask) {
+                *o &= r;
+            }
+            for (l, needed) in layers.iter_mut().enumerate() {
+                *needed &= (0..5).any(|b| bits::get(&rule.mov_mask, 5 * l + b));
+            }
+        }
+        let moving_layers = layers.iter().enumerate().filter(|(_, n)| **n).map(|(l, _)| l).collect();
+        GroupNeed { several: group.len() > 1, objects, moving_layers }
+    }
 }
 
 /// A win condition: -1 no, 0 some, 1 all.
@@ -1408,6 +1444,10 @@ fn rule_to_mask<'r>(
     for m in &row_masks {
         bits::or_into(&mut rule_mask, m);
     }
+    let mut mov_mask = bits::empty(mstride);
+    for m in &row_mov_masks {
+        bits::or_into(&mut mov_mask, m);
+    }
     let mut mention_obj = bits::empty(stride);
     let mut signature = 0u64;
     let mut mention_layers: Vec<usize> = Vec::new();
@@ -1446,6 +1486,7 @@ fn rule_to_mask<'r>(
             row_masks,
             row_mov_masks,
             rule_mask,
+            mov_mask,
             any_replacement,
             rigid_index: 0,
             id: 0,
@@ -1647,6 +1688,8 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let mut late_groups = group_rules(&mut ctx, late);
     let rule_count = number_rules(&mut rule_groups, &mut late_groups);
     let (rigid_group_to_group, group_rigid_index) = rigid_groups(&mut ctx, &mut rule_groups);
+    let group_needs = rule_groups.iter().map(|g| GroupNeed::of(g, ctx.layer_count)).collect();
+    let late_group_needs = late_groups.iter().map(|g| GroupNeed::of(g, ctx.layer_count)).collect();
 
     // win conditions
     let win_conditions = compile_win_conditions(&mut ctx, &winconditions, &all);
@@ -1676,6 +1719,8 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         player_aggregate,
         rules: rule_groups,
         late_rules: late_groups,
+        group_needs,
+        late_group_needs,
         loop_point,
         late_loop_point,
         rigid_group_to_group,
@@ -2871,6 +2916,23 @@ LEVELS
         let start = GAME.find("right [ Crate").expect("the rules");
         let end = GAME.find("\n\n==============\nWINCONDITIONS").expect("the win conditions");
         format!("{}{rules}{}", &GAME[..start], &GAME[end..])
+    }
+
+    #[test]
+    fn a_group_needs_what_all_its_rules_need() {
+        let rules =
+            "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ Wall ] -> [ Wall ]\n+ [ Crate ] -> [ Crate ]";
+        let game = compile(&with_rules(rules)).expect("compiles");
+        let player_layer = game.objects.iter().find(|o| o.name == "player").expect("player").layer;
+        // four directions of one rule: the player moving and the crate beside it, in each
+        let need = &game.group_needs[0];
+        assert!(game.rules[0].len() == 4 && need.several);
+        assert_eq!(need.objects[0], bit(&game, "player") | bit(&game, "crate"));
+        assert_eq!(need.moving_layers, vec![player_layer]);
+        // a wall in one rule, a crate in the other: nothing in common, so never passed over
+        let need = &game.group_needs[1];
+        assert!(game.rules[1].len() == 2 && need.several);
+        assert_eq!((need.objects[0], need.moving_layers.len()), (0, 0));
     }
 
     #[test]

@@ -151,6 +151,9 @@ pub struct Game {
     pub(crate) late_rules: Vec<Vec<compile::Rule>>,
     pub(crate) loop_point: Vec<Option<usize>>,
     pub(crate) late_loop_point: Vec<Option<usize>>,
+    /// what every rule of a group needs on the board, per group of `rules` and of `late_rules`
+    pub(crate) group_needs: Vec<compile::GroupNeed>,
+    pub(crate) late_group_needs: Vec<compile::GroupNeed>,
     pub(crate) rigid_group_to_group: Vec<usize>,
     #[allow(dead_code)]
     pub(crate) group_rigid_index: Vec<Option<usize>>,

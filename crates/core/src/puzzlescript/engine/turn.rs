@@ -4,7 +4,7 @@
 //! undo / restart / level-change machinery the test procedure relies on.
 
 use super::bits;
-use super::compile::{ACTION, DOWN, LEFT, PatternCell, RIGHT, Rule, UP};
+use super::compile::{ACTION, DOWN, GroupNeed, LEFT, PatternCell, RIGHT, Rule, UP};
 use super::rng::Rng;
 use super::{Game, LevelEntry, State, Trace, TraceEvent};
 
@@ -746,7 +746,7 @@ impl<'a> Runtime<'a> {
         let mut i = 0;
         loop {
             i += 1;
-            self.apply_rules(&game.rules, &game.loop_point, Some(&banned));
+            self.apply_rules(&game.rules, &game.group_needs, &game.loop_point, Some(&banned));
             let should_undo = self.resolve_movements(&mut banned);
             let rigidloop = should_undo;
             if should_undo {
@@ -759,7 +759,7 @@ impl<'a> Runtime<'a> {
                 }
                 self.seeds_can_move.clear();
             } else {
-                self.apply_rules(&game.late_rules, &game.late_loop_point, None);
+                self.apply_rules(&game.late_rules, &game.late_group_needs, &game.late_loop_point, None);
             }
             if !(i < 50 && rigidloop) || self.over() {
                 break;
@@ -900,6 +900,7 @@ impl<'a> Runtime<'a> {
     fn apply_rules(
         &mut self,
         groups: &'a [Vec<Rule>],
+        needs: &[GroupNeed],
         loop_point: &[Option<usize>],
         banned: Option<&[bool]>,
     ) {
@@ -908,7 +909,13 @@ impl<'a> Runtime<'a> {
         let mut idx = 0;
         while idx < groups.len() && !self.over() {
             if banned.is_none_or(|b| !b[idx]) {
-                loop_propagated = self.apply_rule_group(&groups[idx]) || loop_propagated;
+                let group = &groups[idx];
+                if needs.get(idx).is_none_or(|need| self.group_may_match(need)) {
+                    loop_propagated = self.apply_rule_group(group) || loop_propagated;
+                } else {
+                    // as trying each rule would have: one unit of work a rule, none matching
+                    self.spend(group.len());
+                }
             }
             if loop_propagated && let Some(Some(target)) = loop_point.get(idx) {
                 idx = *target;
@@ -1215,6 +1222,13 @@ impl<'a> Runtime<'a> {
     /// `None` when a row has no match.
     fn find_matches_cached(&mut self, rule: &Rule) -> Option<Matches> {
         self.spend(1);
+        // Most rules tried lack an object or a movement on the whole board (in the suite, half
+        // of them, and ten times as many as get to look for matches): answered first, before
+        // the memo's checks, which cost more.
+        if !self.may_match(rule) {
+            self.note_no_match(rule);
+            return None;
+        }
         let memo = &self.x.memo;
         if let Some(&(at, seen)) = memo.no_match_at.get(rule.id)
             && at == memo.version + 1
@@ -1243,26 +1257,39 @@ impl<'a> Runtime<'a> {
                 return None;
             }
         }
-        if self.may_match(rule) {
-            let mut m = self.x.matches.pop().unwrap_or_default();
-            self.find_matches(rule, &mut m);
-            if !m.is_empty() {
-                return Some(m);
-            }
-            self.give_back(m);
+        let mut m = self.x.matches.pop().unwrap_or_default();
+        self.find_matches(rule, &mut m);
+        if !m.is_empty() {
+            return Some(m);
         }
+        self.give_back(m);
+        self.note_no_match(rule);
+        None
+    }
+
+    /// Notes in the memo that `rule` has no match on the board as it is now.
+    fn note_no_match(&mut self, rule: &Rule) {
         let memo = &mut self.x.memo;
         if let Some(slot) = memo.no_match_at.get_mut(rule.id) {
             *slot = (memo.version + 1, memo.clock);
         }
-        None
+    }
+
+    /// Whether some rule of a group may match, by what all of them need ([`GroupNeed`]): a
+    /// group of one rule is asked of that rule, and so is a group when the rules it tried are
+    /// traced (the trace lists every rule tried).
+    fn group_may_match(&self, need: &GroupNeed) -> bool {
+        if !need.several || self.trace.as_ref().is_some_and(|t| t.tried.is_some()) {
+            return true;
+        }
+        let layer_moves = |l: usize| (0..5).any(|b| bits::get(&self.x.map_mov, 5 * l + b));
+        bits::subset(&need.objects, &self.x.map_obj) && need.moving_layers.iter().all(|&l| layer_moves(l))
     }
 
     /// Whether `rule` may match on the board, by the whole board's objects and movements
     /// alone: most rules tried fail here, before a match list is fetched.
     fn may_match(&self, rule: &Rule) -> bool {
-        bits::subset(&rule.rule_mask, &self.x.map_obj)
-            && rule.row_mov_masks.iter().all(|row_mov| bits::subset(row_mov, &self.x.map_mov))
+        bits::subset(&rule.rule_mask, &self.x.map_obj) && bits::subset(&rule.mov_mask, &self.x.map_mov)
     }
 
     /// The matches of each row of `rule` into `all` (none when a row has none).
