@@ -1367,8 +1367,9 @@ impl<'a> Runtime<'a> {
                 if count == 0 {
                     return;
                 }
-                let words =
-                    cells[((first * s) as isize + kw) as usize..].iter().step_by(step * s).take(count);
+                // (each slice ends at its last cell: the steps need no count beside them)
+                let start = ((first * s) as isize + kw) as usize;
+                let words = cells[start..=start + (count - 1) * step * s].iter().step_by(step * s);
                 let pass = |c: u64| c & kp == kp && c & km == 0 && (any_ok || c & ka != 0);
                 if mb == 0 {
                     for (k, &c) in words.enumerate() {
@@ -1377,7 +1378,8 @@ impl<'a> Runtime<'a> {
                         }
                     }
                 } else {
-                    let movs = movements[((first * lc) as isize + ml) as usize..].iter().step_by(step * lc);
+                    let start = ((first * lc) as isize + ml) as usize;
+                    let movs = movements[start..=start + (count - 1) * step * lc].iter().step_by(step * lc);
                     for (k, (&c, &m)) in words.zip(movs).enumerate() {
                         if pass(c) && m & mb == mb {
                             hit(k, found);
