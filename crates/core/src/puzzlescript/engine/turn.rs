@@ -1367,21 +1367,25 @@ impl<'a> Runtime<'a> {
                 if count == 0 {
                     return;
                 }
-                // (each slice ends at its last cell: the steps need no count beside them)
-                let start = ((first * s) as isize + kw) as usize;
-                let words = cells[start..=start + (count - 1) * step * s].iter().step_by(step * s);
+                // (each slice ends at its last cell, and an index steps through it: the
+                // compiler sees every read in bounds, with no iterator adapters to step)
+                let (word_step, start) = (step * s, ((first * s) as isize + kw) as usize);
+                let words = &cells[start..=start + (count - 1) * word_step];
                 let pass = |c: u64| c & kp == kp && c & km == 0 && (any_ok || c & ka != 0);
                 if mb == 0 {
-                    for (k, &c) in words.enumerate() {
-                        if pass(c) {
+                    let (mut at, mut k) = (0, 0);
+                    while at < words.len() {
+                        if pass(words[at]) {
                             hit(k, found);
                         }
+                        at += word_step;
+                        k += 1;
                     }
                 } else {
-                    let start = ((first * lc) as isize + ml) as usize;
-                    let movs = movements[start..=start + (count - 1) * step * lc].iter().step_by(step * lc);
-                    for (k, (&c, &m)) in words.zip(movs).enumerate() {
-                        if pass(c) && m & mb == mb {
+                    let (mov_step, start) = (step * lc, ((first * lc) as isize + ml) as usize);
+                    let movs = &movements[start..=start + (count - 1) * mov_step];
+                    for k in 0..count {
+                        if pass(words[k * word_step]) && movs[k * mov_step] & mb == mb {
                             hit(k, found);
                         }
                     }
