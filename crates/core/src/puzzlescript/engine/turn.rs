@@ -1292,12 +1292,11 @@ impl<'a> Runtime<'a> {
         bits::subset(&rule.rule_mask, &self.x.map_obj) && bits::subset(&rule.mov_mask, &self.x.map_mov)
     }
 
-    /// The matches of each row of `rule` into `all` (none when a row has none).
+    /// The matches of each row of `rule` into `all` (none when a row has none), asked once
+    /// [`Runtime::may_match`] has said yes: the board has every object and movement the rule
+    /// needs.
     fn find_matches(&self, rule: &Rule, all: &mut Matches) {
         all.used = 0;
-        if !bits::subset(&rule.rule_mask, &self.x.map_obj) {
-            return;
-        }
         let (w, h) = (self.st.width, self.st.height);
         let s = self.game.stride;
         let lc = self.game.layer_count;
@@ -1306,10 +1305,6 @@ impl<'a> Runtime<'a> {
         for (ri, row) in rule.rows.iter().enumerate() {
             let row_mask = &rule.row_masks[ri];
             let row_mov = &rule.row_mov_masks[ri];
-            if !bits::subset(row_mov, &self.x.map_mov) {
-                all.used = 0;
-                return;
-            }
             let wild = rule.ellipses[ri];
             let len = row.len() - wild;
             if len == 0 || len > w.max(h) + 1 {
@@ -1357,8 +1352,7 @@ impl<'a> Runtime<'a> {
             let (ml, mb) = key.mov.map_or((0, 0), |(l, b)| (at * lc as isize + l as isize, b));
             let (cells, movements) = (&self.st.cells, &self.st.movements);
             // The quick test at `count` cells, `first` and every `step`-th after it, calling
-            // `hit` with the number of each cell that passes (the words read by stepping
-            // through slices: no bounds check a cell).
+            // `hit` with the number of each cell that passes.
             let scan = |first: usize,
                         step: usize,
                         count: usize,
