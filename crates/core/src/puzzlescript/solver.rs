@@ -15,8 +15,8 @@
 //!   same states, flags and work as the rule set's.
 //! - **States** are the engine's state: the board's objects and the rest (the checkpoint the
 //!   restart goes to, pending movements). The rest, which rarely changes, is stored once and
-//!   referred to by an id. A state is remembered by a 128-bit hash of its board and rest id (two
-//!   independent 64-bit mixes), not by its board: the board is kept only while the state waits
+//!   referred to by an id. A state is remembered by a 128-bit hash of its board and rest id
+//!   (xxh3-128), not by its board: the board is kept only while the state waits
 //!   in the frontier, so a state seen costs about 60 bytes whatever the board's size. Two
 //!   distinct states with the same 128-bit hash would be taken for one (the second skipped):
 //!   among a billion states the chance is about 10^-21. Such a collision could only hide a
@@ -80,7 +80,6 @@
 use super::engine::{self, Game, Input};
 use super::prune::{FAR, Pruning, Travel};
 use super::{MAX_TURNS, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState};
-use crate::hash::keys::mix64;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
@@ -297,16 +296,20 @@ fn input(cmd: PuzzleScriptCommand) -> Input {
     }
 }
 
-/// The 128-bit hash a state is remembered by: two independent mixes of its board and rest id
-/// (never 0, the table's empty slot).
+/// The 128-bit hash a state is remembered by: xxh3-128 of its board's words (little-endian
+/// bytes) seeded by its rest id (never 0, the table's empty slot).
 fn state_key(cells: &[u64], rest: u32) -> u128 {
-    let (mut a, mut b) =
-        (mix64(u64::from(rest) ^ 0x5053_5f53_4f4c_5645), mix64(u64::from(rest) ^ 0x7465_7373_6572_6121));
-    for &w in cells {
-        a = mix64(a ^ w);
-        b = mix64(b.rotate_left(17) ^ w ^ 0xa076_1d64_78bd_642f);
+    thread_local! {
+        static BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    (u128::from(a) << 64 | u128::from(b)).max(1)
+    BYTES.with(|buffer| {
+        let mut bytes = buffer.borrow_mut();
+        bytes.resize(cells.len() * 8, 0);
+        for (b, w) in bytes.chunks_exact_mut(8).zip(cells) {
+            b.copy_from_slice(&w.to_le_bytes());
+        }
+        xxhash_rust::xxh3::xxh3_128_with_seed(&bytes, u64::from(rest)).max(1)
+    })
 }
 
 /// The estimate of the steps left (see the module docs): the cells that break a win condition.
@@ -322,40 +325,95 @@ struct Estimate<'g> {
 /// The most (X, Y) pairs the estimate of `some X on Y` measures.
 const MAX_PAIRS: usize = 4096;
 
+/// Cells a win condition's estimate looks at (kept per thread between estimates): those with an
+/// X, those with a Y, those with an X and no Y, each in board order.
+#[derive(Default)]
+struct Marks {
+    xs: Vec<usize>,
+    ys: Vec<usize>,
+    off: Vec<usize>,
+}
+
+thread_local! {
+    static MARKS: std::cell::RefCell<Marks> = std::cell::RefCell::default();
+}
+
+/// Whether a cell's words `c` hold every object of `mask` (`all`), or some.
+#[inline]
+fn holds(mask: &[u64], all: bool, c: &[u64]) -> bool {
+    if all {
+        mask.iter().zip(c).all(|(m, w)| m & w == *m)
+    } else {
+        mask.iter().zip(c).any(|(m, w)| m & w != 0)
+    }
+}
+
 impl Estimate<'_> {
     fn of(&self, st: &engine::State) -> u32 {
+        MARKS.with(|m| self.of_with(st, &mut m.borrow_mut()))
+    }
+
+    fn of_with(&self, st: &engine::State, marks: &mut Marks) -> u32 {
         let s = st.stride;
         let n = st.width * st.height;
-        let has = |mask: &[u64], all: bool, c: &[u64]| {
-            if all {
-                mask.iter().zip(c).all(|(m, w)| m & w == *m)
-            } else {
-                mask.iter().zip(c).any(|(m, w)| m & w != 0)
-            }
-        };
         let cell = |i: usize| &st.cells[i * s..(i + 1) * s];
         // Cell `i` is at column `i / height`, row `i % height`.
         let far = |i: usize, j: usize| {
             ((i / st.height).abs_diff(j / st.height) + (i % st.height).abs_diff(j % st.height)) as u32
         };
         let mut total = 0u32;
-        let mut ys = Vec::new();
         for (k, wc) in self.game.win_conditions.iter().enumerate() {
-            let x = |i: usize| has(&wc.mask1, wc.aggregate1, cell(i));
-            let y = |i: usize| has(&wc.mask2, wc.aggregate2, cell(i));
+            let x = |i: usize| holds(&wc.mask1, wc.aggregate1, cell(i));
+            let y = |i: usize| holds(&wc.mask2, wc.aggregate2, cell(i));
+            // One pass over the board: the cells with an X, with a Y, with an X and no Y, and
+            // how many have both.
+            let Marks { xs, ys, off } = marks;
+            xs.clear();
+            ys.clear();
+            off.clear();
+            let mut both = 0u32;
+            let mut mark = |i: usize, xi: bool, yi: bool| {
+                if yi {
+                    ys.push(i);
+                }
+                if xi {
+                    xs.push(i);
+                    if yi {
+                        both += 1;
+                    } else {
+                        off.push(i);
+                    }
+                }
+            };
+            if s == 1 {
+                // one word a cell (at most 64 objects): the tests on words
+                let word = |m: &[u64]| m.first().copied().unwrap_or(0);
+                let (m1, m2) = (word(&wc.mask1), word(&wc.mask2));
+                for (i, &c) in st.cells.iter().take(n).enumerate() {
+                    let xi = if wc.aggregate1 { c & m1 == m1 } else { c & m1 != 0 };
+                    let yi = if wc.aggregate2 { c & m2 == m2 } else { c & m2 != 0 };
+                    if xi || yi {
+                        mark(i, xi, yi);
+                    }
+                }
+            } else {
+                for (i, c) in st.cells.chunks_exact(s.max(1)).take(n).enumerate() {
+                    mark(i, holds(&wc.mask1, wc.aggregate1, c), holds(&wc.mask2, wc.aggregate2, c));
+                }
+            }
             let travel = self.travel.iter().find(|t| t.condition == k);
             total = total.saturating_add(match wc.quantifier {
-                -1 => (0..n).filter(|&i| x(i) && y(i)).count() as u32,
-                0 if !self.some_distance => u32::from(!(0..n).any(|i| x(i) && y(i))),
+                -1 => both,
+                0 if !self.some_distance => u32::from(both == 0),
                 // The X nearest a Y: its moves there, or its columns plus rows (at least 1).
                 0 => {
-                    if (0..n).any(|i| x(i) && y(i)) {
+                    if both > 0 {
                         0
                     } else {
                         match travel {
-                            Some(t) if !t.reversed => (0..n)
-                                .filter(|&i| x(i))
-                                .flat_map(|i| {
+                            Some(t) if !t.reversed => xs
+                                .iter()
+                                .flat_map(|&i| {
                                     let c = cell(i);
                                     t.maps
                                         .iter()
@@ -367,14 +425,12 @@ impl Estimate<'_> {
                                 .unwrap_or(1)
                                 .max(1),
                             _ => {
-                                ys.clear();
-                                ys.extend((0..n).filter(|&i| y(i)));
-                                let xs = (0..n).filter(|&i| x(i));
                                 if ys.len() > MAX_PAIRS {
                                     1
                                 } else {
-                                    xs.take(MAX_PAIRS / ys.len().max(1))
-                                        .flat_map(|i| ys.iter().map(move |&j| far(i, j)))
+                                    xs.iter()
+                                        .take(MAX_PAIRS / ys.len().max(1))
+                                        .flat_map(|&i| ys.iter().map(move |&j| far(i, j)))
                                         .min()
                                         .unwrap_or(1)
                                         .max(1)
@@ -385,9 +441,9 @@ impl Estimate<'_> {
                 }
                 _ => match travel {
                     // Each X off a Y: its moves to the nearest Y.
-                    Some(t) if !t.reversed => (0..n)
-                        .filter(|&i| x(i) && !y(i))
-                        .map(|i| {
+                    Some(t) if !t.reversed => off
+                        .iter()
+                        .map(|&i| {
                             let c = cell(i);
                             t.maps
                                 .iter()
@@ -398,25 +454,18 @@ impl Estimate<'_> {
                         })
                         .fold(0u32, u32::saturating_add),
                     // Each X without a Y: the moves of the Y that reaches it in the fewest.
-                    Some(t) if !t.per_target.is_empty() => {
-                        ys.clear();
-                        ys.extend((0..n).filter(|&i| y(i)));
-                        t.per_target
-                            .iter()
-                            .filter(|(i, _)| x(*i) && !y(*i))
-                            .map(|(_, m)| ys.iter().map(|&j| m[j]).min().unwrap_or(1))
-                            .fold(0u32, u32::saturating_add)
-                    }
-                    _ => {
-                        // Each X off a Y: its distance to the nearest Y (at least 1), or 1 when
-                        // there is none.
-                        ys.clear();
-                        ys.extend((0..n).filter(|&i| y(i)));
-                        (0..n)
-                            .filter(|&i| x(i) && !y(i))
-                            .map(|i| ys.iter().map(|&j| far(i, j)).min().unwrap_or(1))
-                            .fold(0u32, u32::saturating_add)
-                    }
+                    Some(t) if !t.per_target.is_empty() => t
+                        .per_target
+                        .iter()
+                        .filter(|(i, _)| x(*i) && !y(*i))
+                        .map(|(_, m)| ys.iter().map(|&j| m[j]).min().unwrap_or(1))
+                        .fold(0u32, u32::saturating_add),
+                    // Each X off a Y: its distance to the nearest Y (at least 1), or 1 when
+                    // there is none.
+                    _ => off
+                        .iter()
+                        .map(|&i| ys.iter().map(|&j| far(i, j)).min().unwrap_or(1))
+                        .fold(0u32, u32::saturating_add),
                 },
             });
         }
@@ -452,7 +501,7 @@ struct Store {
     free: Vec<u32>,
     /// The distinct rests (the state with no board), their ids, and what they take.
     rests: Vec<engine::State>,
-    rest_ids: HashMap<engine::State, u32>,
+    rest_ids: HashMap<engine::State, u32, rustc_hash::FxBuildHasher>,
     rest_bytes: u64,
 }
 
@@ -475,7 +524,7 @@ impl Store {
             boards: Vec::new(),
             free: Vec::new(),
             rests: Vec::new(),
-            rest_ids: HashMap::new(),
+            rest_ids: HashMap::default(),
             rest_bytes: 0,
         }
     }
@@ -516,8 +565,11 @@ impl Store {
 
     /// The id of the rest of `state` (its board ignored).
     fn rest_id(&mut self, state: &engine::State) -> u32 {
-        let mut rest = state.clone();
-        rest.cells = Vec::new();
+        self.rest_id_of(state.without_cells())
+    }
+
+    /// The id of `rest`, a state without its board.
+    fn rest_id_of(&mut self, rest: engine::State) -> u32 {
         if let Some(&id) = self.rest_ids.get(&rest) {
             return id;
         }
@@ -659,8 +711,8 @@ enum Reached {
     Random,
     /// A win: whether the step drew from the generator.
     Won { drew: bool },
-    /// A state: whether the step drew from the generator; its board; its whole state when its
-    /// rest differs from its parent's; whether it is dead and its estimate, when worked out
+    /// A state: whether the step drew from the generator; its board; its rest (the state
+    /// without its board) when that differs from its parent's; whether it is dead and its estimate, when worked out
     /// already.
     State {
         drew: bool,
@@ -759,7 +811,7 @@ impl Expander<'_> {
                     Reached::State {
                         drew,
                         cells: next.cells.clone(),
-                        rest: (!same_rest).then(|| Box::new(next.clone())),
+                        rest: (!same_rest).then(|| Box::new(next.without_cells())),
                         dead,
                         h,
                     }
@@ -1384,9 +1436,9 @@ impl<'a> Searcher<'a> {
                             (t.cmd, cells, rest, dead, h)
                         }
                     };
-                    let rest = match &rest_state {
+                    let rest = match rest_state {
                         None => parent_rest,
-                        Some(st) => store.rest_id(st),
+                        Some(st) => store.rest_id_of(*st),
                     };
                     let key = state_key(&cells, rest);
                     let (at, found) = store.find(key);
@@ -2044,6 +2096,27 @@ mod tests {
             2,
             "no crate on a target (the nearest 1 from one), the player on one"
         );
+        // The same with more than 64 objects (two words a cell, not one): the same counts.
+        let fillers: Vec<String> = (0..70).map(|k| format!("Filler{k}")).collect();
+        let wide = |source: &str| {
+            let objects: String = fillers.iter().map(|f| format!("{f}\nblack\n\n")).collect();
+            source.replacen("Background\n", &format!("{objects}Background\n"), 1).replacen(
+                "COLLISIONLAYERS\n================\n\n",
+                &format!("COLLISIONLAYERS\n================\n\n{}\n", fillers.join(", ")),
+                1,
+            )
+        };
+        for (source, n, want) in
+            [(wide(GAME), 0, 2), (wide(GAME), 1, 5), (wide(GAME), 2, 3), (wide(&some), 2, 2)]
+        {
+            let (rules, s) = start_of(&source, n, 0);
+            assert_eq!(rules.game().stride, 2, "two words a cell");
+            assert_eq!(
+                Estimate { game: rules.game(), travel: &[], some_distance: true }.of(s.engine()),
+                want,
+                "level {n}, 70 more objects"
+            );
+        }
     }
 
     /// What the rules can never do proves a level unsolvable: with no win condition (and no

@@ -315,6 +315,24 @@ impl Clone for State {
 }
 
 impl State {
+    /// The state without its board (`cells` empty): what the solver stores once for the many
+    /// boards that share it, copied without copying the board.
+    pub fn without_cells(&self) -> State {
+        State {
+            level: self.level,
+            width: self.width,
+            height: self.height,
+            stride: self.stride,
+            cells: Vec::new(),
+            movements: self.movements.clone(),
+            rng: self.rng.clone(),
+            seed: self.seed.clone(),
+            restart_cells: self.restart_cells.clone(),
+            text_mode: self.text_mode,
+            title_screen: self.title_screen,
+        }
+    }
+
     /// Cell index of `(x, y)`.
     pub fn index(&self, x: usize, y: usize) -> usize {
         x * self.height + y

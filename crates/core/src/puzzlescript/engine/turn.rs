@@ -671,9 +671,24 @@ impl<'a> Runtime<'a> {
         self.x.positions.clear();
         if s == 1 {
             let m = pm.first().copied().unwrap_or(0);
-            for (i, &c) in cells.iter().enumerate() {
-                if if aggregate { c & m == m } else { c & m != 0 } {
-                    self.x.positions.push(i);
+            if aggregate && m.count_ones() != 1 {
+                for (i, &c) in cells.iter().enumerate() {
+                    if c & m == m {
+                        self.x.positions.push(i);
+                    }
+                }
+                return;
+            }
+            // (one object, or any of several: a cell with none of them is passed over eight
+            // at a time)
+            for (k, run) in cells.chunks(8).enumerate() {
+                if run.iter().fold(0, |a, &c| a | c) & m == 0 {
+                    continue;
+                }
+                for (j, &c) in run.iter().enumerate() {
+                    if c & m != 0 {
+                        self.x.positions.push(k * 8 + j);
+                    }
                 }
             }
             return;

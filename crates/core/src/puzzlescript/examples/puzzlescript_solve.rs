@@ -18,7 +18,8 @@
 //! that cannot be read), so a loaded machine does not cut searches short. `TOTAL` wall seconds
 //! bound the whole run: once spent, the remaining levels are left out (the summary says how many
 //! were searched). `STRIDE` K searches every K-th distinct level only (a subset, said so). Prints one line per level and search (the outcome, steps, states expanded and
-//! stored, seconds) and a summary per search: levels solved, proved unsolvable, given up, the
+//! stored, seconds; each line starts with the level's `#` index, as `PUZZLESCRIPT_SOLVE_LEVELS`
+//! names it) and a summary per search: levels solved, proved unsolvable, given up, the
 //! median time of the solved ones and the states expanded per second over all of them; then,
 //! on the levels every search solved, the states each expanded and the steps of its solutions.
 //! Levels of games with `random`/`randomdir` in their rules are counted apart ("random
@@ -137,6 +138,9 @@ struct Tally {
 /// One level to search: its name and index in the suite, its level, whether its game has random
 /// rules.
 struct Job {
+    /// The level's place among the suite's distinct levels (what `PUZZLESCRIPT_SOLVE_LEVELS`
+    /// names).
+    index: usize,
     name: String,
     suite_level: usize,
     level: PuzzleScriptLevel,
@@ -213,7 +217,8 @@ fn search_level(
         };
         let (nodes, states, pruned) = report.as_ref().map_or((0, 0, 0), |r| (r.nodes, r.states, r.pruned));
         let line = format!(
-            "{:<50} level {:>2}{} {search}: {what}; {nodes} expanded, {states} stored, {pruned} pruned, {t:.2} s ({wall:.2} s wall)",
+            "#{:<3} {:<50} level {:>2}{} {search}: {what}; {nodes} expanded, {states} stored, {pruned} pruned, {t:.2} s ({wall:.2} s wall)",
+            job.index,
             job.name.chars().take(50).collect::<String>(),
             job.suite_level,
             if job.random { " (random game)" } else { "" }
@@ -285,6 +290,7 @@ fn main() {
             level: playable,
         };
         jobs.push(Job {
+            index: distinct - 1,
             name: case.name.clone(),
             suite_level: case.level,
             level,
