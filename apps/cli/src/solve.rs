@@ -44,9 +44,10 @@ pub struct SolveArgs {
     /// PuzzleScript: its stored states, default 1024.
     #[arg(long, value_name = "MIB")]
     pub memory: Option<u64>,
-    /// PuzzleScript only: the search, `bfs` (the fewest steps, proved), `astar`, `greedy` or
-    /// `mixed` (best-first by the win conditions: fewer states, not proved fewest; `mixed` takes
-    /// A*'s and greedy's next states in turns). Default `mixed`.
+    /// PuzzleScript only: the search, `bfs` (the fewest steps, proved), `astar`, `greedy`,
+    /// `width` or `mixed` (best-first by the win conditions: fewer states, not proved fewest;
+    /// `width` expands first the states that put an object where none was before; `mixed` takes
+    /// A*'s, greedy's and width's next states in turns). Default `mixed`.
     #[arg(long, value_name = "SEARCH")]
     pub search: Option<String>,
     /// PuzzleScript only: the most states the search expands, instead of the clock: the same

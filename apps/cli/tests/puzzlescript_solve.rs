@@ -163,7 +163,11 @@ fn solve_searches_by_mixed_unless_told_and_bfs_proves_the_fewest_steps() {
     // An unknown search, and --search for a rule set whose solver has none, are refused.
     let out = tessera(&["solve", level, "--search", "dfs"], "");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("--search dfs: give one of bfs, astar, greedy, mixed"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--search dfs: give one of bfs, astar, greedy, mixed, width"),
+        "{}",
+        stderr(&out)
+    );
     let out = tessera(&["solve", "fixtures/levels/sokoban.json", "--search", "bfs"], "");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--search"), "{}", stderr(&out));

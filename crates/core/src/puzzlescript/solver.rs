@@ -1,7 +1,7 @@
 //! A PuzzleScript solver: a breadth-first search over the states a level's steps reach, so the
 //! first solution found has the fewest steps; or a best-first search ([`Search::AStar`],
-//! [`Search::Greedy`], both in turns: [`Search::Mixed`]) guided by the win conditions, which
-//! finds solutions with fewer states but does not prove them fewest.
+//! [`Search::Greedy`], [`Search::Width`], all in turns: [`Search::Mixed`]) guided by the win
+//! conditions, which finds solutions with fewer states but does not prove them fewest.
 //!
 //! - **Steps** are `up`, `down`, `left`, `right` and `action` (not when the game says
 //!   `noaction`), each run exactly as the rule set runs it: the turn, then every `again` turn it
@@ -37,12 +37,19 @@
 //!   A*'s solutions are usually but not provably the fewest; when either ends with no solution
 //!   it has searched every state, so `Unsolvable` is a proof for all of them. A state found
 //!   again by a shorter path is updated and expanded again (every best-first search).
-//!   [`Search::Mixed`] takes A*'s next state and greedy's next state in turns, over one store
-//!   (alternation, as planners run several orders at once; greedy twice, its ties broken oldest
-//!   first and newest first): on the suite's hard levels greedy
-//!   solves several times as many as A*, whose solutions are shorter when it finds them; in
-//!   turns, the search finds A*'s short solution where one is near and greedy's long one where
-//!   A* would need too many states.
+//!   [`Search::Width`] is best-first width search (BFWS, Lipovetzky and Geffner, from classical
+//!   planning): a state found is *novel* when it has some object on a cell where no state
+//!   found before with the same estimate had it (one board of bits per estimate, ORed); novel
+//!   states are expanded first, each kind by the estimate, then the oldest. Where the estimate
+//!   misleads (a lever to pull, a block to fetch first: steps that change nothing it counts),
+//!   greedy circles among states of one estimate while width goes where the objects have not
+//!   been yet. [`Search::Mixed`] takes A*'s, greedy's and width's next states in turns, over
+//!   one store (alternation, as planners run several orders at once; greedy twice, its ties
+//!   broken oldest first and newest first; width every other turn, [`MIXED_TURNS`]): on the
+//!   suite's hard levels greedy solves several times as many as A*, whose solutions are
+//!   shorter when it finds them, and width solves others still; in turns, the search finds
+//!   A*'s short solution where one is near and the others' long ones where A* would need too
+//!   many states.
 //! - **Randomness.** A step that draws from the game's generator (a `random` rule, a random
 //!   object or a `randomdir` that fires) is left out at first: its result depends on the seed.
 //!   Every step the search follows then leaves the generator as it was, so a solution wins from
@@ -99,24 +106,31 @@ pub enum Search {
     AStar,
     /// Best-first by the estimate alone: a solution in the fewest states, often long.
     Greedy,
-    /// A* and greedy in turns, over one store of states: each expansion takes the next state of
-    /// one of three orders in turn: A*'s, greedy's with ties oldest first, greedy's with ties
-    /// newest first. Solves the levels any of them solves alone, mostly (each gets a third of
-    /// the states); its solutions are A*'s when A* finds one first, else greedy's.
+    /// A*, greedy and width in turns, over one store of states: each expansion takes the next
+    /// state of one of four orders in turn (see [`MIXED_TURNS`]: width every other one): A*'s,
+    /// greedy's with ties oldest first, greedy's with ties newest first, width's. Solves the
+    /// levels any of them solves alone, mostly; its solutions are A*'s when A* finds one first,
+    /// else the others'.
     Mixed,
+    /// Best-first width search (Lipovetzky and Geffner's BFWS, from classical planning): a
+    /// state is novel when it puts some object on a cell where no state found before with the
+    /// same estimate had it; novel states first, then by the estimate, then the oldest. It
+    /// tries what the estimate alone passes over (steps that change nothing it counts).
+    Width,
 }
 
 impl Search {
     /// Every search, in the order the CLI lists them.
-    pub const ALL: [Search; 4] = [Search::Bfs, Search::AStar, Search::Greedy, Search::Mixed];
+    pub const ALL: [Search; 5] = [Search::Bfs, Search::AStar, Search::Greedy, Search::Mixed, Search::Width];
 
-    /// Its name on the command line: `bfs`, `astar`, `greedy`, `mixed`.
+    /// Its name on the command line: `bfs`, `astar`, `greedy`, `mixed`, `width`.
     pub fn name(self) -> &'static str {
         match self {
             Search::Bfs => "bfs",
             Search::AStar => "astar",
             Search::Greedy => "greedy",
             Search::Mixed => "mixed",
+            Search::Width => "width",
         }
     }
 
@@ -503,7 +517,14 @@ struct Store {
     rests: Vec<engine::State>,
     rest_ids: HashMap<engine::State, u32, rustc_hash::FxBuildHasher>,
     rest_bytes: u64,
+    /// Per estimate: every object on every cell of the states found with that estimate, a
+    /// board's words ORed (width's novelty; at most [`MAX_NOVELTY_BYTES`] of them).
+    seen: HashMap<u32, Vec<u64>, rustc_hash::FxBuildHasher>,
 }
+
+/// The most bytes [`Store::novelty`] keeps: past them, a state with an estimate not seen yet is
+/// not novel.
+const MAX_NOVELTY_BYTES: u64 = 64 << 20;
 
 /// Bytes per state besides its board: rest id, parent, command, depth, slot.
 const PER_STATE: u64 = 4 + 4 + 1 + 4 + 4;
@@ -526,6 +547,7 @@ impl Store {
             rests: Vec::new(),
             rest_ids: HashMap::default(),
             rest_bytes: 0,
+            seen: HashMap::default(),
         }
     }
 
@@ -540,6 +562,30 @@ impl Store {
             + self.boards.len() as u64 * 8
             + self.free.len() as u64 * 4
             + self.rest_bytes
+            + self.novelty_bytes()
+    }
+
+    fn novelty_bytes(&self) -> u64 {
+        self.seen.len() as u64 * self.len as u64 * 8
+    }
+
+    /// Width's novelty of a state found with estimate `h` and board `cells` (0 when no order
+    /// asks, `width` false): 1 when it has some object on a cell where no state found before
+    /// with the same estimate had it, else 2. Notes its objects for the states after it.
+    fn novelty(&mut self, width: bool, h: u32, cells: &[u64]) -> u32 {
+        if !width {
+            return 0;
+        }
+        if !self.seen.contains_key(&h) && self.novelty_bytes() + self.len as u64 * 8 > MAX_NOVELTY_BYTES {
+            return 2;
+        }
+        let seen = self.seen.entry(h).or_insert_with(|| vec![0; cells.len()]);
+        let mut novel = false;
+        for (s, &c) in seen.iter_mut().zip(cells) {
+            novel |= c & !*s != 0;
+            *s |= c;
+        }
+        if novel { 1 } else { 2 }
     }
 
     /// The bytes the store would take after one more state in the frontier (and the table's
@@ -548,7 +594,9 @@ impl Store {
         let grow =
             if (self.count() + 1) * 2 > self.keys.len() { self.keys.len() as u64 * PER_SLOT } else { 0 };
         let board = if self.free.is_empty() { self.len as u64 * 8 } else { 0 };
-        self.bytes() + PER_STATE + board + grow + 512
+        // (width's novelty may note a new estimate's board)
+        let novelty = if self.seen.is_empty() { 0 } else { self.len as u64 * 8 };
+        self.bytes() + PER_STATE + board + novelty + grow + 512
     }
 
     /// About the most the store grows by with `states` more states: each at the mean size so
@@ -891,12 +939,33 @@ type Entry = Reverse<(u32, u32, u64, u32, u32)>;
 enum Frontier {
     /// Breadth-first: ids in the order found.
     Fifo(VecDeque<u32>),
-    /// Best-first: one heap of [`Entry`] per order (A*'s, greedy's, or A*'s and greedy's two
-    /// for [`Search::Mixed`]), each holding every state waiting; the next state comes from
-    /// `heaps[turn]`, and `turn` moves on to the next heap after each. An entry whose steps are
-    /// no longer the state's, or whose state was expanded since, is stale and skipped.
-    Heaps { heaps: Vec<BinaryHeap<Entry>>, turn: usize },
+    /// Best-first: one heap of [`Entry`] per order (one, or [`Search::Mixed`]'s four), each
+    /// holding every state waiting; the next state comes from the heap `turns[turn]` names,
+    /// and `turn` moves on to the next after each. An entry whose steps are no longer the
+    /// state's, or whose state was expanded since, is stale and skipped.
+    Heaps { heaps: Vec<BinaryHeap<Entry>>, turns: &'static [usize], turn: usize },
 }
+
+/// How a best-first heap ranks the states waiting (see [`Search`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    /// Steps so far plus the estimate; ties by the smaller estimate, then the oldest.
+    AStar,
+    /// The estimate; ties oldest first, or newest first.
+    Greedy { newest: bool },
+    /// Novel states first (see [`Store::novelty`]), then by the estimate, then the oldest.
+    Width,
+}
+
+/// [`Search::Mixed`]'s orders, one heap each.
+const MIXED_ORDERS: [Order; 4] =
+    [Order::AStar, Order::Greedy { newest: false }, Order::Greedy { newest: true }, Order::Width];
+
+/// The heap [`Search::Mixed`] takes each expansion from, in turn (indexes into
+/// [`MIXED_ORDERS`]): width every other expansion, A* and greedy's two a sixth each. (On the
+/// suite's 89 levels the three others left unsolved at 10 s, width alone solved 11, and a
+/// fourth turn each 8 of them; every other turn 9, losing one of the 174 the three solved.)
+pub const MIXED_TURNS: [usize; 6] = [0, 3, 1, 3, 2, 3];
 
 /// Searches for a solution of `state` with the fewest steps (breadth-first), within `limits`,
 /// calling `stop` before every step (see the module docs). `Err` for a game the
@@ -1091,7 +1160,7 @@ struct Searcher<'a> {
     moves: &'static [PuzzleScriptCommand],
     search: Search,
     /// Each heap's order (see `new`).
-    orders: &'static [(bool, bool)],
+    orders: &'static [Order],
     jobs: usize,
     follow_random: bool,
     /// `action` changes nothing in this game (see `Game::action_is_idle`): not played.
@@ -1117,16 +1186,19 @@ struct Searcher<'a> {
 }
 
 /// Adds state `id` to `frontier`, found `order`-th, `depth` steps from the start, estimated
-/// `h` from a win: in each heap by its order (by steps plus estimate, or the estimate alone;
-/// ties oldest or newest first).
-fn push(frontier: &mut Frontier, order: &mut u64, orders: &[(bool, bool)], id: u32, depth: u32, h: u32) {
+/// `h` from a win, `novel` (1) or not (2) (see [`Store::novelty`]): in each heap by its order.
+fn push(frontier: &mut Frontier, order: &mut u64, orders: &[Order], id: u32, depth: u32, h: u32, novel: u32) {
     match frontier {
         Frontier::Fifo(q) => q.push_back(id),
         Frontier::Heaps { heaps, .. } => {
             *order += 1;
-            for (heap, &(steps_too, newest)) in heaps.iter_mut().zip(orders) {
-                let priority = if steps_too { depth.saturating_add(h) } else { h };
-                let tie = if newest { u64::MAX - *order } else { *order };
+            for (heap, o) in heaps.iter_mut().zip(orders) {
+                let (priority, tie) = match *o {
+                    Order::AStar => (depth.saturating_add(h), *order),
+                    Order::Greedy { newest: false } => (h, *order),
+                    Order::Greedy { newest: true } => (h, u64::MAX - *order),
+                    Order::Width => (novel, *order),
+                };
                 heap.push(Reverse((priority, h, tie, id, depth)));
             }
         }
@@ -1134,8 +1206,7 @@ fn push(frontier: &mut Frontier, order: &mut u64, orders: &[(bool, bool)], id: u
 }
 
 /// Puts states taken for a batch back in their places, waiting their turn: at the queue's
-/// front, or in their heaps, the next turn the first one's heap's (as one thread would take
-/// them).
+/// front, or in their heaps, the next turn the first one's (as one thread would take them).
 fn put_back(frontier: &mut Frontier, rest: &[(u32, Option<(usize, Entry)>)]) {
     match frontier {
         Frontier::Fifo(q) => {
@@ -1143,14 +1214,14 @@ fn put_back(frontier: &mut Frontier, rest: &[(u32, Option<(usize, Entry)>)]) {
                 q.push_front(id);
             }
         }
-        Frontier::Heaps { heaps, turn } => {
+        Frontier::Heaps { heaps, turns, turn } => {
             for &(_, e) in rest {
-                if let Some((j, e)) = e {
-                    heaps[j].push(e);
+                if let Some((t, e)) = e {
+                    heaps[turns[t]].push(e);
                 }
             }
-            if let Some(&(_, Some((j, _)))) = rest.first() {
-                *turn = j;
+            if let Some(&(_, Some((t, _)))) = rest.first() {
+                *turn = t;
             }
         }
     }
@@ -1174,15 +1245,17 @@ impl<'a> Searcher<'a> {
         if !aids.travel_pruning {
             pruning.forget_travel();
         }
-        // Each heap's order: (by steps plus estimate, not the estimate alone; ties newest
-        // first, not oldest). Greedy's two tie orders find different levels' solutions (on the
-        // suite, 3 levels each that the other did not within 10 s): mixed runs both.
-        let orders: &'static [(bool, bool)] = match search {
-            Search::Bfs => &[],
-            Search::AStar => &[(true, false)],
-            Search::Greedy => &[(false, false)],
-            Search::Mixed => &[(true, false), (false, false), (false, true)],
+        // Each heap's order, and the heap each expansion takes from in turn. Greedy's two tie
+        // orders find different levels' solutions (on the suite, 3 levels each that the other
+        // did not within 10 s): mixed runs both, and width's.
+        let (orders, turns): (&'static [Order], &'static [usize]) = match search {
+            Search::Bfs => (&[], &[]),
+            Search::AStar => (&[Order::AStar], &[0]),
+            Search::Greedy => (&[Order::Greedy { newest: false }], &[0]),
+            Search::Width => (&[Order::Width], &[0]),
+            Search::Mixed => (&MIXED_ORDERS, &MIXED_TURNS),
         };
+        let width = orders.contains(&Order::Width);
         let jobs = jobs.max(1);
         let most = if jobs > 1 { BATCH_PER_JOB * jobs } else { 1 };
         let mut me = Searcher {
@@ -1201,7 +1274,11 @@ impl<'a> Searcher<'a> {
             some_distance: aids.some_distance,
             frontier: match search {
                 Search::Bfs => Frontier::Fifo(VecDeque::new()),
-                _ => Frontier::Heaps { heaps: orders.iter().map(|_| BinaryHeap::new()).collect(), turn: 0 },
+                _ => Frontier::Heaps {
+                    heaps: orders.iter().map(|_| BinaryHeap::new()).collect(),
+                    turns,
+                    turn: 0,
+                },
             },
             workers: (0..jobs).map(|_| Worker::new(start)).collect(),
             view: start.clone(),
@@ -1230,7 +1307,8 @@ impl<'a> Searcher<'a> {
             let (at, _) = me.store.find(key);
             let root = me.store.add(at, key, &start.cells, rest, Link { parent: NONE, cmd: 0, depth: 0 });
             let h = Estimate { game, travel: &me.travel, some_distance: me.some_distance }.of(start);
-            push(&mut me.frontier, &mut me.k.order, orders, root, 0, h);
+            let novel = me.store.novelty(width, h, &start.cells);
+            push(&mut me.frontier, &mut me.k.order, orders, root, 0, h, novel);
         }
         Ok(me)
     }
@@ -1295,6 +1373,7 @@ impl<'a> Searcher<'a> {
             early: _,
         } = self;
         let (game, moves, search, orders, jobs, prunes) = (*game, *moves, *search, *orders, *jobs, *prunes);
+        let width = orders.contains(&Order::Width);
         let estimate = Estimate { game, travel, some_distance: *some_distance };
         let expander = Expander {
             game,
@@ -1321,17 +1400,18 @@ impl<'a> Searcher<'a> {
             while batch.len() < k.batch_size {
                 let head = match &mut *frontier {
                     Frontier::Fifo(q) => q.pop_front().map(|id| (id, None)),
-                    Frontier::Heaps { heaps, turn } => {
-                        let j = *turn;
+                    Frontier::Heaps { heaps, turns, turn } => {
+                        let t = *turn;
+                        let heap = &mut heaps[turns[t]];
                         let next = loop {
-                            match heaps[j].pop() {
+                            match heap.pop() {
                                 Some(Reverse((_, _, _, id, depth))) if store.depth[id as usize] != depth => {}
                                 Some(Reverse((_, _, _, id, _))) if store.slot[id as usize] == NONE => {}
-                                other => break other.map(|e| (e.0.3, Some((j, e)))),
+                                other => break other.map(|e| (e.0.3, Some((t, e)))),
                             }
                         };
                         // (every heap holds the same states: when one has none left, none has)
-                        *turn = (j + 1) % heaps.len();
+                        *turn = (t + 1) % turns.len();
                         next
                     }
                 };
@@ -1370,9 +1450,9 @@ impl<'a> Searcher<'a> {
             let mut taken = batch.len();
             for i in 0..batch.len() {
                 let (head, entry) = batch[i];
-                if let Some((j, entry)) = entry
+                if let Some((t, entry)) = entry
                     && i > 0
-                    && let Frontier::Heaps { heaps, .. } = &mut *frontier
+                    && let Frontier::Heaps { heaps, turns, .. } = &mut *frontier
                 {
                     let stale = store.depth[head as usize] != entry.0.4 || store.slot[head as usize] == NONE;
                     if stale && heaps.len() == 1 {
@@ -1381,7 +1461,7 @@ impl<'a> Searcher<'a> {
                     // A state found since that comes first, or (heaps in turns) a stale one,
                     // which one thread would have skipped for the next of the same heap: the
                     // rest of the batch waits its turn.
-                    if stale || heaps[j].peek().is_some_and(|top| *top > entry) {
+                    if stale || heaps[turns[t]].peek().is_some_and(|top| *top > entry) {
                         put_back(frontier, &batch[i..]);
                         taken = i;
                         break;
@@ -1464,7 +1544,8 @@ impl<'a> Searcher<'a> {
                         if search != Search::Bfs && depth < store.depth[id as usize] {
                             store.reopen(id, &cells, link);
                             let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)));
-                            push(frontier, &mut k.order, orders, id, depth, h);
+                            let novel = store.novelty(width, h, &cells);
+                            push(frontier, &mut k.order, orders, id, depth, h, novel);
                         }
                         continue;
                     }
@@ -1477,7 +1558,8 @@ impl<'a> Searcher<'a> {
                     } else {
                         h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)))
                     };
-                    push(frontier, &mut k.order, orders, id, depth, h);
+                    let novel = store.novelty(width, h, &cells);
+                    push(frontier, &mut k.order, orders, id, depth, h, novel);
                 }
             }
             if taken < batch.len() {
@@ -2024,7 +2106,7 @@ mod tests {
             let (rules, s) = start_of(GAME, n, 0);
             let bfs = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false).unwrap();
             let SolveOutcome::Solved(fewest) = &bfs.outcome else { panic!("{bfs:?}") };
-            for search in [Search::AStar, Search::Greedy, Search::Mixed] {
+            for search in [Search::AStar, Search::Greedy, Search::Mixed, Search::Width] {
                 let r = solve_with(&rules, &s, SolveLimits::default(), search, &mut || false).unwrap();
                 let SolveOutcome::Solved(c) = &r.outcome else { panic!("{search} level {n}: {r:?}") };
                 assert!(c.len() >= fewest.len(), "{search} level {n}");
@@ -2117,6 +2199,35 @@ mod tests {
                 "level {n}, 70 more objects"
             );
         }
+    }
+
+    /// Width's novelty: a board is novel when some object is on a cell where no board noted
+    /// before with the same estimate had it; estimates are kept apart; nothing is noted when
+    /// no order asks.
+    #[test]
+    fn a_state_is_novel_when_an_object_is_where_none_was_at_its_estimate() {
+        let mut store = Store::new(3);
+        assert_eq!(store.novelty(false, 5, &[1, 0, 0]), 0, "no width order: not asked");
+        assert_eq!(store.bytes(), Store::new(3).bytes(), "and nothing noted");
+        assert_eq!(store.novelty(true, 5, &[1, 0, 0]), 1, "the first board");
+        assert_eq!(store.novelty(true, 5, &[1, 0, 0]), 2, "the same board");
+        assert_eq!(store.novelty(true, 5, &[0, 2, 0]), 1, "an object on a new cell");
+        assert_eq!(store.novelty(true, 5, &[1, 2, 0]), 2, "each object seen there before");
+        assert_eq!(store.novelty(true, 5, &[3, 0, 0]), 1, "another object on a cell seen");
+        assert_eq!(store.novelty(true, 4, &[1, 0, 0]), 1, "another estimate: seen apart");
+        assert_eq!(store.bytes(), Store::new(3).bytes() + 2 * 3 * 8, "a board of bits an estimate");
+        // Past the bound, a new estimate is not novel; the ones noted still are.
+        let mut full = Store::new(1 << 20);
+        let board = vec![1u64; 1 << 20];
+        let boards = (MAX_NOVELTY_BYTES / (8 << 20)) as u32;
+        for h in 0..boards {
+            assert_eq!(full.novelty(true, h, &board), 1, "estimate {h}");
+        }
+        assert_eq!(full.novelty(true, boards, &board), 2, "past the bound");
+        assert!(full.bytes() <= MAX_NOVELTY_BYTES + Store::new(1 << 20).bytes());
+        let mut other = board.clone();
+        other[7] = 2;
+        assert_eq!(full.novelty(true, 0, &other), 1, "an estimate noted before the bound");
     }
 
     /// What the rules can never do proves a level unsolvable: with no win condition (and no

@@ -2,7 +2,7 @@
 //! suite, with each search asked for: `cargo run --release -p tessera-core --example
 //! puzzlescript_solve -- TESTDATA.js [SECONDS] [MIB] [SEARCHES] [TOTAL] [STRIDE] [AIDS] [THREADS]`
 //! (defaults 10 s and 1024 MiB a level and search, searches `bfs,astar` (any of `bfs`, `astar`,
-//! `greedy`, `mixed`), no total, every level,
+//! `greedy`, `mixed`, `width`), no total, every level,
 //! every aid (`all`), one thread). `THREADS` searches that many levels at once, each on its own
 //! thread (each search still on one, its budget its thread's CPU time: the same answers, the run
 //! sooner on a machine with the cores free); the lines are printed in the suite's order.
@@ -251,7 +251,9 @@ fn main() {
         .get(4)
         .map_or("bfs,astar", String::as_str)
         .split(',')
-        .map(|n| Search::from_name(n).unwrap_or_else(|| panic!("{n}: give bfs, astar or greedy")))
+        .map(|n| {
+            Search::from_name(n).unwrap_or_else(|| panic!("{n}: give bfs, astar, greedy, mixed or width"))
+        })
         .collect();
     let total: Option<f64> = args.get(5).and_then(|s| s.parse().ok());
     let stride: usize = args.get(6).and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
