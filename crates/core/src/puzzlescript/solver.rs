@@ -760,8 +760,8 @@ enum Reached {
     /// A win: whether the step drew from the generator.
     Won { drew: bool },
     /// A state: whether the step drew from the generator; its board; its rest (the state
-    /// without its board) when that differs from its parent's; whether it is dead and its estimate, when worked out
-    /// already.
+    /// without its board) when that differs from its parent's; whether it is dead and its
+    /// estimate, when worked out already.
     State {
         drew: bool,
         cells: Vec<u64>,
