@@ -283,19 +283,7 @@ pub struct State {
 
 impl Clone for State {
     fn clone(&self) -> State {
-        State {
-            level: self.level,
-            width: self.width,
-            height: self.height,
-            stride: self.stride,
-            cells: self.cells.clone(),
-            movements: self.movements.clone(),
-            rng: self.rng.clone(),
-            seed: self.seed.clone(),
-            restart_cells: self.restart_cells.clone(),
-            text_mode: self.text_mode,
-            title_screen: self.title_screen,
-        }
+        State { cells: self.cells.clone(), ..self.without_cells() }
     }
 
     /// Reuses the buffers of `self` (the solver copies a state before each step it tries).
