@@ -145,10 +145,12 @@ fn solve_searches_by_mixed_unless_told_and_bfs_proves_the_fewest_steps() {
     assert_eq!(greedy["search"], "greedy");
     let astar = run(&["--search", "astar"]);
     assert_eq!(astar["search"], "astar");
+    let width = run(&["--search", "width"]);
+    assert_eq!((&width["search"], &width["fewest"]), (&"width".into(), &false.into()), "{width}");
     // The default expands fewer states than breadth-first here, and finds as few steps.
     let n = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap();
     assert!(n(&default, "nodes") < n(&bfs, "nodes"), "{default} {bfs}");
-    for other in [&default, &greedy, &astar] {
+    for other in [&default, &greedy, &astar, &width] {
         assert!(n(other, "steps") >= n(&bfs, "steps"), "{other} {bfs}");
     }
     // The text says whether the steps are proved the fewest.
