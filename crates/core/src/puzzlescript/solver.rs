@@ -79,7 +79,7 @@
 //!   a state is expanded, never which.
 //! - **Budget**: [`SolveLimits::max_nodes`] expansions, [`SolveLimits::max_bytes`] of stored
 //!   states (the table of hashes, the links back to each state's parent, the boards in the
-//!   frontier; the search stops with [`SolveOutcome::Memory`] rather than grow past it), and a
+//!   frontier, its queue's or heaps' entries, width's novelty boards; the search stops with [`SolveOutcome::Memory`] rather than grow past it), and a
 //!   `stop` callback the caller passes (checked before every step the search plays, so a
 //!   time budget overshoots by one step at most, which the engine's step bound caps; no clock
 //!   in core).
@@ -946,6 +946,31 @@ enum Frontier {
     Heaps { heaps: Vec<BinaryHeap<Entry>>, turns: &'static [usize], turn: usize },
 }
 
+impl Frontier {
+    /// The bytes its entries take at most after `pushes` states pushed (best-first: every push
+    /// puts an entry in each heap, which stays there until it comes to the top, so the pushes
+    /// bound them) out of `states` found (breadth-first: one id each, at most). Counted from
+    /// what the search's order fixes, not from the heaps' allocations, which differ with the
+    /// number of jobs (batches are taken out and put back), so that the budget ends a search
+    /// at the same state on any number of jobs.
+    fn bytes(&self, pushes: u64, states: u64) -> u64 {
+        match self {
+            Frontier::Fifo(_) => states.saturating_mul(4),
+            Frontier::Heaps { heaps, .. } => {
+                pushes.saturating_mul(heaps.len() as u64 * size_of::<Entry>() as u64)
+            }
+        }
+    }
+
+    /// Its bytes for each state found.
+    fn per_state(&self) -> u64 {
+        match self {
+            Frontier::Fifo(_) => 4,
+            Frontier::Heaps { heaps, .. } => heaps.len() as u64 * size_of::<Entry>() as u64,
+        }
+    }
+}
+
 /// How a best-first heap ranks the states waiting (see [`Search`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Order {
@@ -1049,7 +1074,7 @@ pub fn solve_aided(
     let both = |first: &Searcher, second: &Searcher, r: SolveReport| SolveReport {
         nodes: first.k.nodes.saturating_add(second.k.nodes),
         states: first.store.count().max(second.store.count()) as u64,
-        bytes: first.store.bytes().max(second.store.bytes()),
+        bytes: first.bytes().max(second.bytes()),
         ..r
     };
     loop {
@@ -1057,15 +1082,14 @@ pub fn solve_aided(
             // The second gives way when the first's next turn might not fit beside it: the
             // first's answer holds for every seed.
             if let Some(s) = &second {
-                let need =
-                    first.store.bytes().saturating_add(first.store.growth(SLICE * first.moves.len() as u64));
-                if need.saturating_add(s.store.bytes()) > limits.max_bytes {
+                let need = first.bytes().saturating_add(first.growth(SLICE * first.moves.len() as u64));
+                if need.saturating_add(s.bytes()) > limits.max_bytes {
                     gone_nodes = s.k.nodes;
                     second = None;
                     second_gone = true;
                 }
             }
-            let (n, bytes) = second.as_ref().map_or((gone_nodes, 0), |s| (s.k.nodes, s.store.bytes()));
+            let (n, bytes) = second.as_ref().map_or((gone_nodes, 0), |s| (s.k.nodes, s.bytes()));
             let pause = first.k.nodes.saturating_add(SLICE);
             let ended = first.run(
                 pause,
@@ -1094,7 +1118,7 @@ pub fn solve_aided(
         let Some(s) = second.as_mut() else { continue };
         // (alone once the first ended)
         let pause = if first_ended.is_some() { u64::MAX } else { s.k.nodes.saturating_add(SLICE) };
-        let bytes = if first_ended.is_some() { 0 } else { first.store.bytes() };
+        let bytes = if first_ended.is_some() { 0 } else { first.bytes() };
         let Some(r) = s.run(
             pause,
             limits.max_nodes.saturating_sub(first.k.nodes),
@@ -1313,13 +1337,23 @@ impl<'a> Searcher<'a> {
         Ok(me)
     }
 
+    /// The bytes it takes: its store's and its frontier's entries'.
+    fn bytes(&self) -> u64 {
+        self.store.bytes().saturating_add(self.frontier.bytes(self.k.order, self.store.count() as u64))
+    }
+
+    /// About the most it grows by with `states` more states (see [`Store::growth`]).
+    fn growth(&self, states: u64) -> u64 {
+        self.store.growth(states).saturating_add(states.saturating_mul(self.frontier.per_state()))
+    }
+
     /// What the search has done, ended with `outcome`.
     fn report(&self, outcome: SolveOutcome, draws: u64) -> SolveReport {
         SolveReport {
             outcome,
             nodes: self.k.nodes,
             states: self.store.count() as u64,
-            bytes: self.store.bytes(),
+            bytes: self.bytes(),
             pruned: self.k.pruned,
             draws,
         }
@@ -1549,7 +1583,10 @@ impl<'a> Searcher<'a> {
                         }
                         continue;
                     }
-                    if store.bytes_after_one_more() > max_bytes || store.count() >= MAX_STATES {
+                    let entries = frontier.bytes(k.order + 1, store.count() as u64 + 1);
+                    if store.bytes_after_one_more().saturating_add(entries) > max_bytes
+                        || store.count() >= MAX_STATES
+                    {
                         return Some((SolveOutcome::Memory, 0));
                     }
                     let id = store.add(at, key, &cells, rest, link);
@@ -2228,6 +2265,36 @@ mod tests {
         let mut other = board.clone();
         other[7] = 2;
         assert_eq!(full.novelty(true, 0, &other), 1, "an estimate noted before the bound");
+    }
+
+    /// The budget counts the frontier's entries by the states pushed (one entry a heap), not by
+    /// what the heaps have allocated: the same on any number of jobs; a mixed search reports
+    /// them in its bytes.
+    #[test]
+    fn the_memory_budget_counts_each_heaps_entries() {
+        let fifo = Frontier::Fifo(VecDeque::new());
+        assert_eq!(fifo.bytes(10, 7), 7 * 4, "breadth-first: an id a state");
+        let heaps = Frontier::Heaps {
+            heaps: MIXED_ORDERS.iter().map(|_| BinaryHeap::with_capacity(1000)).collect(),
+            turns: &MIXED_TURNS,
+            turn: 0,
+        };
+        assert_eq!(heaps.bytes(10, 7), 10 * 4 * size_of::<Entry>() as u64, "an entry a push and heap");
+        // A mixed search's bytes: its store's and 4 entries for every state pushed.
+        let (rules, s) = start_of(GAME, 1, 0);
+        let mut me = Searcher::new(&rules, &s, Search::Mixed, no_travel(), 1, false).unwrap();
+        assert_eq!(me.run(100, u64::MAX, u64::MAX, &mut || false), None, "paused after 100 states");
+        assert!(me.k.order >= me.store.count() as u64 && me.store.count() > 100);
+        let entries = me.k.order * 4 * size_of::<Entry>() as u64;
+        assert_eq!(me.bytes(), me.store.bytes() + entries);
+        assert_eq!(me.report(SolveOutcome::Stopped, 0).bytes, me.bytes(), "as reported");
+        let limits = SolveLimits { max_nodes: 200, ..SolveLimits::default() };
+        let r = solve_aided(&rules, &s, limits, Search::Mixed, no_travel(), 1, &mut || false).unwrap();
+        // A budget a little below what it took ends it, out of memory.
+        let short =
+            SolveLimits { max_nodes: 200, max_bytes: r.bytes - r.states * 2 * size_of::<Entry>() as u64 };
+        let cut = solve_aided(&rules, &s, short, Search::Mixed, no_travel(), 1, &mut || false).unwrap();
+        assert_eq!(cut.outcome, SolveOutcome::Memory, "{cut:?}");
     }
 
     /// What the rules can never do proves a level unsolvable: with no win condition (and no
