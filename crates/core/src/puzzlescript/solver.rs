@@ -576,10 +576,12 @@ impl Store {
         if !width {
             return 0;
         }
-        if !self.seen.contains_key(&h) && self.novelty_bytes() + self.len as u64 * 8 > MAX_NOVELTY_BYTES {
-            return 2;
-        }
-        let seen = self.seen.entry(h).or_insert_with(|| vec![0; cells.len()]);
+        let full = self.novelty_bytes() + self.len as u64 * 8 > MAX_NOVELTY_BYTES;
+        let seen = match self.seen.entry(h) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(_) if full => return 2,
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(vec![0; cells.len()]),
+        };
         let mut novel = false;
         for (s, &c) in seen.iter_mut().zip(cells) {
             novel |= c & !*s != 0;
@@ -954,15 +956,14 @@ impl Frontier {
     /// number of jobs (batches are taken out and put back), so that the budget ends a search
     /// at the same state on any number of jobs.
     fn bytes(&self, pushes: u64, states: u64) -> u64 {
-        match self {
-            Frontier::Fifo(_) => states.saturating_mul(4),
-            Frontier::Heaps { heaps, .. } => {
-                pushes.saturating_mul(heaps.len() as u64 * size_of::<Entry>() as u64)
-            }
-        }
+        let entries = match self {
+            Frontier::Fifo(_) => states,
+            Frontier::Heaps { .. } => pushes,
+        };
+        entries.saturating_mul(self.per_state())
     }
 
-    /// Its bytes for each state found.
+    /// Its bytes for each state found (pushed).
     fn per_state(&self) -> u64 {
         match self {
             Frontier::Fifo(_) => 4,
