@@ -1,6 +1,6 @@
 //! `tessera solve` on PuzzleScript levels: the solution printed (the script `play` reads), its
-//! log verified, the JSON, and the refusals and give-ups (a realtime game; a game whose only
-//! ways on are random, solved for its seed; an unsolvable level, the memory and time budgets).
+//! log verified, the JSON, a realtime game's ticks, and the give-ups (a game whose only ways on
+//! are random, solved for its seed; an unsolvable level, the memory and time budgets).
 
 use crate::{json_lines, scratch, stderr, tessera};
 use std::path::{Path, PathBuf};
@@ -55,14 +55,47 @@ fn solve_prints_the_shortest_solution_that_play_and_replay_verify_accept() {
     assert!(v["nodes"].as_u64().unwrap() >= 1 && v["states"].as_u64().unwrap() >= 1);
 }
 
+/// A realtime game whose crate only the clock moves: each tick moves it right, once the player
+/// has walked out of its way.
+const CONVEYOR: &str = "title Conveyor\nnoaction\nrealtime_interval 0.5\n\n========\nOBJECTS\n========\n\n\
+    Background\nblack\n\nTarget\nyellow\n\nWall\nbrown\n\nPlayer\nwhite\n\nCrate\norange\n\n\
+    =======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n\
+    ======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\n\
+    Player, Wall, Crate\n\n======\nRULES\n======\n\n[ stationary Player ] [ Crate ] -> [ Player ] [ right Crate ]\n\n\
+    ==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n\
+    =======\nLEVELS\n=======\n\n#######\n#*P.O.#\n#######\n";
+
 #[test]
-fn solve_refuses_realtime_games_solves_random_ones_for_their_seed_and_says_why_it_gives_up() {
+fn solve_waits_for_a_realtime_game_s_clock_with_tick_steps_that_play_and_verify_accept() {
+    let dir = scratch("ps-solve-realtime");
+    let level = level_file(&dir, "conveyor.json", CONVEYOR, 0);
+    let log = dir.join("conveyor.tlog");
+    let out = tessera(
+        &["solve", level.to_str().unwrap(), "--search", "bfs", "--record", log.to_str().unwrap()],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let commands: Vec<&str> = text.lines().collect();
+    assert_eq!(commands, ["right", "right", "right", "tick", "tick", "tick"], "{}", stderr(&out));
+    let play = tessera(
+        &["play", level.to_str().unwrap(), "--commands", "-", "--json", "--strict"],
+        &commands.join("\n"),
+    );
+    assert!(play.status.success(), "{}", stderr(&play));
+    assert_eq!(json_lines(&play).last().unwrap()["status"], "won");
+    let verify = tessera(&["replay", "verify", log.to_str().unwrap()], "");
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    // Without the clock nothing moves the crate: proved unsolvable, exit 1.
+    let still = level_file(&dir, "still.json", &CONVEYOR.replace("realtime_interval 0.5\n", ""), 0);
+    let out = tessera(&["solve", still.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("unsolvable"), "{}", stderr(&out));
+}
+
+#[test]
+fn solve_solves_random_games_for_their_seed_and_says_why_it_gives_up() {
     let dir = scratch("ps-solve-refuse");
-    let realtime =
-        game().replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
-    let out = tessera(&["solve", level_file(&dir, "rt.json", &realtime, 0).to_str().unwrap()], "");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("realtime"), "{}", stderr(&out));
     let random = game().replace(
         "[ > Player | Crate ] -> [ > Player | > Crate ]",
         "[ > Player ] -> [ randomdir Player ]\n[ > Player | Crate ] -> [ > Player | > Crate ]",

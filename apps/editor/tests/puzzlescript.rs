@@ -745,12 +745,10 @@ fn hint_on_level_2_names_a_step_of_a_solution_searched_off_the_ui_thread() {
     let first: PuzzleScriptCommand = word.parse().unwrap_or_else(|_| panic!("a step: {message}"));
     // A step of a solution: after it, the fewest steps left are one fewer.
     let AnyRules::PuzzleScript(rules) = h.state().session().history().rules().clone() else { panic!() };
-    let fewest = |s: &PuzzleScriptState| match solve(&rules, s, SolveLimits::default(), &mut || false) {
-        Ok(r) => match r.outcome {
-            SolveOutcome::Solved(c) => c.len(),
-            other => panic!("{other:?}"),
-        },
-        Err(e) => panic!("{e}"),
+    let fewest = |s: &PuzzleScriptState| match solve(&rules, s, SolveLimits::default(), &mut || false).outcome
+    {
+        SolveOutcome::Solved(c) => c.len(),
+        other => panic!("{other:?}"),
     };
     let mut after = start.clone();
     rules.apply(&mut after, &first, &mut Vec::new()).expect("the hint is legal");
@@ -1113,4 +1111,38 @@ fn a_long_again_chain_shows_its_last_turns_only() {
     assert_eq!(sounds[0].turns.len(), MAX_TURN_BOARDS + 1, "one turn of sounds a board, and the end's");
     assert_eq!(sounds[0].turns[0], vec!["23659300".to_string()], "the hidden turns' sound, once");
     assert!(secs > 0.0);
+}
+
+/// A realtime game whose crate only the clock moves (each tick moves it right), once the player
+/// has walked out of its way; the clock ticks every 0.2 s.
+const CONVEYOR: &str = "title Conveyor\nnoaction\nrealtime_interval 0.2\n\n========\nOBJECTS\n========\n\n\
+    Background\nblack\n\nTarget\nyellow\n\nWall\nbrown\n\nPlayer\nwhite\n\nCrate\norange\n\n\
+    =======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n\
+    ======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\n\
+    Player, Wall, Crate\n\n======\nRULES\n======\n\n[ stationary Player ] [ Crate ] -> [ Player ] [ right Crate ]\n\n\
+    ==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n\
+    =======\nLEVELS\n=======\n\n#######\n#*P.O.#\n#######\n";
+
+/// A realtime game's solution waits for the clock: Hint finds it (its ticks steps of their own),
+/// a tick of the clock that changes nothing says nothing, and "Show the solution" plays it to
+/// the win, the clock waiting meanwhile (its own tick would put the solution off its course).
+#[test]
+fn a_realtime_game_s_solution_plays_its_ticks_while_the_clock_waits() {
+    let (mut h, dir) = editor_on_game("conveyor", CONVEYOR);
+    let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
+    tessera_editor::games::set_hint_budget(&h.ctx, budget);
+    // The clock's ticks change nothing while the player blocks the crate: no step, no word.
+    for _ in 0..30 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    assert_eq!(h.state().session().history().step(), 0);
+    assert_eq!(h.state().message(), None, "a tick of the clock that changes nothing says nothing");
+    let said = ask_hint(&mut h);
+    assert!(said.starts_with("Hint: right (a solution in"), "{said}");
+    let steps = solution_steps(&said);
+    show_the_whole_solution(&mut h, steps);
+    assert!(ps(&h).is_won(), "the solution wins: {:?}", h.state().message());
+    assert_eq!(h.state().session().history().step(), steps, "the clock played no step of its own");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -181,6 +181,9 @@ pub struct EditorApp {
     /// When the walk's next step may be played (egui time): a pause of [`WALK_PHASES`] phases
     /// of the speed after the last, so the eye can follow.
     walk_at: f64,
+    /// The step running on its worker is the game's clock's ([`PlayAction::Clock`]): if it
+    /// changes nothing, nothing is said.
+    clock_running: bool,
     new_seed: u64,
     title: String,
     /// The window title last sent to the window.
@@ -236,6 +239,7 @@ impl EditorApp {
             walk: Default::default(),
             walk_len: 0,
             walk_at: 0.0,
+            clock_running: false,
             new_seed: 0,
             title: "classic 2048 (built in)".into(),
             sent_title: String::new(),

@@ -98,6 +98,11 @@ impl EditorApp {
         }
         match self.session.poll(now, self.settings.speed) {
             Some((cmd, result)) => {
+                // (a tick of the clock that changes nothing: nothing to say)
+                let clock = std::mem::take(&mut self.clock_running);
+                if clock && matches!(&result, Err(r) if r.code == "no_change") {
+                    return;
+                }
                 if !self.step_done(&cmd, result) {
                     self.walk.clear();
                 }
@@ -106,8 +111,25 @@ impl EditorApp {
         }
     }
 
+    /// Plays a step of the game's clock ([`PlayAction::Clock`]): not while a step runs or a
+    /// solution is shown; one that changes nothing says nothing.
+    fn clock_step(&mut self, cmd: &tessera_core::AnyCommand, now: f64) {
+        if self.session.running().is_some() || !self.walk.is_empty() {
+            return;
+        }
+        self.session.rules_tried = self.console.verbose;
+        match self.session.start(cmd, now, self.settings.speed, self.step_wait) {
+            crate::session::Started::Done(Err(r)) if r.code == "no_change" => {}
+            crate::session::Started::Done(result) => {
+                self.step_done(cmd, result);
+            }
+            crate::session::Started::Running => self.clock_running = true,
+        }
+    }
+
     /// Cancels the step running on its worker: nothing of it is kept.
     pub fn cancel_step(&mut self) {
+        self.clock_running = false;
         if self.session.cancel() {
             self.walk.clear();
             self.say("Cancelled the step: nothing changed".into(), false);
@@ -221,6 +243,7 @@ impl EditorApp {
         let action = games::of(rules.rule_set()).and_then(|g| g.play_panel(ui, rules, state, &mut self.play));
         match action {
             Some(PlayAction::Execute(cmd)) => self.execute(&cmd, now),
+            Some(PlayAction::Clock(cmd)) => self.clock_step(&cmd, now),
             Some(PlayAction::Notice(n)) => self.say(n, false),
             Some(PlayAction::Lost(n)) => self.say(n, true),
             Some(PlayAction::Walk(steps)) => {

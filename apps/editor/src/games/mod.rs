@@ -111,6 +111,10 @@ pub type InkMap = Box<dyn Fn(Ink) -> Ink>;
 pub enum PlayAction {
     /// Play this command (the selection is cleared first).
     Execute(AnyCommand),
+    /// Play this step of the game's own clock (a realtime game's tick), unless a step is under
+    /// way or a solution is being shown (its own ticks are its time): a tick that changes
+    /// nothing says nothing.
+    Clock(AnyCommand),
     /// Say this in the status bar.
     Notice(String),
     /// Say this in the status bar and offer Undo: the position is lost (no solution from it).

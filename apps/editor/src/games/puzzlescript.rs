@@ -437,7 +437,7 @@ impl EditorGame for Game {
             && realtime_ui(ui, every, !s.is_won())
             && action.is_none()
         {
-            action = Some(PlayAction::Execute(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
+            action = Some(PlayAction::Clock(AnyCommand::PuzzleScript(PuzzleScriptCommand::Tick)));
         }
         if let Some(a) = hint::panel(ui, r, s) {
             action = Some(a);

@@ -20,8 +20,8 @@
 //! ([`crate::difficulty::Puzzle`]): `steps` of the shortest solution and `nodes` expanded,
 //! searched once per sweep within the same budgets (counts, not a clock: the report is the same
 //! on every machine). A search that ends without deciding (the budgets, the stop flag, or a
-//! random game with no solution found, which another seed might have) is `stopped`; a realtime
-//! game has no figures.
+//! random game with no solution found, which another seed might have) is `stopped`. A realtime
+//! game's solution may wait for the clock (`tick` steps; see core's solver).
 
 use crate::Bot;
 use crate::any::{BotInfo, BotKind, BotSpec, Make, boxed};
@@ -90,26 +90,25 @@ impl GameBots for PuzzleScriptRules {
         start: &PuzzleScriptState,
         stop: &dyn Fn() -> bool,
     ) -> Option<Puzzle> {
-        measure(rules, start, LIMITS, stop)
+        Some(measure(rules, start, LIMITS, stop))
     }
 }
 
-/// The solver's figures for `state` within `limits` (see the module docs); `None` for a game the
-/// solver refuses. A stop already given leaves it `stopped` without searching.
+/// The solver's figures for `state` within `limits` (see the module docs). A stop already given
+/// leaves it `stopped` without searching.
 pub fn measure(
     rules: &PuzzleScriptRules,
     state: &PuzzleScriptState,
     limits: SolveLimits,
     stop: &dyn Fn() -> bool,
-) -> Option<Puzzle> {
+) -> Puzzle {
     let puzzle = |outcome, figures| Puzzle { solver: SOLVER.name().into(), outcome, figures };
     let nodes = |value| Figure { name: "nodes".into(), value };
     if stop() {
-        tessera_core::puzzlescript::solver::check(rules.game()).ok()?;
-        return Some(puzzle(PuzzleOutcome::Stopped, vec![nodes(0)]));
+        return puzzle(PuzzleOutcome::Stopped, vec![nodes(0)]);
     }
-    let report = solve(rules, state, limits, &mut || stop()).ok()?;
-    Some(match report.outcome {
+    let report = solve(rules, state, limits, &mut || stop());
+    match report.outcome {
         SolveOutcome::Solved(s) => puzzle(
             PuzzleOutcome::Solved,
             vec![Figure { name: "steps".into(), value: s.len() as u64 }, nodes(report.nodes)],
@@ -119,7 +118,7 @@ pub fn measure(
         | SolveOutcome::TooLong { .. }
         | SolveOutcome::Stopped
         | SolveOutcome::Memory => puzzle(PuzzleOutcome::Stopped, vec![nodes(report.nodes)]),
-    })
+    }
 }
 
 /// Plays the solver's solution (see the module docs).
@@ -135,9 +134,7 @@ impl SolverBot {
     fn replan(&mut self, rules: &PuzzleScriptRules, state: &PuzzleScriptState) {
         self.plan.clear();
         self.expect = None;
-        if let Ok(report) = solve(rules, state, LIMITS, &mut || false)
-            && let SolveOutcome::Solved(commands) = report.outcome
-        {
+        if let SolveOutcome::Solved(commands) = solve(rules, state, LIMITS, &mut || false).outcome {
             self.plan = commands;
             self.plan.reverse();
             self.expect = Some(state.hash());
@@ -222,7 +219,7 @@ mod tests {
             panic!("not puzzlescript")
         };
         assert_eq!(SolverBot::default().choose(rules, s), None);
-        let p = measure(rules, s, LIMITS, &|| false).unwrap();
+        let p = measure(rules, s, LIMITS, &|| false);
         assert_eq!(p.outcome, PuzzleOutcome::Unsolvable);
     }
 
@@ -246,7 +243,8 @@ mod tests {
         assert_eq!(p.figures[1].name, "nodes");
         let r = run(&sweep(SOLVER, 2), 1, &stop, &|_| {}).unwrap();
         assert_eq!(r.summary.wins, 2);
-        // A realtime game has no figures.
+        // A realtime game has figures too (its solution may wait for the clock; here it needs
+        // not), and the solver bot wins it.
         let realtime =
             GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 1");
         let g = level(&realtime, 0, None).start(Some(0)).unwrap();
@@ -254,7 +252,15 @@ mod tests {
         else {
             panic!("not puzzlescript")
         };
-        assert_eq!(measure(rules, s, LIMITS, &|| false), None);
-        assert_eq!(measure(rules, s, LIMITS, &|| true), None);
+        let p = measure(rules, s, LIMITS, &|| false);
+        assert_eq!(p.outcome, PuzzleOutcome::Solved);
+        assert_eq!((p.figures[0].name.as_str(), p.figures[0].value), ("steps", 2));
+        assert_eq!(measure(rules, s, LIMITS, &|| true).outcome, PuzzleOutcome::Stopped);
+        let mut bot = SolverBot::default();
+        let mut s = s.clone();
+        while let Some(c) = bot.choose(rules, &s) {
+            rules.apply(&mut s, &c, &mut Vec::new()).unwrap();
+        }
+        assert!(s.is_won());
     }
 }

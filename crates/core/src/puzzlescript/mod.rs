@@ -72,8 +72,8 @@ pub use import::{IMPORTERS, import_level};
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
 pub use plugin::{HINT_BYTES, HINT_NODES, HINT_SEARCH, PuzzleScript, PuzzleScriptKeyframe};
 pub use solver::{
-    Aids, HintVerdict, Refusal, Search, SolutionMemo, SolveLimits, SolveOutcome, SolveReport, hint_verdict,
-    solve, solve_aided, solve_parallel, solve_with,
+    Aids, HintVerdict, Search, SolutionMemo, SolveLimits, SolveOutcome, SolveReport, hint_verdict, solve,
+    solve_aided, solve_parallel, solve_with,
 };
 pub use source::{Glyph, LevelEdit, Palette, edit_levels, legend, level_rows, palette, with_level_rows};
 pub use state::{Meta, PuzzleScriptState};

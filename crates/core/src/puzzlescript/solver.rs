@@ -7,8 +7,11 @@
 //!   `noaction`), each run exactly as the rule set runs it: the turn, then every `again` turn it
 //!   queues (at most [`MAX_TURNS`](super::MAX_TURNS)), stopping at a win; a chain of `again`
 //!   turns that comes back to a state it passed (an animation looping for ever) has its whole
-//!   cycles skipped, their work counted, to the same state and verdict. `tick` and `restart`
-//!   are not searched (`restart` only goes back to a state already seen). `action` is not
+//!   cycles skipped, their work counted, to the same state and verdict. `tick`
+//!   is searched in a realtime game (`realtime_interval`) only: a turn with no input, as the
+//!   game's clock plays it, which a player gets by waiting (a solution may ask for several
+//!   steps between two ticks, as a quick hand plays them); `restart` is not searched (it only
+//!   goes back to a state already seen). `action` is not
 //!   played where it provably changes nothing (every rule needs something moving up, down, left
 //!   or right; see `Game::action_is_idle`): it would find the state it starts from. The turns
 //!   are played quietly (`Game::quiet_turn`: no messages, no sounds, buffers reused), with the
@@ -66,8 +69,7 @@
 //!   and a game whose only ways on draw is not kept waiting for the first search to end. When
 //!   neither finds a solution the
 //!   answer is [`SolveOutcome::Random`], not `Unsolvable`. Steps past the step work bound, which
-//!   the rules refuse, are left out ([`SolveOutcome::TooLong`]). A game with `realtime_interval`
-//!   is refused: time, not the player, moves it.
+//!   the rules refuse, are left out ([`SolveOutcome::TooLong`]).
 //! - **Jobs.** [`solve_parallel`] expands states on several threads in batches: the queue's
 //!   next states (breadth-first), or the heaps' least (best-first, in turns), each one's steps
 //!   played on some thread; then the states are taken one at a time in the order one thread
@@ -221,23 +223,17 @@ pub struct SolveReport {
     pub draws: u64,
 }
 
-/// Why a level cannot be searched.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    /// The game is realtime.
-    #[error("the game is realtime (realtime_interval): time, not the player, moves it")]
-    Realtime,
-}
-
-/// Whether `game` can be searched at all: `Err` for a realtime game.
-pub fn check(game: &Game) -> Result<(), Refusal> {
-    if game.prelude().realtime_interval.is_some() { Err(Refusal::Realtime) } else { Ok(()) }
-}
-
-/// The commands a search expands, in order.
+/// The commands a search expands, in order: the arrows, `action` unless the game says
+/// `noaction`, and `tick` in a realtime game (a turn with no input: the clock's).
 pub fn moves(game: &Game) -> &'static [PuzzleScriptCommand] {
     use PuzzleScriptCommand::*;
-    if game.prelude().noaction { &[Up, Down, Left, Right] } else { &[Up, Down, Left, Right, Action] }
+    let realtime = game.prelude().realtime_interval.is_some();
+    match (game.prelude().noaction, realtime) {
+        (true, false) => &[Up, Down, Left, Right],
+        (false, false) => &[Up, Down, Left, Right, Action],
+        (true, true) => &[Up, Down, Left, Right, Tick],
+        (false, true) => &[Up, Down, Left, Right, Action, Tick],
+    }
 }
 
 /// One step as the rule set runs it (see [`PuzzleScriptRules::apply_into`]) on the engine's
@@ -249,7 +245,7 @@ fn step(
     game: &Game,
     ws: &mut engine::Workspace,
     state: &mut engine::State,
-    input: Input,
+    input: Option<Input>,
     work_limit: u64,
 ) -> Option<bool> {
     let mut turn = 0u32;
@@ -262,7 +258,7 @@ fn step(
     let mut kept: Option<(engine::State, u32, u64)> = None;
     let mut cycled = false;
     loop {
-        let outcome = game.quiet_turn(ws, state, (turn == 0).then_some(input), &mut work);
+        let outcome = game.quiet_turn(ws, state, if turn == 0 { input } else { None }, &mut work);
         if work.over() {
             return None;
         }
@@ -300,13 +296,14 @@ fn step(
 const CYCLE_FROM: u32 = 4;
 
 /// The engine input of a searched command.
-fn input(cmd: PuzzleScriptCommand) -> Input {
+fn input(cmd: PuzzleScriptCommand) -> Option<Input> {
     match cmd {
-        PuzzleScriptCommand::Up => Input::Up,
-        PuzzleScriptCommand::Down => Input::Down,
-        PuzzleScriptCommand::Left => Input::Left,
-        PuzzleScriptCommand::Right => Input::Right,
-        _ => Input::Action,
+        PuzzleScriptCommand::Up => Some(Input::Up),
+        PuzzleScriptCommand::Down => Some(Input::Down),
+        PuzzleScriptCommand::Left => Some(Input::Left),
+        PuzzleScriptCommand::Right => Some(Input::Right),
+        PuzzleScriptCommand::Tick => None,
+        _ => Some(Input::Action),
     }
 }
 
@@ -994,26 +991,25 @@ const MIXED_ORDERS: [Order; 4] =
 pub const MIXED_TURNS: [usize; 6] = [0, 3, 1, 3, 2, 3];
 
 /// Searches for a solution of `state` with the fewest steps (breadth-first), within `limits`,
-/// calling `stop` before every step (see the module docs). `Err` for a game the
-/// search refuses.
+/// calling `stop` before every step (see the module docs).
 pub fn solve(
     rules: &PuzzleScriptRules,
     state: &PuzzleScriptState,
     limits: SolveLimits,
     stop: &mut dyn FnMut() -> bool,
-) -> Result<SolveReport, Refusal> {
+) -> SolveReport {
     solve_with(rules, state, limits, Search::Bfs, stop)
 }
 
 /// Searches for a solution of `state` by `search` (see the module docs), within `limits`, calling
-/// `stop` before every step. `Err` for a game the search refuses.
+/// `stop` before every step.
 pub fn solve_with(
     rules: &PuzzleScriptRules,
     state: &PuzzleScriptState,
     limits: SolveLimits,
     search: Search,
     stop: &mut dyn FnMut() -> bool,
-) -> Result<SolveReport, Refusal> {
+) -> SolveReport {
     solve_aided(rules, state, limits, search, Aids::default(), 1, stop)
 }
 
@@ -1027,7 +1023,7 @@ pub fn solve_parallel(
     search: Search,
     jobs: usize,
     stop: &mut dyn FnMut() -> bool,
-) -> Result<SolveReport, Refusal> {
+) -> SolveReport {
     solve_aided(rules, state, limits, search, Aids::default(), jobs, stop)
 }
 
@@ -1063,8 +1059,8 @@ pub fn solve_aided(
     aids: Aids,
     jobs: usize,
     stop: &mut dyn FnMut() -> bool,
-) -> Result<SolveReport, Refusal> {
-    let mut first = Searcher::new(rules, state, search, aids, jobs, false)?;
+) -> SolveReport {
+    let mut first = Searcher::new(rules, state, search, aids, jobs, false);
     // The search that follows the steps that draw, once the first has met one: the two take
     // turns, `SLICE` expansions each, sharing the budget (see the module docs).
     let mut second: Option<Searcher> = None;
@@ -1099,20 +1095,20 @@ pub fn solve_aided(
                 stop,
             );
             if second.is_none() && !second_gone && first.k.random > 0 {
-                second = Some(Searcher::new(rules, state, search, aids, jobs, true)?);
+                second = Some(Searcher::new(rules, state, search, aids, jobs, true));
             }
             match (ended, &second) {
                 (None, _) => {}
                 // (no step left out drew, or the second search ran out of memory: the first
                 // search's answer stands)
-                (Some(r), None) => return Ok(SolveReport { nodes: r.nodes.saturating_add(gone_nodes), ..r }),
+                (Some(r), None) => return SolveReport { nodes: r.nodes.saturating_add(gone_nodes), ..r },
                 // (a solution or a proof ends both; so do the budgets, which are shared: the
                 // first search out of memory is not taken up again, since it stopped within a
                 // state's steps; the second gave way before its turn when the memory might not
                 // hold both)
                 (Some(r), Some(s)) => match r.outcome {
                     SolveOutcome::Random { .. } | SolveOutcome::TooLong { .. } => first_ended = Some(r),
-                    _ => return Ok(both(&first, s, r)),
+                    _ => return both(&first, s, r),
                 },
             }
         }
@@ -1132,9 +1128,9 @@ pub fn solve_aided(
         match (&r.outcome, &first_ended) {
             // Out of budget: nothing found; the first search's answer, if it had one, stands.
             (SolveOutcome::Stopped | SolveOutcome::Memory, Some(a)) => {
-                return Ok(both(&first, s, a.clone()));
+                return both(&first, s, a.clone());
             }
-            (SolveOutcome::Stopped, None) => return Ok(both(&first, s, r)),
+            (SolveOutcome::Stopped, None) => return both(&first, s, r),
             // (out of memory with the first search still going: it goes on alone)
             (SolveOutcome::Memory, None) => {
                 gone_nodes = s.k.nodes;
@@ -1144,7 +1140,7 @@ pub fn solve_aided(
             // A solution, or the whole search for this seed, or steps left out past the work
             // bound: the search that leaves out draws would find nothing more (what it
             // reaches, this one reaches).
-            _ => return Ok(both(&first, s, r)),
+            _ => return both(&first, s, r),
         }
     }
 }
@@ -1260,10 +1256,9 @@ impl<'a> Searcher<'a> {
         aids: Aids,
         jobs: usize,
         follow_random: bool,
-    ) -> Result<Searcher<'a>, Refusal> {
+    ) -> Searcher<'a> {
         let game = rules.game();
         let work_limit = rules.step_work_limit();
-        check(game)?;
         let start = state.engine();
         let mut pruning = Pruning::of(game, start);
         let travel = if aids.travel_estimate { pruning.travel().to_vec() } else { Vec::new() };
@@ -1335,7 +1330,7 @@ impl<'a> Searcher<'a> {
             let novel = me.store.novelty(width, h, &start.cells);
             push(&mut me.frontier, &mut me.k.order, orders, root, 0, h, novel);
         }
-        Ok(me)
+        me
     }
 
     /// The bytes it takes: its store's and its frontier's entries'.
@@ -1654,8 +1649,6 @@ pub enum HintVerdict {
     OutOfTime(u64),
     /// The level is won already.
     Won,
-    /// The game cannot be searched (realtime).
-    Refused(Refusal),
 }
 
 /// The hint for `state`: a search by [`HINT_SEARCH`](super::HINT_SEARCH) within `limits` and
@@ -1666,10 +1659,7 @@ pub fn hint_verdict(
     limits: SolveLimits,
     stop: &mut dyn FnMut() -> bool,
 ) -> HintVerdict {
-    let report = match solve_with(rules, state, limits, super::HINT_SEARCH, stop) {
-        Ok(r) => r,
-        Err(e) => return HintVerdict::Refused(e),
-    };
+    let report = solve_with(rules, state, limits, super::HINT_SEARCH, stop);
     match report.outcome {
         SolveOutcome::Solved(c) => match c.first() {
             Some(&first) => HintVerdict::Move { first, solution: c, seeded: report.draws > 0 },
@@ -1769,7 +1759,7 @@ mod tests {
 
     fn solved(source: &str, n: usize) -> Vec<PuzzleScriptCommand> {
         let (rules, s) = start_of(source, n, 0);
-        let report = solve(&rules, &s, SolveLimits::default(), &mut || false).expect("searchable");
+        let report = solve(&rules, &s, SolveLimits::default(), &mut || false);
         match report.outcome {
             SolveOutcome::Solved(c) => c,
             other => panic!("level {n}: {other:?}"),
@@ -1834,19 +1824,18 @@ mod tests {
         let noaction = source.replace("homepage example.invalid", "homepage example.invalid\nnoaction");
         // The crate can never leave its corner: proved from the start, whatever the action key
         // draws.
-        let report = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        let report = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!((report.outcome, report.nodes), (SolveOutcome::Unsolvable, 0));
         // Without that proof the search goes everywhere; the action key draws a spark's place:
         // left out, so not proved. Followed, every press is a new state (the generator is part
         // of it): that search gives up on its budget, and the first one's answer stands.
         let limits = SolveLimits { max_nodes: 3_000, ..SolveLimits::default() };
-        let report = solve_aided(&rules, &s, limits, Search::Bfs, no_travel(), 1, &mut || false).unwrap();
+        let report = solve_aided(&rules, &s, limits, Search::Bfs, no_travel(), 1, &mut || false);
         assert!(matches!(report.outcome, SolveOutcome::Random { followed: false, .. }), "{report:?}");
         assert_eq!(report.nodes, 3_000, "the budget is both searches'");
         let (rules, s) = start_of(&noaction, 0, 0);
         let report =
-            solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false)
-                .unwrap();
+            solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false);
         assert_eq!(report.outcome, SolveOutcome::Unsolvable);
         assert!(report.states > 1 && report.nodes == report.states);
     }
@@ -1870,7 +1859,7 @@ mod tests {
         let (mut solved, mut shut) = (0, 0);
         for seed in 0..24 {
             let (rules, s) = start_of(DIE, 0, seed);
-            let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+            let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
             match &r.outcome {
                 SolveOutcome::Solved(c) => {
                     solved += 1;
@@ -1908,7 +1897,7 @@ mod tests {
     fn die_room_first_alone() -> (String, SolveReport) {
         let game = die_room();
         let (rules, s) = start_of(&game, 0, 0);
-        let mut first = Searcher::new(&rules, &s, Search::Bfs, Aids::default(), 1, false).unwrap();
+        let mut first = Searcher::new(&rules, &s, Search::Bfs, Aids::default(), 1, false);
         let alone = first.run(u64::MAX, u64::MAX, u64::MAX, &mut || false).unwrap();
         (game, alone)
     }
@@ -1931,7 +1920,7 @@ mod tests {
             let limits = SolveLimits { max_nodes: budget, ..SolveLimits::default() };
             for search in [Search::Bfs, Search::Mixed] {
                 for jobs in [1, 2] {
-                    let r = solve_parallel(&rules, &s, limits, search, jobs, &mut || false).unwrap();
+                    let r = solve_parallel(&rules, &s, limits, search, jobs, &mut || false);
                     assert!(r.nodes <= budget, "seed {seed}: {r:?}");
                     match &r.outcome {
                         SolveOutcome::Solved(c) => {
@@ -1958,7 +1947,7 @@ mod tests {
         for (seed, sixteenths) in (0..8).flat_map(|seed| [17, 20, 24, 32, 48].map(|x| (seed, x))) {
             let limits = SolveLimits { max_bytes: alone.bytes * sixteenths / 16, ..SolveLimits::default() };
             let (rules, s) = start_of(&game, 0, seed);
-            let r = solve_parallel(&rules, &s, limits, Search::Bfs, 1, &mut || false).unwrap();
+            let r = solve_parallel(&rules, &s, limits, Search::Bfs, 1, &mut || false);
             assert!(r.bytes <= limits.max_bytes, "seed {seed}, {sixteenths}/16: {r:?}");
             match &r.outcome {
                 SolveOutcome::Solved(c) => assert!(wins(&game, 0, seed, c), "seed {seed}"),
@@ -1971,7 +1960,7 @@ mod tests {
     }
 
     #[test]
-    fn a_game_that_moves_at_random_is_solved_for_its_seed_and_a_realtime_one_refused() {
+    fn a_game_that_moves_at_random_is_solved_for_its_seed() {
         // Every move goes a random way: no solution draws nothing, so the search follows the
         // draws, each as the state's generator plays it.
         let source = GAME.replace(
@@ -1981,8 +1970,7 @@ mod tests {
         for seed in [0, 1, 7] {
             let (rules, s) = start_of(&source, 0, seed);
             for jobs in [1, 3] {
-                let r = solve_parallel(&rules, &s, SolveLimits::default(), Search::Bfs, jobs, &mut || false)
-                    .unwrap();
+                let r = solve_parallel(&rules, &s, SolveLimits::default(), Search::Bfs, jobs, &mut || false);
                 let SolveOutcome::Solved(solution) = &r.outcome else { panic!("seed {seed}: {r:?}") };
                 assert!(r.draws > 0 && r.draws <= solution.len() as u64, "seed {seed}: {r:?}");
                 assert!(wins(&source, 0, seed, solution), "seed {seed}: the solution wins with its seed");
@@ -1994,18 +1982,64 @@ mod tests {
         // A budget too small for the second search: the first one's answer.
         let (rules, s) = start_of(&source, 0, 0);
         let limits = SolveLimits { max_nodes: 3, ..SolveLimits::default() };
-        let report = solve(&rules, &s, limits, &mut || false).unwrap();
+        let report = solve(&rules, &s, limits, &mut || false);
         assert!(
             matches!(report.outcome, SolveOutcome::Random { steps, followed: false } if steps >= 4),
             "{report:?}"
         );
         // A game that draws nothing gives solutions with no draws.
         let (rules, s) = start_of(GAME, 0, 0);
-        assert_eq!(solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap().draws, 0);
-        let realtime =
-            GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
-        let (rules, s) = start_of(&realtime, 0, 0);
-        assert_eq!(solve(&rules, &s, SolveLimits::default(), &mut || false), Err(Refusal::Realtime));
+        assert_eq!(solve(&rules, &s, SolveLimits::default(), &mut || false).draws, 0);
+    }
+
+    /// A realtime game whose crate only the clock moves: a tick moves it right (the player,
+    /// moving, is never stationary), and the player must first walk out of its way.
+    const CONVEYOR: &str = "title Conveyor\nnoaction\nrealtime_interval 0.5\n\n========\nOBJECTS\n========\n\n\
+        Background\nblack\n\nTarget\nyellow\n\nWall\nbrown\n\nPlayer\nwhite\n\nCrate\norange\n\n\
+        =======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n\
+        ======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nPlayer, Wall, Crate\n\n\
+        ======\nRULES\n======\n\n[ stationary Player ] [ Crate ] -> [ Player ] [ right Crate ]\n\n\
+        ==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n\
+        =======\nLEVELS\n=======\n\n#######\n#*P.O.#\n#######\n";
+
+    #[test]
+    fn a_realtime_game_is_searched_with_the_clock_s_tick_as_a_step() {
+        use PuzzleScriptCommand::{Right, Tick};
+        let (rules, s) = start_of(CONVEYOR, 0, 0);
+        for search in Search::ALL {
+            for jobs in [1, 2] {
+                let r = solve_parallel(&rules, &s, SolveLimits::default(), search, jobs, &mut || false);
+                let SolveOutcome::Solved(solution) = &r.outcome else { panic!("{search}: {r:?}") };
+                assert!(wins(CONVEYOR, 0, 0, solution), "{search}: {solution:?}");
+                // Three ticks carry the crate home; three steps right take the player out of its
+                // way first (the crate cannot go where the player stands).
+                assert_eq!(solution.iter().filter(|&&c| c == Tick).count(), 3, "{search}: {solution:?}");
+                if search == Search::Bfs {
+                    assert_eq!(solution.len(), 6, "{solution:?}");
+                    assert_eq!(solution[0], Right, "the player steps aside before the first tick");
+                }
+            }
+        }
+        // The hint is the solution's first step; a tick where the clock must move next.
+        let mut s = s;
+        for _ in 0..3 {
+            rules.apply(&mut s, &Right, &mut Vec::new()).unwrap();
+        }
+        let HintVerdict::Move { first, solution, .. } =
+            hint_verdict(&rules, &s, SolveLimits::default(), &mut || false)
+        else {
+            panic!("a move")
+        };
+        assert_eq!((first, solution), (Tick, vec![Tick; 3]));
+        // Without the clock no step moves the crate: proved unsolvable, no tick searched.
+        let still = CONVEYOR.replace("realtime_interval 0.5\n", "");
+        let (rules, s) = start_of(&still, 0, 0);
+        assert_eq!(
+            solve(&rules, &s, SolveLimits::default(), &mut || false).outcome,
+            SolveOutcome::Unsolvable
+        );
+        assert!(!moves(rules.game()).contains(&Tick));
+        assert_eq!(hint_verdict(&rules, &s, SolveLimits::default(), &mut || false), HintVerdict::NoSolution);
     }
 
     #[test]
@@ -2021,7 +2055,7 @@ mod tests {
             let hint = PuzzleScript::hint(&rules, &s).expect("a hint");
             let fewest = solved(GAME, n).len();
             rules.apply(&mut s, &hint, &mut Vec::new()).unwrap();
-            let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+            let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
             assert!(
                 matches!(r.outcome, SolveOutcome::Solved(c) if c.len() + 1 == fewest),
                 "level {n}: {hint}"
@@ -2062,13 +2096,6 @@ mod tests {
         assert_eq!(PuzzleScript::hint(&rules, &s), None);
         let limits = SolveLimits { max_nodes: 2_000, ..SolveLimits::default() };
         assert_eq!(hint_verdict(&rules, &s, limits, &mut || false), HintVerdict::Random);
-        let realtime =
-            GAME.replace("homepage example.invalid", "homepage example.invalid\nrealtime_interval 0.5");
-        let (rules, s) = start_of(&realtime, 0, 0);
-        assert_eq!(
-            hint_verdict(&rules, &s, SolveLimits::default(), &mut || false),
-            HintVerdict::Refused(Refusal::Realtime)
-        );
     }
 
     /// Every state the steps reach from level `n` of `source` (no step that draws), by an exact
@@ -2084,7 +2111,7 @@ mod tests {
                 // Each step by the engine's plain turns (not the search's quiet ones).
                 let mut next = here.clone();
                 let mut turns = 0;
-                let mut again = game.turn(&mut next, Some(input(cmd)), None).again;
+                let mut again = game.turn(&mut next, input(cmd), None).again;
                 while again && !game.is_won(&next) && turns < MAX_TURNS {
                     again = game.turn(&mut next, None, None).again;
                     turns += 1;
@@ -2111,13 +2138,12 @@ mod tests {
         assert!(exact > 1_000, "{exact} states");
         let (rules, s) = start_of(&source, 1, 0);
         for search in Search::ALL {
-            let r = solve_aided(&rules, &s, SolveLimits::default(), search, no_travel(), 1, &mut || false)
-                .unwrap();
+            let r = solve_aided(&rules, &s, SolveLimits::default(), search, no_travel(), 1, &mut || false);
             assert_eq!(r.outcome, SolveOutcome::Unsolvable, "{search}");
             assert_eq!(r.states as usize, exact, "{search}: one stored state per distinct state");
             // Where crates can travel proves it in fewer (11,841 of 20,584 breadth-first): a crate
             // pushed against a wall away from the targets is dead.
-            let r = solve_with(&rules, &s, SolveLimits::default(), search, &mut || false).unwrap();
+            let r = solve_with(&rules, &s, SolveLimits::default(), search, &mut || false);
             assert_eq!(r.outcome, SolveOutcome::Unsolvable, "{search}");
             assert!(r.states * 3 < exact as u64 * 2 && r.pruned > 0, "{search}: {r:?}");
         }
@@ -2132,7 +2158,7 @@ mod tests {
         // (the first search's states: the second, following the action key's draws, stops on
         // the budget)
         let limits = SolveLimits { max_nodes: 1_000, ..SolveLimits::default() };
-        let r = solve_aided(&rules, &s, limits, Search::Bfs, no_travel(), 1, &mut || false).unwrap();
+        let r = solve_aided(&rules, &s, limits, Search::Bfs, no_travel(), 1, &mut || false);
         assert!(matches!(r.outcome, SolveOutcome::Random { followed: false, .. }), "{r:?}");
         let board = s.engine().cells.len() as u64 * 8;
         assert!(r.states > 50 && r.bytes < r.states * board, "{r:?}: boards of {board} bytes");
@@ -2142,10 +2168,10 @@ mod tests {
     fn best_first_finds_short_solutions_in_fewer_states_and_bfs_the_fewest_steps() {
         for n in 0..3 {
             let (rules, s) = start_of(GAME, n, 0);
-            let bfs = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false).unwrap();
+            let bfs = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false);
             let SolveOutcome::Solved(fewest) = &bfs.outcome else { panic!("{bfs:?}") };
             for search in [Search::AStar, Search::Greedy, Search::Mixed, Search::Width] {
-                let r = solve_with(&rules, &s, SolveLimits::default(), search, &mut || false).unwrap();
+                let r = solve_with(&rules, &s, SolveLimits::default(), search, &mut || false);
                 let SolveOutcome::Solved(c) = &r.outcome else { panic!("{search} level {n}: {r:?}") };
                 assert!(c.len() >= fewest.len(), "{search} level {n}");
                 for seed in [0, 99] {
@@ -2156,10 +2182,10 @@ mod tests {
         }
         // Level 2: A* finds the fewest steps here, in half the states.
         let (rules, s) = start_of(GAME, 1, 0);
-        let bfs = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false).unwrap();
-        let astar = solve_with(&rules, &s, SolveLimits::default(), Search::AStar, &mut || false).unwrap();
+        let bfs = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false);
+        let astar = solve_with(&rules, &s, SolveLimits::default(), Search::AStar, &mut || false);
         assert_eq!(astar.outcome, bfs.outcome);
-        let greedy = solve_with(&rules, &s, SolveLimits::default(), Search::Greedy, &mut || false).unwrap();
+        let greedy = solve_with(&rules, &s, SolveLimits::default(), Search::Greedy, &mut || false);
         // 7,749 states expanded breadth-first, 4,803 by A*, greedy fewer (a longer solution);
         // without the checks of where crates can travel, 34,842 and 15,457.
         assert!(astar.nodes * 3 < bfs.nodes * 2, "{} against {}", astar.nodes, bfs.nodes);
@@ -2180,20 +2206,17 @@ mod tests {
         for (source, n) in cases {
             let (rules, s) = start_of(source, n, 0);
             for search in Search::ALL {
-                let one =
-                    solve_parallel(&rules, &s, SolveLimits::default(), search, 1, &mut || false).unwrap();
+                let one = solve_parallel(&rules, &s, SolveLimits::default(), search, 1, &mut || false);
                 for jobs in [2, 3] {
                     let many =
-                        solve_parallel(&rules, &s, SolveLimits::default(), search, jobs, &mut || false)
-                            .unwrap();
+                        solve_parallel(&rules, &s, SolveLimits::default(), search, jobs, &mut || false);
                     assert_eq!(many, one, "{search} level {n}, {jobs} jobs");
                 }
             }
         }
         // The mixed search takes A*'s and greedy's states in turns: between the two in states.
         let (rules, s) = start_of(GAME, 1, 0);
-        let nodes =
-            |search| solve_with(&rules, &s, SolveLimits::default(), search, &mut || false).unwrap().nodes;
+        let nodes = |search| solve_with(&rules, &s, SolveLimits::default(), search, &mut || false).nodes;
         let (astar, greedy, mixed) = (nodes(Search::AStar), nodes(Search::Greedy), nodes(Search::Mixed));
         assert!(greedy < mixed && mixed < astar, "greedy {greedy}, mixed {mixed}, A* {astar}");
     }
@@ -2283,18 +2306,18 @@ mod tests {
         assert_eq!(heaps.bytes(10, 7), 10 * 4 * size_of::<Entry>() as u64, "an entry a push and heap");
         // A mixed search's bytes: its store's and 4 entries for every state pushed.
         let (rules, s) = start_of(GAME, 1, 0);
-        let mut me = Searcher::new(&rules, &s, Search::Mixed, no_travel(), 1, false).unwrap();
+        let mut me = Searcher::new(&rules, &s, Search::Mixed, no_travel(), 1, false);
         assert_eq!(me.run(100, u64::MAX, u64::MAX, &mut || false), None, "paused after 100 states");
         assert!(me.k.order >= me.store.count() as u64 && me.store.count() > 100);
         let entries = me.k.order * 4 * size_of::<Entry>() as u64;
         assert_eq!(me.bytes(), me.store.bytes() + entries);
         assert_eq!(me.report(SolveOutcome::Stopped, 0).bytes, me.bytes(), "as reported");
         let limits = SolveLimits { max_nodes: 200, ..SolveLimits::default() };
-        let r = solve_aided(&rules, &s, limits, Search::Mixed, no_travel(), 1, &mut || false).unwrap();
+        let r = solve_aided(&rules, &s, limits, Search::Mixed, no_travel(), 1, &mut || false);
         // A budget a little below what it took ends it, out of memory.
         let short =
             SolveLimits { max_nodes: 200, max_bytes: r.bytes - r.states * 2 * size_of::<Entry>() as u64 };
-        let cut = solve_aided(&rules, &s, short, Search::Mixed, no_travel(), 1, &mut || false).unwrap();
+        let cut = solve_aided(&rules, &s, short, Search::Mixed, no_travel(), 1, &mut || false);
         assert_eq!(cut.outcome, SolveOutcome::Memory, "{cut:?}");
     }
 
@@ -2306,7 +2329,7 @@ mod tests {
         let noaction = |s: &str| s.replace("homepage example.invalid", "homepage example.invalid\nnoaction");
         let no_win = noaction(&GAME.replace("All Target on Crate", ""));
         let (rules, s) = start_of(&no_win, 1, 0);
-        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!((r.outcome, r.nodes), (SolveOutcome::Unsolvable, 0));
         // A rule that says `win` can still win it: searched.
         let by_command = no_win.replace(
@@ -2314,14 +2337,14 @@ mod tests {
             "late [ Fade ] -> [ ]\n[ Player Target ] -> [ Player Target ] win",
         );
         let (rules, s) = start_of(&by_command, 0, 0);
-        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert!(matches!(r.outcome, SolveOutcome::Solved(_)), "{r:?}");
 
         let crush = "[ > Player | Crate | Wall ] -> [ > Player | | Wall ]\n[ > Player | Crate ] -> [ > Player | > Crate ]";
         let some = noaction(&GAME.replace("[ > Player | Crate ] -> [ > Player | > Crate ]", crush))
             .replace("All Target on Crate", "Some Crate on Target");
         let (rules, s) = start_of(&some, 0, 0);
-        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!(
             r.outcome,
             SolveOutcome::Solved(vec![PuzzleScriptCommand::Right, PuzzleScriptCommand::Right])
@@ -2335,13 +2358,13 @@ mod tests {
         }
         assert_eq!(s.rows()[3], "#..P..#");
         assert!(!s.rows().iter().any(|r| r.contains('*')), "the crate is gone: {:?}", s.rows());
-        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!((r.outcome, r.nodes), (SolveOutcome::Unsolvable, 0));
         // With the target walled off: every state where the crate is crushed is dropped on the
         // way to the proof.
         let walled = some.replace("#.P*.O#", "#.P*#O#");
         let (rules, s) = start_of(&walled, 0, 0);
-        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert!(r.outcome == SolveOutcome::Unsolvable && r.pruned > 0 && r.nodes > 1, "{r:?}");
     }
 
@@ -2358,12 +2381,12 @@ mod tests {
                     =======\n\n############\n#P.........#\n#..........#\n#......#...#\n#......#...#\n\
                     #......#..E#\n############\n";
         let (rules, s) = start_of(game, 0, 0);
-        let fewest = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        let fewest = solve(&rules, &s, SolveLimits::default(), &mut || false);
         let SolveOutcome::Solved(path) = &fewest.outcome else { panic!("{fewest:?}") };
         assert_eq!(path.len(), 13);
         let with = |some_distance| {
             let aids = Aids { some_distance, ..Aids::default() };
-            solve_aided(&rules, &s, SolveLimits::default(), Search::AStar, aids, 1, &mut || false).unwrap()
+            solve_aided(&rules, &s, SolveLimits::default(), Search::AStar, aids, 1, &mut || false)
         };
         let (near, flat) = (with(true), with(false));
         for r in [&near, &flat] {
@@ -2457,28 +2480,30 @@ mod tests {
             let mut ws = engine::Workspace::default();
             let mut skipped = start.clone();
             assert_eq!(
-                step(&game, &mut ws, &mut skipped, Input::Action, work.spent),
+                step(&game, &mut ws, &mut skipped, Some(Input::Action), work.spent),
                 Some(false),
                 "walk {walk}"
             );
             assert_eq!(skipped, every, "walk {walk}: the state after the last turn");
             // The work of the turns skipped counts: one unit less than playing them all is over.
             let mut short = start.clone();
-            assert_eq!(step(&game, &mut ws, &mut short, Input::Action, work.spent - 1), None, "walk {walk}");
+            assert_eq!(
+                step(&game, &mut ws, &mut short, Some(Input::Action), work.spent - 1),
+                None,
+                "walk {walk}"
+            );
         }
     }
 
     #[test]
     fn the_budgets_stop_the_search() {
         let (rules, s) = start_of(GAME, 2, 0);
-        let r =
-            solve(&rules, &s, SolveLimits { max_nodes: 3, ..SolveLimits::default() }, &mut || false).unwrap();
+        let r = solve(&rules, &s, SolveLimits { max_nodes: 3, ..SolveLimits::default() }, &mut || false);
         assert_eq!((r.outcome, r.nodes), (SolveOutcome::Stopped, 3));
-        let r = solve(&rules, &s, SolveLimits { max_bytes: 8_000, ..SolveLimits::default() }, &mut || false)
-            .unwrap();
+        let r = solve(&rules, &s, SolveLimits { max_bytes: 8_000, ..SolveLimits::default() }, &mut || false);
         assert_eq!(r.outcome, SolveOutcome::Memory);
         assert!(r.bytes <= 8_000, "{r:?}");
-        let r = solve(&rules, &s, SolveLimits::default(), &mut || true).unwrap();
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || true);
         assert_eq!((r.outcome, r.nodes), (SolveOutcome::Stopped, 0));
         // A won state needs no step.
         let (rules, mut s) = start_of(GAME, 0, 0);
@@ -2486,7 +2511,7 @@ mod tests {
         for c in solved(GAME, 0) {
             rules.apply(&mut s, &c, &mut events).unwrap();
         }
-        let r = solve(&rules, &s, SolveLimits::default(), &mut || false).unwrap();
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!(r.outcome, SolveOutcome::Solved(Vec::new()));
     }
 }

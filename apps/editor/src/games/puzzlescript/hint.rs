@@ -14,7 +14,8 @@ use crate::games::search::{HintBudget, Job, hint_budget, hint_row, searches};
 use std::time::Duration;
 use tessera_core::AnyCommand;
 use tessera_core::puzzlescript::{
-    HINT_BYTES, HintVerdict, PuzzleScriptRules, PuzzleScriptState, SolutionMemo, SolveLimits, hint_verdict,
+    HINT_BYTES, HintVerdict, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState, SolutionMemo,
+    SolveLimits, hint_verdict,
 };
 
 /// How long Hint searches (the search thread's CPU time) before it says it found nothing in
@@ -34,6 +35,11 @@ pub fn message(v: &HintVerdict) -> (String, bool) {
         HintVerdict::Move { first, solution, seeded } => {
             // (a solution through steps that draw wins as this play's seed draws them)
             let seed = if *seeded { ", with this seed: some of its steps draw at random" } else { "" };
+            // (a realtime game's solution may wait for its clock: a tick is no key to press)
+            let first = match first {
+                PuzzleScriptCommand::Tick => "wait for the clock's tick".to_string(),
+                other => other.to_string(),
+            };
             (format!("Hint: {first} (a solution in {} steps from here{seed})", solution.len()), false)
         }
         HintVerdict::NoSolution => ("Hint: no solution from here; Undo goes back".into(), true),
@@ -48,7 +54,6 @@ pub fn message(v: &HintVerdict) -> (String, bool) {
             false,
         ),
         HintVerdict::Won => ("Hint: the level is won".into(), false),
-        HintVerdict::Refused(e) => (format!("Hint: no hint: {e}"), false),
     }
 }
 
@@ -136,7 +141,7 @@ mod tests {
         let v = hint_verdict(&rules, &s, limits, &mut || false);
         let HintVerdict::Move { first, .. } = v else { panic!("{v:?}") };
         let fewest = |s: &PuzzleScriptState| match solve(&rules, s, SolveLimits::default(), &mut || false) {
-            Ok(SolveReport { outcome: SolveOutcome::Solved(c), .. }) => c.len(),
+            SolveReport { outcome: SolveOutcome::Solved(c), .. } => c.len(),
             other => panic!("{other:?}"),
         };
         let mut after = s.clone();
@@ -150,5 +155,9 @@ mod tests {
         assert!(!text.contains('`'), "issue 36.9: no backticks on the screen: {text}");
         let (text, lost) = message(&HintVerdict::NoSolution);
         assert!(text.contains("no solution from here") && lost, "{text}");
+        // A realtime game's solution may wait for the clock: no key to press, said so.
+        let tick = PuzzleScriptCommand::Tick;
+        let wait = HintVerdict::Move { first: tick, solution: vec![tick; 2], seeded: false };
+        assert_eq!(message(&wait).0, "Hint: wait for the clock's tick (a solution in 2 steps from here)");
     }
 }

@@ -123,7 +123,6 @@ struct Tally {
     random_only: usize,
     stopped: usize,
     memory: usize,
-    refused: usize,
     random_solved: usize,
     /// Solved through steps that draw from the generator (this seed's solutions).
     seeded_solved: usize,
@@ -147,11 +146,11 @@ struct Job {
     random: bool,
 }
 
-/// What one search of one level gave: its printed line, and for the tally the report (or the
-/// refusal), the CPU and wall seconds.
+/// What one search of one level gave: its printed line, and for the tally the report, the CPU
+/// and wall seconds.
 struct Done {
     line: String,
-    report: Result<SolveReport, String>,
+    report: SolveReport,
     t: f64,
     wall: f64,
 }
@@ -193,29 +192,27 @@ fn search_level(
         });
         let t = began.elapsed();
         let wall = began.wall.elapsed().as_secs_f64();
-        let what = match &report {
-            Err(e) => format!("refused: {e}"),
-            Ok(r) => match &r.outcome {
-                SolveOutcome::Solved(c) if r.draws > 0 => {
-                    format!("solved in {} steps ({} drawing: this seed's)", c.len(), r.draws)
-                }
-                SolveOutcome::Solved(c) => format!("solved in {} steps", c.len()),
-                SolveOutcome::Unsolvable => "unsolvable".into(),
-                SolveOutcome::Random { steps, followed: false } => {
-                    format!("no solution without random steps ({steps} left out; none found following them)")
-                }
-                SolveOutcome::Random { steps, followed: true } => {
-                    format!("no solution from this seed ({steps} steps drew)")
-                }
-                SolveOutcome::TooLong { steps } => {
-                    format!("gave up: {steps} steps past the work bound left out")
-                }
-                SolveOutcome::Stopped if seconds.is_finite() => "gave up: time".into(),
-                SolveOutcome::Stopped => "gave up: states".into(),
-                SolveOutcome::Memory => "gave up: memory".into(),
-            },
+        let r = &report;
+        let what = match &r.outcome {
+            SolveOutcome::Solved(c) if r.draws > 0 => {
+                format!("solved in {} steps ({} drawing: this seed's)", c.len(), r.draws)
+            }
+            SolveOutcome::Solved(c) => format!("solved in {} steps", c.len()),
+            SolveOutcome::Unsolvable => "unsolvable".into(),
+            SolveOutcome::Random { steps, followed: false } => {
+                format!("no solution without random steps ({steps} left out; none found following them)")
+            }
+            SolveOutcome::Random { steps, followed: true } => {
+                format!("no solution from this seed ({steps} steps drew)")
+            }
+            SolveOutcome::TooLong { steps } => {
+                format!("gave up: {steps} steps past the work bound left out")
+            }
+            SolveOutcome::Stopped if seconds.is_finite() => "gave up: time".into(),
+            SolveOutcome::Stopped => "gave up: states".into(),
+            SolveOutcome::Memory => "gave up: memory".into(),
         };
-        let (nodes, states, pruned) = report.as_ref().map_or((0, 0, 0), |r| (r.nodes, r.states, r.pruned));
+        let (nodes, states, pruned) = (r.nodes, r.states, r.pruned);
         let line = format!(
             "#{:<3} {:<50} level {:>2}{} {search}: {what}; {nodes} expanded, {states} stored, {pruned} pruned, {t:.2} s ({wall:.2} s wall)",
             job.index,
@@ -223,7 +220,7 @@ fn search_level(
             job.suite_level,
             if job.random { " (random game)" } else { "" }
         );
-        out.push(Done { line, report: report.map_err(|e| e.to_string()), t, wall });
+        out.push(Done { line, report, t, wall });
     }
     Some(out)
 }
@@ -358,10 +355,7 @@ fn main() {
         random_games += usize::from(job.random);
         let mut solved_here = Vec::new();
         for (d, tally) in done.iter().zip(&mut tallies) {
-            let Ok(r) = &d.report else {
-                tally.refused += 1;
-                continue;
-            };
+            let r = &d.report;
             tally.nodes += r.nodes;
             tally.seconds += d.t;
             match &r.outcome {
@@ -412,7 +406,7 @@ fn main() {
         let median_wall = t.wall_times.get(t.wall_times.len() / 2).copied().unwrap_or(0.0);
         println!(
             "{search}: {} solved ({} of them in random games, {} through steps that draw), {} proved \
-             unsolvable, {} no solution in random games ({} of them searched to the end with this seed), {} out of time, {} out of memory, {} refused (realtime); median time of the solved \
+             unsolvable, {} no solution in random games ({} of them searched to the end with this seed), {} out of time, {} out of memory; median time of the solved \
              {median:.3} s ({median_wall:.3} s wall); {:.0} states expanded/s ({} in {:.1} s)",
             t.solved,
             t.random_solved,
@@ -422,7 +416,6 @@ fn main() {
             t.seed_proved,
             t.stopped,
             t.memory,
-            t.refused,
             t.nodes as f64 / t.seconds.max(1e-9),
             t.nodes,
             t.seconds
