@@ -9,7 +9,11 @@
 // REFERENCE_DIR is `shared/benchmarks/puzzlescript/reference`. CASES.json is an array of cases in
 // testdata.js's shape, `[name, [source, inputs, expected, level?, seed?]]` (`expected` is
 // ignored). The output is an array, one entry per case: `{"level": convertLevelToString(),
-// "sounds": soundHistory}`, or `{"error": message}` when the reference threw. Both also carry
+// "sounds": soundHistory, "won_at": N}`, or `{"error": message}` when the reference threw
+// (`won_at`: the index of the input after which the level was first won, its `again` turns
+// included, -1 at its start, or null: a solver's solution wins there at its last input; the
+// board after a win is what the reference's test runner leaves, which may have run one more
+// `again` turn on the won level). Both also carry
 // the compiler's verdict: `"errors"`, its error count (`errorCount`: a game with errors is not
 // loaded, so `level` is then what the previous case left), and `"messages"`, its errors and
 // warnings as text (`errorStrings`, HTML stripped).
@@ -69,6 +73,14 @@ function verdict() {
     const text = (h) => String(h).replace(/<[^>]*>/g, '').replace(/\\s+/g, ' ').trim();
     return { errors: errorCount, messages: errorStrings.map(text) };
 }
+// The input after which the level was first won (-1: at its start), or null.
+let wonAt = null;
+let step = -1;
+const doWin = DoWin;
+DoWin = function () {
+    if (wonAt === null) { wonAt = step; }
+    return doWin();
+};
 global.__tesseraRun = function (data) {
     unitTesting = true;
     lazyFunctionGeneration = false;
@@ -79,15 +91,18 @@ global.__tesseraRun = function (data) {
     const seed = data[4] === undefined ? null : data[4];
     try {
         compile(['loadLevel', level], levelString, seed);
+        wonAt = null;
+        step = -1;
         while (againing) { againing = false; processInput(-1); }
-        for (const val of inputs) {
+        for (const [i, val] of inputs.entries()) {
+            step = i;
             if (val === 'undo') { DoUndo(false, true); }
             else if (val === 'restart') { DoRestart(); }
             else if (val === 'tick') { processInput(-1); }
             else { processInput(val); }
             while (againing) { againing = false; processInput(-1); }
         }
-        return { level: convertLevelToString(), sounds: soundHistory.slice(), ...verdict() };
+        return { level: convertLevelToString(), sounds: soundHistory.slice(), won_at: wonAt, ...verdict() };
     } catch (e) {
         return { error: String(e && e.message || e), ...verdict() };
     } finally {

@@ -123,6 +123,11 @@ pub struct HintRow {
     pub show: bool,
 }
 
+/// `n` steps, in words: "1 step", "5 steps".
+pub fn steps(n: usize) -> String {
+    if n == 1 { "1 step".into() } else { format!("{n} steps") }
+}
+
 /// The Hint row of a Play panel, always there and always the same height, so nothing under it
 /// moves (issue 36.6: the row came and went with a hint, a solution and a win): Hint (disabled
 /// and saying "Searching for a hint…" from the frame it is clicked while its search runs, and
@@ -145,7 +150,7 @@ pub fn hint_row(ui: &mut egui::Ui, help: &str, searching: bool, won: bool, found
             }
         }
         let show = match found {
-            Some(n) => ui.button(format!("Show the solution ({n} steps)")).on_hover_text(
+            Some(n) => ui.button(format!("Show the solution ({})", steps(n))).on_hover_text(
                 "Plays the solution Hint found, one step after another (any key or Stop ends it)",
             ),
             None => ui

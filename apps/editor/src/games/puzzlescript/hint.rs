@@ -10,7 +10,7 @@
 //! through, "Show the solution" plays the rest and Hint answers at once, with no new search.
 
 use crate::games::PlayAction;
-use crate::games::search::{HintBudget, Job, hint_budget, hint_row, searches};
+use crate::games::search::{HintBudget, Job, hint_budget, hint_row, searches, steps};
 use std::time::Duration;
 use tessera_core::AnyCommand;
 use tessera_core::puzzlescript::{
@@ -40,7 +40,7 @@ pub fn message(v: &HintVerdict) -> (String, bool) {
                 PuzzleScriptCommand::Tick => "wait for the clock's tick".to_string(),
                 other => other.to_string(),
             };
-            (format!("Hint: {first} (a solution in {} steps from here{seed})", solution.len()), false)
+            (format!("Hint: {first} (a solution in {} from here{seed})", steps(solution.len())), false)
         }
         HintVerdict::NoSolution => ("Hint: no solution from here; Undo goes back".into(), true),
         HintVerdict::OutOfTime(nodes) => (
@@ -159,5 +159,7 @@ mod tests {
         let tick = PuzzleScriptCommand::Tick;
         let wait = HintVerdict::Move { first: tick, solution: vec![tick; 2], seeded: false };
         assert_eq!(message(&wait).0, "Hint: wait for the clock's tick (a solution in 2 steps from here)");
+        let last = HintVerdict::Move { first: tick, solution: vec![tick], seeded: false };
+        assert_eq!(message(&last).0, "Hint: wait for the clock's tick (a solution in 1 step from here)");
     }
 }

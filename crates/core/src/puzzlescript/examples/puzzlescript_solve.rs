@@ -24,6 +24,11 @@
 //! on the levels every search solved, the states each expanded and the steps of its solutions.
 //! Levels of games with `random`/`randomdir` in their rules are counted apart ("random
 //! games"); the solver still searches them, leaving out the steps that draw.
+//! `PUZZLESCRIPT_SOLVE_CASES=FILE` writes every solution found in a game without random rules
+//! as a case of the suite's shape (`[name, [source, inputs, "", level]]`, `tick` for a realtime
+//! game's clock), for `tools/puzzlescript/reference.js` to play in the reference engine: its
+//! final boards, put in as the cases' expected boards, make a suite `tessera puzzlescript test`
+//! runs, so each solution is checked to end on the reference's board.
 
 use std::collections::BTreeSet;
 use std::sync::Mutex;
@@ -31,7 +36,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 use tessera_core::puzzlescript::engine::{self, LevelEntry, suite};
 use tessera_core::puzzlescript::{
-    Aids, PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, SolveReport, solve_aided,
+    Aids, PuzzleScriptCommand, PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, SolveReport, solve_aided,
 };
 
 /// Whether the rules section of `source` mentions `random` or `randomdir` (a rough reading:
@@ -225,6 +230,23 @@ fn search_level(
     Some(out)
 }
 
+/// A solution as a case of the suite's shape (see the module docs).
+fn solution_case(job: &Job, search: Search, solution: &[PuzzleScriptCommand]) -> serde_json::Value {
+    let inputs: Vec<serde_json::Value> = solution
+        .iter()
+        .map(|c| match c {
+            PuzzleScriptCommand::Up => 0.into(),
+            PuzzleScriptCommand::Left => 1.into(),
+            PuzzleScriptCommand::Down => 2.into(),
+            PuzzleScriptCommand::Right => 3.into(),
+            PuzzleScriptCommand::Action => 4.into(),
+            other => other.to_string().into(),
+        })
+        .collect();
+    let name = format!("#{} {} {search}", job.index, job.name);
+    serde_json::json!([name, [&*job.level.source, inputs, "", job.suite_level]])
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = args.get(1).cloned().unwrap_or_else(|| {
@@ -337,6 +359,7 @@ fn main() {
     // Per search, on the levels every search solved: states expanded and solution steps.
     let mut common = vec![(0u64, 0usize); searches.len()];
     let mut common_levels = 0usize;
+    let mut cases = Vec::new();
     for (job, result) in jobs.iter().zip(results) {
         let done = match result {
             Slot::Waiting | Slot::LeftOut => {
@@ -354,7 +377,7 @@ fn main() {
         levels += 1;
         random_games += usize::from(job.random);
         let mut solved_here = Vec::new();
-        for (d, tally) in done.iter().zip(&mut tallies) {
+        for ((d, tally), search) in done.iter().zip(&mut tallies).zip(&searches) {
             let r = &d.report;
             tally.nodes += r.nodes;
             tally.seconds += d.t;
@@ -366,6 +389,9 @@ fn main() {
                     tally.times.push(d.t);
                     tally.wall_times.push(d.wall);
                     solved_here.push((r.nodes, c.len()));
+                    if !job.random && r.draws == 0 {
+                        cases.push(solution_case(job, *search, c));
+                    }
                 }
                 SolveOutcome::Unsolvable => tally.unsolvable += 1,
                 SolveOutcome::Random { followed, .. } => {
@@ -428,5 +454,10 @@ fn main() {
             .map(|(s, (nodes, steps))| format!("{s} {nodes} states expanded, {steps} steps"))
             .collect();
         println!("on the {common_levels} levels every search solved: {}", each.join("; "));
+    }
+    if let Ok(file) = std::env::var("PUZZLESCRIPT_SOLVE_CASES") {
+        let text = serde_json::to_string(&cases).expect("cases serialize");
+        std::fs::write(&file, text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        println!("{} solutions written as cases to {file}", cases.len());
     }
 }
