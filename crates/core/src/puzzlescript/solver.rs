@@ -42,8 +42,11 @@
 //!   again by a shorter path is updated and expanded again (every best-first search).
 //!   [`Search::Width`] is best-first width search (BFWS, Lipovetzky and Geffner, from classical
 //!   planning): a state found is *novel* when it has some object on a cell where no state
-//!   found before with the same estimate had it (one board of bits per estimate, ORed); novel
-//!   states are expanded first, each kind by the estimate, then the oldest. Where the estimate
+//!   found before with the same estimate had it (one board of bits per estimate, ORed), and
+//!   else novel in pairs (BFWS's width 2) when two of its objects that are off their start
+//!   cells are together where no state found before with the same estimate had them (at most
+//!   16 such objects, so pairs follow the pieces a search moves, not the scenery); novel
+//!   states are expanded first, then novel pairs, each kind by the estimate, then the oldest. Where the estimate
 //!   misleads (a lever to pull, a block to fetch first: steps that change nothing it counts),
 //!   greedy circles among states of one estimate while width goes where the objects have not
 //!   been yet. [`Search::Mixed`] takes A*'s, greedy's and width's next states in turns, over
@@ -116,8 +119,9 @@ pub enum Search {
     Mixed,
     /// Best-first width search (Lipovetzky and Geffner's BFWS, from classical planning): a
     /// state is novel when it puts some object on a cell where no state found before with the
-    /// same estimate had it; novel states first, then by the estimate, then the oldest. It
-    /// tries what the estimate alone passes over (steps that change nothing it counts).
+    /// same estimate had it, or else two objects off their start cells where none had them
+    /// together; novel states first, then novel pairs, then by the estimate, then the oldest.
+    /// It tries what the estimate alone passes over (steps that change nothing it counts).
     Width,
 }
 
@@ -515,12 +519,23 @@ struct Store {
     rest_ids: HashMap<engine::State, u32, rustc_hash::FxBuildHasher>,
     rest_bytes: u64,
     /// Per estimate: every object on every cell of the states found with that estimate, a
-    /// board's words ORed (width's novelty; at most [`MAX_NOVELTY_BYTES`] of them).
+    /// board's words ORed (width's novelty; at most [`MAX_NOVELTY_BYTES`] of them and of the
+    /// pairs below).
     seen: HashMap<u32, Vec<u64>, rustc_hash::FxBuildHasher>,
+    /// Width's novelty of pairs: the start's board and its words a cell, and every pair of
+    /// objects found together, with an estimate, on cells where the start did not have them
+    /// (the estimate, each object's cell and id: 24, 20 and 20 bits).
+    start: Vec<u64>,
+    stride: usize,
+    pairs: std::collections::HashSet<u64, rustc_hash::FxBuildHasher>,
 }
 
-/// The most bytes [`Store::novelty`] keeps: past them, a state with an estimate not seen yet is
-/// not novel.
+/// The most objects off their start cells a state may have for its pairs to be noted (16 give
+/// 120 pairs).
+const MAX_ATOMS: usize = 16;
+
+/// The most bytes [`Store::novelty`] keeps (its boards, and 16 bytes a pair): past them, a state
+/// with an estimate not seen yet is not novel, and no pair is noted.
 const MAX_NOVELTY_BYTES: u64 = 64 << 20;
 
 /// Bytes per state besides its board: rest id, parent, command, depth, slot.
@@ -531,6 +546,9 @@ const PER_SLOT: u64 = 16 + 4;
 impl Store {
     fn new(len: usize) -> Store {
         Store {
+            start: Vec::new(),
+            stride: 1,
+            pairs: Default::default(),
             len,
             keys: vec![0; 64],
             ids: vec![NONE; 64],
@@ -563,12 +581,16 @@ impl Store {
     }
 
     fn novelty_bytes(&self) -> u64 {
-        self.seen.len() as u64 * self.len as u64 * 8
+        self.seen.len() as u64 * self.len as u64 * 8 + self.pairs.len() as u64 * 16
     }
 
     /// Width's novelty of a state found with estimate `h` and board `cells` (0 when no order
     /// asks, `width` false): 1 when it has some object on a cell where no state found before
-    /// with the same estimate had it, else 2. Notes its objects for the states after it.
+    /// with the same estimate had it; else 2 when it has two objects, each on a cell the start
+    /// did not have it on, that no state found before with the same estimate had together
+    /// there (BFWS's width 2, over the objects off their start: at most [`MAX_ATOMS`] of them,
+    /// so a state moves them, not the board's scenery); else 3. Notes its objects and pairs
+    /// for the states after it.
     fn novelty(&mut self, width: bool, h: u32, cells: &[u64]) -> u32 {
         if !width {
             return 0;
@@ -576,7 +598,7 @@ impl Store {
         let full = self.novelty_bytes() + self.len as u64 * 8 > MAX_NOVELTY_BYTES;
         let seen = match self.seen.entry(h) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(_) if full => return 2,
+            std::collections::hash_map::Entry::Vacant(_) if full => return 3,
             std::collections::hash_map::Entry::Vacant(e) => e.insert(vec![0; cells.len()]),
         };
         let mut novel = false;
@@ -584,7 +606,49 @@ impl Store {
             novel |= c & !*s != 0;
             *s |= c;
         }
-        if novel { 1 } else { 2 }
+        // (an estimate or an object's cell and id past their bits: no pairs)
+        if self.start.len() != cells.len() || h >= 1 << 24 || cells.len() * 64 >= 1 << 20 {
+            return if novel { 1 } else { 3 };
+        }
+        // Width 2: the objects now on cells the start had them not, in pairs.
+        let mut atoms = [0u64; MAX_ATOMS];
+        let mut k = 0;
+        let stride = self.stride.max(1);
+        'cells: for (i, (c, s0)) in
+            cells.chunks_exact(stride).zip(self.start.chunks_exact(stride)).enumerate()
+        {
+            if c == s0 {
+                continue;
+            }
+            for (w, (&now, &was)) in c.iter().zip(s0).enumerate() {
+                let mut bits = now & !was;
+                while bits != 0 {
+                    if k == MAX_ATOMS {
+                        k = usize::MAX;
+                        break 'cells;
+                    }
+                    atoms[k] = ((i * stride + w) * 64) as u64 + u64::from(bits.trailing_zeros());
+                    bits &= bits - 1;
+                    k += 1;
+                }
+            }
+        }
+        let mut novel2 = false;
+        if k != usize::MAX && self.novelty_bytes() <= MAX_NOVELTY_BYTES {
+            let atoms = &atoms[..k];
+            for (a, &x) in atoms.iter().enumerate() {
+                for &y in &atoms[a + 1..] {
+                    novel2 |= self.pairs.insert(u64::from(h) << 40 | x << 20 | y);
+                }
+            }
+        }
+        if novel {
+            1
+        } else if novel2 {
+            2
+        } else {
+            3
+        }
     }
 
     /// The bytes the store would take after one more state in the frontier (and the table's
@@ -1287,7 +1351,11 @@ impl<'a> Searcher<'a> {
             follow_random,
             idle_action: aids.idle_action && game.action_is_idle(start.width, start.height, work_limit),
             work_limit,
-            store: Store::new(start.cells.len()),
+            store: Store {
+                start: start.cells.clone(),
+                stride: start.stride,
+                ..Store::new(start.cells.len())
+            },
             prunes: pruning.checks_states(),
             pruning,
             travel,
@@ -2271,9 +2339,9 @@ mod tests {
         assert_eq!(store.novelty(false, 5, &[1, 0, 0]), 0, "no width order: not asked");
         assert_eq!(store.bytes(), Store::new(3).bytes(), "and nothing noted");
         assert_eq!(store.novelty(true, 5, &[1, 0, 0]), 1, "the first board");
-        assert_eq!(store.novelty(true, 5, &[1, 0, 0]), 2, "the same board");
+        assert_eq!(store.novelty(true, 5, &[1, 0, 0]), 3, "the same board");
         assert_eq!(store.novelty(true, 5, &[0, 2, 0]), 1, "an object on a new cell");
-        assert_eq!(store.novelty(true, 5, &[1, 2, 0]), 2, "each object seen there before");
+        assert_eq!(store.novelty(true, 5, &[1, 2, 0]), 3, "each object seen there before");
         assert_eq!(store.novelty(true, 5, &[3, 0, 0]), 1, "another object on a cell seen");
         assert_eq!(store.novelty(true, 4, &[1, 0, 0]), 1, "another estimate: seen apart");
         assert_eq!(store.bytes(), Store::new(3).bytes() + 2 * 3 * 8, "a board of bits an estimate");
@@ -2284,11 +2352,39 @@ mod tests {
         for h in 0..boards {
             assert_eq!(full.novelty(true, h, &board), 1, "estimate {h}");
         }
-        assert_eq!(full.novelty(true, boards, &board), 2, "past the bound");
+        assert_eq!(full.novelty(true, boards, &board), 3, "past the bound");
         assert!(full.bytes() <= MAX_NOVELTY_BYTES + Store::new(1 << 20).bytes());
         let mut other = board.clone();
         other[7] = 2;
         assert_eq!(full.novelty(true, 0, &other), 1, "an estimate noted before the bound");
+    }
+
+    /// Width 2: a state none of whose objects is on a new cell for its estimate is still novel
+    /// when two objects off their start cells are together where none were before.
+    #[test]
+    fn a_state_is_novel_when_two_objects_off_their_start_are_where_they_were_not_together() {
+        // Objects 0 and 1 (bits 1 and 2), three cells, nothing at the start.
+        let start = |board: Vec<u64>| Store { start: board, stride: 1, ..Store::new(3) };
+        let mut store = start(vec![0, 0, 0]);
+        assert_eq!(store.novelty(true, 5, &[1, 2, 0]), 1, "the first board");
+        assert_eq!(store.novelty(true, 5, &[2, 1, 0]), 1, "object 1 on cell 0: new");
+        assert_eq!(store.pairs.len(), 2, "a pair each");
+        assert_eq!(store.novelty(true, 5, &[1, 1, 0]), 2, "each seen there, not the two together");
+        assert_eq!(store.novelty(true, 5, &[1, 1, 0]), 3, "the same again");
+        assert_eq!(store.novelty(true, 5, &[2, 2, 0]), 2);
+        assert_eq!(store.novelty(true, 5, &[1, 2, 0]), 3, "the first board again");
+        assert_eq!(store.novelty(true, 4, &[1, 1, 0]), 1, "another estimate: seen apart");
+        assert_eq!(store.bytes(), Store::new(3).bytes() + 2 * 3 * 8 + store.pairs.len() as u64 * 16);
+        // Only objects off their start cells pair: object 0 stays on cell 0 as at the start.
+        let mut store = start(vec![1, 0, 0]);
+        assert_eq!(store.novelty(true, 5, &[1, 2, 0]), 1);
+        assert_eq!(store.novelty(true, 5, &[1, 2, 0]), 3);
+        assert!(store.pairs.is_empty(), "{:?}", store.pairs);
+        // More than MAX_ATOMS objects off their start: no pairs noted.
+        let mut store = Store { start: vec![0; 17], stride: 1, ..Store::new(17) };
+        assert_eq!(store.novelty(true, 5, &[1; 17]), 1);
+        assert_eq!(store.novelty(true, 5, &[1; 17]), 3);
+        assert!(store.pairs.is_empty());
     }
 
     /// The budget counts the frontier's entries by the states pushed (one entry a heap), not by
