@@ -57,18 +57,14 @@ fn solve_prints_the_shortest_solution_that_play_and_replay_verify_accept() {
 
 /// A realtime game whose crate only the clock moves: each tick moves it right, once the player
 /// has walked out of its way.
-const CONVEYOR: &str = "title Conveyor\nnoaction\nrealtime_interval 0.5\n\n========\nOBJECTS\n========\n\n\
-    Background\nblack\n\nTarget\nyellow\n\nWall\nbrown\n\nPlayer\nwhite\n\nCrate\norange\n\n\
-    =======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n\
-    ======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\n\
-    Player, Wall, Crate\n\n======\nRULES\n======\n\n[ stationary Player ] [ Crate ] -> [ Player ] [ right Crate ]\n\n\
-    ==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n\
-    =======\nLEVELS\n=======\n\n#######\n#*P.O.#\n#######\n";
+fn conveyor() -> String {
+    std::fs::read_to_string(crate::workspace().join("fixtures/games/conveyor.txt")).unwrap()
+}
 
 #[test]
 fn solve_waits_for_a_realtime_game_s_clock_with_tick_steps_that_play_and_verify_accept() {
     let dir = scratch("ps-solve-realtime");
-    let level = level_file(&dir, "conveyor.json", CONVEYOR, 0);
+    let level = level_file(&dir, "conveyor.json", &conveyor(), 0);
     let log = dir.join("conveyor.tlog");
     let out = tessera(
         &["solve", level.to_str().unwrap(), "--search", "bfs", "--record", log.to_str().unwrap()],
@@ -87,7 +83,7 @@ fn solve_waits_for_a_realtime_game_s_clock_with_tick_steps_that_play_and_verify_
     let verify = tessera(&["replay", "verify", log.to_str().unwrap()], "");
     assert!(verify.status.success(), "{}", stderr(&verify));
     // Without the clock nothing moves the crate: proved unsolvable, exit 1.
-    let still = level_file(&dir, "still.json", &CONVEYOR.replace("realtime_interval 0.5\n", ""), 0);
+    let still = level_file(&dir, "still.json", &conveyor().replace("realtime_interval 0.5\n", ""), 0);
     let out = tessera(&["solve", still.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("unsolvable"), "{}", stderr(&out));

@@ -1114,21 +1114,19 @@ fn a_long_again_chain_shows_its_last_turns_only() {
 }
 
 /// A realtime game whose crate only the clock moves (each tick moves it right), once the player
-/// has walked out of its way; the clock ticks every 0.2 s.
-const CONVEYOR: &str = "title Conveyor\nnoaction\nrealtime_interval 0.2\n\n========\nOBJECTS\n========\n\n\
-    Background\nblack\n\nTarget\nyellow\n\nWall\nbrown\n\nPlayer\nwhite\n\nCrate\norange\n\n\
-    =======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n\
-    ======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\n\
-    Player, Wall, Crate\n\n======\nRULES\n======\n\n[ stationary Player ] [ Crate ] -> [ Player ] [ right Crate ]\n\n\
-    ==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n\
-    =======\nLEVELS\n=======\n\n#######\n#*P.O.#\n#######\n";
+/// has walked out of its way; its clock here ticks every 0.2 s.
+fn conveyor() -> String {
+    std::fs::read_to_string(fixtures().join("games/conveyor.txt"))
+        .expect("the fixture reads")
+        .replace("realtime_interval 0.5", "realtime_interval 0.2")
+}
 
 /// A realtime game's solution waits for the clock: Hint finds it (its ticks steps of their own),
 /// a tick of the clock that changes nothing says nothing, and "Show the solution" plays it to
 /// the win, the clock waiting meanwhile (its own tick would put the solution off its course).
 #[test]
 fn a_realtime_game_s_solution_plays_its_ticks_while_the_clock_waits() {
-    let (mut h, dir) = editor_on_game("conveyor", CONVEYOR);
+    let (mut h, dir) = editor_on_game("conveyor", &conveyor());
     let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
     tessera_editor::games::set_hint_budget(&h.ctx, budget);
     // The clock's ticks change nothing while the player blocks the crate: no step, no word.

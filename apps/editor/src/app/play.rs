@@ -84,10 +84,20 @@ impl EditorApp {
     /// The step runs on a worker thread: one that takes longer than [`EditorApp::step_wait`]
     /// goes on while the UI draws (with Cancel), and [`EditorApp::take_step`] takes it.
     pub(super) fn play_step(&mut self, cmd: &tessera_core::AnyCommand, now: f64) -> bool {
+        self.start_step(cmd, now, false)
+    }
+
+    /// [`Self::play_step`], or for the game's clock (`clock`), a step that says nothing when it
+    /// changes nothing.
+    fn start_step(&mut self, cmd: &tessera_core::AnyCommand, now: f64, clock: bool) -> bool {
         self.session.rules_tried = self.console.verbose;
         match self.session.start(cmd, now, self.settings.speed, self.step_wait) {
+            crate::session::Started::Done(Err(r)) if clock && r.code == "no_change" => false,
             crate::session::Started::Done(result) => self.step_done(cmd, result),
-            crate::session::Started::Running => true,
+            crate::session::Started::Running => {
+                self.clock_running = clock;
+                true
+            }
         }
     }
 
@@ -114,16 +124,8 @@ impl EditorApp {
     /// Plays a step of the game's clock ([`PlayAction::Clock`]): not while a step runs or a
     /// solution is shown; one that changes nothing says nothing.
     fn clock_step(&mut self, cmd: &tessera_core::AnyCommand, now: f64) {
-        if self.session.running().is_some() || !self.walk.is_empty() {
-            return;
-        }
-        self.session.rules_tried = self.console.verbose;
-        match self.session.start(cmd, now, self.settings.speed, self.step_wait) {
-            crate::session::Started::Done(Err(r)) if r.code == "no_change" => {}
-            crate::session::Started::Done(result) => {
-                self.step_done(cmd, result);
-            }
-            crate::session::Started::Running => self.clock_running = true,
+        if self.session.running().is_none() && self.walk.is_empty() {
+            self.start_step(cmd, now, true);
         }
     }
 

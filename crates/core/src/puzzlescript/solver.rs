@@ -2062,13 +2062,7 @@ mod tests {
 
     /// A realtime game whose crate only the clock moves: a tick moves it right (the player,
     /// moving, is never stationary), and the player must first walk out of its way.
-    const CONVEYOR: &str = "title Conveyor\nnoaction\nrealtime_interval 0.5\n\n========\nOBJECTS\n========\n\n\
-        Background\nblack\n\nTarget\nyellow\n\nWall\nbrown\n\nPlayer\nwhite\n\nCrate\norange\n\n\
-        =======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n\
-        ======\nSOUNDS\n======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nPlayer, Wall, Crate\n\n\
-        ======\nRULES\n======\n\n[ stationary Player ] [ Crate ] -> [ Player ] [ right Crate ]\n\n\
-        ==============\nWINCONDITIONS\n==============\n\nall Crate on Target\n\n\
-        =======\nLEVELS\n=======\n\n#######\n#*P.O.#\n#######\n";
+    const CONVEYOR: &str = include_str!("../../../../fixtures/games/conveyor.txt");
 
     #[test]
     fn a_realtime_game_is_searched_with_the_clock_s_tick_as_a_step() {
