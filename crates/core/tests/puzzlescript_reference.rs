@@ -1,7 +1,8 @@
 //! PuzzleScript against its reference engine on inputs the suite does not have: random input
 //! sequences (moves, action, undo, restart, ticks) on the suite's own games, answered by the
 //! reference under Node.js (`tools/puzzlescript/reference.js`) and replayed by tessera's engine;
-//! the final levels and sounds must be equal. Skips (passing, with a note) when `../shared` or
+//! the final levels and sounds must be equal; and the solver's solutions on the fixture games,
+//! which must win there at their last step. Skips (passing, with a note) when `../shared` or
 //! `node` is absent; CI installs Node so that it runs there.
 
 use serde_json::{Value, json};
@@ -261,5 +262,57 @@ fn three_games_by_others_compile_and_play_as_the_reference_has_them() {
         } else {
             assert_eq!(answer["errors"], 1, "{answer}");
         }
+    }
+}
+
+/// The solver's solutions win in the reference engine, at their last step and not before: BFS's
+/// and the default search's on every level of the fixture games (a realtime game's ticks
+/// included).
+#[test]
+fn the_solver_s_solutions_win_in_the_reference_engine_at_their_last_step() {
+    use tessera_core::puzzlescript::engine::{LevelEntry, compile};
+    use tessera_core::puzzlescript::{
+        PuzzleScriptCommand, PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, solve_with,
+    };
+    let mut cases = Vec::new();
+    for name in ["warehouse", "conveyor", "fuse"] {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../fixtures/games/{name}.txt"));
+        let source = std::fs::read_to_string(path).expect("the fixture game");
+        let game = compile(&source).expect("the fixture compiles");
+        // Each playable level and its entry's index (what the reference loads).
+        let entries = game.levels().iter().enumerate().filter(|(_, e)| matches!(e, LevelEntry::Level { .. }));
+        for (k, (entry, _)) in entries.enumerate() {
+            let level =
+                PuzzleScriptLevel { name: None, seed: None, source: source.as_str().into(), level: k };
+            let (rules, state) = level.start(0).expect("the level starts");
+            for search in [Search::Bfs, Search::Mixed] {
+                let limits = SolveLimits { max_nodes: 200_000, ..SolveLimits::default() };
+                let report = solve_with(&rules, &state, limits, search, &mut || false);
+                let SolveOutcome::Solved(solution) = report.outcome else {
+                    panic!("{name} {k} {search}: {:?}", report.outcome)
+                };
+                assert_eq!(report.draws, 0, "{name} {k} {search}: wins from any seed");
+                let inputs: Vec<Value> = solution
+                    .iter()
+                    .map(|c| match c {
+                        PuzzleScriptCommand::Up => json!(0),
+                        PuzzleScriptCommand::Left => json!(1),
+                        PuzzleScriptCommand::Down => json!(2),
+                        PuzzleScriptCommand::Right => json!(3),
+                        PuzzleScriptCommand::Action => json!(4),
+                        other => json!(other.to_string()),
+                    })
+                    .collect();
+                assert!(!inputs.is_empty(), "{name} {k}: not won at its start");
+                cases.push(json!([format!("{name} {k} {search}"), [&source, inputs, "", entry, null]]));
+            }
+        }
+    }
+    assert!(cases.len() >= 10, "{} solutions", cases.len());
+    assert!(cases.iter().any(|c| c[1][1].as_array().unwrap().contains(&json!("tick"))), "a tick among them");
+    let Some(answers) = reference_answers(&cases) else { return };
+    for (case, answer) in cases.iter().zip(&answers) {
+        let last = case[1][1].as_array().unwrap().len() as i64 - 1;
+        assert_eq!(answer["won_at"].as_i64(), Some(last), "{}: the reference says {answer}", case[0]);
     }
 }
