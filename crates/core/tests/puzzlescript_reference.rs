@@ -271,9 +271,7 @@ fn three_games_by_others_compile_and_play_as_the_reference_has_them() {
 #[test]
 fn the_solver_s_solutions_win_in_the_reference_engine_at_their_last_step() {
     use tessera_core::puzzlescript::engine::{LevelEntry, compile};
-    use tessera_core::puzzlescript::{
-        PuzzleScriptCommand, PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, solve_with,
-    };
+    use tessera_core::puzzlescript::{PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, solve_with};
     let mut cases = Vec::new();
     for name in ["warehouse", "conveyor", "fuse"] {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../fixtures/games/{name}.txt"));
@@ -292,17 +290,7 @@ fn the_solver_s_solutions_win_in_the_reference_engine_at_their_last_step() {
                     panic!("{name} {k} {search}: {:?}", report.outcome)
                 };
                 assert_eq!(report.draws, 0, "{name} {k} {search}: wins from any seed");
-                let inputs: Vec<Value> = solution
-                    .iter()
-                    .map(|c| match c {
-                        PuzzleScriptCommand::Up => json!(0),
-                        PuzzleScriptCommand::Left => json!(1),
-                        PuzzleScriptCommand::Down => json!(2),
-                        PuzzleScriptCommand::Right => json!(3),
-                        PuzzleScriptCommand::Action => json!(4),
-                        other => json!(other.to_string()),
-                    })
-                    .collect();
+                let inputs: Vec<Value> = solution.iter().map(|c| c.suite_input()).collect();
                 assert!(!inputs.is_empty(), "{name} {k}: not won at its start");
                 cases.push(json!([format!("{name} {k} {search}"), [&source, inputs, "", entry, null]]));
             }

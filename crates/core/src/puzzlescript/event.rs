@@ -49,6 +49,19 @@ impl PuzzleScriptCommand {
             PuzzleScriptCommand::Restart => "restart",
         }
     }
+
+    /// The input as PuzzleScript's test suite writes it (`testdata.js`): 0 to 4 for up, left,
+    /// down, right and action, else its word (`tick`, `restart`).
+    pub fn suite_input(self) -> serde_json::Value {
+        match self {
+            PuzzleScriptCommand::Up => 0.into(),
+            PuzzleScriptCommand::Left => 1.into(),
+            PuzzleScriptCommand::Down => 2.into(),
+            PuzzleScriptCommand::Right => 3.into(),
+            PuzzleScriptCommand::Action => 4.into(),
+            other => other.name().into(),
+        }
+    }
 }
 
 impl fmt::Display for PuzzleScriptCommand {

@@ -27,8 +27,9 @@
 //! `PUZZLESCRIPT_SOLVE_CASES=FILE` writes every solution found in a game without random rules
 //! as a case of the suite's shape (`[name, [source, inputs, "", level]]`, `tick` for a realtime
 //! game's clock), for `tools/puzzlescript/reference.js` to play in the reference engine: its
-//! final boards, put in as the cases' expected boards, make a suite `tessera puzzlescript test`
-//! runs, so each solution is checked to end on the reference's board.
+//! `won_at` for each is the input after which the reference first won, the solution's last one
+//! when it wins there as here. (Its final board is no check: after a win, the reference's test
+//! runner may play one more `again` turn on the won level.)
 
 use std::collections::BTreeSet;
 use std::sync::Mutex;
@@ -232,17 +233,7 @@ fn search_level(
 
 /// A solution as a case of the suite's shape (see the module docs).
 fn solution_case(job: &Job, search: Search, solution: &[PuzzleScriptCommand]) -> serde_json::Value {
-    let inputs: Vec<serde_json::Value> = solution
-        .iter()
-        .map(|c| match c {
-            PuzzleScriptCommand::Up => 0.into(),
-            PuzzleScriptCommand::Left => 1.into(),
-            PuzzleScriptCommand::Down => 2.into(),
-            PuzzleScriptCommand::Right => 3.into(),
-            PuzzleScriptCommand::Action => 4.into(),
-            other => other.to_string().into(),
-        })
-        .collect();
+    let inputs: Vec<serde_json::Value> = solution.iter().map(|c| c.suite_input()).collect();
     let name = format!("#{} {} {search}", job.index, job.name);
     serde_json::json!([name, [&*job.level.source, inputs, "", job.suite_level]])
 }
