@@ -124,8 +124,13 @@ fn turns(c: &mut Criterion) {
     // figure is the engine's (and the search's bookkeeping) alone. Old against new: run this
     // on the old commit with `-- puzzlescript_engine --save-baseline old`, then on the new
     // with `-- puzzlescript_engine --baseline old`.
-    let aids =
-        Aids { idle_action: true, travel_pruning: false, travel_estimate: false, some_distance: false };
+    let aids = Aids {
+        idle_action: true,
+        travel_pruning: false,
+        travel_estimate: false,
+        some_distance: false,
+        freeze: false,
+    };
     let mut g = c.benchmark_group("puzzlescript_engine");
     g.sample_size(10);
     for search in [Search::Bfs, Search::AStar] {

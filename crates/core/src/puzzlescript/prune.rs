@@ -24,6 +24,19 @@
 //!   can be reached (`all`), or every X on one (`some`), is dead. The distances (moves to the
 //!   nearest Y) also give the search's estimate.
 //!
+//! - **Frozen objects** (Sokoban's freeze deadlocks, read from the rules): for `all` of those
+//!   conditions, when the moving side's objects share one layer, are never created or
+//!   destroyed, are not the player's, and move only when pushed (every rule that moves them
+//!   needs, in the cell behind, an object of their layer that is not one of them: a player):
+//!   such an object can never move again when, along both axes, each way either the cell ahead
+//!   is held for good or no pusher can ever stand behind it. A cell is held for good by a fixed
+//!   object of the layer, or by another such object that can never move across the other axis
+//!   (this one taken as a wall: neither can be the first to move); a move onto a cell from
+//!   which no Y can be reached counts as none when every mover must reach one (it would kill
+//!   the state: `all X on Y`, or reversed with as many movers as targets). A frozen X off every Y
+//!   (`all X on Y`) is dead; reversed (`all Target on Crate`), a frozen Y off every X cannot
+//!   reach one.
+//!
 //! A rule that says `win` can win whatever the win conditions, so then nothing is pruned; one
 //! that says `restart` puts objects back, so then only the fixed conditions are checked.
 
@@ -65,7 +78,33 @@ pub(crate) struct Travel {
     /// Reversed, with at most [`MAX_TARGET_MAPS`] X cells and no player object in Y: per X
     /// cell, the moves a Y needs to reach it from every cell (empty otherwise).
     pub per_target: Vec<(usize, Vec<u32>)>,
+    /// `all`, when the moving side's objects move only when pushed: which can never move
+    /// again (see the module docs).
+    freeze: Option<Freeze>,
 }
+
+/// What tells a moving-side object that can never move again (see the module docs).
+#[derive(Clone, Debug)]
+struct Freeze {
+    /// The moving side's objects.
+    movers: bits::Bits,
+    /// The board's columns and rows (cell `i` at column `i / height`, row `i % height`), and
+    /// its words a cell.
+    width: usize,
+    height: usize,
+    stride: usize,
+    /// Per cell: no fixed object holds the movers' layer there.
+    open: Vec<bool>,
+    /// Per cell: a mover there kills the state for good (it can never reach a target, and
+    /// every mover must: `all X on Y`, or reversed with as many movers as targets).
+    dead: Vec<bool>,
+    /// Per direction ([`DIRS`]' order) and cell: a pusher of a move that way could ever stand
+    /// there.
+    push: [Vec<bool>; 4],
+}
+
+/// The most movers a freeze check takes as walls at once (deeper, it says "can move").
+const MAX_FREEZE_DEPTH: usize = 16;
 
 /// The most X cells the reversed form keeps a distance map for, each (the estimate's).
 const MAX_TARGET_MAPS: usize = 64;
@@ -178,6 +217,7 @@ impl Pruning {
                     targets: 0,
                     maps: Vec::new(),
                     per_target: Vec::new(),
+                    freeze: None,
                 });
             } else if x_fixed && none_of(&created, &wc.mask2) && y_one_layer {
                 p.travel.push(Travel {
@@ -187,6 +227,7 @@ impl Pruning {
                     targets: 0,
                     maps: Vec::new(),
                     per_target: Vec::new(),
+                    freeze: None,
                 });
             }
         }
@@ -219,6 +260,18 @@ impl Pruning {
                         t.per_target.push((cell, map));
                     }
                 }
+                let kept = !bits::intersects(&created, movers) && !bits::intersects(&destroyed, movers);
+                if t.all && kept && !bits::intersects(movers, &game.player_mask) {
+                    t.freeze = Freeze::of(game, start, &fixed_objects, &moves, movers);
+                    // (reversed, a mover off every target kills only when none is spare)
+                    let s = stride.max(1);
+                    let count = start.cells.chunks(s).filter(|c| bits::intersects(movers, c)).count();
+                    if let Some(f) = &mut t.freeze
+                        && (!t.reversed || count == t.targets)
+                    {
+                        f.dead = (0..f.open.len()).map(|i| t.maps.iter().all(|(_, m)| m[i] == FAR)).collect();
+                    }
+                }
             }
             p.travel = travel;
         }
@@ -233,6 +286,13 @@ impl Pruning {
     /// Leaves out the states' checks of where objects can travel (to measure what they buy).
     pub(crate) fn forget_travel(&mut self) {
         self.travel.clear();
+    }
+
+    /// Leaves out the checks of frozen objects (to measure what they buy).
+    pub(crate) fn forget_freeze(&mut self) {
+        for t in &mut self.travel {
+            t.freeze = None;
+        }
     }
 
     /// Whether no sequence of steps can win from the start `state` (the fixed conditions are
@@ -289,7 +349,12 @@ impl Travel {
         if self.reversed {
             let mut able = 0usize;
             for (i, cell) in state.cells.chunks(s).enumerate() {
-                if self.maps.iter().any(|(o, map)| map[i] != FAR && bits::get(cell, *o)) {
+                // (a frozen Y off an X reaches none)
+                let reaches = |map: &[u32]| {
+                    map[i] == 0
+                        || (map[i] != FAR && !self.freeze.as_ref().is_some_and(|f| f.frozen(&state.cells, i)))
+                };
+                if self.maps.iter().any(|(o, map)| bits::get(cell, *o) && reaches(map)) {
                     able += 1;
                     if !self.all || able >= self.targets {
                         return false;
@@ -305,7 +370,8 @@ impl Travel {
                     if map[i] != FAR && !self.all {
                         return false;
                     }
-                    stuck |= map[i] == FAR;
+                    stuck |= map[i] == FAR
+                        || (map[i] != 0 && self.freeze.as_ref().is_some_and(|f| f.frozen(&state.cells, i)));
                     if stuck && self.all {
                         return true;
                     }
@@ -313,6 +379,96 @@ impl Travel {
             }
         }
         stuck && !self.all
+    }
+}
+
+impl Freeze {
+    /// The check for `movers`, when they move only when pushed (see the module docs), on the
+    /// board of `start` with the `fixed` objects.
+    fn of(game: &Game, start: &State, fixed: &[u64], moves: &[Moves], movers: &[u64]) -> Option<Freeze> {
+        let mut layers = bits::ones(movers).map(|o| game.objects[o].layer);
+        let layer = layers.next()?;
+        if !layers.all(|l| l == layer) {
+            return None;
+        }
+        // The layer's other objects: a pusher must be one of them, so a mover's cell holds none.
+        let others: bits::Bits = game.layer_masks[layer].iter().zip(movers).map(|(l, m)| l & !m).collect();
+        let needs_other = |p: &CellPattern| {
+            bits::intersects(&p.present, &others)
+                || p.any_present.iter().any(|a| !bits::is_zero(a) && bits::subset(a, &others))
+        };
+        let pushed_only = bits::ones(movers).all(|o| {
+            let m = &moves[o];
+            !m.free.iter().any(|&f| f) && m.pushers.iter().flatten().all(needs_other)
+        });
+        if !pushed_only {
+            return None;
+        }
+        let (width, height) = (start.width, start.height);
+        let s = start.stride.max(1);
+        let n = width * height;
+        let open = (0..n)
+            .map(|i| {
+                !start.cells[i * s..(i + 1) * s]
+                    .iter()
+                    .zip(fixed)
+                    .zip(&game.layer_masks[layer])
+                    .any(|((c, f), m)| c & f & m != 0)
+            })
+            .collect();
+        let push = std::array::from_fn(|d| {
+            (0..n)
+                .map(|b| {
+                    bits::ones(movers)
+                        .any(|o| moves[o].pushers[d].iter().any(|p| could_match(game, start, fixed, p, b)))
+                })
+                .collect()
+        });
+        let dead = vec![false; n];
+        Some(Freeze { movers: movers.iter().copied().collect(), width, height, stride: s, open, dead, push })
+    }
+
+    /// The cell one step from `i` in direction `d` ([`DIRS`]' order), if on the board.
+    fn step(&self, i: usize, d: usize) -> Option<usize> {
+        let (_, dx, dy) = DIRS[d];
+        let (x, y) = ((i / self.height) as isize + dx, (i % self.height) as isize + dy);
+        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height)
+            .then(|| x as usize * self.height + y as usize)
+    }
+
+    /// Whether the mover at cell `i` of the board `cells` can never move again.
+    fn frozen(&self, cells: &[u64], i: usize) -> bool {
+        let mut walls = Vec::new();
+        self.blocked(cells, i, 0, &mut walls) && self.blocked(cells, i, 1, &mut walls)
+    }
+
+    /// Whether the mover at `i` can never move along `axis` (0: up and down, 1: left and
+    /// right), the movers at `walls` taken as walls.
+    fn blocked(&self, cells: &[u64], i: usize, axis: usize, walls: &mut Vec<usize>) -> bool {
+        if walls.len() >= MAX_FREEZE_DEPTH {
+            return false;
+        }
+        walls.push(i);
+        let (a, b) = (2 * axis, 2 * axis + 1);
+        // A move in direction `d`, pushed from the cell the other way (`e`).
+        let moves = |d: usize, e: usize, walls: &mut Vec<usize>| {
+            self.step(i, d)
+                .is_some_and(|j| self.open[j] && !self.dead[j] && !self.held(cells, j, axis, walls))
+                && self.step(i, e).is_some_and(|k| self.push[d][k] && !self.held(cells, k, axis, walls))
+        };
+        let blocked = !moves(a, b, walls) && !moves(b, a, walls);
+        walls.pop();
+        blocked
+    }
+
+    /// Whether cell `j`, next to a mover along `axis`, is held for good by a mover: one taken
+    /// as a wall, or one that can never move across `axis` (along it, the mover beside it is a
+    /// wall).
+    fn held(&self, cells: &[u64], j: usize, axis: usize, walls: &mut Vec<usize>) -> bool {
+        let s = self.stride;
+        walls.contains(&j)
+            || (bits::intersects(&self.movers, &cells[j * s..(j + 1) * s])
+                && self.blocked(cells, j, 1 - axis, walls))
     }
 }
 
@@ -362,10 +518,19 @@ fn moves_of(game: &Game) -> Vec<Moves> {
                         if set & bit == 0 {
                             continue;
                         }
-                        // The cell behind, along the rule's direction: it must match for the
-                        // rule to move this one forward.
-                        let behind = match (rule.direction == bit, k.checked_sub(1).map(|b| &row[b])) {
-                            (true, Some(PatternCell::Cell(q))) => Some(q),
+                        // The cell behind, against the move: it must match for the rule to
+                        // move this one. An up or left rule without an ellipsis is compiled as
+                        // a down or right one with its rows reversed, so behind is the cell
+                        // before along the row's direction, or the cell after against it.
+                        let back = if rule.direction == bit {
+                            k.checked_sub(1)
+                        } else if opposite(rule.direction) == bit {
+                            Some(k + 1)
+                        } else {
+                            None
+                        };
+                        let behind = match back.and_then(|b| row.get(b)) {
+                            Some(PatternCell::Cell(q)) => Some(q),
                             _ => None,
                         };
                         for &o in &objects {
@@ -380,6 +545,17 @@ fn moves_of(game: &Game) -> Vec<Moves> {
         }
     }
     moves
+}
+
+/// The direction opposite `d` (one of [`DIRS`]' bits).
+fn opposite(d: u8) -> u8 {
+    match d {
+        UP => DOWN,
+        DOWN => UP,
+        LEFT => RIGHT,
+        RIGHT => LEFT,
+        other => other,
+    }
 }
 
 /// Whether pattern `p` could ever match at `cell` of `start`, given only its fixed objects

@@ -13,7 +13,8 @@
 //! answers on every machine and load). `AIDS` turns aids of the search off, to measure what each
 //! buys: a comma list of `no-idle` (play `action` even where it changes nothing), `no-prune` (no
 //! dead states from where objects can travel), `no-estimate` (columns plus rows, not moves),
-//! `no-some` (`some X on Y` estimated 1 while it does not hold, not the nearest X's distance).
+//! `no-some` (`some X on Y` estimated 1 while it does not hold, not the nearest X's distance),
+//! `no-freeze` (no dead states from objects that can never move again).
 //! `SECONDS` is the search thread's CPU time (Linux: `/proc/thread-self/stat`; wall time where
 //! that cannot be read), so a loaded machine does not cut searches short. `TOTAL` wall seconds
 //! bound the whole run: once spent, the remaining levels are left out (the summary says how many
@@ -253,7 +254,8 @@ fn main() {
             "no-prune" => aids.travel_pruning = false,
             "no-estimate" => aids.travel_estimate = false,
             "no-some" => aids.some_distance = false,
-            _ => panic!("{a}: give all, no-idle, no-prune, no-estimate or no-some"),
+            "no-freeze" => aids.freeze = false,
+            _ => panic!("{a}: give all, no-idle, no-prune, no-estimate, no-some or no-freeze"),
         }
     }
     let mib: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1024);
