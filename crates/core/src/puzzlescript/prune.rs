@@ -103,8 +103,12 @@ struct Freeze {
     push: [Vec<bool>; 4],
 }
 
-/// The most movers a freeze check takes as walls at once (deeper, it says "can move").
+/// The most movers a freeze check takes as walls at once, and the most axes it looks at in
+/// all (past either, it says "can move"): a bound on one check's work whatever the board
+/// (the ways to look grow exponentially with the depth; a room packed with 143 crates took
+/// 0.03 s unbounded, so the bound is a guard, not a measured need).
 const MAX_FREEZE_DEPTH: usize = 16;
+const MAX_FREEZE_LOOKS: u32 = 256;
 
 /// The most X cells the reversed form keeps a distance map for, each (the estimate's).
 const MAX_TARGET_MAPS: usize = 64;
@@ -438,35 +442,36 @@ impl Freeze {
 
     /// Whether the mover at cell `i` of the board `cells` can never move again.
     fn frozen(&self, cells: &[u64], i: usize) -> bool {
-        let mut walls = Vec::new();
+        let mut walls = (Vec::new(), 0);
         self.blocked(cells, i, 0, &mut walls) && self.blocked(cells, i, 1, &mut walls)
     }
 
     /// Whether the mover at `i` can never move along `axis` (0: up and down, 1: left and
-    /// right), the movers at `walls` taken as walls.
-    fn blocked(&self, cells: &[u64], i: usize, axis: usize, walls: &mut Vec<usize>) -> bool {
-        if walls.len() >= MAX_FREEZE_DEPTH {
+    /// right), the movers at `walls.0` taken as walls (`walls.1`: the axes looked at so far).
+    fn blocked(&self, cells: &[u64], i: usize, axis: usize, walls: &mut (Vec<usize>, u32)) -> bool {
+        walls.1 += 1;
+        if walls.0.len() >= MAX_FREEZE_DEPTH || walls.1 > MAX_FREEZE_LOOKS {
             return false;
         }
-        walls.push(i);
+        walls.0.push(i);
         let (a, b) = (2 * axis, 2 * axis + 1);
         // A move in direction `d`, pushed from the cell the other way (`e`).
-        let moves = |d: usize, e: usize, walls: &mut Vec<usize>| {
+        let moves = |d: usize, e: usize, walls: &mut (Vec<usize>, u32)| {
             self.step(i, d)
                 .is_some_and(|j| self.open[j] && !self.dead[j] && !self.held(cells, j, axis, walls))
                 && self.step(i, e).is_some_and(|k| self.push[d][k] && !self.held(cells, k, axis, walls))
         };
         let blocked = !moves(a, b, walls) && !moves(b, a, walls);
-        walls.pop();
+        walls.0.pop();
         blocked
     }
 
     /// Whether cell `j`, next to a mover along `axis`, is held for good by a mover: one taken
     /// as a wall, or one that can never move across `axis` (along it, the mover beside it is a
     /// wall).
-    fn held(&self, cells: &[u64], j: usize, axis: usize, walls: &mut Vec<usize>) -> bool {
+    fn held(&self, cells: &[u64], j: usize, axis: usize, walls: &mut (Vec<usize>, u32)) -> bool {
         let s = self.stride;
-        walls.contains(&j)
+        walls.0.contains(&j)
             || (bits::intersects(&self.movers, &cells[j * s..(j + 1) * s])
                 && self.blocked(cells, j, 1 - axis, walls))
     }
