@@ -3,8 +3,11 @@
 //!
 //! Each object is looked at once: whether some rule's right-hand side can create it (it sets
 //! it in a cell whose pattern did not need it, or may pick it at random), destroy it (it clears
-//! it without setting it again, or sets another object of its layer), or move it (the player's objects, and every object of a layer some rule gives a
-//! movement). These are over-estimates (a rule that never fires still counts), so what follows
+//! it without setting it again, or sets another object of its layer), or move it (the player's
+//! objects, every object of a layer some rule gives a movement, and an object a row takes from
+//! the cell that needs it and puts in the next one, where it cannot be already: `[ > Player |
+//! Crate | no Wall ] -> [ | Player | Crate ]` moves the crate, it neither creates nor destroys
+//! it; the cell before it in the row is its pusher). These are over-estimates (a rule that never fires still counts), so what follows
 //! from them is sound:
 //! - a game with no win condition and no rule that says `win` is never won;
 //! - a win condition whose objects are all fixed (never created, destroyed or moved) holds now
@@ -149,26 +152,47 @@ impl Pruning {
                 bits::set(&mut moved, o);
             }
         }
-        let cells = all_rules.flat_map(|r| r.rows.iter().flatten());
-        for (pattern, rep) in cells.filter_map(|c| match c {
-            PatternCell::Cell(p) => p.replacement.as_ref().map(|r| (p, r)),
-            PatternCell::Ellipsis => None,
-        }) {
-            // set where the pattern did not need it: new; cleared and not set again, of what
-            // the cell can hold when the pattern matches: gone
-            let new: Vec<u64> = rep.objects_set.iter().zip(&pattern.present).map(|(s, p)| s & !p).collect();
-            for l in 0..game.layer_count {
-                let held = could_hold(game, pattern, l);
-                for (w, d) in destroyed.iter_mut().enumerate() {
-                    *d |= rep.objects_clear[w] & !rep.objects_set[w] & held[w];
+        for row in all_rules.flat_map(|r| &r.rows) {
+            // (an object a row moves by rewriting is neither created nor destroyed by it)
+            let relocated = rewrite_moves(game, row);
+            let cells = row.iter().enumerate().filter_map(|(k, c)| match c {
+                PatternCell::Cell(p) => p.replacement.as_ref().map(|r| (k, p, r)),
+                PatternCell::Ellipsis => None,
+            });
+            for (k, pattern, rep) in cells {
+                // set where the pattern did not need it: new; cleared and not set again, of what
+                // the cell can hold when the pattern matches: gone
+                let mut new: Vec<u64> =
+                    rep.objects_set.iter().zip(&pattern.present).map(|(s, p)| s & !p).collect();
+                let mut gone = bits::empty(stride);
+                for l in 0..game.layer_count {
+                    let held = could_hold(game, pattern, l);
+                    for (w, g) in gone.iter_mut().enumerate() {
+                        *g |= rep.objects_clear[w] & !rep.objects_set[w] & held[w];
+                    }
                 }
-            }
-            for id in bits::ones(&new).chain(rep.random_entities.iter().copied()) {
-                bits::set(&mut created, id);
-                // the other objects of its layer in that cell go
-                if let Some(o) = game.objects.get(id) {
-                    let mut mates = could_hold(game, pattern, o.layer);
-                    mates[id / 64] &= !(1u64 << (id % 64));
+                for &(o, from, to) in &relocated {
+                    if from == k {
+                        gone[o / 64] &= !(1u64 << (o % 64));
+                    }
+                    if to == k {
+                        new[o / 64] &= !(1u64 << (o % 64));
+                    }
+                }
+                bits::or_into(&mut destroyed, &gone);
+                for id in bits::ones(&new).chain(rep.random_entities.iter().copied()) {
+                    bits::set(&mut created, id);
+                    // the other objects of its layer in that cell go
+                    if let Some(o) = game.objects.get(id) {
+                        let mut mates = could_hold(game, pattern, o.layer);
+                        mates[id / 64] &= !(1u64 << (id % 64));
+                        bits::or_into(&mut destroyed, &mates);
+                    }
+                }
+                // an object moved in by rewriting replaces the others of its layer too
+                for &(o, ..) in relocated.iter().filter(|m| m.2 == k) {
+                    let mut mates = could_hold(game, pattern, game.objects[o].layer);
+                    mates[o / 64] &= !(1u64 << (o % 64));
                     bits::or_into(&mut destroyed, &mates);
                 }
             }
@@ -501,6 +525,20 @@ fn moves_of(game: &Game) -> Vec<Moves> {
     let mut moves = vec![Moves::default(); game.objects.len()];
     for rule in game.rules.iter().chain(&game.late_rules).flatten() {
         for row in &rule.rows {
+            // Moves by rewriting: along the row, pushed from the cell before; against it, from
+            // the cell after.
+            for (o, from, to) in rewrite_moves(game, row) {
+                let (bit, back) = if to > from {
+                    (rule.direction, from.checked_sub(1))
+                } else {
+                    (opposite(rule.direction), Some(from + 1))
+                };
+                let Some(d) = DIRS.iter().position(|&(b, _, _)| b == bit) else { continue };
+                match back.and_then(|b| row.get(b)) {
+                    Some(PatternCell::Cell(q)) => moves[o].pushers[d].push(q.clone()),
+                    _ => moves[o].free[d] = true,
+                }
+            }
             for (k, cell) in row.iter().enumerate() {
                 let PatternCell::Cell(p) = cell else { continue };
                 let Some(rep) = &p.replacement else { continue };
@@ -550,6 +588,38 @@ fn moves_of(game: &Game) -> Vec<Moves> {
         }
     }
     moves
+}
+
+/// A row's moves by rewriting (`[ > Player | Crate | no Wall ] -> [ | Player | Crate ]`): an
+/// object its cell needs, cleared there and set in the next cell (along the row or against
+/// it), where it cannot be already, and set in no other cell of the row: (object, from, to).
+/// Each cell takes at most one object so.
+fn rewrite_moves(game: &Game, row: &[PatternCell]) -> Vec<(usize, usize, usize)> {
+    let cell = |k: usize| match row.get(k) {
+        Some(PatternCell::Cell(p)) => p.replacement.as_ref().map(|r| (p, r)),
+        _ => None,
+    };
+    // Cell `j` sets `o` where its pattern did not need it.
+    let sets = |j: usize, o: usize| {
+        cell(j).is_some_and(|(q, r)| bits::get(&r.objects_set, o) && !bits::get(&q.present, o))
+    };
+    let mut out: Vec<(usize, usize, usize)> = Vec::new();
+    for k in 0..row.len() {
+        let Some((p, rep)) = cell(k) else { continue };
+        for o in bits::ones(&p.present) {
+            if !bits::get(&rep.objects_clear, o) || bits::get(&rep.objects_set, o) {
+                continue;
+            }
+            let layer = game.objects[o].layer;
+            let targets: Vec<usize> = (0..row.len()).filter(|&j| sets(j, o)).collect();
+            let [to] = targets[..] else { continue };
+            let free_there = cell(to).is_some_and(|(q, _)| !bits::get(&could_hold(game, q, layer), o));
+            if to.abs_diff(k) == 1 && free_there && !out.iter().any(|m| m.2 == to || (m.0 == o && m.1 == k)) {
+                out.push((o, k, to));
+            }
+        }
+    }
+    out
 }
 
 /// The direction opposite `d` (one of [`DIRS`]' bits).

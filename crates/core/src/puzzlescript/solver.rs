@@ -2492,6 +2492,31 @@ mod tests {
         }
     }
 
+    /// A crate moved by rewriting (taken from its cell and put in the next, as many games push:
+    /// `[ > Player | Crate | no Wall ] -> [ | Player | Crate ]`) travels as a pushed crate: it
+    /// is neither created nor destroyed, so where it can travel applies (against the bottom
+    /// wall with no target along it, it is dead), and the fewest steps are still found.
+    #[test]
+    fn an_object_moved_by_rewriting_travels_as_a_pushed_one() {
+        let game = GAME.replace("homepage example.invalid", "homepage example.invalid\nnoaction").replace(
+            "[ > Player | Crate ] -> [ > Player | > Crate ]",
+            "[ > Player | Crate | no Wall no Crate ] -> [ | Player | Crate ]",
+        );
+        let level = "#######\n#..O..#\n#.....#\n#.P*..#\n#######";
+        let (rules, s) = start_of(&format!("{game}\n\n{level}\n"), 3, 0);
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
+        assert_eq!((r.outcome, r.nodes), (SolveOutcome::Unsolvable, 0), "dead at the start");
+        use PuzzleScriptCommand::Right;
+        assert_eq!(solved(&game, 0), vec![Right, Right]);
+        let (rules, s) = start_of(&game, 1, 0);
+        let with = solve(&rules, &s, SolveLimits::default(), &mut || false);
+        let without =
+            solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_travel(), 1, &mut || false);
+        let SolveOutcome::Solved(steps) = &with.outcome else { panic!("{with:?}") };
+        assert!(matches!(&without.outcome, SolveOutcome::Solved(o) if o.len() == steps.len()), "{without:?}");
+        assert!(with.pruned > 0 && with.nodes < without.nodes, "{with:?} {without:?}");
+    }
+
     /// Sokoban's freeze deadlocks, read from the rules: two crates side by side against a wall
     /// can never move again (each one's pusher would stand on the other), so a level where
     /// they are off the targets is dead from the start, though each alone could reach one. When
