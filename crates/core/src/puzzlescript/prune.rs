@@ -7,8 +7,8 @@
 //! objects, every object of a layer some rule gives a movement, and an object a row takes from
 //! the cell that needs it and puts in the next one, where it cannot be already: `[ > Player |
 //! Crate | no Wall ] -> [ | Player | Crate ]` moves the crate, it neither creates nor destroys
-//! it; the cell before it in the row is its pusher). These are over-estimates (a rule that never fires still counts), so what follows
-//! from them is sound:
+//! it; the cell before it in the row is its pusher). These are over-estimates (a rule that
+//! never fires still counts), so what follows from them is sound:
 //! - a game with no win condition and no rule that says `win` is never won;
 //! - a win condition whose objects are all fixed (never created, destroyed or moved) holds now
 //!   or never;
