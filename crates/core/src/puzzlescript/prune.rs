@@ -113,6 +113,14 @@ struct Freeze {
 const MAX_FREEZE_DEPTH: usize = 16;
 const MAX_FREEZE_LOOKS: u32 = 256;
 
+/// A freeze check's movers taken as walls (a stack, no allocation: the check runs on every
+/// state found) and the axes it has looked at.
+struct Walls {
+    at: [usize; MAX_FREEZE_DEPTH],
+    len: usize,
+    looks: u32,
+}
+
 /// The most X cells the reversed form keeps a distance map for, each (the estimate's).
 const MAX_TARGET_MAPS: usize = 64;
 
@@ -466,36 +474,37 @@ impl Freeze {
 
     /// Whether the mover at cell `i` of the board `cells` can never move again.
     fn frozen(&self, cells: &[u64], i: usize) -> bool {
-        let mut walls = (Vec::new(), 0);
+        let mut walls = Walls { at: [0; MAX_FREEZE_DEPTH], len: 0, looks: 0 };
         self.blocked(cells, i, 0, &mut walls) && self.blocked(cells, i, 1, &mut walls)
     }
 
     /// Whether the mover at `i` can never move along `axis` (0: up and down, 1: left and
-    /// right), the movers at `walls.0` taken as walls (`walls.1`: the axes looked at so far).
-    fn blocked(&self, cells: &[u64], i: usize, axis: usize, walls: &mut (Vec<usize>, u32)) -> bool {
-        walls.1 += 1;
-        if walls.0.len() >= MAX_FREEZE_DEPTH || walls.1 > MAX_FREEZE_LOOKS {
+    /// right), the movers at `walls` taken as walls.
+    fn blocked(&self, cells: &[u64], i: usize, axis: usize, walls: &mut Walls) -> bool {
+        walls.looks += 1;
+        if walls.len >= MAX_FREEZE_DEPTH || walls.looks > MAX_FREEZE_LOOKS {
             return false;
         }
-        walls.0.push(i);
+        walls.at[walls.len] = i;
+        walls.len += 1;
         let (a, b) = (2 * axis, 2 * axis + 1);
         // A move in direction `d`, pushed from the cell the other way (`e`).
-        let moves = |d: usize, e: usize, walls: &mut (Vec<usize>, u32)| {
+        let moves = |d: usize, e: usize, walls: &mut Walls| {
             self.step(i, d)
                 .is_some_and(|j| self.open[j] && !self.dead[j] && !self.held(cells, j, axis, walls))
                 && self.step(i, e).is_some_and(|k| self.push[d][k] && !self.held(cells, k, axis, walls))
         };
         let blocked = !moves(a, b, walls) && !moves(b, a, walls);
-        walls.0.pop();
+        walls.len -= 1;
         blocked
     }
 
     /// Whether cell `j`, next to a mover along `axis`, is held for good by a mover: one taken
     /// as a wall, or one that can never move across `axis` (along it, the mover beside it is a
     /// wall).
-    fn held(&self, cells: &[u64], j: usize, axis: usize, walls: &mut (Vec<usize>, u32)) -> bool {
+    fn held(&self, cells: &[u64], j: usize, axis: usize, walls: &mut Walls) -> bool {
         let s = self.stride;
-        walls.0.contains(&j)
+        walls.at[..walls.len].contains(&j)
             || (bits::intersects(&self.movers, &cells[j * s..(j + 1) * s])
                 && self.blocked(cells, j, 1 - axis, walls))
     }
