@@ -130,6 +130,7 @@ fn turns(c: &mut Criterion) {
         travel_estimate: false,
         some_distance: false,
         freeze: false,
+        scenery: false,
     };
     let mut g = c.benchmark_group("puzzlescript_engine");
     g.sample_size(10);

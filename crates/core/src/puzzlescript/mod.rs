@@ -56,6 +56,7 @@ mod level;
 mod mirror;
 mod plugin;
 mod prune;
+mod scenery;
 pub mod solver;
 mod source;
 mod state;

@@ -56,6 +56,19 @@
 //!   shorter when it finds them, and width solves others still; in turns, the search finds
 //!   A*'s short solution where one is near and the others' long ones where A* would need too
 //!   many states.
+//! - **Scenery.** Objects no rule tells apart (`scenery.rs`: alike ones, read in exactly
+//!   the same places, `FirePit1` and `FirePit2` only ever read as `FirePit`; unseen ones, read
+//!   nowhere, on a layer where nothing moves: footprints, sparkles) are scenery: a state is
+//!   known by its board's look (each group of alike objects as one, the unseen dropped), so
+//!   two states that differ only in scenery are one. Randomness that only paints scenery (a
+//!   random pick among alike objects, a random rule group that writes only unseen ones) is
+//!   played with the start's generator, so such a step does not count as drawing. The look is
+//!   exact where no rule queues `again`; where one does, a turn that changes only scenery still
+//!   counts as a change and lets a queued `again` turn play, so the look may hide a
+//!   difference: breadth-first then goes without it (its solutions must be the fewest steps),
+//!   and another search's "no solution" (not a proof then), or a solution that does not win when
+//!   the rule set plays it again from the start, is searched again without the look, within
+//!   what is left of the budget.
 //! - **Randomness.** A step that draws from the game's generator (a `random` rule, a random
 //!   object or a `randomdir` that fires) is left out at first: its result depends on the seed.
 //!   Every step the search follows then leaves the generator as it was, so a solution wins from
@@ -91,6 +104,7 @@
 
 use super::engine::{self, Game, Input};
 use super::prune::{FAR, Pruning, Travel};
+use super::scenery::Scenery;
 use super::{MAX_TURNS, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -308,6 +322,17 @@ fn input(cmd: PuzzleScriptCommand) -> Option<Input> {
         PuzzleScriptCommand::Right => Some(Input::Right),
         PuzzleScriptCommand::Tick => None,
         _ => Some(Input::Action),
+    }
+}
+
+/// The board a state is known by: its look (`scenery.rs`), made in `buffer`, or itself.
+fn seen_as<'b>(look: Option<&Scenery>, cells: &'b [u64], buffer: &'b mut Vec<u64>) -> &'b [u64] {
+    match look {
+        Some(look) => {
+            look.look(cells, buffer);
+            buffer
+        }
+        None => cells,
     }
 }
 
@@ -863,6 +888,8 @@ struct Expander<'a> {
     idle_action: bool,
     /// Whether steps that draw from the generator are followed (else left out).
     follow_random: bool,
+    /// Every step is played with the generator it starts from (its draws only paint scenery).
+    keep_rng: bool,
     /// The checks of each state reached, when worked out here: the pruning, the estimate,
     /// whether each applies.
     checks: Option<(&'a Pruning, &'a Estimate<'a>, bool, bool)>,
@@ -901,6 +928,9 @@ impl Expander<'_> {
             let next = &mut w.next;
             next.clone_from(here);
             let outcome = step(game, &mut w.ws, next, input(cmd), self.work_limit);
+            if self.keep_rng {
+                next.rng.clone_from(&here.rng);
+            }
             let drew = outcome.is_some() && next.rng != here.rng;
             let what = match outcome {
                 None => Reached::TooLong,
@@ -1110,6 +1140,10 @@ pub struct Aids {
     /// Drop states where an object that must reach a place can never move again (`prune.rs`'s
     /// frozen objects; part of `travel_pruning`).
     pub freeze: bool,
+    /// Take states whose boards differ only in scenery (objects no rule tells apart) for one,
+    /// and play randomness that only paints scenery with the start's generator
+    /// (`scenery.rs`).
+    pub scenery: bool,
 }
 
 impl Default for Aids {
@@ -1120,6 +1154,7 @@ impl Default for Aids {
             travel_estimate: true,
             some_distance: true,
             freeze: true,
+            scenery: true,
         }
     }
 }
@@ -1135,7 +1170,69 @@ pub fn solve_aided(
     jobs: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> SolveReport {
-    let mut first = Searcher::new(rules, state, search, aids, jobs, false);
+    let scenery = if aids.scenery { Scenery::of(rules.game(), state.engine()) } else { None };
+    // (a look that may hide a difference, in a game with `again`, could hide the shortest
+    // solution: breadth-first goes without)
+    let Some(look) = scenery.as_ref().filter(|s| s.exact || !search.proves_fewest()) else {
+        return search_both(rules, state, limits, search, aids, jobs, stop, None);
+    };
+    let mut report = search_both(rules, state, limits, search, aids, jobs, stop, Some(look));
+    let sure = match &report.outcome {
+        SolveOutcome::Solved(path) => match played(rules, state, path) {
+            // (a game with `again` whose draws paint only scenery: the solution is known to
+            // win with this generator, maybe not another)
+            Some(draws) if look.random_is_scenery && !look.exact => {
+                report.draws = draws;
+                true
+            }
+            Some(_) => true,
+            None => false,
+        },
+        SolveOutcome::Unsolvable | SolveOutcome::Random { followed: true, .. } => look.exact,
+        SolveOutcome::Random { followed: false, .. }
+        | SolveOutcome::TooLong { .. }
+        | SolveOutcome::Stopped
+        | SolveOutcome::Memory => true,
+    };
+    if sure {
+        return report;
+    }
+    // The look hid a difference that mattered (see `scenery.rs`): searched again without it,
+    // within what is left of the budget.
+    let left = SolveLimits { max_nodes: limits.max_nodes.saturating_sub(report.nodes), ..limits };
+    let again = search_both(rules, state, left, search, aids, jobs, stop, None);
+    SolveReport { nodes: again.nodes.saturating_add(report.nodes), ..again }
+}
+
+/// When `path` wins from `state`, played step by step by the rule set: its steps that drew
+/// from the generator.
+fn played(rules: &PuzzleScriptRules, state: &PuzzleScriptState, path: &[PuzzleScriptCommand]) -> Option<u64> {
+    use crate::Rules;
+    let mut s = state.clone();
+    let mut events = Vec::new();
+    let mut draws = 0;
+    for c in path {
+        let rng = s.engine().rng.clone();
+        rules.apply(&mut s, c, &mut events).ok()?;
+        draws += u64::from(s.engine().rng != rng);
+    }
+    (rules.status(&s) == crate::Status::Won).then_some(draws)
+}
+
+/// [`solve_aided`]'s two searches (steps that draw left out, and followed), states known by
+/// their `look` when given.
+#[allow(clippy::too_many_arguments)]
+fn search_both(
+    rules: &PuzzleScriptRules,
+    state: &PuzzleScriptState,
+    limits: SolveLimits,
+    search: Search,
+    aids: Aids,
+    jobs: usize,
+    stop: &mut dyn FnMut() -> bool,
+    look: Option<&Scenery>,
+) -> SolveReport {
+    let mut first = Searcher::new(rules, state, search, aids, jobs, false, look);
     // The search that follows the steps that draw, once the first has met one: the two take
     // turns, `SLICE` expansions each, sharing the budget (see the module docs).
     let mut second: Option<Searcher> = None;
@@ -1170,7 +1267,7 @@ pub fn solve_aided(
                 stop,
             );
             if second.is_none() && !second_gone && first.k.random > 0 {
-                second = Some(Searcher::new(rules, state, search, aids, jobs, true));
+                second = Some(Searcher::new(rules, state, search, aids, jobs, true, look));
             }
             match (ended, &second) {
                 (None, _) => {}
@@ -1259,6 +1356,11 @@ struct Searcher<'a> {
     orders: &'static [Order],
     jobs: usize,
     follow_random: bool,
+    /// States are keyed by their look (`scenery.rs`) when set; the buffer it is made in.
+    look: Option<&'a Scenery>,
+    look_cells: Vec<u64>,
+    /// `look` takes the generator for scenery: every step is played with the start's.
+    keep_rng: bool,
     /// `action` changes nothing in this game (see `Game::action_is_idle`): not played.
     idle_action: bool,
     work_limit: u64,
@@ -1331,6 +1433,7 @@ impl<'a> Searcher<'a> {
         aids: Aids,
         jobs: usize,
         follow_random: bool,
+        look: Option<&'a Scenery>,
     ) -> Searcher<'a> {
         let game = rules.game();
         let work_limit = rules.step_work_limit();
@@ -1363,6 +1466,9 @@ impl<'a> Searcher<'a> {
             orders,
             jobs,
             follow_random,
+            look,
+            look_cells: Vec::new(),
+            keep_rng: look.is_some_and(|l| l.random_is_scenery),
             idle_action: aids.idle_action && game.action_is_idle(start.width, start.height, work_limit),
             work_limit,
             store: Store {
@@ -1405,11 +1511,12 @@ impl<'a> Searcher<'a> {
             me.early = Some(SolveOutcome::Unsolvable);
         } else {
             let rest = me.store.rest_id(start);
-            let key = state_key(&start.cells, rest);
+            let seen = seen_as(look, &start.cells, &mut me.look_cells);
+            let key = state_key(seen, rest);
             let (at, _) = me.store.find(key);
             let root = me.store.add(at, key, &start.cells, rest, Link { parent: NONE, cmd: 0, depth: 0 });
             let h = Estimate { game, travel: &me.travel, some_distance: me.some_distance }.of(start);
-            let novel = me.store.novelty(width, h, &start.cells);
+            let novel = me.store.novelty(width, h, seen_as(look, &start.cells, &mut me.look_cells));
             push(&mut me.frontier, &mut me.k.order, orders, root, 0, h, novel);
         }
         me
@@ -1469,6 +1576,9 @@ impl<'a> Searcher<'a> {
             orders,
             jobs,
             follow_random,
+            look,
+            look_cells,
+            keep_rng,
             idle_action,
             work_limit,
             store,
@@ -1493,6 +1603,7 @@ impl<'a> Searcher<'a> {
             work_limit: *work_limit,
             idle_action: *idle_action,
             follow_random: *follow_random,
+            keep_rng: *keep_rng,
             // Several threads work out the checks of the states they reach; one leaves them to
             // the merge, which needs them for new states only.
             checks: (jobs > 1).then_some((&*pruning, &estimate, prunes, search != Search::Bfs)),
@@ -1632,7 +1743,7 @@ impl<'a> Searcher<'a> {
                         None => parent_rest,
                         Some(st) => store.rest_id_of(*st),
                     };
-                    let key = state_key(&cells, rest);
+                    let key = state_key(seen_as(*look, &cells, look_cells), rest);
                     let (at, found) = store.find(key);
                     let mut in_view = |cells: &Vec<u64>, f: &mut dyn FnMut(&engine::State) -> u32| {
                         view.cells.clone_from(cells);
@@ -1656,7 +1767,7 @@ impl<'a> Searcher<'a> {
                         if search != Search::Bfs && depth < store.depth[id as usize] {
                             store.reopen(id, &cells, link);
                             let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)));
-                            let novel = store.novelty(width, h, &cells);
+                            let novel = store.novelty(width, h, seen_as(*look, &cells, look_cells));
                             push(frontier, &mut k.order, orders, id, depth, h, novel);
                         }
                         continue;
@@ -1673,7 +1784,7 @@ impl<'a> Searcher<'a> {
                     } else {
                         h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)))
                     };
-                    let novel = store.novelty(width, h, &cells);
+                    let novel = store.novelty(width, h, seen_as(*look, &cells, look_cells));
                     push(frontier, &mut k.order, orders, id, depth, h, novel);
                 }
             }
@@ -1784,6 +1895,9 @@ impl SolutionMemo {
         let mut drew = Vec::with_capacity(solution.len());
         let mut s = state.clone();
         let mut events = Vec::new();
+        // (draws that only paint scenery, where the look is exact, do not make it this seed's)
+        let paints =
+            Scenery::of(rules.game(), state.engine()).is_some_and(|l| l.random_is_scenery && l.exact);
         for cmd in solution {
             if s.is_won() {
                 return None;
@@ -1791,7 +1905,7 @@ impl SolutionMemo {
             states.push(s.clone());
             events.clear();
             rules.apply(&mut s, cmd, &mut events).ok()?;
-            drew.push(s.engine().rng != states[states.len() - 1].engine().rng);
+            drew.push(!paints && s.engine().rng != states[states.len() - 1].engine().rng);
         }
         s.is_won().then(|| SolutionMemo {
             source: rules.source().into(),
@@ -1979,7 +2093,7 @@ mod tests {
     fn die_room_first_alone() -> (String, SolveReport) {
         let game = die_room();
         let (rules, s) = start_of(&game, 0, 0);
-        let mut first = Searcher::new(&rules, &s, Search::Bfs, Aids::default(), 1, false);
+        let mut first = Searcher::new(&rules, &s, Search::Bfs, Aids::default(), 1, false, None);
         let alone = first.run(u64::MAX, u64::MAX, u64::MAX, &mut || false).unwrap();
         (game, alone)
     }
@@ -2411,7 +2525,7 @@ mod tests {
         assert_eq!(heaps.bytes(10, 7), 10 * 4 * size_of::<Entry>() as u64, "an entry a push and heap");
         // A mixed search's bytes: its store's and 4 entries for every state pushed.
         let (rules, s) = start_of(GAME, 1, 0);
-        let mut me = Searcher::new(&rules, &s, Search::Mixed, no_travel(), 1, false);
+        let mut me = Searcher::new(&rules, &s, Search::Mixed, no_travel(), 1, false, None);
         assert_eq!(me.run(100, u64::MAX, u64::MAX, &mut || false), None, "paused after 100 states");
         assert!(me.k.order >= me.store.count() as u64 && me.store.count() > 100);
         let entries = me.k.order * 4 * size_of::<Entry>() as u64;
@@ -2565,6 +2679,92 @@ mod tests {
         assert!(matches!(&without.outcome, SolveOutcome::Solved(o) if o.len() == steps.len()), "{without:?}");
         assert!(with.pruned > without.pruned && with.nodes < without.nodes, "{with:?} {without:?}");
         assert!(wins(&with_level(&game, apart), 3, 0, steps));
+    }
+
+    /// A crate room with scenery: a footprint where the player stood (no rule reads it) and a
+    /// patch of grass repainted at random every turn (`Grass = Grass1 or Grass2`, only ever read
+    /// as `Grass`). `plain` leaves both rules out.
+    fn garden(plain: bool) -> String {
+        let rules =
+            if plain { "" } else { "[ > Player ] -> [ > Player Step ]\n[ Grass ] -> [ random Grass ]\n" };
+        format!(
+            "title garden\nnoaction\n\nOBJECTS\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\n\
+             Crate\norange\n\nTarget\nyellow\n\nGrass1\ngreen\n\nGrass2\ndarkgreen\n\nStep\nbrown\n\n\
+             LEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\ng = Grass1\n\
+             Grass = Grass1 or Grass2\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nGrass1, Grass2\n\
+             Step\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n{rules}\n\
+             WINCONDITIONS\n\nAll Target on Crate\n\nLEVELS\n\n\
+             ########\n#g.....#\n#.*..O.#\n#.P**OO#\n#......#\n########\n"
+        )
+    }
+
+    /// States are known by their look (`scenery.rs`): the garden's footprints and grass change
+    /// nothing any rule can tell, so breadth-first searches exactly the states of the plain
+    /// room, and finds a solution as short, which wins whatever the seed (the grass's draws
+    /// are played with the start's generator: no step counts as drawing). Without the look,
+    /// every footprint makes a new state and every step draws.
+    #[test]
+    fn boards_that_differ_only_in_scenery_are_one_state() {
+        let (rules, s) = start_of(&garden(true), 0, 0);
+        let plain = solve(&rules, &s, SolveLimits::default(), &mut || false);
+        let SolveOutcome::Solved(plain_steps) = &plain.outcome else { panic!("{plain:?}") };
+        for seed in [0, 1, 7] {
+            let (rules, s) = start_of(&garden(false), 0, seed);
+            let with = solve(&rules, &s, SolveLimits::default(), &mut || false);
+            let SolveOutcome::Solved(steps) = &with.outcome else { panic!("seed {seed}: {with:?}") };
+            assert_eq!(
+                (steps.len(), with.nodes, with.states),
+                (plain_steps.len(), plain.nodes, plain.states)
+            );
+            assert_eq!(with.draws, 0, "seed {seed}");
+            assert!(
+                (0..4).all(|other| wins(&garden(false), 0, other, steps)),
+                "seed {seed}: wins from any seed"
+            );
+            let memo = SolutionMemo::new(&rules, &s, steps).expect("the solution wins");
+            let hint = memo.verdict(&rules, &s);
+            assert!(matches!(hint, Some(HintVerdict::Move { seeded: false, .. })), "seed {seed}: {hint:?}");
+        }
+        let (rules, s) = start_of(&garden(false), 0, 0);
+        let no_scenery = Aids { scenery: false, ..Aids::default() };
+        let limits = SolveLimits { max_nodes: 4 * plain.nodes, ..SolveLimits::default() };
+        let without = solve_aided(&rules, &s, limits, Search::Bfs, no_scenery, 1, &mut || false);
+        assert!(
+            !matches!(without.outcome, SolveOutcome::Solved(_)) || without.draws > 0,
+            "without the look, the first search leaves out every step (they draw): {without:?}"
+        );
+    }
+
+    /// A look can hide a difference where a game queues `again`: a turn that changes only
+    /// scenery still counts as a change, and PuzzleScript plays the queued `again` turn only
+    /// after a change. Here `action` lights a spark (scenery) and queues `again`, whose turn
+    /// (the player standing still) opens the gate; on the start's spark it changes nothing, so
+    /// no `again`. An arrow puts smoke there instead (scenery too): then `action` opens the
+    /// gate. Known by their look, the start and the smoke are one state, so a search by the
+    /// look finds no solution; the solver does not take that for a proof and searches again
+    /// without the look (breadth-first never uses such a look).
+    #[test]
+    fn a_look_that_hides_an_again_turn_is_searched_again_without_it() {
+        let game = "title spark\n\nOBJECTS\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\nGate\nred\n\n\
+                    Spark\nyellow\n\nSmoke\ngrey\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player and Spark\n\
+                    G = Gate\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nSpark, Smoke\nPlayer, Wall, Gate\n\n\
+                    RULES\n\n[ stationary Player | Gate ] -> [ Player | ]\n[ > Player ] -> [ > Player Smoke ]\n\
+                    [ action Player ] -> [ Player Spark ] again\n\nWINCONDITIONS\n\nno Gate\n\nLEVELS\n\n\
+                    ####\n#PG#\n####\n";
+        let (rules, s) = start_of(game, 0, 0);
+        let look = Scenery::of(rules.game(), s.engine()).expect("spark and smoke are scenery");
+        assert!(!look.exact);
+        use PuzzleScriptCommand::{Action, Up};
+        let fewest = solve(&rules, &s, SolveLimits::default(), &mut || false);
+        assert_eq!(fewest.outcome, SolveOutcome::Solved(vec![Up, Action]));
+        let limits = SolveLimits::default();
+        let by_look =
+            search_both(&rules, &s, limits, Search::Mixed, Aids::default(), 1, &mut || false, Some(&look));
+        assert_eq!(by_look.outcome, SolveOutcome::Unsolvable, "the look hides the smoke");
+        let r = solve_with(&rules, &s, limits, Search::Mixed, &mut || false);
+        let SolveOutcome::Solved(steps) = &r.outcome else { panic!("{r:?}") };
+        assert!(steps.len() == 2 && wins(game, 0, 0, steps), "{r:?}");
+        assert!(r.nodes > by_look.nodes, "both searches' work counted: {r:?}");
     }
 
     /// A walk to an exit (`some Player on Exit`): the estimate counts the player's moves to

@@ -14,7 +14,8 @@
 //! buys: a comma list of `no-idle` (play `action` even where it changes nothing), `no-prune` (no
 //! dead states from where objects can travel), `no-estimate` (columns plus rows, not moves),
 //! `no-some` (`some X on Y` estimated 1 while it does not hold, not the nearest X's distance),
-//! `no-freeze` (no dead states from objects that can never move again).
+//! `no-freeze` (no dead states from objects that can never move again), `no-scenery` (boards
+//! that differ only in objects no rule tells apart are not taken for one).
 //! `SECONDS` is the search thread's CPU time (Linux: `/proc/thread-self/stat`; wall time where
 //! that cannot be read), so a loaded machine does not cut searches short. `TOTAL` wall seconds
 //! bound the whole run: once spent, the remaining levels are left out (the summary says how many
@@ -255,7 +256,8 @@ fn main() {
             "no-estimate" => aids.travel_estimate = false,
             "no-some" => aids.some_distance = false,
             "no-freeze" => aids.freeze = false,
-            _ => panic!("{a}: give all, no-idle, no-prune, no-estimate, no-some or no-freeze"),
+            "no-scenery" => aids.scenery = false,
+            _ => panic!("{a}: give all, no-idle, no-prune, no-estimate, no-some, no-freeze or no-scenery"),
         }
     }
     let mib: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1024);

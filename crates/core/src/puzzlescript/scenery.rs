@@ -1,0 +1,332 @@
+//! Scenery: what of a board no rule can tell apart, read from the compiled game, so the solver
+//! takes two states that differ only there for one.
+//!
+//! An object is *read* where a rule's left-hand side tests it (present, absent, one of a
+//! property), where a win condition counts it, or as a player. Two objects of one layer read in
+//! exactly the same places are *alike*: every test holds of one where it holds of the other, so
+//! a rule matches the same cells whichever of them a cell has (`FirePit = FirePit1 or FirePit2`,
+//! only ever written `FirePit`). An object read nowhere on a layer where nothing ever moves is
+//! *unseen*: no rule tests it, and it blocks nothing (`random [ ] -> [ Sparkle ]`). A board's
+//! *look* keeps, per cell, one object of each group of alike ones that is there and drops the
+//! unseen: two boards with the same look match the same rules at the same cells.
+//!
+//! Writes must keep to the groups too: a rule that clears some of a group's objects but not all
+//! (and sets none of them) would tell them apart, so such a group is not merged.
+//!
+//! **Randomness is scenery** when every draw can only change the look's hidden part: each
+//! random object picked among alike ones (`[ FirePit ] -> [ random FirePit ]`), and each
+//! `random` rule group writing only unseen objects. Then the generator never changes what the
+//! rules do (only how the board is painted), and the solver searches such a game as a game
+//! without randomness, its steps played with the start's generator.
+//!
+//! The look is exact for what the rules match. What it hides can still tell turns apart in one
+//! way: PuzzleScript plays a queued `again` turn only when the turn changed the board, scenery
+//! included, so two boards with one look may differ in whether a turn that changes only the
+//! scenery goes on. The solver plays every solution again from the start, as the player would,
+//! before it answers; a search that took the look for the board says "no solution" without
+//! calling it a proof ([`Scenery::hides`]).
+
+use super::engine::compile::{PatternCell, Rule};
+use super::engine::{Game, State, bits};
+use std::collections::BTreeMap;
+
+/// What of a game's boards the rules cannot tell apart.
+#[derive(Clone, Debug)]
+pub(crate) struct Scenery {
+    /// Words per cell.
+    stride: usize,
+    /// Groups of two or more alike objects: the group's bits and the one kept.
+    groups: Vec<(bits::Bits, usize)>,
+    /// The unseen objects, dropped.
+    unseen: bits::Bits,
+    /// Whether every draw from the generator is scenery.
+    pub random_is_scenery: bool,
+    /// Whether the look is exact: no rule queues `again` (see the module docs).
+    pub exact: bool,
+}
+
+impl Scenery {
+    /// The game's scenery; `None` when no two objects are alike and none is unseen (the look is
+    /// the board).
+    pub(crate) fn of(game: &Game, start: &State) -> Option<Scenery> {
+        let stride = game.stride;
+        let count = game.objects.len();
+        let rules = || game.rules.iter().chain(&game.late_rules).flatten();
+        let mut every = bits::empty(stride);
+        for o in 0..count {
+            bits::set(&mut every, o);
+        }
+        // Every set of objects some test reads: each object's list of the tests it is in. A
+        // test of every object (`some Player` counts cells with the player on anything) tells
+        // no two apart, but tells a cell with only unseen objects from an empty one.
+        let mut reads: Vec<Vec<u32>> = vec![Vec::new(); count];
+        let mut tests = 0u32;
+        let mut reads_any = false;
+        let mut read = |set: &[u64]| {
+            if bits::subset(&every, set) {
+                reads_any = true;
+                return;
+            }
+            for o in bits::ones(set) {
+                if let Some(r) = reads.get_mut(o) {
+                    r.push(tests);
+                }
+            }
+            tests += 1;
+        };
+        for rule in rules() {
+            for cell in rule.rows.iter().flatten() {
+                if let PatternCell::Cell(p) = cell {
+                    read(&p.present);
+                    read(&p.missing);
+                    for any in &p.any_present {
+                        read(any);
+                    }
+                }
+            }
+        }
+        for wc in &game.win_conditions {
+            read(&wc.mask1);
+            read(&wc.mask2);
+        }
+        read(&game.player_mask);
+        // Layers where something may move: the player's, and any a rule gives a movement.
+        let mut moves = vec![false; game.layer_count];
+        for o in bits::ones(&game.player_mask) {
+            moves[game.objects[o].layer] = true;
+        }
+        for rule in rules() {
+            for cell in rule.rows.iter().flatten() {
+                if let PatternCell::Cell(p) = cell
+                    && let Some(r) = &p.replacement
+                {
+                    for &(l, _, set) in &r.movs {
+                        moves[l] |= set != 0;
+                    }
+                    for &l in &r.random_dir_layers {
+                        moves[l] = true;
+                    }
+                }
+            }
+        }
+        // A layer every cell has an object of, which no rule writes, leaves no cell empty.
+        let writes = |layer: &[u64]| {
+            rules().flat_map(|r| r.rows.iter().flatten()).any(|cell| match cell {
+                PatternCell::Cell(p) => p.replacement.as_ref().is_some_and(|r| {
+                    bits::intersects(&r.objects_clear, layer)
+                        || bits::intersects(&r.objects_set, layer)
+                        || r.random_entities.iter().any(|&o| bits::get(layer, o))
+                }),
+                PatternCell::Ellipsis => false,
+            })
+        };
+        let full = |layer: &[u64]| start.cells.chunks_exact(stride).all(|c| bits::intersects(c, layer));
+        let never_empty = game.layer_masks.iter().any(|l| full(l) && !writes(l));
+        let mut unseen = bits::empty(stride);
+        let mut alike: BTreeMap<(usize, &[u32]), bits::Bits> = BTreeMap::new();
+        for (o, r) in reads.iter().enumerate() {
+            let layer = game.objects[o].layer;
+            if r.is_empty() && !moves[layer] && (never_empty || !reads_any) {
+                bits::set(&mut unseen, o);
+            } else {
+                bits::set(alike.entry((layer, r.as_slice())).or_insert_with(|| bits::empty(stride)), o);
+            }
+        }
+        let mut groups: Vec<(bits::Bits, usize)> = alike
+            .into_values()
+            .filter_map(|g| {
+                let first = bits::ones(&g).next()?;
+                let several = bits::ones(&g).nth(1).is_some();
+                several.then_some((g, first))
+            })
+            .collect();
+        // A write that clears part of a group (and sets none of it) tells its objects apart.
+        groups.retain(|(g, _)| {
+            rules().flat_map(|r| r.rows.iter().flatten()).all(|cell| match cell {
+                PatternCell::Cell(p) => p.replacement.as_ref().is_none_or(|r| {
+                    let cleared = bits::intersects(&r.objects_clear, g);
+                    !cleared || bits::subset(g, &r.objects_clear) || bits::intersects(&r.objects_set, g)
+                }),
+                PatternCell::Ellipsis => true,
+            })
+        });
+        if groups.is_empty() && bits::is_zero(&unseen) {
+            return None;
+        }
+        let groups_of_rules = game.rules.iter().chain(&game.late_rules);
+        let random_group = |rule: &Rule| {
+            groups_of_rules
+                .clone()
+                .any(|g| g.first().is_some_and(|f| f.random) && g.iter().any(|r| std::ptr::eq(r, rule)))
+        };
+        let random_is_scenery = rules().all(|rule| {
+            let writes = rule.rows.iter().flatten().filter_map(|cell| match cell {
+                PatternCell::Cell(p) => p.replacement.as_ref().map(|r| (p, r)),
+                PatternCell::Ellipsis => None,
+            });
+            // (a random object picked among unseen ones on one layer, or among alike ones)
+            let paints = |picks: &[usize]| {
+                let layer = |o: usize| game.objects[o].layer;
+                picks.is_empty()
+                    || picks.iter().all(|&o| bits::get(&unseen, o) && layer(o) == layer(picks[0]))
+                    || groups.iter().any(|(g, _)| picks.iter().all(|&o| bits::get(g, o)))
+            };
+            if random_group(rule) {
+                // (a random group picks one match, so which rule and cell it writes must not
+                // matter: only writes of unseen objects, and no command but sounds; what a cell
+                // keeps, it does not write: an object it needs, or one it needs absent, or one
+                // sharing a layer with one it needs)
+                let only_unseen = |set: &[u64], kept: &[u64]| {
+                    set.iter().zip(kept).zip(&unseen).all(|((s, k), u)| s & !k & !u == 0)
+                };
+                return writes.into_iter().all(|(p, r)| {
+                    let mut kept_absent = p.missing.clone();
+                    bits::or_into(&mut kept_absent, &r.objects_set);
+                    for o in bits::ones(&p.present) {
+                        let mates = game.layer_masks[game.objects[o].layer].iter().zip(&p.present);
+                        for (k, m) in kept_absent.iter_mut().zip(mates.map(|(l, n)| l & !n)) {
+                            *k |= m;
+                        }
+                    }
+                    only_unseen(&r.objects_set, &p.present)
+                        && only_unseen(&r.objects_clear, &kept_absent)
+                        && r.movs.iter().all(|&(l, clear, set)| set == 0 && (clear == 0 || !moves[l]))
+                        && r.random_dir_layers.is_empty()
+                        && r.random_entities.iter().all(|&o| bits::get(&unseen, o))
+                        && paints(&r.random_entities)
+                }) && rule.commands.iter().all(|(c, _)| c.starts_with("sfx"));
+            }
+            writes.into_iter().all(|(_, r)| r.random_dir_layers.is_empty() && paints(&r.random_entities))
+        });
+        let exact = !rules().any(|r| r.commands.iter().any(|(c, _)| c == "again"));
+        Some(Scenery { stride, groups, unseen, random_is_scenery, exact })
+    }
+
+    /// The look of `cells`: each cell's alike objects as the group's first, the unseen dropped.
+    pub(crate) fn look(&self, cells: &[u64], out: &mut Vec<u64>) {
+        out.clear();
+        out.extend_from_slice(cells);
+        for cell in out.chunks_exact_mut(self.stride) {
+            for (g, first) in &self.groups {
+                if bits::intersects(cell, g) {
+                    for (w, m) in cell.iter_mut().zip(g) {
+                        *w &= !m;
+                    }
+                    bits::set(cell, *first);
+                }
+            }
+            for (w, m) in cell.iter_mut().zip(&self.unseen) {
+                *w &= !m;
+            }
+        }
+    }
+
+    /// The groups of alike objects and the unseen, by name (for diagnostics and tests).
+    #[cfg(test)]
+    pub(crate) fn describe(&self, game: &Game) -> (Vec<Vec<String>>, Vec<String>) {
+        let names = |set: &[u64]| bits::ones(set).map(|o| game.objects[o].name.clone()).collect::<Vec<_>>();
+        (self.groups.iter().map(|(g, _)| names(g)).collect(), names(&self.unseen))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scenery;
+    use crate::puzzlescript::{PuzzleScriptLevel, engine};
+
+    /// The scenery of a game with these objects, layers and rules (every object a colour), at
+    /// its level's start.
+    fn game(objects: &[&str], legend: &str, layers: &str, rules: &str) -> (engine::Game, Option<Scenery>) {
+        let objects: String = objects.iter().map(|o| format!("{o}\nwhite\n\n")).collect();
+        let source = format!(
+            "title t\n\nOBJECTS\n\nBackground\nblack\n\nPlayer\nblue\n\nWall\ngrey\n\n{objects}LEGEND\n\n\
+             . = Background\nP = Player\n# = Wall\n{legend}\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\n\
+             {layers}\nPlayer, Wall\n\nRULES\n\n{rules}\n\nWINCONDITIONS\n\nsome Player\n\nLEVELS\n\n###\n#P#\n###\n"
+        );
+        let level = PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 };
+        let (rules, state) = level.start(0).expect("starts");
+        let scenery = Scenery::of(rules.game(), state.engine());
+        (rules.game().clone(), scenery)
+    }
+
+    fn describe((g, s): &(engine::Game, Option<Scenery>)) -> (Vec<Vec<String>>, Vec<String>, bool, bool) {
+        let s = s.as_ref().expect("some scenery");
+        let (groups, unseen) = s.describe(g);
+        (groups, unseen, s.random_is_scenery, s.exact)
+    }
+
+    #[test]
+    fn objects_read_alike_are_grouped_and_objects_read_nowhere_dropped() {
+        // Grass is only ever read as a whole; the footprint is never read; nothing of either
+        // layer moves.
+        let g = game(
+            &["Grass1", "Grass2", "Step"],
+            "Grass = Grass1 or Grass2",
+            "Grass1, Grass2\nStep",
+            "[ > Player ] -> [ > Player Step ]\n[ Grass ] -> [ random Grass ]",
+        );
+        let (groups, unseen, random, exact) = describe(&g);
+        assert_eq!(groups, vec![vec!["grass1".to_string(), "grass2".into()]]);
+        assert_eq!(unseen, vec!["background".to_string(), "step".into()]);
+        assert!(random && exact);
+    }
+
+    #[test]
+    fn a_rule_that_tells_objects_apart_keeps_them_apart() {
+        // Grass1 alone is cleared: the two are not alike.
+        let g = game(
+            &["Grass1", "Grass2"],
+            "Grass = Grass1 or Grass2",
+            "Grass1, Grass2",
+            "[ Grass ] -> [ random Grass ]\nlate [ Grass1 ] -> [ Grass1 ] again",
+        );
+        assert_eq!(describe(&g).0, Vec::<Vec<String>>::new(), "read apart");
+        let g = game(
+            &["Grass1", "Grass2", "Cutter"],
+            "Grass = Grass1 or Grass2",
+            "Grass1, Grass2\nCutter",
+            "[ Grass | Player ] -> [ Grass | Player ]\n[ Cutter no Grass ] -> [ Cutter ]\n[ > Player ] -> [ > Player Cutter ]",
+        );
+        let (groups, ..) = describe(&g);
+        assert_eq!(groups, vec![vec!["grass1".to_string(), "grass2".into()]], "read alike, written alike");
+        // A write that clears one of them and sets neither tells them apart.
+        let g = game(
+            &["Grass1", "Grass2"],
+            "Grass = Grass1 or Grass2",
+            "Grass1, Grass2",
+            "[ Grass | Player ] -> [ Grass | Player ]\n[ action Player ] -> [ Player no Grass1 ]",
+        );
+        assert!(describe(&g).0.is_empty(), "{:?}", describe(&g));
+    }
+
+    #[test]
+    fn an_object_read_nowhere_on_a_layer_that_moves_is_kept_and_a_random_rule_that_moves_is_no_scenery() {
+        // The shadow shares the crates' layer, which moves: it blocks them, so it stays.
+        let g = game(
+            &["Crate", "Shadow"],
+            "C = Crate",
+            "Crate, Shadow",
+            "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ action Player ] -> [ Player Shadow ]",
+        );
+        let (_, unseen, ..) = describe(&g);
+        assert_eq!(unseen, vec!["background".to_string()]);
+        let g = game(
+            &["Spark"],
+            "S = Spark",
+            "Spark",
+            "random [ Player | ] -> [ Player | Spark ]\n[ Spark ] -> [ randomdir Spark ]",
+        );
+        assert!(!describe(&g).2, "a random direction is no scenery");
+        let g = game(
+            &["Spark"],
+            "S = Spark",
+            "Spark",
+            "random [ Player | no Wall ] -> [ Player | Spark ]\n+ [ Player ] -> [ Player ] cancel",
+        );
+        assert!(!describe(&g).2, "a random group that may cancel is no scenery");
+        let g = game(&["Spark"], "S = Spark", "Spark", "random [ Player | no Wall ] -> [ Player | Spark ]");
+        let (_, unseen, random, _) = describe(&g);
+        assert_eq!(unseen, vec!["background".to_string(), "spark".into()]);
+        assert!(random, "a random spark no rule reads is scenery");
+    }
+}
