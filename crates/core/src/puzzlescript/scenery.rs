@@ -6,7 +6,9 @@
 //! exactly the same places are *alike*: every test holds of one where it holds of the other, so
 //! a rule matches the same cells whichever of them a cell has (`FirePit = FirePit1 or FirePit2`,
 //! only ever written `FirePit`). An object read nowhere on a layer where nothing ever moves is
-//! *unseen*: no rule tests it, and it blocks nothing (`random [ ] -> [ Sparkle ]`). A board's
+//! *unseen*: no rule tests it, and it blocks nothing (`random [ ] -> [ Sparkle ]`). Objects of a
+//! layer no rule writes and where nothing moves stay as the level starts (the background): they
+//! are no scenery, and a game with no other has none (nothing to merge, nothing to pay). A board's
 //! *look* keeps, per cell, one object of each group of alike ones that is there and drops the
 //! unseen: two boards with the same look match the same rules at the same cells.
 //!
@@ -124,8 +126,15 @@ impl Scenery {
         let never_empty = game.layer_masks.iter().any(|l| full(l) && !writes(l));
         let mut unseen = bits::empty(stride);
         let mut alike: BTreeMap<(usize, &[u32]), bits::Bits> = BTreeMap::new();
+        // (a layer no rule writes and nothing moves on stays as it starts: its objects are no
+        // scenery, the look need not touch them)
+        let constant: Vec<bool> =
+            (0..game.layer_count).map(|l| !moves[l] && !writes(&game.layer_masks[l])).collect();
         for (o, r) in reads.iter().enumerate() {
             let layer = game.objects[o].layer;
+            if constant[layer] {
+                continue;
+            }
             if r.is_empty() && !moves[layer] && (never_empty || !reads_any) {
                 bits::set(&mut unseen, o);
             } else {
@@ -249,10 +258,14 @@ mod tests {
         (rules.game().clone(), scenery)
     }
 
-    fn describe((g, s): &(engine::Game, Option<Scenery>)) -> (Vec<Vec<String>>, Vec<String>, bool, bool) {
-        let s = s.as_ref().expect("some scenery");
+    /// The groups, the unseen, whether randomness is scenery, whether the look is exact; `None`
+    /// when there is no scenery.
+    fn describe(
+        (g, s): &(engine::Game, Option<Scenery>),
+    ) -> Option<(Vec<Vec<String>>, Vec<String>, bool, bool)> {
+        let s = s.as_ref()?;
         let (groups, unseen) = s.describe(g);
-        (groups, unseen, s.random_is_scenery, s.exact)
+        Some((groups, unseen, s.random_is_scenery, s.exact))
     }
 
     #[test]
@@ -265,10 +278,13 @@ mod tests {
             "Grass1, Grass2\nStep",
             "[ > Player ] -> [ > Player Step ]\n[ Grass ] -> [ random Grass ]",
         );
-        let (groups, unseen, random, exact) = describe(&g);
+        let (groups, unseen, random, exact) = describe(&g).expect("scenery");
         assert_eq!(groups, vec![vec!["grass1".to_string(), "grass2".into()]]);
-        assert_eq!(unseen, vec!["background".to_string(), "step".into()]);
+        // (the background, never written, stays as it starts: the look leaves it)
+        assert_eq!(unseen, vec!["step".to_string()]);
         assert!(random && exact);
+        let g = game(&["Step"], "S = Step", "Step", "[ > Player ] -> [ > Player ]");
+        assert!(describe(&g).is_none(), "nothing written, nothing moved: no scenery");
     }
 
     #[test]
@@ -280,14 +296,14 @@ mod tests {
             "Grass1, Grass2",
             "[ Grass ] -> [ random Grass ]\nlate [ Grass1 ] -> [ Grass1 ] again",
         );
-        assert_eq!(describe(&g).0, Vec::<Vec<String>>::new(), "read apart");
+        assert!(describe(&g).is_none(), "read apart");
         let g = game(
             &["Grass1", "Grass2", "Cutter"],
             "Grass = Grass1 or Grass2",
             "Grass1, Grass2\nCutter",
-            "[ Grass | Player ] -> [ Grass | Player ]\n[ Cutter no Grass ] -> [ Cutter ]\n[ > Player ] -> [ > Player Cutter ]",
+            "[ Grass | Player ] -> [ Grass | Player ]\n[ Cutter Grass ] -> [ Cutter ]\n[ > Player ] -> [ > Player Cutter ]",
         );
-        let (groups, ..) = describe(&g);
+        let (groups, ..) = describe(&g).expect("scenery");
         assert_eq!(groups, vec![vec!["grass1".to_string(), "grass2".into()]], "read alike, written alike");
         // A write that clears one of them and sets neither tells them apart.
         let g = game(
@@ -296,7 +312,7 @@ mod tests {
             "Grass1, Grass2",
             "[ Grass | Player ] -> [ Grass | Player ]\n[ action Player ] -> [ Player no Grass1 ]",
         );
-        assert!(describe(&g).0.is_empty(), "{:?}", describe(&g));
+        assert!(describe(&g).is_none(), "{:?}", describe(&g));
     }
 
     #[test]
@@ -308,25 +324,25 @@ mod tests {
             "Crate, Shadow",
             "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ action Player ] -> [ Player Shadow ]",
         );
-        let (_, unseen, ..) = describe(&g);
-        assert_eq!(unseen, vec!["background".to_string()]);
+        assert!(describe(&g).is_none(), "{:?}", describe(&g));
+        // (with footprints, there is scenery; the randomness is not)
         let g = game(
-            &["Spark"],
+            &["Spark", "Step"],
             "S = Spark",
-            "Spark",
-            "random [ Player | ] -> [ Player | Spark ]\n[ Spark ] -> [ randomdir Spark ]",
+            "Spark\nStep",
+            "[ > Player ] -> [ > Player Step ]\n[ Spark ] -> [ randomdir Spark ]",
         );
-        assert!(!describe(&g).2, "a random direction is no scenery");
+        assert!(!describe(&g).expect("footprints").2, "a random direction is no scenery");
         let g = game(
-            &["Spark"],
+            &["Spark", "Step"],
             "S = Spark",
-            "Spark",
-            "random [ Player | no Wall ] -> [ Player | Spark ]\n+ [ Player ] -> [ Player ] cancel",
+            "Spark\nStep",
+            "[ > Player ] -> [ > Player Step ]\nrandom [ Player | no Wall ] -> [ Player | Spark ]\n+ [ Player ] -> [ Player ] cancel",
         );
-        assert!(!describe(&g).2, "a random group that may cancel is no scenery");
+        assert!(!describe(&g).expect("footprints").2, "a random group that may cancel is no scenery");
         let g = game(&["Spark"], "S = Spark", "Spark", "random [ Player | no Wall ] -> [ Player | Spark ]");
-        let (_, unseen, random, _) = describe(&g);
-        assert_eq!(unseen, vec!["background".to_string(), "spark".into()]);
+        let (_, unseen, random, _) = describe(&g).expect("scenery");
+        assert_eq!(unseen, vec!["spark".to_string()]);
         assert!(random, "a random spark no rule reads is scenery");
     }
 }
