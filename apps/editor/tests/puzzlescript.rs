@@ -802,18 +802,29 @@ fn solution_steps(said: &str) -> u64 {
         .unwrap_or_else(|| panic!("{said}"))
 }
 
+/// Stepping onto the die turns it into one of two gems, at random; a gem is eaten. With
+/// `ruby_rings`, eating a ruby sounds (a rule reads the ruby apart from the topaz).
+fn die_game(ruby_rings: bool) -> String {
+    let (sound, ring) = if ruby_rings {
+        ("sfx0 45612103\n", "[ > Player | Ruby ] -> [ > Player | ] sfx0\n")
+    } else {
+        ("", "")
+    };
+    format!(
+        "title die\nnoaction\n\nOBJECTS\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\n\
+         Die\nblue\n\nRuby\nred\n\nTopaz\nyellow\n\nGoal\ngreen\n\nLEGEND\n\n. = Background\n# = Wall\n\
+         P = Player\nD = Die\nG = Goal\nGem = Ruby or Topaz\n\nSOUNDS\n\n{sound}\nCOLLISIONLAYERS\n\nBackground\n\
+         Goal\nPlayer, Wall, Die, Ruby, Topaz\n\nRULES\n\n[ > Player | Die ] -> [ > Player | random Gem ]\n\
+         {ring}[ > Player | Gem ] -> [ > Player | ]\n\nWINCONDITIONS\n\nsome Player on Goal\n\nLEVELS\n\n\
+         #######\n#P.D.G#\n#######\n"
+    )
+}
+
 /// A game whose only way on draws from the generator: Hint finds the solution as this play's
 /// seed draws it, says so, and "Show the solution" plays it to the win.
 #[test]
 fn hint_in_a_game_that_draws_gives_this_seeds_solution() {
-    // Stepping onto the die turns it into one of two gems, at random; a gem is eaten.
-    let game = "title die\nnoaction\n\nOBJECTS\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\n\
-        Die\nblue\n\nRuby\nred\n\nTopaz\nyellow\n\nGoal\ngreen\n\nLEGEND\n\n. = Background\n# = Wall\n\
-        P = Player\nD = Die\nG = Goal\nGem = Ruby or Topaz\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nGoal\n\
-        Player, Wall, Die, Ruby, Topaz\n\nRULES\n\n[ > Player | Die ] -> [ > Player | random Gem ]\n\
-        [ > Player | Gem ] -> [ > Player | ]\n\nWINCONDITIONS\n\nsome Player on Goal\n\nLEVELS\n\n\
-        #######\n#P.D.G#\n#######\n";
-    let (mut h, dir) = editor_on_game("die", game);
+    let (mut h, dir) = editor_on_game("die", &die_game(true));
     let budget = tessera_editor::games::HintBudget { cpu_seconds: 120.0, wall_seconds: 120.0 };
     tessera_editor::games::set_hint_budget(&h.ctx, budget);
     let said = ask_hint(&mut h);
@@ -821,6 +832,18 @@ fn hint_in_a_game_that_draws_gives_this_seeds_solution() {
     show_the_whole_solution(&mut h, 4);
     assert!(ps(&h).is_won(), "the solution wins with this seed: {:?}", h.state().message());
     assert_eq!(h.state().session().history().step(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same die where no rule tells the two gems apart: the draw only paints the board
+/// (scenery), so Hint's solution wins whatever the seed, and it says no seed.
+#[test]
+fn hint_in_a_game_whose_draws_only_paint_wins_with_any_seed() {
+    let (mut h, dir) = editor_on_game("die-paint", &die_game(false));
+    let said = ask_hint(&mut h);
+    assert!(said.starts_with("Hint: right (a solution in 4 steps from here)"), "{said}");
+    show_the_whole_solution(&mut h, 4);
+    assert!(ps(&h).is_won(), "{:?}", h.state().message());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
