@@ -258,11 +258,12 @@ mod tests {
         (rules.game().clone(), scenery)
     }
 
-    /// The groups, the unseen, whether randomness is scenery, whether the look is exact; `None`
-    /// when there is no scenery.
-    fn describe(
-        (g, s): &(engine::Game, Option<Scenery>),
-    ) -> Option<(Vec<Vec<String>>, Vec<String>, bool, bool)> {
+    /// The groups and the unseen by name, whether randomness is scenery, whether the look is
+    /// exact.
+    type Described = (Vec<Vec<String>>, Vec<String>, bool, bool);
+
+    /// What [`Described`] says of a game's scenery; `None` when there is none.
+    fn describe((g, s): &(engine::Game, Option<Scenery>)) -> Option<Described> {
         let s = s.as_ref()?;
         let (groups, unseen) = s.describe(g);
         Some((groups, unseen, s.random_is_scenery, s.exact))
