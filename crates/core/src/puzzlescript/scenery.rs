@@ -291,12 +291,9 @@ mod tests {
     #[test]
     fn a_rule_that_tells_objects_apart_keeps_them_apart() {
         // Grass1 alone is cleared: the two are not alike.
-        let g = game(
-            &["Grass1", "Grass2"],
-            "Grass = Grass1 or Grass2",
-            "Grass1, Grass2",
-            "[ Grass ] -> [ random Grass ]\nlate [ Grass1 ] -> [ Grass1 ] again",
-        );
+        let grass =
+            |rules: &str| game(&["Grass1", "Grass2"], "Grass = Grass1 or Grass2", "Grass1, Grass2", rules);
+        let g = grass("[ Grass ] -> [ random Grass ]\nlate [ Grass1 ] -> [ Grass1 ] again");
         assert!(describe(&g).is_none(), "read apart");
         let g = game(
             &["Grass1", "Grass2", "Cutter"],
@@ -307,12 +304,7 @@ mod tests {
         let (groups, ..) = describe(&g).expect("scenery");
         assert_eq!(groups, vec![vec!["grass1".to_string(), "grass2".into()]], "read alike, written alike");
         // A write that clears one of them and sets neither tells them apart.
-        let g = game(
-            &["Grass1", "Grass2"],
-            "Grass = Grass1 or Grass2",
-            "Grass1, Grass2",
-            "[ Grass | Player ] -> [ Grass | Player ]\n[ action Player ] -> [ Player no Grass1 ]",
-        );
+        let g = grass("[ Grass | Player ] -> [ Grass | Player ]\n[ action Player ] -> [ Player no Grass1 ]");
         assert!(describe(&g).is_none(), "{:?}", describe(&g));
     }
 
@@ -327,20 +319,13 @@ mod tests {
         );
         assert!(describe(&g).is_none(), "{:?}", describe(&g));
         // (with footprints, there is scenery; the randomness is not)
-        let g = game(
-            &["Spark", "Step"],
-            "S = Spark",
-            "Spark\nStep",
-            "[ > Player ] -> [ > Player Step ]\n[ Spark ] -> [ randomdir Spark ]",
-        );
-        assert!(!describe(&g).expect("footprints").2, "a random direction is no scenery");
-        let g = game(
-            &["Spark", "Step"],
-            "S = Spark",
-            "Spark\nStep",
-            "[ > Player ] -> [ > Player Step ]\nrandom [ Player | no Wall ] -> [ Player | Spark ]\n+ [ Player ] -> [ Player ] cancel",
-        );
-        assert!(!describe(&g).expect("footprints").2, "a random group that may cancel is no scenery");
+        let with_steps = |rules: &str| {
+            let rules = format!("[ > Player ] -> [ > Player Step ]\n{rules}");
+            describe(&game(&["Spark", "Step"], "S = Spark", "Spark\nStep", &rules)).expect("footprints")
+        };
+        assert!(!with_steps("[ Spark ] -> [ randomdir Spark ]").2, "a random direction is no scenery");
+        let cancels = "random [ Player | no Wall ] -> [ Player | Spark ]\n+ [ Player ] -> [ Player ] cancel";
+        assert!(!with_steps(cancels).2, "a random group that may cancel is no scenery");
         let g = game(&["Spark"], "S = Spark", "Spark", "random [ Player | no Wall ] -> [ Player | Spark ]");
         let (_, unseen, random, _) = describe(&g).expect("scenery");
         assert_eq!(unseen, vec!["spark".to_string()]);

@@ -1170,13 +1170,14 @@ pub fn solve_aided(
     jobs: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> SolveReport {
+    let ask = Ask { rules, state, search, aids, jobs };
     let scenery = if aids.scenery { Scenery::of(rules.game(), state.engine()) } else { None };
     // (a look that may hide a difference, in a game with `again`, could hide the shortest
     // solution: breadth-first goes without)
     let Some(look) = scenery.as_ref().filter(|s| s.exact || !search.proves_fewest()) else {
-        return search_both(rules, state, limits, search, aids, jobs, stop, None);
+        return search_both(ask, limits, stop, None);
     };
-    let mut report = search_both(rules, state, limits, search, aids, jobs, stop, Some(look));
+    let mut report = search_both(ask, limits, stop, Some(look));
     let sure = match &report.outcome {
         SolveOutcome::Solved(path) => match played(rules, state, path) {
             // (a game with `again` whose draws paint only scenery: the solution is known to
@@ -1200,7 +1201,7 @@ pub fn solve_aided(
     // The look hid a difference that mattered (see `scenery.rs`): searched again without it,
     // within what is left of the budget.
     let left = SolveLimits { max_nodes: limits.max_nodes.saturating_sub(report.nodes), ..limits };
-    let again = search_both(rules, state, left, search, aids, jobs, stop, None);
+    let again = search_both(ask, left, stop, None);
     SolveReport { nodes: again.nodes.saturating_add(report.nodes), ..again }
 }
 
@@ -1219,19 +1220,25 @@ fn played(rules: &PuzzleScriptRules, state: &PuzzleScriptState, path: &[PuzzleSc
     (rules.status(&s) == crate::Status::Won).then_some(draws)
 }
 
-/// [`solve_aided`]'s two searches (steps that draw left out, and followed), states known by
-/// their `look` when given.
-#[allow(clippy::too_many_arguments)]
-fn search_both(
-    rules: &PuzzleScriptRules,
-    state: &PuzzleScriptState,
-    limits: SolveLimits,
+/// What [`solve_aided`] is asked: the level, the search, its aids and threads.
+#[derive(Clone, Copy)]
+struct Ask<'a> {
+    rules: &'a PuzzleScriptRules,
+    state: &'a PuzzleScriptState,
     search: Search,
     aids: Aids,
     jobs: usize,
+}
+
+/// [`solve_aided`]'s two searches (steps that draw left out, and followed), states known by
+/// their `look` when given.
+fn search_both(
+    ask: Ask,
+    limits: SolveLimits,
     stop: &mut dyn FnMut() -> bool,
     look: Option<&Scenery>,
 ) -> SolveReport {
+    let Ask { rules, state, search, aids, jobs } = ask;
     let mut first = Searcher::new(rules, state, search, aids, jobs, false, look);
     // The search that follows the steps that draw, once the first has met one: the two take
     // turns, `SLICE` expansions each, sharing the budget (see the module docs).
@@ -2758,8 +2765,12 @@ mod tests {
         let fewest = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!(fewest.outcome, SolveOutcome::Solved(vec![Up, Action]));
         let limits = SolveLimits::default();
-        let by_look =
-            search_both(&rules, &s, limits, Search::Mixed, Aids::default(), 1, &mut || false, Some(&look));
+        let by_look = search_both(
+            Ask { rules: &rules, state: &s, search: Search::Mixed, aids: Aids::default(), jobs: 1 },
+            limits,
+            &mut || false,
+            Some(&look),
+        );
         assert_eq!(by_look.outcome, SolveOutcome::Unsolvable, "the look hides the smoke");
         let r = solve_with(&rules, &s, limits, Search::Mixed, &mut || false);
         let SolveOutcome::Solved(steps) = &r.outcome else { panic!("{r:?}") };
