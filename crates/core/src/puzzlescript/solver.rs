@@ -1523,7 +1523,7 @@ impl<'a> Searcher<'a> {
             let (at, _) = me.store.find(key);
             let root = me.store.add(at, key, &start.cells, rest, Link { parent: NONE, cmd: 0, depth: 0 });
             let h = Estimate { game, travel: &me.travel, some_distance: me.some_distance }.of(start);
-            let novel = me.store.novelty(width, h, seen_as(look, &start.cells, &mut me.look_cells));
+            let novel = me.store.novelty(width, h, seen);
             push(&mut me.frontier, &mut me.k.order, orders, root, 0, h, novel);
         }
         me
@@ -1750,7 +1750,8 @@ impl<'a> Searcher<'a> {
                         None => parent_rest,
                         Some(st) => store.rest_id_of(*st),
                     };
-                    let key = state_key(seen_as(*look, &cells, look_cells), rest);
+                    let seen = seen_as(*look, &cells, look_cells);
+                    let key = state_key(seen, rest);
                     let (at, found) = store.find(key);
                     let mut in_view = |cells: &Vec<u64>, f: &mut dyn FnMut(&engine::State) -> u32| {
                         view.cells.clone_from(cells);
@@ -1774,7 +1775,7 @@ impl<'a> Searcher<'a> {
                         if search != Search::Bfs && depth < store.depth[id as usize] {
                             store.reopen(id, &cells, link);
                             let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)));
-                            let novel = store.novelty(width, h, seen_as(*look, &cells, look_cells));
+                            let novel = store.novelty(width, h, seen);
                             push(frontier, &mut k.order, orders, id, depth, h, novel);
                         }
                         continue;
@@ -1791,7 +1792,7 @@ impl<'a> Searcher<'a> {
                     } else {
                         h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)))
                     };
-                    let novel = store.novelty(width, h, seen_as(*look, &cells, look_cells));
+                    let novel = store.novelty(width, h, seen);
                     push(frontier, &mut k.order, orders, id, depth, h, novel);
                 }
             }
