@@ -2729,6 +2729,11 @@ mod tests {
                 (0..4).all(|other| wins(&garden(false), 0, other, steps)),
                 "seed {seed}: wins from any seed"
             );
+            for search in [Search::Bfs, Search::Mixed] {
+                let one = solve_parallel(&rules, &s, SolveLimits::default(), search, 1, &mut || false);
+                let two = solve_parallel(&rules, &s, SolveLimits::default(), search, 2, &mut || false);
+                assert_eq!(one, two, "seed {seed}, {search}: the same answer on any number of jobs");
+            }
             let memo = SolutionMemo::new(&rules, &s, steps).expect("the solution wins");
             let hint = memo.verdict(&rules, &s);
             assert!(matches!(hint, Some(HintVerdict::Move { seeded: false, .. })), "seed {seed}: {hint:?}");
