@@ -28,7 +28,7 @@
 //! before it answers; a search that took the look for the board says "no solution" without
 //! calling it a proof ([`Scenery::hides`]).
 
-use super::engine::compile::{PatternCell, Rule};
+use super::engine::compile::PatternCell;
 use super::engine::{Game, State, bits};
 use std::collections::BTreeMap;
 
@@ -162,13 +162,12 @@ impl Scenery {
         if groups.is_empty() && bits::is_zero(&unseen) {
             return None;
         }
-        let groups_of_rules = game.rules.iter().chain(&game.late_rules);
-        let random_group = |rule: &Rule| {
-            groups_of_rules
-                .clone()
-                .any(|g| g.first().is_some_and(|f| f.random) && g.iter().any(|r| std::ptr::eq(r, rule)))
-        };
-        let random_is_scenery = rules().all(|rule| {
+        // (a rule group is random when its first rule is)
+        let rules_in_groups = game.rules.iter().chain(&game.late_rules).flat_map(|g| {
+            let random = g.first().is_some_and(|f| f.random);
+            g.iter().map(move |rule| (rule, random))
+        });
+        let random_is_scenery = rules_in_groups.into_iter().all(|(rule, random_group)| {
             let writes = rule.rows.iter().flatten().filter_map(|cell| match cell {
                 PatternCell::Cell(p) => p.replacement.as_ref().map(|r| (p, r)),
                 PatternCell::Ellipsis => None,
@@ -180,7 +179,7 @@ impl Scenery {
                     || picks.iter().all(|&o| bits::get(&unseen, o) && layer(o) == layer(picks[0]))
                     || groups.iter().any(|(g, _)| picks.iter().all(|&o| bits::get(g, o)))
             };
-            if random_group(rule) {
+            if random_group {
                 // (a random group picks one match, so which rule and cell it writes must not
                 // matter: only writes of unseen objects, and no command but sounds; what a cell
                 // keeps, it does not write: an object it needs, or one it needs absent, or one
