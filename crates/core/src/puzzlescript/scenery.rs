@@ -21,6 +21,12 @@
 //! rules do (only how the board is painted), and the solver searches such a game as a game
 //! without randomness, its steps played with the start's generator.
 //!
+//! **Rules that only paint** (each write keeps the look, whatever the cell held as the rule
+//! matched: footprints, a repaint among alike objects, a border drawn where no rule looks) are
+//! left out of the game the search plays ([`Scenery::played`]): a turn reaches the same look
+//! without them, and some repaint on every pass of their group until a pass draws the same
+//! paint, up to 200 passes a turn (`[ FirePit ] -> [ random FirePit ]`).
+//!
 //! The look is exact for what the rules match. What it hides can still tell turns apart in one
 //! way: PuzzleScript plays a queued `again` turn only when the turn changed the board, scenery
 //! included, so two boards with one look may differ in whether a turn that changes only the
@@ -28,7 +34,7 @@
 //! before it answers; a search that took the look for the board says "no solution" without
 //! calling it a proof ([`Scenery::hides`]).
 
-use super::engine::compile::PatternCell;
+use super::engine::compile::{PatternCell, Rule};
 use super::engine::{Game, State, bits};
 use std::collections::BTreeMap;
 
@@ -45,6 +51,9 @@ pub(crate) struct Scenery {
     pub random_is_scenery: bool,
     /// Whether the look is exact: no rule queues `again` (see the module docs).
     pub exact: bool,
+    /// The game without its rules that only paint (see [`Scenery::paints_only`]), for the
+    /// search to play; `None` when no rule only paints.
+    pub played: Option<Box<Game>>,
 }
 
 impl Scenery {
@@ -207,7 +216,120 @@ impl Scenery {
             writes.into_iter().all(|(_, r)| r.random_dir_layers.is_empty() && paints(&r.random_entities))
         });
         let exact = !rules().any(|r| r.commands.iter().any(|(c, _)| c == "again"));
-        Some(Scenery { stride, groups, unseen, random_is_scenery, exact })
+        let mut scenery = Scenery { stride, groups, unseen, random_is_scenery, exact, played: None };
+        scenery.played = scenery.without_paint(game, &moves).map(Box::new);
+        Some(scenery)
+    }
+
+    /// `game` without the rules that only paint, when some do: a board plays to the same look
+    /// with them and without them, but they may repaint every pass of their group until a pass
+    /// draws the same paint (`[ FirePit ] -> [ random FirePit ]`: up to 200 passes a turn).
+    ///
+    /// Dropped only where every draw paints ([`Scenery::random_is_scenery`], which a game
+    /// without randomness has too): with draws that matter, the passes a painting rule adds
+    /// could draw again elsewhere. A `random` group goes whole or not at all (which of its
+    /// rules applies is one draw). Groups keep their places (loops name them by number).
+    fn without_paint(&self, game: &Game, moves: &[bool]) -> Option<Game> {
+        if !self.random_is_scenery {
+            return None;
+        }
+        let mut played = game.clone();
+        let mut dropped = false;
+        for group in played.rules.iter_mut().chain(played.late_rules.iter_mut()) {
+            let before = group.len();
+            if group.first().is_some_and(|r| r.random) {
+                if group.iter().all(|r| self.paints_only(game, moves, r)) {
+                    group.clear();
+                }
+            } else {
+                group.retain(|r| !self.paints_only(game, moves, r));
+            }
+            dropped |= group.len() != before;
+        }
+        dropped.then_some(played)
+    }
+
+    /// Whether applying `rule` anywhere keeps the board's look: each cell it writes keeps, on
+    /// every layer, an object alike to the one it had (or none, or an unseen one, where it had
+    /// none or an unseen one), for whatever the cell may hold as the rule's left side matches
+    /// it and whatever it draws; each movement it writes is the one the cell must have had (none
+    /// where nothing moves); and no command but sounds.
+    fn paints_only(&self, game: &Game, moves: &[bool], rule: &Rule) -> bool {
+        if rule.rigid || !rule.commands.iter().all(|(c, _)| c.starts_with("sfx")) {
+            return false;
+        }
+        let layer = |o: usize| game.objects[o].layer;
+        // (what the look keeps of one object on a layer: `None` for nothing there)
+        let seen = |o: Option<usize>| {
+            let o = o.filter(|&o| !bits::get(&self.unseen, o))?;
+            Some(self.groups.iter().find(|(g, _)| bits::get(g, o)).map_or(o, |&(_, first)| first))
+        };
+        rule.rows.iter().flatten().all(|cell| {
+            let PatternCell::Cell(p) = cell else { return true };
+            let Some(r) = &p.replacement else { return true };
+            let picked = r.random_entities.first().map(|&o| layer(o));
+            if !r.random_dir_layers.is_empty()
+                || r.random_entities.iter().any(|&o| Some(layer(o)) != picked)
+                || picked.is_some_and(|l| moves[l])
+                || !r.movs.iter().all(|&(l, clear, set)| {
+                    // (a layer's movement in a cell is none or one direction; it must stay what
+                    // the left side lets it be)
+                    let bits_of = |m: &[(usize, u8)]| m.iter().filter(|m| m.0 == l).fold(0, |a, m| a | m.1);
+                    let (need, banned) = (bits_of(&p.mov_present), bits_of(&p.mov_missing));
+                    let may = [0u8, 1, 2, 4, 8, 16].into_iter().filter(|&m| m == 0 || moves[l]);
+                    may.filter(|&m| m & need == need && m & banned == 0).all(|m| (m & !clear) | set == m)
+                })
+            {
+                return false;
+            }
+            (0..game.layer_count).all(|l| {
+                let mask = &game.layer_masks[l];
+                let drawn = picked == Some(l);
+                if !drawn
+                    && !bits::intersects(&r.objects_clear, mask)
+                    && !bits::intersects(&r.objects_set, mask)
+                {
+                    return true;
+                }
+                // What the cell may hold on this layer as the left side matches.
+                let needed: Vec<Option<usize>> =
+                    bits::ones(&p.present).filter(|&o| layer(o) == l).map(Some).collect();
+                let held = if needed.is_empty() {
+                    let free = bits::ones(mask).filter(|&o| !bits::get(&p.missing, o)).map(Some);
+                    let mut held: Vec<Option<usize>> = free.chain([None]).collect();
+                    for any in p.any_present.iter().filter(|any| bits::subset(any, mask)) {
+                        held.retain(|o| o.is_some_and(|o| bits::get(any, o)));
+                    }
+                    held
+                } else {
+                    needed
+                };
+                let picks: Vec<Option<usize>> =
+                    if drawn { r.random_entities.iter().copied().map(Some).collect() } else { vec![None] };
+                held.iter().all(|&had| {
+                    picks.iter().all(|&pick| {
+                        let mut after = bits::empty(game.stride);
+                        if let Some(o) = had
+                            && !bits::get(&r.objects_clear, o)
+                            && pick.is_none()
+                        {
+                            bits::set(&mut after, o);
+                        }
+                        for o in bits::ones(&r.objects_set).filter(|&o| layer(o) == l) {
+                            bits::set(&mut after, o);
+                        }
+                        if let Some(o) = pick {
+                            bits::set(&mut after, o);
+                        }
+                        let mut now = bits::ones(&after);
+                        match (now.next(), now.next()) {
+                            (first, None) => seen(first) == seen(had),
+                            _ => false,
+                        }
+                    })
+                })
+            })
+        })
     }
 
     /// The look of `cells`: each cell's alike objects as the group's first, the unseen dropped.
@@ -329,5 +451,84 @@ mod tests {
         let (_, unseen, random, _) = describe(&g).expect("scenery");
         assert_eq!(unseen, vec!["spark".to_string()]);
         assert!(random, "a random spark no rule reads is scenery");
+    }
+
+    /// The lines of the rules a game plays (each rule once, in order).
+    fn rule_lines(game: &engine::Game) -> Vec<usize> {
+        let mut lines: Vec<usize> =
+            game.rules.iter().chain(&game.late_rules).flatten().map(|r| r.line).collect();
+        lines.dedup();
+        lines
+    }
+
+    /// A garden of 24 grass cells, repainted at random every pass of their rule (which goes on
+    /// until a pass draws all 24 as they were: 200 passes, the engine's most), footprints, and
+    /// a crate to push. The rules that only paint are left out of the game the search plays;
+    /// it plays each turn to the same look for a fraction of the work.
+    #[test]
+    fn rules_that_only_paint_are_left_out_of_the_game_played() {
+        let rules = "[ > Player | Crate ] -> [ > Player | > Crate ]
+[ > Player ] -> [ > Player Step ]
+                     [ Grass ] -> [ random Grass ]
+late [ Player Grass ] -> [ Player Grass2 ]";
+        let objects: String =
+            ["Grass1", "Grass2", "Step", "Crate"].iter().map(|o| format!("{o}\nwhite\n\n")).collect();
+        let source = format!(
+            "title t\n\nOBJECTS\n\nBackground\nblack\n\nPlayer\nblue\n\nWall\ngrey\n\n{objects}LEGEND\n\n\
+             . = Background\nP = Player\n# = Wall\ng = Grass1\nc = Crate\nGrass = Grass1 or Grass2\n\n\
+             SOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nGrass1, Grass2\nStep\nPlayer, Wall, Crate\n\n\
+             RULES\n\n{rules}\n\nWINCONDITIONS\n\nsome Player\n\nLEVELS\n\n\
+             ##########\n#gggggggg#\n#gggggggg#\n#.P.c...g#\n#ggggggg.#\n##########\n"
+        );
+        let level = PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 };
+        let (level_rules, start) = level.start(3).expect("starts");
+        let game = level_rules.game();
+        let scenery = Scenery::of(game, start.engine()).expect("grass and footprints are scenery");
+        let played = scenery.played.as_deref().expect("some rules only paint");
+        // (the footprint and the grass's repaint only paint; so does the late rule, which
+        // writes one grass where there is one; the push moves the crate)
+        assert_eq!(rule_lines(game).len(), 4);
+        assert_eq!(rule_lines(played), rule_lines(game)[..1].to_vec());
+        let (mut whole, mut quiet) = (start.engine().clone(), start.engine().clone());
+        let mut ws = engine::Workspace::default();
+        let (mut work_whole, mut work_quiet) = (engine::Work::new(u64::MAX), engine::Work::new(u64::MAX));
+        let (mut look_whole, mut look_quiet) = (Vec::new(), Vec::new());
+        for input in [engine::Input::Right, engine::Input::Right, engine::Input::Up, engine::Input::Left] {
+            game.quiet_turn(&mut ws, &mut whole, Some(input), &mut work_whole);
+            played.quiet_turn(&mut ws, &mut quiet, Some(input), &mut work_quiet);
+            scenery.look(&whole.cells, &mut look_whole);
+            scenery.look(&quiet.cells, &mut look_quiet);
+            assert_eq!(look_whole, look_quiet, "after {input:?}");
+        }
+        assert_ne!(whole.cells, quiet.cells, "the grass was repainted in the whole game only");
+        assert!(
+            work_quiet.spent * 10 < work_whole.spent,
+            "{} units of work, where the whole game's turns took {}",
+            work_quiet.spent,
+            work_whole.spent
+        );
+    }
+
+    #[test]
+    fn a_rule_that_writes_what_is_read_or_moves_or_commands_is_played() {
+        // (the rules' lines a game with footprints and `rules` plays, and all its rules' lines)
+        let played = |rules: &str| {
+            let rules = format!("[ > Player ] -> [ > Player Step ]\n{rules}");
+            let g = game(&["Step", "Gem"], "S = Step\nG = Gem", "Step\nGem", &rules);
+            (g.1.as_ref().and_then(|s| s.played.as_deref()).map(rule_lines), rule_lines(&g.0))
+        };
+        assert_eq!(played("").0, Some(Vec::new()), "the footprint only paints");
+        // (a movement taken away where the player moves; a command; a gem some rule reads: kept;
+        // a rule that writes what it matched is left out)
+        for rules in [
+            "[ > Player | Wall ] -> [ Player | Wall ]",
+            "[ action Player ] -> [ Player Step ] again",
+            "[ Player | Wall ] -> [ Player | Wall Gem ]\n[ Gem | Player ] -> [ Gem | Player ]",
+        ] {
+            let (played, all) = played(rules);
+            assert_eq!(played.as_deref(), Some(&all[1..2]), "{rules}");
+        }
+        // (randomness that is not scenery: nothing is left out, a draw could move)
+        assert_eq!(played("[ Step ] -> [ randomdir Step ]").0, None);
     }
 }

@@ -62,7 +62,8 @@
 //!   known by its board's look (each group of alike objects as one, the unseen dropped), so
 //!   two states that differ only in scenery are one. Randomness that only paints scenery (a
 //!   random pick among alike objects, a random rule group that writes only unseen ones) is
-//!   played with the start's generator, so such a step does not count as drawing. The look is
+//!   played with the start's generator, so such a step does not count as drawing, and rules
+//!   that only paint (every write keeps the look) are not played in the search. The look is
 //!   exact where no rule queues `again`; where one does, a turn that changes only scenery still
 //!   counts as a change and lets a queued `again` turn play, so the look may hide a
 //!   difference: breadth-first then goes without it (its solutions must be the fewest steps),
@@ -1442,10 +1443,13 @@ impl<'a> Searcher<'a> {
         follow_random: bool,
         look: Option<&'a Scenery>,
     ) -> Searcher<'a> {
-        let game = rules.game();
+        // (the rules that only paint are not played where states are known by their look;
+        // the pruning reads the whole game)
+        let whole = rules.game();
+        let game = look.and_then(|l| l.played.as_deref()).unwrap_or(whole);
         let work_limit = rules.step_work_limit();
         let start = state.engine();
-        let mut pruning = Pruning::of(game, start);
+        let mut pruning = Pruning::of(whole, start);
         let travel = if aids.travel_estimate { pruning.travel().to_vec() } else { Vec::new() };
         if !aids.travel_pruning {
             pruning.forget_travel();
