@@ -1,38 +1,43 @@
 //! Scenery: what of a board no rule can tell apart, read from the compiled game, so the solver
 //! takes two states that differ only there for one.
 //!
-//! An object is *read* where a rule's left-hand side tests it (present, absent, one of a
-//! property), where a win condition counts it, or as a player. Two objects of one layer read in
-//! exactly the same places are *alike*: every test holds of one where it holds of the other, so
-//! a rule matches the same cells whichever of them a cell has (`FirePit = FirePit1 or FirePit2`,
-//! only ever written `FirePit`). An object read nowhere on a layer where nothing ever moves is
-//! *unseen*: no rule tests it, and it blocks nothing (`random [ ] -> [ Sparkle ]`). Objects of a
-//! layer no rule writes and where nothing moves stay as the level starts (the background): they
-//! are no scenery, and a game with no other has none (nothing to merge, nothing to pay). A board's
-//! *look* keeps, per cell, one object of each group of alike ones that is there and drops the
-//! unseen: two boards with the same look match the same rules at the same cells.
+//! An object is *read* where a rule that does more than paint (below) tests it on its
+//! left-hand side (present, absent, one of a property), where a win condition counts it, or as a
+//! player. Two objects of one layer read in exactly the same places are *alike*: every test
+//! holds of one where it holds of the other, so a rule matches the same cells whichever of them
+//! a cell has (`FirePit = FirePit1 or FirePit2`, only ever written `FirePit`). An object read
+//! nowhere on a layer where nothing ever moves is *unseen*: no rule that matters tests it, and it
+//! blocks nothing (`random [ ] -> [ Sparkle ]`). Objects of a layer no rule writes and where
+//! nothing moves stay as the level starts (the background): they are no scenery, and a game with
+//! no other has none (nothing to merge, nothing to pay). A board's *look* keeps, per cell, one
+//! object of each group of alike ones that is there and drops the unseen: two boards with the
+//! same look match the same rules at the same cells.
 //!
 //! Writes must keep to the groups too: a rule that clears some of a group's objects but not all
 //! (and sets none of them) would tell them apart, so such a group is not merged.
 //!
-//! **Randomness is scenery** when every draw can only change the look's hidden part: each
-//! random object picked among alike ones (`[ FirePit ] -> [ random FirePit ]`), and each
-//! `random` rule group writing only unseen objects. Then the generator never changes what the
-//! rules do (only how the board is painted), and the solver searches such a game as a game
-//! without randomness, its steps played with the start's generator.
+//! **Rules that only paint** keep the look with each write, whatever the cell held as the rule
+//! matched, set no movement and say no command but sounds: footprints, a repaint among alike
+//! objects, a border drawn around the walls and erased each turn. What only they read is scenery
+//! too, which makes more rules paint only: the scenery is found from the most there could be
+//! (every rule taken to paint, so only the win conditions and the player read), then from the
+//! rules that paint in it, round after round, until the two agree. The search plays the game
+//! without them ([`Scenery::played`]): a turn reaches the same look, with less work (a repaint
+//! such as `[ FirePit ] -> [ random FirePit ]` goes on pass after pass of its group until a pass
+//! draws the same paint, up to 200 passes a turn).
 //!
-//! **Rules that only paint** (each write keeps the look, whatever the cell held as the rule
-//! matched: footprints, a repaint among alike objects, a border drawn where no rule looks) are
-//! left out of the game the search plays ([`Scenery::played`]): a turn reaches the same look
-//! without them, and some repaint on every pass of their group until a pass draws the same
-//! paint, up to 200 passes a turn (`[ FirePit ] -> [ random FirePit ]`).
+//! **Randomness is scenery** when every draw can only change the look's hidden part: each
+//! random object picked among alike ones, and each `random` rule group whose rules all paint
+//! only. Then the generator never changes what the rules do (only how the board is painted),
+//! and the solver searches such a game as a game without randomness, its steps played with the
+//! start's generator.
 //!
 //! The look is exact for what the rules match. What it hides can still tell turns apart in one
 //! way: PuzzleScript plays a queued `again` turn only when the turn changed the board, scenery
 //! included, so two boards with one look may differ in whether a turn that changes only the
 //! scenery goes on. The solver plays every solution again from the start, as the player would,
-//! before it answers; a search that took the look for the board says "no solution" without
-//! calling it a proof ([`Scenery::hides`]).
+//! before it answers, and a search that took the look for the board does not take its "no
+//! solution" for a proof there ([`Scenery::exact`]).
 
 use super::engine::compile::{PatternCell, Rule};
 use super::engine::{Game, State, bits};

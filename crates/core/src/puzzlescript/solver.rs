@@ -63,7 +63,8 @@
 //!   two states that differ only in scenery are one. Randomness that only paints scenery (a
 //!   random pick among alike objects, a random rule group that writes only unseen ones) is
 //!   played with the start's generator, so such a step does not count as drawing, and rules
-//!   that only paint (every write keeps the look) are not played in the search. The look is
+//!   that only paint (every write keeps the look; what only they read is scenery too: borders
+//!   drawn around walls and erased each turn) are not played in the search. The look is
 //!   exact where no rule queues `again`; where one does, a turn that changes only scenery still
 //!   counts as a change and lets a queued `again` turn play, so the look may hide a
 //!   difference: breadth-first then goes without it (its solutions must be the fewest steps),
