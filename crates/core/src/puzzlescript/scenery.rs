@@ -568,10 +568,8 @@ mod tests {
     /// it plays each turn to the same look for a fraction of the work.
     #[test]
     fn rules_that_only_paint_are_left_out_of_the_game_played() {
-        let rules = "[ > Player | Crate ] -> [ > Player | > Crate ]
-[ > Player ] -> [ > Player Step ]
-                     [ Grass ] -> [ random Grass ]
-late [ Player Grass ] -> [ Player Grass2 ]";
+        let rules = "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ > Player ] -> [ > Player Step ]\n\
+                     [ Grass ] -> [ random Grass ]\nlate [ Player Grass ] -> [ Player Grass2 ]";
         let objects: String =
             ["Grass1", "Grass2", "Step", "Crate"].iter().map(|o| format!("{o}\nwhite\n\n")).collect();
         let source = format!(
@@ -607,6 +605,70 @@ late [ Player Grass ] -> [ Player Grass2 ]";
             "{} units of work, where the whole game's turns took {}",
             work_quiet.spent,
             work_whole.spent
+        );
+    }
+
+    /// A yard with every kind of paint: footprints, grass repainted at random (crates stop at
+    /// grass, `action` cuts the grass beside the player, and grass grows under a crate on a
+    /// target: these rules tell grass from none, not one grass from another), and a shadow under
+    /// each crate, erased and drawn again every turn.
+    fn yard() -> (crate::puzzlescript::PuzzleScriptRules, crate::puzzlescript::PuzzleScriptState) {
+        let rules = "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ > Crate | Grass ] -> [ Crate | Grass ]\n\
+                     [ action Player | Grass ] -> [ Player | ]\n[ > Player ] -> [ > Player Step ]\n\
+                     [ Grass ] -> [ random Grass ]\n[ Shadow ] -> [ ]\nlate down [ Crate | no Wall ] -> [ Crate | Shadow ]\n\
+                     late [ Crate Target no Grass ] -> [ Crate Target Grass1 ]";
+        let objects: String = ["Grass1", "Grass2", "Step", "Shadow", "Crate", "Target"]
+            .iter()
+            .map(|o| format!("{o}\nwhite\n\n"))
+            .collect();
+        let source = format!(
+            "title yard\n\nOBJECTS\n\nBackground\nblack\n\nPlayer\nblue\n\nWall\ngrey\n\n{objects}LEGEND\n\n\
+             . = Background\nP = Player\n# = Wall\ng = Grass1\nh = Grass2\nc = Crate\nt = Target\n\
+             Grass = Grass1 or Grass2\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nGrass1, Grass2\nStep\n\
+             Shadow\nPlayer, Wall, Crate\n\nRULES\n\n{rules}\n\nWINCONDITIONS\n\nall Target on Crate\n\nLEVELS\n\n\
+             #########\n#gh.....#\n#.P.ct.g#\n#hg.....#\n#..c.t.h#\n#.......#\n#########\n"
+        );
+        let level = PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 };
+        level.start(5).expect("starts")
+    }
+
+    proptest::proptest! {
+        /// The game the search plays, without the rules that only paint, reaches the same look
+        /// as the whole game after every turn of any inputs, and wins when it wins.
+        #[test]
+        fn the_game_played_reaches_the_whole_game_s_look(inputs in proptest::collection::vec(0u8..5, 1..40)) {
+            let (rules, start) = yard();
+            let game = rules.game();
+            let scenery = Scenery::of(game, start.engine()).expect("grass, steps and shadows are scenery");
+            let played = scenery.played.as_deref().expect("some rules only paint");
+            let (mut whole, mut quiet) = (start.engine().clone(), start.engine().clone());
+            let mut ws = engine::Workspace::default();
+            let (mut look_whole, mut look_quiet) = (Vec::new(), Vec::new());
+            for (k, &i) in inputs.iter().enumerate() {
+                let input = [engine::Input::Up, engine::Input::Down, engine::Input::Left, engine::Input::Right, engine::Input::Action][i as usize];
+                game.quiet_turn(&mut ws, &mut whole, Some(input), &mut engine::Work::new(u64::MAX));
+                played.quiet_turn(&mut ws, &mut quiet, Some(input), &mut engine::Work::new(u64::MAX));
+                scenery.look(&whole.cells, &mut look_whole);
+                scenery.look(&quiet.cells, &mut look_quiet);
+                proptest::prop_assert_eq!(&look_whole, &look_quiet, "after {} inputs", k + 1);
+                proptest::prop_assert_eq!(game.is_won(&whole), played.is_won(&quiet));
+            }
+        }
+    }
+
+    #[test]
+    fn the_yard_s_paint_is_scenery_and_its_rules_are_left_out() {
+        let (rules, start) = yard();
+        let game = rules.game();
+        let scenery = Scenery::of(game, start.engine()).expect("scenery");
+        let (groups, unseen) = scenery.describe(game);
+        assert_eq!(groups, vec![vec!["grass1".to_string(), "grass2".into()]]);
+        assert_eq!(unseen, vec!["step".to_string(), "shadow".into()]);
+        // (the push, the crate stopped by grass, the cut and the growth are played)
+        let all = rule_lines(game);
+        assert_eq!(
+            rule_lines(scenery.played.as_deref().expect("played")),
+            vec![all[0], all[1], all[2], all[7]]
         );
     }
 

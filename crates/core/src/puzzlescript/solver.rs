@@ -61,7 +61,7 @@
 //!   nowhere, on a layer where nothing moves: footprints, sparkles) are scenery: a state is
 //!   known by its board's look (each group of alike objects as one, the unseen dropped), so
 //!   two states that differ only in scenery are one. Randomness that only paints scenery (a
-//!   random pick among alike objects, a random rule group that writes only unseen ones) is
+//!   random pick among alike objects, a random rule group whose every rule only paints) is
 //!   played with the start's generator, so such a step does not count as drawing, and rules
 //!   that only paint (every write keeps the look; what only they read is scenery too: borders
 //!   drawn around walls and erased each turn) are not played in the search. The look is
