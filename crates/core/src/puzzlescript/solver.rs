@@ -256,8 +256,19 @@ pub fn moves(game: &Game) -> &'static [PuzzleScriptCommand] {
     }
 }
 
+/// What a step did ([`step`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stepped {
+    /// The step won.
+    won: bool,
+    /// A draw from the generator could have gone otherwise in one of its turns
+    /// ([`engine::QuietOutcome::free_draw`]): without one, the step does the same whatever the
+    /// generator holds, even if it drew.
+    free_draw: bool,
+}
+
 /// One step as the rule set runs it (see [`PuzzleScriptRules::apply_into`]) on the engine's
-/// state: whether it won.
+/// state: whether it won, and whether a draw could have gone otherwise.
 ///
 /// `None` for a step past `work_limit` (see [`PuzzleScriptRules::step_work_limit`]), which the
 /// rules refuse: the state is then of no use.
@@ -267,7 +278,8 @@ fn step(
     state: &mut engine::State,
     input: Option<Input>,
     work_limit: u64,
-) -> Option<bool> {
+) -> Option<Stepped> {
+    let mut free_draw = false;
     let mut turn = 0u32;
     let mut work = engine::Work::new(work_limit);
     // A chain of `again` turns that comes back to a state it passed (an animation that loops)
@@ -283,9 +295,10 @@ fn step(
             return None;
         }
         let won = outcome.won || outcome.conditions_held.unwrap_or_else(|| game.is_won(state));
+        free_draw |= outcome.free_draw;
         turn += 1;
         if won || !outcome.again || turn >= MAX_TURNS {
-            return Some(won);
+            return Some(Stepped { won, free_draw });
         }
         if cycled || turn < CYCLE_FROM {
             continue;
@@ -301,8 +314,9 @@ fn step(
                 }
                 turn += cycles * period;
                 if turn >= MAX_TURNS {
-                    // (this state is the last turn's, which did not win)
-                    return Some(false);
+                    // (this state is the last turn's, which did not win; the cycle's turns
+                    // are the ones played, their draws seen)
+                    return Some(Stepped { won: false, free_draw });
                 }
                 cycled = true;
             }
@@ -930,11 +944,16 @@ impl Expander<'_> {
             let next = &mut w.next;
             next.clone_from(here);
             let outcome = step(game, &mut w.ws, next, input(cmd), self.work_limit);
-            if self.keep_rng {
+            // (a step whose every draw had one choice did the same whatever the generator
+            // held: where steps that draw are left out, it is played with the generator it
+            // starts from, as a step that does not draw; followed, it keeps its draws, as the
+            // game would go on from them)
+            let forced = outcome.is_some_and(|o| !o.free_draw) && !self.follow_random;
+            if self.keep_rng || forced {
                 next.rng.clone_from(&here.rng);
             }
             let drew = outcome.is_some() && next.rng != here.rng;
-            let what = match outcome {
+            let what = match outcome.map(|o| o.won) {
                 None => Reached::TooLong,
                 Some(_) if drew && !self.follow_random => Reached::Random,
                 Some(true) => Reached::Won { drew },
@@ -1911,6 +1930,7 @@ impl SolutionMemo {
         // (draws that only paint scenery, where the look is exact, do not make it this seed's)
         let paints =
             Scenery::of(rules.game(), state.engine()).is_some_and(|l| l.random_is_scenery && l.exact);
+        let mut ws = engine::Workspace::default();
         for cmd in solution {
             if s.is_won() {
                 return None;
@@ -1918,7 +1938,14 @@ impl SolutionMemo {
             states.push(s.clone());
             events.clear();
             rules.apply(&mut s, cmd, &mut events).ok()?;
-            drew.push(!paints && s.engine().rng != states[states.len() - 1].engine().rng);
+            let before = states[states.len() - 1].engine();
+            // (a step whose every draw had one choice does the same with any generator)
+            let free = s.engine().rng != before.rng && {
+                let mut again = before.clone();
+                step(rules.game(), &mut ws, &mut again, input(*cmd), rules.step_work_limit())
+                    .is_none_or(|o| o.free_draw)
+            };
+            drew.push(!paints && free);
         }
         s.is_won().then(|| SolutionMemo {
             source: rules.source().into(),
@@ -2753,6 +2780,49 @@ mod tests {
         );
     }
 
+    /// A gem room where a `random` rule takes the gem ahead of the player: with one player, it
+    /// has one match, so it draws among one (the generator moves on, the step is the same
+    /// whatever it held). With `two`, a second rule takes one of the two fires at random: a
+    /// draw that could go otherwise.
+    fn gem_room(two: bool) -> String {
+        let fires = if two { "\nrandom [ Fire ] -> [ ]" } else { "" };
+        format!(
+            "title gems\nnoaction\n\nOBJECTS\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\nGem\nblue\n\n\
+             Fire\nred\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\nG = Gem\nF = Fire\n\nSOUNDS\n\n\
+             COLLISIONLAYERS\n\nBackground\nFire\nPlayer, Wall, Gem\n\nRULES\n\n\
+             random [ > Player | Gem ] -> [ > Player | ]{fires}\n\nWINCONDITIONS\n\nno Gem\n\nLEVELS\n\n\
+             #######\n#P..G.#\n#F...F#\n#######\n"
+        )
+    }
+
+    /// A step whose every draw had one choice does the same whatever the generator holds: the
+    /// search takes it as a step that does not draw, so its solution wins from any seed and
+    /// Hint says so. A draw that could go otherwise still counts.
+    #[test]
+    fn a_draw_among_one_is_no_draw() {
+        let game = gem_room(false);
+        let (rules, s) = start_of(&game, 0, 0);
+        let r = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false);
+        let SolveOutcome::Solved(steps) = &r.outcome else { panic!("{r:?}") };
+        assert_eq!((steps.len(), r.draws), (3, 0), "{r:?}");
+        assert!((0..4).all(|seed| wins(&game, 0, seed, steps)));
+        let memo = SolutionMemo::new(&rules, &s, steps).expect("the solution wins");
+        let hint = memo.verdict(&rules, &s);
+        assert!(matches!(hint, Some(HintVerdict::Move { seeded: false, .. })), "{hint:?}");
+        // (the generator did move on: the rule drew)
+        let mut played = s.clone();
+        for step in steps {
+            rules.apply(&mut played, step, &mut Vec::new()).expect("a step");
+        }
+        assert_ne!(played.engine().rng, s.engine().rng);
+        // Two fires, one put out at random each turn: every step draws among two.
+        let game = gem_room(true);
+        let (rules, s) = start_of(&game, 0, 0);
+        let r = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false);
+        assert!(matches!(&r.outcome, SolveOutcome::Solved(steps) if steps.len() == 3), "{r:?}");
+        assert_eq!(r.draws, 3, "{r:?}");
+    }
+
     /// A look can hide a difference where a game queues `again`: a turn that changes only
     /// scenery still counts as a change, and PuzzleScript plays the queued `again` turn only
     /// after a change. Here `action` lights a spark (scenery) and queues `again`, whose turn
@@ -2901,7 +2971,7 @@ mod tests {
             let mut ws = engine::Workspace::default();
             let mut skipped = start.clone();
             assert_eq!(
-                step(&game, &mut ws, &mut skipped, Some(Input::Action), work.spent),
+                step(&game, &mut ws, &mut skipped, Some(Input::Action), work.spent).map(|s| s.won),
                 Some(false),
                 "walk {walk}"
             );
@@ -2909,7 +2979,7 @@ mod tests {
             // The work of the turns skipped counts: one unit less than playing them all is over.
             let mut short = start.clone();
             assert_eq!(
-                step(&game, &mut ws, &mut short, Some(Input::Action), work.spent - 1),
+                step(&game, &mut ws, &mut short, Some(Input::Action), work.spent - 1).map(|s| s.won),
                 None,
                 "walk {walk}"
             );

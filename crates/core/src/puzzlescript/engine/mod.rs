@@ -441,6 +441,10 @@ pub struct QuietOutcome {
     /// Whether the win conditions hold on the board the turn ends on, when the turn checked
     /// them there (`None`: ask [`Game::is_won`]).
     pub conditions_held: Option<bool>,
+    /// A draw from the generator could have gone otherwise (a random pick among two or more,
+    /// or a random direction): `false` when the turn did the same whatever the generator
+    /// held, even if it drew (a `random` rule with one match draws among one).
+    pub free_draw: bool,
 }
 
 /// What a turn did.
@@ -658,6 +662,7 @@ impl Game {
                 won: rt.won,
                 cancelled: rt.cancelled,
                 conditions_held: rt.conditions_held,
+                free_draw: rt.free_draw,
             }
         };
         for b in ws.backups.drain(..) {

@@ -69,6 +69,9 @@ pub(crate) struct Runtime<'a> {
     /// `restart`, `undo`, `showmessage`, `endlevel`, `startlevel`).
     pub played: Vec<String>,
     pub loop_limit_hit: bool,
+    /// A draw from the generator could have gone otherwise: a random pick among two or more,
+    /// or a random direction (a pick among one draws too, but does the same whatever it draws).
+    pub free_draw: bool,
     /// Whether the win conditions held on the board when the turn checked them (the last
     /// check of a turn that ran one, `None` otherwise): the board is the same at the turn's
     /// end, so a caller need not check again.
@@ -319,6 +322,7 @@ impl<'a> Runtime<'a> {
             messages: Vec::new(),
             played: Vec::new(),
             loop_limit_hit: false,
+            free_draw: false,
             conditions_held: None,
             work: std::cell::Cell::new(0),
             work_limit: u64::MAX,
@@ -987,6 +991,7 @@ impl<'a> Runtime<'a> {
         if total == 0 {
             return false;
         }
+        self.free_draw |= total > 1;
         let mut pick = self.st.rng.below(total);
         let mut modified = false;
         let mut done = false;
@@ -1532,6 +1537,7 @@ impl<'a> Runtime<'a> {
         let rand_obj: Option<(usize, usize)> = if rep.random_entities.is_empty() {
             None
         } else {
+            self.free_draw |= rep.random_entities.len() > 1;
             let pick = self.st.rng.below(rep.random_entities.len());
             let o = rep.random_entities[pick];
             Some((o, game.objects[o].layer))
@@ -1559,6 +1565,7 @@ impl<'a> Runtime<'a> {
             }
             for &l in &rep.random_dir_layers {
                 // (`Math.floor`: the product is not negative)
+                self.free_draw = true;
                 let r = (self.st.rng.uniform() * 4.0) as u32;
                 add((l, 0, 1u8 << r.min(4)));
             }
