@@ -74,12 +74,16 @@
 //! - **Randomness.** A step that draws from the game's generator (a `random` rule, a random
 //!   object or a `randomdir` that fires) is left out at first: its result depends on the seed.
 //!   Every step the search follows then leaves the generator as it was, so a solution wins from
-//!   this board whatever the seed. Once that search meets such a step, a second search starts
-//!   that follows them, each as this state's generator plays it: the generator is then part of
-//!   the state (its rest), and a solution found wins from this state with its seed, maybe not
-//!   from another ([`SolveReport::draws`] counts its steps that draw). The two take turns on
-//!   the same threads, 1,024 expansions each, sharing the budget (states expanded, and bytes
-//!   stored; the second is dropped when the first's next turn might not fit beside it),
+//!   this board whatever the seed. A step whose every draw had one choice (a `random` rule with
+//!   one match, a common way to apply a rule once) does the same whatever the generator holds:
+//!   it is no draw, and is played with the generator it starts from (the engine's
+//!   `QuietOutcome::free_draw` tells the two apart). Once that search meets a step that draws,
+//!   a second search starts that follows them, each as this state's generator plays it: the
+//!   generator is then part of the state (its rest), and a solution found wins from this state
+//!   with its seed, maybe not from another ([`SolveReport::draws`] counts its steps that
+//!   draw). The two take turns on the same threads, 1,024 expansions each, sharing the budget
+//!   (states expanded, and bytes stored; the second is dropped when the first's next turn
+//!   might not fit beside it),
 //!   until one finds a solution or the second has searched everything it reaches (the
 //!   first reaches nothing more); when the first ends with no solution, the second goes on
 //!   alone. So a game whose `action` draws (a spark's place), which has a new state at every
