@@ -224,7 +224,7 @@ impl Scenery {
         // (what the look keeps of one object on a layer: `None` for nothing there)
         let seen = |o: Option<usize>| {
             let o = o.filter(|&o| !bits::get(&self.unseen, o))?;
-            Some(self.groups.iter().find(|(g, _)| bits::get(g, o)).map_or(o, |&(_, first)| first))
+            Some(self.first_of[o] as usize)
         };
         rule.rows.iter().flatten().all(|cell| {
             let PatternCell::Cell(p) = cell else { return true };
