@@ -7,7 +7,8 @@
 //! objects, every object of a layer some rule gives a movement, and an object a row takes from
 //! the cell that needs it and puts in the next one, where it cannot be already: `[ > Player |
 //! Crate | no Wall ] -> [ | Player | Crate ]` moves the crate, it neither creates nor destroys
-//! it; the cell before it in the row is its pusher). These are over-estimates (a rule that
+//! it, and the player moved into its cell does not replace it there, as it has left; the cell
+//! before it in the row is its pusher). These are over-estimates (a rule that
 //! never fires still counts), so what follows from them is sound:
 //! - a game with no win condition and no rule that says `win` is never won;
 //! - a win condition whose objects are all fixed (never created, destroyed or moved) holds now
@@ -151,60 +152,7 @@ impl Pruning {
             return Pruning { never: true, ..Pruning::default() };
         }
         let stride = game.stride;
-        let (mut created, mut destroyed) = (bits::empty(stride), bits::empty(stride));
-        // Moved: the player's objects, and each object a rule gives a movement to.
-        let moves = moves_of(game);
-        let mut moved = game.player_mask.clone();
-        for (o, m) in moves.iter().enumerate() {
-            if m.free.iter().any(|f| *f) || m.pushers.iter().any(|p| !p.is_empty()) {
-                bits::set(&mut moved, o);
-            }
-        }
-        for row in all_rules.flat_map(|r| &r.rows) {
-            // (an object a row moves by rewriting is neither created nor destroyed by it)
-            let relocated = rewrite_moves(game, row);
-            let cells = row.iter().enumerate().filter_map(|(k, c)| match c {
-                PatternCell::Cell(p) => p.replacement.as_ref().map(|r| (k, p, r)),
-                PatternCell::Ellipsis => None,
-            });
-            for (k, pattern, rep) in cells {
-                // set where the pattern did not need it: new; cleared and not set again, of what
-                // the cell can hold when the pattern matches: gone
-                let mut new: Vec<u64> =
-                    rep.objects_set.iter().zip(&pattern.present).map(|(s, p)| s & !p).collect();
-                let mut gone = bits::empty(stride);
-                for l in 0..game.layer_count {
-                    let held = could_hold(game, pattern, l);
-                    for (w, g) in gone.iter_mut().enumerate() {
-                        *g |= rep.objects_clear[w] & !rep.objects_set[w] & held[w];
-                    }
-                }
-                for &(o, from, to) in &relocated {
-                    if from == k {
-                        gone[o / 64] &= !(1u64 << (o % 64));
-                    }
-                    if to == k {
-                        new[o / 64] &= !(1u64 << (o % 64));
-                    }
-                }
-                bits::or_into(&mut destroyed, &gone);
-                for id in bits::ones(&new).chain(rep.random_entities.iter().copied()) {
-                    bits::set(&mut created, id);
-                    // the other objects of its layer in that cell go
-                    if let Some(o) = game.objects.get(id) {
-                        let mut mates = could_hold(game, pattern, o.layer);
-                        mates[id / 64] &= !(1u64 << (id % 64));
-                        bits::or_into(&mut destroyed, &mates);
-                    }
-                }
-                // an object moved in by rewriting replaces the others of its layer too
-                for &(o, ..) in relocated.iter().filter(|m| m.2 == k) {
-                    let mut mates = could_hold(game, pattern, game.objects[o].layer);
-                    mates[o / 64] &= !(1u64 << (o % 64));
-                    bits::or_into(&mut destroyed, &mates);
-                }
-            }
-        }
+        let Effects { created, destroyed, moved, moves } = Effects::of(game);
         let mut fixed_objects = bits::empty(stride);
         for (w, f) in fixed_objects.iter_mut().enumerate() {
             *f = !(created[w] | destroyed[w] | moved[w]);
@@ -359,6 +307,86 @@ impl Pruning {
     /// Whether any check applies to a state after the start (the search can skip the scan).
     pub(crate) fn checks_states(&self) -> bool {
         !self.some_gone.is_empty() || !self.all_without_y.is_empty() || !self.travel.is_empty()
+    }
+}
+
+/// What the rules can do to each object (over-estimates: a rule that never fires still counts).
+struct Effects {
+    /// Objects some rule sets where its pattern did not need them, or may pick at random.
+    created: bits::Bits,
+    /// Objects some rule clears without setting again, or replaces by another of their layer.
+    destroyed: bits::Bits,
+    /// The player's objects, and each object a rule gives a movement to or moves by rewriting.
+    moved: bits::Bits,
+    /// How each object can be moved (by index).
+    moves: Vec<Moves>,
+}
+
+impl Effects {
+    fn of(game: &Game) -> Effects {
+        let stride = game.stride;
+        let all_rules = game.rules.iter().chain(&game.late_rules).flatten();
+        let (mut created, mut destroyed) = (bits::empty(stride), bits::empty(stride));
+        // Moved: the player's objects, and each object a rule gives a movement to.
+        let moves = moves_of(game);
+        let mut moved = game.player_mask.clone();
+        for (o, m) in moves.iter().enumerate() {
+            if m.free.iter().any(|f| *f) || m.pushers.iter().any(|p| !p.is_empty()) {
+                bits::set(&mut moved, o);
+            }
+        }
+        for row in all_rules.flat_map(|r| &r.rows) {
+            // (an object a row moves by rewriting is neither created nor destroyed by it)
+            let relocated = rewrite_moves(game, row);
+            let cells = row.iter().enumerate().filter_map(|(k, c)| match c {
+                PatternCell::Cell(p) => p.replacement.as_ref().map(|r| (k, p, r)),
+                PatternCell::Ellipsis => None,
+            });
+            for (k, pattern, rep) in cells {
+                // set where the pattern did not need it: new; cleared and not set again, of what
+                // the cell can hold when the pattern matches: gone
+                let mut new: Vec<u64> =
+                    rep.objects_set.iter().zip(&pattern.present).map(|(s, p)| s & !p).collect();
+                let mut gone = bits::empty(stride);
+                for l in 0..game.layer_count {
+                    let held = could_hold(game, pattern, l);
+                    for (w, g) in gone.iter_mut().enumerate() {
+                        *g |= rep.objects_clear[w] & !rep.objects_set[w] & held[w];
+                    }
+                }
+                for &(o, from, to) in &relocated {
+                    if from == k {
+                        gone[o / 64] &= !(1u64 << (o % 64));
+                    }
+                    if to == k {
+                        new[o / 64] &= !(1u64 << (o % 64));
+                    }
+                }
+                bits::or_into(&mut destroyed, &gone);
+                for id in bits::ones(&new).chain(rep.random_entities.iter().copied()) {
+                    bits::set(&mut created, id);
+                    // the other objects of its layer in that cell go
+                    if let Some(o) = game.objects.get(id) {
+                        let mut mates = could_hold(game, pattern, o.layer);
+                        mates[id / 64] &= !(1u64 << (id % 64));
+                        bits::or_into(&mut destroyed, &mates);
+                    }
+                }
+                // an object moved in by rewriting replaces the others of its layer too, but for
+                // one moved out of the cell by the same row (`[ > Player | Crate | no Wall ] ->
+                // [ | Player | Crate ]`: the crate is needed there, so it is all its layer
+                // holds, and it moves on)
+                for &(o, ..) in relocated.iter().filter(|m| m.2 == k) {
+                    let mut mates = could_hold(game, pattern, game.objects[o].layer);
+                    mates[o / 64] &= !(1u64 << (o % 64));
+                    for &(out, ..) in relocated.iter().filter(|m| m.1 == k) {
+                        mates[out / 64] &= !(1u64 << (out % 64));
+                    }
+                    bits::or_into(&mut destroyed, &mates);
+                }
+            }
+        }
+        Effects { created, destroyed, moved, moves }
     }
 }
 

@@ -2691,6 +2691,15 @@ mod tests {
         let no_freeze = Aids { freeze: false, ..Aids::default() };
         let r = solve_aided(&rules, &s, SolveLimits::default(), Search::Bfs, no_freeze, 1, &mut || false);
         assert!(r.outcome == SolveOutcome::Unsolvable && r.nodes > 0, "{r:?}");
+        // The same when the push rewrites (the player steps into the crate's cell as the crate
+        // steps out of it: the crate is not destroyed there, so it is still kept and can freeze).
+        let rewriting = game.replace(
+            "[ > Player | Crate ] -> [ > Player | > Crate ]",
+            "[ > Player | Crate | no Wall no Crate ] -> [ | Player | Crate ]",
+        );
+        let (rules, s) = start_of(&with_level(&rewriting, pair), 3, 0);
+        let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
+        assert_eq!((r.outcome, r.nodes), (SolveOutcome::Unsolvable, 0), "frozen at the start, rewriting");
 
         // A crate under a crate held on its target, between two cells from which no target
         // can be reached: either move would kill the state (as many crates as targets), so it
