@@ -20,7 +20,9 @@
 //!   restart goes to, pending movements). The rest, which rarely changes, is stored once and
 //!   referred to by an id. A state is remembered by a 128-bit hash of its board and rest id
 //!   (xxh3-128), not by its board: the board is kept only while the state waits
-//!   in the frontier, so a state seen costs about 60 bytes whatever the board's size. Two
+//!   in the frontier, packed as the words where it differs from the start's board (a few
+//!   cells of a large board: a few words), so a state seen costs about 60 bytes whatever the
+//!   board's size, and one waiting little more than its changes. Two
 //!   distinct states with the same 128-bit hash would be taken for one (the second skipped):
 //!   among a billion states the chance is about 10^-21. Such a collision could only hide a
 //!   solution (a longer one found, or `Unsolvable` said wrongly), never make a wrong one: the
@@ -556,9 +558,13 @@ struct Store {
     cmd: Vec<u8>,
     depth: Vec<u32>,
     slot: Vec<u32>,
-    /// The frontier's boards, `len` words a slot, and the free slots.
-    boards: Vec<u64>,
+    /// The frontier's boards by slot, each packed as its difference from the start's (see
+    /// [`Store::pack`]; a free slot's is empty), the free slots, the words the boards take, and
+    /// the most they took at once (what the store counts: so its bytes never go down).
+    boards: Vec<Box<[u64]>>,
     free: Vec<u32>,
+    board_words: u64,
+    most_board_words: u64,
     /// The distinct rests (the state with no board), their ids, and what they take.
     rests: Vec<engine::State>,
     rest_ids: HashMap<engine::State, u32, rustc_hash::FxBuildHasher>,
@@ -589,6 +595,11 @@ const MAX_NOVELTY_BYTES: u64 = 64 << 20;
 const PER_STATE: u64 = 4 + 4 + 1 + 4 + 4;
 /// Bytes per table slot: key and id.
 const PER_SLOT: u64 = 16 + 4;
+/// Bytes per frontier slot besides its board's words: the slot's pointer and length, and the
+/// allocator's header of the board.
+const PER_BOARD: u64 = 16 + 16;
+/// A packed board's first word when it lists the words that differ from the start's.
+const SPARSE: u64 = 1 << 63;
 
 impl Store {
     fn new(len: usize) -> Store {
@@ -606,6 +617,8 @@ impl Store {
             slot: Vec::new(),
             boards: Vec::new(),
             free: Vec::new(),
+            board_words: 0,
+            most_board_words: 0,
             rests: Vec::new(),
             rest_ids: HashMap::default(),
             rest_bytes: 0,
@@ -617,11 +630,12 @@ impl Store {
         self.parent.len()
     }
 
-    /// The bytes the store takes (checked against the budget).
+    /// The bytes the store takes, at the most so far (checked against the budget).
     fn bytes(&self) -> u64 {
         self.count() as u64 * PER_STATE
             + self.keys.len() as u64 * PER_SLOT
-            + self.boards.len() as u64 * 8
+            + self.boards.len() as u64 * PER_BOARD
+            + self.most_board_words * 8
             + self.free.len() as u64 * 4
             + self.rest_bytes
             + self.novelty_bytes()
@@ -703,7 +717,8 @@ impl Store {
     fn bytes_after_one_more(&self) -> u64 {
         let grow =
             if (self.count() + 1) * 2 > self.keys.len() { self.keys.len() as u64 * PER_SLOT } else { 0 };
-        let board = if self.free.is_empty() { self.len as u64 * 8 } else { 0 };
+        // (a board packs into at most its words)
+        let board = self.len as u64 * 8 + if self.free.is_empty() { PER_BOARD } else { 0 };
         // (width's novelty may note a new estimate's board)
         let novelty = if self.seen.is_empty() { 0 } else { self.len as u64 * 8 };
         self.bytes() + PER_STATE + board + novelty + grow + 512
@@ -751,18 +766,60 @@ impl Store {
         }
     }
 
+    /// The start's board word `i` (0 where no start was given).
+    fn base(&self, i: usize) -> u64 {
+        if self.start.len() == self.len { self.start[i] } else { 0 }
+    }
+
+    /// `cells` packed: where few words differ from the start's board (a state's moves change a
+    /// few cells of a large board), [`SPARSE`] with their count, their indexes two to a word,
+    /// and their differences (a 1,200-cell board with 10 cells changed: 16 words, not 1,200);
+    /// else the board's words as they are. A packed board is never longer than the board.
+    fn pack(&self, cells: &[u64]) -> Box<[u64]> {
+        let differ = cells.iter().enumerate().filter(|&(i, &c)| c != self.base(i)).count();
+        let sparse = 1 + differ.div_ceil(2) + differ;
+        if sparse >= cells.len() || cells.len() > u32::MAX as usize {
+            return cells.into();
+        }
+        let mut out = vec![0u64; sparse];
+        out[0] = SPARSE | differ as u64;
+        let (indexes, words) = out[1..].split_at_mut(differ.div_ceil(2));
+        let changed = cells.iter().enumerate().filter(|&(i, &c)| c != self.base(i));
+        for (k, (i, &c)) in changed.enumerate() {
+            indexes[k / 2] |= (i as u64) << (32 * (k % 2));
+            words[k] = c ^ self.base(i);
+        }
+        out.into_boxed_slice()
+    }
+
+    /// The board `packed` holds (see [`Store::pack`]), into `cells`.
+    fn unpack(&self, packed: &[u64], cells: &mut Vec<u64>) {
+        cells.clear();
+        if packed.len() == self.len {
+            cells.extend_from_slice(packed);
+            return;
+        }
+        cells.extend((0..self.len).map(|i| self.base(i)));
+        let differ = (packed[0] & !SPARSE) as usize;
+        let (indexes, words) = packed[1..].split_at(differ.div_ceil(2));
+        for (k, w) in words.iter().enumerate() {
+            cells[(indexes[k / 2] >> (32 * (k % 2))) as u32 as usize] ^= w;
+        }
+    }
+
     /// Puts `cells` in a free frontier slot: the slot.
     fn keep_board(&mut self, cells: &[u64]) -> u32 {
+        let packed = self.pack(cells);
+        self.board_words += packed.len() as u64;
+        self.most_board_words = self.most_board_words.max(self.board_words);
         match self.free.pop() {
             Some(slot) => {
-                let i = slot as usize * self.len;
-                self.boards[i..i + self.len].copy_from_slice(cells);
+                self.boards[slot as usize] = packed;
                 slot
             }
             None => {
-                let slot = self.boards.len().checked_div(self.len).unwrap_or(0) as u32;
-                self.boards.extend_from_slice(cells);
-                slot
+                self.boards.push(packed);
+                (self.boards.len() - 1) as u32
             }
         }
     }
@@ -814,14 +871,14 @@ impl Store {
         let cells = std::mem::take(&mut state.cells);
         state.clone_from(rest);
         state.cells = cells;
-        state.cells.clear();
-        let i = self.slot[id as usize] as usize * self.len;
-        state.cells.extend_from_slice(&self.boards[i..i + self.len]);
+        self.unpack(&self.boards[self.slot[id as usize] as usize], &mut state.cells);
     }
 
     /// Takes state `id` out of the frontier (it is expanded), its board's slot freed.
     fn release(&mut self, id: u32) {
         let slot = std::mem::replace(&mut self.slot[id as usize], NONE);
+        let board = std::mem::take(&mut self.boards[slot as usize]);
+        self.board_words -= board.len() as u64;
         self.free.push(slot);
     }
 
@@ -2522,6 +2579,45 @@ mod tests {
         let mut other = board.clone();
         other[7] = 2;
         assert_eq!(full.novelty(true, 0, &other), 1, "an estimate noted before the bound");
+    }
+
+    proptest::proptest! {
+        /// A frontier board comes back as it was kept, whatever it and the start hold, and is
+        /// kept in at most its own words: a few words changed on a large board in a few.
+        #[test]
+        fn a_board_kept_in_the_frontier_comes_back_as_it_was(
+            start in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..200),
+            changes in proptest::collection::vec((0usize..200, proptest::prelude::any::<u64>()), 0..40),
+            kept in 1usize..4,
+        ) {
+            let mut board = start.clone();
+            for &(i, w) in &changes {
+                let i = i % board.len();
+                board[i] = w;
+            }
+            let differ = board.iter().zip(&start).filter(|(a, b)| a != b).count();
+            let mut store = Store { start: start.clone(), stride: 1, ..Store::new(start.len()) };
+            let mut ids = Vec::new();
+            for k in 0..kept {
+                let link = Link { parent: NONE, cmd: 0, depth: 0 };
+                let key = k as u128 + 1;
+                let (at, _) = store.find(key);
+                ids.push(store.add(at, key, if k == 1 { &start } else { &board }, 0, link));
+            }
+            let packed = &store.boards[store.slot[ids[0] as usize] as usize];
+            proptest::prop_assert!(packed.len() <= board.len());
+            proptest::prop_assert!(packed.len() <= 1 + differ.div_ceil(2) + differ);
+            let mut cells = Vec::new();
+            for (k, &id) in ids.iter().enumerate() {
+                store.unpack(&store.boards[store.slot[id as usize] as usize], &mut cells);
+                proptest::prop_assert_eq!(&cells, if k == 1 { &start } else { &board });
+            }
+            // Expanded, every board's words are given back.
+            for &id in &ids {
+                store.release(id);
+            }
+            proptest::prop_assert_eq!(store.board_words, 0);
+        }
     }
 
     /// Width 2: a state none of whose objects is on a new cell for its estimate is still novel
