@@ -29,13 +29,24 @@ pub fn or_into(a: &mut [u64], b: &[u64]) {
 }
 
 /// Whether `a` and `b` share a bit.
+#[inline]
 pub fn intersects(a: &[u64], b: &[u64]) -> bool {
-    a.iter().zip(b).any(|(x, y)| x & y != 0)
+    // (one or two words, as nearly every game's cells: no loop; matching asks this per row)
+    match (a, b) {
+        ([x], [y, ..]) => x & y != 0,
+        ([x0, x1], [y0, y1, ..]) => (x0 & y0) | (x1 & y1) != 0,
+        _ => a.iter().zip(b).any(|(x, y)| x & y != 0),
+    }
 }
 
 /// Whether every bit of `a` is in `b`.
+#[inline]
 pub fn subset(a: &[u64], b: &[u64]) -> bool {
-    a.iter().zip(b).all(|(x, y)| x & !y == 0)
+    match (a, b) {
+        ([x], [y, ..]) => x & !y == 0,
+        ([x0, x1], [y0, y1, ..]) => (x0 & !y0) | (x1 & !y1) == 0,
+        _ => a.iter().zip(b).all(|(x, y)| x & !y == 0),
+    }
 }
 
 /// Whether no bit is set.

@@ -1323,8 +1323,10 @@ impl<'a> Runtime<'a> {
         let ms = self.mstride;
         let d = self.delta(rule.direction);
         for (ri, row) in rule.rows.iter().enumerate() {
-            let row_mask = &rule.row_masks[ri];
-            let row_mov = &rule.row_mov_masks[ri];
+            let row_mask: &[u64] = &rule.row_masks[ri];
+            let row_mov: &[u64] = &rule.row_mov_masks[ri];
+            // (most rows need no movement: their rows' and columns' movements are not asked)
+            let needs_mov = !bits::is_zero(row_mov);
             let wild = rule.ellipses[ri];
             let len = row.len() - wild;
             if len == 0 || len > w.max(h) + 1 {
@@ -1408,7 +1410,7 @@ impl<'a> Runtime<'a> {
             if horizontal {
                 for y in ymin..ymax {
                     if !bits::subset(row_mask, &self.x.row_obj[y * s..(y + 1) * s])
-                        || !bits::subset(row_mov, &self.x.row_mov[y * ms..(y + 1) * ms])
+                        || (needs_mov && !bits::subset(row_mov, &self.x.row_mov[y * ms..(y + 1) * ms]))
                     {
                         continue;
                     }
@@ -1428,7 +1430,7 @@ impl<'a> Runtime<'a> {
             } else {
                 for x in xmin..xmax {
                     if !bits::subset(row_mask, &self.x.col_obj[x * s..(x + 1) * s])
-                        || !bits::subset(row_mov, &self.x.col_mov[x * ms..(x + 1) * ms])
+                        || (needs_mov && !bits::subset(row_mov, &self.x.col_mov[x * ms..(x + 1) * ms]))
                     {
                         continue;
                     }
