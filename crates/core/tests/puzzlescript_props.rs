@@ -157,8 +157,129 @@ fn play(source: &str, commands: &[usize]) {
     }
 }
 
+/// Plays turns on `game`'s `level` as the solver plays them, in one workspace, each from a
+/// state picked among those reached (`picks`: which state, which input), so that what the
+/// workspace keeps from turn to turn (the rules a board's objects and movements rule out) is
+/// carried across boards that differ both ways; and plays each again alone, with every rule
+/// asked as it is tried (a trace listing the rules tried). Both must end in the same state,
+/// flags and work. `None` when the level does not start.
+pub fn quiet_turns_match_asking_every_rule(
+    game: &engine::Game,
+    level: usize,
+    picks: &[(usize, usize)],
+) -> Option<usize> {
+    const INPUTS: [engine::Input; 5] = [
+        engine::Input::Up,
+        engine::Input::Left,
+        engine::Input::Down,
+        engine::Input::Right,
+        engine::Input::Action,
+    ];
+    let mut reached = vec![game.start(level, None).ok()?];
+    let mut ws = engine::Workspace::default();
+    for (k, &(from, input)) in picks.iter().enumerate() {
+        let start = reached[from % reached.len()].clone();
+        let input = Some(INPUTS[input % 5]);
+        let (mut quiet, mut asked) = (start.clone(), start);
+        let mut quiet_work = engine::Work::new(1 << 22);
+        let mut asked_work = engine::Work::new(1 << 22);
+        let q = game.quiet_turn(&mut ws, &mut quiet, input, &mut quiet_work);
+        let mut trace = engine::Trace { tried: Some(Vec::new()), ..engine::Trace::default() };
+        let a = game.turn_within(&mut asked, input, Some(&mut trace), &mut asked_work);
+        assert_eq!(quiet_work, asked_work, "turn {k}: the work");
+        if quiet_work.over() {
+            continue;
+        }
+        assert_eq!(
+            (q.changed, q.again, q.won, q.cancelled),
+            (a.changed, a.again, a.won, a.cancelled),
+            "turn {k}"
+        );
+        assert!(quiet == asked, "turn {k}: the states differ");
+        reached.push(quiet);
+    }
+    Some(reached.len())
+}
+
+/// A game whose rules expand into many (properties, directions), with a loop of rules, rules
+/// needing movements, objects made and unmade, and late rules.
+const EXPANDING: &str = "title expanding
+========
+OBJECTS
+========
+Background
+black
+Wall
+grey
+Player
+blue
+Red
+red
+Green
+green
+Mark
+white
+Trail
+yellow
+=======
+LEGEND
+=======
+. = Background
+# = Wall
+P = Player
+R = Red
+G = Green
+Block = Red or Green
+Thing = Player or Block
+=======
+SOUNDS
+=======
+================
+COLLISIONLAYERS
+================
+Background
+Trail
+Mark
+Player, Wall, Red, Green
+======
+RULES
+======
+[ > Thing | Block ] -> [ > Thing | > Block ]
++ [ moving Block | Block ] -> [ moving Block | moving Block ]
+[ > Player ] -> [ > Player Trail ]
+[ Mark ] -> [ ]
+late [ Red | Green ] -> [ Red Mark | Green ]
+late [ Trail no Player ] [ Player ] -> [ ] [ Player ]
+late [ Mark Red | Mark Red ] -> [ Green | Green ]
+==============
+WINCONDITIONS
+==============
+all Red on Mark
+=======
+LEVELS
+=======
+#########
+#.R.G...#
+#..RG.R.#
+#.P.#.G.#
+#..GR...#
+#########
+";
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn turns_that_pass_over_rules_by_the_board_s_objects_do_what_asking_every_rule_does(
+        mutate in any::<bool>(),
+        edits in prop::collection::vec(edit(), 0..6),
+        picks in prop::collection::vec((any::<usize>(), 0usize..5), 1..40),
+    ) {
+        let source = if mutate { mutated(&edits) } else { EXPANDING.to_string() };
+        if let Ok(game) = engine::compile(&source) {
+            quiet_turns_match_asking_every_rule(&game, 0, &picks);
+        }
+    }
 
     #[test]
     fn mutated_games_compile_or_name_their_errors_and_play_exactly(

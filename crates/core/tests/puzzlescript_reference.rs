@@ -44,6 +44,36 @@ fn random_input(rng: &mut Mix) -> Value {
     }
 }
 
+/// The suite's every game and level, played as the solver plays (one workspace, turns from
+/// states picked among those reached), ends each turn as it does when every rule is asked
+/// ([`crate::puzzlescript_props::quiet_turns_match_asking_every_rule`]).
+#[test]
+fn the_suites_games_pass_over_rules_by_the_board_s_objects_as_asking_every_rule_does() {
+    let Some(reference) = reference() else {
+        eprintln!("note: ../shared is absent: the suite's games are not played");
+        return;
+    };
+    let text = std::fs::read_to_string(reference.join("tests/resources/testdata.js")).expect("testdata.js");
+    let cases = parse_testdata(&text).expect("the suite parses");
+    let mut rng = Mix(0x0c0a_47e5);
+    let mut seen = std::collections::BTreeSet::new();
+    let mut played = 0;
+    for case in &cases {
+        if !seen.insert((case.source.as_str(), case.level)) {
+            continue;
+        }
+        let Ok(game) = tessera_core::puzzlescript::engine::compile(&case.source) else { continue };
+        let picks: Vec<(usize, usize)> =
+            (0..30).map(|_| (rng.below(1 << 20) as usize, rng.below(5) as usize)).collect();
+        if crate::puzzlescript_props::quiet_turns_match_asking_every_rule(&game, case.level, &picks).is_some()
+        {
+            played += 1;
+        }
+    }
+    eprintln!("{played} levels of the suite's games played both ways");
+    assert!(played >= 300, "only {played} levels started");
+}
+
 #[test]
 fn random_inputs_on_the_suites_games_end_as_the_reference_engine_ends() {
     let Some(reference) = reference() else {

@@ -146,6 +146,44 @@ pub(crate) fn layer_signature_bit(l: usize) -> usize {
     48 + l % 16
 }
 
+/// What each rule needs somewhere on the board ([`Rule::rule_mask`] and [`Rule::mov_mask`]),
+/// indexed the other way round: for each bit, an object `o` (bit `o`) or a layer's movement
+/// (bit `objects + 5 * layer + b`, as in the movement masks), the ids of the rules that need
+/// it; and per rule id, how many bits it needs. A turn keeps, per rule, how many of them the
+/// board lacks, and passes over a rule lacking one without looking at it (`turn::Candidates`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RuleNeeds {
+    /// This index's own number (from 1), so that counts kept for it are not taken for another
+    /// game's. A game's clone keeps it: its rules have the same ids and needs.
+    pub id: u64,
+    pub by_bit: Vec<Vec<u32>>,
+    pub count: Vec<u32>,
+}
+
+impl RuleNeeds {
+    pub(crate) fn of<'r>(
+        rules: impl Iterator<Item = &'r Rule>,
+        objects: usize,
+        layers: usize,
+        rule_count: usize,
+    ) -> RuleNeeds {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let n = objects;
+        let mut by_bit = vec![Vec::new(); n + 5 * layers];
+        let mut count = vec![0u32; rule_count];
+        for rule in rules {
+            let bits = bits::ones(&rule.rule_mask).chain(bits::ones(&rule.mov_mask).map(|b| n + b));
+            for b in bits {
+                if let Some(list) = by_bit.get_mut(b) {
+                    list.push(rule.id as u32);
+                    count[rule.id] += 1;
+                }
+            }
+        }
+        RuleNeeds { id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed), by_bit, count }
+    }
+}
+
 /// A compiled rule.
 #[derive(Clone, Debug)]
 pub(crate) struct Rule {
@@ -1689,6 +1727,12 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     let rule_count = number_rules(&mut rule_groups, &mut late_groups);
     let (rigid_group_to_group, group_rigid_index) = rigid_groups(&mut ctx, &mut rule_groups);
     let group_needs = rule_groups.iter().map(|g| GroupNeed::of(g, ctx.layer_count)).collect();
+    let rule_needs = RuleNeeds::of(
+        rule_groups.iter().chain(&late_groups).flatten(),
+        numbering.info.len(),
+        ctx.layer_count,
+        rule_count,
+    );
     let late_group_needs = late_groups.iter().map(|g| GroupNeed::of(g, ctx.layer_count)).collect();
 
     // win conditions
@@ -1721,6 +1765,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         late_rules: late_groups,
         group_needs,
         late_group_needs,
+        rule_needs,
         loop_point,
         late_loop_point,
         rigid_group_to_group,

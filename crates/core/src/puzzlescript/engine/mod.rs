@@ -154,6 +154,8 @@ pub struct Game {
     /// what every rule of a group needs on the board, per group of `rules` and of `late_rules`
     pub(crate) group_needs: Vec<compile::GroupNeed>,
     pub(crate) late_group_needs: Vec<compile::GroupNeed>,
+    /// what each rule needs on the board, by what it needs (see [`compile::RuleNeeds`])
+    pub(crate) rule_needs: compile::RuleNeeds,
     pub(crate) rigid_group_to_group: Vec<usize>,
     #[allow(dead_code)]
     pub(crate) group_rigid_index: Vec<Option<usize>>,

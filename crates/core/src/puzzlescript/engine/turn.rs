@@ -109,6 +109,10 @@ pub(crate) struct Scratch {
     map_mov: Vec<u64>,
     row_mov: Vec<u64>,
     col_mov: Vec<u64>,
+    /// bumped whenever `map_obj` or `map_mov` changes (each turn works them out afresh, and
+    /// they grow as objects and movements appear)
+    mask_version: u64,
+    candidates: Candidates,
     /// a rigid turn's board and movements at its start (to start again from)
     start_cells: Vec<u64>,
     start_movements: Vec<u8>,
@@ -148,6 +152,24 @@ impl Scratch {
             self.boards.push(b);
         }
     }
+}
+
+/// Per rule, how many of the objects and movements it needs somewhere on the board
+/// ([`super::compile::RuleNeeds`]) the board's masks lack: a rule lacking one cannot match
+/// ([`Runtime::may_match`]), and is passed over for the price of reading a number. The counts
+/// follow the masks as they change, by the bits that changed, from turn to turn: a game whose
+/// rules expand into thousands (Crate Assembler's) no longer asks each rule's masks every turn.
+#[derive(Clone, Debug, Default)]
+struct Candidates {
+    /// the [`super::compile::RuleNeeds::id`] the counts are for (0: none yet)
+    owner: u64,
+    /// the `mask_version` they were brought up to
+    synced: u64,
+    /// the masks they count against
+    obj: Vec<u64>,
+    mov: Vec<u64>,
+    /// per rule id
+    missing: Vec<u32>,
 }
 
 /// The matches of a rule's rows (`rows[..used]`), each row's list kept for reuse.
@@ -409,6 +431,7 @@ impl<'a> Runtime<'a> {
 
     /// `calculateRowColMasks`.
     fn recompute_masks(&mut self) {
+        self.x.mask_version += 1;
         let (w, h) = (self.st.width, self.st.height);
         let s = self.game.stride;
         let ms = self.mstride;
@@ -466,6 +489,9 @@ impl<'a> Runtime<'a> {
         let s = self.game.stride;
         for wi in 0..s {
             let v = self.st.cells[i * s + wi];
+            if v & !self.x.map_obj[wi] != 0 {
+                self.x.mask_version += 1;
+            }
             self.x.map_obj[wi] |= v;
             self.x.row_obj[y * s + wi] |= v;
             self.x.col_obj[x * s + wi] |= v;
@@ -484,6 +510,9 @@ impl<'a> Runtime<'a> {
             if m & (1 << bit) != 0 {
                 let b = l * 5 + bit;
                 let (wi, mask) = (b / 64, 1u64 << (b % 64));
+                if self.x.map_mov[wi] & mask == 0 {
+                    self.x.mask_version += 1;
+                }
                 self.x.map_mov[wi] |= mask;
                 self.x.row_mov[y * ms + wi] |= mask;
                 self.x.col_mov[x * ms + wi] |= mask;
@@ -957,10 +986,17 @@ impl<'a> Runtime<'a> {
         let mut has_changes = false;
         let mut made = true;
         let mut loopcount = 0;
+        // (a trace listing every rule tried is given each rule as it is tried)
+        let ask_each = self.trace.as_ref().is_some_and(|t| t.tried.is_some());
         while made && loopcount < 200 && !self.over() {
             loopcount += 1;
             made = false;
             for rule in group {
+                if !ask_each && !self.candidate(rule) {
+                    // as trying it would: a unit of work, no match (see `candidate`)
+                    self.spend(1);
+                    continue;
+                }
                 if self.try_apply(rule) {
                     made = true;
                 }
@@ -1014,6 +1050,58 @@ impl<'a> Runtime<'a> {
             done = true;
         }
         modified
+    }
+
+    /// Whether `rule` may match by the board's masks: [`Runtime::may_match`], read from the
+    /// counts of [`Candidates`].
+    ///
+    /// A rule that may not match is passed over without the memo noting that it found none,
+    /// which is the same: the masks are exact at the turn's start and only grow after, by an
+    /// object or a movement a cell gained, which the memo was told of. So by the time the rule
+    /// may match, something it needs has changed since any note of the memo, and the rule
+    /// looks afresh either way.
+    #[inline]
+    fn candidate(&mut self, rule: &Rule) -> bool {
+        let c = &self.x.candidates;
+        if c.synced != self.x.mask_version || c.owner != self.game.rule_needs.id {
+            self.sync_candidates();
+        }
+        self.x.candidates.missing[rule.id] == 0
+    }
+
+    /// Brings [`Candidates`] up to the board's masks, by the bits that changed since.
+    fn sync_candidates(&mut self) {
+        let needs = &self.game.rule_needs;
+        let x = &mut *self.x;
+        let c = &mut x.candidates;
+        if c.owner != needs.id || c.obj.len() != x.map_obj.len() || c.mov.len() != x.map_mov.len() {
+            c.owner = needs.id;
+            c.obj.clear();
+            c.obj.resize(x.map_obj.len(), 0);
+            c.mov.clear();
+            c.mov.resize(x.map_mov.len(), 0);
+            c.missing.clone_from(&needs.count);
+        }
+        let n = self.game.objects.len();
+        let missing = &mut c.missing;
+        let mut follow = |had: &mut [u64], now: &[u64], base: usize| {
+            for (w, (h, v)) in had.iter_mut().zip(now).enumerate() {
+                let mut changed = *h ^ v;
+                while changed != 0 {
+                    let b = changed.trailing_zeros() as usize;
+                    changed &= changed - 1;
+                    let gained = v & (1 << b) != 0;
+                    for &r in needs.by_bit.get(base + w * 64 + b).map_or(&[][..], |l| l) {
+                        let m = &mut missing[r as usize];
+                        *m = if gained { *m - 1 } else { *m + 1 };
+                    }
+                }
+                *h = *v;
+            }
+        };
+        follow(&mut c.obj, &x.map_obj, 0);
+        follow(&mut c.mov, &x.map_mov, n);
+        c.synced = x.mask_version;
     }
 
     /// Notes that `rule` was tried, for a trace that asks ([`Trace::tried`]).
