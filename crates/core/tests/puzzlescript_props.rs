@@ -158,28 +158,35 @@ fn play(source: &str, commands: &[usize]) {
 }
 
 /// Plays turns on `game`'s `level` as the solver plays them, in one workspace, each from a
-/// state picked among those reached (`picks`: which state, which input), so that what the
-/// workspace keeps from turn to turn (the rules a board's objects and movements rule out) is
-/// carried across boards that differ both ways; and plays each again alone, with every rule
-/// asked as it is tried (a trace listing the rules tried). Both must end in the same state,
-/// flags and work. `None` when the level does not start.
+/// state picked among those reached (`picks`: which state, which input, a tick or `again` turn
+/// among them), so that what the workspace keeps from turn to turn (the rules a board's
+/// objects and movements rule out, the last `again` check) is carried across boards that
+/// differ both ways; and plays each again alone, with every rule asked as it is tried (a trace
+/// listing the rules tried). Both must end in the same state, flags and work. `None` when the
+/// level does not start.
 pub fn quiet_turns_match_asking_every_rule(
     game: &engine::Game,
     level: usize,
     picks: &[(usize, usize)],
 ) -> Option<usize> {
-    const INPUTS: [engine::Input; 5] = [
-        engine::Input::Up,
-        engine::Input::Left,
-        engine::Input::Down,
-        engine::Input::Right,
-        engine::Input::Action,
+    const INPUTS: [Option<engine::Input>; 6] = [
+        Some(engine::Input::Up),
+        Some(engine::Input::Left),
+        Some(engine::Input::Down),
+        Some(engine::Input::Right),
+        Some(engine::Input::Action),
+        None,
     ];
     let mut reached = vec![game.start(level, None).ok()?];
     let mut ws = engine::Workspace::default();
     for (k, &(from, input)) in picks.iter().enumerate() {
-        let start = reached[from % reached.len()].clone();
-        let input = Some(INPUTS[input % 5]);
+        // (one pick in two goes on from the last state reached, as an `again` turn would)
+        let start = if from % 2 == 0 {
+            reached[reached.len() - 1].clone()
+        } else {
+            reached[(from / 2) % reached.len()].clone()
+        };
+        let input = INPUTS[input % 6];
         let (mut quiet, mut asked) = (start.clone(), start);
         let mut quiet_work = engine::Work::new(1 << 22);
         let mut asked_work = engine::Work::new(1 << 22);
@@ -202,7 +209,8 @@ pub fn quiet_turns_match_asking_every_rule(
 }
 
 /// A game whose rules expand into many (properties, directions), with a loop of rules, rules
-/// needing movements, objects made and unmade, and late rules.
+/// needing movements, objects made and unmade, late rules, and drops that fall a cell an
+/// `again` turn.
 const EXPANDING: &str = "title expanding
 ========
 OBJECTS
@@ -221,6 +229,8 @@ Mark
 white
 Trail
 yellow
+Drop
+orange
 =======
 LEGEND
 =======
@@ -229,6 +239,7 @@ LEGEND
 P = Player
 R = Red
 G = Green
+D = Drop
 Block = Red or Green
 Thing = Player or Block
 =======
@@ -240,7 +251,7 @@ COLLISIONLAYERS
 Background
 Trail
 Mark
-Player, Wall, Red, Green
+Player, Wall, Red, Green, Drop
 ======
 RULES
 ======
@@ -248,6 +259,8 @@ RULES
 + [ moving Block | Block ] -> [ moving Block | moving Block ]
 [ > Player ] -> [ > Player Trail ]
 [ Mark ] -> [ ]
+up [ action Player | no Wall no Block no Drop ] -> [ Player | Drop ]
+down [ Drop | no Wall no Block no Player no Drop ] -> [ | Drop ] again
 late [ Red | Green ] -> [ Red Mark | Green ]
 late [ Trail no Player ] [ Player ] -> [ ] [ Player ]
 late [ Mark Red | Mark Red ] -> [ Green | Green ]
@@ -259,7 +272,7 @@ all Red on Mark
 LEVELS
 =======
 #########
-#.R.G...#
+#.R.GD..#
 #..RG.R.#
 #.P.#.G.#
 #..GR...#
@@ -273,7 +286,7 @@ proptest! {
     fn turns_that_pass_over_rules_by_the_board_s_objects_do_what_asking_every_rule_does(
         mutate in any::<bool>(),
         edits in prop::collection::vec(edit(), 0..6),
-        picks in prop::collection::vec((any::<usize>(), 0usize..5), 1..40),
+        picks in prop::collection::vec((any::<usize>(), 0usize..6), 1..40),
     ) {
         let source = if mutate { mutated(&edits) } else { EXPANDING.to_string() };
         if let Ok(game) = engine::compile(&source) {

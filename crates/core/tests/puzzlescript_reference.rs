@@ -64,7 +64,7 @@ fn the_suites_games_pass_over_rules_by_the_board_s_objects_as_asking_every_rule_
         }
         let Ok(game) = tessera_core::puzzlescript::engine::compile(&case.source) else { continue };
         let picks: Vec<(usize, usize)> =
-            (0..30).map(|_| (rng.below(1 << 20) as usize, rng.below(5) as usize)).collect();
+            (0..30).map(|_| (rng.below(1 << 20) as usize, rng.below(6) as usize)).collect();
         if crate::puzzlescript_props::quiet_turns_match_asking_every_rule(&game, case.level, &picks).is_some()
         {
             played += 1;

@@ -341,7 +341,7 @@ impl Ctx {
 
 const RELATIVE_DIRECTIONS: [&str; 6] = ["^", "v", "<", ">", "perpendicular", "parallel"];
 const SIMPLE_ABSOLUTE: [&str; 4] = ["up", "down", "left", "right"];
-const COMMAND_WORDS: [&str; 17] = [
+pub(crate) const COMMAND_WORDS: [&str; 17] = [
     "sfx0",
     "sfx1",
     "sfx2",

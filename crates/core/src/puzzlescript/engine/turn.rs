@@ -78,6 +78,8 @@ pub(crate) struct Runtime<'a> {
     pub conditions_held: Option<bool>,
     /// Work done so far ([`Runtime::work`]), counted against `work_limit`.
     work: std::cell::Cell<u64>,
+    /// Draws from the generator so far (any draw, a pick among one too).
+    draws: u64,
     /// Past this much work the turn stops where it is (its state is then of no use: the caller
     /// throws it away). `u64::MAX`: no bound.
     pub work_limit: u64,
@@ -131,6 +133,8 @@ pub(crate) struct Scratch {
     /// a random replacement's movements (the rule's, with the random picks' layers)
     random_movs: Vec<(usize, u8, u8)>,
     memo: Memo,
+    /// what the last `again` check of a quiet turn found, for the `again` turn after it
+    again: CheckedTurn,
 }
 
 impl Scratch {
@@ -152,6 +156,32 @@ impl Scratch {
             self.boards.push(b);
         }
     }
+}
+
+/// The rules and movements of an `again` check (a turn played and undone at the end of a turn
+/// that queued `again`, to see whether it would change anything), kept for the `again` turn
+/// that follows: that turn plays the same rules on the same board, so a quiet runtime (the
+/// solver's) takes the check's board, queue and work instead of playing them again. Kept only
+/// when the check drew nothing from the generator: then what the rules do is the board's alone.
+/// The check looks at the board afresh (as a turn of its own does), so its work is the turn's.
+#[derive(Clone, Debug, Default)]
+struct CheckedTurn {
+    /// whether the fields hold a check
+    kept: bool,
+    /// the game (its address, and its rules' index number) and the board's size
+    game: usize,
+    rules: u64,
+    width: usize,
+    height: usize,
+    /// the board the check started from, and where its rules and movements left it
+    from: Vec<u64>,
+    to: Vec<u64>,
+    /// the commands its rules queued (the engine's own words)
+    queue: Vec<&'static str>,
+    /// a loop of rules reached its bound
+    loop_limit_hit: bool,
+    /// its work, from the turn's start to its command queue
+    work: u64,
 }
 
 /// Per rule, how many of the objects and movements it needs somewhere on the board
@@ -347,6 +377,7 @@ impl<'a> Runtime<'a> {
             free_draw: false,
             conditions_held: None,
             work: std::cell::Cell::new(0),
+            draws: 0,
             work_limit: u64::MAX,
             restarting: false,
             queue: Vec::new(),
@@ -756,6 +787,95 @@ impl<'a> Runtime<'a> {
     /// `processInput`: one turn. `dir`: a movement mask, or `None` for a tick / again turn.
     /// Returns whether the level changed (the reference's return value).
     pub fn process_input(&mut self, dir: Option<u8>, dont_do_win: bool, dont_modify: bool) -> bool {
+        let bak = match self.checked_turn(dir, dont_modify) {
+            Some(bak) => bak,
+            None => self.play_rules(dir, dont_modify),
+        };
+        if !self.x.positions.is_empty() && self.game.prelude.require_player_movement {
+            let pm = &self.game.player_mask;
+            let somemoved = self.x.positions.iter().any(|&p| !bits::intersects(pm, self.cell(p)));
+            if !somemoved {
+                self.add_undo(bak);
+                self.do_undo(true, false);
+                self.st.text_mode = false;
+                return false;
+            }
+        }
+        self.process_command_queue(bak, dont_modify, dont_do_win, dir.is_some())
+    }
+
+    /// An `again` turn of a quiet runtime from the board the last `again` check started from:
+    /// the check's rules and movements taken over ([`CheckedTurn`]), its work counted again.
+    /// The board before them, or `None` when there is no such check to take.
+    fn checked_turn(&mut self, dir: Option<u8>, dont_modify: bool) -> Option<Vec<u64>> {
+        let c = &self.x.again;
+        let fits = c.kept
+            && dir.is_none()
+            && !dont_modify
+            && self.quiet
+            && self.trace.is_none()
+            && c.game == std::ptr::from_ref(self.game) as usize
+            && c.rules == self.game.rule_needs.id
+            && (c.width, c.height) == (self.st.width, self.st.height)
+            && c.from == self.st.cells
+            && self.st.movements.iter().all(|&m| m == 0);
+        if !fits {
+            return None;
+        }
+        self.spend(usize::try_from(self.x.again.work).unwrap_or(usize::MAX));
+        self.againing = false;
+        let mut bak = self.x.board();
+        bak.extend_from_slice(&self.st.cells);
+        self.x.positions.clear();
+        self.invalidate();
+        let c = &self.x.again;
+        self.st.cells.copy_from_slice(&c.to);
+        self.queue.clear();
+        self.queue.extend(c.queue.iter().copied());
+        self.loop_limit_hit |= c.loop_limit_hit;
+        for w in self.x.create_mask.iter_mut().chain(self.x.destroy_mask.iter_mut()) {
+            *w = 0;
+        }
+        self.seeds_can_move.clear();
+        self.seeds_cant_move.clear();
+        Some(bak)
+    }
+
+    /// Keeps what an `again` check's rules and movements did ([`CheckedTurn`]), begun at
+    /// `work` and `draws` with the loop bound `hit` or not, from board `from`.
+    fn keep_checked_turn(&mut self, work: u64, draws: u64, hit: bool, from: &[u64]) {
+        self.x.again.kept = false;
+        if self.draws != draws || self.over() || self.st.movements.iter().any(|&m| m != 0) {
+            return;
+        }
+        let mut queue = std::mem::take(&mut self.x.again.queue);
+        queue.clear();
+        for c in &self.queue {
+            match super::compile::COMMAND_WORDS.iter().find(|w| **w == *c) {
+                Some(w) => queue.push(*w),
+                None => return,
+            }
+        }
+        let game = std::ptr::from_ref(self.game) as usize;
+        let spent = self.work() - work;
+        let c = &mut self.x.again;
+        c.queue = queue;
+        c.game = game;
+        c.rules = self.game.rule_needs.id;
+        c.width = self.st.width;
+        c.height = self.st.height;
+        c.from.clear();
+        c.from.extend_from_slice(from);
+        c.to.clone_from(&self.st.cells);
+        c.loop_limit_hit = !hit && self.loop_limit_hit;
+        c.work = spent;
+        c.kept = true;
+    }
+
+    /// `processInput` up to its command queue: the player's movement, the rules, the
+    /// movements, the late rules. The board before them.
+    fn play_rules(&mut self, dir: Option<u8>, checking: bool) -> Vec<u64> {
+        let (work, draws, hit) = (self.work(), self.draws, self.loop_limit_hit);
         // The whole-board passes of every turn (copies, masks, the moving cells, the win check).
         self.spend(self.pass_work());
         self.againing = false;
@@ -816,17 +936,10 @@ impl<'a> Runtime<'a> {
         self.x.banned = banned;
         self.x.start_cells = start_cells;
         self.x.start_movements = start_movements;
-        if !self.x.positions.is_empty() && self.game.prelude.require_player_movement {
-            let pm = &self.game.player_mask;
-            let somemoved = self.x.positions.iter().any(|&p| !bits::intersects(pm, self.cell(p)));
-            if !somemoved {
-                self.add_undo(bak);
-                self.do_undo(true, false);
-                self.st.text_mode = false;
-                return false;
-            }
+        if checking && self.quiet {
+            self.keep_checked_turn(work, draws, hit, &bak);
         }
-        self.process_command_queue(bak, dont_modify, dont_do_win, dir.is_some())
+        bak
     }
 
     fn play_sounds(&mut self) {
@@ -922,6 +1035,9 @@ impl<'a> Runtime<'a> {
                 Some(t) if !t.again_check => self.trace.take(),
                 _ => None,
             };
+            // The check looks at the board afresh, as the `again` turn it stands for will: its
+            // work is that turn's, whether the turn is played or taken from the check.
+            self.invalidate();
             let would_change = self.process_input(None, true, true);
             if hidden.is_some() {
                 self.trace = hidden;
@@ -1028,6 +1144,7 @@ impl<'a> Runtime<'a> {
             return false;
         }
         self.free_draw |= total > 1;
+        self.draws += 1;
         let mut pick = self.st.rng.below(total);
         let mut modified = false;
         let mut done = false;
@@ -1628,6 +1745,7 @@ impl<'a> Runtime<'a> {
             None
         } else {
             self.free_draw |= rep.random_entities.len() > 1;
+            self.draws += 1;
             let pick = self.st.rng.below(rep.random_entities.len());
             let o = rep.random_entities[pick];
             Some((o, game.objects[o].layer))
@@ -1656,6 +1774,7 @@ impl<'a> Runtime<'a> {
             for &l in &rep.random_dir_layers {
                 // (`Math.floor`: the product is not negative)
                 self.free_draw = true;
+                self.draws += 1;
                 let r = (self.st.rng.uniform() * 4.0) as u32;
                 add((l, 0, 1u8 << r.min(4)));
             }
