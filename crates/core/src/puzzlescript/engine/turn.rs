@@ -842,10 +842,11 @@ impl<'a> Runtime<'a> {
     }
 
     /// Keeps what an `again` check's rules and movements did ([`CheckedTurn`]), begun at
-    /// `work` and `draws` with the loop bound `hit` or not, from board `from`.
+    /// `work` and `draws` (and the loop bound `hit` or not before it), from board `from`.
     fn keep_checked_turn(&mut self, work: u64, draws: u64, hit: bool, from: &[u64]) {
         self.x.again.kept = false;
-        if self.draws != draws || self.over() || self.st.movements.iter().any(|&m| m != 0) {
+        // (a loop bound already reached before the check hides whether the check reached it)
+        if hit || self.draws != draws || self.over() || self.st.movements.iter().any(|&m| m != 0) {
             return;
         }
         let mut queue = std::mem::take(&mut self.x.again.queue);
@@ -867,7 +868,7 @@ impl<'a> Runtime<'a> {
         c.from.clear();
         c.from.extend_from_slice(from);
         c.to.clone_from(&self.st.cells);
-        c.loop_limit_hit = !hit && self.loop_limit_hit;
+        c.loop_limit_hit = self.loop_limit_hit;
         c.work = spent;
         c.kept = true;
     }
