@@ -743,17 +743,23 @@ fn hint_on_level_2_names_a_step_of_a_solution_searched_off_the_ui_thread() {
     assert_eq!(h.state().session().history().step(), 0, "a hint plays nothing");
     let word = message.trim_start_matches("Hint: ").split(' ').next().unwrap_or_default();
     let first: PuzzleScriptCommand = word.parse().unwrap_or_else(|_| panic!("a step: {message}"));
-    // A step of a solution: after it, the fewest steps left are one fewer.
+    // A step of the solution it names: after it, the fewest steps left are fewer than that
+    // solution's (the search is not breadth-first, so not always one fewer than from the start).
     let AnyRules::PuzzleScript(rules) = h.state().session().history().rules().clone() else { panic!() };
     let fewest = |s: &PuzzleScriptState| match solve(&rules, s, SolveLimits::default(), &mut || false).outcome
     {
         SolveOutcome::Solved(c) => c.len(),
         other => panic!("{other:?}"),
     };
+    let named: usize = message
+        .split("a solution in ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the solution's steps: {message}"));
     let mut after = start.clone();
     rules.apply(&mut after, &first, &mut Vec::new()).expect("the hint is legal");
-    assert_eq!(fewest(&after) + 1, fewest(&start), "{message}");
-    assert!(message.contains("a solution in"), "{message}");
+    assert!(fewest(&after) < named && fewest(&start) <= named, "{message}");
 }
 
 /// The editor on level 2, Hint given two minutes (the solver is slow on a loaded machine).

@@ -129,6 +129,7 @@ fn turns(c: &mut Criterion) {
         travel_pruning: false,
         travel_estimate: false,
         some_distance: false,
+        matching: false,
         freeze: false,
         scenery: false,
     };

@@ -79,8 +79,9 @@ pub(crate) struct Travel {
     targets: usize,
     /// Per object of the moving side: the object and its distances, a cell each.
     pub maps: Vec<(usize, Vec<u32>)>,
-    /// Reversed, with at most [`MAX_TARGET_MAPS`] X cells and no player object in Y: per X
-    /// cell, the moves a Y needs to reach it from every cell (empty otherwise).
+    /// Per cell of the fixed side (at most [`MAX_TARGET_MAPS`] of them; the moving side has
+    /// no player object and, unless reversed, is `all` with its objects on one layer), the
+    /// moves a mover needs to reach it from every cell (empty otherwise).
     pub per_target: Vec<(usize, Vec<u32>)>,
     /// `all`, when the moving side's objects move only when pushed: which can never move
     /// again (see the module docs).
@@ -234,7 +235,11 @@ impl Pruning {
                     .collect();
                 t.targets = target_cells.len();
                 let first = bits::ones(movers).next();
-                if t.reversed
+                // (`all X on Y`: X's objects on one layer, so that a Y cell holds one X and the
+                // estimate can give each X its own Y)
+                let mut mover_layers = bits::ones(movers).map(|o| game.objects[o].layer);
+                let movers_one_layer = mover_layers.next().is_some_and(|l| mover_layers.all(|m| m == l));
+                if (t.reversed || (t.all && movers_one_layer))
                     && t.targets <= MAX_TARGET_MAPS
                     && !bits::intersects(movers, &game.player_mask)
                     && let Some(o) = first

@@ -34,7 +34,11 @@
 //!   steps so far plus an estimate of the steps left, [`Search::Greedy`] by the estimate alone
 //!   (ties by the smaller estimate, then first found). The estimate sums, over the win
 //!   conditions, the cells that break them: for `all X on Y` each cell with an X and no Y counts
-//!   its distance (columns plus rows) to the nearest Y, or 1 when there is no Y; for `no X on Y`
+//!   its distance (columns plus rows) to the nearest Y, or 1 when there is no Y (where the
+//!   moves to each Y cell are known, `prune.rs`'s per-target maps, each X is given its own Y
+//!   instead, the least total moves over the ways to pair them: Sokoban's matching estimate,
+//!   as two crates cannot end on one target; reversed, `all Target on Crate`, each target its
+//!   own crate); for `no X on Y`
 //!   each cell with both counts 1; `some X on Y`, when no cell has both, counts the X nearest a
 //!   Y's distance to it (moves where worked out, else columns plus rows; at least 1: a player
 //!   who must reach an exit is led to it, where counting 1 made A* breadth-first). It is not
@@ -382,6 +386,8 @@ struct Estimate<'g> {
     travel: &'g [Travel],
     /// `some X on Y` counts the nearest X's moves to a Y, not 1.
     some_distance: bool,
+    /// `all X on Y`, where the moves to each Y are known, gives each X its own Y.
+    matching: bool,
 }
 
 /// The most (X, Y) pairs the estimate of `some X on Y` measures.
@@ -394,6 +400,100 @@ struct Marks {
     xs: Vec<usize>,
     ys: Vec<usize>,
     off: Vec<usize>,
+    assign: Assignment,
+}
+
+/// The buffers of [`least_assignment`], kept between estimates.
+#[derive(Default)]
+struct Assignment {
+    u: Vec<i64>,
+    v: Vec<i64>,
+    row_of: Vec<usize>,
+    way: Vec<usize>,
+    least: Vec<i64>,
+    used: Vec<bool>,
+}
+
+/// A cost at or past which a pair cannot be made ([`FAR`]).
+const NO_PAIR: i64 = 1 << 40;
+
+/// The least total cost of giving each of `rows` its own one of `cols` (`rows <= cols`),
+/// `cost(r, c)` each ([`FAR`]: never), or `None` when no such assignment avoids [`FAR`]: the
+/// Hungarian algorithm with potentials, `O(rows² cols)`, in integers (the same answer on every
+/// machine).
+fn least_assignment(
+    rows: usize,
+    cols: usize,
+    cost: &dyn Fn(usize, usize) -> u32,
+    a: &mut Assignment,
+) -> Option<u32> {
+    if rows > cols {
+        return None;
+    }
+    if rows == 0 {
+        return Some(0);
+    }
+    let price = |r: usize, c: usize| match cost(r, c) {
+        FAR => NO_PAIR,
+        d => i64::from(d),
+    };
+    // (1-based: row 0 and column 0 stand for "none")
+    a.u.clear();
+    a.u.resize(rows + 1, 0);
+    a.v.clear();
+    a.v.resize(cols + 1, 0);
+    a.row_of.clear();
+    a.row_of.resize(cols + 1, 0);
+    a.way.clear();
+    a.way.resize(cols + 1, 0);
+    for r in 1..=rows {
+        a.row_of[0] = r;
+        let mut c0 = 0;
+        a.least.clear();
+        a.least.resize(cols + 1, i64::MAX);
+        a.used.clear();
+        a.used.resize(cols + 1, false);
+        loop {
+            a.used[c0] = true;
+            let r0 = a.row_of[c0];
+            let (mut delta, mut c1) = (i64::MAX, 0);
+            for c in 1..=cols {
+                if !a.used[c] {
+                    let cur = price(r0 - 1, c - 1) - a.u[r0] - a.v[c];
+                    if cur < a.least[c] {
+                        a.least[c] = cur;
+                        a.way[c] = c0;
+                    }
+                    if a.least[c] < delta {
+                        delta = a.least[c];
+                        c1 = c;
+                    }
+                }
+            }
+            for c in 0..=cols {
+                if a.used[c] {
+                    a.u[a.row_of[c]] += delta;
+                    a.v[c] -= delta;
+                } else {
+                    a.least[c] -= delta;
+                }
+            }
+            c0 = c1;
+            if a.row_of[c0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let c1 = a.way[c0];
+            a.row_of[c0] = a.row_of[c1];
+            c0 = c1;
+            if c0 == 0 {
+                break;
+            }
+        }
+    }
+    let total = -a.v[0];
+    (total < NO_PAIR).then_some(total as u32)
 }
 
 thread_local! {
@@ -429,7 +529,7 @@ impl Estimate<'_> {
             let y = |i: usize| holds(&wc.mask2, wc.aggregate2, cell(i));
             // One pass over the board: the cells with an X, with a Y, with an X and no Y, and
             // how many have both.
-            let Marks { xs, ys, off } = marks;
+            let Marks { xs, ys, off, assign } = marks;
             xs.clear();
             ys.clear();
             off.clear();
@@ -501,34 +601,63 @@ impl Estimate<'_> {
                         }
                     }
                 }
-                _ => match travel {
-                    // Each X off a Y: its moves to the nearest Y.
-                    Some(t) if !t.reversed => off
-                        .iter()
-                        .map(|&i| {
-                            let c = cell(i);
-                            t.maps
-                                .iter()
-                                .filter(|(o, _)| engine::bits::get(c, *o))
-                                .map(|(_, m)| m[i])
-                                .min()
-                                .unwrap_or(1)
-                        })
-                        .fold(0u32, u32::saturating_add),
-                    // Each X without a Y: the moves of the Y that reaches it in the fewest.
-                    Some(t) if !t.per_target.is_empty() => t
-                        .per_target
-                        .iter()
-                        .filter(|(i, _)| x(*i) && !y(*i))
-                        .map(|(_, m)| ys.iter().map(|&j| m[j]).min().unwrap_or(1))
-                        .fold(0u32, u32::saturating_add),
-                    // Each X off a Y: its distance to the nearest Y (at least 1), or 1 when
-                    // there is none.
-                    _ => off
-                        .iter()
-                        .map(|&i| ys.iter().map(|&j| far(i, j)).min().unwrap_or(1))
-                        .fold(0u32, u32::saturating_add),
-                },
+                _ => {
+                    // The old estimates: each X (or, reversed, each target) to its nearest.
+                    let nearest = |t: Option<&Travel>| match t {
+                        // Each X off a Y: its moves to the nearest Y.
+                        Some(t) if !t.reversed => off
+                            .iter()
+                            .map(|&i| {
+                                let c = cell(i);
+                                t.maps
+                                    .iter()
+                                    .filter(|(o, _)| engine::bits::get(c, *o))
+                                    .map(|(_, m)| m[i])
+                                    .min()
+                                    .unwrap_or(1)
+                            })
+                            .fold(0u32, u32::saturating_add),
+                        // Each X without a Y: the moves of the Y that reaches it in the fewest.
+                        Some(t) if !t.per_target.is_empty() => t
+                            .per_target
+                            .iter()
+                            .filter(|(i, _)| x(*i) && !y(*i))
+                            .map(|(_, m)| ys.iter().map(|&j| m[j]).min().unwrap_or(1))
+                            .fold(0u32, u32::saturating_add),
+                        // Each X off a Y: its distance to the nearest Y (at least 1), or 1 when
+                        // there is none.
+                        _ => off
+                            .iter()
+                            .map(|&i| ys.iter().map(|&j| far(i, j)).min().unwrap_or(1))
+                            .fold(0u32, u32::saturating_add),
+                    };
+                    match travel {
+                        // Each mover its own target (Sokoban's matching estimate: two crates
+                        // cannot end on one target): the fewest moves in all over the ways to
+                        // pair them, when one pairs every mover (every target, reversed).
+                        Some(t)
+                            if self.matching
+                                && !t.per_target.is_empty()
+                                && (t.reversed || !off.is_empty()) =>
+                        {
+                            let movers = if t.reversed { &*ys } else { &*xs };
+                            let (rows, cols) = if t.reversed {
+                                (t.per_target.len(), movers.len())
+                            } else {
+                                (movers.len(), t.per_target.len())
+                            };
+                            let cost = |r: usize, c: usize| {
+                                if t.reversed {
+                                    t.per_target[r].1[movers[c]]
+                                } else {
+                                    t.per_target[c].1[movers[r]]
+                                }
+                            };
+                            least_assignment(rows, cols, &cost, assign).unwrap_or_else(|| nearest(Some(t)))
+                        }
+                        t => nearest(t),
+                    }
+                }
             });
         }
         total
@@ -1219,6 +1348,9 @@ pub struct Aids {
     pub travel_estimate: bool,
     /// Estimate `some X on Y` by the nearest X's moves to a Y, not 1.
     pub some_distance: bool,
+    /// Estimate `all X on Y` by giving each X its own Y (the least total moves), not each X
+    /// its nearest Y.
+    pub matching: bool,
     /// Drop states where an object that must reach a place can never move again (`prune.rs`'s
     /// frozen objects; part of `travel_pruning`).
     pub freeze: bool,
@@ -1235,6 +1367,7 @@ impl Default for Aids {
             travel_pruning: true,
             travel_estimate: true,
             some_distance: true,
+            matching: true,
             freeze: true,
             scenery: true,
         }
@@ -1458,6 +1591,7 @@ struct Searcher<'a> {
     prunes: bool,
     travel: Vec<Travel>,
     some_distance: bool,
+    matching: bool,
     frontier: Frontier,
     workers: Vec<Worker>,
     /// A state's board, for the checks the merge makes (its other fields are the start's).
@@ -1572,6 +1706,7 @@ impl<'a> Searcher<'a> {
             pruning,
             travel,
             some_distance: aids.some_distance,
+            matching: aids.matching,
             frontier: match search {
                 Search::Bfs => Frontier::Fifo(VecDeque::new()),
                 _ => Frontier::Heaps {
@@ -1607,7 +1742,9 @@ impl<'a> Searcher<'a> {
             let key = state_key(seen, rest);
             let (at, _) = me.store.find(key);
             let root = me.store.add(at, key, &start.cells, rest, Link { parent: NONE, cmd: 0, depth: 0 });
-            let h = Estimate { game, travel: &me.travel, some_distance: me.some_distance }.of(start);
+            let h =
+                Estimate { game, travel: &me.travel, some_distance: me.some_distance, matching: me.matching }
+                    .of(start);
             let novel = me.store.novelty(width, h, seen);
             push(&mut me.frontier, &mut me.k.order, orders, root, 0, h, novel);
         }
@@ -1678,6 +1815,7 @@ impl<'a> Searcher<'a> {
             prunes,
             travel,
             some_distance,
+            matching,
             frontier,
             workers,
             view,
@@ -1688,7 +1826,7 @@ impl<'a> Searcher<'a> {
         } = self;
         let (game, moves, search, orders, jobs, prunes) = (*game, *moves, *search, *orders, *jobs, *prunes);
         let width = orders.contains(&Order::Width);
-        let estimate = Estimate { game, travel, some_distance: *some_distance };
+        let estimate = Estimate { game, travel, some_distance: *some_distance, matching: *matching };
         let expander = Expander {
             game,
             moves,
@@ -2340,15 +2478,27 @@ mod tests {
         let (rules, s) = start_of(GAME, 0, 0);
         assert_eq!(PuzzleScript::hint(&rules, &s), Some(PuzzleScriptCommand::Right));
         // Level 2 (warehouse-002): a step toward a win, not the first legal command (`up`, which
-        // the hint fell back to when its search ran out): after it, one step fewer to go.
+        // the hint fell back to when its search ran out): after it, the rest of the solution
+        // found wins, and the fewest steps left are no more than that rest.
         for n in [1, 2] {
             let (rules, mut s) = start_of(GAME, n, 0);
             let hint = PuzzleScript::hint(&rules, &s).expect("a hint");
-            let fewest = solved(GAME, n).len();
+            let HintVerdict::Move { first, solution, .. } =
+                hint_verdict(&rules, &s, SolveLimits::default(), &mut || false)
+            else {
+                panic!("level {n}: a move")
+            };
+            assert_eq!((first, solution.first()), (hint, Some(&hint)), "level {n}");
             rules.apply(&mut s, &hint, &mut Vec::new()).unwrap();
+            let mut events = Vec::new();
+            let mut rest = s.clone();
+            for c in &solution[1..] {
+                rules.apply(&mut rest, c, &mut events).unwrap();
+            }
+            assert_eq!(rules.status(&rest), Status::Won, "level {n}: {hint}, then {:?}", &solution[1..]);
             let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
             assert!(
-                matches!(r.outcome, SolveOutcome::Solved(c) if c.len() + 1 == fewest),
+                matches!(r.outcome, SolveOutcome::Solved(c) if c.len() < solution.len()),
                 "level {n}: {hint}"
             );
         }
@@ -2517,7 +2667,8 @@ mod tests {
         for (n, want) in [(0, 2), (1, 5), (2, 3)] {
             let (rules, s) = start_of(GAME, n, 0);
             assert_eq!(
-                Estimate { game: rules.game(), travel: &[], some_distance: true }.of(s.engine()),
+                Estimate { game: rules.game(), travel: &[], some_distance: true, matching: true }
+                    .of(s.engine()),
                 want,
                 "level {n}"
             );
@@ -2525,7 +2676,7 @@ mod tests {
         let some = GAME.replace("All Target on Crate", "Some Crate on Target\nNo Player on Target");
         let (rules, s) = start_of(&some, 2, 0);
         assert_eq!(
-            Estimate { game: rules.game(), travel: &[], some_distance: true }.of(s.engine()),
+            Estimate { game: rules.game(), travel: &[], some_distance: true, matching: true }.of(s.engine()),
             2,
             "no crate on a target (the nearest 1 from one), the player on one"
         );
@@ -2545,10 +2696,80 @@ mod tests {
             let (rules, s) = start_of(&source, n, 0);
             assert_eq!(rules.game().stride, 2, "two words a cell");
             assert_eq!(
-                Estimate { game: rules.game(), travel: &[], some_distance: true }.of(s.engine()),
+                Estimate { game: rules.game(), travel: &[], some_distance: true, matching: true }
+                    .of(s.engine()),
                 want,
                 "level {n}, 70 more objects"
             );
+        }
+    }
+
+    /// Two targets beside one crate: each target's nearest crate is that one (2 moves in
+    /// all), where two crates cannot both end on it: giving each target its own crate counts
+    /// the far crate's 5 pushes too (6). A* then solves it with fewer states.
+    #[test]
+    fn all_x_on_y_gives_each_target_its_own_crate() {
+        let head = &GAME[..GAME.find("LEVELS\n=======\n").expect("levels") + "LEVELS\n=======\n".len()];
+        let source =
+            format!("{head}\n############\n#P.........#\n#.O*O....*.#\n#..........#\n############\n");
+        let (rules, s) = start_of(&source, 0, 0);
+        let game = rules.game();
+        let pruning = Pruning::of(game, s.engine());
+        let estimate = |matching| Estimate { game, travel: pruning.travel(), some_distance: true, matching };
+        assert_eq!(estimate(false).of(s.engine()), 2, "each target's nearest crate");
+        assert_eq!(estimate(true).of(s.engine()), 6, "each target its own crate");
+        let with = |matching| {
+            let aids = Aids { matching, ..Aids::default() };
+            solve_aided(&rules, &s, SolveLimits::default(), Search::AStar, aids, 1, &mut || false)
+        };
+        let (own, nearest) = (with(true), with(false));
+        for r in [&own, &nearest] {
+            assert!(matches!(&r.outcome, SolveOutcome::Solved(p) if wins(&source, 0, 0, p)), "{r:?}");
+        }
+        assert!(
+            own.nodes < nearest.nodes,
+            "{} states with a crate each, {} without",
+            own.nodes,
+            nearest.nodes
+        );
+    }
+
+    proptest::proptest! {
+        /// The least assignment is the least over every way to give each row its own column
+        /// (brute force), `None` exactly when each way uses a pair that cannot be made.
+        #[test]
+        fn the_least_assignment_is_the_least_of_every_way(
+            rows in 0usize..5,
+            extra in 0usize..3,
+            costs in proptest::collection::vec(proptest::prop_oneof![4 => 0u32..30, 1 => proptest::strategy::Just(FAR)], 36),
+        ) {
+            let cols = rows + extra;
+            let cost = |r: usize, c: usize| costs[r * 6 + c];
+            // Every injective map of rows to columns, by recursion.
+            fn best(r: usize, rows: usize, cols: usize, used: &mut Vec<bool>, cost: &dyn Fn(usize, usize) -> u32) -> Option<u32> {
+                if r == rows {
+                    return Some(0);
+                }
+                let mut least: Option<u32> = None;
+                for c in 0..cols {
+                    if used[c] || cost(r, c) == FAR {
+                        continue;
+                    }
+                    used[c] = true;
+                    if let Some(rest) = best(r + 1, rows, cols, used, cost) {
+                        let total = rest + cost(r, c);
+                        least = Some(least.map_or(total, |l| l.min(total)));
+                    }
+                    used[c] = false;
+                }
+                least
+            }
+            let want = best(0, rows, cols, &mut vec![false; cols], &cost);
+            let mut buffers = Assignment::default();
+            proptest::prop_assert_eq!(least_assignment(rows, cols, &cost, &mut buffers), want);
+            // (the buffers, reused, give the same)
+            proptest::prop_assert_eq!(least_assignment(rows, cols, &cost, &mut buffers), want);
+            proptest::prop_assert_eq!(least_assignment(cols + 1, cols, &cost, &mut buffers), None);
         }
     }
 

@@ -135,18 +135,24 @@ mod tests {
     fn the_hint_on_warehouse_2_is_a_solution_s_step_and_a_search_out_of_budget_proposes_none() {
         let level = PuzzleScriptLevel { name: None, seed: None, source: GAME.into(), level: 1 };
         let (rules, s) = level.start(0).expect("starts");
-        // Hint's node budget alone (no clock): a solution's first step, after which the fewest
-        // steps left are one fewer (not a guess such as the first legal command).
+        // Hint's node budget alone (no clock): a solution's first step (not a guess such as the
+        // first legal command): after it, the rest of that solution wins, and the fewest steps
+        // left are no more than that rest.
         let limits = SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
         let v = hint_verdict(&rules, &s, limits, &mut || false);
-        let HintVerdict::Move { first, .. } = v else { panic!("{v:?}") };
+        let HintVerdict::Move { first, solution, .. } = &v else { panic!("{v:?}") };
         let fewest = |s: &PuzzleScriptState| match solve(&rules, s, SolveLimits::default(), &mut || false) {
             SolveReport { outcome: SolveOutcome::Solved(c), .. } => c.len(),
             other => panic!("{other:?}"),
         };
         let mut after = s.clone();
-        rules.apply(&mut after, &first, &mut Vec::new()).expect("the hint is legal");
-        assert_eq!(fewest(&after) + 1, fewest(&s), "{first}");
+        rules.apply(&mut after, first, &mut Vec::new()).expect("the hint is legal");
+        let mut end = after.clone();
+        for c in &solution[1..] {
+            rules.apply(&mut end, c, &mut Vec::new()).expect("the solution is legal");
+        }
+        assert_eq!(rules.status(&end), tessera_core::Status::Won, "{solution:?}");
+        assert!(fewest(&after) < solution.len(), "{first}");
         assert!(message(&v).0.starts_with(&format!("Hint: {first} (a solution in")));
         let out = hint_verdict(&rules, &s, limits, &mut || true);
         assert_eq!(out, HintVerdict::OutOfTime(0));

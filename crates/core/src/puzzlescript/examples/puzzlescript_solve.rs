@@ -255,9 +255,12 @@ fn main() {
             "no-prune" => aids.travel_pruning = false,
             "no-estimate" => aids.travel_estimate = false,
             "no-some" => aids.some_distance = false,
+            "no-matching" => aids.matching = false,
             "no-freeze" => aids.freeze = false,
             "no-scenery" => aids.scenery = false,
-            _ => panic!("{a}: give all, no-idle, no-prune, no-estimate, no-some, no-freeze or no-scenery"),
+            _ => panic!(
+                "{a}: give all, no-idle, no-prune, no-estimate, no-some, no-matching, no-freeze or no-scenery"
+            ),
         }
     }
     let mib: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1024);
