@@ -1114,7 +1114,7 @@ impl<'a> Runtime<'a> {
                     self.spend(1);
                     continue;
                 }
-                if self.try_apply(rule) {
+                if self.try_apply(rule, !ask_each) {
                     made = true;
                 }
             }
@@ -1133,7 +1133,7 @@ impl<'a> Runtime<'a> {
         let mut per_rule: Vec<(usize, Matches, usize)> = Vec::new();
         let mut total = 0usize;
         for (ri, rule) in group.iter().enumerate() {
-            let found = self.find_matches_cached(rule);
+            let found = self.find_matches_cached(rule, false);
             self.note_tried(rule, found.is_some());
             if let Some(m) = found {
                 let n = m.rows().iter().fold(1usize, |a, r| a.saturating_mul(r.len()));
@@ -1229,8 +1229,10 @@ impl<'a> Runtime<'a> {
         }
     }
 
-    fn try_apply(&mut self, rule: &'a Rule) -> bool {
-        let found = self.find_matches_cached(rule);
+    /// Applies `rule` at its matches; `candidate`: [`Runtime::candidate`] said the board has
+    /// everything it needs (so [`Runtime::may_match`] is not asked again).
+    fn try_apply(&mut self, rule: &'a Rule, candidate: bool) -> bool {
+        let found = self.find_matches_cached(rule, candidate);
         self.note_tried(rule, found.is_some());
         let Some(found) = found else {
             return false;
@@ -1446,12 +1448,14 @@ impl<'a> Runtime<'a> {
 
     /// `find_matches`, skipped when the rule found nothing and the board has not changed since:
     /// `None` when a row has no match.
-    fn find_matches_cached(&mut self, rule: &Rule) -> Option<Matches> {
+    fn find_matches_cached(&mut self, rule: &Rule, candidate: bool) -> Option<Matches> {
         self.spend(1);
         // Most rules tried lack an object or a movement on the whole board (in the suite, half
         // of them, and ten times as many as get to look for matches): answered first, before
-        // the memo's checks, which cost more.
-        if !self.may_match(rule) {
+        // the memo's checks, which cost more (a candidate has them all: its count of what the
+        // board lacks is 0, by the same masks).
+        debug_assert!(!candidate || self.may_match(rule), "a candidate lacks nothing");
+        if !candidate && !self.may_match(rule) {
             self.note_no_match(rule);
             return None;
         }
