@@ -14,6 +14,7 @@
 //! buys: a comma list of `no-idle` (play `action` even where it changes nothing), `no-prune` (no
 //! dead states from where objects can travel), `no-estimate` (columns plus rows, not moves),
 //! `no-some` (`some X on Y` estimated 1 while it does not hold, not the nearest X's distance),
+//! `no-matching` (`all X on Y` estimated by each X's nearest Y, not each X given its own),
 //! `no-freeze` (no dead states from objects that can never move again), `no-scenery` (boards
 //! that differ only in objects no rule tells apart are not taken for one).
 //! `SECONDS` is the search thread's CPU time (Linux: `/proc/thread-self/stat`; wall time where
@@ -41,6 +42,11 @@ use tessera_core::puzzlescript::engine::{self, LevelEntry, suite};
 use tessera_core::puzzlescript::{
     Aids, PuzzleScriptCommand, PuzzleScriptLevel, Search, SolveLimits, SolveOutcome, SolveReport, solve_aided,
 };
+
+/// The `tessera` binary's allocator (see the workspace manifest), so that the table measures what
+/// `tessera solve` does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Whether the rules section of `source` mentions `random` or `randomdir` (a rough reading:
 /// comments and case aside).
