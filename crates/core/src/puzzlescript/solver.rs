@@ -575,13 +575,7 @@ impl Estimate<'_> {
                         match travel {
                             Some(t) if !t.reversed => xs
                                 .iter()
-                                .flat_map(|&i| {
-                                    let c = cell(i);
-                                    t.maps
-                                        .iter()
-                                        .filter(move |(o, _)| engine::bits::get(c, *o))
-                                        .map(move |(_, m)| m[i])
-                                })
+                                .flat_map(|&i| moves_from(t, cell(i), i))
                                 .min()
                                 .filter(|&m| m != FAR)
                                 .unwrap_or(1)
@@ -602,20 +596,12 @@ impl Estimate<'_> {
                     }
                 }
                 _ => {
-                    // The old estimates: each X (or, reversed, each target) to its nearest.
+                    // Each X (reversed: each target) counted to its nearest, without pairing.
                     let nearest = |t: Option<&Travel>| match t {
                         // Each X off a Y: its moves to the nearest Y.
                         Some(t) if !t.reversed => off
                             .iter()
-                            .map(|&i| {
-                                let c = cell(i);
-                                t.maps
-                                    .iter()
-                                    .filter(|(o, _)| engine::bits::get(c, *o))
-                                    .map(|(_, m)| m[i])
-                                    .min()
-                                    .unwrap_or(1)
-                            })
+                            .map(|&i| moves_from(t, cell(i), i).min().unwrap_or(1))
                             .fold(0u32, u32::saturating_add),
                         // Each X without a Y: the moves of the Y that reaches it in the fewest.
                         Some(t) if !t.per_target.is_empty() => t
@@ -662,6 +648,11 @@ impl Estimate<'_> {
         }
         total
     }
+}
+
+/// The moves to the nearest target of each moving-side object on cell `i` (words `c`).
+fn moves_from<'t>(t: &'t Travel, c: &'t [u64], i: usize) -> impl Iterator<Item = u32> + 't {
+    t.maps.iter().filter(move |(o, _)| engine::bits::get(c, *o)).map(move |(_, m)| m[i])
 }
 
 /// How a state was reached: its parent, the command from it, the steps from the start.
