@@ -35,10 +35,11 @@
 //!   (ties by the smaller estimate, then first found). The estimate sums, over the win
 //!   conditions, the cells that break them: for `all X on Y` each cell with an X and no Y counts
 //!   its distance (columns plus rows) to the nearest Y, or 1 when there is no Y (where the
-//!   moves to each Y cell are known, `prune.rs`'s per-target maps, each X is given its own Y
-//!   instead, the least total moves over the ways to pair them: Sokoban's matching estimate,
-//!   as two crates cannot end on one target; reversed, `all Target on Crate`, each target its
-//!   own crate); for `no X on Y`
+//!   moves to each Y cell are known, `prune.rs`'s per-target maps, each X off a Y is given its
+//!   own Y free of one instead, the least total moves over the ways to pair them: Sokoban's
+//!   matching estimate, as two crates cannot end on one target; reversed, `all Target on
+//!   Crate`, each target without a crate its own crate off a target; at most [`MAX_PAIRED`]
+//!   pairs); for `no X on Y`
 //!   each cell with both counts 1; `some X on Y`, when no cell has both, counts the X nearest a
 //!   Y's distance to it (moves where worked out, else columns plus rows; at least 1: a player
 //!   who must reach an exit is led to it, where counting 1 made A* breadth-first). It is not
@@ -401,7 +402,14 @@ struct Marks {
     ys: Vec<usize>,
     off: Vec<usize>,
     assign: Assignment,
+    /// The pairing's movers off a target and targets free of one.
+    loose: Vec<usize>,
+    free: Vec<usize>,
 }
+
+/// The most movers off a target the estimate pairs (past it, each counts its nearest target):
+/// the pairing takes `O(n³)`, about a turn's work at 24.
+const MAX_PAIRED: usize = 24;
 
 /// The buffers of [`least_assignment`], kept between estimates.
 #[derive(Default)]
@@ -529,7 +537,7 @@ impl Estimate<'_> {
             let y = |i: usize| holds(&wc.mask2, wc.aggregate2, cell(i));
             // One pass over the board: the cells with an X, with a Y, with an X and no Y, and
             // how many have both.
-            let Marks { xs, ys, off, assign } = marks;
+            let Marks { xs, ys, off, assign, loose, free } = marks;
             xs.clear();
             ys.clear();
             off.clear();
@@ -626,20 +634,35 @@ impl Estimate<'_> {
                                 && !t.per_target.is_empty()
                                 && (t.reversed || !off.is_empty()) =>
                         {
-                            let movers = if t.reversed { &*ys } else { &*xs };
-                            let (rows, cols) = if t.reversed {
-                                (t.per_target.len(), movers.len())
-                            } else {
-                                (movers.len(), t.per_target.len())
+                            // (the pairs already made stay: the movers off a target are paired
+                            // with the targets free of one, a few of each, not the whole board's)
+                            let (rows, cols) = (&mut *loose, &mut *free);
+                            rows.clear();
+                            cols.clear();
+                            let open = |k: usize| {
+                                let i = t.per_target[k].0;
+                                if t.reversed { !y(i) } else { !x(i) }
                             };
+                            if t.reversed {
+                                rows.extend((0..t.per_target.len()).filter(|&k| open(k)));
+                                cols.extend(ys.iter().copied().filter(|&j| !x(j)));
+                            } else {
+                                rows.extend(off.iter().copied());
+                                cols.extend((0..t.per_target.len()).filter(|&k| open(k)));
+                            }
                             let cost = |r: usize, c: usize| {
                                 if t.reversed {
-                                    t.per_target[r].1[movers[c]]
+                                    t.per_target[rows[r]].1[cols[c]]
                                 } else {
-                                    t.per_target[c].1[movers[r]]
+                                    t.per_target[cols[c]].1[rows[r]]
                                 }
                             };
-                            least_assignment(rows, cols, &cost, assign).unwrap_or_else(|| nearest(Some(t)))
+                            if rows.len() > MAX_PAIRED {
+                                nearest(Some(t))
+                            } else {
+                                least_assignment(rows.len(), cols.len(), &cost, assign)
+                                    .unwrap_or_else(|| nearest(Some(t)))
+                            }
                         }
                         t => nearest(t),
                     }
