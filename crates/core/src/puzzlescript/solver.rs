@@ -387,7 +387,7 @@ struct Estimate<'g> {
     travel: &'g [Travel],
     /// `some X on Y` counts the nearest X's moves to a Y, not 1.
     some_distance: bool,
-    /// `all X on Y`, where the moves to each Y are known, gives each X its own Y.
+    /// `all X on Y`, where the moves to each Y are known, gives each X off a Y its own free Y.
     matching: bool,
 }
 
@@ -408,7 +408,8 @@ struct Marks {
 }
 
 /// The most movers off a target the estimate pairs (past it, each counts its nearest target):
-/// the pairing takes `O(n³)`, about a turn's work at 24.
+/// the pairing takes `O(n³)` steps, 13,824 at 24 (a level with 39 targets all paired took 4.9
+/// times the instructions a state).
 const MAX_PAIRED: usize = 24;
 
 /// The buffers of [`least_assignment`], kept between estimates.
@@ -626,9 +627,10 @@ impl Estimate<'_> {
                             .fold(0u32, u32::saturating_add),
                     };
                     match travel {
-                        // Each mover its own target (Sokoban's matching estimate: two crates
-                        // cannot end on one target): the fewest moves in all over the ways to
-                        // pair them, when one pairs every mover (every target, reversed).
+                        // Each mover off a target its own free target (Sokoban's matching
+                        // estimate: two crates cannot end on one target): the fewest moves in
+                        // all over the ways to pair them, when one pairs every such mover
+                        // (reversed: every target without one).
                         Some(t)
                             if self.matching
                                 && !t.per_target.is_empty()
@@ -1362,8 +1364,8 @@ pub struct Aids {
     pub travel_estimate: bool,
     /// Estimate `some X on Y` by the nearest X's moves to a Y, not 1.
     pub some_distance: bool,
-    /// Estimate `all X on Y` by giving each X its own Y (the least total moves), not each X
-    /// its nearest Y.
+    /// Estimate `all X on Y` by giving each X off a Y its own free Y (the least total moves),
+    /// not each X its nearest Y.
     pub matching: bool,
     /// Drop states where an object that must reach a place can never move again (`prune.rs`'s
     /// frozen objects; part of `travel_pruning`).
@@ -2732,6 +2734,15 @@ mod tests {
         let estimate = |matching| Estimate { game, travel: pruning.travel(), some_distance: true, matching };
         assert_eq!(estimate(false).of(s.engine()), 2, "each target's nearest crate");
         assert_eq!(estimate(true).of(s.engine()), 6, "each target its own crate");
+        // A crate already on a target stays paired with it: the same 6.
+        let made = source.replace("#P.........#", "#P@........#");
+        let (rules_made, s_made) = start_of(&made, 0, 0);
+        let pruning_made = Pruning::of(rules_made.game(), s_made.engine());
+        let travel = pruning_made.travel();
+        let made_estimate = |matching| {
+            Estimate { game: rules_made.game(), travel, some_distance: true, matching }.of(s_made.engine())
+        };
+        assert_eq!((made_estimate(false), made_estimate(true)), (2, 6), "a pair made stays");
         let with = |matching| {
             let aids = Aids { matching, ..Aids::default() };
             solve_aided(&rules, &s, SolveLimits::default(), Search::AStar, aids, 1, &mut || false)
