@@ -2734,8 +2734,10 @@ mod tests {
         let estimate = |matching| Estimate { game, travel: pruning.travel(), some_distance: true, matching };
         assert_eq!(estimate(false).of(s.engine()), 2, "each target's nearest crate");
         assert_eq!(estimate(true).of(s.engine()), 6, "each target its own crate");
-        // A crate already on a target stays paired with it: the same 6.
-        let made = source.replace("#P.........#", "#P@........#");
+        // A crate already on a target stays paired with it: the same 6 (moved off its target, it
+        // would reach the free one 3 pushes away: 4).
+        let room = "#..........#\n#....@.....#\n#..........#\n############";
+        let made = source.replace("#..........#\n############", room);
         let (rules_made, s_made) = start_of(&made, 0, 0);
         let pruning_made = Pruning::of(rules_made.game(), s_made.engine());
         let travel = pruning_made.travel();
