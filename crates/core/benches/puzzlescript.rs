@@ -2,7 +2,9 @@
 //! turns, diffed into events), on the fixture game and on a few games of PuzzleScript's own
 //! suite (when `../shared` is there), with random inputs; the compile time of those games; and
 //! the whole suite on one thread; and the solver's states per second on the fixture game's
-//! level 2, by each search, and without its pruning (the engine's share: `puzzlescript_engine`).
+//! level 2, by each search, and without its pruning (the engine's share: `puzzlescript_engine`);
+//! and one search on one thread and on two (`puzzlescript_jobs`), on warehouse-002 (cheap turns)
+//! and on suite levels whose turns are dear.
 //!
 //! Run: `cargo bench -p tessera-core --bench puzzlescript`. The whole suite against the
 //! reference engine under Node.js is `tools/puzzlescript/bench_suite.sh`.
@@ -167,5 +169,56 @@ fn whole_suite(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, turns, whole_suite);
+/// A suite level by its game's name and its index among the game's entries (the suite's
+/// `level`, as the solve example prints it), when `../shared` is there.
+fn suite_level(name: &str, entry: usize) -> Option<PuzzleScriptLevel> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/benchmarks/puzzlescript/reference/tests/resources/testdata.js"
+    );
+    let text = std::fs::read_to_string(path).ok()?;
+    let cases = suite::parse_testdata(&text).ok()?;
+    let case = cases.iter().find(|c| c.name == name)?;
+    let game = engine::compile(&case.source).ok()?;
+    let playable =
+        game.levels().get(..entry)?.iter().filter(|e| matches!(e, engine::LevelEntry::Level { .. })).count();
+    Some(PuzzleScriptLevel { name: None, seed: None, source: case.source.as_str().into(), level: playable })
+}
+
+/// One search on one thread and on two, in one group (the machine's load moves both alike):
+/// the same states expanded (the solver's promise), in less time where a state's turns are
+/// dear enough to spread.
+fn jobs(c: &mut Criterion) {
+    let fixture = PuzzleScriptLevel {
+        name: None,
+        seed: None,
+        source: include_str!("../../../fixtures/games/warehouse.txt").into(),
+        level: 1,
+    };
+    let mut levels = vec![("warehouse-002".to_string(), fixture, Search::Mixed, SolveLimits::default())];
+    // Closure 3: about 200 µs a state (the light recomputed every turn); Karamell 3: about 250.
+    for (name, entry) in [("Closure", 3), ("Karamell", 3)] {
+        if let Some(level) = suite_level(name, entry) {
+            let limits = SolveLimits { max_nodes: 2_000, ..SolveLimits::default() };
+            levels.push((format!("{name} {entry}"), level, Search::Mixed, limits));
+        }
+    }
+    let mut g = c.benchmark_group("puzzlescript_jobs");
+    g.sample_size(10);
+    for (name, level, search, limits) in &levels {
+        let (rules, state) = level.start(0).expect("the level starts");
+        for jobs in [1, 2] {
+            let solve =
+                || solve_aided(&rules, &state, *limits, *search, Aids::default(), jobs, &mut || false);
+            let nodes = solve().nodes;
+            g.throughput(Throughput::Elements(nodes));
+            g.bench_function(format!("{name}: {search}, {nodes} states expanded, {jobs} jobs"), |b| {
+                b.iter(|| black_box(solve()))
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, turns, whole_suite, jobs);
 criterion_main!(benches);

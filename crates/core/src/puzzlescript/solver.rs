@@ -99,15 +99,18 @@
 //!   neither finds a solution the
 //!   answer is [`SolveOutcome::Random`], not `Unsolvable`. Steps past the step work bound, which
 //!   the rules refuse, are left out ([`SolveOutcome::TooLong`]).
-//! - **Jobs.** [`solve_parallel`] expands states on several threads in batches: the queue's
-//!   next states (breadth-first), or the heaps' least (best-first, in turns), each one's steps
-//!   played on some thread; then the states are taken one at a time in the order one thread
-//!   would take them (best-first: when a state found meanwhile comes before the rest of the
-//!   batch, or a state of the batch was expanded meanwhile from another heap, the rest waits,
-//!   its expansions kept). So the states, counts and solution are the same for any
-//!   number of jobs. A batch goes to the threads only when it holds enough work to pay for
-//!   starting them (the running mean of the last expansions' times); the clock decides where
-//!   a state is expanded, never which.
+//! - **Jobs.** [`solve_parallel`] keeps `jobs - 1` helper threads for the search's life (they
+//!   spin a while between tasks, then sleep) and hands them steps to play, one step (a state
+//!   and a move) at a time: the steps of the state the search expands next, when a state's
+//!   steps take long enough to pay for handing them out (about 10 µs; less, and one thread
+//!   plays them); and, when the states next in line hold enough work, theirs too, ahead of
+//!   their turn: the queue's next states (breadth-first), or the heaps' least (best-first, in
+//!   turns; a state at the top of two heaps taken once). Then the states are taken one at a
+//!   time in the order one thread would take them (best-first: when a state found meanwhile
+//!   comes before the rest of the batch, or a state of the batch was found again by a shorter
+//!   way, the rest waits, its expansions kept). So the states, counts and solution are the
+//!   same for any number of jobs: the clock (the running mean of the last expansions' times)
+//!   decides where a step is played, never which.
 //! - **Budget**: [`SolveLimits::max_nodes`] expansions, [`SolveLimits::max_bytes`] of stored
 //!   states (the table of hashes, the links back to each state's parent, the boards in the
 //!   frontier, its queue's or heaps' entries, width's novelty boards; the search stops with [`SolveOutcome::Memory`] rather than grow past it), and a
@@ -1058,10 +1061,24 @@ const AHEAD_LIMIT: usize = 64;
 /// at most, after batches that grew were cut short again and again.
 const GROW_AFTER: usize = 8;
 const MAX_GROW_AFTER: usize = 4096;
-/// The work, in nanoseconds of one thread's expansions, a batch needs before it is spread
-/// over threads: starting them costs about a tenth of a millisecond, more than a batch of
-/// cheap turns takes on one thread.
-const PARALLEL_WORK_NS: u64 = 2_000_000;
+/// The work, in nanoseconds of one thread's expansions, a batch needs before its states are
+/// expanded ahead of their turn on every thread (the states after the first are a guess: a
+/// best-first batch is often cut short, its expansions kept for later or dropped). (In the
+/// unit tests, a nanosecond: every batch and step after the first goes to the threads, so
+/// that the tests that ask for the same answer on any number of jobs try those paths whatever
+/// the machine's speed.)
+#[cfg(not(test))]
+const PARALLEL_WORK_NS: u64 = 300_000;
+#[cfg(test)]
+const PARALLEL_WORK_NS: u64 = 1;
+/// The work, in nanoseconds of one thread, one state's expansion needs before its steps are
+/// spread over the threads: handing them out and gathering them back costs a few
+/// microseconds. (On the suite's cheapest levels, 6 to 8 µs a state, spreading gained
+/// nothing.)
+#[cfg(not(test))]
+const SPREAD_STEPS_NS: u64 = 10_000;
+#[cfg(test)]
+const SPREAD_STEPS_NS: u64 = 1;
 
 /// What one step from a state reached.
 enum Reached {
@@ -1118,10 +1135,18 @@ struct Expander<'a> {
 }
 
 impl Expander<'_> {
+    /// Whether `action` is left out from `here`: it changes nothing in this game and nothing
+    /// waits to move (it would find the state itself, stored already).
+    fn skips_action(&self, here: &engine::State) -> bool {
+        self.idle_action
+            && !here.text_mode
+            && here.movements.iter().all(|&m| m == 0)
+            && !self.game.is_won(here)
+    }
+
     /// The steps from state `id` of `store`, in the order of the moves (an idle `action` left
-    /// out: it would find the state itself, stored already), with the checks of each state
-    /// reached when `checks`; `None` when `halt` said so before a step (asked before every step
-    /// but the first).
+    /// out), with the checks of each state reached when `checks`; `None` when `halt` said so
+    /// before a step (asked before every step but the first).
     fn expand(
         &self,
         store: &Store,
@@ -1130,13 +1155,8 @@ impl Expander<'_> {
         checks: bool,
         halt: &mut dyn FnMut() -> bool,
     ) -> Option<Vec<Tried>> {
-        let game = self.game;
         store.load(id, &mut w.here);
-        let here = &w.here;
-        let skip_action = self.idle_action
-            && !here.text_mode
-            && here.movements.iter().all(|&m| m == 0)
-            && !game.is_won(here);
+        let skip_action = self.skips_action(&w.here);
         let mut out = Vec::with_capacity(self.moves.len());
         for (k, &cmd) in self.moves.iter().enumerate() {
             if cmd == PuzzleScriptCommand::Action && skip_action {
@@ -1147,109 +1167,239 @@ impl Expander<'_> {
             if k > 0 && halt() {
                 return None;
             }
-            let next = &mut w.next;
-            next.clone_from(here);
-            let outcome = step(game, &mut w.ws, next, input(cmd), self.work_limit);
-            // (a step whose every draw had one choice did the same whatever the generator
-            // held: where steps that draw are left out, it is played with the generator it
-            // starts from, as a step that does not draw; followed, it keeps its draws, as the
-            // game would go on from them)
-            let forced = outcome.is_some_and(|o| !o.free_draw) && !self.follow_random;
-            if self.keep_rng || forced {
-                next.rng.clone_from(&here.rng);
-            }
-            let drew = outcome.is_some() && next.rng != here.rng;
-            let what = match outcome.map(|o| o.won) {
-                None => Reached::TooLong,
-                Some(_) if drew && !self.follow_random => Reached::Random,
-                Some(true) => Reached::Won { drew },
-                Some(false) => {
-                    // (the generator too: a step that drew leads to a state with its own)
-                    let same_rest = !drew
-                        && next.restart_cells == here.restart_cells
-                        && next.movements == here.movements
-                        && next.text_mode == here.text_mode
-                        && next.title_screen == here.title_screen
-                        && next.level == here.level;
-                    let (dead, h) = match self.checks.filter(|_| checks) {
-                        Some((pruning, estimate, prunes, estimates)) => (
-                            Some(prunes && pruning.is_dead(game, next)),
-                            estimates.then(|| estimate.of(next)),
-                        ),
-                        None => (None, None),
-                    };
-                    Reached::State {
-                        drew,
-                        cells: next.cells.clone(),
-                        rest: (!same_rest).then(|| Box::new(next.without_cells())),
-                        dead,
-                        h,
-                    }
-                }
-            };
-            out.push(Tried { cmd: k as u8, what });
+            out.push(self.try_step(&w.here, k, &mut w.ws, &mut w.next, checks));
         }
         Some(out)
     }
 
-    /// The expansions of `ids`, on as many threads as `workers` (one each), in the order of
-    /// `ids`; `None` for those `stop` cut short (this thread asks it while the others work).
+    /// Plays move `k` from `here` (in `next`, with `ws`): what it reached, with the checks of
+    /// the state reached when `checks`.
+    fn try_step(
+        &self,
+        here: &engine::State,
+        k: usize,
+        ws: &mut engine::Workspace,
+        next: &mut engine::State,
+        checks: bool,
+    ) -> Tried {
+        let game = self.game;
+        next.clone_from(here);
+        let outcome = step(game, ws, next, input(self.moves[k]), self.work_limit);
+        // (a step whose every draw had one choice did the same whatever the generator
+        // held: where steps that draw are left out, it is played with the generator it
+        // starts from, as a step that does not draw; followed, it keeps its draws, as the
+        // game would go on from them)
+        let forced = outcome.is_some_and(|o| !o.free_draw) && !self.follow_random;
+        if self.keep_rng || forced {
+            next.rng.clone_from(&here.rng);
+        }
+        let drew = outcome.is_some() && next.rng != here.rng;
+        let what = match outcome.map(|o| o.won) {
+            None => Reached::TooLong,
+            Some(_) if drew && !self.follow_random => Reached::Random,
+            Some(true) => Reached::Won { drew },
+            Some(false) => {
+                // (the generator too: a step that drew leads to a state with its own)
+                let same_rest = !drew
+                    && next.restart_cells == here.restart_cells
+                    && next.movements == here.movements
+                    && next.text_mode == here.text_mode
+                    && next.title_screen == here.title_screen
+                    && next.level == here.level;
+                let (dead, h) = match self.checks.filter(|_| checks) {
+                    Some((pruning, estimate, prunes, estimates)) => {
+                        (Some(prunes && pruning.is_dead(game, next)), estimates.then(|| estimate.of(next)))
+                    }
+                    None => (None, None),
+                };
+                Reached::State {
+                    drew,
+                    cells: next.cells.clone(),
+                    rest: (!same_rest).then(|| Box::new(next.without_cells())),
+                    dead,
+                    h,
+                }
+            }
+        };
+        Tried { cmd: k as u8, what }
+    }
+}
+
+/// The threads that expand states beside the search's own (`--jobs`): they live as long as a
+/// [`Searcher::run`], wait for work spinning a while (then asleep), and take the steps of a
+/// batch of states one at a time, so that one state's steps spread over the threads too.
+/// Which thread plays a step never changes what it reaches.
+struct Pool<'scope> {
+    shared: &'scope Shared,
+    helpers: Vec<std::thread::ScopedJoinHandle<'scope, ()>>,
+}
+
+/// A step to play: its state's index in [`Task::states`], its move's index.
+type Item = (u32, u8);
+
+/// One batch's work, shared with the helper threads.
+#[derive(Default)]
+struct Task {
+    /// Which task this is (see [`Shared::round`]).
+    round: u64,
+    /// The states of the batch (buffers kept from task to task: the first as many as its ids
+    /// are this task's).
+    states: Vec<engine::State>,
+    items: Vec<Item>,
+    /// The next item to take, and how many are finished (played, or left when halted).
+    next: std::sync::atomic::AtomicUsize,
+    done: std::sync::atomic::AtomicUsize,
+    /// What each item played reached, by item index.
+    results: std::sync::Mutex<Vec<(usize, Tried)>>,
+}
+
+/// What the search's thread shares with the helpers.
+#[derive(Default)]
+struct Shared {
+    task: std::sync::RwLock<Task>,
+    /// The last task posted: a helper works when it differs from the last it took.
+    round: std::sync::atomic::AtomicU64,
+    /// The search's `stop` said so: the items left are not played.
+    halt: std::sync::atomic::AtomicBool,
+    quit: std::sync::atomic::AtomicBool,
+}
+
+/// Spins (about 20 to 100 µs) before a waiting helper sleeps, woken by the next task.
+const SPINS_BEFORE_SLEEP: u32 = 1 << 14;
+
+impl Shared {
+    /// Takes `task`'s items until none is left (or halted): what they reached, to its results.
+    /// `stop` is asked before each (the search's thread), else the halt flag.
+    fn work(&self, task: &Task, expander: &Expander, w: &mut Worker, stop: &mut dyn FnMut() -> bool) {
+        use std::sync::atomic::Ordering;
+        let mut mine = Vec::new();
+        let mut taken = 0;
+        loop {
+            let i = task.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(s, k)) = task.items.get(i) else { break };
+            taken += 1;
+            if self.halt.load(Ordering::Relaxed) {
+                continue;
+            }
+            if stop() {
+                self.halt.store(true, Ordering::Relaxed);
+                continue;
+            }
+            let here = &task.states[s as usize];
+            mine.push((i, expander.try_step(here, usize::from(k), &mut w.ws, &mut w.next, true)));
+        }
+        if taken > 0 {
+            task.results.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(mine);
+            task.done.fetch_add(taken, Ordering::Release);
+        }
+    }
+
+    /// A helper's life: each task posted, worked, until told to quit.
+    fn help(&self, expander: &Expander, w: &mut Worker) {
+        use std::sync::atomic::Ordering;
+        let (mut seen, mut idle) = (0, 0u32);
+        while !self.quit.load(Ordering::Acquire) {
+            if self.round.load(Ordering::Acquire) == seen {
+                idle = idle.saturating_add(1);
+                if idle < SPINS_BEFORE_SLEEP {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::park_timeout(std::time::Duration::from_millis(5));
+                }
+                continue;
+            }
+            idle = 0;
+            let task = self.task.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+            seen = task.round;
+            self.work(&task, expander, w, &mut || false);
+        }
+    }
+}
+
+impl<'scope> Pool<'scope> {
+    /// Starts a helper on each of `workers` in `scope`.
+    fn start<'env>(
+        scope: &'scope std::thread::Scope<'scope, 'env>,
+        shared: &'env Shared,
+        expander: &'env Expander<'env>,
+        workers: &'env mut [Worker],
+    ) -> Pool<'scope> {
+        let helpers = workers.iter_mut().map(|w| scope.spawn(move || shared.help(expander, w))).collect();
+        Pool { shared, helpers }
+    }
+
+    /// The expansions of `ids` of `store` (see [`Expander::expand`], checks made), their steps
+    /// spread over this thread (`w`) and the helpers, in the order of `ids`; `None` for those
+    /// `stop` (asked before every step this thread plays) cut short.
     fn expand_all(
         &self,
+        expander: &Expander,
         store: &Store,
         ids: &[u32],
-        workers: &mut [Worker],
+        w: &mut Worker,
         stop: &mut dyn FnMut() -> bool,
     ) -> Vec<(u32, Option<Vec<Tried>>)> {
-        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-        if workers.len() <= 1 || ids.len() <= 1 {
-            let Some(w) = workers.first_mut() else { return Vec::new() };
-            let mut out = Vec::with_capacity(ids.len());
-            for &id in ids {
-                // (on this thread alone the checks are left to the merge, which makes them
-                // for new states only)
-                let tried = self.expand(store, id, w, false, stop);
-                let halted = tried.is_none();
-                out.push((id, tried));
-                if halted {
-                    break;
+        use std::sync::PoisonError;
+        use std::sync::atomic::Ordering;
+        let round = {
+            let mut guard = self.shared.task.write().unwrap_or_else(PoisonError::into_inner);
+            let task = &mut *guard;
+            task.round += 1;
+            task.items.clear();
+            for (i, &id) in ids.iter().enumerate() {
+                if task.states.len() <= i {
+                    task.states.push(w.here.clone());
+                }
+                store.load(id, &mut task.states[i]);
+                let skip_action = expander.skips_action(&task.states[i]);
+                for (k, &cmd) in expander.moves.iter().enumerate() {
+                    if !(cmd == PuzzleScriptCommand::Action && skip_action) {
+                        task.items.push((i as u32, k as u8));
+                    }
                 }
             }
-            return out;
+            task.next.store(0, Ordering::Relaxed);
+            task.done.store(0, Ordering::Relaxed);
+            task.results.get_mut().unwrap_or_else(PoisonError::into_inner).clear();
+            self.shared.halt.store(false, Ordering::Relaxed);
+            task.round
+        };
+        self.shared.round.store(round, Ordering::Release);
+        for h in &self.helpers {
+            h.thread().unpark();
         }
-        let (next, finished, halt) = (AtomicUsize::new(0), AtomicUsize::new(0), AtomicBool::new(false));
-        let me = std::thread::current();
-        let count = workers.len();
-        let mut done: Vec<(usize, Option<Vec<Tried>>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = workers
-                .iter_mut()
-                .map(|w| {
-                    let (next, finished, halt, me) = (&next, &finished, &halt, me.clone());
-                    scope.spawn(move || {
-                        let mut mine = Vec::new();
-                        while !halt.load(Ordering::Relaxed) {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&id) = ids.get(i) else { break };
-                            let halted = &mut || halt.load(Ordering::Relaxed);
-                            mine.push((i, self.expand(store, id, w, true, halted)));
-                        }
-                        finished.fetch_add(1, Ordering::Release);
-                        me.unpark();
-                        mine
-                    })
-                })
-                .collect();
-            // The clock is this thread's to read: it tells the others to stop.
-            while finished.load(Ordering::Acquire) < count {
-                if !halt.load(Ordering::Relaxed) && stop() {
-                    halt.store(true, Ordering::Relaxed);
+        let task = self.shared.task.read().unwrap_or_else(PoisonError::into_inner);
+        self.shared.work(&task, expander, w, stop);
+        while task.done.load(Ordering::Acquire) < task.items.len() {
+            // (a helper that panicked would leave its step undone: the scope passes its panic on)
+            assert!(!self.helpers.iter().any(|h| h.is_finished()), "a search thread stopped");
+            std::hint::spin_loop();
+        }
+        let mut results = std::mem::take(&mut *task.results.lock().unwrap_or_else(PoisonError::into_inner));
+        results.sort_unstable_by_key(|&(i, _)| i);
+        let mut out: Vec<(u32, Option<Vec<Tried>>)> = ids.iter().map(|&id| (id, Some(Vec::new()))).collect();
+        let mut played = results.into_iter().peekable();
+        for (i, &(s, _)) in task.items.iter().enumerate() {
+            let slot = &mut out[s as usize].1;
+            match played.next_if(|&(j, _)| j == i) {
+                Some((_, tried)) => {
+                    if let Some(v) = slot {
+                        v.push(tried);
+                    }
                 }
-                std::thread::park_timeout(std::time::Duration::from_millis(1));
+                None => *slot = None,
             }
-            handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
-        });
-        done.sort_by_key(|(i, _)| *i);
-        done.into_iter().map(|(i, t)| (ids[i], t)).collect()
+        }
+        out
+    }
+}
+
+impl Drop for Pool<'_> {
+    fn drop(&mut self) {
+        self.shared.quit.store(true, std::sync::atomic::Ordering::Release);
+        for h in &self.helpers {
+            h.thread().unpark();
+        }
     }
 }
 
@@ -1337,8 +1487,8 @@ pub fn solve_with(
 }
 
 /// [`solve_with`] on `jobs` threads: the same solution, states and counts whatever `jobs` (the
-/// states are expanded in batches on every thread and taken in the order one thread would take
-/// them; see the module docs).
+/// steps are played on every thread, the states they reach taken in the order one thread would
+/// take them; see the module docs).
 pub fn solve_parallel(
     rules: &PuzzleScriptRules,
     state: &PuzzleScriptState,
@@ -1617,6 +1767,10 @@ struct Searcher<'a> {
     ahead: HashMap<u32, Vec<Tried>>,
     /// (id, and for best-first the heap it came from and its entry)
     batch: Vec<(u32, Option<(usize, Entry)>)>,
+    /// Entries taken out of a heap while the batch was filled because their state was in the
+    /// batch already (mixed: the heaps' tops are often one state): the batch slot being filled,
+    /// the heap, the entry. Put back with the slots they were taken for, when those wait.
+    doubles: Vec<(usize, usize, Entry)>,
     k: Counts,
     /// The answer when known before the first expansion (the start won, or dead).
     early: Option<SolveOutcome>,
@@ -1637,6 +1791,18 @@ fn push(frontier: &mut Frontier, order: &mut u64, orders: &[Order], id: u32, dep
                     Order::Width => (novel, *order),
                 };
                 heap.push(Reverse((priority, h, tie, id, depth)));
+            }
+        }
+    }
+}
+
+/// Puts back in their heaps the [`Searcher`]'s `doubles` taken while filling batch slots `from`
+/// on (which wait, put back with [`put_back`]).
+fn put_back_doubles(frontier: &mut Frontier, doubles: &[(usize, usize, Entry)], from: usize) {
+    if let Frontier::Heaps { heaps, .. } = frontier {
+        for &(slot, heap, e) in doubles {
+            if slot >= from {
+                heaps[heap].push(e);
             }
         }
     }
@@ -1735,6 +1901,7 @@ impl<'a> Searcher<'a> {
             view: start.clone(),
             ahead: HashMap::new(),
             batch: Vec::new(),
+            doubles: Vec::new(),
             k: Counts {
                 nodes: 0,
                 random: 0,
@@ -1837,6 +2004,7 @@ impl<'a> Searcher<'a> {
             view,
             ahead,
             batch,
+            doubles,
             k,
             early: _,
         } = self;
@@ -1861,209 +2029,263 @@ impl<'a> Searcher<'a> {
         // that grew and was cut short again makes the next growth wait twice as long. (Any
         // size takes the states in one thread's order: the same answer.)
         let most = if jobs > 1 { BATCH_PER_JOB * jobs } else { 1 };
-        loop {
-            // The states the search expands next, as far as known now: the queue's first ones,
-            // or the heap's least (each still to be checked, in turn, against what the ones
-            // before it add).
-            batch.clear();
-            while batch.len() < k.batch_size {
-                let head = match &mut *frontier {
-                    Frontier::Fifo(q) => q.pop_front().map(|id| (id, None)),
-                    Frontier::Heaps { heaps, turns, turn } => {
-                        let t = *turn;
-                        let heap = &mut heaps[turns[t]];
-                        let next = loop {
-                            match heap.pop() {
-                                Some(Reverse((_, _, _, id, depth))) if store.depth[id as usize] != depth => {}
-                                Some(Reverse((_, _, _, id, _))) if store.slot[id as usize] == NONE => {}
-                                other => break other.map(|e| (e.0.3, Some((t, e)))),
+        let shared = Shared::default();
+        let Some((mine, theirs)) = workers.split_first_mut() else {
+            return Some((SolveOutcome::Stopped, 0));
+        };
+        let expander = &expander;
+        std::thread::scope(|scope| {
+            let pool = (jobs > 1).then(|| Pool::start(scope, &shared, expander, theirs));
+            let pool = pool.as_ref();
+            loop {
+                // The states the search expands next, as far as known now: the queue's first ones,
+                // or the heap's least (each still to be checked, in turn, against what the ones
+                // before it add).
+                batch.clear();
+                doubles.clear();
+                while batch.len() < k.batch_size {
+                    let head = match &mut *frontier {
+                        Frontier::Fifo(q) => q.pop_front().map(|id| (id, None)),
+                        Frontier::Heaps { heaps, turns, turn } => {
+                            let t = *turn;
+                            let heap = &mut heaps[turns[t]];
+                            let next = loop {
+                                match heap.pop() {
+                                    Some(Reverse((_, _, _, id, depth)))
+                                        if store.depth[id as usize] != depth => {}
+                                    Some(Reverse((_, _, _, id, _))) if store.slot[id as usize] == NONE => {}
+                                    // A state the batch holds already: once the batch has taken it,
+                                    // one thread would find this entry stale and skip it, as here;
+                                    // it goes back if the batch is cut before this slot.
+                                    Some(e) if batch.iter().any(|&(id, _)| id == e.0.3) => {
+                                        doubles.push((batch.len(), turns[t], e));
+                                    }
+                                    other => break other.map(|e| (e.0.3, Some((t, e)))),
+                                }
+                            };
+                            // (when this heap has nothing left, the turn stays its: the states the
+                            // batch holds may add some)
+                            if next.is_some() {
+                                *turn = (t + 1) % turns.len();
+                            }
+                            next
+                        }
+                    };
+                    match head {
+                        Some(h) => batch.push(h),
+                        None => break,
+                    }
+                }
+                if batch.is_empty() {
+                    break;
+                }
+                // Expand them (on every job), then take them in order as the search would, one at
+                // a time: the same states, steps and answer whatever the number of jobs.
+                // (a batch of cheap turns is left to this thread, one state at a time)
+                if jobs > 1 && (batch.len() as u64).saturating_mul(k.mean_ns) >= PARALLEL_WORK_NS {
+                    let budget = usize::try_from(max_nodes.saturating_sub(k.nodes)).unwrap_or(usize::MAX);
+                    let todo: Vec<u32> = batch
+                        .iter()
+                        .take(budget.max(1))
+                        .map(|&(id, _)| id)
+                        .filter(|id| !ahead.contains_key(id))
+                        .collect();
+                    let clock = std::time::Instant::now();
+                    let expanded = expand_batch(pool, expander, store, &todo, mine, &mut *stop);
+                    if !expanded.is_empty() {
+                        let per_state = clock.elapsed().as_nanos() * jobs as u128 / expanded.len() as u128;
+                        k.mean_ns = (k.mean_ns * 7 + u64::try_from(per_state).unwrap_or(u64::MAX / 8)) / 8;
+                    }
+                    for (id, tried) in expanded {
+                        if let Some(tried) = tried {
+                            ahead.insert(id, tried);
+                        }
+                    }
+                }
+                // (how many of the batch were taken before it was cut short)
+                let mut taken = batch.len();
+                for i in 0..batch.len() {
+                    let (head, entry) = batch[i];
+                    if let Some((t, entry)) = entry
+                        && i > 0
+                        && let Frontier::Heaps { heaps, turns, .. } = &mut *frontier
+                    {
+                        let stale =
+                            store.depth[head as usize] != entry.0.4 || store.slot[head as usize] == NONE;
+                        if stale && heaps.len() == 1 {
+                            continue;
+                        }
+                        // A state found since that comes first, or (heaps in turns) a stale one,
+                        // which one thread would have skipped for the next of the same heap: the
+                        // rest of the batch waits its turn.
+                        if stale || heaps[turns[t]].peek().is_some_and(|top| *top > entry) {
+                            put_back(frontier, &batch[i..]);
+                            put_back_doubles(frontier, doubles, i);
+                            taken = i;
+                            break;
+                        }
+                    }
+                    if k.nodes >= pause_at {
+                        // (the rest of the batch waits for the next run, in its place)
+                        put_back(frontier, &batch[i..]);
+                        put_back_doubles(frontier, doubles, i);
+                        return None;
+                    }
+                    if k.nodes >= max_nodes || stop() {
+                        return Some((SolveOutcome::Stopped, 0));
+                    }
+                    let tried = match ahead.remove(&head) {
+                        Some(t) => t,
+                        None => {
+                            let clock = std::time::Instant::now();
+                            // (its steps spread over the threads when they take long enough; the
+                            // time counted is one thread's work)
+                            let spread = pool.filter(|_| k.mean_ns >= SPREAD_STEPS_NS);
+                            let tried =
+                                expand_batch(spread, expander, store, &[head], mine, &mut *stop).pop();
+                            let took = u64::try_from(clock.elapsed().as_nanos()).unwrap_or(u64::MAX / 8)
+                                * if spread.is_some() { jobs as u64 } else { 1 };
+                            k.mean_ns = (k.mean_ns * 7 + took) / 8;
+                            match tried.and_then(|(_, t)| t) {
+                                Some(t) => t,
+                                None => {
+                                    k.nodes += 1;
+                                    return Some((SolveOutcome::Stopped, 0));
+                                }
+                            }
+                        }
+                    };
+                    store.release(head);
+                    let depth = store.depth[head as usize] + 1;
+                    let parent_rest = store.rest_of[head as usize];
+                    k.nodes += 1;
+                    for t in tried {
+                        let (cmd, cells, rest_state, dead, h) = match t.what {
+                            Reached::TooLong => {
+                                k.too_long += 1;
+                                continue;
+                            }
+                            Reached::Random => {
+                                k.random += 1;
+                                continue;
+                            }
+                            Reached::Won { drew } => {
+                                let mut path = store.path(head, moves);
+                                path.push(moves[usize::from(t.cmd)]);
+                                let draws = store.draws(head) + u64::from(drew);
+                                return Some((SolveOutcome::Solved(path), draws));
+                            }
+                            Reached::State { drew, cells, rest, dead, h } => {
+                                k.random += u64::from(drew);
+                                (t.cmd, cells, rest, dead, h)
                             }
                         };
-                        // (every heap holds the same states: when one has none left, none has)
-                        *turn = (t + 1) % turns.len();
-                        next
-                    }
-                };
-                match head {
-                    Some(h) => batch.push(h),
-                    None => break,
-                }
-            }
-            if batch.is_empty() {
-                break;
-            }
-            // Expand them (on every job), then take them in order as the search would, one at
-            // a time: the same states, steps and answer whatever the number of jobs.
-            // (a batch of cheap turns is left to this thread, one state at a time)
-            if jobs > 1 && (batch.len() as u64).saturating_mul(k.mean_ns) >= PARALLEL_WORK_NS {
-                let budget = usize::try_from(max_nodes.saturating_sub(k.nodes)).unwrap_or(usize::MAX);
-                let todo: Vec<u32> = batch
-                    .iter()
-                    .take(budget.max(1))
-                    .map(|&(id, _)| id)
-                    .filter(|id| !ahead.contains_key(id))
-                    .collect();
-                let clock = std::time::Instant::now();
-                let expanded = expander.expand_all(store, &todo, workers, &mut *stop);
-                if !expanded.is_empty() {
-                    let per_state = clock.elapsed().as_nanos() * jobs as u128 / expanded.len() as u128;
-                    k.mean_ns = (k.mean_ns * 7 + u64::try_from(per_state).unwrap_or(u64::MAX / 8)) / 8;
-                }
-                for (id, tried) in expanded {
-                    if let Some(tried) = tried {
-                        ahead.insert(id, tried);
-                    }
-                }
-            }
-            // (how many of the batch were taken before it was cut short)
-            let mut taken = batch.len();
-            for i in 0..batch.len() {
-                let (head, entry) = batch[i];
-                if let Some((t, entry)) = entry
-                    && i > 0
-                    && let Frontier::Heaps { heaps, turns, .. } = &mut *frontier
-                {
-                    let stale = store.depth[head as usize] != entry.0.4 || store.slot[head as usize] == NONE;
-                    if stale && heaps.len() == 1 {
-                        continue;
-                    }
-                    // A state found since that comes first, or (heaps in turns) a stale one,
-                    // which one thread would have skipped for the next of the same heap: the
-                    // rest of the batch waits its turn.
-                    if stale || heaps[turns[t]].peek().is_some_and(|top| *top > entry) {
-                        put_back(frontier, &batch[i..]);
-                        taken = i;
-                        break;
-                    }
-                }
-                if k.nodes >= pause_at {
-                    // (the rest of the batch waits for the next run, in its place)
-                    put_back(frontier, &batch[i..]);
-                    return None;
-                }
-                if k.nodes >= max_nodes || stop() {
-                    return Some((SolveOutcome::Stopped, 0));
-                }
-                let tried = match ahead.remove(&head) {
-                    Some(t) => t,
-                    None => {
-                        let clock = std::time::Instant::now();
-                        let tried = expander.expand_all(store, &[head], workers, &mut *stop).pop();
-                        let took = u64::try_from(clock.elapsed().as_nanos()).unwrap_or(u64::MAX / 8);
-                        k.mean_ns = (k.mean_ns * 7 + took) / 8;
-                        match tried.and_then(|(_, t)| t) {
-                            Some(t) => t,
-                            None => {
-                                k.nodes += 1;
-                                return Some((SolveOutcome::Stopped, 0));
+                        let rest = match rest_state {
+                            None => parent_rest,
+                            Some(st) => store.rest_id_of(*st),
+                        };
+                        let seen = seen_as(*look, &cells, look_cells);
+                        let key = state_key(seen, rest);
+                        let (at, found) = store.find(key);
+                        let mut in_view = |cells: &Vec<u64>, f: &mut dyn FnMut(&engine::State) -> u32| {
+                            view.cells.clone_from(cells);
+                            f(view)
+                        };
+                        if !found && prunes {
+                            let dead = dead.unwrap_or_else(|| {
+                                in_view(&cells, &mut |v| u32::from(pruning.is_dead(game, v))) == 1
+                            });
+                            if dead {
+                                // (not stored: a dead state found again is tested again)
+                                k.pruned += 1;
+                                continue;
                             }
                         }
-                    }
-                };
-                store.release(head);
-                let depth = store.depth[head as usize] + 1;
-                let parent_rest = store.rest_of[head as usize];
-                k.nodes += 1;
-                for t in tried {
-                    let (cmd, cells, rest_state, dead, h) = match t.what {
-                        Reached::TooLong => {
-                            k.too_long += 1;
+                        let link = Link { parent: head, cmd, depth };
+                        if found {
+                            // Breadth-first finds every state first by a shortest path; best-first
+                            // may not.
+                            let id = store.ids[at];
+                            if search != Search::Bfs && depth < store.depth[id as usize] {
+                                store.reopen(id, &cells, link);
+                                let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)));
+                                let novel = store.novelty(width, h, seen);
+                                push(frontier, &mut k.order, orders, id, depth, h, novel);
+                            }
                             continue;
                         }
-                        Reached::Random => {
-                            k.random += 1;
-                            continue;
+                        let entries = frontier.bytes(k.order + 1, store.count() as u64 + 1);
+                        if store.bytes_after_one_more().saturating_add(entries) > max_bytes
+                            || store.count() >= MAX_STATES
+                        {
+                            return Some((SolveOutcome::Memory, 0));
                         }
-                        Reached::Won { drew } => {
-                            let mut path = store.path(head, moves);
-                            path.push(moves[usize::from(t.cmd)]);
-                            let draws = store.draws(head) + u64::from(drew);
-                            return Some((SolveOutcome::Solved(path), draws));
-                        }
-                        Reached::State { drew, cells, rest, dead, h } => {
-                            k.random += u64::from(drew);
-                            (t.cmd, cells, rest, dead, h)
-                        }
-                    };
-                    let rest = match rest_state {
-                        None => parent_rest,
-                        Some(st) => store.rest_id_of(*st),
-                    };
-                    let seen = seen_as(*look, &cells, look_cells);
-                    let key = state_key(seen, rest);
-                    let (at, found) = store.find(key);
-                    let mut in_view = |cells: &Vec<u64>, f: &mut dyn FnMut(&engine::State) -> u32| {
-                        view.cells.clone_from(cells);
-                        f(view)
-                    };
-                    if !found && prunes {
-                        let dead = dead.unwrap_or_else(|| {
-                            in_view(&cells, &mut |v| u32::from(pruning.is_dead(game, v))) == 1
-                        });
-                        if dead {
-                            // (not stored: a dead state found again is tested again)
-                            k.pruned += 1;
-                            continue;
-                        }
+                        let id = store.add(at, key, &cells, rest, link);
+                        let h = if search == Search::Bfs {
+                            0
+                        } else {
+                            h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)))
+                        };
+                        let novel = store.novelty(width, h, seen);
+                        push(frontier, &mut k.order, orders, id, depth, h, novel);
                     }
-                    let link = Link { parent: head, cmd, depth };
-                    if found {
-                        // Breadth-first finds every state first by a shortest path; best-first
-                        // may not.
-                        let id = store.ids[at];
-                        if search != Search::Bfs && depth < store.depth[id as usize] {
-                            store.reopen(id, &cells, link);
-                            let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)));
-                            let novel = store.novelty(width, h, seen);
-                            push(frontier, &mut k.order, orders, id, depth, h, novel);
-                        }
-                        continue;
+                }
+                if taken < batch.len() {
+                    if taken <= 1 && batch.len() > 1 {
+                        k.grow_after = (k.grow_after * 2).min(MAX_GROW_AFTER);
                     }
-                    let entries = frontier.bytes(k.order + 1, store.count() as u64 + 1);
-                    if store.bytes_after_one_more().saturating_add(entries) > max_bytes
-                        || store.count() >= MAX_STATES
-                    {
-                        return Some((SolveOutcome::Memory, 0));
+                    (k.batch_size, k.whole) = (taken.max(1), 0);
+                } else {
+                    k.whole += 1;
+                    if batch.len() > 1 {
+                        k.grow_after = GROW_AFTER;
                     }
-                    let id = store.add(at, key, &cells, rest, link);
-                    let h = if search == Search::Bfs {
-                        0
-                    } else {
-                        h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)))
-                    };
-                    let novel = store.novelty(width, h, seen);
-                    push(frontier, &mut k.order, orders, id, depth, h, novel);
+                    if k.whole >= k.grow_after {
+                        (k.batch_size, k.whole) = ((k.batch_size * 2).min(most), 0);
+                    }
+                }
+                if ahead.len() > AHEAD_LIMIT * most {
+                    ahead.clear();
                 }
             }
-            if taken < batch.len() {
-                if taken <= 1 && batch.len() > 1 {
-                    k.grow_after = (k.grow_after * 2).min(MAX_GROW_AFTER);
-                }
-                (k.batch_size, k.whole) = (taken.max(1), 0);
+            // Steps left out (past the work bound) make "no solution" no proof; steps that drew make
+            // it this seed's.
+            let outcome = if k.too_long > 0 {
+                SolveOutcome::TooLong { steps: k.too_long }
+            } else if k.random > 0 {
+                SolveOutcome::Random { steps: k.random, followed: *follow_random }
             } else {
-                k.whole += 1;
-                if batch.len() > 1 {
-                    k.grow_after = GROW_AFTER;
-                }
-                if k.whole >= k.grow_after {
-                    (k.batch_size, k.whole) = ((k.batch_size * 2).min(most), 0);
-                }
-            }
-            if ahead.len() > AHEAD_LIMIT * most {
-                ahead.clear();
-            }
-        }
-        // Steps left out (past the work bound) make "no solution" no proof; steps that drew make
-        // it this seed's.
-        let outcome = if k.too_long > 0 {
-            SolveOutcome::TooLong { steps: k.too_long }
-        } else if k.random > 0 {
-            SolveOutcome::Random { steps: k.random, followed: *follow_random }
-        } else {
-            SolveOutcome::Unsolvable
-        };
-        Some((outcome, 0))
+                SolveOutcome::Unsolvable
+            };
+            Some((outcome, 0))
+        })
     }
+}
+
+/// The expansions of `ids` of `store`, in their order: on `pool`'s threads and this one (`w`)
+/// when there is a pool, else on this thread alone, its checks left to the merge (which makes
+/// them for new states only); `None` for those `stop` cut short.
+fn expand_batch(
+    pool: Option<&Pool>,
+    expander: &Expander,
+    store: &Store,
+    ids: &[u32],
+    w: &mut Worker,
+    stop: &mut dyn FnMut() -> bool,
+) -> Vec<(u32, Option<Vec<Tried>>)> {
+    if let Some(pool) = pool {
+        return pool.expand_all(expander, store, ids, w, stop);
+    }
+    let mut out = Vec::with_capacity(ids.len());
+    for &id in ids {
+        let tried = expander.expand(store, id, w, false, stop);
+        let halted = tried.is_none();
+        out.push((id, tried));
+        if halted {
+            break;
+        }
+    }
+    out
 }
 
 /// What a hint can say about a state (see [`hint_verdict`]).
