@@ -1071,14 +1071,11 @@ const MAX_GROW_AFTER: usize = 4096;
 const PARALLEL_WORK_NS: u64 = 300_000;
 #[cfg(test)]
 const PARALLEL_WORK_NS: u64 = 1;
-/// The work, in nanoseconds of one thread, one state's expansion needs before its steps are
-/// spread over the threads: handing them out and gathering them back costs a few
-/// microseconds. (On the suite's cheapest levels, 6 to 8 µs a state, spreading gained
-/// nothing.)
-#[cfg(not(test))]
-const SPREAD_STEPS_NS: u64 = 10_000;
-#[cfg(test)]
-const SPREAD_STEPS_NS: u64 = 1;
+/// Every this many expansions, a state's steps are played the other way (spread over the
+/// threads, or on this one) than the quicker so far, to time that way again: handing steps out
+/// and gathering them back costs a few microseconds, which levels whose turns are cheap (6 to
+/// 10 µs a state) do not win back.
+const SPREAD_PROBE: u64 = 32;
 
 /// What one step from a state reached.
 enum Reached {
@@ -1731,6 +1728,10 @@ struct Counts {
     /// last few): whether a batch is worth spreading over threads. (The clock decides only
     /// where states are expanded, never which: the answer stays the same.)
     mean_ns: u64,
+    /// The mean time (the same kind of running mean) of one state's expansion its turn came
+    /// to, its steps spread over the threads: the state's steps are spread while that is the
+    /// quicker (tried again now and then, see [`SPREAD_PROBE`]).
+    spread_ns: u64,
 }
 
 /// One search of [`solve_aided`], steps that draw from the generator followed or left out: it
@@ -1912,6 +1913,7 @@ impl<'a> Searcher<'a> {
                 whole: 0,
                 grow_after: GROW_AFTER,
                 mean_ns: 0,
+                spread_ns: 0,
             },
             early: None,
         };
@@ -2043,7 +2045,15 @@ impl<'a> Searcher<'a> {
                 // before it add).
                 batch.clear();
                 doubles.clear();
-                while batch.len() < k.batch_size {
+                // (one state when the batch would stay on this thread: taking more out of the
+                // heaps only to put them back costs time)
+                let fill = if jobs > 1 && (k.batch_size as u64).saturating_mul(k.mean_ns) >= PARALLEL_WORK_NS
+                {
+                    k.batch_size
+                } else {
+                    1
+                };
+                while batch.len() < fill {
                     let head = match &mut *frontier {
                         Frontier::Fifo(q) => q.pop_front().map(|id| (id, None)),
                         Frontier::Heaps { heaps, turns, turn } => {
@@ -2138,14 +2148,16 @@ impl<'a> Searcher<'a> {
                         Some(t) => t,
                         None => {
                             let clock = std::time::Instant::now();
-                            // (its steps spread over the threads when they take long enough; the
-                            // time counted is one thread's work)
-                            let spread = pool.filter(|_| k.mean_ns >= SPREAD_STEPS_NS);
+                            // (its steps spread over the threads while that is the quicker; in
+                            // the unit tests, always, so that they try that path)
+                            let probe = k.nodes.is_multiple_of(SPREAD_PROBE);
+                            let quicker = cfg!(test) || k.spread_ns < k.mean_ns;
+                            let spread = pool.filter(|_| quicker != probe);
                             let tried =
                                 expand_batch(spread, expander, store, &[head], mine, &mut *stop).pop();
-                            let took = u64::try_from(clock.elapsed().as_nanos()).unwrap_or(u64::MAX / 8)
-                                * if spread.is_some() { jobs as u64 } else { 1 };
-                            k.mean_ns = (k.mean_ns * 7 + took) / 8;
+                            let took = u64::try_from(clock.elapsed().as_nanos()).unwrap_or(u64::MAX / 8);
+                            let mean = if spread.is_some() { &mut k.spread_ns } else { &mut k.mean_ns };
+                            *mean = (*mean * 7 + took) / 8;
                             match tried.and_then(|(_, t)| t) {
                                 Some(t) => t,
                                 None => {
