@@ -1234,7 +1234,7 @@ struct Pool<'scope> {
 /// A step to play: its state's index in [`Task::states`], its move's index.
 type Item = (u32, u8);
 
-/// One batch's work, shared with the helper threads.
+/// One batch's states and steps, which the search's thread writes and the helpers read.
 #[derive(Default)]
 struct Task {
     /// Which task this is (see [`Shared::round`]).
@@ -1243,19 +1243,22 @@ struct Task {
     /// are this task's).
     states: Vec<engine::State>,
     items: Vec<Item>,
-    /// The next item to take, and how many are finished (played, or left when halted).
-    next: std::sync::atomic::AtomicUsize,
-    done: std::sync::atomic::AtomicUsize,
-    /// What each item played reached, by item index.
-    results: std::sync::Mutex<Vec<(usize, Tried)>>,
 }
 
-/// What the search's thread shares with the helpers.
+/// What the search's thread shares with the helpers. No thread waits on a lock: the task is
+/// written only once every step of the last one is played (the helpers give their reading of
+/// it up before they say so), and read only once published.
 #[derive(Default)]
 struct Shared {
     task: std::sync::RwLock<Task>,
-    /// The last task posted: a helper works when it differs from the last it took.
+    /// The last task published: a helper works when it differs from the last it took.
     round: std::sync::atomic::AtomicU64,
+    /// The task's next item to take, and how many of its items the helpers have finished
+    /// (played, or left when halted); set back with the task, under its write lock.
+    next: std::sync::atomic::AtomicUsize,
+    done: std::sync::atomic::AtomicUsize,
+    /// What the helpers' items reached, by item index.
+    results: std::sync::Mutex<Vec<(usize, Tried)>>,
     /// The search's `stop` said so: the items left are not played.
     halt: std::sync::atomic::AtomicBool,
     quit: std::sync::atomic::AtomicBool,
@@ -1265,14 +1268,20 @@ struct Shared {
 const SPINS_BEFORE_SLEEP: u32 = 1 << 14;
 
 impl Shared {
-    /// Takes `task`'s items until none is left (or halted): what they reached, to its results.
-    /// `stop` is asked before each (the search's thread), else the halt flag.
-    fn work(&self, task: &Task, expander: &Expander, w: &mut Worker, stop: &mut dyn FnMut() -> bool) {
+    /// Takes `task`'s items until none is left (or halted): what they reached, and how many
+    /// were taken. `stop` is asked before each (the search's thread), else the halt flag.
+    fn take(
+        &self,
+        task: &Task,
+        expander: &Expander,
+        w: &mut Worker,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> (Vec<(usize, Tried)>, usize) {
         use std::sync::atomic::Ordering;
         let mut mine = Vec::new();
         let mut taken = 0;
         loop {
-            let i = task.next.fetch_add(1, Ordering::Relaxed);
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
             let Some(&(s, k)) = task.items.get(i) else { break };
             taken += 1;
             if self.halt.load(Ordering::Relaxed) {
@@ -1285,13 +1294,10 @@ impl Shared {
             let here = &task.states[s as usize];
             mine.push((i, expander.try_step(here, usize::from(k), &mut w.ws, &mut w.next, true)));
         }
-        if taken > 0 {
-            task.results.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(mine);
-            task.done.fetch_add(taken, Ordering::Release);
-        }
+        (mine, taken)
     }
 
-    /// A helper's life: each task posted, worked, until told to quit.
+    /// A helper's life: each task published, worked, until told to quit.
     fn help(&self, expander: &Expander, w: &mut Worker) {
         use std::sync::atomic::Ordering;
         let (mut seen, mut idle) = (0, 0u32);
@@ -1305,10 +1311,19 @@ impl Shared {
                 }
                 continue;
             }
+            // (never waits on the lock: the search's thread might be writing the next task)
+            let Ok(task) = self.task.try_read() else {
+                std::hint::spin_loop();
+                continue;
+            };
             idle = 0;
-            let task = self.task.read().unwrap_or_else(std::sync::PoisonError::into_inner);
             seen = task.round;
-            self.work(&task, expander, w, &mut || false);
+            let (mine, taken) = self.take(&task, expander, w, &mut || false);
+            drop(task);
+            if taken > 0 {
+                self.results.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(mine);
+                self.done.fetch_add(taken, Ordering::Release);
+            }
         }
     }
 }
@@ -1338,41 +1353,48 @@ impl<'scope> Pool<'scope> {
     ) -> Vec<(u32, Option<Vec<Tried>>)> {
         use std::sync::PoisonError;
         use std::sync::atomic::Ordering;
-        let round = {
-            let mut guard = self.shared.task.write().unwrap_or_else(PoisonError::into_inner);
-            let task = &mut *guard;
-            task.round += 1;
-            task.items.clear();
-            for (i, &id) in ids.iter().enumerate() {
-                if task.states.len() <= i {
-                    task.states.push(w.here.clone());
-                }
-                store.load(id, &mut task.states[i]);
-                let skip_action = expander.skips_action(&task.states[i]);
-                for (k, &cmd) in expander.moves.iter().enumerate() {
-                    if !(cmd == PuzzleScriptCommand::Action && skip_action) {
-                        task.items.push((i as u32, k as u8));
-                    }
+        let shared = self.shared;
+        // (a helper late for the last task may still be reading it, for a moment)
+        let mut guard = loop {
+            match shared.task.try_write() {
+                Ok(g) => break g,
+                Err(std::sync::TryLockError::Poisoned(e)) => break e.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => std::hint::spin_loop(),
+            }
+        };
+        let task = &mut *guard;
+        task.round += 1;
+        task.items.clear();
+        for (i, &id) in ids.iter().enumerate() {
+            if task.states.len() <= i {
+                task.states.push(w.here.clone());
+            }
+            store.load(id, &mut task.states[i]);
+            let skip_action = expander.skips_action(&task.states[i]);
+            for (k, &cmd) in expander.moves.iter().enumerate() {
+                if !(cmd == PuzzleScriptCommand::Action && skip_action) {
+                    task.items.push((i as u32, k as u8));
                 }
             }
-            task.next.store(0, Ordering::Relaxed);
-            task.done.store(0, Ordering::Relaxed);
-            task.results.get_mut().unwrap_or_else(PoisonError::into_inner).clear();
-            self.shared.halt.store(false, Ordering::Relaxed);
-            task.round
-        };
-        self.shared.round.store(round, Ordering::Release);
+        }
+        shared.next.store(0, Ordering::Relaxed);
+        shared.done.store(0, Ordering::Relaxed);
+        shared.results.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        shared.halt.store(false, Ordering::Relaxed);
+        let round = task.round;
+        drop(guard);
+        shared.round.store(round, Ordering::Release);
         for h in &self.helpers {
             h.thread().unpark();
         }
-        let task = self.shared.task.read().unwrap_or_else(PoisonError::into_inner);
-        self.shared.work(&task, expander, w, stop);
-        while task.done.load(Ordering::Acquire) < task.items.len() {
+        let task = shared.task.read().unwrap_or_else(PoisonError::into_inner);
+        let (mut results, taken) = shared.take(&task, expander, w, stop);
+        while shared.done.load(Ordering::Acquire) + taken < task.items.len() {
             // (a helper that panicked would leave its step undone: the scope passes its panic on)
             assert!(!self.helpers.iter().any(|h| h.is_finished()), "a search thread stopped");
             std::hint::spin_loop();
         }
-        let mut results = std::mem::take(&mut *task.results.lock().unwrap_or_else(PoisonError::into_inner));
+        results.append(&mut shared.results.lock().unwrap_or_else(PoisonError::into_inner));
         results.sort_unstable_by_key(|&(i, _)| i);
         let mut out: Vec<(u32, Option<Vec<Tried>>)> = ids.iter().map(|&id| (id, Some(Vec::new()))).collect();
         let mut played = results.into_iter().peekable();
