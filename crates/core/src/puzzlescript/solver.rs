@@ -3618,4 +3618,35 @@ mod tests {
         let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!(r.outcome, SolveOutcome::Solved(Vec::new()));
     }
+
+    /// `stop` asked while helper threads play a state's steps (the unit tests hand every state's
+    /// steps to them) ends the search there, on any number of jobs, within a state.
+    #[test]
+    fn a_stop_while_the_helpers_play_ends_the_search() {
+        // (warehouse-002: 71 states of the default search, thousands of breadth-first's)
+        let (rules, s) = start_of(GAME, 1, 0);
+        for search in Search::ALL {
+            for jobs in [1, 2, 3] {
+                for after in [1, 10, 100] {
+                    let mut calls = 0;
+                    let r = solve_aided(
+                        &rules,
+                        &s,
+                        SolveLimits::default(),
+                        search,
+                        Aids::default(),
+                        jobs,
+                        &mut || {
+                            calls += 1;
+                            calls > after
+                        },
+                    );
+                    let at = format!("{search}, {jobs} jobs, stop after {after} calls: {r:?}");
+                    assert_eq!(r.outcome, SolveOutcome::Stopped, "{at}");
+                    // (a state's steps ask it each, but for its first)
+                    assert!(r.nodes <= after as u64, "{at}");
+                }
+            }
+        }
+    }
 }
