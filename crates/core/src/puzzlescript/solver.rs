@@ -1228,8 +1228,12 @@ impl Expander<'_> {
 /// Which thread plays a step never changes what it reaches.
 struct Pool<'scope> {
     shared: &'scope Shared,
+    expander: &'scope Expander<'scope>,
     helpers: Vec<std::thread::ScopedJoinHandle<'scope, ()>>,
 }
+
+/// Expanded states: each one's id and what its steps reached, `None` when cut short.
+type Expanded = Vec<(u32, Option<Vec<Tried>>)>;
 
 /// A step to play: its state's index in [`Task::states`], its move's index.
 type Item = (u32, u8);
@@ -1264,7 +1268,7 @@ struct Shared {
     quit: std::sync::atomic::AtomicBool,
 }
 
-/// Spins (about 20 to 100 µs) before a waiting helper sleeps, woken by the next task.
+/// Spins (a fraction of a millisecond) before a waiting helper sleeps, woken by the next task.
 const SPINS_BEFORE_SLEEP: u32 = 1 << 14;
 
 impl Shared {
@@ -1337,7 +1341,7 @@ impl<'scope> Pool<'scope> {
         workers: &'env mut [Worker],
     ) -> Pool<'scope> {
         let helpers = workers.iter_mut().map(|w| scope.spawn(move || shared.help(expander, w))).collect();
-        Pool { shared, helpers }
+        Pool { shared, expander, helpers }
     }
 
     /// The expansions of `ids` of `store` (see [`Expander::expand`], checks made), their steps
@@ -1345,15 +1349,14 @@ impl<'scope> Pool<'scope> {
     /// `stop` (asked before every step this thread plays) cut short.
     fn expand_all(
         &self,
-        expander: &Expander,
         store: &Store,
         ids: &[u32],
         w: &mut Worker,
         stop: &mut dyn FnMut() -> bool,
-    ) -> Vec<(u32, Option<Vec<Tried>>)> {
+    ) -> Expanded {
         use std::sync::PoisonError;
         use std::sync::atomic::Ordering;
-        let shared = self.shared;
+        let (shared, expander) = (self.shared, self.expander);
         // (a helper late for the last task may still be reading it, for a moment)
         let mut guard = loop {
             match shared.task.try_write() {
@@ -1396,7 +1399,7 @@ impl<'scope> Pool<'scope> {
         }
         results.append(&mut shared.results.lock().unwrap_or_else(PoisonError::into_inner));
         results.sort_unstable_by_key(|&(i, _)| i);
-        let mut out: Vec<(u32, Option<Vec<Tried>>)> = ids.iter().map(|&id| (id, Some(Vec::new()))).collect();
+        let mut out: Expanded = ids.iter().map(|&id| (id, Some(Vec::new()))).collect();
         let mut played = results.into_iter().peekable();
         for (i, &(s, _)) in task.items.iter().enumerate() {
             let slot = &mut out[s as usize].1;
@@ -2054,6 +2057,7 @@ impl<'a> Searcher<'a> {
         // size takes the states in one thread's order: the same answer.)
         let most = if jobs > 1 { BATCH_PER_JOB * jobs } else { 1 };
         let shared = Shared::default();
+        // (never `None`: a search has one worker at least)
         let Some((mine, theirs)) = workers.split_first_mut() else {
             return Some((SolveOutcome::Stopped, 0));
         };
@@ -2306,9 +2310,9 @@ fn expand_batch(
     ids: &[u32],
     w: &mut Worker,
     stop: &mut dyn FnMut() -> bool,
-) -> Vec<(u32, Option<Vec<Tried>>)> {
+) -> Expanded {
     if let Some(pool) = pool {
-        return pool.expand_all(expander, store, ids, w, stop);
+        return pool.expand_all(store, ids, w, stop);
     }
     let mut out = Vec::with_capacity(ids.len());
     for &id in ids {
