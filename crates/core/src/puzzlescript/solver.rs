@@ -1074,7 +1074,8 @@ const PARALLEL_WORK_NS: u64 = 1;
 /// Every this many expansions, a state's steps are played the other way (spread over the
 /// threads, or on this one) than the quicker so far, to time that way again: handing steps out
 /// and gathering them back costs a few microseconds, which levels whose turns are cheap (6 to
-/// 10 µs a state) do not win back.
+/// 10 µs a state) do not win back. (Where spreading is the slower, 8 times as far apart: the
+/// helpers then mostly sleep rather than spin, leaving the core to others.)
 const SPREAD_PROBE: u64 = 32;
 
 /// What one step from a state reached.
@@ -2176,8 +2177,9 @@ impl<'a> Searcher<'a> {
                             let clock = std::time::Instant::now();
                             // (its steps spread over the threads while that is the quicker; in
                             // the unit tests, always, so that they try that path)
-                            let probe = k.nodes.is_multiple_of(SPREAD_PROBE);
                             let quicker = cfg!(test) || k.spread_ns < k.mean_ns;
+                            let probe =
+                                k.nodes.is_multiple_of(if quicker { SPREAD_PROBE } else { SPREAD_PROBE * 8 });
                             let spread = pool.filter(|_| quicker != probe);
                             let tried =
                                 expand_batch(spread, expander, store, &[head], mine, &mut *stop).pop();
