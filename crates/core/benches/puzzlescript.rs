@@ -22,14 +22,18 @@ fn fixture() -> String {
     include_str!("../../../fixtures/games/warehouse.txt").replace("All Target on Crate", "")
 }
 
-/// Suite games by name, with the level they play (when `../shared` is there).
-fn suite_games() -> Vec<(String, String, usize)> {
+/// PuzzleScript's regression suite's cases (when `../shared` is there).
+fn suite_cases() -> Option<Vec<suite::Case>> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/benchmarks/puzzlescript/reference/tests/resources/testdata.js"
     );
-    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
-    let Ok(cases) = suite::parse_testdata(&text) else { return Vec::new() };
+    suite::parse_testdata(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// Suite games by name, with the level they play (when `../shared` is there).
+fn suite_games() -> Vec<(String, String, usize)> {
+    let Some(cases) = suite_cases() else { return Vec::new() };
     // Published games from the suite's gallery, large and varied, and a rigid-body test.
     let wanted = ["gallery: skipping stones to lonely homes", "galley game: easy enigma", "rigid body test"];
     let mut out = Vec::new();
@@ -151,12 +155,7 @@ fn turns(c: &mut Criterion) {
 /// The whole regression suite on one thread, as `tessera puzzlescript test --jobs 1` runs it:
 /// each case compiled and played (when `../shared` is there).
 fn whole_suite(c: &mut Criterion) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/puzzlescript/reference/tests/resources/testdata.js"
-    );
-    let Ok(text) = std::fs::read_to_string(path) else { return };
-    let Ok(cases) = suite::parse_testdata(&text) else { return };
+    let Some(cases) = suite_cases() else { return };
     let mut g = c.benchmark_group("puzzlescript_suite");
     g.sample_size(10);
     g.throughput(Throughput::Elements(cases.len() as u64));
@@ -172,12 +171,7 @@ fn whole_suite(c: &mut Criterion) {
 /// A suite level by its game's name and its index among the game's entries (the suite's
 /// `level`, as the solve example prints it), when `../shared` is there.
 fn suite_level(name: &str, entry: usize) -> Option<PuzzleScriptLevel> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/puzzlescript/reference/tests/resources/testdata.js"
-    );
-    let text = std::fs::read_to_string(path).ok()?;
-    let cases = suite::parse_testdata(&text).ok()?;
+    let cases = suite_cases()?;
     let case = cases.iter().find(|c| c.name == name)?;
     let game = engine::compile(&case.source).ok()?;
     let playable =

@@ -1242,8 +1242,6 @@ type Item = (u32, u8);
 /// One batch's states and steps, which the search's thread writes and the helpers read.
 #[derive(Default)]
 struct Task {
-    /// Which task this is (see [`Shared::round`]).
-    round: u64,
     /// The states of the batch (buffers kept from task to task: the first as many as its ids
     /// are this task's).
     states: Vec<engine::State>,
@@ -1322,7 +1320,9 @@ impl Shared {
                 continue;
             };
             idle = 0;
-            seen = task.round;
+            // (the task read may be a later one than `seen` names: then this helper comes back
+            // for it and finds its steps taken)
+            seen = self.round.load(Ordering::Acquire);
             let (mine, taken) = self.take(&task, expander, w, &mut || false);
             drop(task);
             if taken > 0 {
@@ -1367,7 +1367,6 @@ impl<'scope> Pool<'scope> {
             }
         };
         let task = &mut *guard;
-        task.round += 1;
         task.items.clear();
         for (i, &id) in ids.iter().enumerate() {
             if task.states.len() <= i {
@@ -1385,9 +1384,8 @@ impl<'scope> Pool<'scope> {
         shared.done.store(0, Ordering::Relaxed);
         shared.results.lock().unwrap_or_else(PoisonError::into_inner).clear();
         shared.halt.store(false, Ordering::Relaxed);
-        let round = task.round;
         drop(guard);
-        shared.round.store(round, Ordering::Release);
+        shared.round.fetch_add(1, Ordering::Release);
         for h in &self.helpers {
             h.thread().unpark();
         }
