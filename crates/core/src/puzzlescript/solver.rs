@@ -123,7 +123,7 @@ use super::prune::{FAR, Pruning, Travel};
 use super::scenery::Scenery;
 use super::{MAX_TURNS, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// No parent (the start); no frontier slot.
 const NONE: u32 = u32::MAX;
@@ -563,15 +563,28 @@ impl Estimate<'_> {
                 // one word a cell (at most 64 objects): the tests on words
                 let word = |m: &[u64]| m.first().copied().unwrap_or(0);
                 let (m1, m2) = (word(&wc.mask1), word(&wc.mask2));
+                let (all1, all2) = (wc.aggregate1, wc.aggregate2);
+                // (a cell with none of the objects has no X and no Y, unless a mask is empty:
+                // most cells, passed over in three instructions)
+                let any = if (all1 && m1 == 0) || (all2 && m2 == 0) { u64::MAX } else { m1 | m2 };
                 for (i, &c) in st.cells.iter().take(n).enumerate() {
-                    let xi = if wc.aggregate1 { c & m1 == m1 } else { c & m1 != 0 };
-                    let yi = if wc.aggregate2 { c & m2 == m2 } else { c & m2 != 0 };
+                    if c & any == 0 && any != u64::MAX {
+                        continue;
+                    }
+                    let xi = if all1 { c & m1 == m1 } else { c & m1 != 0 };
+                    let yi = if all2 { c & m2 == m2 } else { c & m2 != 0 };
                     if xi || yi {
                         mark(i, xi, yi);
                     }
                 }
             } else {
+                let empty = |m: &[u64], all: bool| all && m.iter().all(|&w| w == 0);
+                let skip = !empty(&wc.mask1, wc.aggregate1) && !empty(&wc.mask2, wc.aggregate2);
                 for (i, c) in st.cells.chunks_exact(s.max(1)).take(n).enumerate() {
+                    if skip && c.iter().zip(&wc.mask1).zip(&wc.mask2).all(|((w, m1), m2)| w & (m1 | m2) == 0)
+                    {
+                        continue;
+                    }
                     mark(i, holds(&wc.mask1, wc.aggregate1, c), holds(&wc.mask2, wc.aggregate2, c));
                 }
             }
@@ -721,11 +734,10 @@ struct Store {
     /// board's words ORed (width's novelty; at most [`MAX_NOVELTY_BYTES`] of them and of the
     /// pairs below).
     seen: HashMap<u32, Vec<u64>, rustc_hash::FxBuildHasher>,
-    /// Width's novelty of pairs: the start's board and its words a cell, and every pair of
+    /// Width's novelty of pairs: the start's board, and every pair of
     /// objects found together, with an estimate, on cells where the start did not have them
     /// (the estimate, each object's cell and id: 24, 20 and 20 bits).
     start: Vec<u64>,
-    stride: usize,
     pairs: std::collections::HashSet<u64, rustc_hash::FxBuildHasher>,
 }
 
@@ -753,7 +765,6 @@ impl Store {
     fn new(len: usize) -> Store {
         Store {
             start: Vec::new(),
-            stride: 1,
             pairs: Default::default(),
             len,
             keys: vec![0; 64],
@@ -820,26 +831,19 @@ impl Store {
             return if novel { 1 } else { 3 };
         }
         // Width 2: the objects now on cells the start had them not, in pairs.
+        // (word by word: an atom is the index of its bit in the board)
         let mut atoms = [0u64; MAX_ATOMS];
         let mut k = 0;
-        let stride = self.stride.max(1);
-        'cells: for (i, (c, s0)) in
-            cells.chunks_exact(stride).zip(self.start.chunks_exact(stride)).enumerate()
-        {
-            if c == s0 {
-                continue;
-            }
-            for (w, (&now, &was)) in c.iter().zip(s0).enumerate() {
-                let mut bits = now & !was;
-                while bits != 0 {
-                    if k == MAX_ATOMS {
-                        k = usize::MAX;
-                        break 'cells;
-                    }
-                    atoms[k] = ((i * stride + w) * 64) as u64 + u64::from(bits.trailing_zeros());
-                    bits &= bits - 1;
-                    k += 1;
+        'words: for (w, (&now, &was)) in cells.iter().zip(&self.start).enumerate() {
+            let mut bits = now & !was;
+            while bits != 0 {
+                if k == MAX_ATOMS {
+                    k = usize::MAX;
+                    break 'words;
                 }
+                atoms[k] = (w * 64) as u64 + u64::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                k += 1;
             }
         }
         let mut novel2 = false;
@@ -1428,15 +1432,69 @@ impl Drop for Pool<'_> {
 /// first), id, steps), the least first.
 type Entry = Reverse<(u32, u32, u64, u32, u32)>;
 
+/// One best-first order's entries, the least first: a bucket queue, the entries of one
+/// (priority, estimate) in a queue sorted by the rest (the order found, then id and steps), the
+/// buckets in a map sorted by their keys. It gives the entries in exactly the order a binary
+/// heap of [`Entry`] would (they are all distinct: each push has its own order), in constant
+/// time a push or pop but for the map's few buckets, where a heap of a million entries sifts
+/// through twenty levels of cache misses. A push is nearly always at a queue's end (the order
+/// found grows; newest first, its complement shrinks); an entry put back (a batch cut short)
+/// goes where it belongs.
+#[derive(Default)]
+struct Buckets {
+    buckets: BTreeMap<(u32, u32), Bucket>,
+    /// Emptied queues, kept for the next bucket opened (a bucket of greedy's least estimate
+    /// empties and fills again often).
+    spare: Vec<Bucket>,
+}
+
+/// The entries of one (priority, estimate): (order found or its complement, id, steps), sorted.
+type Bucket = VecDeque<(u64, u32, u32)>;
+
+impl Buckets {
+    fn push(&mut self, Reverse((priority, h, tie, id, depth)): Entry) {
+        let spare = &mut self.spare;
+        let q = self.buckets.entry((priority, h)).or_insert_with(|| spare.pop().unwrap_or_default());
+        let item = (tie, id, depth);
+        match (q.front(), q.back()) {
+            (_, None) => q.push_back(item),
+            (_, Some(back)) if *back < item => q.push_back(item),
+            (Some(front), _) if item < *front => q.push_front(item),
+            _ => {
+                let at = q.partition_point(|x| *x < item);
+                q.insert(at, item);
+            }
+        }
+    }
+
+    /// Takes the least entry.
+    fn pop(&mut self) -> Option<Entry> {
+        let mut first = self.buckets.first_entry()?;
+        let (priority, h) = *first.key();
+        let (tie, id, depth) = first.get_mut().pop_front()?;
+        if first.get().is_empty() {
+            self.spare.push(first.remove());
+        }
+        Some(Reverse((priority, h, tie, id, depth)))
+    }
+
+    /// The least entry.
+    fn peek(&self) -> Option<Entry> {
+        let (&(priority, h), q) = self.buckets.first_key_value()?;
+        let &(tie, id, depth) = q.front()?;
+        Some(Reverse((priority, h, tie, id, depth)))
+    }
+}
+
 /// The states waiting to be expanded.
 enum Frontier {
     /// Breadth-first: ids in the order found.
     Fifo(VecDeque<u32>),
-    /// Best-first: one heap of [`Entry`] per order (one, or [`Search::Mixed`]'s four), each
-    /// holding every state waiting; the next state comes from the heap `turns[turn]` names,
+    /// Best-first: one heap (a bucket queue, [`Buckets`]) of [`Entry`] per order (one, or
+    /// [`Search::Mixed`]'s four), each holding every state waiting; the next state comes from the heap `turns[turn]` names,
     /// and `turn` moves on to the next after each. An entry whose steps are no longer the
     /// state's, or whose state was expanded since, is stale and skipped.
-    Heaps { heaps: Vec<BinaryHeap<Entry>>, turns: &'static [usize], turn: usize },
+    Heaps { heaps: Vec<Buckets>, turns: &'static [usize], turn: usize },
 }
 
 impl Frontier {
@@ -1904,11 +1962,7 @@ impl<'a> Searcher<'a> {
             keep_rng: look.is_some_and(|l| l.random_is_scenery),
             idle_action: aids.idle_action && game.action_is_idle(start.width, start.height, work_limit),
             work_limit,
-            store: Store {
-                start: start.cells.clone(),
-                stride: start.stride,
-                ..Store::new(start.cells.len())
-            },
+            store: Store { start: start.cells.clone(), ..Store::new(start.cells.len()) },
             prunes: pruning.checks_states(),
             pruning,
             travel,
@@ -1917,7 +1971,7 @@ impl<'a> Searcher<'a> {
             frontier: match search {
                 Search::Bfs => Frontier::Fifo(VecDeque::new()),
                 _ => Frontier::Heaps {
-                    heaps: orders.iter().map(|_| BinaryHeap::new()).collect(),
+                    heaps: orders.iter().map(|_| Buckets::default()).collect(),
                     turns,
                     turn: 0,
                 },
@@ -2153,7 +2207,7 @@ impl<'a> Searcher<'a> {
                         // A state found since that comes first, or (heaps in turns) a stale one,
                         // which one thread would have skipped for the next of the same heap: the
                         // rest of the batch waits its turn.
-                        if stale || heaps[turns[t]].peek().is_some_and(|top| *top > entry) {
+                        if stale || heaps[turns[t]].peek().is_some_and(|top| top > entry) {
                             put_back(frontier, &batch[i..]);
                             put_back_doubles(frontier, doubles, i);
                             taken = i;
@@ -2351,15 +2405,17 @@ pub enum HintVerdict {
     Won,
 }
 
-/// The hint for `state`: a search by [`HINT_SEARCH`](super::HINT_SEARCH) within `limits` and
-/// `stop`. A move only from a solution found, never a guess.
+/// The hint for `state`: a search by [`HINT_SEARCH`](super::HINT_SEARCH) on `jobs` threads
+/// (the same verdict on any number: [`solve_parallel`]) within `limits` and `stop`. A move only
+/// from a solution found, never a guess.
 pub fn hint_verdict(
     rules: &PuzzleScriptRules,
     state: &PuzzleScriptState,
     limits: SolveLimits,
+    jobs: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> HintVerdict {
-    let report = solve_with(rules, state, limits, super::HINT_SEARCH, stop);
+    let report = solve_parallel(rules, state, limits, super::HINT_SEARCH, jobs, stop);
     match report.outcome {
         SolveOutcome::Solved(c) => match c.first() {
             Some(&first) => HintVerdict::Move { first, solution: c, seeded: report.draws > 0 },
@@ -2575,8 +2631,13 @@ mod tests {
                 SolveOutcome::Solved(c) => {
                     solved += 1;
                     assert!(r.draws >= 1 && wins(DIE, 0, seed, c), "seed {seed}: {r:?}");
-                    let hint = hint_verdict(&rules, &s, SolveLimits::default(), &mut || false);
-                    assert!(matches!(hint, HintVerdict::Move { seeded: true, .. }), "seed {seed}: {hint:?}");
+                    // (on one to three threads: the hint is the same)
+                    let jobs = 1 + seed as usize % 3;
+                    let hint = hint_verdict(&rules, &s, SolveLimits::default(), jobs, &mut || false);
+                    assert!(
+                        matches!(&hint, HintVerdict::Move { seeded: true, solution, .. } if solution == c),
+                        "seed {seed}: {hint:?}"
+                    );
                 }
                 // A rock for this seed: the whole space searched, none wins with it, and no
                 // sequence of up to 7 arrows does.
@@ -2731,7 +2792,7 @@ mod tests {
             rules.apply(&mut s, &Right, &mut Vec::new()).unwrap();
         }
         let HintVerdict::Move { first, solution, .. } =
-            hint_verdict(&rules, &s, SolveLimits::default(), &mut || false)
+            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false)
         else {
             panic!("a move")
         };
@@ -2744,7 +2805,10 @@ mod tests {
             SolveOutcome::Unsolvable
         );
         assert!(!moves(rules.game()).contains(&Tick));
-        assert_eq!(hint_verdict(&rules, &s, SolveLimits::default(), &mut || false), HintVerdict::NoSolution);
+        assert_eq!(
+            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false),
+            HintVerdict::NoSolution
+        );
     }
 
     #[test]
@@ -2760,7 +2824,7 @@ mod tests {
             let (rules, mut s) = start_of(GAME, n, 0);
             let hint = PuzzleScript::hint(&rules, &s).expect("a hint");
             let HintVerdict::Move { first, solution, .. } =
-                hint_verdict(&rules, &s, SolveLimits::default(), &mut || false)
+                hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false)
             else {
                 panic!("level {n}: a move")
             };
@@ -2783,7 +2847,7 @@ mod tests {
         let (rules, s) = start_of(GAME, 1, 0);
         let fewest = solved(GAME, 1).len();
         let HintVerdict::Move { first, solution, seeded: false } =
-            hint_verdict(&rules, &s, SolveLimits::default(), &mut || false)
+            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false)
         else {
             panic!("a move")
         };
@@ -2792,18 +2856,24 @@ mod tests {
         assert!(solution.len() >= fewest && wins(GAME, 1, 0, &solution), "{solution:?}");
         // Out of budget: no move, and the verdict says so.
         let tiny = SolveLimits { max_nodes: 1, ..SolveLimits::default() };
-        assert_eq!(hint_verdict(&rules, &s, tiny, &mut || false), HintVerdict::OutOfTime(1));
+        assert_eq!(hint_verdict(&rules, &s, tiny, 1, &mut || false), HintVerdict::OutOfTime(1));
         let stuck = GAME
             .replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#")
             .replace("homepage example.invalid", "homepage example.invalid\nnoaction");
         let (rules, s) = start_of(&stuck, 0, 0);
         assert_eq!(PuzzleScript::hint(&rules, &s), None, "no solution from here");
-        assert_eq!(hint_verdict(&rules, &s, SolveLimits::default(), &mut || false), HintVerdict::NoSolution);
+        assert_eq!(
+            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false),
+            HintVerdict::NoSolution
+        );
         // With the action key too: the crate in its corner can never reach the target.
         let stuck = GAME.replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#");
         let (rules, s) = start_of(&stuck, 0, 0);
         assert_eq!(PuzzleScript::hint(&rules, &s), None);
-        assert_eq!(hint_verdict(&rules, &s, SolveLimits::default(), &mut || false), HintVerdict::NoSolution);
+        assert_eq!(
+            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false),
+            HintVerdict::NoSolution
+        );
         // Where no proof comes from the rules, a search that left out steps that draw is no
         // proof, and no move is offered either: the crate can reach the target, which a wall
         // keeps the player from. (Following the action key's draws, each press is a new state:
@@ -2812,7 +2882,7 @@ mod tests {
         let (rules, s) = start_of(&fenced, 0, 0);
         assert_eq!(PuzzleScript::hint(&rules, &s), None);
         let limits = SolveLimits { max_nodes: 2_000, ..SolveLimits::default() };
-        assert_eq!(hint_verdict(&rules, &s, limits, &mut || false), HintVerdict::Random);
+        assert_eq!(hint_verdict(&rules, &s, limits, 1, &mut || false), HintVerdict::Random);
     }
 
     /// Every state the steps reach from level `n` of `source` (no step that draws), by an exact
@@ -3112,7 +3182,7 @@ mod tests {
                 board[i] = w;
             }
             let differ = board.iter().zip(&start).filter(|(a, b)| a != b).count();
-            let mut store = Store { start: start.clone(), stride: 1, ..Store::new(start.len()) };
+            let mut store = Store { start: start.clone(), ..Store::new(start.len()) };
             let mut ids = Vec::new();
             for k in 0..kept {
                 let link = Link { parent: NONE, cmd: 0, depth: 0 };
@@ -3141,7 +3211,7 @@ mod tests {
     #[test]
     fn a_state_is_novel_when_two_objects_off_their_start_are_where_they_were_not_together() {
         // Objects 0 and 1 (bits 1 and 2), three cells, nothing at the start.
-        let start = |board: Vec<u64>| Store { start: board, stride: 1, ..Store::new(3) };
+        let start = |board: Vec<u64>| Store { start: board, ..Store::new(3) };
         let mut store = start(vec![0, 0, 0]);
         assert_eq!(store.novelty(true, 5, &[1, 2, 0]), 1, "the first board");
         assert_eq!(store.novelty(true, 5, &[2, 1, 0]), 1, "object 1 on cell 0: new");
@@ -3159,10 +3229,55 @@ mod tests {
         assert!(store.pairs.is_empty(), "{:?}", store.pairs);
         // More than MAX_ATOMS objects off their start: no pairs noted; as many: all their pairs.
         for n in [MAX_ATOMS + 1, MAX_ATOMS] {
-            let mut store = Store { start: vec![0; n], stride: 1, ..Store::new(n) };
+            let mut store = Store { start: vec![0; n], ..Store::new(n) };
             assert_eq!(store.novelty(true, 5, &vec![1; n]), 1);
             assert_eq!(store.novelty(true, 5, &vec![1; n]), 3);
             assert_eq!(store.pairs.len(), if n > MAX_ATOMS { 0 } else { n * (n - 1) / 2 }, "{n}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The bucket queue gives its entries in the order a binary heap would, whatever mix of
+        /// pushes (the order found rising, or its complement falling, as greedy's newest first
+        /// pushes) and entries put back after a pop.
+        #[test]
+        fn buckets_give_entries_as_a_heap_would(
+            ops in proptest::collection::vec((0u8..4, 0u32..3, 0u32..3), 1..300),
+        ) {
+            let mut heap = std::collections::BinaryHeap::new();
+            let mut buckets = Buckets::default();
+            let mut order = 0u64;
+            let mut popped = Vec::new();
+            for (op, priority, h) in ops {
+                match op {
+                    // a push: newest first (the order's complement) or oldest first
+                    0 | 1 => {
+                        order += 1;
+                        let tie = if op == 0 { order } else { u64::MAX - order };
+                        let e = Reverse((priority, h, tie, order as u32, h + 1));
+                        heap.push(e);
+                        buckets.push(e);
+                    }
+                    // a pop, kept to be put back
+                    2 => {
+                        let e = heap.pop();
+                        proptest::prop_assert_eq!(buckets.pop(), e);
+                        popped.extend(e);
+                    }
+                    // the entries popped put back (a batch cut short)
+                    _ => {
+                        for e in popped.drain(..) {
+                            heap.push(e);
+                            buckets.push(e);
+                        }
+                    }
+                }
+                proptest::prop_assert_eq!(buckets.peek(), heap.peek().copied());
+            }
+            while let Some(e) = heap.pop() {
+                proptest::prop_assert_eq!(buckets.pop(), Some(e));
+            }
+            proptest::prop_assert_eq!(buckets.pop(), None);
         }
     }
 
@@ -3174,7 +3289,7 @@ mod tests {
         let fifo = Frontier::Fifo(VecDeque::new());
         assert_eq!(fifo.bytes(10, 7), 7 * 4, "breadth-first: an id a state");
         let heaps = Frontier::Heaps {
-            heaps: MIXED_ORDERS.iter().map(|_| BinaryHeap::with_capacity(1000)).collect(),
+            heaps: MIXED_ORDERS.iter().map(|_| Buckets::default()).collect(),
             turns: &MIXED_TURNS,
             turn: 0,
         };
@@ -3526,7 +3641,7 @@ mod tests {
         use PuzzleScriptCommand::{Down, Left, Up};
         let (rules, s) = start_of(GAME, 1, 0);
         let HintVerdict::Move { solution, .. } =
-            hint_verdict(&rules, &s, SolveLimits::default(), &mut || false)
+            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false)
         else {
             panic!("level 2 has a solution")
         };

@@ -1,7 +1,8 @@
-//! Hint in Play for PuzzleScript: core's solver ([`hint_verdict`], A* and greedy in turns) searches in a thread for
-//! at most [`HINT_SECONDS`] of that thread's CPU time (so a loaded machine does not cut it
-//! short; at most [`HINT_WALL_SECONDS`] by the clock) and [`HINT_NODES`] states, so the window
-//! keeps drawing; the panel
+//! Hint in Play for PuzzleScript: core's solver ([`hint_verdict`], A* and greedy in turns) searches in a thread,
+//! helped by one more on each other core (the same answer on any number), for at most
+//! [`HINT_SECONDS`] of that thread's CPU time (so a loaded machine does not cut it short; at
+//! most [`HINT_WALL_SECONDS`] by the clock) and [`HINT_NODES`] states, so the window keeps
+//! drawing; the panel
 //! says "Searching for a hint…" meanwhile and then what the search found: the first step of a
 //! solution, "no solution from here" (a proof; Undo is offered), or "no hint within the time".
 //! It never proposes a step from a search that found no solution. A search about a state the
@@ -97,7 +98,7 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
             None => ui.ctx().request_repaint_after(Duration::from_millis(50)),
         }
     }
-    let help = "The first step of a solution, searched for up to half a second of CPU time";
+    let help = "The first step of a solution, searched for up to half a second on every core";
     let rest = searches.found.as_ref().and_then(|(_, memo)| memo.rest(rules, state)).map(<[_]>::to_vec);
     let row = hint_row(ui, help, searches.job.is_some(), state.is_won(), rest.as_ref().map(Vec::len));
     if row.hint {
@@ -108,8 +109,10 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
                 let (rules, st) = (rules.clone(), state.clone());
                 let limits = SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
                 let budget = hint_budget(ui.ctx(), BUDGET);
+                // (every core: the search's thread is timed, its helpers play steps beside it)
+                let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
                 searches.job = Some(Job::spawn(ui.ctx(), position, budget, move |stop| {
-                    hint_verdict(&rules, &st, limits, stop)
+                    hint_verdict(&rules, &st, limits, jobs, stop)
                 }));
                 ui.ctx().request_repaint_after(Duration::from_millis(50));
             }
@@ -139,8 +142,10 @@ mod tests {
         // first legal command): after it, the rest of that solution wins, and the fewest steps
         // left are no more than that rest.
         let limits = SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
-        let v = hint_verdict(&rules, &s, limits, &mut || false);
+        let v = hint_verdict(&rules, &s, limits, 1, &mut || false);
         let HintVerdict::Move { first, solution, .. } = &v else { panic!("{v:?}") };
+        // The panel searches on every core: the same verdict on two.
+        assert_eq!(hint_verdict(&rules, &s, limits, 2, &mut || false), v);
         let fewest = |s: &PuzzleScriptState| match solve(&rules, s, SolveLimits::default(), &mut || false) {
             SolveReport { outcome: SolveOutcome::Solved(c), .. } => c.len(),
             other => panic!("{other:?}"),
@@ -154,7 +159,7 @@ mod tests {
         assert_eq!(rules.status(&end), tessera_core::Status::Won, "{solution:?}");
         assert!(fewest(&after) < solution.len(), "{first}");
         assert!(message(&v).0.starts_with(&format!("Hint: {first} (a solution in")));
-        let out = hint_verdict(&rules, &s, limits, &mut || true);
+        let out = hint_verdict(&rules, &s, limits, 2, &mut || true);
         assert_eq!(out, HintVerdict::OutOfTime(0));
         let (text, lost) = message(&out);
         assert!(text.contains("no hint within the time") && !lost, "{text}");
