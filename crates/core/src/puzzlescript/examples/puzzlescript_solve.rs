@@ -10,7 +10,8 @@
 //! budget then the wall clock's seconds (run one level at a time: `THREADS` 1).
 //! `PUZZLESCRIPT_SOLVE_LEVELS=3,17,...` searches only those distinct levels (0-based, in the
 //! suite's order), to measure on a fixed sample. `SECONDS` written `states:N` budgets N states expanded instead of the clock (the same
-//! answers on every machine and load). `AIDS` turns aids of the search off, to measure what each
+//! answers on every machine and load); `states:N/S` stops at S seconds too (the levels whose
+//! turns are dear, which would take minutes to reach N, out of time as with a clock). `AIDS` turns aids of the search off, to measure what each
 //! buys: a comma list of `no-idle` (play `action` even where it changes nothing), `no-prune` (no
 //! dead states from where objects can travel), `no-estimate` (columns plus rows, not moves),
 //! `no-some` (`some X on Y` estimated 1 while it does not hold, not the nearest X's distance),
@@ -222,7 +223,9 @@ fn search_level(
             SolveOutcome::TooLong { steps } => {
                 format!("gave up: {steps} steps past the work bound left out")
             }
-            SolveOutcome::Stopped if seconds.is_finite() => "gave up: time".into(),
+            SolveOutcome::Stopped if r.nodes < limits.max_nodes && seconds.is_finite() => {
+                "gave up: time".into()
+            }
             SolveOutcome::Stopped => "gave up: states".into(),
             SolveOutcome::Memory => "gave up: memory".into(),
         };
@@ -252,8 +255,13 @@ fn main() {
         "/work/shared/benchmarks/puzzlescript/reference/tests/resources/testdata.js".into()
     });
     let budget = args.get(2).map_or("10", String::as_str);
-    let max_nodes: u64 = budget.strip_prefix("states:").map_or(u64::MAX, |n| n.parse().expect("states:N"));
-    let seconds: f64 = if max_nodes < u64::MAX { f64::INFINITY } else { budget.parse().expect("SECONDS") };
+    let (max_nodes, seconds): (u64, f64) = match budget.strip_prefix("states:") {
+        Some(n) => match n.split_once('/') {
+            Some((n, s)) => (n.parse().expect("states:N/S"), s.parse().expect("states:N/S")),
+            None => (n.parse().expect("states:N"), f64::INFINITY),
+        },
+        None => (u64::MAX, budget.parse().expect("SECONDS")),
+    };
     let mut aids = Aids::default();
     for a in args.get(7).map_or("", String::as_str).split(',').filter(|a| !a.is_empty() && *a != "all") {
         match a {
@@ -424,7 +432,9 @@ fn main() {
         } else {
             String::new()
         },
-        if max_nodes < u64::MAX {
+        if max_nodes < u64::MAX && seconds.is_finite() {
+            format!("{max_nodes} states or {seconds} s of {}", if cpu { "CPU time" } else { "wall time" })
+        } else if max_nodes < u64::MAX {
             format!("{max_nodes} states")
         } else {
             format!("{seconds} s of {}", if cpu { "CPU time" } else { "wall time" })
