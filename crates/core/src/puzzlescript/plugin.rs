@@ -145,7 +145,7 @@ impl Plugin for PuzzleScript {
 /// How many states the hint's solver may expand (a fraction of a second on small levels).
 pub const HINT_NODES: u64 = 50_000;
 
-/// The hint's search: A* and greedy in turns, which answered on the most of the suite's levels
+/// The hint's search: the mixed one (A*, greedy and width in turns), which answered on the most of the suite's levels
 /// (every level A* solved among them; its solutions a few steps longer than A*'s on some).
 pub const HINT_SEARCH: super::Search = super::Search::Mixed;
 

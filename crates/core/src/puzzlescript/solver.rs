@@ -564,11 +564,12 @@ impl Estimate<'_> {
                 let word = |m: &[u64]| m.first().copied().unwrap_or(0);
                 let (m1, m2) = (word(&wc.mask1), word(&wc.mask2));
                 let (all1, all2) = (wc.aggregate1, wc.aggregate2);
-                // (a cell with none of the objects has no X and no Y, unless a mask is empty:
-                // most cells, passed over in three instructions)
-                let any = if (all1 && m1 == 0) || (all2 && m2 == 0) { u64::MAX } else { m1 | m2 };
+                // (a cell with none of the objects has no X and no Y, unless a mask is empty
+                // under `all`: most cells, passed over at once)
+                let skip = !((all1 && m1 == 0) || (all2 && m2 == 0));
+                let any = m1 | m2;
                 for (i, &c) in st.cells.iter().take(n).enumerate() {
-                    if c & any == 0 && any != u64::MAX {
+                    if skip && c & any == 0 {
                         continue;
                     }
                     let xi = if all1 { c & m1 == m1 } else { c & m1 != 0 };
@@ -578,6 +579,7 @@ impl Estimate<'_> {
                     }
                 }
             } else {
+                // (the same, word by word)
                 let empty = |m: &[u64], all: bool| all && m.iter().all(|&w| w == 0);
                 let skip = !empty(&wc.mask1, wc.aggregate1) && !empty(&wc.mask2, wc.aggregate2);
                 for (i, c) in st.cells.chunks_exact(s.max(1)).take(n).enumerate() {

@@ -1,4 +1,4 @@
-//! Hint in Play for PuzzleScript: core's solver ([`hint_verdict`], A* and greedy in turns) searches in a thread,
+//! Hint in Play for PuzzleScript: core's solver ([`hint_verdict`], the mixed search) searches in a thread,
 //! helped by one more on each other core (the same answer on any number), for at most
 //! [`HINT_SECONDS`] of that thread's CPU time (so a loaded machine does not cut it short; at
 //! most [`HINT_WALL_SECONDS`] by the clock) and [`HINT_NODES`] states, so the window keeps
