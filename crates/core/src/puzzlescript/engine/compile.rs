@@ -240,17 +240,22 @@ impl GroupNeed {
         let Some(first) = group.first() else {
             return GroupNeed::default();
         };
+        let moves_on = |rule: &Rule, l: usize| (0..5).any(|b| bits::get(&rule.mov_mask, 5 * l + b));
         let mut objects = first.rule_mask.clone();
-        let mut layers: Vec<bool> = vec![true; layer_count];
-        for rule in group {
+        // (the first rule's moving layers, from its movement bits set: then only they are
+        // asked of the others, not every layer of every rule)
+        let mut moving_layers: Vec<usize> = Vec::new();
+        for l in bits::ones(&first.mov_mask).map(|b| b / 5).filter(|&l| l < layer_count) {
+            if moving_layers.last() != Some(&l) {
+                moving_layers.push(l);
+            }
+        }
+        for rule in &group[1..] {
             for (o, r) in objects.iter_mut().zip(&rule.rule_mask) {
                 *o &= r;
             }
-            for (l, needed) in layers.iter_mut().enumerate() {
-                *needed &= (0..5).any(|b| bits::get(&rule.mov_mask, 5 * l + b));
-            }
+            moving_layers.retain(|&l| moves_on(rule, l));
         }
-        let moving_layers = layers.iter().enumerate().filter(|(_, n)| **n).map(|(l, _)| l).collect();
         GroupNeed { several: group.len() > 1, objects, moving_layers }
     }
 }
