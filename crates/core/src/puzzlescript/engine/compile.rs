@@ -41,6 +41,11 @@ fn dir_mask(dir: &str) -> Option<u8> {
 pub(crate) struct CellPattern {
     pub present: Bits,
     pub missing: Bits,
+    /// `present`'s and `missing`'s first two words (0 past their ends): what a cell of one or
+    /// two words is tested against, read with no small vector's check of where it is kept
+    pub head: [u64; 4],
+    /// no movement is asked (`mov_present` and `mov_missing` both empty)
+    pub still: bool,
     pub any_present: Vec<Bits>,
     /// (layer, bits that must all be set)
     pub mov_present: Vec<(usize, u8)>,
@@ -1420,12 +1425,19 @@ fn rule_to_mask<'r>(
             }
             touched.sort_unstable();
             touched.dedup();
+            let word = |b: &Bits, w: usize| b.get(w).copied().unwrap_or(0);
+            let mov_present: Vec<(usize, u8)> =
+                touched.iter().map(|&l| (l, mov_present[l])).filter(|&(_, m)| m != 0).collect();
+            let mov_missing: Vec<(usize, u8)> =
+                touched.iter().map(|&l| (l, mov_missing[l])).filter(|&(_, m)| m != 0).collect();
             out_row.push(PatternCell::Cell(CellPattern {
+                head: [word(&present, 0), word(&present, 1), word(&missing, 0), word(&missing, 1)],
+                still: mov_present.is_empty() && mov_missing.is_empty(),
                 present,
                 missing,
                 any_present,
-                mov_present: touched.iter().map(|&l| (l, mov_present[l])).filter(|&(_, m)| m != 0).collect(),
-                mov_missing: touched.iter().map(|&l| (l, mov_missing[l])).filter(|&(_, m)| m != 0).collect(),
+                mov_present,
+                mov_missing,
                 replacement,
             }));
         }

@@ -1322,9 +1322,10 @@ impl<'a> Runtime<'a> {
             return true;
         };
         let s = self.game.stride;
+        let [p0, p1, m0, m1] = p.head;
         if s == 1 {
             let c = self.st.cells[i];
-            if c & p.present[0] != p.present[0] || c & p.missing[0] != 0 {
+            if c & p0 != p0 || c & m0 != 0 {
                 return false;
             }
             for any in &p.any_present {
@@ -1335,11 +1336,7 @@ impl<'a> Runtime<'a> {
         } else if s == 2 {
             // (two words a cell: the common size past 64 objects, without the loops)
             let (c0, c1) = (self.st.cells[2 * i], self.st.cells[2 * i + 1]);
-            if c0 & p.present[0] != p.present[0]
-                || c1 & p.present[1] != p.present[1]
-                || c0 & p.missing[0] != 0
-                || c1 & p.missing[1] != 0
-            {
+            if c0 & p0 != p0 || c1 & p1 != p1 || c0 & m0 != 0 || c1 & m1 != 0 {
                 return false;
             }
             for any in &p.any_present {
@@ -1360,7 +1357,7 @@ impl<'a> Runtime<'a> {
                 }
             }
         }
-        if p.mov_present.is_empty() && p.mov_missing.is_empty() {
+        if p.still {
             return true;
         }
         let lc = self.game.layer_count;
