@@ -136,6 +136,7 @@ fn turns(c: &mut Criterion) {
         travel_estimate: false,
         some_distance: false,
         matching: false,
+        lead: false,
         freeze: false,
         scenery: false,
     };

@@ -42,7 +42,12 @@
 //!   pairs); for `no X on Y`
 //!   each cell with both counts 1; `some X on Y`, when no cell has both, counts the X nearest a
 //!   Y's distance to it (moves where worked out, else columns plus rows; at least 1: a player
-//!   who must reach an exit is led to it, where counting 1 made A* breadth-first). It is not
+//!   who must reach an exit is led to it, where counting 1 made A* breadth-first). Among states
+//!   of one estimate, A* and greedy take first the one whose player is nearest (columns plus
+//!   rows) an object still to be brought onto its place by an `all X on Y` condition, the
+//!   player's *lead* ([`Aids::lead`]): the estimate does not see the player, so without it a
+//!   search walks round the whole room before the push that counts (width's order leaves it
+//!   out: its novelty leads it already). It is not
 //!   admissible in general (one step may move many objects, a rule may clear a whole row), so
 //!   A*'s solutions are usually but not provably the fewest; when either ends with no solution
 //!   it has searched every state, so `Unsolvable` is a proof for all of them. A state found
@@ -392,6 +397,8 @@ struct Estimate<'g> {
     some_distance: bool,
     /// `all X on Y`, where the moves to each Y are known, gives each X off a Y its own free Y.
     matching: bool,
+    /// [`Estimate::key`] breaks ties by the player's lead (see [`Aids::lead`]).
+    lead: bool,
 }
 
 /// The most (X, Y) pairs the estimate of `some X on Y` measures.
@@ -408,6 +415,8 @@ struct Marks {
     /// The pairing's movers off a target and targets free of one.
     loose: Vec<usize>,
     free: Vec<usize>,
+    /// The players' cells (the lead's).
+    players: Vec<usize>,
 }
 
 /// The most movers off a target the estimate pairs (past it, each counts its nearest target):
@@ -523,11 +532,24 @@ fn holds(mask: &[u64], all: bool, c: &[u64]) -> bool {
 }
 
 impl Estimate<'_> {
+    /// The estimate of the steps from `st` to a win.
+    #[cfg(test)]
     fn of(&self, st: &engine::State) -> u32 {
-        MARKS.with(|m| self.of_with(st, &mut m.borrow_mut()))
+        MARKS.with(|m| self.of_with(st, &mut m.borrow_mut())).0
     }
 
-    fn of_with(&self, st: &engine::State, marks: &mut Marks) -> u32 {
+    /// The frontiers' key of `st`: its estimate, then (when `lead`) the player's lead, packed in
+    /// one word (see [`key_of`]).
+    fn key(&self, st: &engine::State) -> u32 {
+        let (h, lead) = MARKS.with(|m| self.of_with(st, &mut m.borrow_mut()));
+        key_of(h, lead)
+    }
+
+    /// The estimate, and the player's lead when `lead` (else 0): the fewest columns plus rows
+    /// from a player's cell to an object still to be brought onto its place by an `all X on Y`
+    /// condition (an X off a Y; where `prune.rs` worked out that the Ys are what moves, a Y off
+    /// an X), 0 when there is none or too many pairs to measure.
+    fn of_with(&self, st: &engine::State, marks: &mut Marks) -> (u32, u32) {
         let s = st.stride;
         let n = st.width * st.height;
         let cell = |i: usize| &st.cells[i * s..(i + 1) * s];
@@ -536,12 +558,18 @@ impl Estimate<'_> {
             ((i / st.height).abs_diff(j / st.height) + (i % st.height).abs_diff(j % st.height)) as u32
         };
         let mut total = 0u32;
+        let mut lead = u32::MAX;
+        let mut players = std::mem::take(&mut marks.players);
+        players.clear();
+        if self.lead {
+            players.extend((0..n).filter(|&i| engine::bits::intersects(&self.game.player_mask, cell(i))));
+        }
         for (k, wc) in self.game.win_conditions.iter().enumerate() {
             let x = |i: usize| holds(&wc.mask1, wc.aggregate1, cell(i));
             let y = |i: usize| holds(&wc.mask2, wc.aggregate2, cell(i));
             // One pass over the board: the cells with an X, with a Y, with an X and no Y, and
             // how many have both.
-            let Marks { xs, ys, off, assign, loose, free } = marks;
+            let Marks { xs, ys, off, assign, loose, free, .. } = marks;
             xs.clear();
             ys.clear();
             off.clear();
@@ -591,6 +619,17 @@ impl Estimate<'_> {
                 }
             }
             let travel = self.travel.iter().find(|t| t.condition == k);
+            if wc.quantifier == 1 && !players.is_empty() {
+                // (the objects still to be brought: each X off a Y; where the Ys are what moves,
+                // each Y off an X)
+                let reversed = travel.is_some_and(|t| t.reversed);
+                let movers = if reversed { &ys[..] } else { &off[..] };
+                if players.len() * movers.len() <= MAX_PAIRS {
+                    for &m in movers.iter().filter(|&&m| !reversed || !x(m)) {
+                        lead = players.iter().map(|&p| far(p, m)).fold(lead, u32::min);
+                    }
+                }
+            }
             total = total.saturating_add(match wc.quantifier {
                 -1 => both,
                 0 if !self.some_distance => u32::from(both == 0),
@@ -689,8 +728,21 @@ impl Estimate<'_> {
                 }
             });
         }
-        total
+        marks.players = players;
+        (total, if lead == u32::MAX { 0 } else { lead })
     }
+}
+
+/// A frontier's key: estimate `h` in the high half, the player's `lead` in the low (each at
+/// most 65,535: an estimate past it, a sum of tens of thousands of moves, ranks with it), so
+/// that states of one estimate come in the order of their leads.
+fn key_of(h: u32, lead: u32) -> u32 {
+    (h.min(0xFFFF) << 16) | lead.min(0xFFFF)
+}
+
+/// The estimate a frontier's key holds (see [`key_of`]).
+fn estimate_of(key: u32) -> u32 {
+    key >> 16
 }
 
 /// The moves to the nearest target of each moving-side object on cell `i` (words `c`).
@@ -1212,7 +1264,7 @@ impl Expander<'_> {
                     && next.level == here.level;
                 let (dead, h) = match self.checks.filter(|_| checks) {
                     Some((pruning, estimate, prunes, estimates)) => {
-                        (Some(prunes && pruning.is_dead(game, next)), estimates.then(|| estimate.of(next)))
+                        (Some(prunes && pruning.is_dead(game, next)), estimates.then(|| estimate.key(next)))
                     }
                     None => (None, None),
                 };
@@ -1598,6 +1650,10 @@ pub struct Aids {
     /// Estimate `all X on Y` by giving each X off a Y its own free Y (the least total moves),
     /// not each X its nearest Y.
     pub matching: bool,
+    /// Among states of one estimate, take first those whose player is nearest (columns plus
+    /// rows) an object still to be brought onto its place by an `all X on Y` condition (A* and
+    /// greedy; not width): the player walks to the next crate rather than round the room first.
+    pub lead: bool,
     /// Drop states where an object that must reach a place can never move again (`prune.rs`'s
     /// frozen objects; part of `travel_pruning`).
     pub freeze: bool,
@@ -1615,6 +1671,7 @@ impl Default for Aids {
             travel_estimate: true,
             some_distance: true,
             matching: true,
+            lead: true,
             freeze: true,
             scenery: true,
         }
@@ -1843,6 +1900,7 @@ struct Searcher<'a> {
     travel: Vec<Travel>,
     some_distance: bool,
     matching: bool,
+    lead: bool,
     frontier: Frontier,
     workers: Vec<Worker>,
     /// A state's board, for the checks the merge makes (its other fields are the start's).
@@ -1869,11 +1927,13 @@ fn push(frontier: &mut Frontier, order: &mut u64, orders: &[Order], id: u32, dep
         Frontier::Heaps { heaps, .. } => {
             *order += 1;
             for (heap, o) in heaps.iter_mut().zip(orders) {
-                let (priority, tie) = match *o {
-                    Order::AStar => (depth.saturating_add(h), *order),
-                    Order::Greedy { newest: false } => (h, *order),
-                    Order::Greedy { newest: true } => (h, u64::MAX - *order),
-                    Order::Width => (novel, *order),
+                // (`h` is the frontier's key: the estimate, then the player's lead, which width's
+                // order leaves out: its novelty leads it already)
+                let (priority, h, tie) = match *o {
+                    Order::AStar => (depth.saturating_add(estimate_of(h)), h, *order),
+                    Order::Greedy { newest: false } => (h, h, *order),
+                    Order::Greedy { newest: true } => (h, h, u64::MAX - *order),
+                    Order::Width => (novel, key_of(estimate_of(h), 0), *order),
                 };
                 heap.push(Reverse((priority, h, tie, id, depth)));
             }
@@ -1970,6 +2030,7 @@ impl<'a> Searcher<'a> {
             travel,
             some_distance: aids.some_distance,
             matching: aids.matching,
+            lead: aids.lead,
             frontier: match search {
                 Search::Bfs => Frontier::Fifo(VecDeque::new()),
                 _ => Frontier::Heaps {
@@ -2007,10 +2068,15 @@ impl<'a> Searcher<'a> {
             let key = state_key(seen, rest);
             let (at, _) = me.store.find(key);
             let root = me.store.add(at, key, &start.cells, rest, Link { parent: NONE, cmd: 0, depth: 0 });
-            let h =
-                Estimate { game, travel: &me.travel, some_distance: me.some_distance, matching: me.matching }
-                    .of(start);
-            let novel = me.store.novelty(width, h, seen);
+            let h = Estimate {
+                game,
+                travel: &me.travel,
+                some_distance: me.some_distance,
+                matching: me.matching,
+                lead: me.lead,
+            }
+            .key(start);
+            let novel = me.store.novelty(width, estimate_of(h), seen);
             push(&mut me.frontier, &mut me.k.order, orders, root, 0, h, novel);
         }
         me
@@ -2081,6 +2147,7 @@ impl<'a> Searcher<'a> {
             travel,
             some_distance,
             matching,
+            lead,
             frontier,
             workers,
             view,
@@ -2092,7 +2159,8 @@ impl<'a> Searcher<'a> {
         } = self;
         let (game, moves, search, orders, jobs, prunes) = (*game, *moves, *search, *orders, *jobs, *prunes);
         let width = orders.contains(&Order::Width);
-        let estimate = Estimate { game, travel, some_distance: *some_distance, matching: *matching };
+        let estimate =
+            Estimate { game, travel, some_distance: *some_distance, matching: *matching, lead: *lead };
         let expander = Expander {
             game,
             moves,
@@ -2302,8 +2370,8 @@ impl<'a> Searcher<'a> {
                             let id = store.ids[at];
                             if search != Search::Bfs && depth < store.depth[id as usize] {
                                 store.reopen(id, &cells, link);
-                                let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)));
-                                let novel = store.novelty(width, h, seen);
+                                let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.key(v)));
+                                let novel = store.novelty(width, estimate_of(h), seen);
                                 push(frontier, &mut k.order, orders, id, depth, h, novel);
                             }
                             continue;
@@ -2318,9 +2386,9 @@ impl<'a> Searcher<'a> {
                         let h = if search == Search::Bfs {
                             0
                         } else {
-                            h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.of(v)))
+                            h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.key(v)))
                         };
-                        let novel = store.novelty(width, h, seen);
+                        let novel = store.novelty(width, estimate_of(h), seen);
                         push(frontier, &mut k.order, orders, id, depth, h, novel);
                     }
                 }
@@ -2972,7 +3040,11 @@ mod tests {
         let (rules, s) = start_of(GAME, 1, 0);
         let bfs = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false);
         let astar = solve_with(&rules, &s, SolveLimits::default(), Search::AStar, &mut || false);
-        assert_eq!(astar.outcome, bfs.outcome);
+        let steps = |r: &SolveReport| match &r.outcome {
+            SolveOutcome::Solved(c) => c.len(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(steps(&astar), steps(&bfs), "the fewest steps");
         let greedy = solve_with(&rules, &s, SolveLimits::default(), Search::Greedy, &mut || false);
         // 3,048 states expanded breadth-first, 2,552 by A*, greedy fewer (a longer solution);
         // without the checks of where crates can travel, 34,842 and 15,457.
@@ -3023,7 +3095,7 @@ mod tests {
         for (n, want) in [(0, 2), (1, 5), (2, 3)] {
             let (rules, s) = start_of(GAME, n, 0);
             assert_eq!(
-                Estimate { game: rules.game(), travel: &[], some_distance: true, matching: true }
+                Estimate { game: rules.game(), travel: &[], some_distance: true, matching: true, lead: true }
                     .of(s.engine()),
                 want,
                 "level {n}"
@@ -3032,7 +3104,8 @@ mod tests {
         let some = GAME.replace("All Target on Crate", "Some Crate on Target\nNo Player on Target");
         let (rules, s) = start_of(&some, 2, 0);
         assert_eq!(
-            Estimate { game: rules.game(), travel: &[], some_distance: true, matching: true }.of(s.engine()),
+            Estimate { game: rules.game(), travel: &[], some_distance: true, matching: true, lead: true }
+                .of(s.engine()),
             2,
             "no crate on a target (the nearest 1 from one), the player on one"
         );
@@ -3052,12 +3125,64 @@ mod tests {
             let (rules, s) = start_of(&source, n, 0);
             assert_eq!(rules.game().stride, 2, "two words a cell");
             assert_eq!(
-                Estimate { game: rules.game(), travel: &[], some_distance: true, matching: true }
+                Estimate { game: rules.game(), travel: &[], some_distance: true, matching: true, lead: true }
                     .of(s.engine()),
                 want,
                 "level {n}, 70 more objects"
             );
         }
+    }
+
+    /// Among states of one estimate, those whose player is nearer an object still to be
+    /// brought onto its place come first: the player 3 columns and rows from the nearer crate
+    /// off a target, or 2, the estimate the same.
+    #[test]
+    fn the_lead_orders_states_of_one_estimate_by_the_players_distance_to_a_crate_to_place() {
+        let head = &GAME[..GAME.find("LEVELS\n=======\n").expect("levels") + "LEVELS\n=======\n".len()];
+        let keys = |player_row: &str, lead: bool| {
+            let source =
+                format!("{head}\n############\n{player_row}\n#.O*O....*.#\n#..........#\n############\n");
+            let (rules, s) = start_of(&source, 0, 0);
+            let game = rules.game();
+            let pruning = Pruning::of(game, s.engine());
+            let estimate =
+                Estimate { game, travel: pruning.travel(), some_distance: true, matching: true, lead };
+            (estimate.of(s.engine()), estimate.key(s.engine()))
+        };
+        let (h_left, left) = keys("#P.........#", true);
+        let (h_right, right) = keys("#.........P#", true);
+        assert_eq!((h_left, h_right), (6, 6), "the estimate does not see the player");
+        assert_eq!((left, right), (key_of(6, 3), key_of(6, 2)));
+        assert!(right < left, "the nearer player first");
+        assert_eq!(estimate_of(left), 6);
+        assert_eq!(keys("#P.........#", false), (6, key_of(6, 0)), "no lead: the estimate alone");
+        // (an estimate past the key's half ranks with it)
+        assert_eq!(estimate_of(key_of(70_000, 1)), 0xFFFF);
+    }
+
+    /// A crate one push from its target, across a room from the player: every state of the
+    /// walk there has the same estimate, and greedy takes them oldest first (the whole room,
+    /// breadth-first) unless the player's lead takes it straight to the crate.
+    #[test]
+    fn the_lead_takes_greedy_straight_to_the_crate() {
+        let head = &GAME[..GAME.find("LEVELS\n=======\n").expect("levels") + "LEVELS\n=======\n".len()];
+        let room = "##############\n#P...........#\n#............#\n#............#\n#............#\n#..........*O#\n##############\n";
+        let (rules, s) = start_of(&format!("{head}\n{room}"), 0, 0);
+        let solve = |lead| {
+            let aids = Aids { lead, ..Aids::default() };
+            solve_aided(&rules, &s, SolveLimits::default(), Search::Greedy, aids, 1, &mut || false)
+        };
+        let (with, without) = (solve(true), solve(false));
+        for r in [&with, &without] {
+            let SolveOutcome::Solved(c) = &r.outcome else { panic!("{r:?}") };
+            assert_eq!(c.len(), 14, "13 steps to the crate, one push");
+        }
+        assert!(
+            with.nodes * 3 < without.nodes,
+            "{} states with the lead, {} without",
+            with.nodes,
+            without.nodes
+        );
     }
 
     /// Two targets beside one crate: each target's nearest crate is that one (2 moves in
@@ -3071,7 +3196,8 @@ mod tests {
         let (rules, s) = start_of(&source, 0, 0);
         let game = rules.game();
         let pruning = Pruning::of(game, s.engine());
-        let estimate = |matching| Estimate { game, travel: pruning.travel(), some_distance: true, matching };
+        let estimate =
+            |matching| Estimate { game, travel: pruning.travel(), some_distance: true, matching, lead: true };
         assert_eq!(estimate(false).of(s.engine()), 2, "each target's nearest crate");
         assert_eq!(estimate(true).of(s.engine()), 6, "each target its own crate");
         // A crate already on a target stays paired with it: the same 6 (moved off its target, it
@@ -3082,7 +3208,8 @@ mod tests {
         let pruning_made = Pruning::of(rules_made.game(), s_made.engine());
         let travel = pruning_made.travel();
         let made_estimate = |matching| {
-            Estimate { game: rules_made.game(), travel, some_distance: true, matching }.of(s_made.engine())
+            Estimate { game: rules_made.game(), travel, some_distance: true, matching, lead: true }
+                .of(s_made.engine())
         };
         assert_eq!((made_estimate(false), made_estimate(true)), (2, 6), "a pair made stays");
         let with = |matching| {
