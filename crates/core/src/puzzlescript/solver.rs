@@ -561,7 +561,8 @@ impl Estimate<'_> {
         let mut lead = u32::MAX;
         let mut players = std::mem::take(&mut marks.players);
         players.clear();
-        if self.lead {
+        // (only where some condition is `all X on Y`: the lead measures nothing else)
+        if self.lead && self.game.win_conditions.iter().any(|wc| wc.quantifier == 1) {
             players.extend((0..n).filter(|&i| engine::bits::intersects(&self.game.player_mask, cell(i))));
         }
         for (k, wc) in self.game.win_conditions.iter().enumerate() {
@@ -3133,16 +3134,23 @@ mod tests {
         }
     }
 
+    /// [`GAME`] up to its levels, for a test's own level.
+    fn game_head() -> &'static str {
+        &GAME[..GAME.find("LEVELS\n=======\n").expect("levels") + "LEVELS\n=======\n".len()]
+    }
+
+    /// Two targets beside one crate and a second crate far right, the player in `player_row`.
+    fn two_targets(player_row: &str) -> String {
+        format!("{}\n############\n{player_row}\n#.O*O....*.#\n#..........#\n############\n", game_head())
+    }
+
     /// Among states of one estimate, those whose player is nearer an object still to be
     /// brought onto its place come first: the player 3 columns and rows from the nearer crate
     /// off a target, or 2, the estimate the same.
     #[test]
     fn the_lead_orders_states_of_one_estimate_by_the_players_distance_to_a_crate_to_place() {
-        let head = &GAME[..GAME.find("LEVELS\n=======\n").expect("levels") + "LEVELS\n=======\n".len()];
         let keys = |player_row: &str, lead: bool| {
-            let source =
-                format!("{head}\n############\n{player_row}\n#.O*O....*.#\n#..........#\n############\n");
-            let (rules, s) = start_of(&source, 0, 0);
+            let (rules, s) = start_of(&two_targets(player_row), 0, 0);
             let game = rules.game();
             let pruning = Pruning::of(game, s.engine());
             let estimate =
@@ -3165,9 +3173,8 @@ mod tests {
     /// breadth-first) unless the player's lead takes it straight to the crate.
     #[test]
     fn the_lead_takes_greedy_straight_to_the_crate() {
-        let head = &GAME[..GAME.find("LEVELS\n=======\n").expect("levels") + "LEVELS\n=======\n".len()];
         let room = "##############\n#P...........#\n#............#\n#............#\n#............#\n#..........*O#\n##############\n";
-        let (rules, s) = start_of(&format!("{head}\n{room}"), 0, 0);
+        let (rules, s) = start_of(&format!("{}\n{room}", game_head()), 0, 0);
         let solve = |lead| {
             let aids = Aids { lead, ..Aids::default() };
             solve_aided(&rules, &s, SolveLimits::default(), Search::Greedy, aids, 1, &mut || false)
@@ -3190,9 +3197,7 @@ mod tests {
     /// the far crate's 5 pushes too (6). A* then solves it with fewer states.
     #[test]
     fn all_x_on_y_gives_each_target_its_own_crate() {
-        let head = &GAME[..GAME.find("LEVELS\n=======\n").expect("levels") + "LEVELS\n=======\n".len()];
-        let source =
-            format!("{head}\n############\n#P.........#\n#.O*O....*.#\n#..........#\n############\n");
+        let source = two_targets("#P.........#");
         let (rules, s) = start_of(&source, 0, 0);
         let game = rules.game();
         let pruning = Pruning::of(game, s.engine());
