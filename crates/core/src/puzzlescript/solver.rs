@@ -32,7 +32,7 @@
 //! - **Search.** [`Search::Bfs`] expands states in the order found: its first solution has the
 //!   fewest steps, and when it ends with none, there is none. [`Search::AStar`] expands by the
 //!   steps so far plus an estimate of the steps left, [`Search::Greedy`] by the estimate alone
-//!   (ties by the smaller estimate, then first found). The estimate sums, over the win
+//!   (ties by the smaller estimate, then the player's lead, then first found). The estimate sums, over the win
 //!   conditions, the cells that break them: for `all X on Y` each cell with an X and no Y counts
 //!   its distance (columns plus rows) to the nearest Y, or 1 when there is no Y (where the
 //!   moves to each Y cell are known, `prune.rs`'s per-target maps, each X off a Y is given its
@@ -1579,9 +1579,10 @@ impl Frontier {
 /// How a best-first heap ranks the states waiting (see [`Search`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Order {
-    /// Steps so far plus the estimate; ties by the smaller estimate, then the oldest.
+    /// Steps so far plus the estimate; ties by the smaller estimate, the smaller lead, then
+    /// the oldest.
     AStar,
-    /// The estimate; ties oldest first, or newest first.
+    /// The estimate; ties by the smaller lead, then oldest first, or newest first.
     Greedy { newest: bool },
     /// Novel states first (see [`Store::novelty`]), then by the estimate, then the oldest.
     Width,
