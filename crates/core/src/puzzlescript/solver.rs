@@ -563,7 +563,15 @@ impl Estimate<'_> {
         players.clear();
         // (only where some condition is `all X on Y`: the lead measures nothing else)
         if self.lead && self.game.win_conditions.iter().any(|wc| wc.quantifier == 1) {
-            players.extend((0..n).filter(|&i| engine::bits::intersects(&self.game.player_mask, cell(i))));
+            if s == 1 {
+                // (one word a cell: a test on words, as the conditions' scan below)
+                let pm = self.game.player_mask.first().copied().unwrap_or(0);
+                players.extend(
+                    st.cells.iter().take(n).enumerate().filter(|&(_, &c)| c & pm != 0).map(|(i, _)| i),
+                );
+            } else {
+                players.extend((0..n).filter(|&i| engine::bits::intersects(&self.game.player_mask, cell(i))));
+            }
         }
         for (k, wc) in self.game.win_conditions.iter().enumerate() {
             let x = |i: usize| holds(&wc.mask1, wc.aggregate1, cell(i));
