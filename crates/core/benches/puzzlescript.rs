@@ -137,6 +137,7 @@ fn turns(c: &mut Criterion) {
         some_distance: false,
         matching: false,
         lead: false,
+        boost: false,
         freeze: false,
         scenery: false,
     };

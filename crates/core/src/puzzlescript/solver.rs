@@ -67,7 +67,10 @@
 //!   suite's hard levels greedy solves several times as many as A*, whose solutions are
 //!   shorter when it finds them, and width solves others still; in turns, the search finds
 //!   A*'s short solution where one is near and the others' long ones where A* would need too
-//!   many states.
+//!   many states. When a state one order took finds a state of a smaller estimate than any
+//!   found before, that order takes the next [`BOOST_TURNS`] turns (the boost, as planners
+//!   boost the queue that made progress; [`Aids::boost`]): the order that is getting somewhere
+//!   is not made to wait five turns in six while the others look elsewhere.
 //! - **Scenery.** Objects no rule tells apart (`scenery.rs`: alike ones, read in exactly
 //!   the same places, `FirePit1` and `FirePit2` only ever read as `FirePit`; unseen ones, read
 //!   nowhere, on a layer where nothing moves: footprints, sparkles) are scenery: a state is
@@ -1557,7 +1560,27 @@ enum Frontier {
     /// [`Search::Mixed`]'s four), each holding every state waiting; the next state comes from the heap `turns[turn]` names,
     /// and `turn` moves on to the next after each. An entry whose steps are no longer the
     /// state's, or whose state was expanded since, is stale and skipped.
-    Heaps { heaps: Vec<Buckets>, turns: &'static [usize], turn: usize },
+    Heaps { heaps: Vec<Buckets>, turns: &'static [usize], turn: usize, boost: Boost },
+}
+
+/// Mixed's boost: the heap whose expansion found a state of a smaller estimate than any found
+/// before takes the next turns (as planners boost the queue that made progress).
+#[derive(Clone, Copy, Debug, Default)]
+struct Boost {
+    /// The heap boosted, and the turns it has left.
+    heap: usize,
+    left: u32,
+    /// The least estimate pushed so far (`u32::MAX`: none yet).
+    best: u32,
+}
+
+/// Where a batch's best-first state came from: the heap of turn `t`, or (`boosted`) the heap
+/// boosted, the turn not moved on.
+#[derive(Clone, Copy, Debug)]
+struct Pick {
+    t: usize,
+    heap: usize,
+    boosted: bool,
 }
 
 impl Frontier {
@@ -1664,6 +1687,10 @@ pub struct Aids {
     /// rows) an object still to be brought onto its place by an `all X on Y` condition (A* and
     /// greedy; not width): the player walks to the next crate rather than round the room first.
     pub lead: bool,
+    /// [`Search::Mixed`]: the order whose state expanded found a smaller estimate than any
+    /// found before takes the next [`BOOST_TURNS`] turns (planners' boost of the queue that
+    /// made progress).
+    pub boost: bool,
     /// Drop states where an object that must reach a place can never move again (`prune.rs`'s
     /// frozen objects; part of `travel_pruning`).
     pub freeze: bool,
@@ -1682,6 +1709,7 @@ impl Default for Aids {
             some_distance: true,
             matching: true,
             lead: true,
+            boost: true,
             freeze: true,
             scenery: true,
         }
@@ -1911,6 +1939,8 @@ struct Searcher<'a> {
     some_distance: bool,
     matching: bool,
     lead: bool,
+    /// The turns a boost gives (0: none; see [`Aids::boost`]).
+    boost_turns: u32,
     frontier: Frontier,
     workers: Vec<Worker>,
     /// A state's board, for the checks the merge makes (its other fields are the start's).
@@ -1919,7 +1949,7 @@ struct Searcher<'a> {
     /// before the rest of it), by state id.
     ahead: HashMap<u32, Vec<Tried>>,
     /// (id, and for best-first the heap it came from and its entry)
-    batch: Vec<(u32, Option<(usize, Entry)>)>,
+    batch: Vec<(u32, Option<(Pick, Entry)>)>,
     /// Entries taken out of a heap while the batch was filled because their state was in the
     /// batch already (mixed: the heaps' tops are often one state): the batch slot being filled,
     /// the heap, the entry. Put back with the slots they were taken for, when those wait.
@@ -1931,10 +1961,22 @@ struct Searcher<'a> {
 
 /// Adds state `id` to `frontier`, found `order`-th, `depth` steps from the start, estimated
 /// `h` from a win, `novel` (1) or not (2) (see [`Store::novelty`]): in each heap by its order.
-fn push(frontier: &mut Frontier, order: &mut u64, orders: &[Order], id: u32, depth: u32, h: u32, novel: u32) {
+/// Whether its estimate is less than any pushed before it (the search's progress).
+fn push(
+    frontier: &mut Frontier,
+    order: &mut u64,
+    orders: &[Order],
+    id: u32,
+    depth: u32,
+    h: u32,
+    novel: u32,
+) -> bool {
     match frontier {
-        Frontier::Fifo(q) => q.push_back(id),
-        Frontier::Heaps { heaps, .. } => {
+        Frontier::Fifo(q) => {
+            q.push_back(id);
+            false
+        }
+        Frontier::Heaps { heaps, boost, .. } => {
             *order += 1;
             for (heap, o) in heaps.iter_mut().zip(orders) {
                 // (`h` is the frontier's key: the estimate, then the player's lead, which width's
@@ -1947,7 +1989,23 @@ fn push(frontier: &mut Frontier, order: &mut u64, orders: &[Order], id: u32, dep
                 };
                 heap.push(Reverse((priority, h, tie, id, depth)));
             }
+            let progress = boost.best != u32::MAX && estimate_of(h) < boost.best;
+            boost.best = boost.best.min(estimate_of(h));
+            progress
         }
+    }
+}
+
+/// The turns a boost gives the heap that made progress ([`Aids::boost`]).
+pub const BOOST_TURNS: u32 = 1024;
+
+/// Gives `heap` the next `turns` turns (mixed only: one heap has every turn already).
+fn start_boost(frontier: &mut Frontier, heap: usize, turns: u32) {
+    if let Frontier::Heaps { turns: order, boost, .. } = frontier
+        && order.len() > 1
+        && turns > 0
+    {
+        (boost.heap, boost.left) = (heap, turns);
     }
 }
 
@@ -1965,21 +2023,23 @@ fn put_back_doubles(frontier: &mut Frontier, doubles: &[(usize, usize, Entry)], 
 
 /// Puts states taken for a batch back in their places, waiting their turn: at the queue's
 /// front, or in their heaps, the next turn the first one's (as one thread would take them).
-fn put_back(frontier: &mut Frontier, rest: &[(u32, Option<(usize, Entry)>)]) {
+fn put_back(frontier: &mut Frontier, rest: &[(u32, Option<(Pick, Entry)>)]) {
     match frontier {
         Frontier::Fifo(q) => {
             for &(id, _) in rest.iter().rev() {
                 q.push_front(id);
             }
         }
-        Frontier::Heaps { heaps, turns, turn } => {
+        Frontier::Heaps { heaps, turn, boost, .. } => {
             for &(_, e) in rest {
-                if let Some((t, e)) = e {
-                    heaps[turns[t]].push(e);
+                if let Some((pick, e)) = e {
+                    heaps[pick.heap].push(e);
+                    // (a boosted turn given back; the boost's turns come before the others)
+                    boost.left += u32::from(pick.boosted);
                 }
             }
-            if let Some(&(_, Some((t, _)))) = rest.first() {
-                *turn = t;
+            if let Some(pick) = rest.iter().find_map(|&(_, e)| e.map(|(p, _)| p).filter(|p| !p.boosted)) {
+                *turn = pick.t;
             }
         }
     }
@@ -2041,12 +2101,14 @@ impl<'a> Searcher<'a> {
             some_distance: aids.some_distance,
             matching: aids.matching,
             lead: aids.lead,
+            boost_turns: if aids.boost { BOOST_TURNS } else { 0 },
             frontier: match search {
                 Search::Bfs => Frontier::Fifo(VecDeque::new()),
                 _ => Frontier::Heaps {
                     heaps: orders.iter().map(|_| Buckets::default()).collect(),
                     turns,
                     turn: 0,
+                    boost: Boost { best: u32::MAX, ..Boost::default() },
                 },
             },
             workers: (0..jobs).map(|_| Worker::new(start)).collect(),
@@ -2158,6 +2220,7 @@ impl<'a> Searcher<'a> {
             some_distance,
             matching,
             lead,
+            boost_turns,
             frontier,
             workers,
             view,
@@ -2215,9 +2278,11 @@ impl<'a> Searcher<'a> {
                 while batch.len() < fill {
                     let head = match &mut *frontier {
                         Frontier::Fifo(q) => q.pop_front().map(|id| (id, None)),
-                        Frontier::Heaps { heaps, turns, turn } => {
+                        Frontier::Heaps { heaps, turns, turn, boost } => {
                             let t = *turn;
-                            let heap = &mut heaps[turns[t]];
+                            let boosted = boost.left > 0;
+                            let pick = Pick { t, heap: if boosted { boost.heap } else { turns[t] }, boosted };
+                            let heap = &mut heaps[pick.heap];
                             let next = loop {
                                 match heap.pop() {
                                     Some(Reverse((_, _, _, id, depth)))
@@ -2227,15 +2292,19 @@ impl<'a> Searcher<'a> {
                                     // one thread would find this entry stale and skip it, as here;
                                     // it goes back if the batch is cut before this slot.
                                     Some(e) if batch.iter().any(|&(id, _)| id == e.0.3) => {
-                                        doubles.push((batch.len(), turns[t], e));
+                                        doubles.push((batch.len(), pick.heap, e));
                                     }
-                                    other => break other.map(|e| (e.0.3, Some((t, e)))),
+                                    other => break other.map(|e| (e.0.3, Some((pick, e)))),
                                 }
                             };
                             // (when this heap has nothing left, the turn stays its: the states the
                             // batch holds may add some)
                             if next.is_some() {
-                                *turn = (t + 1) % turns.len();
+                                if boosted {
+                                    boost.left -= 1;
+                                } else {
+                                    *turn = (t + 1) % turns.len();
+                                }
                             }
                             next
                         }
@@ -2273,11 +2342,22 @@ impl<'a> Searcher<'a> {
                 }
                 // (how many of the batch were taken before it was cut short)
                 let mut taken = batch.len();
+                // (the heap whose state just expanded found a state of a smaller estimate than
+                // any before: boosted once the states taken after it are put back)
+                let mut boost_to = None;
                 for i in 0..batch.len() {
                     let (head, entry) = batch[i];
-                    if let Some((t, entry)) = entry
+                    if let Some(heap) = boost_to.take() {
+                        // (the rest of the batch was taken in the turns' order: it waits)
+                        put_back(frontier, &batch[i..]);
+                        put_back_doubles(frontier, doubles, i);
+                        start_boost(frontier, heap, *boost_turns);
+                        taken = i;
+                        break;
+                    }
+                    if let Some((pick, entry)) = entry
                         && i > 0
-                        && let Frontier::Heaps { heaps, turns, .. } = &mut *frontier
+                        && let Frontier::Heaps { heaps, .. } = &mut *frontier
                     {
                         let stale =
                             store.depth[head as usize] != entry.0.4 || store.slot[head as usize] == NONE;
@@ -2287,7 +2367,7 @@ impl<'a> Searcher<'a> {
                         // A state found since that comes first, or (heaps in turns) a stale one,
                         // which one thread would have skipped for the next of the same heap: the
                         // rest of the batch waits its turn.
-                        if stale || heaps[turns[t]].peek().is_some_and(|top| top > entry) {
+                        if stale || heaps[pick.heap].peek().is_some_and(|top| top > entry) {
                             put_back(frontier, &batch[i..]);
                             put_back_doubles(frontier, doubles, i);
                             taken = i;
@@ -2328,6 +2408,8 @@ impl<'a> Searcher<'a> {
                         }
                     };
                     store.release(head);
+                    // (the heap it came from, which a boost would name)
+                    let from = batch[i].1.map(|(pick, _)| pick.heap);
                     let depth = store.depth[head as usize] + 1;
                     let parent_rest = store.rest_of[head as usize];
                     k.nodes += 1;
@@ -2382,7 +2464,9 @@ impl<'a> Searcher<'a> {
                                 store.reopen(id, &cells, link);
                                 let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.key(v)));
                                 let novel = store.novelty(width, estimate_of(h), seen);
-                                push(frontier, &mut k.order, orders, id, depth, h, novel);
+                                if push(frontier, &mut k.order, orders, id, depth, h, novel) {
+                                    boost_to = from;
+                                }
                             }
                             continue;
                         }
@@ -2399,8 +2483,13 @@ impl<'a> Searcher<'a> {
                             h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.key(v)))
                         };
                         let novel = store.novelty(width, estimate_of(h), seen);
-                        push(frontier, &mut k.order, orders, id, depth, h, novel);
+                        if push(frontier, &mut k.order, orders, id, depth, h, novel) {
+                            boost_to = from;
+                        }
                     }
+                }
+                if let Some(heap) = boost_to {
+                    start_boost(frontier, heap, *boost_turns);
                 }
                 if taken < batch.len() {
                     if taken <= 1 && batch.len() > 1 {
@@ -3201,6 +3290,39 @@ mod tests {
         );
     }
 
+    /// A crate pushed 14 cells across a room, the player beside it: the start's first expansion (A*'s
+    /// turn) finds the push, a smaller estimate than any before, and A*'s heap takes the next
+    /// turns (the turns' order does not move on); without the boost the turns go round.
+    #[test]
+    fn the_boost_gives_the_order_that_made_progress_the_next_turns() {
+        let (wall, floor) = ("#".repeat(20), format!("#{}#", ".".repeat(18)));
+        let room = format!("{wall}\n{floor}\n#.P*{}O.#\n{floor}\n{wall}\n", ".".repeat(13));
+        let (rules, s) = start_of(&format!("{}\n{room}", game_head()), 0, 0);
+        let after = |boost: bool, states: u64| {
+            let aids = Aids { boost, ..Aids::default() };
+            let mut me = Searcher::new(&rules, &s, Search::Mixed, aids, 1, false, None);
+            assert_eq!(me.run(states, u64::MAX, u64::MAX, &mut || false), None, "paused");
+            let Frontier::Heaps { turn, boost, .. } = me.frontier else { panic!("mixed has heaps") };
+            (turn, boost.heap, boost.left > 0)
+        };
+        assert_eq!(after(true, 1), (1, 0, true), "A* (turn 0) boosted, the turn moved on once");
+        assert_eq!(after(true, 11), (1, 0, true), "ten more states, all A*'s");
+        assert_eq!(after(false, 1), (1, 0, false));
+        assert_eq!(after(false, 11), ((1 + 10) % MIXED_TURNS.len(), 0, false), "the turns go round");
+        // Solved either way, the same length; with the boost in no more states.
+        let solve = |boost| {
+            let aids = Aids { boost, ..Aids::default() };
+            solve_aided(&rules, &s, SolveLimits::default(), Search::Mixed, aids, 1, &mut || false)
+        };
+        let (with, without) = (solve(true), solve(false));
+        let steps = |r: &SolveReport| match &r.outcome {
+            SolveOutcome::Solved(c) => c.len(),
+            o => panic!("{o:?}"),
+        };
+        assert_eq!((steps(&with), steps(&without)), (14, 14), "14 pushes right");
+        assert!(with.nodes <= without.nodes, "{} with the boost, {} without", with.nodes, without.nodes);
+    }
+
     /// Two targets beside one crate: each target's nearest crate is that one (2 moves in
     /// all), where two crates cannot both end on it: giving each target its own crate counts
     /// the far crate's 5 pushes too (6). A* then solves it with fewer states.
@@ -3435,6 +3557,7 @@ mod tests {
             heaps: MIXED_ORDERS.iter().map(|_| Buckets::default()).collect(),
             turns: &MIXED_TURNS,
             turn: 0,
+            boost: Boost::default(),
         };
         assert_eq!(heaps.bytes(10, 7), 10 * 4 * size_of::<Entry>() as u64, "an entry a push and heap");
         // A mixed search's bytes: its store's and 4 entries for every state pushed.

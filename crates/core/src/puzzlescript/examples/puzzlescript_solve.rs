@@ -17,7 +17,8 @@
 //! `no-some` (`some X on Y` estimated 1 while it does not hold, not the nearest X's distance),
 //! `no-matching` (`all X on Y` estimated by each X's nearest Y, not each X given its own),
 //! `no-lead` (states of one estimate not taken nearest first by the player's distance to an
-//! object still to be brought),
+//! object still to be brought), `no-boost` (mixed: the order that found a smaller estimate
+//! than any before gets no run of turns),
 //! `no-freeze` (no dead states from objects that can never move again), `no-scenery` (boards
 //! that differ only in objects no rule tells apart are not taken for one).
 //! `SECONDS` is the search thread's CPU time (Linux: `/proc/thread-self/stat`; wall time where
@@ -273,10 +274,11 @@ fn main() {
             "no-some" => aids.some_distance = false,
             "no-matching" => aids.matching = false,
             "no-lead" => aids.lead = false,
+            "no-boost" => aids.boost = false,
             "no-freeze" => aids.freeze = false,
             "no-scenery" => aids.scenery = false,
             _ => panic!(
-                "{a}: give all, no-idle, no-prune, no-estimate, no-some, no-matching, no-lead, no-freeze or no-scenery"
+                "{a}: give all, no-idle, no-prune, no-estimate, no-some, no-matching, no-lead, no-boost, no-freeze or no-scenery"
             ),
         }
     }
