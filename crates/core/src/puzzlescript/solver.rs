@@ -1565,13 +1565,19 @@ enum Frontier {
 
 /// Mixed's boost: the heap whose expansion found a state of a smaller estimate than any found
 /// before takes the next turns (as planners boost the queue that made progress).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Boost {
     /// The heap boosted, and the turns it has left.
     heap: usize,
     left: u32,
     /// The least estimate pushed so far (`u32::MAX`: none yet).
     best: u32,
+}
+
+impl Default for Boost {
+    fn default() -> Self {
+        Boost { heap: 0, left: 0, best: u32::MAX }
+    }
 }
 
 /// Where a batch's best-first state came from: the heap of turn `t`, or (`boosted`) the heap
@@ -1948,7 +1954,7 @@ struct Searcher<'a> {
     /// Expansions worked out ahead of their turn (best-first: a state found in a batch came
     /// before the rest of it), by state id.
     ahead: HashMap<u32, Vec<Tried>>,
-    /// (id, and for best-first the heap it came from and its entry)
+    /// (id, and for best-first where it came from and its entry)
     batch: Vec<(u32, Option<(Pick, Entry)>)>,
     /// Entries taken out of a heap while the batch was filled because their state was in the
     /// batch already (mixed: the heaps' tops are often one state): the batch slot being filled,
@@ -2108,7 +2114,7 @@ impl<'a> Searcher<'a> {
                     heaps: orders.iter().map(|_| Buckets::default()).collect(),
                     turns,
                     turn: 0,
-                    boost: Boost { best: u32::MAX, ..Boost::default() },
+                    boost: Boost::default(),
                 },
             },
             workers: (0..jobs).map(|_| Worker::new(start)).collect(),
