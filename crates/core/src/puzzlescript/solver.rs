@@ -72,7 +72,8 @@
 //!   boost the queue that made progress; [`Aids::boost`]): the order that is getting somewhere
 //!   is not made to wait five turns in six while the others look elsewhere. A* is not boosted:
 //!   it takes the first turn, so the start's own children, a smaller estimate than the start's,
-//!   would hand it every level's first 1,024 turns, and its progress costs the steps so far.
+//!   would hand it the first 1,024 turns of nearly every level, and its progress costs the
+//!   steps so far.
 //! - **Scenery.** Objects no rule tells apart (`scenery.rs`: alike ones, read in exactly
 //!   the same places, `FirePit1` and `FirePit2` only ever read as `FirePit`; unseen ones, read
 //!   nowhere, on a layer where nothing moves: footprints, sparkles) are scenery: a state is
