@@ -2429,8 +2429,9 @@ impl<'a> Searcher<'a> {
                         }
                     };
                     store.release(head);
-                    // (the heap it came from, which a boost would name)
-                    let from = batch[i].1.map(|(pick, _)| pick.heap);
+                    // (the heap it came from, which a boost would name when its order takes one)
+                    let from =
+                        batch[i].1.map(|(pick, _)| pick.heap).filter(|&heap| orders[heap].takes_boost());
                     let depth = store.depth[head as usize] + 1;
                     let parent_rest = store.rest_of[head as usize];
                     k.nodes += 1;
@@ -2486,7 +2487,7 @@ impl<'a> Searcher<'a> {
                                 let h = h.unwrap_or_else(|| in_view(&cells, &mut |v| estimate.key(v)));
                                 let novel = store.novelty(width, estimate_of(h), seen);
                                 if push(frontier, &mut k.order, orders, id, depth, h, novel) {
-                                    boost_to = from.filter(|&heap| orders[heap].takes_boost());
+                                    boost_to = from;
                                 }
                             }
                             continue;
@@ -2505,7 +2506,7 @@ impl<'a> Searcher<'a> {
                         };
                         let novel = store.novelty(width, estimate_of(h), seen);
                         if push(frontier, &mut k.order, orders, id, depth, h, novel) {
-                            boost_to = from.filter(|&heap| orders[heap].takes_boost());
+                            boost_to = from;
                         }
                     }
                 }
