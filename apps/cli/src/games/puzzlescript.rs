@@ -63,7 +63,7 @@ pub const SOLVERS: &[crate::solve::Solver] =
     &[crate::solve::Solver { rule_set: RuleSet::PuzzleScript, run: solve_level }];
 
 /// The search `tessera solve` runs without `--search`: A* and greedy in turns solved the most of
-/// the suite's levels in 10 s, every level A* solved among them (README, "PuzzleScript games").
+/// the suite's levels in 10 s, every level A* solved among them (`docs/solver.md`).
 const DEFAULT_SEARCH: Search = Search::Mixed;
 
 /// The search `tessera solve` runs, from `--search`.
