@@ -2897,7 +2897,7 @@ fn declaration(line: usize, tokens: &[(String, super::parse::SoundTok)]) -> supe
 
 #[cfg(test)]
 mod tests {
-    use super::super::compile;
+    use crate::compile;
 
     const GAME: &str = "title quick keys
 
@@ -2951,7 +2951,7 @@ LEVELS
 #####
 ";
 
-    fn bit(game: &super::super::Game, name: &str) -> u64 {
+    fn bit(game: &crate::Game, name: &str) -> u64 {
         let o = game.objects.iter().position(|o| o.name == name).expect("object");
         1 << o
     }

@@ -5,7 +5,7 @@
 //!
 //! - **Steps** are `up`, `down`, `left`, `right` and `action` (not when the game says
 //!   `noaction`), each run exactly as the rule set runs it: the turn, then every `again` turn it
-//!   queues (at most [`MAX_TURNS`](super::MAX_TURNS)), stopping at a win; a chain of `again`
+//!   queues (at most [`MAX_TURNS`](crate::MAX_TURNS)), stopping at a win; a chain of `again`
 //!   turns that comes back to a state it passed (an animation looping for ever) has its whole
 //!   cycles skipped, their work counted, to the same state and verdict. `tick`
 //!   is searched in a realtime game (`realtime_interval`) only: a turn with no input, as the
@@ -129,10 +129,9 @@
 //!   time budget overshoots by one step at most, which the engine's step bound caps; no clock
 //!   in core).
 
-use super::engine::{self, Game, Input};
-use super::prune::{FAR, Pruning, Travel};
-use super::scenery::Scenery;
-use super::{MAX_TURNS, PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState};
+use crate::prune::{FAR, Pruning, Travel};
+use crate::scenery::Scenery;
+use crate::{Command, Game, Input, MAX_TURNS, State};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -222,7 +221,7 @@ impl Default for SolveLimits {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SolveOutcome {
     /// A solution with the fewest steps: the commands, in order (empty when already won).
-    Solved(Vec<PuzzleScriptCommand>),
+    Solved(Vec<Command>),
     /// No sequence of steps wins from this state.
     Unsolvable,
     /// No sequence of steps that draw nothing from the generator wins, and `steps` steps that
@@ -237,7 +236,7 @@ pub enum SolveOutcome {
         followed: bool,
     },
     /// No sequence of the steps searched wins, but `steps` steps past the step work bound
-    /// ([`PuzzleScriptRules::step_work_limit`]), which the rules refuse, were left out: not a
+    /// ([`Puzzle::work_limit`]), which the rules refuse, were left out: not a
     /// proof, since a game that allowed them might win through them.
     TooLong {
         /// Steps left out because they passed the work bound.
@@ -270,8 +269,8 @@ pub struct SolveReport {
 
 /// The commands a search expands, in order: the arrows, `action` unless the game says
 /// `noaction`, and `tick` in a realtime game (a turn with no input: the clock's).
-pub fn moves(game: &Game) -> &'static [PuzzleScriptCommand] {
-    use PuzzleScriptCommand::*;
+pub fn moves(game: &Game) -> &'static [Command] {
+    use Command::*;
     let realtime = game.prelude().realtime_interval.is_some();
     match (game.prelude().noaction, realtime) {
         (true, false) => &[Up, Down, Left, Right],
@@ -283,36 +282,36 @@ pub fn moves(game: &Game) -> &'static [PuzzleScriptCommand] {
 
 /// What a step did ([`step`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stepped {
+pub(crate) struct Stepped {
     /// The step won.
-    won: bool,
+    pub(crate) won: bool,
     /// A draw from the generator could have gone otherwise in one of its turns
-    /// ([`engine::QuietOutcome::free_draw`]): without one, the step does the same whatever the
+    /// ([`crate::QuietOutcome::free_draw`]): without one, the step does the same whatever the
     /// generator holds, even if it drew.
     free_draw: bool,
 }
 
-/// One step as the rule set runs it (see [`PuzzleScriptRules::apply_into`]) on the engine's
+/// One step as the rule set runs it (as the tessera rule set runs it) on the engine's
 /// state: whether it won, and whether a draw could have gone otherwise.
 ///
-/// `None` for a step past `work_limit` (see [`PuzzleScriptRules::step_work_limit`]), which the
+/// `None` for a step past `work_limit` (see [`Puzzle::work_limit`]), which the
 /// rules refuse: the state is then of no use.
-fn step(
+pub(crate) fn step(
     game: &Game,
-    ws: &mut engine::Workspace,
-    state: &mut engine::State,
+    ws: &mut crate::Workspace,
+    state: &mut crate::State,
     input: Option<Input>,
     work_limit: u64,
 ) -> Option<Stepped> {
     let mut free_draw = false;
     let mut turn = 0u32;
-    let mut work = engine::Work::new(work_limit);
+    let mut work = crate::Work::new(work_limit);
     // A chain of `again` turns that comes back to a state it passed (an animation that loops)
     // repeats from there to the last turn, since an `again` turn depends on the state alone,
     // its work too. Found by Brent's method (the state kept at turns 4, 8, 16, ...): the
     // whole cycles left are skipped, their work counted, and the rest played. The same state
     // and answer as playing every turn, for a 60th of the work on a chain of 1,000 turns.
-    let mut kept: Option<(engine::State, u32, u64)> = None;
+    let mut kept: Option<(crate::State, u32, u64)> = None;
     let mut cycled = false;
     loop {
         let outcome = game.quiet_turn(ws, state, if turn == 0 { input } else { None }, &mut work);
@@ -355,13 +354,13 @@ fn step(
 const CYCLE_FROM: u32 = 4;
 
 /// The engine input of a searched command.
-fn input(cmd: PuzzleScriptCommand) -> Option<Input> {
+pub(crate) fn input(cmd: Command) -> Option<Input> {
     match cmd {
-        PuzzleScriptCommand::Up => Some(Input::Up),
-        PuzzleScriptCommand::Down => Some(Input::Down),
-        PuzzleScriptCommand::Left => Some(Input::Left),
-        PuzzleScriptCommand::Right => Some(Input::Right),
-        PuzzleScriptCommand::Tick => None,
+        Command::Up => Some(Input::Up),
+        Command::Down => Some(Input::Down),
+        Command::Left => Some(Input::Left),
+        Command::Right => Some(Input::Right),
+        Command::Tick => None,
         _ => Some(Input::Action),
     }
 }
@@ -540,13 +539,13 @@ fn holds(mask: &[u64], all: bool, c: &[u64]) -> bool {
 impl Estimate<'_> {
     /// The estimate of the steps from `st` to a win.
     #[cfg(test)]
-    fn of(&self, st: &engine::State) -> u32 {
+    fn of(&self, st: &crate::State) -> u32 {
         MARKS.with(|m| self.of_with(st, &mut m.borrow_mut())).0
     }
 
     /// The frontiers' key of `st`: its estimate, then (when `lead`) the player's lead, packed in
     /// one word (see [`key_of`]).
-    fn key(&self, st: &engine::State) -> u32 {
+    fn key(&self, st: &crate::State) -> u32 {
         let (h, lead) = MARKS.with(|m| self.of_with(st, &mut m.borrow_mut()));
         key_of(h, lead)
     }
@@ -555,7 +554,7 @@ impl Estimate<'_> {
     /// from a player's cell to an object still to be brought onto its place by an `all X on Y`
     /// condition (an X off a Y; where `prune.rs` worked out that the Ys are what moves, a Y off
     /// an X), 0 when there is none or too many pairs to measure.
-    fn of_with(&self, st: &engine::State, marks: &mut Marks) -> (u32, u32) {
+    fn of_with(&self, st: &crate::State, marks: &mut Marks) -> (u32, u32) {
         let s = st.stride;
         let n = st.width * st.height;
         let cell = |i: usize| &st.cells[i * s..(i + 1) * s];
@@ -576,7 +575,7 @@ impl Estimate<'_> {
                     st.cells.iter().take(n).enumerate().filter(|&(_, &c)| c & pm != 0).map(|(i, _)| i),
                 );
             } else {
-                players.extend((0..n).filter(|&i| engine::bits::intersects(&self.game.player_mask, cell(i))));
+                players.extend((0..n).filter(|&i| crate::bits::intersects(&self.game.player_mask, cell(i))));
             }
         }
         for (k, wc) in self.game.win_conditions.iter().enumerate() {
@@ -762,7 +761,7 @@ fn estimate_of(key: u32) -> u32 {
 
 /// The moves to the nearest target of each moving-side object on cell `i` (words `c`).
 fn moves_from<'t>(t: &'t Travel, c: &'t [u64], i: usize) -> impl Iterator<Item = u32> + 't {
-    t.maps.iter().filter(move |(o, _)| engine::bits::get(c, *o)).map(move |(_, m)| m[i])
+    t.maps.iter().filter(move |(o, _)| crate::bits::get(c, *o)).map(move |(_, m)| m[i])
 }
 
 /// How a state was reached: its parent, the command from it, the steps from the start.
@@ -796,8 +795,8 @@ struct Store {
     board_words: u64,
     most_board_words: u64,
     /// The distinct rests (the state with no board), their ids, and what they take.
-    rests: Vec<engine::State>,
-    rest_ids: HashMap<engine::State, u32, rustc_hash::FxBuildHasher>,
+    rests: Vec<crate::State>,
+    rest_ids: HashMap<crate::State, u32, rustc_hash::FxBuildHasher>,
     rest_bytes: u64,
     /// Per estimate: every object on every cell of the states found with that estimate, a
     /// board's words ORed (width's novelty; at most [`MAX_NOVELTY_BYTES`] of them and of the
@@ -958,12 +957,12 @@ impl Store {
     }
 
     /// The id of the rest of `state` (its board ignored).
-    fn rest_id(&mut self, state: &engine::State) -> u32 {
+    fn rest_id(&mut self, state: &crate::State) -> u32 {
         self.rest_id_of(state.without_cells())
     }
 
     /// The id of `rest`, a state without its board.
-    fn rest_id_of(&mut self, rest: engine::State) -> u32 {
+    fn rest_id_of(&mut self, rest: crate::State) -> u32 {
         if let Some(&id) = self.rest_ids.get(&rest) {
             return id;
         }
@@ -1087,7 +1086,7 @@ impl Store {
     }
 
     /// Makes `state` the state `id` (in the frontier), which stays there.
-    fn load(&self, id: u32, state: &mut engine::State) {
+    fn load(&self, id: u32, state: &mut crate::State) {
         let rest = &self.rests[self.rest_of[id as usize] as usize];
         let cells = std::mem::take(&mut state.cells);
         state.clone_from(rest);
@@ -1115,7 +1114,7 @@ impl Store {
     }
 
     /// The commands from the start to `id`.
-    fn path(&self, mut id: u32, moves: &[PuzzleScriptCommand]) -> Vec<PuzzleScriptCommand> {
+    fn path(&self, mut id: u32, moves: &[Command]) -> Vec<Command> {
         let mut out = Vec::new();
         while self.parent[id as usize] != NONE {
             out.push(moves[usize::from(self.cmd[id as usize])]);
@@ -1162,13 +1161,7 @@ enum Reached {
     /// A state: whether the step drew from the generator; its board; its rest (the state
     /// without its board) when that differs from its parent's; whether it is dead and its
     /// estimate, when worked out already.
-    State {
-        drew: bool,
-        cells: Vec<u64>,
-        rest: Option<Box<engine::State>>,
-        dead: Option<bool>,
-        h: Option<u32>,
-    },
+    State { drew: bool, cells: Vec<u64>, rest: Option<Box<crate::State>>, dead: Option<bool>, h: Option<u32> },
 }
 
 /// One step tried from a state: the index of its command, what it reached.
@@ -1179,21 +1172,21 @@ struct Tried {
 
 /// A thread's buffers for expanding states.
 struct Worker {
-    ws: engine::Workspace,
-    here: engine::State,
-    next: engine::State,
+    ws: crate::Workspace,
+    here: crate::State,
+    next: crate::State,
 }
 
 impl Worker {
-    fn new(start: &engine::State) -> Worker {
-        Worker { ws: engine::Workspace::default(), here: start.clone(), next: start.clone() }
+    fn new(start: &crate::State) -> Worker {
+        Worker { ws: crate::Workspace::default(), here: start.clone(), next: start.clone() }
     }
 }
 
 /// Expands states: every step from them, as the search plays them.
 struct Expander<'a> {
     game: &'a Game,
-    moves: &'a [PuzzleScriptCommand],
+    moves: &'a [Command],
     work_limit: u64,
     idle_action: bool,
     /// Whether steps that draw from the generator are followed (else left out).
@@ -1208,7 +1201,7 @@ struct Expander<'a> {
 impl Expander<'_> {
     /// Whether `action` is left out from `here`: it changes nothing in this game and nothing
     /// waits to move (it would find the state itself, stored already).
-    fn skips_action(&self, here: &engine::State) -> bool {
+    fn skips_action(&self, here: &crate::State) -> bool {
         self.idle_action
             && !here.text_mode
             && here.movements.iter().all(|&m| m == 0)
@@ -1230,7 +1223,7 @@ impl Expander<'_> {
         let skip_action = self.skips_action(&w.here);
         let mut out = Vec::with_capacity(self.moves.len());
         for (k, &cmd) in self.moves.iter().enumerate() {
-            if cmd == PuzzleScriptCommand::Action && skip_action {
+            if cmd == Command::Action && skip_action {
                 continue;
             }
             // Before every step (issue 37.5: one check in 256 expansions let `--seconds 2` run
@@ -1247,10 +1240,10 @@ impl Expander<'_> {
     /// the state reached when `checks`.
     fn try_step(
         &self,
-        here: &engine::State,
+        here: &crate::State,
         k: usize,
-        ws: &mut engine::Workspace,
-        next: &mut engine::State,
+        ws: &mut crate::Workspace,
+        next: &mut crate::State,
         checks: bool,
     ) -> Tried {
         let game = self.game;
@@ -1317,7 +1310,7 @@ type Item = (u32, u8);
 struct Task {
     /// The states of the batch (buffers kept from task to task: the first as many as its ids
     /// are this task's).
-    states: Vec<engine::State>,
+    states: Vec<crate::State>,
     items: Vec<Item>,
 }
 
@@ -1448,7 +1441,7 @@ impl<'scope> Pool<'scope> {
             store.load(id, &mut task.states[i]);
             let skip_action = expander.skips_action(&task.states[i]);
             for (k, &cmd) in expander.moves.iter().enumerate() {
-                if !(cmd == PuzzleScriptCommand::Action && skip_action) {
+                if !(cmd == Command::Action && skip_action) {
                     task.items.push((i as u32, k as u8));
                 }
             }
@@ -1650,41 +1643,49 @@ const MIXED_ORDERS: [Order; 4] =
 /// fourth turn each 8 of them; every other turn 9, losing one of the 174 the three solved.)
 pub const MIXED_TURNS: [usize; 6] = [0, 3, 1, 3, 2, 3];
 
-/// Searches for a solution of `state` with the fewest steps (breadth-first), within `limits`,
+/// What a search is asked to solve: a compiled game, the state to solve from, whether that
+/// state is won already, and the most work a step may do (a step past it is refused, as the
+/// rule set refuses it: [`crate::MAX_STEP_WORK`] unless the game's player says otherwise).
+#[derive(Clone, Copy, Debug)]
+pub struct Puzzle<'a> {
+    /// The compiled game.
+    pub game: &'a Game,
+    /// The state searched from.
+    pub start: &'a State,
+    /// Whether `start` is won already (the solution is then empty).
+    pub won: bool,
+    /// The most work one step may do ([`crate::Work`]).
+    pub work_limit: u64,
+}
+
+/// Searches for a solution of `puzzle` with the fewest steps (breadth-first), within `limits`,
 /// calling `stop` before every step (see the module docs).
-pub fn solve(
-    rules: &PuzzleScriptRules,
-    state: &PuzzleScriptState,
-    limits: SolveLimits,
-    stop: &mut dyn FnMut() -> bool,
-) -> SolveReport {
-    solve_with(rules, state, limits, Search::Bfs, stop)
+pub fn solve(puzzle: Puzzle<'_>, limits: SolveLimits, stop: &mut dyn FnMut() -> bool) -> SolveReport {
+    solve_with(puzzle, limits, Search::Bfs, stop)
 }
 
 /// Searches for a solution of `state` by `search` (see the module docs), within `limits`, calling
 /// `stop` before every step.
 pub fn solve_with(
-    rules: &PuzzleScriptRules,
-    state: &PuzzleScriptState,
+    puzzle: Puzzle<'_>,
     limits: SolveLimits,
     search: Search,
     stop: &mut dyn FnMut() -> bool,
 ) -> SolveReport {
-    solve_aided(rules, state, limits, search, Aids::default(), 1, stop)
+    solve_aided(puzzle, limits, search, Aids::default(), 1, stop)
 }
 
 /// [`solve_with`] on `jobs` threads: the same solution, states and counts whatever `jobs` (the
 /// steps are played on every thread, the states they reach taken in the order one thread would
 /// take them; see the module docs).
 pub fn solve_parallel(
-    rules: &PuzzleScriptRules,
-    state: &PuzzleScriptState,
+    puzzle: Puzzle<'_>,
     limits: SolveLimits,
     search: Search,
     jobs: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> SolveReport {
-    solve_aided(rules, state, limits, search, Aids::default(), jobs, stop)
+    solve_aided(puzzle, limits, search, Aids::default(), jobs, stop)
 }
 
 /// Which of the search's aids are on (all, by default): to measure what each one buys
@@ -1740,16 +1741,15 @@ impl Default for Aids {
 /// [`solve_parallel`] with only `aids` on.
 #[doc(hidden)]
 pub fn solve_aided(
-    rules: &PuzzleScriptRules,
-    state: &PuzzleScriptState,
+    puzzle: Puzzle<'_>,
     limits: SolveLimits,
     search: Search,
     aids: Aids,
     jobs: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> SolveReport {
-    let ask = Ask { rules, state, search, aids, jobs };
-    let scenery = if aids.scenery { Scenery::of(rules.game(), state.engine()) } else { None };
+    let ask = Ask { puzzle, search, aids, jobs };
+    let scenery = if aids.scenery { Scenery::of(puzzle.game, puzzle.start) } else { None };
     // (a look that may hide a difference, in a game with `again`, could hide the shortest
     // solution: breadth-first goes without)
     let Some(look) = scenery.as_ref().filter(|s| s.exact || !search.proves_fewest()) else {
@@ -1757,7 +1757,7 @@ pub fn solve_aided(
     };
     let mut report = search_both(ask, limits, stop, Some(look));
     let sure = match &report.outcome {
-        SolveOutcome::Solved(path) => match played(rules, state, path) {
+        SolveOutcome::Solved(path) => match played(puzzle, path) {
             // (a game with `again` whose draws paint only scenery: the solution is known to
             // win with this generator, maybe not another)
             Some(draws) if look.random_is_scenery && !look.exact => {
@@ -1783,26 +1783,38 @@ pub fn solve_aided(
     SolveReport { nodes: again.nodes.saturating_add(report.nodes), ..again }
 }
 
-/// When `path` wins from `state`, played step by step by the rule set: its steps that drew
-/// from the generator.
-fn played(rules: &PuzzleScriptRules, state: &PuzzleScriptState, path: &[PuzzleScriptCommand]) -> Option<u64> {
-    use crate::Rules;
-    let mut s = state.clone();
-    let mut events = Vec::new();
+/// When `path` wins from the puzzle's start, played step by step on the whole game (every step
+/// accepted: none past the work bound, none after the win): its steps that drew from the
+/// generator.
+fn played(puzzle: Puzzle<'_>, path: &[Command]) -> Option<u64> {
+    let mut s = puzzle.start.clone();
+    let mut ws = crate::Workspace::default();
+    let mut won = puzzle.won;
     let mut draws = 0;
     for c in path {
-        let rng = s.engine().rng.clone();
-        rules.apply(&mut s, c, &mut events).ok()?;
-        draws += u64::from(s.engine().rng != rng);
+        if won {
+            return None;
+        }
+        let rng = s.rng.clone();
+        won = step(puzzle.game, &mut ws, &mut s, input(*c), puzzle.work_limit)?.won;
+        draws += u64::from(s.rng != rng);
     }
-    (rules.status(&s) == crate::Status::Won).then_some(draws)
+    won.then_some(draws)
+}
+
+/// Whether the step `cmd` from `before` makes a draw from the generator that could have gone
+/// otherwise (without one, the step does the same whatever the generator holds, even if it
+/// drew); true for a step past `work_limit`.
+pub fn draw_is_free(game: &Game, before: &State, cmd: Command, work_limit: u64) -> bool {
+    let mut again = before.clone();
+    step(game, &mut crate::Workspace::default(), &mut again, input(cmd), work_limit)
+        .is_none_or(|o| o.free_draw)
 }
 
 /// What [`solve_aided`] is asked: the level, the search, its aids and threads.
 #[derive(Clone, Copy)]
 struct Ask<'a> {
-    rules: &'a PuzzleScriptRules,
-    state: &'a PuzzleScriptState,
+    puzzle: Puzzle<'a>,
     search: Search,
     aids: Aids,
     jobs: usize,
@@ -1816,8 +1828,8 @@ fn search_both(
     stop: &mut dyn FnMut() -> bool,
     look: Option<&Scenery>,
 ) -> SolveReport {
-    let Ask { rules, state, search, aids, jobs } = ask;
-    let mut first = Searcher::new(rules, state, search, aids, jobs, false, look);
+    let Ask { puzzle, search, aids, jobs } = ask;
+    let mut first = Searcher::new(puzzle, search, aids, jobs, false, look);
     // The search that follows the steps that draw, once the first has met one: the two take
     // turns, `SLICE` expansions each, sharing the budget (see the module docs).
     let mut second: Option<Searcher> = None;
@@ -1852,7 +1864,7 @@ fn search_both(
                 stop,
             );
             if second.is_none() && !second_gone && first.k.random > 0 {
-                second = Some(Searcher::new(rules, state, search, aids, jobs, true, look));
+                second = Some(Searcher::new(puzzle, search, aids, jobs, true, look));
             }
             match (ended, &second) {
                 (None, _) => {}
@@ -1939,7 +1951,7 @@ struct Counts {
 /// run again.
 struct Searcher<'a> {
     game: &'a Game,
-    moves: &'static [PuzzleScriptCommand],
+    moves: &'static [Command],
     search: Search,
     /// Each heap's order (see `new`).
     orders: &'static [Order],
@@ -1965,7 +1977,7 @@ struct Searcher<'a> {
     frontier: Frontier,
     workers: Vec<Worker>,
     /// A state's board, for the checks the merge makes (its other fields are the start's).
-    view: engine::State,
+    view: crate::State,
     /// Expansions worked out ahead of their turn (best-first: a state found in a batch came
     /// before the rest of it), by state id.
     ahead: HashMap<u32, Vec<Tried>>,
@@ -2068,8 +2080,7 @@ fn put_back(frontier: &mut Frontier, rest: &[(u32, Option<(Pick, Entry)>)]) {
 
 impl<'a> Searcher<'a> {
     fn new(
-        rules: &'a PuzzleScriptRules,
-        state: &PuzzleScriptState,
+        puzzle: Puzzle<'a>,
         search: Search,
         aids: Aids,
         jobs: usize,
@@ -2078,10 +2089,10 @@ impl<'a> Searcher<'a> {
     ) -> Searcher<'a> {
         // (the rules that only paint are not played where states are known by their look;
         // the pruning reads the whole game)
-        let whole = rules.game();
+        let whole = puzzle.game;
         let game = look.and_then(|l| l.played.as_deref()).unwrap_or(whole);
-        let work_limit = rules.step_work_limit();
-        let start = state.engine();
+        let work_limit = puzzle.work_limit;
+        let start = puzzle.start;
         let mut pruning = Pruning::of(whole, start);
         let travel = if aids.travel_estimate { pruning.travel().to_vec() } else { Vec::new() };
         if !aids.travel_pruning {
@@ -2151,7 +2162,7 @@ impl<'a> Searcher<'a> {
             },
             early: None,
         };
-        if state.is_won() {
+        if puzzle.won {
             me.early = Some(SolveOutcome::Solved(Vec::new()));
         } else if me.pruning.start_is_dead(game, start) {
             me.early = Some(SolveOutcome::Unsolvable);
@@ -2463,7 +2474,7 @@ impl<'a> Searcher<'a> {
                         let seen = seen_as(*look, &cells, look_cells);
                         let key = state_key(seen, rest);
                         let (at, found) = store.find(key);
-                        let mut in_view = |cells: &Vec<u64>, f: &mut dyn FnMut(&engine::State) -> u32| {
+                        let mut in_view = |cells: &Vec<u64>, f: &mut dyn FnMut(&crate::State) -> u32| {
                             view.cells.clone_from(cells);
                             f(view)
                         };
@@ -2571,151 +2582,52 @@ fn expand_batch(
     out
 }
 
-/// What a hint can say about a state (see [`hint_verdict`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum HintVerdict {
-    /// The first command of a solution.
-    Move {
-        /// The command (the solution's first).
-        first: PuzzleScriptCommand,
-        /// The whole solution, from here to the win.
-        solution: Vec<PuzzleScriptCommand>,
-        /// Whether some of its steps draw from the generator: it wins with this state's seed,
-        /// maybe not another.
-        seeded: bool,
-    },
-    /// The search proved that no sequence of steps wins from here.
-    NoSolution,
-    /// No sequence of steps that draw nothing from the generator wins, and none that draw was
-    /// found within the budget, or none wins as this state's seed plays them: not a proof for
-    /// the level either way.
-    Random,
-    /// The budget (time, nodes or memory) ran out after this many states expanded.
-    OutOfTime(u64),
-    /// The level is won already.
-    Won,
-}
-
-/// The hint for `state`: a search by [`HINT_SEARCH`](super::HINT_SEARCH) on `jobs` threads
-/// (the same verdict on any number: [`solve_parallel`]) within `limits` and `stop`. A move only
-/// from a solution found, never a guess.
-pub fn hint_verdict(
-    rules: &PuzzleScriptRules,
-    state: &PuzzleScriptState,
-    limits: SolveLimits,
-    jobs: usize,
-    stop: &mut dyn FnMut() -> bool,
-) -> HintVerdict {
-    let report = solve_parallel(rules, state, limits, super::HINT_SEARCH, jobs, stop);
-    match report.outcome {
-        SolveOutcome::Solved(c) => match c.first() {
-            Some(&first) => HintVerdict::Move { first, solution: c, seeded: report.draws > 0 },
-            None => HintVerdict::Won,
-        },
-        SolveOutcome::Unsolvable => HintVerdict::NoSolution,
-        SolveOutcome::Random { .. } => HintVerdict::Random,
-        // (steps past the work bound: the search could not look everywhere, as when out of time)
-        SolveOutcome::TooLong { .. } | SolveOutcome::Stopped | SolveOutcome::Memory => {
-            HintVerdict::OutOfTime(report.nodes)
-        }
-    }
-}
-
-/// A solution kept while the player follows it (keeping the search across steps): the states
-/// it passes through, played by the rules when it was kept, so that a hint asked from one of
-/// them is the rest of the solution at once, with no search. A state off the solution (a step
-/// of one's own, undo, another level) is not one of them, and then a search is needed again.
-#[derive(Clone, Debug)]
-pub struct SolutionMemo {
-    /// The rules' source the solution was played under.
-    source: std::sync::Arc<str>,
-    /// The state before each step of the solution (the first, the one it was found from).
-    states: Vec<PuzzleScriptState>,
-    solution: Vec<PuzzleScriptCommand>,
-    /// Whether each step drew from the generator.
-    drew: Vec<bool>,
-}
-
-impl SolutionMemo {
-    /// Plays `solution` from `state` under `rules`: `None` unless every step is accepted and the
-    /// last one wins (a solution that does not win is never kept).
-    pub fn new(
-        rules: &PuzzleScriptRules,
-        state: &PuzzleScriptState,
-        solution: &[PuzzleScriptCommand],
-    ) -> Option<SolutionMemo> {
-        use crate::Rules;
-        let mut states = Vec::with_capacity(solution.len());
-        let mut drew = Vec::with_capacity(solution.len());
-        let mut s = state.clone();
-        let mut events = Vec::new();
-        // (draws that only paint scenery, where the look is exact, do not make it this seed's)
-        let paints =
-            Scenery::of(rules.game(), state.engine()).is_some_and(|l| l.random_is_scenery && l.exact);
-        let mut ws = engine::Workspace::default();
-        for cmd in solution {
-            if s.is_won() {
-                return None;
-            }
-            states.push(s.clone());
-            events.clear();
-            rules.apply(&mut s, cmd, &mut events).ok()?;
-            let before = states[states.len() - 1].engine();
-            // (a step whose every draw had one choice does the same with any generator)
-            let free = s.engine().rng != before.rng && {
-                let mut again = before.clone();
-                step(rules.game(), &mut ws, &mut again, input(*cmd), rules.step_work_limit())
-                    .is_none_or(|o| o.free_draw)
-            };
-            drew.push(!paints && free);
-        }
-        s.is_won().then(|| SolutionMemo {
-            source: rules.source().into(),
-            states,
-            solution: solution.to_vec(),
-            drew,
-        })
-    }
-
-    /// The steps of the solution still to play from `state`, when it is one of the states the
-    /// solution passes through (before its winning step) under the same rules.
-    pub fn rest(
-        &self,
-        rules: &PuzzleScriptRules,
-        state: &PuzzleScriptState,
-    ) -> Option<&[PuzzleScriptCommand]> {
-        if *self.source != *rules.source() {
-            return None;
-        }
-        // (the last such state: a solution that passes through one state twice goes on from
-        // its last visit)
-        let k = self.states.iter().rposition(|s| s.hash() == state.hash() && s == state)?;
-        Some(&self.solution[k..])
-    }
-
-    /// The hint from `state` when it lies on the solution: its next step and the rest.
-    pub fn verdict(&self, rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<HintVerdict> {
-        let rest = self.rest(rules, state)?;
-        let seeded = self.drew[self.solution.len() - rest.len()..].contains(&true);
-        Some(HintVerdict::Move { first: *rest.first()?, solution: rest.to_vec(), seeded })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzlescript::PuzzleScriptLevel;
-    use crate::{Rules, Status};
 
-    const GAME: &str = include_str!("../../../../fixtures/games/warehouse.txt");
+    const GAME: &str = include_str!("../../../fixtures/games/warehouse.txt");
 
-    fn start_of(source: &str, n: usize, seed: u64) -> (PuzzleScriptRules, PuzzleScriptState) {
-        PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: n }
-            .start(seed)
-            .expect("the level starts")
+    use crate::testkit::{Played, Rules, Status, start_of};
+
+    fn solve(rules: &Rules, s: &Played, limits: SolveLimits, stop: &mut dyn FnMut() -> bool) -> SolveReport {
+        super::solve(rules.puzzle(s), limits, stop)
     }
 
-    fn solved(source: &str, n: usize) -> Vec<PuzzleScriptCommand> {
+    fn solve_with(
+        rules: &Rules,
+        s: &Played,
+        limits: SolveLimits,
+        search: Search,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> SolveReport {
+        super::solve_with(rules.puzzle(s), limits, search, stop)
+    }
+
+    fn solve_parallel(
+        rules: &Rules,
+        s: &Played,
+        limits: SolveLimits,
+        search: Search,
+        jobs: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> SolveReport {
+        super::solve_parallel(rules.puzzle(s), limits, search, jobs, stop)
+    }
+
+    fn solve_aided(
+        rules: &Rules,
+        s: &Played,
+        limits: SolveLimits,
+        search: Search,
+        aids: Aids,
+        jobs: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> SolveReport {
+        super::solve_aided(rules.puzzle(s), limits, search, aids, jobs, stop)
+    }
+
+    fn solved(source: &str, n: usize) -> Vec<Command> {
         let (rules, s) = start_of(source, n, 0);
         let report = solve(&rules, &s, SolveLimits::default(), &mut || false);
         match report.outcome {
@@ -2726,7 +2638,7 @@ mod tests {
 
     /// Plays `commands` through the rule set from seed `seed`: whether it ends won (every
     /// command accepted).
-    fn wins(source: &str, n: usize, seed: u64, commands: &[PuzzleScriptCommand]) -> bool {
+    fn wins(source: &str, n: usize, seed: u64, commands: &[Command]) -> bool {
         let (rules, mut s) = start_of(source, n, seed);
         let mut events = Vec::new();
         for c in commands {
@@ -2742,7 +2654,7 @@ mod tests {
 
     /// Whether some sequence of `len` arrows wins level `n` from `seed`.
     fn any_wins_in_seeded(source: &str, n: usize, seed: u64, len: u32) -> bool {
-        use PuzzleScriptCommand::*;
+        use Command::*;
         let dirs = [Up, Down, Left, Right];
         let (rules, start) = start_of(source, n, seed);
         (0..4u32.pow(len)).any(|mut code| {
@@ -2812,37 +2724,6 @@ mod tests {
         [ > Player | Gem ] -> [ > Player | ]\n\nWINCONDITIONS\n\nsome Player on Goal\n\nLEVELS\n\n\
         #######\n#P.D.G#\n#######\n";
 
-    #[test]
-    fn a_solution_through_a_draw_wins_with_its_seed_and_none_is_said_only_for_that_seed() {
-        let (mut solved, mut shut) = (0, 0);
-        for seed in 0..24 {
-            let (rules, s) = start_of(DIE, 0, seed);
-            let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
-            match &r.outcome {
-                SolveOutcome::Solved(c) => {
-                    solved += 1;
-                    assert!(r.draws >= 1 && wins(DIE, 0, seed, c), "seed {seed}: {r:?}");
-                    // (on one to three threads: the hint is the same)
-                    let jobs = 1 + seed as usize % 3;
-                    let hint = hint_verdict(&rules, &s, SolveLimits::default(), jobs, &mut || false);
-                    assert!(
-                        matches!(&hint, HintVerdict::Move { seeded: true, solution, .. } if solution == c),
-                        "seed {seed}: {hint:?}"
-                    );
-                }
-                // A rock for this seed: the whole space searched, none wins with it, and no
-                // sequence of up to 7 arrows does.
-                SolveOutcome::Random { followed: true, steps } => {
-                    shut += 1;
-                    assert!(*steps >= 1, "seed {seed}: {r:?}");
-                    assert!((1..=7).all(|len| !any_wins_in_seeded(DIE, 0, seed, len)), "seed {seed}");
-                }
-                other => panic!("seed {seed}: {other:?}"),
-            }
-        }
-        assert!(solved > 0 && shut > 0, "{solved} seeds solved, {shut} shut");
-    }
-
     /// [`DIE`] with a room of crates beside the way to the goal (through the die).
     fn die_room() -> String {
         DIE.replace("Rock\nbrown\n\n", "Rock\nbrown\n\nCrate\norange\n\n")
@@ -2860,7 +2741,7 @@ mod tests {
     fn die_room_first_alone() -> (String, SolveReport) {
         let game = die_room();
         let (rules, s) = start_of(&game, 0, 0);
-        let mut first = Searcher::new(&rules, &s, Search::Bfs, Aids::default(), 1, false, None);
+        let mut first = Searcher::new(rules.puzzle(&s), Search::Bfs, Aids::default(), 1, false, None);
         let alone = first.run(u64::MAX, u64::MAX, u64::MAX, &mut || false).unwrap();
         (game, alone)
     }
@@ -2957,124 +2838,6 @@ mod tests {
 
     /// A realtime game whose crate only the clock moves: a tick moves it right (the player,
     /// moving, is never stationary), and the player must first walk out of its way.
-    const CONVEYOR: &str = include_str!("../../../../fixtures/games/conveyor.txt");
-
-    #[test]
-    fn a_realtime_game_is_searched_with_the_clock_s_tick_as_a_step() {
-        use PuzzleScriptCommand::{Right, Tick};
-        let (rules, s) = start_of(CONVEYOR, 0, 0);
-        for search in Search::ALL {
-            for jobs in [1, 2] {
-                let r = solve_parallel(&rules, &s, SolveLimits::default(), search, jobs, &mut || false);
-                let SolveOutcome::Solved(solution) = &r.outcome else { panic!("{search}: {r:?}") };
-                assert!(wins(CONVEYOR, 0, 0, solution), "{search}: {solution:?}");
-                // Three ticks carry the crate home; three steps right take the player out of its
-                // way first (the crate cannot go where the player stands).
-                assert_eq!(solution.iter().filter(|&&c| c == Tick).count(), 3, "{search}: {solution:?}");
-                if search == Search::Bfs {
-                    assert_eq!(solution.len(), 6, "{solution:?}");
-                    assert_eq!(solution[0], Right, "the player steps aside before the first tick");
-                }
-            }
-        }
-        // The hint is the solution's first step; a tick where the clock must move next.
-        let mut s = s;
-        for _ in 0..3 {
-            rules.apply(&mut s, &Right, &mut Vec::new()).unwrap();
-        }
-        let HintVerdict::Move { first, solution, .. } =
-            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false)
-        else {
-            panic!("a move")
-        };
-        assert_eq!((first, solution), (Tick, vec![Tick; 3]));
-        // Without the clock no step moves the crate: proved unsolvable, no tick searched.
-        let still = CONVEYOR.replace("realtime_interval 0.5\n", "");
-        let (rules, s) = start_of(&still, 0, 0);
-        assert_eq!(
-            solve(&rules, &s, SolveLimits::default(), &mut || false).outcome,
-            SolveOutcome::Unsolvable
-        );
-        assert!(!moves(rules.game()).contains(&Tick));
-        assert_eq!(
-            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false),
-            HintVerdict::NoSolution
-        );
-    }
-
-    #[test]
-    fn the_hint_is_a_solution_s_first_step_and_none_when_no_solution_was_found() {
-        use crate::Plugin;
-        use crate::puzzlescript::PuzzleScript;
-        let (rules, s) = start_of(GAME, 0, 0);
-        assert_eq!(PuzzleScript::hint(&rules, &s), Some(PuzzleScriptCommand::Right));
-        // Level 2 (warehouse-002): a step toward a win, not the first legal command (`up`, which
-        // the hint fell back to when its search ran out): after it, the rest of the solution
-        // found wins, and the fewest steps left are no more than that rest.
-        for n in [1, 2] {
-            let (rules, mut s) = start_of(GAME, n, 0);
-            let hint = PuzzleScript::hint(&rules, &s).expect("a hint");
-            let HintVerdict::Move { first, solution, .. } =
-                hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false)
-            else {
-                panic!("level {n}: a move")
-            };
-            assert_eq!((first, solution.first()), (hint, Some(&hint)), "level {n}");
-            rules.apply(&mut s, &hint, &mut Vec::new()).unwrap();
-            let mut events = Vec::new();
-            let mut rest = s.clone();
-            for c in &solution[1..] {
-                rules.apply(&mut rest, c, &mut events).unwrap();
-            }
-            assert_eq!(rules.status(&rest), Status::Won, "level {n}: {hint}, then {:?}", &solution[1..]);
-            let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
-            assert!(
-                matches!(r.outcome, SolveOutcome::Solved(c) if c.len() < solution.len()),
-                "level {n}: {hint}"
-            );
-        }
-        // The verdict carries the whole solution found (the hint's search: A* and greedy in
-        // turns, so not always the fewest steps), which wins and starts with the hint.
-        let (rules, s) = start_of(GAME, 1, 0);
-        let fewest = solved(GAME, 1).len();
-        let HintVerdict::Move { first, solution, seeded: false } =
-            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false)
-        else {
-            panic!("a move")
-        };
-        assert_eq!(Some(first), PuzzleScript::hint(&rules, &s));
-        assert_eq!(solution.first(), Some(&first));
-        assert!(solution.len() >= fewest && wins(GAME, 1, 0, &solution), "{solution:?}");
-        // Out of budget: no move, and the verdict says so.
-        let tiny = SolveLimits { max_nodes: 1, ..SolveLimits::default() };
-        assert_eq!(hint_verdict(&rules, &s, tiny, 1, &mut || false), HintVerdict::OutOfTime(1));
-        let stuck = GAME
-            .replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#")
-            .replace("homepage example.invalid", "homepage example.invalid\nnoaction");
-        let (rules, s) = start_of(&stuck, 0, 0);
-        assert_eq!(PuzzleScript::hint(&rules, &s), None, "no solution from here");
-        assert_eq!(
-            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false),
-            HintVerdict::NoSolution
-        );
-        // With the action key too: the crate in its corner can never reach the target.
-        let stuck = GAME.replace("#.....#\n#.P*.O#\n#.....#", "#*....#\n#.P..O#\n#.....#");
-        let (rules, s) = start_of(&stuck, 0, 0);
-        assert_eq!(PuzzleScript::hint(&rules, &s), None);
-        assert_eq!(
-            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false),
-            HintVerdict::NoSolution
-        );
-        // Where no proof comes from the rules, a search that left out steps that draw is no
-        // proof, and no move is offered either: the crate can reach the target, which a wall
-        // keeps the player from. (Following the action key's draws, each press is a new state:
-        // that search ends on its budget.)
-        let fenced = GAME.replace("#.....#\n#.P*.O#\n#.....#", "#P#...#\n#.#.*O#\n#.#...#");
-        let (rules, s) = start_of(&fenced, 0, 0);
-        assert_eq!(PuzzleScript::hint(&rules, &s), None);
-        let limits = SolveLimits { max_nodes: 2_000, ..SolveLimits::default() };
-        assert_eq!(hint_verdict(&rules, &s, limits, 1, &mut || false), HintVerdict::Random);
-    }
 
     /// Every state the steps reach from level `n` of `source` (no step that draws), by an exact
     /// set of whole engine states.
@@ -3323,7 +3086,7 @@ mod tests {
         let (rules, s) = start_of(&format!("{}\n{room}", game_head()), 0, 0);
         let after = |boost: bool, states: u64| {
             let aids = Aids { boost, ..Aids::default() };
-            let mut me = Searcher::new(&rules, &s, Search::Mixed, aids, 1, false, None);
+            let mut me = Searcher::new(rules.puzzle(&s), Search::Mixed, aids, 1, false, None);
             assert_eq!(me.run(states, u64::MAX, u64::MAX, &mut || false), None, "paused");
             let Frontier::Heaps { turn, boost, .. } = me.frontier else { panic!("mixed has heaps") };
             (turn, boost.heap, boost.left > 0)
@@ -3588,7 +3351,7 @@ mod tests {
         assert_eq!(heaps.bytes(10, 7), 10 * 4 * size_of::<Entry>() as u64, "an entry a push and heap");
         // A mixed search's bytes: its store's and 4 entries for every state pushed.
         let (rules, s) = start_of(GAME, 1, 0);
-        let mut me = Searcher::new(&rules, &s, Search::Mixed, no_travel(), 1, false, None);
+        let mut me = Searcher::new(rules.puzzle(&s), Search::Mixed, no_travel(), 1, false, None);
         assert_eq!(me.run(100, u64::MAX, u64::MAX, &mut || false), None, "paused after 100 states");
         assert!(me.k.order >= me.store.count() as u64 && me.store.count() > 100);
         let entries = me.k.order * 4 * size_of::<Entry>() as u64;
@@ -3627,19 +3390,16 @@ mod tests {
             .replace("All Target on Crate", "Some Crate on Target");
         let (rules, s) = start_of(&some, 0, 0);
         let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
-        assert_eq!(
-            r.outcome,
-            SolveOutcome::Solved(vec![PuzzleScriptCommand::Right, PuzzleScriptCommand::Right])
-        );
+        assert_eq!(r.outcome, SolveOutcome::Solved(vec![Command::Right, Command::Right]));
         // Level 1 with its crate pushed down into the wall: no crate left, dead.
         let (rules, mut s) = start_of(&some, 0, 0);
         let mut events = Vec::new();
-        use PuzzleScriptCommand::{Down, Right, Up};
+        use Command::{Down, Right, Up};
         for c in [Up, Right, Down, Down] {
             rules.apply(&mut s, &c, &mut events).unwrap();
         }
-        assert_eq!(s.rows()[3], "#..P..#");
-        assert!(!s.rows().iter().any(|r| r.contains('*')), "the crate is gone: {:?}", s.rows());
+        assert_eq!(rules.cells_of(&s, "Player"), vec![(3, 3)]);
+        assert!(rules.cells_of(&s, "Crate").is_empty(), "the crate is gone");
         let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!((r.outcome, r.nodes), (SolveOutcome::Unsolvable, 0));
         // With the target walled off, where the crate can travel proves it at once (it can only
@@ -3683,7 +3443,7 @@ mod tests {
         let (rules, s) = start_of(&format!("{game}\n\n{level}\n"), 3, 0);
         let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!((r.outcome, r.nodes), (SolveOutcome::Unsolvable, 0), "dead at the start");
-        use PuzzleScriptCommand::Right;
+        use Command::Right;
         assert_eq!(solved(&game, 0), vec![Right, Right]);
         let (rules, s) = start_of(&game, 1, 0);
         let with = solve(&rules, &s, SolveLimits::default(), &mut || false);
@@ -3736,7 +3496,7 @@ mod tests {
             "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ > Crate | Crate ] -> [ > Crate | > Crate ]",
         );
         let (rules, s) = start_of(&with_level(&chain, pair), 3, 0);
-        use PuzzleScriptCommand::{Left, Up};
+        use Command::{Left, Up};
         let r = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!(r.outcome, SolveOutcome::Solved(vec![Up, Left, Left]));
 
@@ -3751,108 +3511,6 @@ mod tests {
         assert!(matches!(&without.outcome, SolveOutcome::Solved(o) if o.len() == steps.len()), "{without:?}");
         assert!(with.pruned > without.pruned && with.nodes < without.nodes, "{with:?} {without:?}");
         assert!(wins(&with_level(&game, apart), 3, 0, steps));
-    }
-
-    /// A crate room with scenery: a footprint where the player stood (no rule reads it) and a
-    /// patch of grass repainted at random every turn (`Grass = Grass1 or Grass2`, only ever read
-    /// as `Grass`). `plain` leaves both rules out.
-    fn garden(plain: bool) -> String {
-        let rules =
-            if plain { "" } else { "[ > Player ] -> [ > Player Step ]\n[ Grass ] -> [ random Grass ]\n" };
-        format!(
-            "title garden\nnoaction\n\nOBJECTS\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\n\
-             Crate\norange\n\nTarget\nyellow\n\nGrass1\ngreen\n\nGrass2\ndarkgreen\n\nStep\nbrown\n\n\
-             LEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\ng = Grass1\n\
-             Grass = Grass1 or Grass2\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nGrass1, Grass2\n\
-             Step\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n{rules}\n\
-             WINCONDITIONS\n\nAll Target on Crate\n\nLEVELS\n\n\
-             ########\n#g.....#\n#.*..O.#\n#.P**OO#\n#......#\n########\n"
-        )
-    }
-
-    /// States are known by their look (`scenery.rs`): the garden's footprints and grass change
-    /// nothing any rule can tell, so breadth-first searches exactly the states of the plain
-    /// room, and finds a solution as short, which wins whatever the seed (the grass's draws
-    /// are played with the start's generator: no step counts as drawing). Without the look,
-    /// every footprint makes a new state and every step draws.
-    #[test]
-    fn boards_that_differ_only_in_scenery_are_one_state() {
-        let (rules, s) = start_of(&garden(true), 0, 0);
-        let plain = solve(&rules, &s, SolveLimits::default(), &mut || false);
-        let SolveOutcome::Solved(plain_steps) = &plain.outcome else { panic!("{plain:?}") };
-        for seed in [0, 1, 7] {
-            let (rules, s) = start_of(&garden(false), 0, seed);
-            let with = solve(&rules, &s, SolveLimits::default(), &mut || false);
-            let SolveOutcome::Solved(steps) = &with.outcome else { panic!("seed {seed}: {with:?}") };
-            assert_eq!(
-                (steps.len(), with.nodes, with.states),
-                (plain_steps.len(), plain.nodes, plain.states)
-            );
-            assert_eq!(with.draws, 0, "seed {seed}");
-            assert!(
-                (0..4).all(|other| wins(&garden(false), 0, other, steps)),
-                "seed {seed}: wins from any seed"
-            );
-            for search in [Search::Bfs, Search::Mixed] {
-                let one = solve_parallel(&rules, &s, SolveLimits::default(), search, 1, &mut || false);
-                let two = solve_parallel(&rules, &s, SolveLimits::default(), search, 2, &mut || false);
-                assert_eq!(one, two, "seed {seed}, {search}: the same answer on any number of jobs");
-            }
-            let memo = SolutionMemo::new(&rules, &s, steps).expect("the solution wins");
-            let hint = memo.verdict(&rules, &s);
-            assert!(matches!(hint, Some(HintVerdict::Move { seeded: false, .. })), "seed {seed}: {hint:?}");
-        }
-        let (rules, s) = start_of(&garden(false), 0, 0);
-        let no_scenery = Aids { scenery: false, ..Aids::default() };
-        let limits = SolveLimits { max_nodes: 4 * plain.nodes, ..SolveLimits::default() };
-        let without = solve_aided(&rules, &s, limits, Search::Bfs, no_scenery, 1, &mut || false);
-        assert!(
-            !matches!(without.outcome, SolveOutcome::Solved(_)) || without.draws > 0,
-            "without the look, the first search leaves out every step (they draw): {without:?}"
-        );
-    }
-
-    /// A gem room where a `random` rule takes the gem ahead of the player: with one player, it
-    /// has one match, so it draws among one (the generator moves on, the step is the same
-    /// whatever it held). With `two`, a second rule takes one of the two fires at random: a
-    /// draw that could go otherwise.
-    fn gem_room(two: bool) -> String {
-        let fires = if two { "\nrandom [ Fire ] -> [ ]" } else { "" };
-        format!(
-            "title gems\nnoaction\n\nOBJECTS\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\nGem\nblue\n\n\
-             Fire\nred\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\nG = Gem\nF = Fire\n\nSOUNDS\n\n\
-             COLLISIONLAYERS\n\nBackground\nFire\nPlayer, Wall, Gem\n\nRULES\n\n\
-             random [ > Player | Gem ] -> [ > Player | ]{fires}\n\nWINCONDITIONS\n\nno Gem\n\nLEVELS\n\n\
-             #######\n#P..G.#\n#F...F#\n#######\n"
-        )
-    }
-
-    /// A step whose every draw had one choice does the same whatever the generator holds: the
-    /// search takes it as a step that does not draw, so its solution wins from any seed and
-    /// Hint says so. A draw that could go otherwise still counts.
-    #[test]
-    fn a_draw_among_one_is_no_draw() {
-        let game = gem_room(false);
-        let (rules, s) = start_of(&game, 0, 0);
-        let r = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false);
-        let SolveOutcome::Solved(steps) = &r.outcome else { panic!("{r:?}") };
-        assert_eq!((steps.len(), r.draws), (3, 0), "{r:?}");
-        assert!((0..4).all(|seed| wins(&game, 0, seed, steps)));
-        let memo = SolutionMemo::new(&rules, &s, steps).expect("the solution wins");
-        let hint = memo.verdict(&rules, &s);
-        assert!(matches!(hint, Some(HintVerdict::Move { seeded: false, .. })), "{hint:?}");
-        // (the generator did move on: the rule drew)
-        let mut played = s.clone();
-        for step in steps {
-            rules.apply(&mut played, step, &mut Vec::new()).expect("a step");
-        }
-        assert_ne!(played.engine().rng, s.engine().rng);
-        // Two fires, one put out at random each turn: every step draws among two.
-        let game = gem_room(true);
-        let (rules, s) = start_of(&game, 0, 0);
-        let r = solve_with(&rules, &s, SolveLimits::default(), Search::Bfs, &mut || false);
-        assert!(matches!(&r.outcome, SolveOutcome::Solved(steps) if steps.len() == 3), "{r:?}");
-        assert_eq!(r.draws, 3, "{r:?}");
     }
 
     /// A look can hide a difference where a game queues `again`: a turn that changes only
@@ -3874,12 +3532,12 @@ mod tests {
         let (rules, s) = start_of(game, 0, 0);
         let look = Scenery::of(rules.game(), s.engine()).expect("spark and smoke are scenery");
         assert!(!look.exact);
-        use PuzzleScriptCommand::{Action, Up};
+        use Command::{Action, Up};
         let fewest = solve(&rules, &s, SolveLimits::default(), &mut || false);
         assert_eq!(fewest.outcome, SolveOutcome::Solved(vec![Up, Action]));
         let limits = SolveLimits::default();
         let by_look = search_both(
-            Ask { rules: &rules, state: &s, search: Search::Mixed, aids: Aids::default(), jobs: 1 },
+            Ask { puzzle: rules.puzzle(&s), search: Search::Mixed, aids: Aids::default(), jobs: 1 },
             limits,
             &mut || false,
             Some(&look),
@@ -3925,43 +3583,6 @@ mod tests {
         );
     }
 
-    /// A hint followed: from each state the solution passes through, the memo answers the rest
-    /// of it; off it (another step, other rules) it answers nothing; a solution that does not
-    /// win is not kept.
-    #[test]
-    fn a_solution_followed_is_answered_from_the_memo() {
-        use PuzzleScriptCommand::{Down, Left, Up};
-        let (rules, s) = start_of(GAME, 1, 0);
-        let HintVerdict::Move { solution, .. } =
-            hint_verdict(&rules, &s, SolveLimits::default(), 1, &mut || false)
-        else {
-            panic!("level 2 has a solution")
-        };
-        let memo = SolutionMemo::new(&rules, &s, &solution).expect("the solution wins");
-        let mut here = s.clone();
-        let mut events = Vec::new();
-        for k in 0..solution.len() {
-            assert_eq!(memo.rest(&rules, &here), Some(&solution[k..]), "after {k} steps");
-            let Some(HintVerdict::Move { first, .. }) = memo.verdict(&rules, &here) else {
-                panic!("step {k}")
-            };
-            assert_eq!(first, solution[k]);
-            rules.apply(&mut here, &solution[k], &mut events).unwrap();
-        }
-        assert!(here.is_won());
-        assert_eq!(memo.rest(&rules, &here), None, "won: nothing left to hint");
-        // A step off the solution: no answer from the memo.
-        let mut off = s.clone();
-        let other = [Up, Down, Left].into_iter().find(|c| *c != solution[0]).unwrap();
-        rules.apply(&mut off, &other, &mut events).unwrap();
-        assert!(off != s && memo.rest(&rules, &off).is_none());
-        // Other rules (the same board): none either.
-        let (other_rules, _) = start_of(&GAME.replace("title Warehouse", "title Warehouse 2"), 1, 0);
-        assert_eq!(memo.rest(&other_rules, &s), None);
-        // A solution cut short does not win: not kept.
-        assert!(SolutionMemo::new(&rules, &s, &solution[..solution.len() - 1]).is_none());
-    }
-
     /// An animation that loops for ever (sparks through three frames, `again` each turn) after
     /// a walk of `walk` turns (a mover stepping right until a wall).
     fn looping(walk: usize) -> String {
@@ -3984,11 +3605,11 @@ mod tests {
     #[test]
     fn a_loop_of_again_turns_ends_in_the_state_and_work_of_playing_every_turn() {
         for walk in [0, 1, 5, 14, 15, 16, 30, 40] {
-            let game = engine::compile(&looping(walk)).expect("compiles");
+            let game = crate::compile(&looping(walk)).expect("compiles");
             let start = game.start(0, None).expect("starts");
             // Every turn played, as the rule set plays them.
             let mut every = start.clone();
-            let mut work = engine::Work::unbounded();
+            let mut work = crate::Work::unbounded();
             let mut turns = 0;
             loop {
                 let outcome =
@@ -4000,7 +3621,7 @@ mod tests {
             }
             assert_eq!(turns, MAX_TURNS, "walk {walk}: the animation runs to the last turn");
             assert_ne!(every, start);
-            let mut ws = engine::Workspace::default();
+            let mut ws = crate::Workspace::default();
             let mut skipped = start.clone();
             assert_eq!(
                 step(&game, &mut ws, &mut skipped, Some(Input::Action), work.spent).map(|s| s.won),
