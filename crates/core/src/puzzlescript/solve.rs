@@ -320,6 +320,8 @@ mod tests {
         assert!(solved > 0 && shut > 0, "{solved} seeds solved, {shut} shut");
     }
 
+    /// A realtime game whose crate only the clock moves: a tick moves it right (the player,
+    /// moving, is never stationary), and the player must first walk out of its way.
     #[test]
     fn a_realtime_game_is_searched_with_the_clock_s_tick_as_a_step() {
         use Command::{Right, Tick};
