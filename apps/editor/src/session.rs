@@ -10,6 +10,10 @@ use tessera_core::{AnyCommand, AnyEvent, AnyRules, AnyState, Level, LevelError, 
 use tessera_ecs::Mirror;
 use tessera_replay::{History, NodeId, SeekError};
 
+/// How long Play waits for a step before drawing on with the step running (and Cancel): below
+/// what a player notices, so a usual step shows at once.
+pub const STEP_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// A game in progress, with everything needed to draw, undo and save it.
 pub struct Session {
     level: Level,

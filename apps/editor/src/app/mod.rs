@@ -9,6 +9,7 @@ use crate::files::{FilePicker, Purpose};
 use crate::games::{self};
 use crate::play::PlayInput;
 use crate::recovery::{Recovered, Recovery};
+pub use crate::session::STEP_WAIT;
 use crate::session::Session;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -200,10 +201,6 @@ pub struct EditorApp {
     /// ([`STEP_WAIT`]; tests set it).
     pub step_wait: std::time::Duration,
 }
-
-/// How long Play waits for a step before drawing on with the step running (and Cancel): below
-/// what a player notices, so a usual step shows at once.
-pub const STEP_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl EditorApp {
     /// The editor on the built-in default level (classic 2048), with `settings`.

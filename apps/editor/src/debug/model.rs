@@ -215,7 +215,7 @@ impl Debugger {
             });
             if spawned.is_ok() {
                 self.sound_jobs.push(rx);
-                self.hear_jobs(Some(crate::app::STEP_WAIT));
+                self.hear_jobs(Some(crate::session::STEP_WAIT));
             }
         }
         self.step = step;
