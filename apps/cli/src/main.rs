@@ -14,6 +14,7 @@ mod bots;
 mod convert;
 mod error;
 mod games;
+mod jobs;
 mod pack;
 mod play;
 mod reduce;

@@ -39,7 +39,9 @@ pub mod generic;
 pub mod playable;
 
 pub use any::{BotError, BotInfo, BotKind, BotSpec, ForAny, LevelSetting, Variant, make_bot};
-pub use game::{GameConfig, GameResult, play_game};
+pub use game::{
+    DEFAULT_RUN_WORK, GameConfig, GameResult, Played, play_game, play_game_within, run_work, set_run_work,
+};
 pub use games::GameBots;
 pub use generic::{Budget, GreedyBot, MctsBot, MctsConfig, RandomBot};
 pub use playable::{Evaluator, Outcome, Playable, ScoreEval};
