@@ -4,8 +4,11 @@
 //!
 //! `difficulty` prints a text summary, or with `--json` the whole report (every game), which is
 //! what `difficulty merge` reads. A progress bar goes to stderr when it is a terminal and
-//! `--json` is off. Ctrl-C stops the sweep: games already running finish, the report of the
-//! games played is printed (marked interrupted) and the command exits 130.
+//! `--json` is off. Ctrl-C stops the sweep: games already running end at their next move and
+//! are not counted, the report of the games played is printed (marked interrupted) and the
+//! command exits 130; `bot` prints the moves played and the board and exits 130. Every game is
+//! held to a work budget (`--work`, [`tessera_bots::DEFAULT_RUN_WORK`]; issue 66.3): a game
+//! that spends it ends there, and the report counts it as cut short.
 
 use crate::error::{CliError, Input, output_error, read_input};
 use crate::level_file::{load_level, start};
@@ -14,7 +17,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tessera_bots::difficulty::{self, Report, Sweep};
-use tessera_bots::{BotKind, BotSpec, Budget, GameConfig, Playable, make_bot, play_game};
+use tessera_bots::{BotKind, BotSpec, Budget, GameConfig, Playable, make_bot, play_game_within};
 use tessera_core::Rules;
 
 /// Settings shared by every bot command.
@@ -41,6 +44,13 @@ pub struct BotOptions {
     /// Play on after reaching the target (2048's "keep going"), until the game is over.
     #[arg(long)]
     pub keep_going: bool,
+    /// The most work one game may do, its moves and its bot's look-aheads together, in
+    /// PuzzleScript's units of work (cells tested by rules and the like: the same count on
+    /// every machine; other rule sets' steps count nothing). A game that spends it ends there
+    /// and is reported cut short. Default 1,000,000,000: a few seconds at most (docs/limits.md).
+    #[arg(long, value_name = "UNITS", default_value_t = tessera_bots::DEFAULT_RUN_WORK,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub work: u64,
 }
 
 impl BotOptions {
@@ -62,6 +72,7 @@ impl BotOptions {
         if self.max_moves == 0 {
             return Err(CliError::BadInput("--max-moves must be at least 1".into()));
         }
+        tessera_bots::set_run_work(self.work);
         Ok(BotSpec { kind, budget, level })
     }
 
@@ -152,8 +163,16 @@ pub fn bot(args: &BotArgs) -> Result<(), CliError> {
     let mut out = stdout.lock();
     writeln!(out, "{} ({rule_set}, seed {seed}), bot {spec}", args.level.display()).map_err(output_error)?;
     let mut failure = None;
-    let played =
-        play_game(&game.rules, &mut game.state, &mut bot, &args.options.game(), |n, cmd, events, state| {
+    // Ctrl-C ends the game after the move under way: what was played is printed (exit 130).
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+    let stop = || STOP.load(Ordering::Relaxed);
+    let played = play_game_within(
+        &game.rules,
+        &mut game.state,
+        &mut bot,
+        &args.options.game(),
+        &stop,
+        |n, cmd, events, state| {
             if failure.is_some() {
                 return;
             }
@@ -165,23 +184,36 @@ pub fn bot(args: &BotArgs) -> Result<(), CliError> {
             {
                 failure = Some(e);
             }
-        });
+        },
+    );
     if let Some(e) = failure {
         return Err(e);
     }
-    let moves = played.map_err(|e| CliError::Failed(e.to_string()))?;
+    let played = played.map_err(|e| CliError::Failed(e.to_string()))?;
+    let moves = played.moves;
     let o = game.rules.outcome(&game.state);
     write!(out, "{}", game.state.render()).map_err(output_error)?;
     let score = game.state.score().map(|s| format!("score {s}, ")).unwrap_or_default();
     let verdict = if o.won { "won" } else { "not won" };
+    let cut = if played.cut_short {
+        format!(" (cut short: the game spent its work budget, --work {})", args.options.work)
+    } else if played.stopped {
+        " (stopped by Ctrl-C)".to_string()
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{moves} moves, {score}{verdict}, objectives met {}/{}, {}",
+        "{moves} moves, {score}{verdict}, objectives met {}/{}, {}{cut}",
         o.objectives_met,
         o.objectives,
         game.rules.status(&game.state)
     )
-    .map_err(output_error)
+    .map_err(output_error)?;
+    if played.stopped {
+        return Err(CliError::Interrupted(format!("interrupted after {moves} moves")));
+    }
+    Ok(())
 }
 
 /// `tessera difficulty`.
@@ -206,7 +238,8 @@ pub struct DifficultyArgs {
     /// Play games K..K+N (for shards of a sweep over many machines).
     #[arg(long, default_value_t = 0)]
     first_game: u64,
-    /// Threads (default: every core).
+    /// Threads (default: every core; never more than the cores, nor than the address space
+    /// left holds, which it then says).
     #[arg(long)]
     jobs: Option<usize>,
     /// Print the whole report as JSON (what `difficulty merge` reads).
@@ -253,10 +286,11 @@ pub fn difficulty(args: &DifficultyArgs) -> Result<(), CliError> {
     if games == 0 {
         return Err(CliError::BadInput("--games must be at least 1".into()));
     }
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
+    if args.jobs == Some(0) {
         return Err(CliError::BadInput("--jobs must be at least 1".into()));
     }
+    // Never more threads than the cores or the address space hold (issue 66.6).
+    let jobs = crate::jobs::threads(args.jobs, "--jobs");
     let sweep = Sweep {
         level,
         level_name: path.display().to_string(),
@@ -319,6 +353,9 @@ fn replay_flags(r: &Report) -> String {
     if r.config.keep_going {
         flags += " --keep-going";
     }
+    if r.work != tessera_bots::DEFAULT_RUN_WORK {
+        flags += &format!(" --work {}", r.work);
+    }
     flags
 }
 
@@ -359,6 +396,12 @@ fn print_report(r: &Report, as_json: bool) -> Result<(), CliError> {
                 d.min, d.p10, d.median, d.mean, d.p90, d.max
             );
         }
+    }
+    if s.cut_short > 0 {
+        text += &format!(
+            "cut short by the work budget (--work {}): {} of {} games\n",
+            r.work, s.cut_short, s.games
+        );
     }
     let met: Vec<String> = s.objectives_met.iter().map(|[m, n]| format!("{m}: {n}")).collect();
     text += &format!("objectives met (of {}), games: {}\n", s.objectives, met.join(", "));

@@ -225,7 +225,7 @@ fn remove_stale_temp_dirs(dir: &Path) {
 ///    `outdir`.
 ///
 /// A kill leaves at most the temporary folder, removed by the next conversion into `outdir`.
-struct Staging<'a> {
+pub(crate) struct Staging<'a> {
     outdir: &'a Path,
     temp: PathBuf,
     /// `temp/new`: the files to move into place.
@@ -238,7 +238,7 @@ struct Staging<'a> {
 
 impl<'a> Staging<'a> {
     /// A staging of files into `outdir` (which exists), after removing dead runs' folders.
-    fn begin(outdir: &'a Path) -> Result<Staging<'a>, CliError> {
+    pub(crate) fn begin(outdir: &'a Path) -> Result<Staging<'a>, CliError> {
         remove_stale_temp_dirs(outdir);
         static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -254,7 +254,7 @@ impl<'a> Staging<'a> {
 
     /// Checks the target `outdir/name` and writes its file (`bytes`) into the temporary folder;
     /// the target's path.
-    fn add(&mut self, name: &str, bytes: &[u8]) -> Result<PathBuf, CliError> {
+    pub(crate) fn add(&mut self, name: &str, bytes: &[u8]) -> Result<PathBuf, CliError> {
         let path = self.outdir.join(name);
         if path.parent() != Some(self.outdir) || path.file_name().is_none() {
             return Err(CliError::file(
@@ -271,7 +271,7 @@ impl<'a> Staging<'a> {
     }
 
     /// Syncs the files added and moves them into place, all or none.
-    fn commit(self) -> Result<(), CliError> {
+    pub(crate) fn commit(self) -> Result<(), CliError> {
         sync_all(&self.new).map_err(|e| CliError::file(&self.new, format!("{e}; nothing was written")))?;
         move_into_place(&self.targets, &self.new, &self.old)
     }

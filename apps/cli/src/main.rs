@@ -15,6 +15,7 @@ mod convert;
 mod describe;
 mod error;
 mod games;
+mod jobs;
 mod level_file;
 mod pack;
 mod play;

@@ -391,6 +391,8 @@ fn settings(args: &RateArgs) -> Result<Settings, CliError> {
             nmcs_level: args.nmcs_level.filter(|_| takes("--level")),
             max_moves: args.max_moves,
             keep_going: args.keep_going,
+            // Pack ratings hold each game to the default work budget.
+            work: tessera_bots::DEFAULT_RUN_WORK,
         };
         used[0] |= options.playouts.is_some();
         used[1] |= options.millis.is_some();

@@ -20,8 +20,12 @@
 //! with an environment variable naming that run (`TESSERA_REDUCE_TEST`); when the test ends
 //! (exits, times out, or the search stops) its group is killed, then every process that still
 //! carries the mark (background jobs, grandchildren that left the group with `setsid`) — found
-//! through `/proc` on Linux — until none is left. A process that clears its environment *and*
-//! leaves the group escapes; a cgroup would be needed for that.
+//! through `/proc` on Linux — until none is left. Where the system allows it (root, or
+//! CAP_SYS_ADMIN) the test also runs in a PID namespace of its own, whose processes the kernel
+//! kills when the test dies: then nothing escapes, not even a grandchild that called `setsid`
+//! while reduce was killed with SIGKILL (issue 66.4). Without it, a process that clears its
+//! environment *and* leaves the group escapes. Every run of reduce, whatever its test, removes
+//! the scratch folders of runs killed before they could.
 //!
 //! **Checked at the end.** A test command is run once more on the result; if it no longer holds
 //! (a flaky test), the result is written but the command fails (exit 1) saying so.
@@ -374,6 +378,12 @@ fn guard_group(command: &mut std::process::Command) {
     // _exit); it allocates nothing and takes no lock.
     unsafe {
         std::os::unix::process::CommandExt::pre_exec(command, move || {
+            // The test in a PID namespace of its own where the system allows it (root, or
+            // CAP_SYS_ADMIN): it is the namespace's first process, and when it dies (killed
+            // with the guard's group) the kernel kills every process of the namespace, those
+            // that left the group and the session with `setsid` too (issue 66.4). Elsewhere
+            // the call fails and nothing changes: the group and the mark are what is killed.
+            libc::unshare(libc::CLONE_NEWPID);
             let test = libc::fork();
             if test < 0 {
                 return Err(std::io::Error::last_os_error());
@@ -571,6 +581,9 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
     {
         return Err(CliError::BadInput(format!("--seconds {s}: expected a positive number of seconds")));
     }
+    // Any run clears dead runs' scratch folders, whatever its test (issue 66.4: a run of a
+    // built-in test left them).
+    remove_dead_runs(&std::env::temp_dir());
     let log = Log::open(path).map_err(|e| CliError::file(path, e))?;
     if log.dropped_bytes() > 0 {
         eprintln!("tessera: {}: the last frame is cut short; reducing its whole steps", path.display());
@@ -590,7 +603,6 @@ pub fn run(args: &ReduceArgs, out: &mut impl Write) -> Result<(), CliError> {
     let h = log.header();
     let test = if let Some(cmd) = &args.test {
         static RUN: AtomicU64 = AtomicU64::new(0);
-        remove_dead_runs(&std::env::temp_dir());
         let dir = std::env::temp_dir().join(format!(
             "{SCRATCH_PREFIX}{}-{}",
             std::process::id(),

@@ -58,10 +58,7 @@ impl SessionLog {
         // Far above the counter `atomic_write` numbers its own temporary files with.
         static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1 << 40);
         let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(".tmp{}-{n}", std::process::id()));
-        let temp = path.with_file_name(temp_name);
+        let temp = path.with_file_name(tessera_replay::temp_name(name, n));
         let recorder = Self::recorder(&temp, level, seed, start)?;
         Ok(SessionLog {
             recorder,

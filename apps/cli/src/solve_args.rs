@@ -52,7 +52,8 @@ pub struct SolveArgs {
     /// answer on any machine, however loaded (`--seconds` is then not used).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub states: Option<u64>,
-    /// PuzzleScript only: threads one level's search runs on (default: one per core); the
+    /// PuzzleScript only: threads one level's search runs on (default: one per core; never
+    /// more than the cores, nor than the address space left holds, which it then says); the
     /// solution, states and counts are the same for any number. With `--all`: levels searched
     /// at once, one thread each.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]

@@ -14,7 +14,7 @@ fn s(p: &Path) -> &str {
 
 /// Runs `tessera` with `args` under the process limit `resource` = `bytes`.
 #[allow(unsafe_code)] // setrlimit in the child before exec (`pre_exec`)
-fn tessera_limited(args: &[&str], resource: nix::sys::resource::Resource, bytes: u64) -> Output {
+pub(crate) fn tessera_limited(args: &[&str], resource: nix::sys::resource::Resource, bytes: u64) -> Output {
     use std::os::unix::process::CommandExt;
     let mut command = Command::new(env!("CARGO_BIN_EXE_tessera"));
     command
@@ -127,7 +127,17 @@ fn reduce_killed_takes_its_test_with_it_and_the_next_run_clears_its_folder() {
     std::fs::create_dir_all(&temp).unwrap();
     let log = crate::qa::match3_log(&dir, 6);
     let pids = dir.join("pids");
-    let test = format!(": {{}}; echo $$ >> {p}; sleep 120 & echo $! >> {p}; wait", p = pids.display());
+    // Issue 66.4: a grandchild that leaves the group and the session (`setsid`) goes too, where
+    // the system gives the test a PID namespace (root here; see `reduce`'s docs). Each process
+    // writes its id as the outside sees it (`/proc/self/stat` of the outside's `/proc`, read by
+    // the shell itself).
+    let me = |p: &Path| format!("read -r p r < /proc/self/stat; echo $p >> {}", p.display());
+    let sleeper = |p: &Path| format!("sh -c '{}; exec sleep 120' &", me(p));
+    let root = std::fs::read_to_string("/proc/self/status")
+        .is_ok_and(|t| t.lines().any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(2) == Some("0")));
+    let setsid = if root { format!("setsid {} ", sleeper(&pids)) } else { String::new() };
+    let wanted = if setsid.is_empty() { 2 } else { 3 };
+    let test = format!(": {{}}; {}; {} {setsid}wait", me(&pids), sleeper(&pids));
     let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
         .args(["replay", "reduce", &log, "--test", &test, "--timeout", "300", "--jobs", "1", "--out"])
         .arg(dir.join("r.tlog"))
@@ -140,7 +150,7 @@ fn reduce_killed_takes_its_test_with_it_and_the_next_run_clears_its_folder() {
         .unwrap();
     let folder = temp.join(format!("tessera-reduce-{}-0", child.id()));
     for _ in 0..500 {
-        if pids.exists() && std::fs::read_to_string(&pids).unwrap().lines().count() >= 2 {
+        if pids.exists() && std::fs::read_to_string(&pids).unwrap().lines().count() >= wanted {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -149,7 +159,7 @@ fn reduce_killed_takes_its_test_with_it_and_the_next_run_clears_its_folder() {
     child.kill().unwrap();
     child.wait().unwrap();
     let list = std::fs::read_to_string(&pids).unwrap();
-    assert_eq!(list.lines().count(), 2, "{list}");
+    assert_eq!(list.lines().count(), wanted, "{list}");
     let mut left: Vec<&str> = list.lines().filter(|p| alive(p)).collect();
     for _ in 0..50 {
         if left.is_empty() {
@@ -169,6 +179,17 @@ fn reduce_killed_takes_its_test_with_it_and_the_next_run_clears_its_folder() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!folder.exists(), "the next run removed the dead run's folder");
+    // Issue 66.4: so does a run of a built-in test, whatever its end.
+    let dead = temp.join("tessera-reduce-999999999-0");
+    std::fs::create_dir_all(dead.join("inside")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["replay", "reduce", &log, "--until-hash", "0123456789abcdef", "--out"])
+        .arg(dir.join("r3.tlog"))
+        .env("TMPDIR", &temp)
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    assert!(!dead.exists(), "a built-in test's run removed it too: {}", stderr(&out));
 }
 
 /// 37.6: a Sokoban level whose distance table would take most of the address space: under

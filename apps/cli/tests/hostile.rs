@@ -366,8 +366,16 @@ fn reduce_leaves_no_process_behind() {
     let dir = scratch("reduce-procs");
     let log = crate::qa::match3_log(&dir, 6);
     let pids = dir.join("pids");
-    let test =
-        format!("sleep 300 & echo $! >> {p}; setsid sleep 300 & echo $! >> {p}; true", p = pids.display());
+    // Each process writes its id as the outside sees it (`/proc/self/stat`, read by the shell
+    // itself): where reduce gives the test a PID namespace, `$!` is the namespace's id.
+    let me = format!("read -r p r < /proc/self/stat; echo $p >> {}", pids.display());
+    // A child started in the background, written down before the test goes on (a FIFO).
+    let spawn = |prefix: &str| {
+        format!(
+            "s=$(mktemp -u); mkfifo $s; {prefix}sh -c '{me}; echo > '$s'; exec sleep 300' & read x < $s; rm $s; "
+        )
+    };
+    let test = format!("{}{}true", spawn(""), spawn("setsid "));
     let out = tessera(
         &["replay", "reduce", &log, "--test", &test, "--jobs", "2", "--out", s(&dir.join("r.tlog"))],
         "",
@@ -428,7 +436,9 @@ fn reduce_cleans_up_on_sigterm() {
     let dir = scratch("reduce-term");
     let log = crate::qa::match3_log(&dir, 6);
     let pids = dir.join("pids");
-    let test = format!(": {{}}; echo $$ >> {p}; sleep 120 & echo $! >> {p}; wait", p = pids.display());
+    // Ids as the outside sees them (see `reduce_leaves_no_process_behind`).
+    let me = format!("read -r p r < /proc/self/stat; echo $p >> {}", pids.display());
+    let test = format!(": {{}}; {me}; sh -c '{me}; exec sleep 120' & wait");
     let child = Command::new(env!("CARGO_BIN_EXE_tessera"))
         .args(["replay", "reduce", &log, "--test", &test, "--timeout", "300", "--jobs", "1", "--out"])
         .arg(dir.join("r.tlog"))

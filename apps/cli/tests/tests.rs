@@ -5,6 +5,7 @@ mod bounds;
 mod collapse;
 mod convert;
 mod hostile;
+mod limits;
 mod match3;
 mod pack;
 mod play;

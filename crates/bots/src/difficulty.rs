@@ -28,11 +28,11 @@
 //! finished (solved or proved unsolvable), else the first.
 
 use crate::any::{BotError, BotSpec};
-use crate::game::{GameConfig, GameResult, play_game};
 use crate::games::make_bot;
-use crate::playable::Playable;
-use crate::summary::histogram;
 pub use crate::summary::{Distribution, Figure, GameRef, Puzzle, PuzzleOutcome, Summary, wilson_interval};
+use crate::summary::histogram;
+use crate::game::{GameConfig, GameResult, play_game_within};
+use crate::playable::Playable;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -102,6 +102,7 @@ impl Summary {
             objectives_met: histogram(results.iter().map(|r| u64::from(r.objectives_met))),
             top_tiles: Vec::new(),
             puzzle: None,
+            cut_short: results.iter().filter(|r| r.cut_short).count() as u64,
             best,
             worst,
         };
@@ -131,6 +132,9 @@ pub struct Report {
     pub seed: u64,
     /// When a game stopped.
     pub config: GameConfig,
+    /// The work budget of each game ([`crate::run_work`]); reports before it have the default.
+    #[serde(default = "default_work")]
+    pub work: u64,
     /// The games asked for, as sorted, disjoint, non-adjacent `[first, end)` ranges.
     pub ranges: Vec<[u64; 2]>,
     /// Whether the sweep was stopped before every game was played.
@@ -139,6 +143,10 @@ pub struct Report {
     pub summary: Summary,
     /// Every game played, by game number.
     pub games: Vec<GameResult>,
+}
+
+fn default_work() -> u64 {
+    crate::DEFAULT_RUN_WORK
 }
 
 /// Sorts and coalesces `[first, end)` ranges; `None` when two overlap.
@@ -158,20 +166,35 @@ fn normalize(mut ranges: Vec<[u64; 2]>) -> Option<Vec<[u64; 2]>> {
 
 /// Plays one game of the sweep.
 pub fn play_one(sweep: &Sweep, game: u64) -> Result<GameResult, SweepError> {
+    play_one_within(sweep, game, &|| false).map(|r| r.unwrap_or_else(|| unreachable!("never stopped")))
+}
+
+/// [`play_one`], ended by `stop` (read before each move): `None` when it stopped the game
+/// before its end (a game cut by Ctrl-C is not counted). A game that spent its work budget
+/// ([`crate::run_work`]) ends there and is counted, [`GameResult::cut_short`].
+pub fn play_one_within(
+    sweep: &Sweep,
+    game: u64,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<GameResult>, SweepError> {
     let seed = sweep.seed.wrapping_add(game);
     let mut g = sweep.level.start(Some(seed)).map_err(|e| BotError::Level(e.to_string()))?;
     let mut bot = make_bot(&sweep.bot, g.rules.rule_set(), seed)?;
-    let moves = play_game(&g.rules, &mut g.state, &mut bot, &sweep.game, |_, _, _, _| {})?;
+    let played = play_game_within(&g.rules, &mut g.state, &mut bot, &sweep.game, stop, |_, _, _, _| {})?;
+    if played.stopped {
+        return Ok(None);
+    }
     let o = g.rules.outcome(&g.state);
-    Ok(GameResult {
+    Ok(Some(GameResult {
         game,
         seed,
         won: o.won,
-        moves,
+        moves: played.moves,
         score: o.score,
         objectives_met: o.objectives_met,
         top_tile: o.top_tile,
-    })
+        cut_short: played.cut_short,
+    }))
 }
 
 /// Runs `sweep` on `jobs` threads. `on_game` is called after each game (from any thread, in
@@ -207,9 +230,11 @@ pub fn run(
                 if stop.load(Ordering::Relaxed) {
                     return Ok(None);
                 }
-                let r = play_one(sweep, game)?;
-                on_game(&r);
-                Ok(Some(r))
+                let r = play_one_within(sweep, game, &|| stop.load(Ordering::Relaxed))?;
+                if let Some(r) = &r {
+                    on_game(r);
+                }
+                Ok(r)
             })
             .collect::<Result<_, SweepError>>()
     })?;
@@ -226,6 +251,7 @@ pub fn run(
         bot: sweep.bot.clone(),
         seed: sweep.seed,
         config: sweep.game,
+        work: crate::run_work(),
         ranges: vec![[sweep.first_game, end]],
         interrupted,
         summary,
@@ -269,7 +295,7 @@ pub fn merge(reports: &[Report]) -> Result<Report, SweepError> {
         if r.seed != first.seed {
             return Err(differ("seed"));
         }
-        if r.config != first.config {
+        if r.config != first.config || r.work != first.work {
             return Err(differ("game configuration"));
         }
         if r.summary.objectives != first.summary.objectives {
@@ -298,6 +324,7 @@ pub fn merge(reports: &[Report]) -> Result<Report, SweepError> {
         bot: first.bot.clone(),
         seed: first.seed,
         config: first.config,
+        work: first.work,
         ranges,
         interrupted,
         summary,

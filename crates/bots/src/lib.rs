@@ -40,7 +40,9 @@ pub mod playable;
 mod summary;
 
 pub use any::{BotError, BotInfo, BotKind, BotSpec, Budget, ForAny, LevelSetting, Variant};
-pub use game::{GameConfig, GameResult, play_game};
+pub use game::{
+    DEFAULT_RUN_WORK, GameConfig, GameResult, Played, play_game, play_game_within, run_work, set_run_work,
+};
 pub use games::GameBots;
 pub use games::make_bot;
 pub use generic::{GreedyBot, MctsBot, MctsConfig, RandomBot};

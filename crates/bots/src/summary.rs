@@ -130,6 +130,9 @@ pub struct Summary {
     /// The level measured as a deterministic puzzle (rule sets that have a measure: sokoban).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub puzzle: Option<Puzzle>,
+    /// Games cut short by the work budget ([`Report::work`]; issue 66.3).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cut_short: u64,
     /// The best game.
     pub best: Option<GameRef>,
     /// The worst game.
@@ -161,4 +164,9 @@ pub(crate) fn histogram(values: impl Iterator<Item = u64>) -> Vec<[u64; 2]> {
         }
     }
     out
+}
+
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

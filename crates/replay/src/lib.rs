@@ -150,6 +150,6 @@ pub use regress::{
     final_hash, junit_xml, pin, valid_name, xml_escape,
 };
 pub use writer::{
-    Flush, LogWriter, Recorder, RecorderConfig, StaleTemps, atomic_write, check_target, remove_stale_temps,
-    remove_stale_temps_in,
+    Flush, LogWriter, MAX_FILE_NAME_BYTES, Recorder, RecorderConfig, StaleTemps, atomic_write, check_target,
+    remove_stale_temps, remove_stale_temps_in, temp_name,
 };

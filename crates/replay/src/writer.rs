@@ -337,11 +337,54 @@ pub struct StaleTemps {
     pub kept: Vec<PathBuf>,
 }
 
+/// The most bytes of one file name (`NAME_MAX` on Linux and the BSDs, and the limit of most
+/// file systems): a temporary name is kept within it (issue 66.10: a valid name of 245–255
+/// bytes was refused, "File name too long", as its temporary name was longer).
+pub const MAX_FILE_NAME_BYTES: usize = 255;
+
+/// The temporary name beside the file `name` for save `n` of this process: `.NAME.tmpPID-N`,
+/// with NAME cut short (at a character) so that the whole stays within
+/// [`MAX_FILE_NAME_BYTES`]. [`atomic_write`] and recordings in progress use it.
+pub fn temp_name(name: &std::ffi::OsStr, n: u64) -> std::ffi::OsString {
+    let suffix = format!(".tmp{}-{n}", std::process::id());
+    let room = MAX_FILE_NAME_BYTES.saturating_sub(1 + suffix.len());
+    let mut out = std::ffi::OsString::from(".");
+    match name.to_str() {
+        Some(text) => {
+            let mut end = text.len().min(room);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            out.push(&text[..end]);
+        }
+        None => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::ffi::OsStrExt;
+                let bytes = name.as_bytes();
+                out.push(std::ffi::OsStr::from_bytes(&bytes[..bytes.len().min(room)]));
+            }
+            #[cfg(not(unix))]
+            out.push(name);
+        }
+    }
+    out.push(suffix);
+    out
+}
+
 /// The process id in a temporary name of [`atomic_write`] for the file `name`
-/// (`.NAME.tmpPID-N`), if `candidate` is one.
+/// (`.NAME.tmpPID-N`, NAME cut short when the whole would pass [`MAX_FILE_NAME_BYTES`]), if
+/// `candidate` is one.
 fn temp_pid(name: &std::ffi::OsStr, candidate: &std::ffi::OsStr) -> Option<u32> {
     let name = name.to_str()?;
-    let rest = candidate.to_str()?.strip_prefix('.')?.strip_prefix(name)?.strip_prefix(".tmp")?;
+    let candidate = candidate.to_str()?;
+    let (head, rest) = candidate.strip_prefix('.')?.rsplit_once(".tmp")?;
+    // The whole name, or a prefix of it cut to fit (within a character of the limit).
+    let whole = head == name;
+    let cut = name.starts_with(head) && candidate.len() + 4 > MAX_FILE_NAME_BYTES;
+    if !(whole || cut) {
+        return None;
+    }
     let (pid, n) = rest.split_once('-')?;
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     (digits(pid) && digits(n)).then(|| pid.parse().ok()).flatten()
@@ -457,13 +500,10 @@ pub fn atomic_write(path: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
     })?;
     check_target(path)?;
     remove_stale_temps_in(path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")));
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
     // Unique per process and per call, so that concurrent saves of one file never share it.
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    tmp_name.push(format!(".tmp{}-{n}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
+    let tmp = path.with_file_name(temp_name(name, n));
     let result = (|| {
         let mut f = File::create(&tmp)?;
         f.write_all(bytes)?;

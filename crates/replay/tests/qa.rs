@@ -291,3 +291,40 @@ fn a_new_recording_removes_stale_temporary_files() {
     let again = tessera_replay::remove_stale_temps(&path).unwrap();
     assert!(again.removed.is_empty() && again.kept == vec![ours]);
 }
+
+/// Issue 66.10: a valid file name of 245 to 255 bytes was refused by every atomic save ("File
+/// name too long"), its temporary name being longer. The temporary name keeps within 255 bytes
+/// (the name cut short, at a character), the save succeeds, and a killed save's temporary of
+/// such a name is still found and removed.
+#[test]
+fn names_of_up_to_255_bytes_save_atomically() {
+    let dir = tmp("long-names").with_file_name("long-names");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for len in [1usize, 200, 244, 245, 250, 254, 255] {
+        // ASCII, and names ending in a 3-byte character (the cut falls inside it).
+        for tail in ["", "€"] {
+            let stem = "n".repeat(len.saturating_sub(tail.len() + 5));
+            let name = format!("{stem}{tail}.tlog");
+            assert!(name.len() <= 255);
+            let path = dir.join(&name);
+            atomic_write(&path, b"saved").unwrap_or_else(|e| panic!("{} bytes: {e}", name.len()));
+            assert_eq!(std::fs::read(&path).unwrap(), b"saved");
+            let temp = tessera_replay::temp_name(std::ffi::OsStr::new(&name), u64::MAX);
+            assert!(temp.len() <= tessera_replay::MAX_FILE_NAME_BYTES, "{} bytes", temp.len());
+            // A killed save's temporary (of a process that does not run) is recognised.
+            // (Of the same length as ours: a dead process id of 9 digits, and a counter of as
+            // many more as our id and counter have.)
+            let ours = format!(".tmp{}-{}", std::process::id(), u64::MAX);
+            let counter = "1".repeat(ours.len() - ".tmp999999999-".len());
+            let dead = temp.to_str().unwrap().replace(&ours, &format!(".tmp999999999-{counter}"));
+            assert_eq!(dead.len(), temp.len());
+            std::fs::write(dir.join(&dead), b"x").unwrap();
+            let found = tessera_replay::remove_stale_temps(&path).unwrap();
+            assert_eq!(found.removed, vec![dir.join(&dead)], "{} bytes", name.len());
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    // Nothing left but what the test wrote and removed.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}

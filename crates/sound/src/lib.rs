@@ -43,7 +43,7 @@ mod wav;
 pub use mixer::Mixer;
 pub use params::{BREAKER, NOISE, Params, SAWTOOTH, SINE, SQUARE, TRIANGLE, Wave};
 pub use rng::Rc4;
-pub use seed::{Kind, Seed, SeedError};
+pub use seed::{Kind, Seed, SeedError, shorten};
 pub use synth::{Noise, SAMPLE_RATE, SynthError, quantise, synthesise};
 pub use wav::wav;
 

@@ -4,21 +4,43 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A bad seed: why, and the text.
+///
+/// The messages show a long text cut short ([`shorten`]): a 100,000-digit seed is not echoed
+/// whole (issue 66.12).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SeedError {
     /// The text is not a seed: PuzzleScript's seeds are decimal digits and nothing else.
-    #[error("\"{text}\" is not a sound seed (a seed is a number written in digits, like 12345)")]
+    #[error("\"{}\" is not a sound seed (a seed is a number written in digits, like 12345)", shorten(.text))]
     NotDigits {
         /// The text given.
         text: String,
     },
-    /// So many digits that the number is infinite as a double: the reference cannot pick a
-    /// generator for it (it throws).
-    #[error("the sound seed {text} is too large (at most 308 digits)")]
+    /// So large that the number is infinite as a double: the reference cannot pick a generator
+    /// for it (it throws). The largest seed is the largest double, about 1.8 × 10^308 (309
+    /// digits); a 309-digit seed below it is a seed.
+    #[error(
+        "the sound seed {} is too large: a seed must be below about 1.8 × 10^308 (309 digits, \
+         JavaScript's largest number)",
+        shorten(.text)
+    )]
     TooLarge {
         /// The text given.
         text: String,
     },
+}
+
+/// The most characters of a seed's text a message shows whole.
+const SHOWN: usize = 40;
+
+/// `text` as a message shows it: whole up to 40 characters, else its first 20 and how many
+/// there are (`12345678901234567890… (100000 characters)`).
+pub fn shorten(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= SHOWN {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(SHOWN / 2).collect();
+    format!("{head}… ({n} characters)")
 }
 
 /// The ten sound generators, in the reference's order (`generators` in `sfxr.js`): a seed picks
@@ -190,6 +212,27 @@ mod tests {
         assert_eq!(to_int32(2_147_483_648.0), -2_147_483_648);
         assert_eq!(to_int32(4_294_967_296.0 + 5.0), 5);
         assert_eq!(to_int32(1e300), 0);
+    }
+
+    /// Issue 66.12: the message of a refused seed does not echo a long seed whole, and says
+    /// what the largest seed is (a 309-digit seed below the largest double is a seed, where
+    /// the message said "at most 308 digits").
+    #[test]
+    fn refusals_say_the_bound_in_few_words() {
+        let huge = "9".repeat(100_000);
+        for e in [Seed::parse(&huge).unwrap_err(), Seed::parse(&format!("{huge}x")).unwrap_err()] {
+            let message = e.to_string();
+            assert!(message.len() < 200, "{} bytes", message.len());
+            assert!(message.contains("characters)"), "{message}");
+        }
+        let largest = format!("17976931348623157{}", "0".repeat(292));
+        assert_eq!(largest.len(), 309);
+        assert!(Seed::parse(&largest).is_ok());
+        let past = format!("18{}", "0".repeat(307));
+        let message = Seed::parse(&past).unwrap_err().to_string();
+        assert!(message.contains("below about 1.8 × 10^308"), "{message}");
+        assert!(!message.contains("308 digits"), "{message}");
+        assert_eq!(shorten("12345"), "12345");
     }
 
     #[test]

@@ -111,28 +111,33 @@ struct Searched {
     seconds: f64,
 }
 
-/// Searches `level` on `jobs` threads within the budgets of `args` (the clock counted from
-/// `began`) and checks the solution on the rules.
+/// Ctrl-C during `solve --all`: the searches under way stop, no level more starts, and the table
+/// of the levels searched is printed.
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Searches the level `game` starts on `jobs` threads within the budgets of `args` (the clock
+/// counted from `began`) and checks the solution on the rules.
 fn search_level(
     args: &crate::solve_args::SolveArgs,
-    level: &Level,
+    mut game: tessera_core::Game,
     jobs: usize,
     max_bytes: u64,
     began: Instant,
 ) -> Result<Searched, CliError> {
     let search = search_of(args)?;
     let name = args.level.display();
-    let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
-    let mut game = crate::level_file::start(level, &args.level, seed)?;
     let (AnyRules::PuzzleScript(rules), AnyState::PuzzleScript(state)) = (&game.rules, &game.state) else {
         return Err(CliError::file(&args.level, "not a puzzlescript level"));
     };
+    let state = state.clone();
     let budget = Duration::from_secs_f64(args.seconds);
     // A budget in states replaces the clock: the answer is then the same on any machine.
     let limits = SolveLimits { max_nodes: args.states.unwrap_or(u64::MAX), max_bytes };
     let timed = args.states.is_none();
-    let report =
-        solve_parallel(rules, state, limits, search, jobs, &mut || timed && began.elapsed() > budget);
+    let stopped = || STOP.load(std::sync::atomic::Ordering::Relaxed);
+    let report = solve_parallel(rules, &state, limits, search, jobs, &mut || {
+        stopped() || (timed && began.elapsed() > budget)
+    });
     let seconds = began.elapsed().as_secs_f64();
     let work = format!(
         "{search}: {} states expanded, {} stored, {:.0} states/s, {seconds:.2} s",
@@ -176,6 +181,7 @@ fn search_level(
                 ),
             )),
         ),
+        SolveOutcome::Stopped if stopped() => ("stopped", Err((false, format!("{name}: stopped by Ctrl-C ({work})")))),
         SolveOutcome::Stopped => match args.states {
             Some(n) => (
                 "states",
@@ -225,9 +231,10 @@ fn search_level(
     Ok(Searched { search, outcome, verdict, report, seconds })
 }
 
-/// The jobs `--jobs` asks for, else one per core.
+/// The jobs `--jobs` asks for, else one per core; never more than the cores or the address
+/// space hold ([`crate::jobs::threads`], which says so).
 fn jobs_of(args: &crate::solve_args::SolveArgs) -> usize {
-    args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from)
+    crate::jobs::threads(args.jobs.map(usize::from), "--jobs")
 }
 
 /// Runs `tessera solve` on a PuzzleScript level.
@@ -238,7 +245,9 @@ fn solve_level(args: &crate::solve_args::SolveArgs, level: &Level) -> Result<(),
     let began = crate::solve_args::started();
     // Never more than half of what the process may still allocate (its RLIMIT_AS, its cgroup).
     let max_bytes = crate::solve_args::memory_headroom().map_or(mib << 20, |h| (mib << 20).min(h / 2));
-    let found = search_level(args, level, jobs_of(args), max_bytes, began)?;
+    let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+    let game = crate::level_file::start(level, &args.level, seed)?;
+    let found = search_level(args, game, jobs_of(args), max_bytes, began)?;
     let report = &found.report;
     let (search, elapsed) = (found.search, found.seconds);
     let rate = report.nodes as f64 / elapsed.max(1e-9);
@@ -313,10 +322,16 @@ fn solve_level(args: &crate::solve_args::SolveArgs, level: &Level) -> Result<(),
 }
 
 /// `tessera solve GAME.txt --all`: every level of the game, `--jobs` at once (one thread each),
-/// a progress bar on a terminal, then the table and the summary on stdout (or one JSON object).
-/// Exit 0 when every level was solved, 1 otherwise.
+/// a progress bar on a terminal, the table's rows on stdout as the levels finish (in their
+/// order), then the summary (or one JSON object at the end). The game is compiled once, and
+/// each level started from it (issue 66.8: it was compiled again for each level, quadratic in
+/// their number). Ctrl-C stops the searches under way and starts no more: the table then holds
+/// the levels searched (those stopped marked so), and the command exits 130. Exit 0 when every
+/// level was solved, 1 otherwise.
 pub fn solve_all(args: &crate::solve_args::SolveArgs) -> Result<(), CliError> {
+    use std::sync::atomic::Ordering;
     let mib = check_args(args)?;
+    let search = search_of(args)?;
     if !crate::level_file::is_game(&args.level) {
         return Err(CliError::BadInput(format!(
             "{}: --all solves every level of a PuzzleScript game (a .txt file)",
@@ -326,14 +341,17 @@ pub fn solve_all(args: &crate::solve_args::SolveArgs) -> Result<(), CliError> {
     let importer = tessera_core::importer("puzzlescript")
         .ok_or_else(|| CliError::BadInput("no puzzlescript importer is registered".into()))?;
     let text = read_input(&args.level, crate::convert::input_of(importer))?;
-    let file_name = args.level.file_name().map(|n| n.to_string_lossy().into_owned());
-    // The number of levels (the first level's import says it).
-    let (_, count) = tessera_core::puzzlescript::import_level(&text, file_name.as_deref(), 1)
-        .map_err(|e| crate::convert::import_error(&args.level, e))?;
-    let jobs = jobs_of(args).min(count.max(1));
+    let levels = tessera_core::puzzlescript::GameLevels::compile(std::sync::Arc::from(text))
+        .map_err(|e| CliError::file(&args.level, e))?;
+    let count = levels.count();
+    if count == 0 {
+        return Err(CliError::file(&args.level, "the game has no playable level"));
+    }
+    let jobs = jobs_of(args).min(count);
     // The memory budget is shared by the levels searched at once.
     let headroom = crate::solve_args::memory_headroom().map_or(u64::MAX, |h| h / 2);
     let max_bytes = (mib << 20).min(headroom / jobs as u64);
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
     let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
         let bar = indicatif::ProgressBar::new(count as u64);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -344,47 +362,31 @@ pub fn solve_all(args: &crate::solve_args::SolveArgs) -> Result<(), CliError> {
         bar.set_message(format!("solving {}", args.level.display()));
         bar
     });
-    let next = std::sync::atomic::AtomicUsize::new(1);
-    let mut results: Vec<(usize, Result<Searched, CliError>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|_| {
-                let (next, text, file_name, bar) = (&next, &text, &file_name, &bar);
-                scope.spawn(move || {
-                    let mut mine = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if k > count {
-                            break;
-                        }
-                        let began = Instant::now();
-                        let found = tessera_core::puzzlescript::import_level(text, file_name.as_deref(), k)
-                            .map_err(|e| crate::convert::import_error(&args.level, e))
-                            .and_then(|(level, _)| {
-                                let level = level.map(|l| l.level).ok_or_else(|| {
-                                    CliError::file(&args.level, format!("level {k} is missing"))
-                                })?;
-                                search_level(args, &level, 1, max_bytes, began)
-                            });
-                        if let Some(bar) = bar {
-                            bar.inc(1);
-                        }
-                        mine.push((k, found));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect()
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
+    let budget = match args.states {
+        Some(n) => format!("{n} states"),
+        None => format!("{} s", args.seconds),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut print = |text: &str| -> Result<(), CliError> {
+        let mut write = || write!(out, "{text}").and_then(|()| out.flush()).map_err(output_error);
+        match &bar {
+            Some(bar) => bar.suspend(write),
+            None => write(),
+        }
+    };
+    if !args.json {
+        print(&format!(
+            "{}: {count} levels, {search}, {budget} a level, {jobs} at once\nlevel  verdict     steps      states   seconds\n",
+            args.level.display()
+        ))?;
     }
-    results.sort_by_key(|(k, _)| *k);
     let mut tally: std::collections::BTreeMap<&'static str, usize> = std::collections::BTreeMap::new();
-    let mut rows = Vec::new();
     let mut json_rows = Vec::new();
-    for (k, found) in &results {
-        let (verdict, steps, nodes, seconds, note) = match found {
+    let mut done = 0usize;
+    // One level's row: printed (text) or kept (JSON), counted.
+    let mut row = |k: usize, found: Result<Searched, CliError>| -> Result<(), CliError> {
+        let (verdict, steps, nodes, seconds, note) = match &found {
             Ok(f) => (
                 f.verdict,
                 f.outcome.as_ref().ok().map(Vec::len),
@@ -392,10 +394,7 @@ pub fn solve_all(args: &crate::solve_args::SolveArgs) -> Result<(), CliError> {
                 f.seconds,
                 match &f.outcome {
                     Ok(_) if f.report.draws > 0 => {
-                        format!(
-                            "{} of its steps draw from the generator: this seed's solution",
-                            f.report.draws
-                        )
+                        format!("{} of its steps draw from the generator: this seed's solution", f.report.draws)
                     }
                     Ok(_) => String::new(),
                     Err((_, why)) => why.clone(),
@@ -404,33 +403,96 @@ pub fn solve_all(args: &crate::solve_args::SolveArgs) -> Result<(), CliError> {
             Err(e) => ("error", None, 0, 0.0, e.to_string()),
         };
         *tally.entry(verdict).or_default() += 1;
-        rows.push(format!(
-            "{k:>5}  {verdict:<10}  {:>5}  {nodes:>10}  {seconds:>8.2}",
-            steps.map_or("-".to_string(), |s| s.to_string())
-        ));
-        json_rows.push(serde_json::json!({
-            "number": k,
-            "verdict": verdict,
-            "steps": steps,
-            "nodes": nodes,
-            "seconds": seconds,
-            "draws": found.as_ref().map_or(0, |f| f.report.draws),
-            "commands": match found {
-                Ok(Searched { outcome: Ok(c), .. }) => c.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                _ => Vec::new(),
-            },
-            "note": note,
-        }));
-    }
-    let solved = tally.get("solved").copied().unwrap_or(0);
-    let search = search_of(args)?;
-    let summary: Vec<String> = tally.iter().map(|(v, n)| format!("{n} {v}")).collect();
-    let budget = match args.states {
-        Some(n) => format!("{n} states"),
-        None => format!("{} s", args.seconds),
+        done += 1;
+        if args.json {
+            json_rows.push(serde_json::json!({
+                "number": k,
+                "verdict": verdict,
+                "steps": steps,
+                "nodes": nodes,
+                "seconds": seconds,
+                "draws": found.as_ref().map_or(0, |f| f.report.draws),
+                "commands": match &found {
+                    Ok(Searched { outcome: Ok(c), .. }) => c.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                    _ => Vec::new(),
+                },
+                "note": note,
+            }));
+            Ok(())
+        } else {
+            print(&format!(
+                "{k:>5}  {verdict:<10}  {:>5}  {nodes:>10}  {seconds:>8.2}\n",
+                steps.map_or("-".to_string(), |s| s.to_string())
+            ))
+        }
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let next = std::sync::atomic::AtomicUsize::new(1);
+    let (send, receive) = std::sync::mpsc::channel::<(usize, Result<Searched, CliError>)>();
+    let searched: Result<(), CliError> = std::thread::scope(|scope| {
+        let mut started = 0;
+        for _ in 0..jobs {
+            let (next, levels, bar, send) = (&next, &levels, &bar, send.clone());
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                loop {
+                    if STOP.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k > count {
+                        break;
+                    }
+                    let began = Instant::now();
+                    let found = levels
+                        .start(k - 1, tessera_core::DEFAULT_SEED)
+                        .map_err(|e| CliError::file(&args.level, format!("level {k}: {e}")))
+                        .and_then(|(rules, state)| {
+                            let game = tessera_core::Game {
+                                rules: AnyRules::PuzzleScript(rules),
+                                state: AnyState::PuzzleScript(state),
+                            };
+                            search_level(args, game, 1, max_bytes, began)
+                        });
+                    if let Some(bar) = bar {
+                        bar.inc(1);
+                    }
+                    if send.send((k, found)).is_err() {
+                        break;
+                    }
+                }
+            });
+            match spawned {
+                Ok(_) => started += 1,
+                Err(e) if started == 0 => return Err(crate::jobs::spawn_error(&e)),
+                Err(_) => break,
+            }
+        }
+        drop(send);
+        // Rows arrive in any order; they are printed in the levels' order.
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut due = 1;
+        for (k, found) in receive {
+            waiting.insert(k, found);
+            while let Some(found) = waiting.remove(&due) {
+                if let Err(e) = row(due, found) {
+                    next.store(count + 1, Ordering::Relaxed);
+                    return Err(e);
+                }
+                due += 1;
+            }
+        }
+        // After Ctrl-C, levels past a gap (one not started) are shown too.
+        for (k, found) in std::mem::take(&mut waiting) {
+            row(k, found)?;
+        }
+        Ok(())
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    searched?;
+    let interrupted = STOP.load(Ordering::Relaxed);
+    let solved = tally.get("solved").copied().unwrap_or(0);
+    let summary: Vec<String> = tally.iter().map(|(v, n)| format!("{n} {v}")).collect();
     if args.json {
         let v = serde_json::json!({
             "game": args.level.display().to_string(),
@@ -439,19 +501,15 @@ pub fn solve_all(args: &crate::solve_args::SolveArgs) -> Result<(), CliError> {
             "jobs": jobs,
             "levels": json_rows,
             "solved": solved,
+            "interrupted": interrupted,
         });
-        writeln!(out, "{v}").map_err(output_error)?;
+        print(&format!("{v}\n"))?;
     } else {
-        let mut text = format!(
-            "{}: {count} levels, {search}, {budget} a level, {jobs} at once\nlevel  verdict     steps      states   seconds\n",
-            args.level.display()
-        );
-        for r in &rows {
-            text += r;
-            text.push('\n');
-        }
-        text += &format!("{solved} of {count} solved ({})\n", summary.join(", "));
-        write!(out, "{text}").map_err(output_error)?;
+        let stop = if interrupted { format!("; interrupted: {done} of {count} levels searched") } else { String::new() };
+        print(&format!("{solved} of {count} solved ({}){stop}\n", summary.join(", ")))?;
+    }
+    if interrupted {
+        return Err(CliError::Interrupted(format!("interrupted: {done} of {count} levels searched")));
     }
     if solved == count {
         Ok(())
@@ -489,7 +547,8 @@ struct TestArgs {
     /// Print every case, passed or failed.
     #[arg(long)]
     verbose: bool,
-    /// Cases run at once, on as many threads (default: one per core). The report is in the
+    /// Cases run at once, on as many threads (default: one per core; never more than the cores,
+    /// nor than the address space left holds, which it then says). The report is in the
     /// suite's order whatever the number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     jobs: Option<u16>,
@@ -511,8 +570,7 @@ fn test(args: &TestArgs) -> Result<(), CliError> {
     let began = Instant::now();
     let chosen: Vec<&suite::Case> =
         cases.iter().filter(|c| args.filter.as_ref().is_none_or(|f| c.name.contains(f.as_str()))).collect();
-    let jobs =
-        args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+    let jobs = crate::jobs::threads(args.jobs.map(usize::from), "--jobs");
     let mut outcomes = Vec::with_capacity(chosen.len());
     let mut report = |o: Outcome| -> Result<(), CliError> {
         match &o.failure {
@@ -546,8 +604,18 @@ fn test(args: &TestArgs) -> Result<(), CliError> {
 fn run_one(case: &suite::Case) -> Outcome {
     let t = Instant::now();
     let result = suite::run_case(case);
-    let failure =
-        (!result.passed).then(|| result.first_difference.unwrap_or_else(|| "the level differs".into()));
+    let failure = (!result.passed).then(|| {
+        let why = result.first_difference.unwrap_or_else(|| "the level differs".into());
+        // A compile failure in words, each error with its line (issue 66.12: it was printed in
+        // Rust's debug form, `Some(Diagnostic { line: 0, … })`).
+        if why.starts_with("did not compile") || why.contains("compile errors, first:") {
+            let (_, diags) = tessera_core::puzzlescript::engine::compile_lenient(&case.source);
+            if diags.iter().any(|d| d.is_error) {
+                return tessera_core::puzzlescript::describe_errors(&diags);
+            }
+        }
+        why
+    });
     Outcome { name: case.name.clone(), failure, seconds: t.elapsed().as_secs_f64() }
 }
 
@@ -565,9 +633,10 @@ fn run_cases(
     let next = std::sync::atomic::AtomicUsize::new(0);
     let (send, receive) = std::sync::mpsc::channel::<(usize, Outcome)>();
     std::thread::scope(|scope| {
+        let mut started = 0;
         for _ in 0..jobs {
             let (next, send) = (&next, send.clone());
-            scope.spawn(move || {
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(case) = cases.get(i) else { break };
@@ -576,6 +645,12 @@ fn run_cases(
                     }
                 }
             });
+            match spawned {
+                Ok(_) => started += 1,
+                // The threads started run every case; none started is an error, not an abort.
+                Err(e) if started == 0 => return Err(crate::jobs::spawn_error(&e)),
+                Err(_) => break,
+            }
         }
         drop(send);
         // Outcomes arrive in any order; they are reported in the suite's.

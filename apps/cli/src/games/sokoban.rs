@@ -37,6 +37,13 @@ pub const DESCRIBE: Option<super::Describe> = None;
 
 pub const SOLVERS: &[Solver] = &[Solver { rule_set: RuleSet::Sokoban, run: solve_level }];
 
+/// The sokoban solver's memory budget without `--memory` (besides half of what the process may
+/// still allocate): 1 GiB, the tables at most half of it. Real levels' tables are kilobytes
+/// (the largest static one, the distances, takes 4 bytes a goal and a cell: 2,000 goals on a
+/// 256×256 board, 512 MiB); a 256×256 level of 16,000 goals would take 4.2 GB of distances
+/// alone, and now gives up at once ("gave up: memory"). `--memory` raises it.
+const DEFAULT_MEMORY: u64 = 1 << 30;
+
 /// Runs `tessera solve` on a sokoban level.
 fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     if let Some(bot) = &args.bot
@@ -70,7 +77,13 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         return Err(CliError::file(&args.level, "not a sokoban level"));
     };
     let budget = Duration::from_secs_f64(args.seconds);
-    let limits = SolveLimits { max_nodes: u64::MAX, max_bytes: crate::solve_args::memory_budget(args)? };
+    // Without --memory, at most DEFAULT_MEMORY: a level whose tables would take more gives up
+    // at once rather than take gigabytes (issue 66.5).
+    let mut max_bytes = crate::solve_args::memory_budget(args)?;
+    if args.memory.is_none() {
+        max_bytes = max_bytes.min(DEFAULT_MEMORY);
+    }
+    let limits = SolveLimits { max_nodes: u64::MAX, max_bytes };
     let began = crate::solve_args::started(); // the budget counts from the command's start
     let report = solve(state, limits, &mut || began.elapsed() > budget);
     let elapsed = began.elapsed().as_secs_f64();

@@ -5,14 +5,16 @@
 //! every sound the game declares (its line, what plays it, the seed, the kind and the length)
 //! and checks each seed: exit 1 when one is not a seed this synthesiser (and the reference) can
 //! make, 2 when the game does not compile. `--wav-dir DIR` also writes each sound as
-//! `DIR/SEED.wav`.
+//! `DIR/SEED.wav`, all or none: every target is checked and every file staged before any is
+//! moved into place (issue 66.9, as `convert` writes its levels). A game is read within the
+//! limit of every command that reads one, 4 MiB ([`MAX_SOURCE_BYTES`], issue 66.11).
 
 use crate::error::{CliError, Input, output_error, read_input};
 use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tessera_core::puzzlescript::engine::compile;
-use tessera_sound::{Seed, Sound};
+use tessera_core::puzzlescript::engine::{MAX_SOURCE_BYTES, compile};
+use tessera_sound::{Seed, Sound, shorten};
 
 /// `tessera sound (SEED [--wav OUT.wav] | GAME.txt [--wav-dir DIR])`.
 #[derive(Args, Debug)]
@@ -46,7 +48,7 @@ pub fn run(args: &SoundArgs) -> Result<(), CliError> {
 
 fn make(text: &str) -> Result<Sound, String> {
     let seed = Seed::parse(text).map_err(|e| e.to_string())?;
-    Sound::new(&seed).map_err(|e| format!("seed {text}: {e}"))
+    Sound::new(&seed).map_err(|e| format!("seed {}: {e}", shorten(text)))
 }
 
 fn describe(sound: &Sound) -> String {
@@ -75,33 +77,48 @@ fn one_seed(text: &str, wav: Option<&Path>) -> Result<(), CliError> {
 }
 
 fn game(path: &Path, wav_dir: Option<&Path>) -> Result<(), CliError> {
-    let source = read_input(path, Input::Import { name: "a PuzzleScript game", limit: 64 << 20 })?;
+    // The limit and message of every command that reads a game (`play`, `solve`, `convert`).
+    let input = Input::Import { name: "a PuzzleScript game", limit: MAX_SOURCE_BYTES as u64 };
+    let source = read_input(path, input)?;
     let game = compile(&source).map_err(|diags| {
         let errors: Vec<String> =
             diags.iter().filter(|d| d.is_error).map(|d| format!("line {}: {}", d.line, d.message)).collect();
         CliError::file(path, format!("the game does not compile:\n{}", errors.join("\n")))
     })?;
-    if let Some(dir) = wav_dir {
-        std::fs::create_dir_all(dir).map_err(|e| CliError::file(dir, e))?;
-    }
+    let mut staging = match wav_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| CliError::file(dir, e))?;
+            Some(crate::convert::Staging::begin(dir)?)
+        }
+        None => None,
+    };
     let mut out = std::io::stdout().lock();
     let declared = game.sound_declarations();
     let mut bad = Vec::new();
+    let mut staged = std::collections::BTreeSet::new();
     for d in declared {
+        let seed = shorten(&d.seed);
         match make(&d.seed) {
             Ok(sound) => {
-                writeln!(out, "line {:>4}  {:<32} {:>12}  {}", d.line, d.name, d.seed, describe(&sound))
+                writeln!(out, "line {:>4}  {:<32} {:>12}  {}", d.line, d.name, seed, describe(&sound))
                     .map_err(output_error)?;
-                if let Some(dir) = wav_dir {
-                    write_wav(&dir.join(format!("{}.wav", sound.seed())), &sound)?;
+                if let Some(staging) = staging.as_mut() {
+                    let name = format!("{}.wav", sound.seed());
+                    // One file a distinct seed: checked and staged, moved into place at the end.
+                    if staged.insert(name.clone()) {
+                        staging.add(&name, &sound.wav())?;
+                    }
                 }
             }
             Err(e) => {
-                writeln!(out, "line {:>4}  {:<32} {:>12}  BAD: {e}", d.line, d.name, d.seed)
+                writeln!(out, "line {:>4}  {:<32} {:>12}  BAD: {e}", d.line, d.name, seed)
                     .map_err(output_error)?;
                 bad.push(format!("line {}: {e}", d.line));
             }
         }
+    }
+    if let Some(staging) = staging {
+        staging.commit()?;
     }
     writeln!(out, "{} sounds, {} bad", declared.len(), bad.len()).map_err(output_error)?;
     if bad.is_empty() {

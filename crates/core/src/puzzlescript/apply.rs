@@ -22,10 +22,48 @@ pub struct StepReport {
 /// What every command answers once the level is won.
 const WON: Rejected = Rejected::new("won", "the level is won");
 
+/// What a step answers once the run's work budget ([`with_run_budget`]) is spent.
+pub const RUN_BUDGET_SPENT: Rejected =
+    Rejected::new("run_budget", "the run's work budget is spent (a bot's game: --work)");
+
+std::thread_local! {
+    /// The work left to the run under way on this thread ([`with_run_budget`]), if any.
+    static RUN_WORK: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with a budget of `work` units of work (as [`MAX_STEP_WORK`] counts them) for every
+/// step this thread plays through the rules meanwhile (issue 66.3: a bot's game of 10,000 moves
+/// of up to the step bound each, its look-aheads besides, ran for minutes). A step is held to
+/// the step bound or to the work left, whichever is less; a step past the work left is refused
+/// ([`RUN_BUDGET_SPENT`]) and changes nothing, as one past the step bound does; once the work
+/// is spent every step is refused. The count is the same on every machine. Returns `f`'s value
+/// and the work left. Budgets nest: the inner one is used while it runs.
+pub fn with_run_budget<T>(work: u64, f: impl FnOnce() -> T) -> (T, u64) {
+    let outer = RUN_WORK.with(|w| w.replace(Some(work)));
+    let value = f();
+    let left = RUN_WORK.with(|w| w.replace(outer)).unwrap_or(0);
+    (value, left)
+}
+
+/// The work left to the run under way on this thread ([`with_run_budget`]), if any.
+pub fn run_work_left() -> Option<u64> {
+    RUN_WORK.with(std::cell::Cell::get)
+}
+
 impl PuzzleScriptRules {
     /// The state of a new game of the level with `seed`: from rules version 2 after the `again`
     /// turns of its start (at most [`MAX_TURNS`]).
     pub(super) fn start_state(&self, seed: u64) -> Result<PuzzleScriptState, String> {
+        self.start_state_with(seed, None)
+    }
+
+    /// [`Self::start_state`] with the game's glyphs already read from its source (`None`: read
+    /// them now).
+    pub(super) fn start_state_with(
+        &self,
+        seed: u64,
+        glyphs: Option<&[(char, Vec<u64>)]>,
+    ) -> Result<PuzzleScriptState, String> {
         let seed_text = seed.to_string();
         let again_turns = if self.version() >= 2 { MAX_TURNS } else { 0 };
         let mut work = engine::Work::new(self.step_work_limit());
@@ -38,7 +76,10 @@ impl PuzzleScriptRules {
                 "the level's start is too long: its turns do more than {MAX_STEP_WORK} units of work (cells tested by rules)"
             ));
         }
-        let meta = Arc::new(bridge::meta(&self.game, &inner, &self.source)?);
+        let meta = Arc::new(match glyphs {
+            Some(g) => bridge::meta_with(&self.game, &inner, g.to_vec())?,
+            None => bridge::meta(&self.game, &inner, &self.source)?,
+        });
         // The reference checks the win conditions at the end of a turn only: from version 3 a
         // level that starts in a winning layout needs one step (any, even one that moves nothing).
         let won = self.version() < 3 && self.game.is_won(&inner);
@@ -86,12 +127,46 @@ impl PuzzleScriptRules {
         Ok(report)
     }
 
+    /// One step, held to the step bound and to the run's work left ([`with_run_budget`]), which
+    /// it takes its work from.
     fn step<E: From<PuzzleScriptEvent>>(
         &self,
         state: &mut PuzzleScriptState,
         cmd: &PuzzleScriptCommand,
         events: &mut Vec<E>,
+        report: Option<&mut StepReport>,
+    ) -> Result<(), Rejected> {
+        let Some(left) = run_work_left() else {
+            return self.step_within(state, cmd, events, report, self.step_work_limit(), &mut 0);
+        };
+        if state.is_won() {
+            return Err(WON);
+        }
+        if left == 0 {
+            return Err(RUN_BUDGET_SPENT);
+        }
+        let limit = self.step_work_limit().min(left);
+        let mut used = 0;
+        let result = self.step_within(state, cmd, events, report, limit, &mut used);
+        RUN_WORK.with(|w| w.set(Some(left.saturating_sub(used))));
+        match result {
+            Err(e) if e.code == "step_too_long" && limit < self.step_work_limit() => {
+                RUN_WORK.with(|w| w.set(Some(0)));
+                Err(RUN_BUDGET_SPENT)
+            }
+            other => other,
+        }
+    }
+
+    /// One step within `limit` units of work; `used` is set to the work it did.
+    fn step_within<E: From<PuzzleScriptEvent>>(
+        &self,
+        state: &mut PuzzleScriptState,
+        cmd: &PuzzleScriptCommand,
+        events: &mut Vec<E>,
         mut report: Option<&mut StepReport>,
+        limit: u64,
+        used: &mut u64,
     ) -> Result<(), Rejected> {
         if state.is_won() {
             return Err(WON);
@@ -116,7 +191,7 @@ impl PuzzleScriptRules {
         let mut step: Vec<PuzzleScriptEvent> = Vec::new();
         let mut work = state.engine().clone();
         let mut turn = 0u32;
-        let mut spent = engine::Work::new(self.step_work_limit());
+        let mut spent = engine::Work::new(limit);
         let won = loop {
             let before = work.clone();
             step.push(PuzzleScriptEvent::Turn { index: turn });
@@ -131,6 +206,7 @@ impl PuzzleScriptRules {
                 let input = if turn == 0 { input } else { None };
                 self.game.turn_within(&mut work, input, Some(&mut trace), &mut spent)
             };
+            *used = spent.spent;
             if spent.over() {
                 // The turn stopped part-way: nothing of the step is kept.
                 return Err(Rejected::detailed(

@@ -95,11 +95,16 @@ pub(super) fn reseed(state: &mut State, seed: &str) {
 /// What views need of `game` with a board like `state`'s; an error for a board larger than
 /// [`MAX_SIDE`].
 pub(super) fn meta(game: &Game, state: &State, source_text: &str) -> Result<Meta, String> {
+    meta_with(game, state, source::glyph_words(source_text, game))
+}
+
+/// [`meta`] with the game's glyphs already read from its source (`source::glyph_words`), for
+/// many levels of one game ([`super::GameLevels`]): reading them scans the whole source.
+pub(super) fn meta_with(game: &Game, state: &State, glyphs: Vec<(char, Vec<u64>)>) -> Result<Meta, String> {
     let size = Size::new(state.width, state.height, MAX_SIDE as u16)
         .map_err(|e| format!("the level's board: {e}"))?;
     let names: Vec<String> = game.objects().iter().map(|o| o.name.clone()).collect();
     let layers = game.objects().iter().map(|o| o.layer as u32).collect();
-    let glyphs = source::glyph_words(source_text, game);
     Ok(Meta { size, stride: state.stride, names, layers, glyphs })
 }
 

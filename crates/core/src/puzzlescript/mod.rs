@@ -67,10 +67,10 @@ mod undo;
 #[cfg(test)]
 mod tests;
 
-pub use apply::StepReport;
+pub use apply::{RUN_BUDGET_SPENT, StepReport, run_work_left, with_run_budget};
 pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
 pub use import::{IMPORTERS, import_level};
-pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
+pub use level::{GameLevels, PuzzleScriptLevel, describe_errors, entry_of, playable_count};
 pub use plugin::{HINT_BYTES, HINT_NODES, HINT_SEARCH, PuzzleScript, PuzzleScriptKeyframe};
 pub use solve::{
     Aids, HintVerdict, Search, SolutionMemo, SolveLimits, SolveOutcome, SolveReport, hint_verdict, solve,

@@ -467,3 +467,69 @@ fn a_step_report_lists_every_rule_tried_and_every_sound_played() {
     assert_eq!((quiet.sounds, quiet.tried), (report.sounds, vec![Vec::new()]), "no rules without asking");
     assert_eq!(rules.step_report(&s, &PuzzleScriptCommand::Left, true).map_err(|e| e.code), Err("no_change"));
 }
+
+/// Issue 66.8: every level of a game starts from one compilation ([`super::GameLevels`]): the
+/// rules of two levels share the compiled game, and each level starts as its level file does.
+#[test]
+fn the_levels_of_one_game_start_from_one_compilation() {
+    let source: std::sync::Arc<str> = include_str!("../../../../fixtures/games/warehouse.txt").into();
+    let levels = super::GameLevels::compile(source).unwrap();
+    assert_eq!(levels.count(), 3);
+    let (a, sa) = levels.start(0, 5).unwrap();
+    let (b, _) = levels.start(2, 5).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&a.game_arc(), &b.game_arc()), "one compiled game");
+    for k in 0..3 {
+        let (rules, state) = levels.start(k, 7).unwrap();
+        let (want_rules, want_state) = levels.level(k).start(7).unwrap();
+        assert_eq!(rules.entry(), want_rules.entry());
+        assert_eq!(state, want_state, "level {k}");
+    }
+    assert_eq!(sa, levels.level(0).start(5).unwrap().1);
+    assert!(levels.start(3, 0).is_err());
+}
+
+/// Issue 66.3: a run's work budget. Steps take their work from it (the same count each time);
+/// a step past the work left is refused and changes nothing; once it is spent every step is
+/// refused; without a budget nothing changes.
+#[test]
+fn a_run_budget_holds_every_step_and_is_deterministic() {
+    let moves = [PuzzleScriptCommand::Down, PuzzleScriptCommand::Up, PuzzleScriptCommand::Left];
+    let play = |budget: u64| {
+        let (rules, mut s) = start(1, 3);
+        let (results, left) = with_run_budget(budget, || {
+            moves
+                .iter()
+                .map(|c| rules.apply(&mut s, c, &mut Vec::<PuzzleScriptEvent>::new()).map_err(|e| e.code))
+                .collect::<Vec<_>>()
+        });
+        (results, left, s)
+    };
+    let (all, left, end) = play(1_000_000);
+    assert!(all.iter().all(Result::is_ok), "{all:?}");
+    let used = 1_000_000 - left;
+    assert!(used > 0);
+    assert_eq!(play(1_000_000).1, left, "the same count every time");
+    // Without a budget, the same steps give the same state.
+    let (rules, mut s) = start(1, 3);
+    for c in &moves {
+        step(&rules, &mut s, *c);
+    }
+    assert_eq!(s, end);
+    assert_eq!(run_work_left(), None, "the budget ends with its run");
+    // A budget that the first step passes: refused, nothing changed, and then spent.
+    let (first, left, s) = play(1);
+    assert_eq!(first, vec![Err("run_budget"); 3]);
+    assert_eq!(left, 0);
+    assert_eq!(s, start(1, 3).1);
+    // A budget of all but the last step's work: the last is refused.
+    let (rules, mut probe) = start(1, 3);
+    let ((), before_last) = with_run_budget(u64::MAX, || {
+        for c in &moves[..2] {
+            rules.apply(&mut probe, c, &mut Vec::<PuzzleScriptEvent>::new()).unwrap();
+        }
+    });
+    let two = u64::MAX - before_last;
+    let (cut, _, _) = play(two + (used - two) / 2);
+    assert_eq!(&cut[..2], &[Ok(()), Ok(())]);
+    assert_eq!(cut[2], Err("run_budget"));
+}
