@@ -6,6 +6,10 @@
 //! what `difficulty merge` reads. A progress bar goes to stderr when it is a terminal and
 //! `--json` is off. Ctrl-C stops the sweep: games already running finish, the report of the
 //! games played is printed (marked interrupted) and the command exits 130.
+//!
+//! `tessera bot` and `difficulty` (progress bar, Ctrl-C, `merge`); the bot names, `--bot` help and
+//! which flags a bot takes (`--playouts`/`--millis`, its `LevelSetting` flag `--depth` or `--level`
+//! and range) come from `BotKind::ALL`.
 
 use crate::error::{CliError, Input, output_error, read_input};
 use crate::play::load_level;

@@ -6,6 +6,9 @@
 //! and checks each seed: exit 1 when one is not a seed this synthesiser (and the reference) can
 //! make, 2 when the game does not compile. `--wav-dir DIR` also writes each sound as
 //! `DIR/SEED.wav`.
+//!
+//! `tessera sound SEED [--wav OUT]` and `tessera sound GAME.txt [--wav-dir DIR]` over
+//! `tessera_sound` (a game's sounds through core's `Game::sound_declarations`).
 
 use crate::error::{CliError, Input, output_error, read_input};
 use clap::Args;
