@@ -7,7 +7,8 @@
 //! `TESSERA_SCREENSHOT_HOVER="x,y"` hovers one, to show a selection, a range or a path, and
 //! `TESSERA_SCREENSHOT_MODE=edit|play|debug|pack` picks the mode shown;
 //! `TESSERA_SCREENSHOT_STEP=N` shows step `N` of the log open in Debug and
-//! `TESSERA_SCREENSHOT_LINE=N` scrolls a game's source pane to line `N` (the README's pictures,
+//! `TESSERA_SCREENSHOT_LINE=N` scrolls a game's source pane to line `N`, and
+//! `TESSERA_SCREENSHOT_SOURCE=hidden` hides the pane for the shot (the README's pictures,
 //! `docs/workbench.png` and `docs/debug.png`, are taken this way: see `docs/editor.md`).
 //!
 //! Unsaved edits are copied to a recovery folder (`TESSERA_RECOVERY_DIR`, else the user's state
@@ -82,6 +83,9 @@ fn main() -> ExitCode {
                 if let Some(line) = number_from_env("TESSERA_SCREENSHOT_LINE") {
                     app.workbench_mut().go_to_line(line as usize);
                 }
+                if std::env::var("TESSERA_SCREENSHOT_SOURCE").as_deref() == Ok("hidden") {
+                    app.show_source(false);
+                }
             }
             Ok(Box::new(Window { app, screenshot, frames: 0 }))
         }),
@@ -143,6 +147,10 @@ impl eframe::App for Window {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        // A screenshot shows the window as asked and leaves the user's settings as they were.
+        if self.screenshot.is_some() {
+            return;
+        }
         eframe::set_value(storage, SETTINGS_KEY, self.app.settings());
     }
 }
