@@ -38,7 +38,7 @@
 //!
 //! # Where things are
 //!
-//! 2048. Lines of four follow a table of 65,536 precomputed plans. Other boards keep `exponents.rs`
+//! Lines of four follow a table of 65,536 precomputed plans. Other boards keep `exponents.rs`
 //! beside the board: a byte per cell (the tile's exponent, 0 for empty) and the empty-cell count,
 //! written with every cell. A slide scans it eight cells to a `u64` (SWAR, plain integer
 //! arithmetic) for the pairs of neighbours that move, one compiled copy per direction, and slides

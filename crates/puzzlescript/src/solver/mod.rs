@@ -154,8 +154,8 @@
 //! realtime game only (`moves`). Its turns are `Game::quiet_turn`s: the same states and work as
 //! `turn_within`, in an `engine::Workspace` whose buffers (`turn::Scratch`: masks, match lists,
 //! board copies, the memo, the counts of rules ruled out, the last `again` check) a turn borrows
-//! (never moves: it is large) and reuses, with no messages or sounds. `solve_parallel` keeps `jobs
-//! - 1` helper threads for the search's life (`Pool`, `Shared`: a `Task` of states and their steps
+//! (never moves: it is large) and reuses, with no messages or sounds. `solve_parallel` keeps
+//! `jobs - 1` helper threads for the search's life (`Pool`, `Shared`: a `Task` of states and their steps
 //! behind an `RwLock`, handed out one step at a time by an atomic counter); a state's own steps go
 //! to them while that times quicker than one thread, and batches of the states next in line when
 //! they hold enough work; the states are taken in the order one thread would (the same answer for
