@@ -16,13 +16,17 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bots;
 mod convert;
+mod describe;
 mod error;
 mod games;
+mod level_file;
 mod pack;
 mod play;
 mod reduce;
 mod replay;
+mod session_log;
 mod solve;
+mod solve_args;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -10,9 +10,9 @@
 //! batch's upper bound — and holds no buffer of pieces), the sorted queries (`pieces_by_id`,
 //! `cells_by_position`, `snapshot`) and `check` (indexes against the world).
 
+use crate::check::Scratch;
 use crate::components::{Anim, Cell, GameId, Ghost, Trail};
 use crate::error::{Inconsistent, MirrorError};
-use crate::follow::Scratch;
 use hecs::{Entity, World};
 use std::collections::HashMap;
 use std::fmt;

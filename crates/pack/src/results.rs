@@ -9,7 +9,7 @@
 //! Wilson interval are computed when shown), sorted on write.
 
 use crate::error::PackError;
-use crate::rate::Settings;
+use crate::settings::Settings;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use tessera_bots::difficulty::{Distribution, GameRef, Puzzle, Summary, wilson_interval};

@@ -74,10 +74,12 @@
 //! ```
 //! # let source = include_str!("../../../fixtures/games/warehouse.txt");
 //! use tessera_puzzlescript::solver::{Puzzle, Search, SolveLimits, SolveOutcome, solve_with};
-//! use tessera_puzzlescript::{MAX_STEP_WORK, compile};
+//! use tessera_puzzlescript::{LevelEntry, MAX_STEP_WORK, compile};
 //!
 //! let game = compile(source).expect("the game compiles");
-//! let start = game.start(0, None).expect("level 0 is a level");
+//! // (the game's level list holds its messages too)
+//! let first = game.levels().iter().position(|e| matches!(e, LevelEntry::Level { .. })).unwrap();
+//! let start = game.start(first, None).expect("a level");
 //! let puzzle = Puzzle { game: &game, start: &start, won: false, work_limit: MAX_STEP_WORK };
 //! let report = solve_with(puzzle, SolveLimits::default(), Search::AStar, &mut || false);
 //! let SolveOutcome::Solved(steps) = report.outcome else { panic!("{:?}", report.outcome) };

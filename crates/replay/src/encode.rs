@@ -33,9 +33,17 @@
 //! `fixtures/logs/v2`. `Header::format_version` says which a log is; `Header::state_hash` gives the
 //! hash of its version.
 
-use crate::format::StepRef;
 use serde::ser::{self, Serialize};
 use std::fmt;
+use tessera_core::{AnyCommand, AnyEvent};
+
+/// A step frame's payload, borrowed for encoding (same bytes as the owned form).
+#[derive(Clone, Copy, serde::Serialize)]
+pub(crate) struct StepRef<'a> {
+    pub command: &'a AnyCommand,
+    pub events: &'a [AnyEvent],
+    pub hash: u64,
+}
 
 /// Appends the canonical encoding of `value` to `buf`; `Err` (with `buf` possibly holding part
 /// of the value: the caller truncates) for a shape this encoder leaves to bincode.

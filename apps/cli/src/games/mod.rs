@@ -16,7 +16,7 @@
 //! and its run function; empty for tactics);
 
 use crate::error::CliError;
-use crate::solve::Solver;
+use crate::solve_args::Solver;
 use tessera_core::RuleSet;
 
 /// An event in words, naming the game's things (see [`describe_event`]): a module's `DESCRIBE`.

@@ -5,7 +5,7 @@
 //! `bridge.rs` is where the engine's column-major board meets tessera's row-major cells;
 
 use super::engine::{self, Game, State, Trace, TraceEvent, TurnOutcome};
-use super::state::Meta;
+use super::meta::Meta;
 use super::{MAX_SIDE, PuzzleScriptEvent, source};
 use crate::{Pos, Size};
 use serde::{Deserialize, Serialize};

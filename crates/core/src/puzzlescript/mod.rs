@@ -67,6 +67,7 @@ mod decode;
 mod event;
 mod import;
 mod level;
+mod meta;
 mod mirror;
 mod plugin;
 pub mod solve;
