@@ -11,7 +11,7 @@
 //! the CLI prints) and where as data: `Invalid { message, at }` with `at: Option<Place>`
 //! (`Cell(Pos)` — a board cell or a tactics map cell —, `Row`, `Column`, `Unit(index)`;
 //! `LevelError::place`); the match-3 stage file's error is the same type (`StageError`). Every
-//! board or map given as rows goes through one check, `Size::of_rows` in `geom.rs` (not empty,
+//! board or map given as rows goes through one check, `Size::of_rows`, here (not empty,
 //! sides within the rule set's `MAX_SIDE`, the level's `width`/`height`, rows of equal length);
 //! `RuleSet::max_side` is each rule set's `MAX_SIDE`.
 
