@@ -9,6 +9,10 @@
 //! command exits 130; `bot` prints the moves played and the board and exits 130. Every game is
 //! held to a work budget (`--work`, [`tessera_bots::DEFAULT_RUN_WORK`]; issue 66.3): a game
 //! that spends it ends there, and the report counts it as cut short.
+//!
+//! `tessera bot` and `difficulty` (progress bar, Ctrl-C, `merge`); the bot names, `--bot` help and
+//! which flags a bot takes (`--playouts`/`--millis`, its `LevelSetting` flag `--depth` or `--level`
+//! and range) come from `BotKind::ALL`.
 
 use crate::error::{CliError, Input, output_error, read_input};
 use crate::level_file::{load_level, start};

@@ -7,6 +7,14 @@
 //! beside the target, then a rename, so a crash never leaves a half-written level; many levels
 //! are written all or none, each as the importer makes it ([`Staging`]), then one line per
 //! level that has a summary is printed.
+//!
+//! (`play.rs`; `convert.rs`: `convert FORMAT FILE OUT` with the format looked up by name in
+//! `tessera_core::importers()`, listed by `tessera convert` alone, `--help` and an unknown format;
+//! one level written through a temporary file and a rename, many into a folder all or none, each
+//! written as the importer pushes it (`Staging`: a temporary folder in OUTDIR, then renames), so
+//! memory does not grow with the count of levels; a file whose extension an importer of one level
+//! claims, such as `.map`, opens as a level wherever a level is read). `play` also takes `hint`
+//! (prints `AnyRules::hint`, changes nothing).
 
 use crate::error::{CliError, Input, read_input};
 use clap::Args;

@@ -5,6 +5,10 @@
 //! Each subcommand lives in its own module; the subcommands of one rule set (tactics' `range`,
 //! `path`, `path-bench`) and the rule sets' solvers behind the generic `solve` live in their
 //! modules of `games/`, the CLI's registry.
+//!
+//! `main.rs` parses arguments and maps `CliError` to exit codes (0 ok, 1 check failed, 2 bad
+//! input); every input file is read through `error::read_input` (a size limit per `Input` kind,
+//! UTF-8 errors with line and byte); each subcommand has its own module
 
 /// mimalloc rather than the system's allocator: see the workspace manifest.
 #[global_allocator]

@@ -6,6 +6,9 @@
 //! file and the shard arithmetic are `tessera_pack`'s; this module parses arguments, shows a
 //! progress bar and maps errors to exit codes (2 bad input, 1 `report --check` found flags,
 //! 130 Ctrl-C).
+//!
+//! `tessera pack` (new, add, remove, move, list, rate with `--shard K/N`, merge, report), argument
+//! parsing, the progress bar and exit codes over `tessera_pack`.
 
 use crate::bots::BotOptions;
 use crate::error::{CliError, output_error};

@@ -1,5 +1,8 @@
 //! `tessera play`: run commands against a level and print every step (or, with `--every N`, every
 //! N-th; with `--quiet`, only the final state and a summary).
+//!
+//! `play` with `--quiet`/`--every` prints only some boards; a script without `undo` keeps no
+//! history (one reused event buffer), which is what makes it run at the speed of the rules.
 
 use crate::error::{CliError, Input, read_input, read_stdin};
 use crate::level_file::{game_level, is_game, load_level};

@@ -29,6 +29,15 @@
 //!
 //! **Checked at the end.** A test command is run once more on the result; if it no longer holds
 //! (a flaky test), the result is written but the command fails (exit 1) saying so.
+//!
+//! `tessera replay reduce` (ddmin over the log's commands re-executed from the level and seed;
+//! built-in tests checked after every step, which also cut a candidate at the first step where the
+//! test holds; a test command run through `sh -c` in its own process group, marked with
+//! `TESSERA_REDUCE_TEST` in its environment, and killed — `killpg`, then every process still
+//! carrying the mark, found in `/proc` — when it ends, after `--timeout` or at the `--seconds`
+//! deadline; the answer tested once more; candidates `--jobs` at a time on scoped threads, the
+//! first that holds in order wins, so the result does not depend on `--jobs`; Ctrl-C and
+//! `--seconds` keep the best).
 
 use crate::error::CliError;
 use clap::Args;

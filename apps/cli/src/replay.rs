@@ -8,6 +8,9 @@
 //! `repair` rewrites it, and `verify` fails on it (exit 1) unless `--allow-torn-tail`. Bytes
 //! after the last whole frame that are not a cut frame (a damaged length, see the log format's
 //! "Cut tails") are damage: exit 2.
+//!
+//! `tessera replay` (info, verify, show, diff, export, repair, note, pin, check) and the recording
+//! behind `play --record`;
 
 use crate::describe::{event_line, event_words};
 use crate::error::CliError;

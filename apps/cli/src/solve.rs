@@ -2,6 +2,10 @@
 //! ([`crate::games::solver`]) by the rule set of the level. The arguments are shared; each
 //! solver says which it takes and refuses the others (exit 2), and prints its own result.
 //! A level whose rule set has no solver is refused, naming the rule sets that have one.
+//!
+//! `solve.rs` is the generic `tessera solve LEVEL`: shared arguments (`--seconds`, `--record`,
+//! `--json`, and the flags only NMCS takes, which other solvers refuse), the level loaded, its
+//! solver found by its rule set (`games::solver`), or exit 2 naming the rule sets that have one.
 
 use crate::error::CliError;
 use crate::level_file::load_level;

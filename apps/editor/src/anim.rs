@@ -1,5 +1,8 @@
 //! Animation timing: a step's entities move in numbered phases (see `tessera_ecs::Anim`), played
 //! one after another at the chosen speed; "instant" shows the end state at once.
+//!
+//! `Speed`, `Clock` (phases of a step played in order, capped at 2.5 s a step) and the poses of
+//! animated entities and ghosts.
 
 use serde::{Deserialize, Serialize};
 use tessera_core::Pos;

@@ -9,6 +9,21 @@
 //! thread mixes ([`tessera_sound::Mixer`]) and writes to it. With no library or no device the
 //! editor is silent and says so once. Tests never open a device (the app opens one only when
 //! `main` asks, [`Audio::enable_output`]).
+//!
+//! A step's worker asks the game for the step's report (`EditorGame::step_report`: its sounds turn
+//! by turn and, with the console's Verbose, every rule tried, from PuzzleScript's
+//! `PuzzleScriptRules::step_report` and the engine's `Trace::tried`) and queues them with the turn
+//! boards' timing; `undo` and a new session queue `undo` and `startlevel`
+//! (`EditorGame::event_sound`). In Debug, `Debugger::forward` (a step forward by one; a jump or a
+//! step back is silent) asks the same of the state before the step and its recorded command, on a
+//! thread (`sound_jobs`, waited for `STEP_WAIT` and then polled each frame). The app's `hear` hands
+//! them to `Audio`, which plays what is due each frame and remembers what played (tests read it);
+//! `Output` is a thread mixing (`tessera_sound::Mixer`) into ALSA's `libasound.so.2`, loaded with
+//! `libloading` in the `alsa` module (the editor's one `unsafe` exception), opened only after
+//! `main` calls `enable_audio` (never in tests). `sound_picker.rs` draws the kind buttons
+//! (`picker_ui`, hosted by the workbench's source pane, `workbench.rs`; a sound's seed clicked in
+//! the source plays through `EditorApp::token_clicked`) and leaves seeds to play in egui's memory
+//! (`request_play`, `take_requests`).
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -19,6 +19,21 @@
 //!   are.
 //! - Detail follows the zoom: letters and numbers only when a cell is big enough to read them,
 //!   each distinct label laid out once per frame and its galley reused.
+//!
+//! `BoardView` draws a `Mirror` by each entity's generic `Look` (its `Shape` in the palette's
+//! colours, its `Label`): only the cells in view, ground of tactics maps as one nearest-filtered
+//! texture (a texel per cell, rebuilt only when the map changes), pieces at rest from one query
+//! over the pieces (game id, no animation), animated pieces and ghosts from their `Trail` wherever
+//! they are, overlays (highlights, selection, range, path glyphs). Shapes go into a few meshes a
+//! frame (`board/mesh.rs`: quads and feathered fans for tiles, tints and outlines; blocks and units
+//! as quads of prepared discs from a small texture; each mesh reserves last frame's size, so it is
+//! not grown by doubling every frame), labels are laid out once per distinct text and reused;
+//! zoomed out below four pixels a cell, the pieces at rest are a texture, a texel per cell,
+//! uploaded only when a texel changes (tactics units stay discs of at least 8 points). Cells sit on
+//! whole pixels (`Snapped`: each edge is the origin plus `i` cells rounded to the pixel, so
+//! neighbours share edges and no seam crosses the board); a label smaller than `MIN_LABEL` (10
+//! points) is drawn at that size when it fits its piece, else left out and shown at the pointer on
+//! hover. It turns pointer input into cells (click, swipe).
 
 mod mesh;
 

@@ -6,6 +6,9 @@
 //!
 //! The UI never waits on the sweep: the thread counts finished games in an atomic and hands its
 //! report back over a channel; the panel polls both each frame.
+//!
+//! `difficulty.rs` runs `tessera_bots::difficulty::run` on a thread (progress in an atomic, cancel
+//! through the sweep's stop flag, the report over a channel) and plots histograms with egui_plot.
 
 use egui_plot::{Bar, BarChart, Plot};
 use std::sync::Arc;

@@ -22,6 +22,29 @@
 //!   the result has no run and a valid swap; `tactics`, whose rules draw nothing random, scatters
 //!   the legend's terrain from a `GameRng`; `sokoban` walls a room and pulls its boxes off their
 //!   goals by a random walk from a `GameRng`, so the level can be solved.
+//!
+//! `draft.rs` is the model (no egui, no rule set named): a `Draft` is a `Sketch` (`model.rs`: a
+//! grid of `Ink`s — each a glyph of the rule set's own text format, `Ink::Glyph` such as match3's
+//! `A` or Sokoban's `$`, or `Ink::Number` for slide's tile values —, the tactics units and the rule
+//! set's settings, its `Level` minus the board) with its `games::EditorGame` entry, which every
+//! rule-set question goes to: no `Ink` variant or special case per rule set.
+//! `Draft::from_level`/`to_level` convert both ways through the entry (an empty `slide`/`collapse`
+//! board is written without a `board`, so the game starts as the rule set does by default; Edit
+//! then says "No fixed board: each game draws one from the seed; paint to fix cells" on the canvas
+//! and in the panel); `check` asks `Level::start` and outlines the cell its error places
+//! (`problems` lists every failing check: the rule set's own list where it has one,
+//! `EditorGame::problems` — Sokoban's from core's `sokoban::board_problems`, whose first is
+//! `parse_board`'s error; PuzzleScript's cells whose key is not in the legend and the compiler's
+//! errors by line —, else `check`'s, then with that cell blanked or that unit's cell blanked the
+//! level is started again, up to `MAX_PROBLEMS`, so each cell's problem is listed once in the
+//! level's own words; after the first, a problem of no cell ends the list, since the blanking may
+//! have caused it — a collapse column left empty) (`LevelError::place`: a cell, or the cell of the
+//! unit it names; never read from the message text); the largest side is `RuleSet::max_side`. Edits
+//! — `paint`, `erase`, `place_unit`, `fill`, `rect`, `resized`, `randomized` (each rule set's own
+//! generator, in `games/`), `remap` (a settings change that changes inks), `shuffled` (the inks the
+//! rule set shuffles, match3's fixed blocks, until the level plays) — record `Stroke`s (cell index,
+//! before, after; units before/after) or whole-draft replacements in `EditHistory` (one undo step
+//! per stroke; consecutive settings edits merge; a save point for "unsaved").
 
 use crate::games::{self, EditorGame};
 pub use crate::model::{Ink, Problem, Sketch, UnitInk};

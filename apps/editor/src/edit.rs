@@ -17,6 +17,18 @@
 //! undo step; the cells between two pointer samples are painted too); the secondary or middle
 //! button pans; the wheel zooms. Keys: B paint, F fill, R rectangle, E erase, I pick,
 //! Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y undo and redo, Ctrl+S save.
+//!
+//! `edit.rs` draws it: the tool panel (the palette is a button per ink of the rule set's list, its
+//! sprite when it has one, then the rule set's fields; the settings panel is the rule set's) and a
+//! canvas (the draft as one nearest-filtered texture, a texel per cell, re-made when the draft
+//! changes; grid, labels, locks and units on top when cells are large enough); a press starts a
+//! stroke, the cells between pointer samples are painted (Bresenham), the release commits it.
+//! Validation runs when the draft changes, not while a stroke is under way.
+//!
+//! The Select tool keeps a rectangle; Copy takes its inks into a `Clip` (kept across levels), Cut
+//! erases them in one stroke, Paste paints the clip at the selection's top-left cell as one stroke
+//! (cells past the edge and inks of another rule set left out; Ctrl+C/X/V arrive as egui's copy,
+//! cut and paste events in a window and as keys in tests).
 
 use crate::board::Viewport;
 use crate::difficulty::DifficultyPanel;

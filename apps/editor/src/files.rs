@@ -1,5 +1,14 @@
 //! Opening files (levels, the formats the rule sets import — single levels or collections —,
 //! logs) and a small built-in file picker, so the editor needs no native dialog library.
+//!
+//! Opening any file kind (size capped before reading; other formats by the rule sets' importers,
+//! tried in registry order when several claim an extension — a match-3 stage or a Boxoban `.txt` —,
+//! the first that reads it wins, else every one's error; a file of more than one level is
+//! `Opened::Levels`, and `app/open.rs` asks which to open in a list dialog, which counts as a
+//! dialog for the keys), the built-in file picker (listing the extensions the importers claim).
+//!
+//! Files: `files::open_path` returns `Opened::Draft` for JSON that parses but does not start
+//! (`Level::parse_draft`).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -14,6 +14,20 @@
 //! - **Score changes need states**: only a query with a `score` term redoes the recorded events
 //!   from the start (checked redo; a step that does not fit ends the scan with an error).
 //! - **Results are step numbers in order**, so Next / Previous are a binary search.
+//!
+//! Finding steps (`apps/editor/src/find.rs`, no egui): a `Query` (command words, `event:`
+//! conditions, `rule:LINE` as `event:Rule.line=LINE`, `score>=N`, `cell:X,Y`, and words the rule
+//! set recognises through `EditorGame::event_filter`, resolved by `Query::resolve`) scanned over
+//! the log once by `find::run`, a run of steps per core joined in order (`run_on`; a score term
+//! starts each run from `Log::state_at`; command words are tested on `Log::read_command` before any
+//! event is read) (cells from each event's mirror ops through `project_event`, no state; only a
+//! score term redoes the recorded events from the start), on a thread by `FilterJob` (progress in
+//! an atomic, cancelled when dropped, the result over a channel polled each frame). `DebugView`
+//! draws the filter box and its results (F3 / Shift+F3), the cell history (Alt+click or the cell's
+//! menu: a `FilterJob` for the cell, then `find::last_touch`), the bookmarks (the log's notes, on a
+//! timeline strip and in a list) and the Pin form (`tessera_replay::pin`). Tests:
+//! `apps/editor/tests/find.rs` (oracles: the events' JSON and the mirror's touched cells); the
+//! filter benchmark is in `benches/debug.rs`.
 
 use std::str::FromStr;
 use std::sync::Arc;

@@ -5,7 +5,11 @@
 //! person or CI looking at the real window, e.g. under `xvfb-run`). With it,
 //! `TESSERA_SCREENSHOT_CLICKS="x,y x,y"` clicks those board cells first and
 //! `TESSERA_SCREENSHOT_HOVER="x,y"` hovers one, to show a selection, a range or a path, and
-//! `TESSERA_SCREENSHOT_MODE=edit|play|debug` picks the mode shown.
+//! `TESSERA_SCREENSHOT_MODE=edit|play|debug|pack` picks the mode shown;
+//! `TESSERA_SCREENSHOT_STEP=N` shows step `N` of the log open in Debug and
+//! `TESSERA_SCREENSHOT_LINE=N` scrolls a game's source pane to line `N`, and
+//! `TESSERA_SCREENSHOT_SOURCE=hidden` hides the pane for the shot (the README's pictures,
+//! `docs/workbench.png` and `docs/debug.png`, are taken this way: see `docs/editor.md`).
 //!
 //! Unsaved edits are copied to a recovery folder (`TESSERA_RECOVERY_DIR`, else the user's state
 //! folder; see `recovery`) and offered back after a crash. The screenshot hook does so only when
@@ -73,6 +77,15 @@ fn main() -> ExitCode {
                     Ok("pack") => app.set_mode(tessera_editor::Mode::Pack),
                     _ => {}
                 }
+                if let Some(step) = number_from_env("TESSERA_SCREENSHOT_STEP") {
+                    app.debug_mut().seek(step);
+                }
+                if let Some(line) = number_from_env("TESSERA_SCREENSHOT_LINE") {
+                    app.workbench_mut().go_to_line(line as usize);
+                }
+                if std::env::var("TESSERA_SCREENSHOT_SOURCE").as_deref() == Ok("hidden") {
+                    app.show_source(false);
+                }
             }
             Ok(Box::new(Window { app, screenshot, frames: 0 }))
         }),
@@ -84,6 +97,11 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A number in the environment variable `name` (none when unset or not a number).
+fn number_from_env(name: &str) -> Option<u64> {
+    std::env::var(name).ok()?.trim().parse().ok()
 }
 
 /// Cells `x,y` separated by spaces in the environment variable `name` (bad ones are skipped).
@@ -129,6 +147,10 @@ impl eframe::App for Window {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        // A screenshot shows the window as asked and leaves the user's settings as they were.
+        if self.screenshot.is_some() {
+            return;
+        }
         eframe::set_value(storage, SETTINGS_KEY, self.app.settings());
     }
 }

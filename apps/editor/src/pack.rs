@@ -10,6 +10,24 @@
 //! `PackView` is the model the tests drive; `ui` returns a [`PackAction`] the app carries out.
 //! The pack is saved atomically (`Pack::save`); the results file is written when a rating
 //! ends.
+//!
+//! `PackView` (the model the tests drive, over `tessera_pack`): the pack file, one `Slot` per entry
+//! (its level resolved or the error, and a thumbnail: a `Mirror` of the level's start drawn by a
+//! `BoardView` of its own, the same drawing as the board), the results, the bot per rule set, a
+//! rating running on a thread (`rate::run` of the whole plan, progress in atomics, Cancel through
+//! its stop flag, `rate::finish` over a channel; the results file written when it arrives), and the
+//! curve (`Curve::of`, drawn with egui_plot: target bands as polygons, intervals, points, flagged
+//! points red, a click opens the entry in Play; moves median below). Edits (`move_entry` — Move
+//! up/down or dragging a row —, `add_file`, `add_new`, `duplicate` as an inline copy, `remove`,
+//! `rename`) mark it dirty; Save pack writes atomically after `Pack::resolve`. `ui` returns a
+//! `PackAction` (open an entry in Edit or Play) that `EditorApp::pack_action` carries out; the app
+//! asks before closing with an unsaved pack, and re-reads the entries' level files when the Pack
+//! tab comes back (an inline entry opened in Edit, `EditorApp::pack_inline`, takes Edit's level
+//! back through `PackView::replace_inline`). Unsaved pack edits go to `unsaved-pack.json` in the
+//! recovery folder (the pack's absolute path and its JSON, atomically, at most once a second;
+//! removed once saved); the next start asks about them ("Open pack with edits" / "Discard pack
+//! edits", after the level question if both are left), and opening that pack restores them too.
+//! `is_pack_file` tells a pack from a level on File → Open. Tests: `apps/editor/tests/pack.rs`.
 
 use crate::board::{BoardView, Overlay};
 use egui_plot::{Line, Plot, Points, Polygon};

@@ -3,6 +3,9 @@
 //! draws its hover overlay (the group a tap would clear and its score, the path a move would
 //! take). [`PlayInput`] is the selection state the games share: a selected cell (match3's block,
 //! tactics' unit) and a highlighted hint.
+//!
+//! `PlayInput` (the selection the games share: a selected cell, a hint pair), swipe detection, and
+//! the routing of keys, board input and the hover overlay to the rule set.
 
 use crate::board::{BoardInput, Overlay};
 use crate::games;

@@ -13,6 +13,15 @@
 //!
 //! One file for all windows: two editors with unsaved edits at once share it, and the last to
 //! write wins.
+//!
+//! `recovery.rs` keeps unsaved edits out of a crash's reach: while the draft is dirty, a copy
+//! (level JSON, its path, the time) is written atomically to one recovery file on a thread of its
+//! own (the window only clones the draft: encoding and syncing a 1024² map takes longer than a
+//! frame), throttled to once a second (a repaint is asked for when a write is due), and removed
+//! once nothing is unsaved (after any write under way); `main` turns it on
+//! (`EditorApp::enable_recovery`; off in tests unless asked, and in the screenshot hook), and a
+//! file left by an earlier run is offered back in a modal (unreadable ones are moved aside). Tests:
+//! `apps/editor/tests/edit.rs`, unit tests in `draft.rs` and `recovery.rs`.
 
 use crate::draft::Draft;
 use crate::edit::EditView;

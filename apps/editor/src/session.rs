@@ -1,5 +1,13 @@
 //! [`Session`]: the game being played — a level, a seed, its [`History`] (undo, redo, seek,
 //! branches) and the [`Mirror`] the board is drawn from, kept in step with every event.
+//!
+//! `Session` — level, seed, `History`, the `Mirror` kept in step with every event (execute and redo
+//! apply, undo unapplies in reverse, seek and branch switches rebuild) and the animation `Clock`.
+//! Play's steps go through `Session::start`: the step (and its `EditorGame::step_report`) runs on a
+//! worker thread over copies of the rules and state; one that ends within `STEP_WAIT` (0.1 s) is
+//! taken at once, a longer one is polled each frame (`Session::poll`, with "Running the step" and
+//! Cancel in the Play panel) and taken by `History::accept` only if the history is still at the
+//! node it started from.
 
 use crate::anim::{Clock, Speed};
 use crate::games::{EditorGame, StepReport};

@@ -7,6 +7,20 @@
 //! the draft changes while nothing is typed. A rebuild compiles the text: errors and warnings
 //! go to their lines (and to the console, by the app); a game that builds is answered
 //! ([`WorkbenchAction::Rebuilt`]) for the app to put into Edit's draft and play.
+//!
+//! The workbench, for games written as text (PuzzleScript), one file a pane: `workbench.rs`
+//! (`Workbench`: the source pane — its bar of Rebuild, Auto rebuild, Revert, Undo/Redo, Find —,
+//! following Edit's draft while nothing is typed, compiling on rebuild into `Mark`s),
+//! `source_editor.rs` (`SourceEditor`: the code editor widget — gutter, colours from a layout kept
+//! until the text or marks change, marks with hover and click, find, go to line — and `layout_job`;
+//! answers a clicked token, the hook for acting on a word of the source), `syntax.rs` (the
+//! tokenizer into the reference's token classes, pure code; benchmark `benches/source.rs`),
+//! `console.rs` (`Console`: lines from `EditorGame::console_lines`, links to source lines).
+//! `app/workbench.rs` places them (`workbench_ui`: the pane left, full height, its width in
+//! `Settings`; the console at the bottom) and carries out a rebuild (`EditorApp::rebuilt`: into
+//! Edit's draft by `EditView::rebuild_with`, then Play; Hint keys its solutions by the rules'
+//! source, the Difficulty panel forgets, Debug's log is marked). The example games of File → New
+//! game are `games/puzzlescript/examples/*.txt`.
 
 use crate::source_editor::{ClickedToken, Mark, SourceEditor};
 

@@ -6,6 +6,12 @@
 //! [`crate::games`], and [`BotKind::ALL`] lists them in registry order. [`make_bot`] builds the
 //! bot a [`BotSpec`] names on the rule set's own types (so a search pays no enum dispatch per
 //! step), wrapped in [`ForAny`] so that the apps drive every bot as a `Bot<AnyRules>`.
+//!
+//! `BotKind` (a `Copy` handle to a registered `BotInfo`: name, aliases, help, the rule set it
+//! plays, whether it takes a budget, its numeric setting `LevelSetting` with flag and range, how it
+//! is made), `BotSpec`, `Variant` and `ForAny` (a bot on a rule set's own types as a
+//! `Bot<AnyRules>`), and `make_bot`, which asks the bot's `BotInfo` (its own maker, or a generic
+//! bot that the rule set's registry entry builds on its types).
 
 use crate::Bot;
 use crate::playable::Playable;

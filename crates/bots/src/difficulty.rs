@@ -26,6 +26,12 @@
 //! is bounded by a node count, never a clock, so it too is the same on every machine; a stop
 //! before or during it leaves it `stopped`. [`merge`] keeps the first shard's measure that
 //! finished (solved or proved unsolvable), else the first.
+//!
+//! Sweeps on a rayon pool, `Report`/`Summary` computed from per-game results only (plus the rule
+//! set's `summarize`), the optional `Summary::puzzle` (`Puzzle`: solver, outcome, named `Figure`s;
+//! from the entry's `puzzle` hook on the level's start, after the games; `merge` keeps the first
+//! finished one), `merge`; `play_one` and `measure_puzzle` for callers that schedule the games
+//! themselves (`tessera-pack`'s work units).
 
 use crate::any::{BotError, BotSpec};
 use crate::games::make_bot;

@@ -2,6 +2,8 @@
 //!
 //! Cells are addressed by `(x, y)` with `y = 0` the top row. A [`Grid`] can only be built with a
 //! valid size (see [`Size`]), so code that holds one never re-checks its dimensions.
+//!
+//! `Pos` (`y = 0` is the top row), `Dir`, `Size` (valid by construction), `Grid<T>`.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -6,6 +6,9 @@
 //! corner, and the last cell is an arrow pointing the way the path went. The start cell gets no
 //! piece. [`Glyph::seed_rotation`] gives the seed's prefab and Y rotation for the same
 //! coordinates, so a view that reuses the seed's art can place it directly.
+//!
+//! Path arrows (`path_glyphs`: straight, corner and arrow pieces of any path), which the editor's
+//! board draws for any rule set.
 
 use crate::geom::{Dir, Pos};
 use serde::{Deserialize, Serialize};

@@ -6,6 +6,17 @@
 //! encoder's many small writes are gathered in a stack buffer and fed to the hasher in chunks
 //! (xxh3's streaming digest does not depend on how the input is cut; this is 2–3× faster than
 //! feeding each write on its own).
+//!
+//! Canonical encoding (bincode 2 `standard()` over serde) and `state_hash` (xxh3-64, streamed, no
+//! allocation): the version 1 state hash (`AnyState::hash_v1`), O(board). `keys`: the incremental
+//! state hash (`AnyState::hash`, what log format 2 records): the XOR of one key per tile/unit (a
+//! position half and a content half, so an event that names a tile and its cells says by itself how
+//! the hash changes) and per scalar field, from the splitmix64 finalizer of packed `(kind, a, b)`
+//! words (portable, no seed). Every state keeps it in a field that serde skips (deserialization
+//! recomputes it); `apply`, `undo_event` and `redo_event` update it at O(event) cost;
+//! `recompute_hash` is the reference, and the conformance kit checks them equal after any sequence
+//! of apply, undo, redo and seek in every rule set. Static parts (a tactics terrain, match-3 voids)
+//! enter once by their canonical hash (a terrain computes its own when made).
 
 use serde::Serialize;
 use xxhash_rust::xxh3::Xxh3Default;

@@ -1,4 +1,6 @@
 //! Stable ids for tiles, blocks and units.
+//!
+//! `Id`, `IdGen` (the counter in each state).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

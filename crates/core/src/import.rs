@@ -8,6 +8,12 @@
 //! The levels are pushed into a [`Sink`] the caller owns, one at a time as they are made, so a
 //! caller that writes each one at once (`tessera convert`) holds one level at a time however
 //! many the file gives (issue 37.2); [`Importer::import_all`] collects them.
+//!
+//! Importers as data (`Importer`: name, help, what it reads and its size limit, one level or many,
+//! file extensions it claims, and `fn(text, file name, sink)` pushing each `Imported` into the
+//! caller's `Sink` as it is made, `Importer::import_all` collecting them; no I/O); `importers()`
+//! lists them all (`samegame-testset`, `movingai`, `stage`, `sokoban`, `puzzlescript`) from the
+//! registry (`Plugin::IMPORTERS`).
 
 use crate::Level;
 use std::fmt;

@@ -10,6 +10,14 @@
 //!
 //! The registry line's position is the rule set's variant index in every enum, and so in every
 //! log: new rule sets go at the end, and a line never moves.
+//!
+//! `Plugin`, implemented by a unit type in each rule set's `plugin.rs` (`slide::Slide`, …): name,
+//! rules version, command help, largest side, the associated types (rules, state, command, event,
+//! level, keyframe), `apply_into`, `start`, hashes, board JSON, score, text rendering, hint,
+//! keyframes, and an optional hand-written step encoder and event decoder (`encode_step`,
+//! `decode_event`, with `read_varint`; 2048's are in `slide/encode.rs`, proptested against bincode
+//! on encodings, cut, changed and random bytes). Every method is an associated function, so
+//! dispatch is static: a step costs what it did before.
 
 use crate::level::LevelError;
 use crate::rng::GameRng;

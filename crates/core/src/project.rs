@@ -23,6 +23,17 @@
 //! over `AnyState`/`AnyEvent`.
 //!
 //! No hecs and no egui here: colours and hecs components are the views' business.
+//!
+//! The mirror projection, how a rule set shows itself to views without them knowing it: `Piece`
+//! (cell, `Layer`, game id, `Look` = a generic `Shape` — numbered tile, square or disc of a hue
+//! with a lock flag, unit with team and movement bar, void, ground of a legend index — and an
+//! optional `Label`), `Op`s written into a reused `Ops` buffer (move, walk, spawn, despawn, change
+//! look, shift a column; each with its `AnimKind` and `Stage`, and enough to be inverted: a despawn
+//! carries the look it comes back with, a change its before and after), and the `Project` trait
+//! that each rule set implements in its own `mirror.rs` (state → an iterator of pieces, which a
+//! follower may run more than once; event → ops; `Plugin::Rules` must implement it). The registry
+//! generates `project_state` (hands the size and the pieces' iterator to a `PieceVisitor`: static
+//! dispatch, no buffer of pieces) and `project_event`, the dispatch over `AnyState`/`AnyEvent`.
 
 use crate::{Id, Pos, Size};
 

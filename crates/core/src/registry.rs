@@ -13,6 +13,18 @@
 //!
 //! [`Plugin`]: crate::Plugin
 //! [`Plugin::NAME`]: crate::Plugin::NAME
+//!
+//! The registry. One line per rule set (`slide::Slide as Slide = "slide"`) declares the module and
+//! generates `RuleSet`, `AnyRules`/`AnyState`/`AnyCommand`/`AnyEvent`, `Level`,
+//! `AnyKeyframe`/`AnyKeyframeRef` and every `match` over them from the plugins. A line's position
+//! is its variant index in every enum, so in every log: append, never reorder. `Plugin::VERSION` is
+//! bumped whenever a rule change alters events; a bump that keeps the old behaviour sets
+//! `Plugin::OLDEST_VERSION` and implements `Plugin::set_version`/`rules_version`, and
+//! `tessera_replay::Log` opens a log with the rules of its recorded version
+//! (`AnyRules::set_version`) when the build keeps it, so old logs re-execute exactly (tactics 3
+//! moved paths on uniform terrain to jump point search and keeps 2, A* everywhere). Logs written
+//! from a history or a reduction carry the version of the rules that made them. `any.rs` keeps
+//! `Game` (rules and state together).
 
 /// Whether two strings are equal, at compile time (the registry checks each line's name
 /// against its plugin's `NAME`).

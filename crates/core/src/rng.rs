@@ -12,6 +12,9 @@
 //! Undo restores the generator by word position ([`GameRng::position`] and
 //! [`GameRng::set_position`]); rule sets record the positions before and after each step in
 //! their events.
+//!
+//! `GameRng` (ChaCha8 from a `u64`, serialized as seed + word position; our own
+//! `below`/`chance`/`shuffle` so value streams depend only on ChaCha8), `RngSpan`.
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};

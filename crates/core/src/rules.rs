@@ -1,4 +1,7 @@
 //! The [`Rules`] trait every rule set implements, and what it answers with.
+//!
+//! `Rules { apply, undo_event, redo_event, undo, redo, legal_commands, status }`, `Rejected { code,
+//! message }`, `Status`.
 
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;

@@ -1,5 +1,8 @@
 //! The components of the mirror's entities, and the ghosts of pieces that left the board. An
 //! entity's look is a [`Look`] component (the generic vocabulary of `tessera_core::project`).
+//!
+//! `Cell`, `GameId`, `Anim`, `Trail` (every animation of an entity in the step), `Ghost`; `Look`,
+//! `Shape`, `Label`, `Layer`, `AnimKind` are core's, re-exported.
 
 use tessera_core::project::{AnimKind, Look};
 use tessera_core::{Id, Pos};

@@ -1,4 +1,14 @@
 //! [`Mirror`]: the world, its per-cell indexes and id map, built from a state; the queries.
+//!
+//! `Mirror` — a `hecs::World` with one entity per piece (`Cell`, `Look`, `GameId`) and per ground
+//! cell (`Cell`, `Look`; an entity is a piece exactly when it has a `GameId`), a per-cell index per
+//! `Layer` (`Vec<Option<Entity>>`, what `piece_at` and `ground_at` read), an id → entity hash map
+//! (`IdMap`: the hash is one multiplication, unseeded; never iterated for anything ordered), the
+//! step's ghosts, touched cells and phase counter (a new phase whenever an animating op's `Stage`
+//! changes); `from_state` (a `PieceVisitor` that runs the rule set's pieces iterator three times —
+//! count, spawn the ground, spawn the pieces, each spawn batch of exact size since hecs reserves a
+//! batch's upper bound — and holds no buffer of pieces), the sorted queries (`pieces_by_id`,
+//! `cells_by_position`, `snapshot`) and `check` (indexes against the world).
 
 use crate::check::Scratch;
 use crate::components::{Anim, Cell, GameId, Ghost, Trail};

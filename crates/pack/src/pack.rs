@@ -1,5 +1,11 @@
 //! The pack file: a name and an ordered list of entries (a level by path or inline, with
 //! designer fields), read with every error naming the entry, and saved atomically.
+//!
+//! `Pack` (name, `Entry`s: `LevelRef` path or inline, title, note, `Band`), parsed in two steps so
+//! every error names its entry (`PackError::Entry`, `Duplicate`, `Syntax`); `resolve` reads the
+//! level files (relative to the pack, size-capped; `resolve_entry` one) and refuses the same file
+//! twice (equal content under two names is allowed and shares ratings: ratings are keyed by
+//! `level_hash`); edits (`add`, `remove`, `move_entry`) and `save` (atomic).
 
 use crate::error::PackError;
 use serde::{Deserialize, Serialize};

@@ -12,6 +12,16 @@
 //! machine plays it; a level's rating is computed from its games sorted by number
 //! ([`tessera_bots::difficulty::Summary::of`]), so one machine and any set of shards merged in
 //! any order write the same results file, byte for byte.
+//!
+//! `Settings` (a `BotSpec` per rule set name or `*`), `Plan` (levels without a rating under the
+//! settings, cut into `Unit`s of `unit_games`; `Plan::hash`), `Shard` (`K/N`, unit `u` is shard `u
+//! mod N`'s), `run` (one shard's games on a rayon pool via `difficulty::play_one`; a stop keeps
+//! whole units; the puzzle measure by the unit holding game 0), `finish` (ratings from units:
+//! `Summary::of` over games sorted by number) and `merge` (checks each `ShardFile::check` — format,
+//! a checksum of header and games, counts within `MAX_SHARDS`/`MAX_GAMES` before anything is
+//! allocated — then plan hash, shard count, each shard once, whole, units as planned). Plans are
+//! bounded (`MAX_PLAN_GAMES`); duplicate entries are found by canonical path, and plan, finish and
+//! lookups are linear (hash sets, sorted ratings bisected).
 
 use crate::error::PackError;
 use crate::pack::Resolved;

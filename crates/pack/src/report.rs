@@ -14,6 +14,11 @@
 //! - `not_rated`: no rating under the results file's last settings.
 //!
 //! [`CurveEntry::flag_words`] says each flag in words, as every output for a person shows it.
+//!
+//! `Curve` (per entry: rating point, target, `Flag`s — `outside_band`, `harder_than_neighbours`:
+//! interval entirely below each rated neighbour's; `no_objective` (0 objectives: no win rate, no
+//! other flag, no neighbour); `move_cap` (games stopped by `max_moves` unwon) —, each said in words
+//! by `flag_words`), as JSON, CSV and one HTML page with inline SVG.
 
 use crate::pack::{Band, Pack, Resolved};
 use crate::results::Results;

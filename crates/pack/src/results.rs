@@ -3,6 +3,10 @@
 //! Integers only (the win rate and its interval are computed from `wins` and `games` when
 //! shown), ratings sorted by their key, fields in a fixed order: the same ratings always give
 //! the same bytes, whichever machine or shards computed them.
+//!
+//! `Results` (the results file beside the pack, `results_path`), `Rating` keyed by `RatingKey`
+//! (level hash, bot JSON, seed, games, game config), integers only (`Spread`; the rate and its
+//! Wilson interval are computed when shown), sorted on write.
 
 use crate::error::PackError;
 use crate::settings::Settings;

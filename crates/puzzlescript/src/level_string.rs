@@ -2,6 +2,9 @@
 //!
 //! Quirk kept on purpose: the reference walks cells in storage order (`x * height + y`) while
 //! breaking lines every `width` cells, so the text is the column-major board cut into rows.
+//!
+//! `convertLevelToString`). Boards are column-major as in the reference, `stride` 64-bit words of
+//! object bits per cell.
 
 use super::{Game, State};
 use std::collections::BTreeMap;

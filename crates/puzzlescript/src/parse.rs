@@ -2,6 +2,16 @@
 //! rules, win conditions, levels), following the reference tokenizer (`parser.js`) line by line:
 //! nested `( )` comments across lines, names lower-cased, legend entries flattened as they are
 //! declared, levels split by blank lines, messages kept verbatim.
+//!
+//! Sections, objects, legend, sounds, layers, rules, win conditions, levels, with the reference's
+//! diagnostics: word by word where its tokenizer checks words, stopping where it stops after more
+//! than 5 errors), read by a `Reader` one line at a time, a method per kind of line:
+//! `level_message`, `blank_line`, `equals_row`, `section_header`, then per section `prelude_line`,
+//! `object_line` (`object_names`, `object_colors`, `sprite_row`), `legend_words`, `sound_line`,
+//! `collision_layer_line`, the rule and win-condition lines (`rule_tokens`, `wincondition_tokens`),
+//! `level_row`; a game past one of tessera's limits — `MAX_SOURCE_BYTES`, `MAX_OBJECTS`,
+//! `MAX_LAYERS`, `MAX_LEGEND_NAMES`, `MAX_RULE_LINES`, `MAX_LEVELS`, a level side past `MAX_SIDE` —
+//! stops the reading at once (`Parsed::limit`), so no pass sees more
 
 use super::Diagnostic;
 use std::collections::BTreeSet;

@@ -43,6 +43,22 @@
 //!
 //! A rule that says `win` can win whatever the win conditions, so then nothing is pruned; one
 //! that says `restart` puts objects back, so then only the fixed conditions are checked.
+//!
+//! # Design
+//!
+//! Reads from the compiled rules what they can never do (`Effects`: create, destroy or move an
+//! object, each read from the cells a rule can rewrite; an object a row takes from one cell and
+//! puts in the next is moved, `rewrite_moves`, and not replaced by the one moved into the cell it
+//! left) and so which states can never be won (no win condition and no `win`; a condition on fixed
+//! objects; `some X` with X gone for good; `all X on Y` with no Y left for good; an object on a
+//! cell from which it can never reach where it must be, read from the fixed objects and the rows
+//! that push it, Sokoban's dead squares generalised, an up or left rule's row read reversed as
+//! compiled; an object that can never move again off every target, when such objects move only when
+//! a player pushes them, Sokoban's freeze deadlocks generalised: `Freeze`): the search drops them,
+//! a dead start is `Unsolvable` at once, and the moves to the nearest target are the best-first
+//! estimate (for `some X on Y`, the nearest X's alone; for `all X on Y` with a distance map per
+//! target, `Travel::per_target`, the least total over pairings of each X off a Y with its own free
+//! Y, `least_assignment`, the Hungarian algorithm in integers).
 
 use crate::compile::{CellPattern, DOWN, LEFT, PatternCell, RIGHT, UP, WinCondition};
 use crate::{Game, State, bits};

@@ -1,5 +1,7 @@
 //! The reference's seeded generator: RC4 keyed by the seed string, and `uniform` built from seven
 //! output bytes with IEEE double arithmetic, exactly as `rng.js` computes it.
+//!
+//! The reference's RC4 generator and its float `uniform`, reproduced exactly
 
 use serde::{Deserialize, Serialize};
 

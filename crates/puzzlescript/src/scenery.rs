@@ -38,6 +38,19 @@
 //! scenery goes on. The solver plays every solution again from the start, as the player would,
 //! before it answers, and a search that took the look for the board does not take its "no
 //! solution" for a proof there ([`Scenery::exact`]).
+//!
+//! # Design
+//!
+//! Reads which objects no rule tells apart (alike: one layer, tested in exactly the same places,
+//! written only as a group; unseen: tested nowhere, on a layer where nothing moves): the solver
+//! keys states by their *look* (alike objects as the group's first, unseen dropped), plays
+//! randomness that only paints scenery with the start's generator, and leaves out of the game it
+//! plays the rules that only paint (`Scenery::played`: each write keeps the look, whatever the cell
+//! held as the rule matched; what only such rules read is scenery too, found from every rule taken
+//! to paint down to where the two agree); the look is exact without `again` (PuzzleScript plays a
+//! queued `again` turn only after a change, scenery included), so otherwise breadth-first goes
+//! without it, and a "no solution" or a solution that does not win when played again is searched
+//! again without it.
 
 use crate::compile::{PatternCell, Rule};
 use crate::{Game, State, bits};

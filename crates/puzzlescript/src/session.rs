@@ -2,6 +2,8 @@
 //! run its start-of-level `again` turns, then feed inputs (`undo`, `restart`, `tick`, moves),
 //! each followed by the `again` turns it queues; with the reference's undo stack, level changes
 //! on a win and sound history.
+//!
+//! `runTest`'s procedure: again turns, the undo stack of snapshots, restarts, level changes
 
 use super::level_string::level_to_string;
 use super::turn::{Runtime, Scratch};

@@ -1,5 +1,7 @@
 //! The reference regression suite: reading `testdata.js` (or the same cases as JSON) and running
 //! one case exactly as `runTest` does.
+//!
+//! `testdata.js` or JSON cases, one case run as `runTest` runs it
 
 use super::Input;
 use super::session::{Session, TestInput};

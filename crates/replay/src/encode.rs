@@ -17,6 +17,21 @@
 //! sequences of unknown length) is refused, and [`encode_into`](crate::format) then falls back to
 //! bincode itself, so the bytes are bincode's in every case. Tests compare both encoders on
 //! random values of every shape and re-encode every payload of the golden logs.
+//!
+//! The serde serializer that writes payloads (bincode's canonical bytes, pushed straight onto the
+//! frame buffer; shapes it does not cover fall back to bincode itself; a property test compares
+//! both, and the golden logs re-encode bit for bit); decoding is bincode's, except events a rule
+//! set reads by hand (`AnyEvent::decode_by_hand`, from `Plugin::decode_event`: 2048's and
+//! PuzzleScript's, the latter's `Vec`s through serde's visitors having been a third of the editor's
+//! Find scan; anything it declines, errors included, goes to bincode). 2048 steps, the smallest and
+//! most numerous, are written by hand (`Plugin::encode_step`, in `core/src/slide/encode.rs`) into
+//! room made once per step (a proptest compares them with bincode, every event at every varint
+//! boundary). `writer.rs` builds each frame (header room, kind, payload) in one buffer: one crc
+//! call, one write, and keyframes due by a counter, not a division. Format versions: 2 (written)
+//! records the incremental hash and stores tactics keyframes without their terrain; 1 (read and
+//! verified with `hash_v1`) is still supported, and golden logs of both live in `fixtures/logs/v1`,
+//! `fixtures/logs/v2`. `Header::format_version` says which a log is; `Header::state_hash` gives the
+//! hash of its version.
 
 use serde::ser::{self, Serialize};
 use std::fmt;

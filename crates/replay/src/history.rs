@@ -1,4 +1,7 @@
 //! [`History`]: the command pattern over a game, with undo, redo, seek and branches.
+//!
+//! `History`, the command pattern (undo through `Rules::undo`, redo through recorded events, never
+//! replay from the start), with branches kept as a tree.
 
 use crate::error::LogError;
 use crate::format::{DEFAULT_KEYFRAME_INTERVAL, Header, StepRecord};

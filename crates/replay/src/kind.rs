@@ -4,6 +4,11 @@
 //!
 //! Both are read through the event's `serde::Serialize` (externally tagged variants) by a
 //! serializer that keeps only what it looks for: no JSON, no allocation.
+//!
+//! `event_kind` (an event's variant name) and `event_field` (a number's value or a list's length),
+//! read through the event's `Serialize` by a serializer that stops at what it looks for (no JSON,
+//! no allocation), and `EventCondition` (`KIND[.FIELD<op>N]`): how `replay reduce --until-event`
+//! and the editor's filter ask any rule set's events about their kind without naming one.
 
 use serde::ser::{self, Impossible, Serialize};
 use std::fmt;

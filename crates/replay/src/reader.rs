@@ -1,5 +1,14 @@
 //! Reading logs: [`Log`] checks every frame on open and gives steps, keyframes, notes and the
 //! state at any step.
+//!
+//! `Log` checks every length against `MAX_PAYLOAD` before reading and every crc on open, keeps a
+//! cut tail's whole frames (`dropped_bytes`) but refuses as `CorruptTail` a tail that is not one
+//! partial frame (a damaged length hiding whole frames: `check_cut_tail`, the rule in the format
+//! docs), decodes steps on demand, and seeks from the nearest keyframe (`state_at`). Opening is one
+//! pass, each frame checked before the next (one crc call over kind and payload, with a copy of one
+//! hasher); a log file of 4 MiB or more is read into an anonymous mapping advised to use huge pages
+//! (`memmap2`, safe API), because most of the time of opening a large log is the kernel handing out
+//! and zeroing pages.
 
 use crate::error::LogError;
 use crate::format::{

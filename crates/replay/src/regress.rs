@@ -7,6 +7,16 @@
 //! a sidecar (the golden logs) passes on the replay alone. The `tessera replay pin` and
 //! `replay check` commands, the editor's "Pin as regression test…" and the workspace's own
 //! tests all go through these functions.
+//!
+//! Regression folders (issue 21): `pin` (a log that replays today copied as `NAME.tlog` with a
+//! `Sidecar` `NAME.json` — guards, rule set, rules and format version, steps, final hash —, both
+//! through `atomic_write`, the log first and the sidecar last, never over a complete pair, over
+//! half of one), `check_log`/`check_dir`/`check_dir_with` (verify plus the sidecar's steps and
+//! final hash, the sidecar read up to `MAX_SIDECAR` bytes of a regular file; optionally a log
+//! without its sidecar is an error; a folder on scoped threads, results in name order; a sidecar
+//! without its log and an entry that is not a regular file are entries of their own), `junit_xml`
+//! (hand-written escaping; the sidecar's note as a `guards` property). `replay check`, the editor's
+//! Pin and the crate's own test of `fixtures/regressions` and the golden logs all call these.
 
 use crate::check::verify;
 use crate::error::LogError;

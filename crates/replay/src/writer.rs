@@ -1,5 +1,11 @@
 //! Writing logs: [`LogWriter`] over any `Write`, [`Recorder`] over a file, [`atomic_write`], and
 //! [`remove_stale_temps`] for the temporary files of saves that were killed.
+//!
+//! `LogWriter` (any `Write`), `Recorder` (a file, flushed frame by frame, cut back on undo) and
+//! `atomic_write` (temp file + rename: every file the project saves goes through it; it refuses a
+//! target that is not a regular file, symbolic links included (`check_target`), and first clears
+//! the `.NAME.tmpPID-N` files of killed saves of any name in the folder (`remove_stale_temps_in`);
+//! `remove_stale_temps` reports those of one file, for `Recorder::create` and `replay repair`).
 
 #[cfg(doc)]
 use crate::format::FORMAT_VERSION;

@@ -32,6 +32,22 @@
 //! assert_eq!(wav.len(), 44 + sound.samples().len());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Where things are
+//!
+//! PuzzleScript's sfxr synthesiser, exact to the reference (`sfxr.js`), depending on nothing of
+//! tessera. Start at `lib.rs` (`Sound::new`: a seed to its samples and WAV). `seed.rs`: `Seed`
+//! (digits, read as the reference's double; its `Kind` is `seed % 100 % 10`, its generator key
+//! `(seed / 100) | 0`), `Kind` (the ten generators, the editor's buttons); `rng.rs`: `Rc4`, the
+//! reference's generator (the same as the engine's in core, kept here so this crate needs nothing);
+//! `params.rs`: `Params::from_seed` (the ten generators, drawing in the reference's order);
+//! `synth.rs`: `synthesise` (sfxr at 44,100 ticks a second, 8 sub-samples a tick, averaged 8 ticks
+//! to a 5,512 Hz sample, as the reference's no-Web-Audio path) and `quantise` (its 8-bit WAV
+//! samples, with JavaScript's NaN rules); `wav.rs`: `MakeRiff`'s header; `mixer.rs`: `Mixer`,
+//! sounds started at different moments mixed into 16-bit frames with a volume. Invariants: no I/O;
+//! every float operation is the reference's, in its order, and `Math.sin`, `Math.exp` and
+//! `Math.pow` are fdlibm's (`libm`), so the bytes are the same on every platform; the noise
+//! waveform's source is a parameter (`Noise`), `seed_noise` by default.
 
 mod mixer;
 mod params;

@@ -1,6 +1,9 @@
 //! Collapse in the CLI: its solvers for `tessera solve`, the best line nested Monte Carlo search
 //! (`nmcs`, the default) or nested rollout policy adaptation (`nrpa`, in `--threads` threads)
 //! finds for a collapse level in a time limit (wall clock or the solver threads' CPU time).
+//!
+//! Its solvers, NMCS (default) or NRPA (`--bot nrpa`, `--threads`) in a wall-clock or CPU-time
+//! budget;
 
 use crate::error::{CliError, output_error};
 use crate::level_file::start;

@@ -9,6 +9,11 @@
 //! the CLI does per rule set it asks the rule set: levels and commands through `tessera_core`'s
 //! `Any*` types, importers through `tessera_core::importers`, bots through
 //! `tessera_bots::BotKind::ALL`.
+//!
+//! `games/` holds the subcommands of one rule set: `games!(collapse, tactics, sokoban,
+//! puzzlescript)` in `games/mod.rs` flattens each module's clap `Command` enum (possibly empty)
+//! into `tessera`'s subcommands and gathers each module's `SOLVERS` (`solve::Solver`: a rule set
+//! and its run function; empty for tactics);
 
 use crate::error::CliError;
 use crate::solve_args::Solver;

@@ -16,6 +16,10 @@
 //! printed. A realtime game's solution may wait for its clock: a `tick` line is a turn with no
 //! input, which a player gets by waiting. Proved unsolvable, no solution in a random game, out of
 //! time or out of memory is exit 1 (the text says which).
+//!
+//! `tessera puzzlescript test SUITE` (a suite in `testdata.js`'s shape through core's
+//! `engine::suite`, `N passed, M failed`, `--junit`) and its solver (`--search
+//! astar|bfs|greedy|mixed|width`, the solution checked on the engine).
 
 use crate::error::{CliError, Input, output_error, read_input};
 use clap::{Args, Subcommand};

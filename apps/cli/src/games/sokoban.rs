@@ -7,6 +7,9 @@
 //! The solution is played on the game before anything is printed: a refused command or a
 //! game not won at the end is exit 1. No solution is exit 1 too: proved unsolvable, or not found
 //! in the budget (the text says which). Sokoban has no subcommands of its own.
+//!
+//! Its solver, core's push solver with a wall-clock stop callback, the solution checked on the
+//! engine, printed (pushes, moves, nodes, commands) or recorded; no solution is exit 1;
 
 use crate::error::{CliError, output_error};
 use crate::level_file::start;

@@ -8,6 +8,9 @@
 //! `DIR/SEED.wav`, all or none: every target is checked and every file staged before any is
 //! moved into place (issue 66.9, as `convert` writes its levels). A game is read within the
 //! limit of every command that reads one, 4 MiB ([`MAX_SOURCE_BYTES`], issue 66.11).
+//!
+//! `tessera sound SEED [--wav OUT]` and `tessera sound GAME.txt [--wav-dir DIR]` over
+//! `tessera_sound` (a game's sounds through core's `Game::sound_declarations`).
 
 use crate::error::{CliError, Input, output_error, read_input};
 use clap::Args;

@@ -2,6 +2,9 @@
 //!
 //! `LEVEL` is a tactics level (JSON) or a Moving AI `.map` file (8-connected, no units). Costs
 //! print as steps (`4.414`) in text and as fixed-point thousandths of a step (`4414`) in JSON.
+//!
+//! `range`, `path` (tactics levels or Moving AI maps) and `path-bench` (a Moving AI scenario
+//! against its optimal lengths, by `PathFinder::path`, so JPS on these maps; exit 1 on a mismatch);
 
 use crate::error::{CliError, Input, output_error, read_input};
 use clap::{Args, Subcommand};

@@ -1,4 +1,11 @@
 //! The modal questions (unsaved changes, overwrite, recovery after a crash) and the file picker.
+//!
+//! `app/dialogs.rs` holds the question before a draft is saved over a file whose level plays
+//! (`overwrite`), Play's `Source` (the level file's modification time and Edit's revision when the
+//! game started; `play_changed` re-reads only when either moves) and messages keyed to what caused
+//! them (Play's to the step and state hash, Edit's to the draft's revision). It holds the
+//! unsaved-changes question (`Pending`: open another level, or close the window — `CancelClose`
+//! until answered).
 
 use super::*;
 use crate::edit::EditAction;

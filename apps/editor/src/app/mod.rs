@@ -1,5 +1,16 @@
 //! [`EditorApp`]: the window — a menu bar, the mode's panels, the board, a status bar — and what
 //! persists between runs ([`Settings`]).
+//!
+//! `app/`: `EditorApp`, one file a part of the window, each an `impl EditorApp` block of its own
+//! (as egui's demo keeps a window per file): `app/mod.rs` (the struct, `Settings`, `Mode`,
+//! `EditorApp::ui` placing the panes, the mode switch, the title), `app/menu.rs` (menu bar,
+//! window-wide shortcuts, the "changed on disk" bar), `app/status.rs` (status bar, the message line
+//! of fixed height), `app/play.rs` (Play: moves, walks, undo/redo, and the Play panel — hint, end
+//! turn, seed, new game, restart, speed, branches), `app/open.rs` (opening files, the level
+//! chooser, sessions handed between modes), `app/dialogs.rs` (the modal questions: unsaved changes,
+//! overwrite, recovery; the file picker) and `app/workbench.rs` (the source pane and console
+//! placed, a rebuild, the sounds heard). `EditorApp::ui` takes an `egui::Ui`, so tests drive the
+//! real UI headless with egui_kittest (`tests/`), and benches run it in a bare `egui::Context`.
 
 use crate::anim::Speed;
 use crate::board::BoardView;

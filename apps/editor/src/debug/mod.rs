@@ -34,6 +34,27 @@
 //! - **Play from here** builds a [`History`] from the whole log (`History::from_log`, O(steps):
 //!   about 1 s for a million steps), seeks it to the shown step and hands it to Play; the log's
 //!   own line stays in the history, as the branch redo walks until a new command forks it.
+//!
+//! The time-travel debugger, a file a pane: `debug/model.rs` (`Debugger`), `debug/mod.rs`
+//! (`DebugView`: status line, controls, keys, the layout), `debug/steps.rs` (step list, timeline),
+//! `debug/filter.rs` (filter box, bookmarks, cell history), `debug/inspector.rs`, `debug/board.rs`
+//! (the board and its cell menu), `debug/pin.rs`. `Debugger` is the model (no egui): an `Arc<Log>`,
+//! the step shown, its state (`Log::state_at`, never a replay from step 0), its record, the mirror,
+//! the verify status, notes. A step by one moves the mirror one step, animated (apply forward,
+//! unapply back); any other move rebuilds it from `state_at(s - 1)` and applies step `s`'s events,
+//! so the cells step `s` touched are outlined. Steps that do not decode, events that do not fit
+//! (`Mirror::try_apply`) and recorded hashes that do not match show as errors in the row, the
+//! inspector and the board area; nothing panics. `DebugView` draws it: status line, controls
+//! (Start, Step back, Step forward, End, the slider, Verify, Play from here; Left/Right/Home/End),
+//! the step list (`ScrollArea::show_rows`, only visible rows read; two lines a row, cut with "…",
+//! the whole text as the row's label and tooltip), the inspector (the rules that fired, by turn,
+//! from `EditorGame::rules_fired`: a rule's text outlines its cells instead of the step's, its line
+//! asks the app for `DebugAction::ShowSourceLine`; fields, hashes, command, events as JSON, notes,
+//! the divergence side by side, the board as text) and the board. Verify runs on a thread from
+//! `DebugConfig::background_verify_from` steps (20,000). Notes go through `Log::with_note` in
+//! memory and `atomic_write` on "Save log". "Play from here" is `History::from_log` + `seek`
+//! (O(steps)). Tests: `apps/editor/tests/debug.rs`; benchmark `apps/editor/benches/debug.rs` (open
+//! a 1,000,000-step log and show step 999,999).
 
 use crate::anim::Speed;
 use crate::board::BoardView;

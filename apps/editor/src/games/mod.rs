@@ -20,6 +20,47 @@
 //!
 //! Adding a rule set to the editor: a file `games/NAME.rs` with a unit struct implementing
 //! [`EditorGame`], and its name in the `games!` line below.
+//!
+//! `games/`: what the editor needs from each rule set, behind one trait, `EditorGame`
+//! (`games/mod.rs`), one file per rule set (`slide.rs`, `collapse.rs`, `tactics.rs`, `match3.rs`,
+//! `sokoban.rs`, `puzzlescript.rs`, each a unit struct `Game`) and one registry line,
+//! `games!(slide, collapse, tactics, match3, sokoban, puzzlescript)`, which declares the modules
+//! and lists them in `games::ALL`; `games::of` finds an entry by `RuleSet`, `games::of_level` by a
+//! `Level`. A rule set provides: its importers (`Import`: extension, description, reader of one
+//! level or every level of a collection) and level name; its look (the ground as a picture,
+//! `ground`; the ground indices whose colour frames a piece at rest on them, `framed_ground` — a
+//! Sokoban box on its goal —; or the whole board as pixel art the rule set paints itself,
+//! `board_art`, one texture of a few texels a cell uploaded when its key changes, in place of the
+//! mirror's pieces, and its inks' art for Edit's canvas, `ink_art`: PuzzleScript's sprites,
+//! `games/puzzlescript/art.rs`, art cached per game source; its Hint, `games/puzzlescript/hint.rs`,
+//! searches in a thread through `games/search.rs`, which Sokoban's Hint shares (a job about one
+//! position with a CPU and clock budget, and the solution it found, kept in egui's memory); "Show
+//! the solution" returns `PlayAction::Walk`, which the app plays a step at a time once each is
+//! animated, any step, undo or redo of the user's ending it; a realtime game's clock returns
+//! `PlayAction::Clock`, a tick played unless a step runs or a solution is shown, silent when it
+//! changes nothing); for Edit, as data (`model.rs`): the sketch ⇄ level conversion (`Sketch`: a
+//! grid of glyphs, the units and the settings, the rule set's `Level` without its board), the
+//! palette as a list of inks (`PaletteInk`: ink, label, colour; drawn as the ink's sprite when
+//! `ink_art` has one) and the palette's own fields (`Brush`: slide's tile value, match3's lock,
+//! tactics' units), how each ink is drawn (`InkLook`: fill, mark, frame), the inks it accepts and
+//! the eraser's, its largest side, Randomize, whether an empty board is drawn from the seed, which
+//! inks "Fix by shuffling" moves and when it helps, its own list of failing checks where it has
+//! one, and the settings panel (which may return an `InkMap` to change cells: a tactics glyph
+//! renamed or removed); for Play, keys, clicks and drags → `AnyCommand`, the hover overlay
+//! (collapse's group and score, tactics' range and path), the Play panel (help, Hint, End turn,
+//! another level → `PlayAction`), the text an event shows over the board until a key or click
+//! (`message`), whether a settings change restarts Play (`restarts_play`: PuzzleScript's Rebuild),
+//! whether the selection survives a step, the status bar's objectives and the debugger's inspector
+//! lines; for Debug, a step's turns and the rules that fired (`rules_fired`), filter words it
+//! recognises (`event_filter`: an object's name) and showing a source line in the rules panel
+//! (`show_source_line`); for Play, the turns a step shows one by one (`turn_frames`: PuzzleScript's
+//! again, kept as boards in `Session`, the last `MAX_TURN_BOARDS` (100) turns' only) and a message
+//! screen's colours; for Edit, the game's level list (`levels_ui`). Code outside `games/` never
+//! matches a rule set; a rule set with no entry opens and plays nothing by input (no keys, no
+//! clicks) and cannot be edited. Adding a rule set to the editor: `games/NAME.rs` and its name in
+//! the registry line. `games/` depends on `model.rs` (with `palette.rs`) and core only, never on
+//! `edit.rs`, `draft.rs`, `board.rs` or `play.rs`, which depend on it (`board` and `play` re-export
+//! `Overlay`, `BoardInput`, `PlayInput` from `model`); a unit test reading the files holds this.
 
 use crate::model::{
     BoardInput, Brush, Ink, InkLook, Overlay, PaletteInk, PlayInput, Problem, Sketch, text_on,

@@ -16,6 +16,34 @@
 //! [`crate::make_bot`] builds the generic bots on the rule set's own types and
 //! `Playable for AnyRules` answers. Adding a rule set: a module here and its name in
 //! `games!`.
+//!
+//! `games/` is the registry: `games!(slide, collapse, match3, tactics, sokoban, puzzlescript)` in
+//! `games/mod.rs` declares one module per rule set and lists them (the order of that line is the
+//! order of `BotKind::ALL`, after the generic bots, and of the help). A rule set's module gives:
+//! its `Playable` impl (its docs say what "won" and "objectives" mean for it), `variant!(Rules,
+//! Variant)`, `impl GameBots` (its `RuleSet`, its bots as `BotKind`s of `static BotInfo`s,
+//! `summarize`, its figures in a difficulty report: slide's `top_tiles`, and `puzzle`, the level
+//! measured once per sweep as a deterministic puzzle: sokoban's solver figures), and `pub(crate)
+//! type Game`. Nothing outside `games/` names a rule set; a new one is a module there and one name
+//! in `games!` (a unit test checks that every `RuleSet` is registered and every bot name is
+//! unique).
+//!
+//! `games/slide/`: the 4×4 bitboard (row and column tables, branch-free random playouts) and
+//! `ExpectimaxBot` (`mod.rs`), the registration (`register.rs`). `games/collapse/`: NMCS
+//! (`Nmcs::search`, `solve`, `NmcsBot`) on a search board of its own (`collapse::Board`: a padded
+//! byte grid, copied rather than undone, with the engine's tap, gravity, compaction and scoring; a
+//! property test plays it beside the engine, and `solve` replays its line on the engine), and
+//! `Deadline` (wall clock or the thread's CPU time); `nrpa.rs`: nested rollout policy adaptation
+//! (`Nrpa::search`, `solve_nrpa`) on the same board: moves coded by colour and cells (Zobrist), a
+//! policy table of weights by code (open addressing, never iterated), the tabu colour as a bias
+//! (`TABU_BIAS`), each playout keeping its candidates' codes so adapting needs no replay, `threads`
+//! root-parallel searches seeded from (seed, thread) and combined by score then thread index, and a
+//! trace of best scores over time; `register.rs`. `games/match3.rs`: `ObjectiveEval` and the
+//! `match3-greedy`/`match3-mcts` bots. `games/tactics.rs`: contact objectives and `ApproachBot`.
+//! `games/sokoban.rs`: boxes on goals as objectives, `SolverBot` (`sokoban-solver`, alias
+//! `sokoban`: plays core's optimal-in-pushes solution, solving again from a state its plan did not
+//! expect, within `SOLVER_NODES`), and `measure`, the report's puzzle figures (`pushes`, `moves`,
+//! `nodes`, bounded by nodes, not a clock).
 
 use crate::any::{BotError, BotSpec, Generic, Make, Variant, boxed};
 use crate::game::GameResult;

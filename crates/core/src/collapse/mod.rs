@@ -64,6 +64,15 @@
 //! **Test sets.** [`parse_testset`] reads the text format of the standard SameGame test set
 //! (boards of space-separated colour numbers, blank lines between) into levels with the
 //! benchmark's rules ([`CollapseConfig::standard`]).
+//!
+//! # Where things are
+//!
+//! SameGame. `Tap(pos)` clears the 4-connected group (flood fill whose work list is the `Cleared`
+//! event's own `Vec`, the one allocation per tap), then gravity in the touched columns, then column
+//! compaction (`Center`, `Left`, `None`) only when a column emptied. States are settled by
+//! construction (no tile above a gap). `groups_into` lists groups into caller-owned buffers for
+//! bots and `random_group` draws one uniformly by rejection sampling (random playouts);
+//! `parse_testset` reads the standard SameGame test-set text.
 
 mod apply;
 mod event;

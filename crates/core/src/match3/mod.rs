@@ -96,6 +96,17 @@
 //!
 //! Apply allocates nothing once warm except the block list each `Matched` (and a `Shuffled`)
 //! event owns; scratch buffers live in a thread-local.
+//!
+//! # Where things are
+//!
+//! swap, cascades, locked blocks, dead boards and shuffle. `apply.rs` holds the rule (`mod.rs`'s
+//! module docs list every decision: swap-backs are accepted steps that cost no move, locks score
+//! nothing, event order); `board.rs` the run and swap tests shared by rules, generator and
+//! shuffler; `arrange.rs` the bounded searches behind new boards and shuffles (depth-first
+//! restarts, a run-free repair walk for large locked boards, then iterative deepening on the number
+//! of recolours, which proves the fewest within a node budget; `Impossible` only when proven);
+//! `level.rs` the level format and the seed's stage import. Scratch buffers are thread-local, so
+//! `apply` allocates only the block lists of `Matched`/`Shuffled` events.
 
 mod apply;
 mod arrange;

@@ -1,5 +1,14 @@
 //! The rule: a command runs the engine's turn (and the `again` turns it queues), and the step's
 //! events are what changed (see the module docs of [`super`]).
+//!
+//! Around it, the rule set's files: a command runs `Game::turn` and the `again` turns it queues
+//! (`apply.rs`; a level starts with `Game::start_settled`, which runs the start turn's `again`
+//! turns too, from rules version 2, while version 1's `Game::start` is kept for its logs; the
+//! registry's `Level::start_version` gives replay the start of a log's version), and the step's
+//! events are the diff (`Cell` before/after per changed cell, `Aux` before/after of the rest of the
+//! engine's state, encoded), plus the engine's trace (`Rule` lines, `Moved`) and outcome (`Sound`,
+//! `Message`, `Cancelled`, `Won`); undo and checked redo use only `Cell` and `Aux`, so they are
+//! exact by construction (`undo.rs`).
 
 use super::engine::{self, Input};
 use super::state::{Meta, PuzzleScriptState};

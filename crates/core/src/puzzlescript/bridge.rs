@@ -1,6 +1,8 @@
 //! Between the tessera rule set and the engine: the engine stores boards column-major (as the
 //! reference does) and keeps more than the board in its state; the rule set speaks row-major
 //! cells and treats everything but the board as one encoded value (`Aux`).
+//!
+//! `bridge.rs` is where the engine's column-major board meets tessera's row-major cells;
 
 use super::engine::{self, Game, State, Trace, TraceEvent, TurnOutcome};
 use super::meta::Meta;

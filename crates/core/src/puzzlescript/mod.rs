@@ -44,6 +44,19 @@
 //!
 //! **Hash.** The XOR of one key per non-empty cell (its index and objects), one key of the rest
 //! of the state (`Aux`) and the won flag: each `Cell` event changes one cell's key.
+//!
+//! The level embeds the source; `Rules` serialize as the source and the level's entry and compile
+//! again when read.
+//!
+//! The reference suite is `tests/puzzlescript.rs` (470/470), its compiler cases
+//! `tests/puzzlescript_compiler.rs` (300/300 on the accept/refuse split and the error count), the
+//! differential test against the reference under Node `tests/puzzlescript_reference.rs` (random
+//! inputs; the solver's solutions on the fixture games, which must win there at their last step:
+//! `won_at`) (`tools/puzzlescript/reference.js`), the parser's robustness
+//! `tests/puzzlescript_props.rs` and `fuzz/fuzz_targets/puzzlescript.rs`;
+//! `fuzz/fuzz_targets/puzzlescript_bounds.rs` compiles and plays a few steps of any source under
+//! memory and time limits, its body shared with the stable harness
+//! `examples/puzzlescript_fuzz_bounds/`.
 
 /// The PuzzleScript language itself (parser, compiler, turn engine, solver): its own crate.
 pub use tessera_puzzlescript as engine;

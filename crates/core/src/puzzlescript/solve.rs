@@ -1,6 +1,10 @@
 //! The solver ([`tessera_puzzlescript::solver`]) on the rule set's rules and states, and what
 //! the rule set's hint adds to it: a verdict in the player's words, and a solution kept while
 //! the player follows it.
+//!
+//! `SolutionMemo` keeps a solution with the states it passes through, so a hint from one of them
+//! needs no search. The `puzzlescript-solver` bot uses BFS, the hint (`hint_verdict`) and `tessera
+//! solve` mixed (`HINT_SEARCH`; `--search` another).
 
 use super::engine::scenery::Scenery;
 use super::engine::solver::{self, Puzzle};

@@ -1,6 +1,9 @@
 //! The game's source as text: the legend's one-character keys (what a level's glyphs stand
 //! for), and a level's rows in the `LEVELS` section, read and put back with every other line kept
 //! as it was. For the text rendering and the editor's palette and painted levels.
+//!
+//! Reads the legend's glyphs and a level's rows and writes painted rows back in place
+//! (`edit_levels` adds, duplicates, moves and deletes levels by moving level rows only);
 
 use super::engine::{self, Game, LevelEntry};
 use super::level::entry_of;

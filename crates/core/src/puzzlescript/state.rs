@@ -1,6 +1,9 @@
 //! The state of a PuzzleScript game: the engine's state (the board's objects, the generator,
 //! the checkpoint), whether the level is won, the incremental hash, and what views need of the
 //! game (object names and the legend's glyphs).
+//!
+//! Keeps the engine's state, the won flag, the incremental hash and the view data (`Meta`: size,
+//! object names, layers, glyphs).
 
 pub use super::meta::Meta;
 use super::{bridge, engine};

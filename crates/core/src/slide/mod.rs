@@ -35,6 +35,16 @@
 //! ([`exponents`]), and only those lines are condensed in place and merged in one pass; the
 //! spawn finds its cell in the same bytes, eight cells a word; line geometry comes from selects,
 //! not a `match` on the direction.
+//!
+//! # Where things are
+//!
+//! Lines of four follow a table of 65,536 precomputed plans. Other boards keep `exponents.rs`
+//! beside the board: a byte per cell (the tile's exponent, 0 for empty) and the empty-cell count,
+//! written with every cell. A slide scans it eight cells to a `u64` (SWAR, plain integer
+//! arithmetic) for the pairs of neighbours that move, one compiled copy per direction, and slides
+//! only the lines that change, from their first change; the spawn finds its cell in the same bytes.
+//! The module docs of `mod.rs` give the rules and event order; the line plans, the scan and the
+//! slide itself are in `apply.rs`.
 
 mod apply;
 mod encode;

@@ -52,6 +52,20 @@
 //!
 //! **Solver.** [`solve`] finds a solution with the fewest pushes (A* over push states; see the
 //! `solver` module's docs), with a node budget and a stop callback (no clock in core).
+//!
+//! # Where things are
+//!
+//! push every box onto a goal; the fifth rule set, added through the plugin surface (one registry
+//! line in `lib.rs`, nothing else outside its folder in core). The layout every rule set folder
+//! follows: `mod.rs` (the rules as module docs), `state.rs` (static cells, boxes by cell, player,
+//! moves and pushes, the incremental hash; validated on deserialization), `event.rs` (commands with
+//! their text form, events), `apply.rs` (steps, pushes, `walk X Y` by a fixed-order BFS), `undo.rs`
+//! (undo, checked redo), `level.rs` (XSB rows in JSON; the board checks, with the cell as data in
+//! `BoardError`), `plugin.rs`; plus `import.rs` (`.xsb`/`.sok` collections and Boxoban files, all
+//! or none, errors by level, line and column) and `solver.rs` (A* over push states with the
+//! player's region normalised, dead squares, freeze deadlocks and a Hungarian matching bound:
+//! optimal in pushes, deterministic, a node budget, a byte budget on its tables (`OutOfMemory`) and
+//! a stop callback instead of a clock, called every
 
 mod apply;
 mod event;

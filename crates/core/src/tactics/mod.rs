@@ -50,6 +50,26 @@
 //!   seed's command stack); every event carries the values it replaced, so undo is exact.
 //!
 //! There is no randomness and no win condition: [`TacticsRules::status`] is always `Playing`.
+//!
+//! # Where things are
+//!
+//! terrain costs, exact movement range, A*, path arrows, moves with undo. `apply.rs` holds the rule
+//! (`mod.rs`'s module docs: fixed-point costs 1000/1414, units block everyone, why the seed's
+//! first-sight BFS is wrong) and `state.rs` `TacticsState` (terrain, units sorted by id, a per-cell
+//! occupancy index rebuilt on deserialization); `search.rs` the `PathFinder` (per-cell packed
+//! stamp+cost words and parents, reused across queries; a radix heap for w ≤ 1 and Dijkstra, a
+//! binary heap for w > 1; equal-`f` neighbours skip the queue), generic over `Graph` so the same
+//! code serves terrain alone and terrain with units (the seed's straight/corner/arrow path pieces
+//! are core's generic `glyph.rs`, re-exported here); `movingai.rs` the `.map`/`.scen` parsers
+//! (exact decimal lengths in 10⁻⁸, no floats); `level.rs` the level format; `jps.rs` jump point
+//! search (Harabor and Grastien 2011, with the block-based scans of the 2014 "improved JPS": 64
+//! cells a step from bit planes of the map, rows and columns each way), which `PathFinder::path`
+//! picks when the graph offers a `Uniform` view (`Graph::uniform`: a `Terrain` whose passable cells
+//! share one multiplier, made on first use and cached) and the weight is 1; `PathFinder::astar`
+//! otherwise. Among equal-cost paths JPS may pick other cells than A*, so `Move` and
+//! `TacticsRules::path` (the paths recorded in `UnitMoved`, the editor's preview, `tessera path`)
+//! call `astar`. The rules keep a `PathFinder` behind a `Mutex` (uncontended; skipped by equality
+//! and serde) so `apply(Move)` needs no buffers from the caller.
 
 mod apply;
 mod event;

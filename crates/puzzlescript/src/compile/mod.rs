@@ -4,6 +4,21 @@
 //! movements and properties concretised, spawned objects made stationary, duplicates removed,
 //! then each cell turned into a match pattern and a replacement; groups, loops, rigid groups,
 //! win conditions and sounds.
+//!
+//! `compile_parsed` runs the reference's passes in its order, each a function:
+//! `check_player_and_background_declared`, `number_objects` (ids from the layers),
+//! `check_object_definitions`; the legend: `level_glyphs`, `expand_legend`, `check_legend`,
+//! `find_background`, `check_background_in_layer`; masks: `name_masks`, `player_mask`;
+//! `compile_levels`; rules: `read_rules`, `check_rule_contradictions`, `expand_rules` (directions,
+//! `absolutify_rule`, `expand_aggregates_and_synonyms`, moving and property rules concretised —
+//! each a queue of rules, in the order the reference's list leaves them, bounded by
+//! `MAX_EXPANDED_RULES`, the names looked up in one `NameKinds` table — spawned objects made
+//! stationary), `drop_duplicate_rules`, `rules_to_masks`, `group_rules`, `number_rules`,
+//! `rigid_groups`; `compile_win_conditions`, `report_unlayered_objects`, `check_loops` and
+//! `loop_points`, `compile_sounds`, `check_metadata`. Rules become cell patterns of object and
+//! movement bit masks (`bits.rs`: a set is a SmallVec of 64-bit words, inline up to 128 objects),
+//! each rule word looked up once in a table of names, with content masks that skip rules that
+//! cannot match
 
 use super::bits::{self, Bits};
 use super::parse::{self, LevelDef, Parsed, SoundTok};

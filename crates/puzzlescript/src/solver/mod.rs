@@ -128,6 +128,40 @@
 //!   `stop` callback the caller passes (checked before every step the search plays, so a
 //!   time budget overshoots by one step at most, which the engine's step bound caps; no clock
 //!   in core).
+//!
+//! # Design
+//!
+//! Searches the engine's states breadth-first (fewest steps, proved) or best-first
+//! (`Search::AStar`/`Greedy`, by the distances of the cells that break a win condition: not
+//! admissible, so not proved fewest; ties by the player's lead, its distance to the nearest object
+//! still to be placed, packed below the estimate in one word by `key_of`; `Width`: best-first width
+//! search, novel states first, novelty kept per estimate as a board of bits in the `Store`, then
+//! novel pairs of objects off their start cells (width 2, a set of packed pairs); `Mixed`: one heap
+//! per order, taken in the turns `MIXED_TURNS` names over one store, except that the heap whose
+//! state found a smaller estimate than any before takes the next `BOOST_TURNS` (greedy's and
+//! width's, not A*'s: `Order::takes_boost`; `Boost`; a batch's states remember where they came
+//! from, `Pick`, so that one cut short gives its turns back); each heap a bucket queue, `Buckets`:
+//! a queue per (priority, estimate) in a sorted map, a binary heap's order); a state's key is
+//! xxh3-128 of its board seeded by its rest's id; a step's loop of `again` turns is skipped by
+//! whole cycles (Brent's method, the same state and work); states are remembered by a 128-bit hash
+//! (boards kept only in the frontier, packed as their difference from the start's; the rest
+//! interned), with node and memory budgets and a stop callback, no clock; it first skips steps that
+//! change the generator (its solutions then seed-free), and once it meets one a second search (a
+//! `Searcher`, as the first: both pause after a number of expansions and go on) takes turns with
+//! it, following them with the generator in the state's rest (`SolveReport::draws`: that seed's
+//! solution; `SolveOutcome::Random { followed }`); it skips `action` where no rule can fire without
+//! something moving (`Game::action_is_idle`), and searches `tick` (a turn with no input) in a
+//! realtime game only (`moves`). Its turns are `Game::quiet_turn`s: the same states and work as
+//! `turn_within`, in an `engine::Workspace` whose buffers (`turn::Scratch`: masks, match lists,
+//! board copies, the memo, the counts of rules ruled out, the last `again` check) a turn borrows
+//! (never moves: it is large) and reuses, with no messages or sounds. `solve_parallel` keeps
+//! `jobs - 1` helper threads for the search's life (`Pool`, `Shared`: a `Task` of states and their steps
+//! behind an `RwLock`, handed out one step at a time by an atomic counter); a state's own steps go
+//! to them while that times quicker than one thread, and batches of the states next in line when
+//! they hold enough work; the states are taken in the order one thread would (the same answer for
+//! any `--jobs`). A step whose every draw had one choice (a `random` rule with one match; the
+//! engine's `QuietOutcome::free_draw` is false) does the same with any generator: the search takes
+//! it as no draw, played with the generator it starts from.
 
 use crate::prune::{FAR, Pruning, Travel};
 use crate::scenery::Scenery;

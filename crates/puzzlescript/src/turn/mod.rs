@@ -2,6 +2,27 @@
 //! (with loops, random groups and rigid bodies), movement resolution, late rules, the command
 //! queue (`cancel`, `restart`, `checkpoint`, `win`, `again`), win conditions and sounds, and the
 //! undo / restart / level-change machinery the test procedure relies on.
+//!
+//! `processInput`: player movement, rule application, movement resolution, rigid bodies, late
+//! rules, commands, win conditions, sounds; a `Memo` — kept by a `Session` from turn to turn —
+//! remembers which rules found no match, and a rule looks again only once an object or movement
+//! layer it tests has changed somewhere: per-object and per-layer change clocks behind a 64-bit
+//! signature per rule; before matching a whole row at a cell, a quick test on one word of the row's
+//! most telling fixed cell — one that needs a movement, else one that needs an object or one of a
+//! property kept whole (`QuickKey`, chosen at compile time); a rule the whole board's objects and
+//! movements rule out answered first, before the memo, and a group whose rules all need something
+//! the board lacks (`GroupNeed`) passed over whole, charged the work of trying each; inside a
+//! group, a rule lacking something is passed over for the price of reading a count (`Candidates`:
+//! per rule, how many of the objects and movements it needs the board's masks lack, kept up to date
+//! by the bits that changed, through `compile::RuleNeeds`, the rules indexed by what they need);
+//! the `again` check (a turn played and undone to see whether an `again` turn would change
+//! anything) looks at the board afresh, and a quiet runtime keeps what its rules did
+//! (`CheckedTurn`) for the `again` turn after it, which takes the check's board, queue and work
+//! instead of playing the same rules again when the check drew nothing; the moving cells found 64
+//! bytes and then 8 at a time; every turn counts its work — cells tested, rule applications tried,
+//! board passes — in `Work`, and every loop ends once it passes the limit the caller gave
+//! (`Game::turn_within`): a step past `MAX_STEP_WORK` is refused whole, the same on every machine,
+//! under every rules version
 
 use super::bits;
 use super::compile::{ACTION, DOWN, GroupNeed, LEFT, PatternCell, RIGHT, Rule, UP};
