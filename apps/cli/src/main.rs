@@ -13,6 +13,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod bots;
 mod convert;
 mod error;
+mod export;
 mod games;
 mod pack;
 mod play;
@@ -49,6 +50,9 @@ enum Command {
     Difficulty(bots::DifficultyArgs),
     /// Level packs: edit (new, add, remove, move, list), rate (or a shard), merge, report.
     Pack(pack::PackArgs),
+    /// A PuzzleScript game as one web page that plays it (tessera's engine in WebAssembly).
+    #[command(display_order = 101)]
+    Export(export::ExportArgs),
     /// Solve a level in a time limit with its rule set's solver, print it, optionally record it.
     // Listed after the commands of every rule set, as before the registry.
     #[command(display_order = 100)]
@@ -66,6 +70,7 @@ fn main() -> ExitCode {
         Some(Command::Difficulty(args)) => bots::difficulty(&args),
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Pack(args)) => pack::run(&args),
+        Some(Command::Export(args)) => export::run(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };
