@@ -191,7 +191,16 @@
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
+  let lastDir = -1;
+  let lastDirAt = 0;
   function press(code) {
+    // throttle_movement: the same direction again within key_repeat_interval is not taken.
+    if (v.throttle_movement && code <= 3) {
+      const now = performance.now();
+      if (code === lastDir && now - lastDirAt < v.key_repeat) return;
+      lastDir = code;
+      lastDirAt = now;
+    }
     if (code !== 8) resetClock();
     newSeed();
     const report = call(ex.tessera_key, code);

@@ -19,7 +19,7 @@ mod ffi;
 #[cfg(not(target_arch = "wasm32"))]
 mod page;
 #[cfg(not(target_arch = "wasm32"))]
-pub use page::{BUILD_COMMAND, ExportError, page, wasm_path, write_page};
+pub use page::{BUILD_COMMAND, ExportError, page, wasm_path, write_page, write_source_page};
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -840,6 +840,7 @@ impl Player {
             "noundo": prelude.noundo,
             "norestart": prelude.norestart,
             "norepeat_action": prelude.norepeat_action,
+            "throttle_movement": prelude.throttle_movement,
             "key": format!("tessera-progress-{:016x}", tessera_core::state_hash(self.source.as_bytes())),
             "log_name": self.play.as_ref().map(|p| format!("{}-level{}.tlog", slug(prelude.get("title").unwrap_or("game")), p.number)),
         })

@@ -52,7 +52,8 @@ pub fn wasm_path() -> PathBuf {
     {
         return beside;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/web/tessera_web.wasm")
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().and_then(Path::parent).unwrap_or(manifest).join("target/web/tessera_web.wasm")
 }
 
 /// Text safe inside a `<script>` element: no `</` (a JSON string's `\/` is the same text).
@@ -91,6 +92,15 @@ pub fn page(wasm: &[u8], source: &str) -> Result<String, ExportError> {
 /// [`wasm_path`]; the page's size in bytes.
 pub fn write_page(game: &Path, out: &Path) -> Result<usize, ExportError> {
     let source = std::fs::read_to_string(game).map_err(|e| ExportError::Io(game.to_path_buf(), e))?;
+    write_source_page(&source, out).map_err(|e| match e {
+        ExportError::Game(m) => ExportError::Game(format!("{}: {m}", game.display())),
+        e => e,
+    })
+}
+
+/// Writes the page of the game `source` to `out` (atomically), with the player at
+/// [`wasm_path`]; the page's size in bytes. Nothing is written when it fails.
+pub fn write_source_page(source: &str, out: &Path) -> Result<usize, ExportError> {
     let wasm_at = wasm_path();
     if !wasm_at.is_file() {
         return Err(ExportError::NoPlayer(wasm_at));
@@ -102,10 +112,7 @@ pub fn write_page(game: &Path, out: &Path) -> Result<usize, ExportError> {
             std::io::Error::new(std::io::ErrorKind::InvalidData, "not a WebAssembly module"),
         ));
     }
-    let html = page(&wasm, &source).map_err(|e| match e {
-        ExportError::Game(m) => ExportError::Game(format!("{}: {m}", game.display())),
-        e => e,
-    })?;
+    let html = page(&wasm, source)?;
     tessera_replay::atomic_write(out, html.as_bytes()).map_err(|e| ExportError::Io(out.to_path_buf(), e))?;
     Ok(html.len())
 }
