@@ -13,8 +13,9 @@ use std::process::Command;
 const SOLUTIONS: [&[&str]; 3] = [
     &["right", "right"],
     &[
-        "left", "up", "right", "right", "right", "left", "left", "down", "down", "right", "up", "right", "right",
-        "left", "up", "up", "left", "down", "right", "down", "down", "left", "left", "up", "right", "right",
+        "left", "up", "right", "right", "right", "left", "left", "down", "down", "right", "up", "right",
+        "right", "left", "up", "up", "left", "down", "right", "down", "down", "left", "left", "up", "right",
+        "right",
     ],
     &["down", "down", "right", "right", "up", "up", "left", "down", "left", "down", "right"],
 ];
@@ -117,7 +118,18 @@ fn cli_hash(number: usize, seed: &str, commands: &[&str], dir: &Path) -> String 
     let n = number.to_string();
     let s = script.display().to_string();
     let o = tessera(
-        &["play", "fixtures/games/chorus.txt", "--number", &n, "--seed", seed, "--commands", &s, "--json", "--quiet"],
+        &[
+            "play",
+            "fixtures/games/chorus.txt",
+            "--number",
+            &n,
+            "--seed",
+            seed,
+            "--commands",
+            &s,
+            "--json",
+            "--quiet",
+        ],
         "",
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -217,7 +229,10 @@ fn an_exported_game_plays_in_a_real_browser() {
     // Level 2: the page's hashes are the CLI's, from the seed the page drew.
     let seed = rec["before_last"]["seed"].as_str().unwrap().to_string();
     assert_eq!(rec["undone"]["hash"].as_str().unwrap(), cli_hash(2, &seed, &[], &dir), "undo: the start");
-    assert_eq!(rec["restarted"]["hash"].as_str().unwrap(), cli_hash(2, &seed, &["left", "up", "restart"], &dir));
+    assert_eq!(
+        rec["restarted"]["hash"].as_str().unwrap(),
+        cli_hash(2, &seed, &["left", "up", "restart"], &dir)
+    );
     assert_eq!(rec["before_last"]["level"], 2);
     let mut line = vec!["left", "up", "restart"];
     line.extend(two);
@@ -243,7 +258,10 @@ fn an_exported_game_plays_in_a_real_browser() {
         ("#2b6cb0", "player"),
         ("#d4a017", "target"),
     ] {
-        assert!(level1.get(c).is_some_and(|n| n.as_u64().unwrap() >= 100), "no {what} ({c}) in level 1: {level1:?}");
+        assert!(
+            level1.get(c).is_some_and(|n| n.as_u64().unwrap() >= 100),
+            "no {what} ({c}) in level 1: {level1:?}"
+        );
     }
 
     // Sounds: start of level, end of level, undo, restart, message, as the game declares them.

@@ -230,9 +230,10 @@ impl FilePicker {
                         .labelled_by(label.id);
                     let go = match self.purpose {
                         Purpose::Open => "Open file",
-                        Purpose::SaveLog | Purpose::SaveLevel | Purpose::SaveGameSource | Purpose::ExportGame => {
-                            "Save file"
-                        }
+                        Purpose::SaveLog
+                        | Purpose::SaveLevel
+                        | Purpose::SaveGameSource
+                        | Purpose::ExportGame => "Save file",
                     };
                     let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     if (ui.button(go).clicked() || enter) && !self.path.trim().is_empty() {

@@ -24,7 +24,9 @@ pub use page::{BUILD_COMMAND, ExportError, page, wasm_path, write_page, write_so
 use std::collections::VecDeque;
 use std::sync::Arc;
 use tessera_core::puzzlescript::engine::{self, LevelEntry};
-use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptEvent, PuzzleScriptLevel, describe_errors};
+use tessera_core::puzzlescript::{
+    PuzzleScriptCommand, PuzzleScriptEvent, PuzzleScriptLevel, describe_errors,
+};
 use tessera_core::{AnyCommand, AnyEvent, AnyState, Level};
 use tessera_replay::History;
 

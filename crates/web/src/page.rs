@@ -47,7 +47,8 @@ pub fn wasm_path() -> PathBuf {
     if let Some(p) = std::env::var_os("TESSERA_WEB_WASM") {
         return PathBuf::from(p);
     }
-    if let Some(beside) = std::env::current_exe().ok().and_then(|e| e.parent().map(|d| d.join("tessera_web.wasm")))
+    if let Some(beside) =
+        std::env::current_exe().ok().and_then(|e| e.parent().map(|d| d.join("tessera_web.wasm")))
         && beside.is_file()
     {
         return beside;

@@ -197,7 +197,8 @@ fn flickscreen_shows_the_screen_the_player_is_on_and_noundo_norestart_hold() {
 
 #[test]
 fn a_message_command_shows_over_the_level_until_action() {
-    let src = FLICK.replace("RULES\n\n", "RULES\n\n[ > Player | Goal ] -> [ > Player | Goal ] message Almost!\n\n");
+    let src =
+        FLICK.replace("RULES\n\n", "RULES\n\n[ > Player | Goal ] -> [ > Player | Goal ] message Almost!\n\n");
     let mut p = Player::new(&src).unwrap();
     p.key(Key::Action);
     for k in [Key::Right, Key::Right, Key::Right, Key::Right, Key::Down, Key::Down] {

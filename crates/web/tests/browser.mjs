@@ -4,7 +4,8 @@
 //   node crates/web/tests/browser.mjs PAGE.html PLAN.json OUTDIR
 //
 // PLAN: { "steps": [ ... ], "headless": true }, each step one of
-//   {"keys": ["ArrowRight", "KeyZ", ...]}          key presses, one after another
+//   {"keys": ["ArrowRight", "KeyZ", ...]}          key presses, one after another, each after the
+//                                                  again turns of the one before ("nowait": true: not)
 //   {"wait": "level", "equals": 2}                 until window.tessera.level() is 2 (10 s at most)
 //   {"wait": "won", "includes": 1}                 until window.tessera.won() holds 1
 //   {"record": "name"}                             keeps level(), hash(), won(), seed(), results()
@@ -120,8 +121,9 @@ try {
     if (step.keys) {
       for (const k of step.keys) {
         await page.keyboard.press(k);
-        // Wait out the again turns the key started before the next key (as a player does).
-        await page.waitForFunction(() => !window.tessera.view().pending || window.tessera.view().screen !== 'level', { timeout: 20000 })
+        // Wait out the again turns the key started before the next key (as a player does),
+        // unless the step says not to (to look at an again turn on screen).
+        if (!step.nowait) await page.waitForFunction(() => !window.tessera.view().pending || window.tessera.view().screen !== 'level', { timeout: 20000 })
           .catch(() => {});
         if (step.pause) await new Promise((r) => setTimeout(r, step.pause));
       }

@@ -42,7 +42,9 @@ impl EditorApp {
         };
         match opener {
             Ok(_) => self.say(format!("opened {} in the browser", path.display()), false),
-            Err(e) => self.error = Some(format!("{}: written, but no browser opened it: {e}", path.display())),
+            Err(e) => {
+                self.error = Some(format!("{}: written, but no browser opened it: {e}", path.display()))
+            }
         }
     }
 }

@@ -70,7 +70,11 @@ impl EditorApp {
                         self.picker = Some(FilePicker::new(Purpose::SaveGameSource, dir, &name));
                     }
                     if self.has_source() {
-                        if ui.button("Export playable game…").on_hover_text("One HTML file that plays the game").clicked() {
+                        if ui
+                            .button("Export playable game…")
+                            .on_hover_text("One HTML file that plays the game")
+                            .clicked()
+                        {
                             let dir = self.start_dir();
                             self.picker = Some(FilePicker::new(Purpose::ExportGame, dir, "game.html"));
                         }
