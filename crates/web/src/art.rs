@@ -243,7 +243,6 @@ impl Art {
 
     /// Paints the cells `words` (the board's bit words, `stride` a cell, `width` cells a row) of
     /// the window `(x0, y0, w, h)` into `out` as RGBA, `SIDE` pixels a cell.
-    #[allow(clippy::too_many_arguments)]
     pub fn paint(
         &self,
         words: &[u64],

@@ -76,7 +76,7 @@ pub extern "C" fn tessera_load(ptr: *mut u8, len: usize) -> u32 {
 /// The seed the next level starts with.
 #[unsafe(no_mangle)]
 pub extern "C" fn tessera_set_seed(low: u32, high: u32) {
-    with_player((), |p| p.set_next_seed(u64::from(low) | u64::from(high) << 32));
+    with_player((), |p| p.set_next_seed(u64::from(low) | (u64::from(high) << 32)));
 }
 
 /// Takes the progress (JSON in the buffer) kept from an earlier visit.
