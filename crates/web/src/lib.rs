@@ -576,19 +576,19 @@ impl Player {
                     self.sound_event("closemessage");
                     self.goto(self.entry + 1);
                 } else if key == Key::Escape {
-                    self.to_title();
+                    self.go_to_title();
                 }
             }
             Screen::End => {
                 if key == Key::Action || key == Key::Escape {
-                    self.to_title();
+                    self.go_to_title();
                 }
             }
             Screen::Level => self.level_key(key),
         }
     }
 
-    fn to_title(&mut self) {
+    fn go_to_title(&mut self) {
         self.flush();
         self.screen = Screen::Title;
         self.selected = 0;
@@ -619,7 +619,7 @@ impl Player {
                     self.report = true;
                     self.screen = Screen::Level;
                 }
-                Some(Choice::TitleScreen) => self.to_title(),
+                Some(Choice::TitleScreen) => self.go_to_title(),
                 None => {}
             },
             _ => {}
