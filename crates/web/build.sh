@@ -35,7 +35,7 @@ elif [ -x /usr/bin/cargo ] && [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src
   echo "building with Debian's $(/usr/bin/rustc -V) and $ld (-Zbuild-std)" >&2
   flags='["-Zcrate-attr=feature(let_chains)","-Zcrate-attr=feature(unsigned_is_multiple_of)"]'
   cfg=()
-  for p in tessera-core tessera-replay tessera-sound tessera-web; do
+  for p in tessera-puzzlescript tessera-core tessera-replay tessera-sound tessera-web; do
     cfg+=(--config "profile.web.package.$p.rustflags=$flags")
   done
   # rustup's proxies must not pick the toolchain: Debian's cargo, rustc and standard library

@@ -5,7 +5,7 @@
 //! harness `cargo run --release -p tessera-core --example puzzlescript_fuzz_bounds -- CORPUS`.
 #![no_main]
 
-#[path = "../../crates/core/src/puzzlescript/examples/fuzz_bounds_body.rs"]
+#[path = "../../crates/core/examples/puzzlescript_fuzz_bounds/body.rs"]
 mod body;
 
 use libfuzzer_sys::fuzz_target;

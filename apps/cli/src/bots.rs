@@ -8,14 +8,14 @@
 //! games played is printed (marked interrupted) and the command exits 130.
 
 use crate::error::{CliError, Input, output_error, read_input};
-use crate::play::load_level;
+use crate::level_file::{load_level, start};
 use clap::{Args, Subcommand};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tessera_bots::difficulty::{self, Report, Sweep};
 use tessera_bots::{BotKind, BotSpec, Budget, GameConfig, Playable, make_bot, play_game};
-use tessera_core::{Level, Rules};
+use tessera_core::Rules;
 
 /// Settings shared by every bot command.
 #[derive(Args, Debug, Clone)]
@@ -135,14 +135,6 @@ pub struct BotArgs {
     pub options: BotOptions,
 }
 
-pub(crate) fn start(
-    level: &Level,
-    path: &std::path::Path,
-    seed: u64,
-) -> Result<tessera_core::Game, CliError> {
-    level.start(Some(seed)).map_err(|e| CliError::file(path, e))
-}
-
 /// Runs `tessera bot`.
 pub fn bot(args: &BotArgs) -> Result<(), CliError> {
     let spec = args.options.spec()?;
@@ -153,7 +145,7 @@ pub fn bot(args: &BotArgs) -> Result<(), CliError> {
     spec.check(rule_set).map_err(|e| CliError::BadInput(format!("--bot: {e}")))?;
     let mut bot = make_bot(&spec, rule_set, seed).map_err(|e| CliError::BadInput(e.to_string()))?;
     let mut log = match &args.record {
-        Some(p) => Some(crate::replay::SessionLog::create(p, &level, seed, &game.state)?),
+        Some(p) => Some(crate::session_log::SessionLog::create(p, &level, seed, &game.state)?),
         None => None,
     };
     let stdout = std::io::stdout();

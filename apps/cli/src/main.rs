@@ -12,14 +12,18 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bots;
 mod convert;
+mod describe;
 mod error;
 mod export;
 mod games;
+mod level_file;
 mod pack;
 mod play;
 mod reduce;
 mod replay;
+mod session_log;
 mod solve;
+mod solve_args;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -298,15 +298,15 @@ fn add(
     let band = target.map(parse_band).transpose()?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut at = at.map(index).transpose()?;
-    if number.is_some() && !levels.iter().any(|l| crate::play::is_game(l)) {
+    if number.is_some() && !levels.iter().any(|l| crate::level_file::is_game(l)) {
         return Err(CliError::BadInput("--number picks a level of a PuzzleScript game (.txt)".into()));
     }
     for level in levels {
         let mut title = title.clone();
-        let level_ref = if crate::play::is_game(level) {
+        let level_ref = if crate::level_file::is_game(level) {
             // A game's level has no file of its own: the level itself goes in the pack (it
             // carries its game's source), titled after the game and its number.
-            let parsed = crate::play::load_level(Some(level), number)?;
+            let parsed = crate::level_file::load_level(Some(level), number)?;
             if title.is_none() {
                 let file = level.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 title = Some(format!("{file} level {}", number.unwrap_or(1)));

@@ -2,10 +2,11 @@
 //! N-th; with `--quiet`, only the final state and a summary).
 
 use crate::error::{CliError, Input, read_input, read_stdin};
+use crate::level_file::{game_level, is_game, load_level};
 use clap::Args;
 use serde_json::json;
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tessera_core::{AnyCommand, AnyEvent, Game, Level, Rules};
 
 /// Arguments of `tessera play`.
@@ -64,7 +65,7 @@ struct Session {
     keep: bool,
     scratch: Vec<AnyEvent>,
     step: u64,
-    log: Option<crate::replay::SessionLog>,
+    log: Option<crate::session_log::SessionLog>,
 }
 
 /// What one executed line did. The events of a step applied, undone or redone are not copied:
@@ -157,30 +158,6 @@ fn parse_line(game: &Game, text: &str) -> Result<Option<Line>, String> {
     }
 }
 
-/// Loads `path` as a level, or the classic game when there is none. A PuzzleScript game
-/// (`.txt`) gives its playable level `number` (from 1); without one, a game of one level gives
-/// it and a game of more is an error that says how to choose.
-pub fn load_level(path: Option<&Path>, number: Option<u64>) -> Result<Level, CliError> {
-    let p = match path {
-        Some(p) if is_game(p) => return game_level(p, number, false),
-        _ if number.is_some() => {
-            return Err(CliError::BadInput("--number picks a level of a PuzzleScript game (.txt)".into()));
-        }
-        None => return Ok(Level::classic()),
-        Some(p) => p,
-    };
-    // Files of an importer's extension (Moving AI `.map` files) open through it.
-    if let Some(level) = crate::convert::level_by_extension(p) {
-        return level;
-    }
-    Level::from_json(&read_input(p, Input::Level)?).map_err(|e| CliError::file(p, e))
-}
-
-/// Whether `path` is a PuzzleScript game's source (`.txt`).
-pub(crate) fn is_game(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "txt")
-}
-
 /// The level `tessera play` plays: [`load_level`]'s, except that without `--number` the
 /// interactive game asks which level of a PuzzleScript game to play.
 fn play_level(args: &PlayArgs) -> Result<Level, CliError> {
@@ -188,85 +165,6 @@ fn play_level(args: &PlayArgs) -> Result<Level, CliError> {
     match args.level.as_deref() {
         Some(path) if is_game(path) => game_level(path, args.number, ask),
         path => load_level(path, args.number),
-    }
-}
-
-/// The compiler's warnings (an unused object, a rule that can never fire) on stderr, as the
-/// reference's console shows them: the game still plays. Nothing when `text` does not compile
-/// (the import says why).
-fn print_warnings(path: &Path, text: &str) {
-    if let Ok(game) = tessera_core::puzzlescript::engine::compile(text) {
-        for w in game.warnings() {
-            eprintln!("{}:{}: warning: {}", path.display(), w.line, w.message);
-        }
-    }
-}
-
-/// Level `number` (from 1) of the PuzzleScript game `path`; without one, its only level, or
-/// (when `ask`) the one chosen on the terminal.
-fn game_level(path: &Path, number: Option<u64>, ask: bool) -> Result<Level, CliError> {
-    let importer = tessera_core::importer("puzzlescript")
-        .ok_or_else(|| CliError::BadInput("no puzzlescript importer is registered".into()))?;
-    if let Some(k) = number {
-        // One level: its source copied once, not once per level of the game (issue 37.2).
-        let text = crate::error::read_input(path, crate::convert::input_of(importer))?;
-        print_warnings(path, &text);
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let pick = usize::try_from(k).unwrap_or(usize::MAX);
-        let (level, n) = tessera_core::puzzlescript::import_level(&text, name.as_deref(), pick)
-            .map_err(|e| crate::convert::import_error(path, e))?;
-        return level.map(|l| l.level).ok_or_else(|| {
-            CliError::file(
-                path,
-                format!("--number {pick}: the game has {n} level{}", if n == 1 { "" } else { "s" }),
-            )
-        });
-    }
-    let mut levels = crate::convert::import(importer, path)?;
-    if let Ok(text) = std::fs::read_to_string(path) {
-        print_warnings(path, &text);
-    }
-    let n = levels.len();
-    let pick = match number {
-        Some(k) => usize::try_from(k).unwrap_or(usize::MAX),
-        None if n == 1 => 1,
-        None if ask => ask_number(path, &levels)?,
-        None => {
-            return Err(CliError::file(
-                path,
-                format!("the game has {n} levels: choose one with --number 1..{n}"),
-            ));
-        }
-    };
-    if pick == 0 || pick > n {
-        return Err(CliError::file(
-            path,
-            format!("--number {pick}: the game has {n} level{}", if n == 1 { "" } else { "s" }),
-        ));
-    }
-    Ok(levels.swap_remove(pick - 1).level)
-}
-
-/// Asks on the terminal which of `levels` to play (from 1).
-fn ask_number(path: &Path, levels: &[tessera_core::Imported]) -> Result<usize, CliError> {
-    let n = levels.len();
-    eprintln!("{} has {n} levels:", path.display());
-    for (i, l) in levels.iter().enumerate() {
-        let name = l.file.as_deref().unwrap_or_default();
-        eprintln!("  {:>3}  {name}  {}", i + 1, l.summary.as_deref().unwrap_or(""));
-    }
-    loop {
-        eprint!("Level (1-{n}): ");
-        let mut line = String::new();
-        let read =
-            std::io::stdin().read_line(&mut line).map_err(|e| CliError::BadInput(format!("stdin: {e}")))?;
-        if read == 0 {
-            return Err(CliError::BadInput(format!("{}: no level chosen", path.display())));
-        }
-        match line.trim().parse::<usize>() {
-            Ok(k) if (1..=n).contains(&k) => return Ok(k),
-            _ => eprintln!("a number from 1 to {n}, please"),
-        }
     }
 }
 
@@ -292,7 +190,8 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     let Some(commands) = &args.commands else {
         // Interactive: the log is on disk from the start, so a crash keeps what was played.
         if let Some(path) = &args.record {
-            session.log = Some(crate::replay::SessionLog::create(path, &level, seed, &session.game.state)?);
+            session.log =
+                Some(crate::session_log::SessionLog::create(path, &level, seed, &session.game.state)?);
         }
         return interactive(&mut session, args, &label, seed, &mut out);
     };
@@ -315,7 +214,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     // (unreadable, a bad line, a refused step under --strict) writes nothing at the path.
     if let Some(path) = &args.record {
         session.log =
-            Some(crate::replay::SessionLog::create_pending(path, &level, seed, &session.game.state)?);
+            Some(crate::session_log::SessionLog::create_pending(path, &level, seed, &session.game.state)?);
     }
     // Without an undo line, no step is ever undone: none is kept (a long script then runs in
     // constant memory, at the speed of the rules).
@@ -352,7 +251,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         }
         print_summary(&session, &tally, started.elapsed(), args, &mut out)?;
     }
-    session.log.take().map_or(Ok(()), crate::replay::SessionLog::commit)
+    session.log.take().map_or(Ok(()), crate::session_log::SessionLog::commit)
 }
 
 /// How many script lines had each outcome (the summary of `--quiet` and `--every`).
@@ -582,7 +481,7 @@ fn print_step(
                 _ => "",
             };
             let list: Vec<String> =
-                session.events(outcome).iter().map(|e| crate::replay::event_words(e, &g.state)).collect();
+                session.events(outcome).iter().map(|e| crate::describe::event_words(e, &g.state)).collect();
             writeln!(out, "step {}: {text}{verb}", session.step)
                 .and_then(|()| writeln!(out, "  {}", list.join("\n  ")))
                 .and_then(|()| write!(out, "{}", g.state.render()))

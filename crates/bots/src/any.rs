@@ -8,12 +8,21 @@
 //! step), wrapped in [`ForAny`] so that the apps drive every bot as a `Bot<AnyRules>`.
 
 use crate::Bot;
-use crate::generic::{Budget, MctsConfig};
 use crate::playable::Playable;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::marker::PhantomData;
 use tessera_core::{AnyCommand, AnyRules, AnyState, RuleSet};
+
+/// How much an MCTS bot ([`crate::MctsBot`]) searches per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Budget {
+    /// A fixed number of playouts: deterministic for a given seed.
+    Playouts(u32),
+    /// Playouts until this many milliseconds have passed: depends on the machine's speed.
+    Millis(u64),
+}
 
 /// A rule set inside [`AnyRules`]: how to take it out and put its commands back (implemented in
 /// each rule set's folder of [`crate::games`]).
@@ -111,17 +120,6 @@ pub struct BotInfo {
 pub struct BotKind(&'static BotInfo);
 
 impl BotKind {
-    /// `random`: uniformly random legal commands (any rule set).
-    pub const RANDOM: BotKind = BotKind(&crate::generic::RANDOM);
-    /// `greedy`: best immediate value (any rule set).
-    pub const GREEDY: BotKind = BotKind(&crate::generic::GREEDY);
-    /// `mcts`: UCT with determinized rollouts (any rule set).
-    pub const MCTS: BotKind = BotKind(&crate::generic::MCTS);
-
-    /// Every bot, in the order the help lists them: the generic bots, then each rule set's own
-    /// in registry order.
-    pub const ALL: &'static [BotKind] = crate::games::ALL_BOTS;
-
     /// The handle of `info` (what a rule set's folder registers).
     pub const fn new(info: &'static BotInfo) -> BotKind {
         BotKind(info)
@@ -241,15 +239,6 @@ impl BotSpec {
             _ => Ok(()),
         }
     }
-
-    /// The MCTS settings: the defaults with this spec's budget.
-    pub fn mcts_config(&self) -> MctsConfig {
-        let mut c = MctsConfig::default();
-        if let Some(b) = self.budget {
-            c.budget = b;
-        }
-        c
-    }
 }
 
 impl fmt::Display for BotSpec {
@@ -301,19 +290,10 @@ pub enum BotError {
     Level(String),
 }
 
-/// The bot `spec` names, for a game of `rule_set`, seeded with `seed`.
-pub fn make_bot(spec: &BotSpec, rule_set: RuleSet, seed: u64) -> Result<Box<dyn Bot<AnyRules>>, BotError> {
-    spec.check(rule_set)?;
-    let game = crate::games::find(rule_set).ok_or(BotError::Unregistered(rule_set))?;
-    Ok(match spec.kind.info().make {
-        Make::Generic(which) => game.generic(which, spec, seed),
-        Make::Own(make) => make(spec, seed),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::make_bot;
 
     #[test]
     fn a_bot_kind_is_serialized_as_its_name_and_unknown_names_are_refused() {

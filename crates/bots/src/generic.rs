@@ -18,10 +18,9 @@
 //! [`BOTS`] registers them by name (`random`, `greedy`, `mcts`); each rule set's registry entry
 //! ([`crate::games`]) builds them on its own types.
 
-use crate::any::{BotInfo, BotKind, Generic, Make};
+use crate::any::{BotInfo, BotKind, BotSpec, Budget, Generic, Make};
 use crate::playable::{Evaluator, Playable, ScoreEval};
 use crate::{Bot, BotRng};
-use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 use tessera_core::GameRng;
 
@@ -128,16 +127,6 @@ where
         let i = best.map_or(0, |(_, i)| i);
         legal.into_iter().nth(i)
     }
-}
-
-/// How much an [`MctsBot`] searches per decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Budget {
-    /// A fixed number of playouts: deterministic for a given seed.
-    Playouts(u32),
-    /// Playouts until this many milliseconds have passed: depends on the machine's speed.
-    Millis(u64),
 }
 
 /// Settings of an [`MctsBot`].
@@ -344,5 +333,25 @@ where
             }
         }
         self.nodes[best.2].cmd.clone()
+    }
+}
+
+impl BotKind {
+    /// `random`: uniformly random legal commands (any rule set).
+    pub const RANDOM: BotKind = BotKind::new(&RANDOM);
+    /// `greedy`: best immediate value (any rule set).
+    pub const GREEDY: BotKind = BotKind::new(&GREEDY);
+    /// `mcts`: UCT with determinized rollouts (any rule set).
+    pub const MCTS: BotKind = BotKind::new(&MCTS);
+}
+
+impl BotSpec {
+    /// The MCTS settings: the defaults with this spec's budget.
+    pub fn mcts_config(&self) -> MctsConfig {
+        let mut c = MctsConfig::default();
+        if let Some(b) = self.budget {
+            c.budget = b;
+        }
+        c
     }
 }

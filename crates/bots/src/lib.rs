@@ -37,11 +37,13 @@ pub mod game;
 pub mod games;
 pub mod generic;
 pub mod playable;
+mod summary;
 
-pub use any::{BotError, BotInfo, BotKind, BotSpec, ForAny, LevelSetting, Variant, make_bot};
+pub use any::{BotError, BotInfo, BotKind, BotSpec, Budget, ForAny, LevelSetting, Variant};
 pub use game::{GameConfig, GameResult, play_game};
 pub use games::GameBots;
-pub use generic::{Budget, GreedyBot, MctsBot, MctsConfig, RandomBot};
+pub use games::make_bot;
+pub use generic::{GreedyBot, MctsBot, MctsConfig, RandomBot};
 pub use playable::{Evaluator, Outcome, Playable, ScoreEval};
 
 use tessera_core::Rules;

@@ -6,8 +6,7 @@
 //! [`Playable::score_value`] is; `Playable for AnyRules` asks the registry. [`ScoreEval`], the
 //! default value searches maximize, is that score value.
 
-use crate::games;
-use tessera_core::{AnyRules, AnyState, GameRng, Rules, Status};
+use tessera_core::{GameRng, Rules, Status};
 
 /// What a game achieved, as a difficulty report counts it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,28 +43,6 @@ pub trait Playable: Rules + Sync {
 
     /// The value [`ScoreEval`] gives a state: higher is better.
     fn score_value(&self, state: &Self::State) -> f64;
-}
-
-impl Playable for AnyRules {
-    fn determinize(state: &mut AnyState, rng: GameRng) {
-        state.replace_rng(rng);
-    }
-
-    /// The rule set's own outcome (through the registry, [`crate::games`]); nothing achieved for
-    /// rules and a state of different rule sets, or an unregistered one.
-    fn outcome(&self, state: &AnyState) -> Outcome {
-        games::find(self.rule_set()).and_then(|g| g.outcome(self, state)).unwrap_or_default()
-    }
-
-    /// The rule set's own answer; finished for a mismatched or unregistered rule set.
-    fn finished(&self, state: &AnyState, keep_going: bool) -> bool {
-        games::find(self.rule_set()).and_then(|g| g.finished(self, state, keep_going)).unwrap_or(true)
-    }
-
-    /// The rule set's own value; 0 for a mismatched or unregistered rule set.
-    fn score_value(&self, state: &AnyState) -> f64 {
-        games::find(self.rule_set()).and_then(|g| g.score_value(self, state)).unwrap_or(0.0)
-    }
 }
 
 /// What a search maximizes.

@@ -3,7 +3,7 @@
 //! pushes per second through the rules. Times one whole solve per iteration.
 //!
 //! Run: `cargo bench -p tessera-core --bench sokoban`. The 1,000-level runs over the shared
-//! Boxoban files are `src/sokoban/examples/sokoban_boxoban.rs`.
+//! Boxoban files are `examples/sokoban_boxoban.rs`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;

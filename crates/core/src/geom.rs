@@ -3,7 +3,6 @@
 //! Cells are addressed by `(x, y)` with `y = 0` the top row. A [`Grid`] can only be built with a
 //! valid size (see [`Size`]), so code that holds one never re-checks its dimensions.
 
-use crate::level::{LevelError, Place};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -159,41 +158,6 @@ impl Size {
         } else {
             Err(SizeError { width, height, max: max.min(MAX_SIDE) })
         }
-    }
-
-    /// The size of a board given as rows from the top, checked as every level format checks
-    /// its rows: `lengths` holds each row's number of cells; there must be at least one row and
-    /// one cell, sides within `max`, the level's `width` and `height` (when it states them) equal
-    /// to the rows', and every row as long as the first, in that order. Errors name `what` (the
-    /// level field: `board`, `map`); a row of the wrong length is [`Place::Row`].
-    pub fn of_rows<I>(
-        what: &str,
-        lengths: I,
-        max: u16,
-        width: Option<usize>,
-        height: Option<usize>,
-    ) -> Result<Size, LevelError>
-    where
-        I: IntoIterator<Item = usize>,
-        I::IntoIter: ExactSizeIterator + Clone,
-    {
-        let lengths = lengths.into_iter();
-        let rows = lengths.len();
-        let cols = lengths.clone().next().unwrap_or(0);
-        let size = Size::new(cols, rows, max).map_err(|e| format!("{what}: {e}"))?;
-        if let Some(w) = width.filter(|&w| w != cols) {
-            return Err(format!("width is {w} but the {what} rows have {cols} cells").into());
-        }
-        if let Some(h) = height.filter(|&h| h != rows) {
-            return Err(format!("height is {h} but the {what} has {rows} rows").into());
-        }
-        if let Some((y, n)) = lengths.enumerate().find(|&(_, n)| n != cols) {
-            return Err(LevelError::at(
-                Place::Row(y),
-                format!("{what} row {y} has {n} cells, expected {cols}"),
-            ));
-        }
-        Ok(size)
     }
 
     /// Number of cells.

@@ -8,54 +8,12 @@
 //! an event that does not fit changes nothing, whatever op of it fails. Unapplying takes the ops
 //! in reverse order, each inverted (see `tessera_core::project`).
 
+use crate::check::{Check, Token};
 use crate::components::Anim;
 use crate::error::MirrorError;
 use crate::mirror::Mirror;
-use hecs::Entity;
 use tessera_core::project::{AnimKind, Change, Item, Look, Op, Ops, Shape, Stage};
 use tessera_core::{AnyEvent, Id, Pos, project_event};
-
-/// A piece as the checks see it: one on the board, or one an earlier op of the event spawned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Token {
-    Real(Entity),
-    New(u32),
-}
-
-/// The dry run's view of what the event's earlier ops did (latest entry wins), and buffers
-/// reused by the checks.
-#[derive(Default)]
-struct Check {
-    /// Cell index → the piece now there.
-    cells: Vec<(usize, Option<Token>)>,
-    /// Id → the piece that has it now.
-    ids: Vec<(Id, Option<Token>)>,
-    /// A piece's shape now.
-    shapes: Vec<(Token, Shape)>,
-    fresh: u32,
-    /// The pieces an op names, in its items' order.
-    toks: Vec<Token>,
-    /// A column's pieces and rows.
-    stack: Vec<(Token, u16)>,
-    /// Keys sorted to find duplicates.
-    keys: Vec<u64>,
-}
-
-impl Check {
-    fn clear(&mut self) {
-        self.cells.clear();
-        self.ids.clear();
-        self.shapes.clear();
-        self.fresh = 0;
-    }
-}
-
-/// Buffers reused from event to event.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    ops: Ops,
-    check: Check,
-}
 
 /// The first key of `items` that occurs twice, if any.
 fn duplicate(keys: &mut Vec<u64>, items: impl Iterator<Item = u64>) -> Option<u64> {

@@ -104,6 +104,7 @@
 //! assert!(mirror.reversed());
 //! ```
 
+mod check;
 mod components;
 mod error;
 mod follow;

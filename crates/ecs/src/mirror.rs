@@ -1,8 +1,8 @@
 //! [`Mirror`]: the world, its per-cell indexes and id map, built from a state; the queries.
 
+use crate::check::Scratch;
 use crate::components::{Anim, Cell, GameId, Ghost, Trail};
 use crate::error::{Inconsistent, MirrorError};
-use crate::follow::Scratch;
 use hecs::{Entity, World};
 use std::collections::HashMap;
 use std::fmt;

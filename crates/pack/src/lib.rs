@@ -33,6 +33,7 @@ mod pack;
 pub mod rate;
 pub mod report;
 mod results;
+mod settings;
 
 pub use error::PackError;
 pub use pack::{Band, Entry, LevelRef, MAX_FILE, Pack, Resolved, level_hash, results_path};

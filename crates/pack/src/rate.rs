@@ -16,21 +16,18 @@
 use crate::error::PackError;
 use crate::pack::Resolved;
 use crate::results::{Rating, RatingKey, Results};
+pub use crate::settings::{ANY_RULE_SET, MAX_GAMES, Settings};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tessera_bots::difficulty::{Puzzle, Summary, Sweep, measure_puzzle, play_one};
-use tessera_bots::{BotSpec, GameConfig, GameResult, Playable};
+use tessera_bots::{BotSpec, GameResult, Playable};
 use tessera_core::{Level, RuleSet, state_hash};
 
 /// The shard file format's version (2: a checksum of the header and the games).
 pub const SHARD_FORMAT: u32 = 2;
-
-/// The most games per level a rating plays (`--games`, a shard's `settings.games`): checked
-/// before anything is allocated for them.
-pub const MAX_GAMES: u64 = 1_000_000;
 
 /// The most games a plan holds over all its levels (every game is a work item in memory).
 pub const MAX_PLAN_GAMES: u64 = 10_000_000;
@@ -40,63 +37,6 @@ pub const MAX_SHARDS: u64 = 65_536;
 
 /// The most bytes read of a shard file (every game of its units).
 pub const MAX_SHARD_FILE: u64 = 1 << 30;
-
-/// The bot used for every rule set without a bot of its own in [`Settings::bots`].
-pub const ANY_RULE_SET: &str = "*";
-
-/// What a rating run uses: a bot per rule set, the games and their seeds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Settings {
-    /// The bot for each rule set, by rule set name, or [`ANY_RULE_SET`] for the others.
-    pub bots: BTreeMap<String, BotSpec>,
-    /// Games per level.
-    pub games: u64,
-    /// Game `i` uses seed `seed + i`.
-    pub seed: u64,
-    /// When a game stops.
-    pub config: GameConfig,
-}
-
-impl Settings {
-    /// The bot that rates levels of `rule_set`: its own, else the default, if it plays it.
-    pub fn bot_for(&self, rule_set: RuleSet) -> Option<BotSpec> {
-        let spec = self.bots.get(rule_set.name()).or_else(|| self.bots.get(ANY_RULE_SET))?;
-        spec.check(rule_set).is_ok().then(|| spec.clone())
-    }
-
-    /// Checks the settings: games at least 1, every key a rule set (or `*`), each bot playing
-    /// the rule set it is given for.
-    pub fn check(&self) -> Result<(), PackError> {
-        if self.games == 0 {
-            return Err(PackError::Settings("--games must be at least 1".into()));
-        }
-        if self.games > MAX_GAMES {
-            return Err(PackError::Settings(format!(
-                "--games {}: at most {MAX_GAMES} games per level",
-                self.games
-            )));
-        }
-        if self.bots.is_empty() {
-            return Err(PackError::Settings("no bot given (--bot NAME or --bot RULE_SET=NAME)".into()));
-        }
-        for (key, spec) in &self.bots {
-            if key == ANY_RULE_SET {
-                continue;
-            }
-            let Some(rule_set) = RuleSet::ALL.iter().copied().find(|r| r.name() == key) else {
-                let names: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
-                return Err(PackError::Settings(format!(
-                    "--bot {key}=…: no rule set is called {key} (rule sets: {})",
-                    names.join(", ")
-                )));
-            };
-            spec.check(rule_set)
-                .map_err(|e| PackError::Settings(format!("--bot {key}={}: {e}", spec.kind)))?;
-        }
-        Ok(())
-    }
-}
 
 /// A level to rate.
 #[derive(Clone, Debug)]

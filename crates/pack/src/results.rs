@@ -5,7 +5,7 @@
 //! the same bytes, whichever machine or shards computed them.
 
 use crate::error::PackError;
-use crate::rate::Settings;
+use crate::settings::Settings;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use tessera_bots::difficulty::{Distribution, GameRef, Puzzle, Summary, wilson_interval};

@@ -18,9 +18,17 @@
 //! bincode itself, so the bytes are bincode's in every case. Tests compare both encoders on
 //! random values of every shape and re-encode every payload of the golden logs.
 
-use crate::format::StepRef;
 use serde::ser::{self, Serialize};
 use std::fmt;
+use tessera_core::{AnyCommand, AnyEvent};
+
+/// A step frame's payload, borrowed for encoding (same bytes as the owned form).
+#[derive(Clone, Copy, serde::Serialize)]
+pub(crate) struct StepRef<'a> {
+    pub command: &'a AnyCommand,
+    pub events: &'a [AnyEvent],
+    pub hash: u64,
+}
 
 /// Appends the canonical encoding of `value` to `buf`; `Err` (with `buf` possibly holding part
 /// of the value: the caller truncates) for a shape this encoder leaves to bincode.

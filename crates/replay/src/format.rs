@@ -3,6 +3,7 @@
 //! The layout itself is specified in the crate docs (`lib.rs`); this module is its one
 //! implementation, shared by the writer and the reader.
 
+pub(crate) use crate::encode::StepRef;
 use crate::error::LogError;
 use serde::{Deserialize, Serialize};
 use tessera_core::{
@@ -159,14 +160,6 @@ pub(crate) struct HeaderPayload {
     pub seed: u64,
     pub keyframe_interval: u32,
     pub level: String,
-}
-
-/// A step frame's payload, borrowed for encoding (same bytes as the owned form).
-#[derive(Clone, Copy, Serialize)]
-pub(crate) struct StepRef<'a> {
-    pub command: &'a AnyCommand,
-    pub events: &'a [AnyEvent],
-    pub hash: u64,
 }
 
 /// A keyframe's payload, borrowed for encoding.

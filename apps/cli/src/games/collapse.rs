@@ -2,9 +2,9 @@
 //! (`nmcs`, the default) or nested rollout policy adaptation (`nrpa`, in `--threads` threads)
 //! finds for a collapse level in a time limit (wall clock or the solver threads' CPU time).
 
-use crate::bots::start;
 use crate::error::{CliError, output_error};
-use crate::solve::{SolveArgs, Solver};
+use crate::level_file::start;
+use crate::solve_args::{SolveArgs, Solver};
 use clap::Subcommand;
 use serde_json::json;
 use std::io::Write;
@@ -126,7 +126,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     let elapsed = began.elapsed().as_secs_f64();
     // Play the line on the game (checking it) and record it.
     let mut log = match &args.record {
-        Some(p) => Some(crate::replay::SessionLog::create_pending(p, level, seed, &game.state)?),
+        Some(p) => Some(crate::session_log::SessionLog::create_pending(p, level, seed, &game.state)?),
         None => None,
     };
     let mut events = Vec::new();

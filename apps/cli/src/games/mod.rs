@@ -11,7 +11,7 @@
 //! `tessera_bots::BotKind::ALL`.
 
 use crate::error::CliError;
-use crate::solve::Solver;
+use crate::solve_args::Solver;
 use tessera_core::RuleSet;
 
 /// An event in words, naming the game's things (see [`describe_event`]): a module's `DESCRIBE`.

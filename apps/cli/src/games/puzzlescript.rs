@@ -59,15 +59,15 @@ pub const DESCRIBE: Option<super::Describe> = Some(|state, e| match (state, e) {
     _ => None,
 });
 
-pub const SOLVERS: &[crate::solve::Solver] =
-    &[crate::solve::Solver { rule_set: RuleSet::PuzzleScript, run: solve_level }];
+pub const SOLVERS: &[crate::solve_args::Solver] =
+    &[crate::solve_args::Solver { rule_set: RuleSet::PuzzleScript, run: solve_level }];
 
 /// The search `tessera solve` runs without `--search`: A* and greedy in turns solved the most of
 /// the suite's levels in 10 s, every level A* solved among them (`docs/solver.md`).
 const DEFAULT_SEARCH: Search = Search::Mixed;
 
 /// The search `tessera solve` runs, from `--search`.
-fn search_of(args: &crate::solve::SolveArgs) -> Result<Search, CliError> {
+fn search_of(args: &crate::solve_args::SolveArgs) -> Result<Search, CliError> {
     match &args.search {
         None => Ok(DEFAULT_SEARCH),
         Some(name) => Search::from_name(name).ok_or_else(|| {
@@ -78,7 +78,7 @@ fn search_of(args: &crate::solve::SolveArgs) -> Result<Search, CliError> {
 }
 
 /// Refuses what the PuzzleScript solver does not take; the memory budget (MiB).
-fn check_args(args: &crate::solve::SolveArgs) -> Result<u64, CliError> {
+fn check_args(args: &crate::solve_args::SolveArgs) -> Result<u64, CliError> {
     if let Some(bot) = &args.bot
         && tessera_bots::BotKind::from_name(bot) != Some(SOLVER)
     {
@@ -114,7 +114,7 @@ struct Searched {
 /// Searches `level` on `jobs` threads within the budgets of `args` (the clock counted from
 /// `began`) and checks the solution on the rules.
 fn search_level(
-    args: &crate::solve::SolveArgs,
+    args: &crate::solve_args::SolveArgs,
     level: &Level,
     jobs: usize,
     max_bytes: u64,
@@ -123,7 +123,7 @@ fn search_level(
     let search = search_of(args)?;
     let name = args.level.display();
     let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
-    let mut game = crate::bots::start(level, &args.level, seed)?;
+    let mut game = crate::level_file::start(level, &args.level, seed)?;
     let (AnyRules::PuzzleScript(rules), AnyState::PuzzleScript(state)) = (&game.rules, &game.state) else {
         return Err(CliError::file(&args.level, "not a puzzlescript level"));
     };
@@ -226,18 +226,18 @@ fn search_level(
 }
 
 /// The jobs `--jobs` asks for, else one per core.
-fn jobs_of(args: &crate::solve::SolveArgs) -> usize {
+fn jobs_of(args: &crate::solve_args::SolveArgs) -> usize {
     args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from)
 }
 
 /// Runs `tessera solve` on a PuzzleScript level.
-fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliError> {
+fn solve_level(args: &crate::solve_args::SolveArgs, level: &Level) -> Result<(), CliError> {
     let mib = check_args(args)?;
     let name = args.level.display();
     // The budget counts from the command's start: reading and compiling the game are in it.
-    let began = crate::solve::started();
+    let began = crate::solve_args::started();
     // Never more than half of what the process may still allocate (its RLIMIT_AS, its cgroup).
-    let max_bytes = crate::solve::memory_headroom().map_or(mib << 20, |h| (mib << 20).min(h / 2));
+    let max_bytes = crate::solve_args::memory_headroom().map_or(mib << 20, |h| (mib << 20).min(h / 2));
     let found = search_level(args, level, jobs_of(args), max_bytes, began)?;
     let report = &found.report;
     let (search, elapsed) = (found.search, found.seconds);
@@ -254,8 +254,8 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
     // Record the solution, played again through the rules.
     if let Some(p) = &args.record {
         let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
-        let mut game = crate::bots::start(level, &args.level, seed)?;
-        let mut log = crate::replay::SessionLog::create_pending(p, level, seed, &game.state)?;
+        let mut game = crate::level_file::start(level, &args.level, seed)?;
+        let mut log = crate::session_log::SessionLog::create_pending(p, level, seed, &game.state)?;
         let mut events = Vec::new();
         for c in &solution {
             let cmd = AnyCommand::PuzzleScript(*c);
@@ -315,9 +315,9 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
 /// `tessera solve GAME.txt --all`: every level of the game, `--jobs` at once (one thread each),
 /// a progress bar on a terminal, then the table and the summary on stdout (or one JSON object).
 /// Exit 0 when every level was solved, 1 otherwise.
-pub fn solve_all(args: &crate::solve::SolveArgs) -> Result<(), CliError> {
+pub fn solve_all(args: &crate::solve_args::SolveArgs) -> Result<(), CliError> {
     let mib = check_args(args)?;
-    if !crate::play::is_game(&args.level) {
+    if !crate::level_file::is_game(&args.level) {
         return Err(CliError::BadInput(format!(
             "{}: --all solves every level of a PuzzleScript game (a .txt file)",
             args.level.display()
@@ -332,7 +332,7 @@ pub fn solve_all(args: &crate::solve::SolveArgs) -> Result<(), CliError> {
         .map_err(|e| crate::convert::import_error(&args.level, e))?;
     let jobs = jobs_of(args).min(count.max(1));
     // The memory budget is shared by the levels searched at once.
-    let headroom = crate::solve::memory_headroom().map_or(u64::MAX, |h| h / 2);
+    let headroom = crate::solve_args::memory_headroom().map_or(u64::MAX, |h| h / 2);
     let max_bytes = (mib << 20).min(headroom / jobs as u64);
     let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
         let bar = indicatif::ProgressBar::new(count as u64);

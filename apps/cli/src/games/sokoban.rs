@@ -8,9 +8,9 @@
 //! game not won at the end is exit 1. No solution is exit 1 too: proved unsolvable, or not found
 //! in the budget (the text says which). Sokoban has no subcommands of its own.
 
-use crate::bots::start;
 use crate::error::{CliError, output_error};
-use crate::solve::{SolveArgs, Solver};
+use crate::level_file::start;
+use crate::solve_args::{SolveArgs, Solver};
 use clap::Subcommand;
 use serde_json::json;
 use std::io::Write;
@@ -70,8 +70,8 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         return Err(CliError::file(&args.level, "not a sokoban level"));
     };
     let budget = Duration::from_secs_f64(args.seconds);
-    let limits = SolveLimits { max_nodes: u64::MAX, max_bytes: crate::solve::memory_budget(args)? };
-    let began = crate::solve::started(); // the budget counts from the command's start
+    let limits = SolveLimits { max_nodes: u64::MAX, max_bytes: crate::solve_args::memory_budget(args)? };
+    let began = crate::solve_args::started(); // the budget counts from the command's start
     let report = solve(state, limits, &mut || began.elapsed() > budget);
     let elapsed = began.elapsed().as_secs_f64();
     let rate = report.nodes as f64 / elapsed.max(1e-9);
@@ -100,7 +100,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     };
     // Play the solution on the game (checking it) and record it.
     let mut log = match &args.record {
-        Some(p) => Some(crate::replay::SessionLog::create_pending(p, level, seed, &game.state)?),
+        Some(p) => Some(crate::session_log::SessionLog::create_pending(p, level, seed, &game.state)?),
         None => None,
     };
     let mut events = Vec::new();

@@ -43,7 +43,7 @@ impl Command {
 /// Events are shown as their JSON.
 pub const DESCRIBE: Option<super::Describe> = None;
 
-pub const SOLVERS: &[crate::solve::Solver] = &[];
+pub const SOLVERS: &[crate::solve_args::Solver] = &[];
 
 /// `tessera range LEVEL UNIT [--json]`.
 #[derive(Args, Debug)]

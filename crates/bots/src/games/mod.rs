@@ -17,14 +17,14 @@
 //! `Playable for AnyRules` answers. Adding a rule set: a module here and its name in
 //! `games!`.
 
-use crate::any::{BotSpec, Generic, Variant, boxed};
-use crate::difficulty::{Puzzle, Summary};
+use crate::any::{BotError, BotSpec, Generic, Make, Variant, boxed};
 use crate::game::GameResult;
 use crate::generic::{GreedyBot, MctsBot, RandomBot};
-use crate::playable::{Outcome, ScoreEval};
+use crate::playable::{Outcome, Playable, ScoreEval};
+use crate::summary::{Puzzle, Summary};
 use crate::{Bot, BotKind};
 use std::marker::PhantomData;
-use tessera_core::{AnyRules, AnyState, RuleSet};
+use tessera_core::{AnyRules, AnyState, GameRng, RuleSet};
 
 /// What one rule set registers with the bots (implemented in its module).
 pub trait GameBots: Variant {
@@ -225,4 +225,42 @@ mod tests {
         assert_eq!(BotKind::from_name("slide"), Some(slide::EXPECTIMAX));
         assert_eq!(BotKind::from_name("collapse"), Some(collapse::NMCS));
     }
+}
+
+impl Playable for AnyRules {
+    fn determinize(state: &mut AnyState, rng: GameRng) {
+        state.replace_rng(rng);
+    }
+
+    /// The rule set's own outcome (through the registry, [`crate::games`]); nothing achieved for
+    /// rules and a state of different rule sets, or an unregistered one.
+    fn outcome(&self, state: &AnyState) -> Outcome {
+        find(self.rule_set()).and_then(|g| g.outcome(self, state)).unwrap_or_default()
+    }
+
+    /// The rule set's own answer; finished for a mismatched or unregistered rule set.
+    fn finished(&self, state: &AnyState, keep_going: bool) -> bool {
+        find(self.rule_set()).and_then(|g| g.finished(self, state, keep_going)).unwrap_or(true)
+    }
+
+    /// The rule set's own value; 0 for a mismatched or unregistered rule set.
+    fn score_value(&self, state: &AnyState) -> f64 {
+        find(self.rule_set()).and_then(|g| g.score_value(self, state)).unwrap_or(0.0)
+    }
+}
+
+impl BotKind {
+    /// Every bot, in the order the help lists them: the generic bots, then each rule set's own
+    /// in registry order.
+    pub const ALL: &'static [BotKind] = ALL_BOTS;
+}
+
+/// The bot `spec` names, for a game of `rule_set`, seeded with `seed`.
+pub fn make_bot(spec: &BotSpec, rule_set: RuleSet, seed: u64) -> Result<Box<dyn Bot<AnyRules>>, BotError> {
+    spec.check(rule_set)?;
+    let game = find(rule_set).ok_or(BotError::Unregistered(rule_set))?;
+    Ok(match spec.kind.info().make {
+        Make::Generic(which) => game.generic(which, spec, seed),
+        Make::Own(make) => make(spec, seed),
+    })
 }

@@ -25,9 +25,9 @@
 
 use crate::Bot;
 use crate::any::{BotInfo, BotKind, BotSpec, Make, boxed};
-use crate::difficulty::{Figure, Puzzle, PuzzleOutcome};
 use crate::games::GameBots;
 use crate::playable::{Outcome, Playable};
+use crate::summary::{Figure, Puzzle, PuzzleOutcome};
 use tessera_core::puzzlescript::{
     PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState, SolveLimits, SolveOutcome, solve,
 };

@@ -3,7 +3,7 @@
 //! cells and treats everything but the board as one encoded value (`Aux`).
 
 use super::engine::{self, Game, State, Trace, TraceEvent, TurnOutcome};
-use super::state::Meta;
+use super::meta::Meta;
 use super::{MAX_SIDE, PuzzleScriptEvent, source};
 use crate::{Pos, Size};
 use serde::{Deserialize, Serialize};

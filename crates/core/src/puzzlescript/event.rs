@@ -1,87 +1,8 @@
-//! PuzzleScript's commands (with their one-line text form) and events.
+//! PuzzleScript's events (the commands are the language crate's [`PuzzleScriptCommand`]).
 
 use crate::geom::Pos;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
-
-/// A PuzzleScript command: one input, or a turn with no input, or a restart. One command is one
-/// step: the `again` turns it queues run in the same step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum PuzzleScriptCommand {
-    /// `up`.
-    Up,
-    /// `down`.
-    Down,
-    /// `left`.
-    Left,
-    /// `right`.
-    Right,
-    /// `action` (X or Space in the editor).
-    Action,
-    /// `tick`: a turn with no input (realtime games, and the turn an `again` waits for).
-    Tick,
-    /// `restart`: back to the last checkpoint, or to the level's start.
-    Restart,
-}
-
-impl PuzzleScriptCommand {
-    /// Every command, in the order `legal_commands` lists them.
-    pub const ALL: [PuzzleScriptCommand; 7] = [
-        PuzzleScriptCommand::Up,
-        PuzzleScriptCommand::Down,
-        PuzzleScriptCommand::Left,
-        PuzzleScriptCommand::Right,
-        PuzzleScriptCommand::Action,
-        PuzzleScriptCommand::Tick,
-        PuzzleScriptCommand::Restart,
-    ];
-
-    /// Its word.
-    pub const fn name(self) -> &'static str {
-        match self {
-            PuzzleScriptCommand::Up => "up",
-            PuzzleScriptCommand::Down => "down",
-            PuzzleScriptCommand::Left => "left",
-            PuzzleScriptCommand::Right => "right",
-            PuzzleScriptCommand::Action => "action",
-            PuzzleScriptCommand::Tick => "tick",
-            PuzzleScriptCommand::Restart => "restart",
-        }
-    }
-
-    /// The input as PuzzleScript's test suite writes it (`testdata.js`): 0 to 4 for up, left,
-    /// down, right and action, else its word (`tick`, `restart`).
-    pub fn suite_input(self) -> serde_json::Value {
-        match self {
-            PuzzleScriptCommand::Up => 0.into(),
-            PuzzleScriptCommand::Left => 1.into(),
-            PuzzleScriptCommand::Down => 2.into(),
-            PuzzleScriptCommand::Right => 3.into(),
-            PuzzleScriptCommand::Action => 4.into(),
-            other => other.name().into(),
-        }
-    }
-}
-
-impl fmt::Display for PuzzleScriptCommand {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for PuzzleScriptCommand {
-    type Err = String;
-    /// `up`, `down`, `left`, `right`, `action`, `tick` or `restart`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let word = s.trim();
-        PuzzleScriptCommand::ALL.into_iter().find(|c| c.name() == word).ok_or_else(|| {
-            format!(
-                "unknown puzzlescript command '{word}' (expected: up, down, left, right, action, tick or restart)"
-            )
-        })
-    }
-}
+pub use tessera_puzzlescript::Command as PuzzleScriptCommand;
 
 /// What happened in a step, in order. A step is one or more turns (the input's, then each
 /// `again` turn it queued), each opened by [`PuzzleScriptEvent::Turn`]; within a turn the rules'

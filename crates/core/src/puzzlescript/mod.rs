@@ -45,7 +45,8 @@
 //! **Hash.** The XOR of one key per non-empty cell (its index and objects), one key of the rest
 //! of the state (`Aux`) and the won flag: each `Cell` event changes one cell's key.
 
-pub mod engine;
+/// The PuzzleScript language itself (parser, compiler, turn engine, solver): its own crate.
+pub use tessera_puzzlescript as engine;
 
 mod apply;
 mod bridge;
@@ -53,11 +54,10 @@ mod decode;
 mod event;
 mod import;
 mod level;
+mod meta;
 mod mirror;
 mod plugin;
-mod prune;
-mod scenery;
-pub mod solver;
+pub mod solve;
 mod source;
 mod state;
 #[cfg(feature = "strategy")]
@@ -72,7 +72,7 @@ pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
 pub use import::{IMPORTERS, import_level};
 pub use level::{PuzzleScriptLevel, describe_errors, entry_of, playable_count};
 pub use plugin::{HINT_BYTES, HINT_NODES, HINT_SEARCH, PuzzleScript, PuzzleScriptKeyframe};
-pub use solver::{
+pub use solve::{
     Aids, HintVerdict, Search, SolutionMemo, SolveLimits, SolveOutcome, SolveReport, hint_verdict, solve,
     solve_aided, solve_parallel, solve_with,
 };
@@ -88,29 +88,7 @@ use std::sync::Arc;
 /// begins with.
 pub const STARTER_GAME: &str = include_str!("starter.txt");
 
-/// The largest board side `puzzlescript` accepts.
-pub const MAX_SIDE: usize = 256;
-
-/// The most turns one step runs (its own and the `again` turns it queues): a game whose `again`
-/// never stops ends the step there, as if the player had waited.
-pub const MAX_TURNS: u32 = 1_000;
-
-/// The most work one step does (its turn and its `again` turns, or a level's start; issue
-/// 37.4): a count of what the turn engine does (each cell a rule's row is tested at, each rule
-/// application tried, each rule looked at, each cell visited while resolving movements;
-/// [`engine::Work`]), the same on every machine, never the clock. A step past it is refused
-/// (`step_too_long`, "step too long: …") and changes nothing; a level whose start passes it
-/// does not open. The heaviest step of PuzzleScript's 470-case suite does 3.3 million (12 times
-/// less); at the bound a step took 0.1 to 0.4 s of one core on an `again` chain or a rule with
-/// ellipses matching every pair of cells over a 256×256 level (release build, 2026-11-26, a
-/// loaded 2-core machine); a game of 1,000 layers on a 256×256 level, 0.2 s (14 s while a
-/// turn's whole-board passes were counted per cell, whatever the cell's size).
-///
-/// It holds under every rules version, without a version of its own: a step it refuses did
-/// a tenth of a second or more per step when recorded, far past any real game's, so no log of a
-/// game changes (the golden logs replay unchanged); and a log forged or damaged to hold such steps must not make `verify` run for
-/// hours under an old version either.
-pub const MAX_STEP_WORK: u64 = 40_000_000;
+pub use tessera_puzzlescript::{MAX_SIDE, MAX_STEP_WORK, MAX_TURNS};
 
 /// The rules of one PuzzleScript level: the compiled game and which entry of its level list is
 /// played, and the version of the rules they behave as (see [`PuzzleScriptRules::set_version`]).

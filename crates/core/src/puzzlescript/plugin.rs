@@ -127,7 +127,7 @@ impl Plugin for PuzzleScript {
     /// The first command of a solution when the solver ([`HINT_SEARCH`]) finds one within
     /// [`HINT_NODES`] expansions; else none: never a command from a search that found no
     /// solution (proved none from here, out of budget, none found in a random game, or won
-    /// already). [`hint_verdict`](super::solver::hint_verdict) says which.
+    /// already). [`hint_verdict`](super::hint_verdict) says which.
     fn hint(rules: &PuzzleScriptRules, state: &PuzzleScriptState) -> Option<PuzzleScriptCommand> {
         let limits = super::SolveLimits { max_nodes: HINT_NODES, max_bytes: HINT_BYTES };
         match super::solve_with(rules, state, limits, HINT_SEARCH, &mut || false).outcome {

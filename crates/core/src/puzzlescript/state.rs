@@ -2,28 +2,13 @@
 //! the checkpoint), whether the level is won, the incremental hash, and what views need of the
 //! game (object names and the legend's glyphs).
 
+pub use super::meta::Meta;
 use super::{bridge, engine};
 use crate::hash::keys::{field_key, kind, mix64};
 use crate::hash::state_hash;
 use crate::{Pos, Size};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-
-/// What views need of the compiled game, kept with the state (shared, never changed by play).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Meta {
-    /// The board's size.
-    pub size: Size,
-    /// Bit words per cell.
-    pub stride: usize,
-    /// Object names, by index.
-    pub names: Vec<String>,
-    /// Each object's collision layer, by index (views draw lower layers first).
-    pub layers: Vec<u32>,
-    /// The legend's one-character glyphs with the objects each stands for (bit words), for the
-    /// text rendering: a cell shows the first glyph whose objects are exactly its own.
-    pub glyphs: Vec<(char, Vec<u64>)>,
-}
 
 /// A PuzzleScript game in progress.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -26,7 +26,7 @@
 //! is reached the cells between consecutive jump points (always a straight or diagonal line) are
 //! given their parents, so [`PathFinder::path_to`] reads the whole path as after A*.
 
-use super::search::{Arrays, COST_MASK, NO_PARENT, Queue, RadixHeap, pack, stamp_of};
+use super::queue::{Arrays, COST_MASK, NO_PARENT, Queue, RadixHeap, pack, stamp_of};
 use super::{Connectivity, Cost, DIAGONAL, STEP};
 use crate::geom::Size;
 

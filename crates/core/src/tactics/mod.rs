@@ -60,6 +60,7 @@ mod level;
 mod mirror;
 pub mod movingai;
 mod plugin;
+mod queue;
 mod search;
 mod state;
 #[cfg(feature = "strategy")]

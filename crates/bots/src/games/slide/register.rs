@@ -9,10 +9,10 @@
 use super::{ExpectimaxBot, ExpectimaxConfig};
 use crate::Bot;
 use crate::any::{BotInfo, BotKind, BotSpec, LevelSetting, Make, boxed};
-use crate::difficulty::{Summary, histogram};
 use crate::game::GameResult;
 use crate::games::GameBots;
 use crate::playable::{Outcome, Playable};
+use crate::summary::{Summary, histogram};
 use tessera_core::slide::SlideRules;
 use tessera_core::{AnyRules, GameRng, RuleSet};
 

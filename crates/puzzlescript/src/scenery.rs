@@ -39,13 +39,13 @@
 //! before it answers, and a search that took the look for the board does not take its "no
 //! solution" for a proof there ([`Scenery::exact`]).
 
-use super::engine::compile::{PatternCell, Rule};
-use super::engine::{Game, State, bits};
+use crate::compile::{PatternCell, Rule};
+use crate::{Game, State, bits};
 use std::collections::BTreeMap;
 
 /// What of a game's boards the rules cannot tell apart.
 #[derive(Clone, Debug)]
-pub(crate) struct Scenery {
+pub struct Scenery {
     /// Words per cell.
     stride: usize,
     /// Groups of two or more alike objects: the group's bits and the one kept.
@@ -68,7 +68,7 @@ pub(crate) struct Scenery {
 impl Scenery {
     /// The game's scenery; `None` when no two objects are alike and none is unseen (the look is
     /// the board).
-    pub(crate) fn of(game: &Game, start: &State) -> Option<Scenery> {
+    pub fn of(game: &Game, start: &State) -> Option<Scenery> {
         let stride = game.stride;
         let rules = || game.rules.iter().chain(&game.late_rules).flatten();
         // Layers where something may move: the player's, and any a rule gives a movement.
@@ -440,7 +440,8 @@ impl Seen<'_> {
 #[cfg(test)]
 mod tests {
     use super::Scenery;
-    use crate::puzzlescript::{PuzzleScriptLevel, engine};
+    use crate as engine;
+    use crate::testkit::start_of;
 
     /// The scenery of a game with these objects, layers and rules (every object a colour), at
     /// its level's start.
@@ -451,8 +452,7 @@ mod tests {
              . = Background\nP = Player\n# = Wall\n{legend}\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\n\
              {layers}\nPlayer, Wall\n\nRULES\n\n{rules}\n\nWINCONDITIONS\n\nsome Player\n\nLEVELS\n\n###\n#P#\n###\n"
         );
-        let level = PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 };
-        let (rules, state) = level.start(0).expect("starts");
+        let (rules, state) = start_of(&source, 0, 0);
         let scenery = Scenery::of(rules.game(), state.engine());
         (rules.game().clone(), scenery)
     }
@@ -579,8 +579,7 @@ mod tests {
              RULES\n\n{rules}\n\nWINCONDITIONS\n\nsome Player\n\nLEVELS\n\n\
              ##########\n#gggggggg#\n#gggggggg#\n#.P.c...g#\n#ggggggg.#\n##########\n"
         );
-        let level = PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 };
-        let (level_rules, start) = level.start(3).expect("starts");
+        let (level_rules, start) = start_of(&source, 0, 3);
         let game = level_rules.game();
         let scenery = Scenery::of(game, start.engine()).expect("grass and footprints are scenery");
         let played = scenery.played.as_deref().expect("some rules only paint");
@@ -612,7 +611,7 @@ mod tests {
     /// grass, `action` cuts the grass beside the player, and grass grows under a crate on a
     /// target: these rules tell grass from none, not one grass from another), and a shadow under
     /// each crate, erased and drawn again every turn.
-    fn yard() -> (crate::puzzlescript::PuzzleScriptRules, crate::puzzlescript::PuzzleScriptState) {
+    fn yard() -> (crate::testkit::Rules, crate::testkit::Played) {
         let rules = "[ > Player | Crate ] -> [ > Player | > Crate ]\n[ > Crate | Grass ] -> [ Crate | Grass ]\n\
                      [ action Player | Grass ] -> [ Player | ]\n[ > Player ] -> [ > Player Step ]\n\
                      [ Grass ] -> [ random Grass ]\n[ Shadow ] -> [ ]\nlate down [ Crate | no Wall ] -> [ Crate | Shadow ]\n\
@@ -628,8 +627,7 @@ mod tests {
              Shadow\nPlayer, Wall, Crate\n\nRULES\n\n{rules}\n\nWINCONDITIONS\n\nall Target on Crate\n\nLEVELS\n\n\
              #########\n#gh.....#\n#.P.ct.g#\n#hg.....#\n#..c.t.h#\n#.......#\n#########\n"
         );
-        let level = PuzzleScriptLevel { name: None, seed: None, source: source.into(), level: 0 };
-        level.start(5).expect("starts")
+        start_of(&source, 0, 5)
     }
 
     proptest::proptest! {

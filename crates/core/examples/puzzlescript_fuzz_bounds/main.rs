@@ -1,5 +1,5 @@
 //! The `puzzlescript_bounds` fuzz target (issue 37) on stable Rust: runs its body
-//! (`fuzz_bounds_body.rs`, shared with `fuzz/fuzz_targets/puzzlescript_bounds.rs`) over a corpus
+//! (`body.rs`, shared with `fuzz/fuzz_targets/puzzlescript_bounds.rs`) over a corpus
 //! and over mutations of it, in child processes held to a memory limit (`ulimit -v`, as
 //! libFuzzer's `-rss_limit_mb`) and a time limit per input (as `-timeout`). A child that aborts
 //! (a failed allocation), is killed, panics or passes the time limit is a finding: its input is
@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "fuzz_bounds_body.rs"]
+#[path = "body.rs"]
 mod body;
 
 fn main() {

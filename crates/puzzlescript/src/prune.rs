@@ -44,8 +44,8 @@
 //! A rule that says `win` can win whatever the win conditions, so then nothing is pruned; one
 //! that says `restart` puts objects back, so then only the fixed conditions are checked.
 
-use super::engine::compile::{CellPattern, DOWN, LEFT, PatternCell, RIGHT, UP, WinCondition};
-use super::engine::{Game, State, bits};
+use crate::compile::{CellPattern, DOWN, LEFT, PatternCell, RIGHT, UP, WinCondition};
+use crate::{Game, State, bits};
 
 /// The four directions of movement, in the order of [`Moves`]' arrays, and each one's step
 /// (columns, rows).

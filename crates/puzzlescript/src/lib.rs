@@ -1,26 +1,135 @@
-//! The PuzzleScript language: parser, compiler and turn engine.
+//! tessera-puzzlescript: the PuzzleScript language as a library — parser, compiler, turn
+//! engine, the reference's test procedure and suite runner, and a solver.
 //!
 //! [`compile`] turns source text into a [`Game`] (or the reference's error diagnostics);
 //! [`Game::start`] loads a level into a [`State`] (pure data); [`Game::turn`] plays one turn on it.
 //! [`Session`] replays the reference test procedure exactly (`runTest`: again turns, undo stack,
 //! restarts, level changes, the sound history), and [`suite`] runs the reference regression suite.
+//! [`solver`] searches a level for a solution ([`solver::solve`]), reading the rules for what can
+//! never win again (`prune.rs`) and for objects no rule tells apart ([`scenery`]).
 //!
 //! Boards are stored like the reference: cell index `x * height + y` (column-major), each cell
 //! `stride` 64-bit words of object bits (object ids as in [`Game::objects`]).
+//!
+//! It depends on nothing of tessera. `tessera-core` wraps it as the `puzzlescript` rule set (the
+//! level file, events, exact undo, the mirror, the plugin), which is what logs record.
+//!
+//! Compile a game and play a level:
+//!
+//! ```
+//! use tessera_puzzlescript::{Input, compile};
+//!
+//! let source = "title Two steps
+//! ========
+//! OBJECTS
+//! ========
+//! Background
+//! black
+//! Wall
+//! grey
+//! Player
+//! white
+//! Goal
+//! yellow
+//! =======
+//! LEGEND
+//! =======
+//! . = Background
+//! W = Wall
+//! P = Player
+//! G = Goal
+//! =======
+//! SOUNDS
+//! =======
+//! ================
+//! COLLISIONLAYERS
+//! ================
+//! Background
+//! Goal
+//! Player, Wall
+//! ======
+//! RULES
+//! ======
+//! ==============
+//! WINCONDITIONS
+//! ==============
+//! all Player on Goal
+//! =======
+//! LEVELS
+//! =======
+//! WWWWW
+//! WP.GW
+//! WWWWW
+//! ";
+//! let game = compile(source).expect("the game compiles");
+//! let mut state = game.start(0, None).expect("level 0 is a level");
+//! game.turn(&mut state, Some(Input::Right), None);
+//! assert!(!game.is_won(&state));
+//! game.turn(&mut state, Some(Input::Right), None);
+//! assert!(game.is_won(&state));
+//! ```
+//!
+//! Solve it:
+//!
+//! ```
+//! # let source = include_str!("../../../fixtures/games/warehouse.txt");
+//! use tessera_puzzlescript::solver::{Puzzle, Search, SolveLimits, SolveOutcome, solve_with};
+//! use tessera_puzzlescript::{LevelEntry, MAX_STEP_WORK, compile};
+//!
+//! let game = compile(source).expect("the game compiles");
+//! // (the game's level list holds its messages too)
+//! let first = game.levels().iter().position(|e| matches!(e, LevelEntry::Level { .. })).unwrap();
+//! let start = game.start(first, None).expect("a level");
+//! let puzzle = Puzzle { game: &game, start: &start, won: false, work_limit: MAX_STEP_WORK };
+//! let report = solve_with(puzzle, SolveLimits::default(), Search::AStar, &mut || false);
+//! let SolveOutcome::Solved(steps) = report.outcome else { panic!("{:?}", report.outcome) };
+//! assert!(!steps.is_empty());
+//! ```
 
 pub(crate) mod bits;
+mod command;
 pub(crate) mod compile;
 pub mod level_string;
 mod parse;
+pub(crate) mod prune;
 mod rng;
+pub mod scenery;
 pub mod session;
+pub mod solver;
 pub mod suite;
+#[cfg(test)]
+mod testkit;
 mod turn;
 
+pub use command::Command;
 pub use rng::Rng;
 pub use session::{Session, TestInput};
 
 use serde::{Deserialize, Serialize};
+
+/// The largest board side a level may have.
+pub const MAX_SIDE: usize = 256;
+
+/// The most turns one step runs (its own and the `again` turns it queues): a game whose `again`
+/// never stops ends the step there, as if the player had waited.
+pub const MAX_TURNS: u32 = 1_000;
+
+/// The most work one step does (its turn and its `again` turns, or a level's start; issue
+/// 37.4): a count of what the turn engine does (each cell a rule's row is tested at, each rule
+/// application tried, each rule looked at, each cell visited while resolving movements;
+/// [`Work`]), the same on every machine, never the clock. A step past it is refused
+/// (`step_too_long`, "step too long: …") and changes nothing; a level whose start passes it
+/// does not open. The heaviest step of PuzzleScript's 470-case suite does 3.3 million (12 times
+/// less); at the bound a step took 0.1 to 0.4 s of one core on an `again` chain or a rule with
+/// ellipses matching every pair of cells over a 256×256 level (release build, 2026-11-26, a
+/// loaded 2-core machine); a game of 1,000 layers on a 256×256 level, 0.2 s (14 s while a
+/// turn's whole-board passes were counted per cell, whatever the cell's size).
+///
+/// It holds under every rules version of the tessera rule set, without a version of its own: a
+/// step it refuses did a tenth of a second or more per step when recorded, far past any real
+/// game's, so no log of a game changes (the golden logs replay unchanged); and a log forged or
+/// damaged to hold such steps must not make `verify` run for hours under an old version either.
+pub const MAX_STEP_WORK: u64 = 40_000_000;
 
 /// A compiler message, as the reference would print it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1304,7 +1304,7 @@ impl Reader {
     /// the row starts a new level or extends the open one.
     fn level_row(&mut self, line_number: usize, trimmed: &str) {
         let p = &mut self.p;
-        let side = super::super::MAX_SIDE;
+        let side = crate::MAX_SIDE;
         let width = trimmed.chars().count();
         let opens = self.last_level_open || !matches!(p.levels.last(), Some(LevelDef::Rows { .. }));
         if width > side {

@@ -271,9 +271,9 @@ fn first_line_difference(actual: &str, expected: &str) -> String {
 }
 
 /// The most work one case does over all its inputs (issue 37.4; see [`super::Work`]): ten steps
-/// at the step bound ([`crate::puzzlescript::MAX_STEP_WORK`]), 2 to 11 s of one core; the
+/// at the step bound ([`crate::MAX_STEP_WORK`]), 2 to 11 s of one core; the
 /// heaviest case of the reference suite does 31 million (13 times less).
-pub const MAX_CASE_WORK: u64 = 10 * crate::puzzlescript::MAX_STEP_WORK;
+pub const MAX_CASE_WORK: u64 = 10 * crate::MAX_STEP_WORK;
 
 /// Runs one case as `runTest` does, within the step bound and [`MAX_CASE_WORK`] (a case past
 /// either fails, saying which).
@@ -322,7 +322,7 @@ pub fn run_case(case: &Case) -> CaseResult {
         return too_long(
             format!(
                 "the level's start is too long: more than {} units of work (cells tested by rules)",
-                crate::puzzlescript::MAX_STEP_WORK
+                crate::MAX_STEP_WORK
             ),
             heaviest_step,
             session.total_work(),
@@ -338,7 +338,7 @@ pub fn run_case(case: &Case) -> CaseResult {
                     "step too long: input {} of {} did more than {} units of work (cells tested by rules)",
                     k + 1,
                     case.inputs.len(),
-                    crate::puzzlescript::MAX_STEP_WORK
+                    crate::MAX_STEP_WORK
                 ),
                 heaviest_step,
                 session.total_work(),
