@@ -18,6 +18,7 @@ mod bots;
 mod convert;
 mod describe;
 mod error;
+mod export;
 mod games;
 mod jobs;
 mod level_file;
@@ -58,6 +59,9 @@ enum Command {
     Difficulty(bots::DifficultyArgs),
     /// Level packs: edit (new, add, remove, move, list), rate (or a shard), merge, report.
     Pack(pack::PackArgs),
+    /// A PuzzleScript game as one web page that plays it (tessera's engine in WebAssembly).
+    #[command(display_order = 101)]
+    Export(export::ExportArgs),
     /// Solve a level in a time limit with its rule set's solver, print it, optionally record it.
     // Listed after the commands of every rule set, as before the registry.
     #[command(display_order = 100)]
@@ -75,6 +79,7 @@ fn main() -> ExitCode {
         Some(Command::Difficulty(args)) => bots::difficulty(&args),
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Pack(args)) => pack::run(&args),
+        Some(Command::Export(args)) => export::run(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };

@@ -4,6 +4,7 @@ mod bots;
 mod bounds;
 mod collapse;
 mod convert;
+mod export;
 mod hostile;
 mod limits;
 mod match3;

@@ -134,6 +134,8 @@ pub enum Purpose {
     SaveLevel,
     /// Save the game's source (a PuzzleScript `.txt`) being edited.
     SaveGameSource,
+    /// Export the game as a web page that plays it (`.html`).
+    ExportGame,
 }
 
 /// A file picker in an egui window: a path field and the folder's entries.
@@ -187,6 +189,7 @@ impl FilePicker {
             Purpose::SaveLog => "Save log as",
             Purpose::SaveLevel => "Save level as",
             Purpose::SaveGameSource => "Save game source as",
+            Purpose::ExportGame => "Export playable game",
         };
         let mut keep = true;
         egui::Window::new(title)
@@ -236,7 +239,10 @@ impl FilePicker {
                         .labelled_by(label.id);
                     let go = match self.purpose {
                         Purpose::Open => "Open file",
-                        Purpose::SaveLog | Purpose::SaveLevel | Purpose::SaveGameSource => "Save file",
+                        Purpose::SaveLog
+                        | Purpose::SaveLevel
+                        | Purpose::SaveGameSource
+                        | Purpose::ExportGame => "Save file",
                     };
                     let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     if (ui.button(go).clicked() || enter) && !self.path.trim().is_empty() {

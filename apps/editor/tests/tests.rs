@@ -4,6 +4,7 @@
 mod common;
 mod debug;
 mod edit;
+mod export;
 mod find;
 mod pack;
 mod play;

@@ -363,6 +363,7 @@ impl EditorApp {
             Purpose::Open => self.open(&path),
             Purpose::SaveLevel => self.save_level(&path),
             Purpose::SaveGameSource => self.save_game_source_as(&path),
+            Purpose::ExportGame => self.export_game(&path),
             Purpose::SaveLog => match self.session.save_log(&path) {
                 Ok(()) => {
                     self.say(format!("saved {}", path.display()), false);

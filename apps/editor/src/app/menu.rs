@@ -69,6 +69,19 @@ impl EditorApp {
                             .map_or("game.txt".into(), |n| n.to_string_lossy().into_owned());
                         self.picker = Some(FilePicker::new(Purpose::SaveGameSource, dir, &name));
                     }
+                    if self.has_source() {
+                        if ui
+                            .button("Export playable game…")
+                            .on_hover_text("One HTML file that plays the game")
+                            .clicked()
+                        {
+                            let dir = self.start_dir();
+                            self.picker = Some(FilePicker::new(Purpose::ExportGame, dir, "game.html"));
+                        }
+                        if ui.button("Play in browser").clicked() {
+                            self.play_in_browser();
+                        }
+                    }
                     if ui.button("Save log…").clicked() {
                         let dir = self.start_dir();
                         self.picker = Some(FilePicker::new(Purpose::SaveLog, dir, "session.tlog"));

@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use tessera_core::{AnyRules, AnyState, Level};
 
 mod dialogs;
+mod export;
 mod menu;
 mod open;
 mod play;
