@@ -37,8 +37,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Convert other formats into levels.
     Convert(convert::ConvertArgs),
-    /// Check and inspect recorded logs: info, verify, show, diff, export, repair, note, pin,
-    /// check, reduce.
+    /// Check and inspect recorded logs: info, verify, show, diff, export, repair, note, gif,
+    /// pin, check, reduce.
     Replay(replay::ReplayArgs),
     /// The subcommands of one rule set.
     #[command(flatten)]

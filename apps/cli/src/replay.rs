@@ -1,4 +1,4 @@
-//! `tessera replay`: QA over recorded logs (info, verify, show, diff, export, repair, note; pin
+//! `tessera replay`: QA over recorded logs (info, verify, show, diff, export, repair, note, gif; pin
 //! and check for regression folders; reduce, in `reduce.rs`), and
 //! the recording behind `tessera play --record`.
 //!
@@ -112,6 +112,18 @@ enum ReplayCommand {
     },
     /// Shrink a log: find a smaller log for which a test still holds (see `--help`).
     Reduce(crate::reduce::ReduceArgs),
+    /// An animated GIF of the log: its start, then a frame a turn (a PuzzleScript step's `again`
+    /// turns each get one, as PuzzleScript's Ctrl+K records them), PuzzleScript games with their
+    /// sprites, the other rule sets as their board's text (docs/gif.md).
+    Gif {
+        /// The log file.
+        log: PathBuf,
+        /// Where to write the GIF (replaced atomically).
+        #[arg(long, short, value_name = "OUT.gif")]
+        out: PathBuf,
+        #[command(flatten)]
+        look: GifLook,
+    },
     /// Add a QA note (annotation or bookmark) at a step of a log.
     Note {
         /// The log file.
@@ -122,6 +134,50 @@ enum ReplayCommand {
         /// The note.
         text: String,
     },
+}
+
+/// How a GIF is drawn and timed (`replay gif`, `solve --gif`).
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct GifLook {
+    /// Pixels a sprite pixel (PuzzleScript: a cell is 5 sprite pixels; default 6) or a font
+    /// pixel (the other rule sets: a character is 4×6; default 3), 1 to 32.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=32))]
+    pub scale: Option<u16>,
+    /// Milliseconds a frame is shown before the next key press (default: the game's
+    /// key_repeat_interval, 150 ms unless it says; 300 ms for the other rule sets). A frame
+    /// before an `again` turn is shown for the game's again_interval, one before a tick its
+    /// realtime_interval.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(0..=655_350))]
+    pub delay: Option<u32>,
+    /// Milliseconds the last frame is shown before the GIF loops (default 1000).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(0..=655_350))]
+    pub hold: Option<u32>,
+}
+
+impl GifLook {
+    /// The library's options.
+    pub fn options(&self) -> tessera_replay::gif::GifOptions {
+        tessera_replay::gif::GifOptions { scale: self.scale, delay_ms: self.delay, hold_ms: self.hold }
+    }
+}
+
+/// Writes a GIF made at `out` (atomically) and says what it holds.
+pub fn write_gif(
+    out_path: &Path,
+    gif: &tessera_replay::gif::Gif,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    atomic_write(out_path, &gif.bytes).map_err(|e| CliError::file(out_path, e))?;
+    writeln!(
+        out,
+        "{}: {} frames, {}×{} pixels, {} bytes",
+        out_path.display(),
+        gif.frames,
+        gif.width,
+        gif.height,
+        gif.bytes.len()
+    )
+    .map_err(io_err)
 }
 
 fn open(path: &Path) -> Result<Log, CliError> {
@@ -303,6 +359,16 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             check(dir, junit.as_deref(), *jobs, *allow_unpinned, &mut out)
         }
         ReplayCommand::Reduce(args) => crate::reduce::run(args, &mut out),
+        ReplayCommand::Gif { log: path, out: out_path, look } => {
+            // A target that cannot be replaced is refused before the log is drawn.
+            tessera_replay::check_target(out_path).map_err(|e| CliError::BadInput(e.to_string()))?;
+            let log = open(path)?;
+            let gif = tessera_replay::gif::log_gif(&log, &look.options()).map_err(|e| match e {
+                tessera_replay::gif::GifError::Log(e) => CliError::file(path, e),
+                e => CliError::BadInput(e.to_string()),
+            })?;
+            write_gif(out_path, &gif, &mut out)
+        }
         ReplayCommand::Note { log: path, step, text } => {
             let log = open(path)?;
             let step = step.unwrap_or(log.steps());
