@@ -87,7 +87,7 @@ fn check_args(args: &crate::solve::SolveArgs) -> Result<u64, CliError> {
         )));
     }
     let takes = "the puzzlescript solver takes --seconds (wall clock) or --states, --memory, --search, --jobs, --all, \
-                 --record and --json";
+                 --record, --gif and --json";
     args.refuse(args.nmcs_level.is_some(), "--level", takes)?;
     args.refuse(args.cpu_time, "--cpu-time", takes)?;
     args.refuse(args.seed.is_some(), "--seed", takes)?;
@@ -251,6 +251,26 @@ fn solve_level(args: &crate::solve::SolveArgs, level: &Level) -> Result<(), CliE
         Err((true, why)) => return Err(CliError::BadInput(why)),
         Err((false, why)) => return Err(CliError::Failed(why)),
     };
+    // The GIF of the solution, played again through the rules.
+    if args.gif.is_some() {
+        let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+        let mut game = crate::bots::start(level, &args.level, seed)?;
+        let mut gif = crate::solve::SolutionGif::start(args, &game)?;
+        let mut events = Vec::new();
+        for c in &solution {
+            let cmd = AnyCommand::PuzzleScript(*c);
+            events.clear();
+            game.rules
+                .apply(&mut game.state, &cmd, &mut events)
+                .map_err(|e| CliError::Failed(format!("{name}: the solution ({c}) was refused: {e}")))?;
+            if let Some(g) = &mut gif {
+                g.step(&cmd, &events)?;
+            }
+        }
+        if let Some(g) = gif {
+            g.write()?;
+        }
+    }
     // Record the solution, played again through the rules.
     if let Some(p) = &args.record {
         let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);

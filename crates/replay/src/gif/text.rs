@@ -74,8 +74,9 @@ pub fn picture(lines: &[Vec<char>], columns: usize, rows: usize) -> Picture {
     let (w, h) = (columns * CELL_W, rows * CELL_H);
     let mut pic = Picture::filled(w, h, BLANK);
     for (y, line) in lines.iter().enumerate().take(rows) {
+        let words = is_words(line);
         for (x, &c) in line.iter().enumerate().take(columns) {
-            let bg = cell_colour(c);
+            let bg = if words { BLANK } else { cell_colour(c) };
             let fg = ink(bg);
             let (x0, y0) = (x * CELL_W, y * CELL_H);
             for dy in 0..CELL_H {
@@ -83,7 +84,7 @@ pub fn picture(lines: &[Vec<char>], columns: usize, rows: usize) -> Picture {
                     pic.set(x0 + dx, y0 + dy, bg);
                 }
             }
-            if c == ' ' || c == '.' {
+            if c == ' ' || (c == '.' && !words) {
                 // A floor's dot, centred.
                 if c == '.' {
                     pic.set(x0 + 1, y0 + 3, [0x55, 0x55, 0x66]);
@@ -101,6 +102,19 @@ pub fn picture(lines: &[Vec<char>], columns: usize, rows: usize) -> Picture {
         }
     }
     pic
+}
+
+/// Whether `line` is words (a status line, "16x12 map, turn 0"), drawn as plain text, rather
+/// than a row of the board: it holds a run of three letters or more.
+fn is_words(line: &[char]) -> bool {
+    let mut run = 0;
+    for c in line {
+        run = if c.is_alphabetic() { run + 1 } else { 0 };
+        if run >= 3 {
+            return true;
+        }
+    }
+    false
 }
 
 /// The 3×5 glyph of `c`: five rows, bit 2 the left pixel. Lower-case letters are drawn as
@@ -156,6 +170,7 @@ fn glyph(c: char) -> [u8; 5] {
         ':' => [0b000, 0b010, 0b000, 0b010, 0b000],
         ';' => [0b000, 0b010, 0b000, 0b010, 0b100],
         ',' => [0b000, 0b000, 0b000, 0b010, 0b100],
+        '.' => [0b000, 0b000, 0b000, 0b000, 0b010],
         '!' => [0b010, 0b010, 0b010, 0b000, 0b010],
         '?' => [0b111, 0b001, 0b011, 0b000, 0b010],
         '/' => [0b001, 0b001, 0b010, 0b100, 0b100],
@@ -200,5 +215,10 @@ mod tests {
         assert_eq!(pic.get(CELL_W, 0), FLOOR);
         assert_eq!(pic.get(2 * CELL_W, 0), BLANK);
         assert_eq!(pic.get(0, CELL_H), BLANK);
+        // A line of words is plain ink on the blank colour.
+        let pic = picture(&[vec!['t', 'u', 'r', 'n']], 4, 1);
+        assert_eq!(pic.get(0, 0), INK_LIGHT);
+        assert_eq!(pic.get(3, 0), BLANK);
+        assert!(!is_words(&['d', ' ', 'e', ' ', 'f']));
     }
 }
