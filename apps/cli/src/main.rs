@@ -20,6 +20,7 @@ mod describe;
 mod error;
 mod export;
 mod games;
+mod gif;
 mod jobs;
 mod level_file;
 mod pack;
@@ -47,8 +48,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Convert other formats into levels.
     Convert(convert::ConvertArgs),
-    /// Check and inspect recorded logs: info, verify, show, diff, export, repair, note, pin,
-    /// check, reduce.
+    /// Check and inspect recorded logs: info, verify, show, diff, export, repair, note, gif,
+    /// pin, check, reduce.
     Replay(replay::ReplayArgs),
     /// The subcommands of one rule set.
     #[command(flatten)]

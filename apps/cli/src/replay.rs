@@ -1,4 +1,4 @@
-//! `tessera replay`: QA over recorded logs (info, verify, show, diff, export, repair, note; pin
+//! `tessera replay`: QA over recorded logs (info, verify, show, diff, export, repair, note, gif; pin
 //! and check for regression folders; reduce, in `reduce.rs`), and
 //! the recording behind `tessera play --record`.
 //!
@@ -14,6 +14,7 @@
 
 use crate::describe::{event_line, event_words};
 use crate::error::CliError;
+use crate::gif::{GifLook, write_gif};
 use clap::{Args, Subcommand};
 use serde_json::json;
 use std::io::Write;
@@ -114,6 +115,18 @@ enum ReplayCommand {
     },
     /// Shrink a log: find a smaller log for which a test still holds (see `--help`).
     Reduce(crate::reduce::ReduceArgs),
+    /// An animated GIF of the log: its start, then a frame a turn (a PuzzleScript step's `again`
+    /// turns each get one, as PuzzleScript's Ctrl+K records them), PuzzleScript games with their
+    /// sprites, the other rule sets as their board's text (docs/gif.md).
+    Gif {
+        /// The log file.
+        log: PathBuf,
+        /// Where to write the GIF (replaced atomically).
+        #[arg(long, short, value_name = "OUT.gif")]
+        out: PathBuf,
+        #[command(flatten)]
+        look: GifLook,
+    },
     /// Add a QA note (annotation or bookmark) at a step of a log.
     Note {
         /// The log file.
@@ -305,6 +318,16 @@ pub fn run(args: &ReplayArgs) -> Result<(), CliError> {
             check(dir, junit.as_deref(), *jobs, *allow_unpinned, &mut out)
         }
         ReplayCommand::Reduce(args) => crate::reduce::run(args, &mut out),
+        ReplayCommand::Gif { log: path, out: out_path, look } => {
+            // A target that cannot be replaced is refused before the log is drawn.
+            tessera_replay::check_target(out_path).map_err(|e| CliError::BadInput(e.to_string()))?;
+            let log = open(path)?;
+            let gif = tessera_replay::gif::log_gif(&log, &look.options()).map_err(|e| match e {
+                tessera_replay::gif::GifError::Log(e) => CliError::file(path, e),
+                e => CliError::BadInput(e.to_string()),
+            })?;
+            write_gif(out_path, &gif, &mut out)
+        }
         ReplayCommand::Note { log: path, step, text } => {
             let log = open(path)?;
             let step = step.unwrap_or(log.steps());

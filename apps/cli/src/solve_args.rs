@@ -66,9 +66,49 @@ pub struct SolveArgs {
     /// Record the solution (or best line) as a log.
     #[arg(long, value_name = "LOG")]
     pub record: Option<PathBuf>,
+    /// Write the solution (or best line) as an animated GIF: the start, then a frame a turn
+    /// (PuzzleScript's `again` turns included), as `tessera replay gif` draws a log.
+    #[arg(long, value_name = "OUT.gif", conflicts_with = "all")]
+    pub gif: Option<PathBuf>,
+    /// How `--gif` draws and times the GIF.
+    #[command(flatten)]
+    pub gif_look: crate::gif::GifLook,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The GIF `--gif` asks for, drawn as the solution is played.
+pub struct SolutionGif {
+    path: PathBuf,
+    maker: tessera_replay::gif::GifMaker,
+}
+
+impl SolutionGif {
+    /// A GIF of the line played from `game` when `--gif` asks for one (its path checked now,
+    /// before the line is played).
+    pub fn start(args: &SolveArgs, game: &tessera_core::Game) -> Result<Option<SolutionGif>, CliError> {
+        let Some(path) = &args.gif else { return Ok(None) };
+        tessera_replay::check_target(path).map_err(|e| CliError::BadInput(e.to_string()))?;
+        let maker = tessera_replay::gif::GifMaker::new(&game.rules, &game.state, &args.gif_look.options())
+            .map_err(|e| CliError::file(path, e))?;
+        Ok(Some(SolutionGif { path: path.clone(), maker }))
+    }
+
+    /// The line's next step, as the rules played it.
+    pub fn step(
+        &mut self,
+        command: &tessera_core::AnyCommand,
+        events: &[tessera_core::AnyEvent],
+    ) -> Result<(), CliError> {
+        self.maker.step(command, events).map_err(|e| CliError::file(&self.path, e))
+    }
+
+    /// Writes the GIF (atomically), saying so on stderr (stdout keeps the solution's lines).
+    pub fn write(self) -> Result<(), CliError> {
+        let gif = self.maker.finish().map_err(|e| CliError::file(&self.path, e))?;
+        crate::gif::write_gif(&self.path, &gif, &mut std::io::stderr())
+    }
 }
 
 impl SolveArgs {

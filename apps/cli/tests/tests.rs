@@ -5,6 +5,7 @@ mod bounds;
 mod collapse;
 mod convert;
 mod export;
+mod gif;
 mod hostile;
 mod limits;
 mod match3;

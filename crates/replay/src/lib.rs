@@ -16,6 +16,8 @@
 //! - Regression logs: [`pin`] copies a log into a regression folder with a [`Sidecar`] (what
 //!   it guards, its final hash); [`check_dir`] replays every log of a folder in parallel and
 //!   [`junit_xml`] reports the results for CI.
+//! - [`gif`] draws a log's (or any line of play's) turns as an animated GIF: PuzzleScript games
+//!   with their sprites, the other rule sets as their board's text ([`gif::log_gif`]).
 //! - [`event_kind`] and [`EventCondition`] (`Shuffled`, `Matched.cascade>=3`) ask any rule
 //!   set's events for their kind and fields, for `replay reduce --until-event` and the
 //!   debugger's filter.
@@ -129,6 +131,7 @@ mod check;
 mod encode;
 mod error;
 mod format;
+pub mod gif;
 mod history;
 mod kind;
 mod reader;

@@ -384,7 +384,7 @@ impl Log {
         self.inconsistent(step, format!("event {}{event} does not fit the state: {}", e.event, e.reason))
     }
 
-    fn inconsistent(&self, step: u64, message: String) -> LogError {
+    pub(crate) fn inconsistent(&self, step: u64, message: String) -> LogError {
         let offset = self.step_frame(step).map_or(0, |f| f.offset);
         LogError::Inconsistent { offset, step, message }
     }

@@ -132,6 +132,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         Some(p) => Some(crate::session_log::SessionLog::create_pending(p, level, seed, &game.state)?),
         None => None,
     };
+    let mut gif = crate::solve_args::SolutionGif::start(args, &game)?;
     let mut events = Vec::new();
     for (i, &at) in found.taps.iter().enumerate() {
         let cmd = AnyCommand::Collapse(tessera_core::collapse::CollapseCommand::Tap(at));
@@ -142,9 +143,15 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         if let Some(log) = &mut log {
             log.applied(&cmd, &events, &game.state)?;
         }
+        if let Some(g) = &mut gif {
+            g.step(&cmd, &events)?;
+        }
     }
     if let Some(log) = log {
         log.commit()?;
+    }
+    if let Some(g) = gif {
+        g.write()?;
     }
     let score = game.state.score().unwrap_or(0);
     let rate = found.playouts as f64 / elapsed.max(1e-9);

@@ -91,7 +91,7 @@ fn check_args(args: &crate::solve_args::SolveArgs) -> Result<u64, CliError> {
         )));
     }
     let takes = "the puzzlescript solver takes --seconds (wall clock) or --states, --memory, --search, --jobs, --all, \
-                 --record and --json";
+                 --record, --gif and --json";
     args.refuse(args.nmcs_level.is_some(), "--level", takes)?;
     args.refuse(args.cpu_time, "--cpu-time", takes)?;
     args.refuse(args.seed.is_some(), "--seed", takes)?;
@@ -185,7 +185,9 @@ fn search_level(
                 ),
             )),
         ),
-        SolveOutcome::Stopped if stopped() => ("stopped", Err((false, format!("{name}: stopped by Ctrl-C ({work})")))),
+        SolveOutcome::Stopped if stopped() => {
+            ("stopped", Err((false, format!("{name}: stopped by Ctrl-C ({work})"))))
+        }
         SolveOutcome::Stopped => match args.states {
             Some(n) => (
                 "states",
@@ -264,6 +266,26 @@ fn solve_level(args: &crate::solve_args::SolveArgs, level: &Level) -> Result<(),
         Err((true, why)) => return Err(CliError::BadInput(why)),
         Err((false, why)) => return Err(CliError::Failed(why)),
     };
+    // The GIF of the solution, played again through the rules.
+    if args.gif.is_some() {
+        let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+        let mut game = crate::level_file::start(level, &args.level, seed)?;
+        let mut gif = crate::solve_args::SolutionGif::start(args, &game)?;
+        let mut events = Vec::new();
+        for c in &solution {
+            let cmd = AnyCommand::PuzzleScript(*c);
+            events.clear();
+            game.rules
+                .apply(&mut game.state, &cmd, &mut events)
+                .map_err(|e| CliError::Failed(format!("{name}: the solution ({c}) was refused: {e}")))?;
+            if let Some(g) = &mut gif {
+                g.step(&cmd, &events)?;
+            }
+        }
+        if let Some(g) = gif {
+            g.write()?;
+        }
+    }
     // Record the solution, played again through the rules.
     if let Some(p) = &args.record {
         let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
@@ -398,7 +420,10 @@ pub fn solve_all(args: &crate::solve_args::SolveArgs) -> Result<(), CliError> {
                 f.seconds,
                 match &f.outcome {
                     Ok(_) if f.report.draws > 0 => {
-                        format!("{} of its steps draw from the generator: this seed's solution", f.report.draws)
+                        format!(
+                            "{} of its steps draw from the generator: this seed's solution",
+                            f.report.draws
+                        )
                     }
                     Ok(_) => String::new(),
                     Err((_, why)) => why.clone(),
@@ -509,7 +534,11 @@ pub fn solve_all(args: &crate::solve_args::SolveArgs) -> Result<(), CliError> {
         });
         print(&format!("{v}\n"))?;
     } else {
-        let stop = if interrupted { format!("; interrupted: {done} of {count} levels searched") } else { String::new() };
+        let stop = if interrupted {
+            format!("; interrupted: {done} of {count} levels searched")
+        } else {
+            String::new()
+        };
         print(&format!("{solved} of {count} solved ({}){stop}\n", summary.join(", ")))?;
     }
     if interrupted {

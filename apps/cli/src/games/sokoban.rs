@@ -54,7 +54,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
     {
         return Err(CliError::BadInput(format!("--bot {bot}: solve has one solver for sokoban, {SOLVER}")));
     }
-    let takes = "the sokoban solver takes --seconds (wall clock), --memory, --record and --json";
+    let takes = "the sokoban solver takes --seconds (wall clock), --memory, --record, --gif and --json";
     args.refuse(args.nmcs_level.is_some(), "--level", takes)?;
     args.refuse(args.cpu_time, "--cpu-time", takes)?;
     args.refuse(args.seed.is_some(), "--seed", takes)?;
@@ -119,6 +119,7 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         Some(p) => Some(crate::session_log::SessionLog::create_pending(p, level, seed, &game.state)?),
         None => None,
     };
+    let mut gif = crate::solve_args::SolutionGif::start(args, &game)?;
     let mut events = Vec::new();
     for (i, c) in solution.commands.iter().enumerate() {
         let cmd = AnyCommand::Sokoban(*c);
@@ -129,12 +130,18 @@ fn solve_level(args: &SolveArgs, level: &Level) -> Result<(), CliError> {
         if let Some(log) = &mut log {
             log.applied(&cmd, &events, &game.state)?;
         }
+        if let Some(g) = &mut gif {
+            g.step(&cmd, &events)?;
+        }
     }
     if game.rules.status(&game.state) != Status::Won {
         return Err(CliError::Failed(format!("{name}: the solver's solution does not solve the level")));
     }
     if let Some(log) = log {
         log.commit()?;
+    }
+    if let Some(g) = gif {
+        g.write()?;
     }
     let commands: Vec<String> = solution.commands.iter().map(|c| c.to_string()).collect();
     let stdout = std::io::stdout();
