@@ -33,11 +33,13 @@
 
 pub mod any;
 pub mod difficulty;
+pub mod estimate;
 pub mod game;
 pub mod games;
 pub mod generic;
 pub mod playable;
 
+pub use estimate::{Estimate, EstimateError, Features, Limits, estimate_level};
 pub use any::{BotError, BotInfo, BotKind, BotSpec, ForAny, LevelSetting, Variant, make_bot};
 pub use game::{GameConfig, GameResult, play_game};
 pub use games::GameBots;
