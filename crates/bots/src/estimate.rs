@@ -57,13 +57,15 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The default budget: 10,000 states a search (what `tessera solve --states 10000` runs).
-    pub const DEFAULT_STATES: u64 = 10_000;
+    /// The default budget: 2,000 states a search (10,000, what the baselines of issue 65 were
+    /// measured with, takes minutes on the suite's heaviest games: the budget counts states,
+    /// not the work of their turns).
+    pub const DEFAULT_STATES: u64 = 2_000;
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { states: Limits::DEFAULT_STATES, probe_states: 48, probe_positions: 64, max_bytes: 256 << 20 }
+        Limits { states: Limits::DEFAULT_STATES, probe_states: 48, probe_positions: 32, max_bytes: 256 << 20 }
     }
 }
 
@@ -127,20 +129,45 @@ pub struct Estimate {
 }
 
 /// The inputs [`score`] weighs, by name, in order (PuzzleScript).
-pub const PUZZLESCRIPT_INPUTS: [&str; 9] =
-    ["steps", "states", "bfs_states", "losing", "losing_share", "wrong_looking", "commitments", "mechanics", "objects"];
+pub const PUZZLESCRIPT_INPUTS: [&str; INPUTS] = [
+    "steps",
+    "states",
+    "bfs_states",
+    "losing",
+    "losing_share",
+    "wrong_looking",
+    "commitments",
+    "mechanics",
+    "objects",
+    "cells",
+    "choices",
+];
 
 /// The inputs [`score`] weighs, by name, in order (Sokoban).
-pub const SOKOBAN_INPUTS: [&str; 9] =
-    ["pushes", "steps", "states", "losing", "losing_share", "wrong_looking", "commitments", "objects", "cells"];
+pub const SOKOBAN_INPUTS: [&str; INPUTS] = [
+    "pushes",
+    "steps",
+    "states",
+    "losing",
+    "losing_share",
+    "wrong_looking",
+    "commitments",
+    "objects",
+    "cells",
+    "choices",
+    "none",
+];
+
+/// How many inputs [`score`] weighs.
+pub const INPUTS: usize = 11;
 
 /// The weights of [`PUZZLESCRIPT_INPUTS`], fitted by `difficulty_fit` on the fitting half of the
 /// PuzzleScript games (see `docs/difficulty.md`).
-pub const PUZZLESCRIPT_WEIGHTS: [f64; 9] = [3.0, 1.0, 0.0, 1.0, 2.0, 1.0, 1.0, 1.0, 1.0];
+pub const PUZZLESCRIPT_WEIGHTS: [f64; INPUTS] = [3.0, 1.0, 0.0, 1.0, 2.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0];
 
 /// The weights of [`SOKOBAN_INPUTS`], fitted by `difficulty_fit` on the fitting half of the
 /// Boxoban levels.
-pub const SOKOBAN_WEIGHTS: [f64; 9] = [3.0, 0.0, 1.0, 1.0, 2.0, 1.0, 0.0, 0.0, 0.0];
+pub const SOKOBAN_WEIGHTS: [f64; INPUTS] = [0.0, 3.0, 4.0, 0.0, 4.0, 0.5, 2.0, 0.0, 1.0, 0.0, 0.0];
 
 /// A deterministic base-2 logarithm of `1 + x`: exact at powers of two, straight between them
 /// (the bits of the integer, no library call).
@@ -153,7 +180,8 @@ pub fn lg1(x: u64) -> f64 {
 
 /// The inputs of `f` on the log scale [`score`] weighs, in [`PUZZLESCRIPT_INPUTS`] or
 /// [`SOKOBAN_INPUTS`] order.
-pub fn inputs(f: &Features, sokoban: bool) -> [f64; 9] {
+pub fn inputs(f: &Features, sokoban: bool) -> [f64; INPUTS] {
+    // (Sokoban's last input is always 0: the two lists have one length.)
     let share = if f.choices == 0 { 0.0 } else { 8.0 * f.losing as f64 / f.choices as f64 };
     if sokoban {
         [
@@ -166,6 +194,8 @@ pub fn inputs(f: &Features, sokoban: bool) -> [f64; 9] {
             lg1(f.commitments),
             lg1(f.objects),
             lg1(f.cells),
+            lg1(f.choices),
+            0.0,
         ]
     } else {
         [
@@ -178,12 +208,14 @@ pub fn inputs(f: &Features, sokoban: bool) -> [f64; 9] {
             lg1(f.commitments),
             lg1(f.mechanics),
             lg1(f.objects),
+            lg1(f.cells),
+            lg1(f.choices),
         ]
     }
 }
 
 /// The rating of `f` with `weights` (the sum of weight × input); [`UNSOLVED`] when unsolved.
-pub fn score(f: &Features, sokoban: bool, weights: &[f64; 9]) -> f64 {
+pub fn score(f: &Features, sokoban: bool, weights: &[f64; INPUTS]) -> f64 {
     if !f.solved {
         return UNSOLVED;
     }
@@ -220,7 +252,7 @@ pub fn features(level: &Level, limits: &Limits) -> Result<Features, EstimateErro
 }
 
 /// The reasons, in words: the figures, the largest contribution to the rating first.
-fn reasons(f: &Features, sokoban: bool, weights: &[f64; 9], limits: &Limits) -> Vec<String> {
+fn reasons(f: &Features, sokoban: bool, weights: &[f64; INPUTS], limits: &Limits) -> Vec<String> {
     if !f.solved {
         return vec![format!(
             "not solved within {} states: harder than any level solved (or unsolvable)",
@@ -258,6 +290,7 @@ fn reasons(f: &Features, sokoban: bool, weights: &[f64; 9], limits: &Limits) -> 
             "objects" if sokoban => plural(f.objects, "box", "boxes"),
             "objects" => plural(f.objects, "object", "objects"),
             "cells" => plural(f.cells, "cell", "cells"),
+            "choices" => format!("{} other {} tried on the way", f.choices, if sokoban { "pushes" } else { "moves" }),
             _ => continue,
         };
         parts.push((weights[i] * x[i], i, text));
