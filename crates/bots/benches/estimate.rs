@@ -70,7 +70,8 @@ fn levels() -> Vec<(String, Level)> {
             }
         }
     }
-    if let Ok(text) = std::fs::read_to_string(format!("{root}/../shared/benchmarks/boxoban/medium_valid_000.txt"))
+    if let Ok(text) =
+        std::fs::read_to_string(format!("{root}/../shared/benchmarks/boxoban/medium_valid_000.txt"))
         && let Ok(mut ls) = tessera_core::sokoban::parse_levels(&text)
         && !ls.is_empty()
     {

@@ -39,8 +39,8 @@ pub mod games;
 pub mod generic;
 pub mod playable;
 
-pub use estimate::{Estimate, EstimateError, Features, Limits, estimate_level};
 pub use any::{BotError, BotInfo, BotKind, BotSpec, ForAny, LevelSetting, Variant, make_bot};
+pub use estimate::{Estimate, EstimateError, Features, Limits, estimate_level};
 pub use game::{GameConfig, GameResult, play_game};
 pub use games::GameBots;
 pub use generic::{Budget, GreedyBot, MctsBot, MctsConfig, RandomBot};

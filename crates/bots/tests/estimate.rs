@@ -21,7 +21,11 @@ fn corridor(d: usize) -> Level {
 const GAME: &str = "title Pairs\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\nTarget\nyellow\n\nWall\nbrown\n\nPlayer\nwhite\n\nCrate\norange\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n=======\nSOUNDS\n=======\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nPlayer, Wall, Crate\n\n======\nRULES\n======\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\n==============\nWINCONDITIONS\n==============\n\nAll Target on Crate\n\n=======\nLEVELS\n=======\n\n#######\n#P*.O.#\n#######\n\n#######\n#P*..O#\n#######\n\n#######\n#.....#\n#P*.O.#\n#.....#\n#######\n\n#######\n#.....#\n#P*.OO#\n#.*...#\n#.....#\n#######\n";
 
 fn game_level(k: usize) -> Level {
-    tessera_core::puzzlescript::import_level(GAME, None, k).expect("the game imports").0.expect("a level").level
+    tessera_core::puzzlescript::import_level(GAME, None, k)
+        .expect("the game imports")
+        .0
+        .expect("a level")
+        .level
 }
 
 fn rate(level: &Level) -> estimate::Estimate {
