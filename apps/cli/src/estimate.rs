@@ -187,10 +187,10 @@ pub fn disagreements(ratings: &[Option<f64>]) -> Vec<(usize, usize)> {
     let mut marks = Vec::new();
     for (i, r) in ratings.iter().enumerate() {
         let Some(r) = *r else { continue };
-        if let Some((j, h)) = hardest {
-            if r + BREATHER_MARGIN <= h {
-                marks.push((i, j));
-            }
+        if let Some((j, h)) = hardest
+            && r + BREATHER_MARGIN <= h
+        {
+            marks.push((i, j));
         }
         if hardest.is_none_or(|(_, h)| r > h) {
             hardest = Some((i, r));

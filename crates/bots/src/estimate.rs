@@ -267,7 +267,7 @@ fn reasons(f: &Features, sokoban: bool, weights: &[f64; INPUTS], limits: &Limits
     }
     let plural =
         |n: u64, one: &str, many: &str| if n == 1 { format!("1 {one}") } else { format!("{n} {many}") };
-    let share = if f.choices == 0 { 0 } else { (f.losing * 100 + f.choices / 2) / f.choices };
+    let share = (f.losing * 100 + f.choices / 2).checked_div(f.choices).unwrap_or(0);
     let x = inputs(f, sokoban);
     let names = if sokoban { &SOKOBAN_INPUTS } else { &PUZZLESCRIPT_INPUTS };
     let mut parts: Vec<(f64, usize, String)> = Vec::new();
@@ -413,7 +413,7 @@ fn step_pos(p: Pos, d: Dir, size: tessera_core::Size) -> Option<Pos> {
     let x = i32::from(p.x) + dx;
     let y = i32::from(p.y) + dy;
     (x >= 0 && y >= 0 && x < i32::from(size.width) && y < i32::from(size.height))
-        .then(|| Pos { x: x as u16, y: y as u16 })
+        .then_some(Pos { x: x as u16, y: y as u16 })
 }
 
 /// Every push the player can reach from `s`: (where to stand, the direction).
