@@ -27,8 +27,9 @@ use tessera_core::Rules;
 /// Settings shared by every bot command.
 #[derive(Args, Debug, Clone)]
 pub struct BotOptions {
+    // (optional to clap, checked in `spec`: `difficulty` without `--bot` is the estimate)
     #[arg(long, help = bot_help())]
-    pub bot: String,
+    pub bot: Option<String>,
     /// MCTS: playouts per move (default 200).
     #[arg(long, conflicts_with = "millis")]
     pub playouts: Option<u32>,
@@ -42,9 +43,11 @@ pub struct BotOptions {
     /// Nesting level: nmcs 1 to 3 (default 1); nrpa 1 to 3 (100^level playouts plan the game; default 2).
     #[arg(long = "level", value_name = "LEVEL")]
     pub nmcs_level: Option<u32>,
-    /// The most moves a game may last (default 10000).
-    #[arg(long, default_value_t = GameConfig::default().max_moves)]
-    pub max_moves: u32,
+    /// The most moves a game may last (default 2000).
+    // (no clap default: with one, `difficulty` without `--bot` would count the group as given
+    // and ask for `--bot`)
+    #[arg(long, value_name = "MAX_MOVES")]
+    pub max_moves: Option<u32>,
     /// Play on after reaching the target (2048's "keep going"), until the game is over.
     #[arg(long)]
     pub keep_going: bool,
@@ -59,8 +62,11 @@ pub struct BotOptions {
 
 impl BotOptions {
     pub(crate) fn spec(&self) -> Result<BotSpec, CliError> {
-        let kind = BotKind::from_name(&self.bot).ok_or_else(|| {
-            CliError::BadInput(format!("--bot: unknown bot '{}' (bots: {})", self.bot, BotKind::names()))
+        let Some(bot) = &self.bot else {
+            return Err(CliError::BadInput(format!("--bot is required (bots: {})", BotKind::names())));
+        };
+        let kind = BotKind::from_name(bot).ok_or_else(|| {
+            CliError::BadInput(format!("--bot: unknown bot '{bot}' (bots: {})", BotKind::names()))
         })?;
         let budget = match (self.playouts, self.millis) {
             (Some(0), _) => return Err(CliError::BadInput("--playouts must be at least 1".into())),
@@ -73,7 +79,7 @@ impl BotOptions {
             return Err(CliError::BadInput(format!("--playouts and --millis are for mcts bots, not {kind}")));
         }
         let level = level_setting(kind, &[("--depth", self.depth), ("--level", self.nmcs_level)])?;
-        if self.max_moves == 0 {
+        if self.max_moves == Some(0) {
             return Err(CliError::BadInput("--max-moves must be at least 1".into()));
         }
         tessera_bots::set_run_work(self.work);
@@ -81,7 +87,10 @@ impl BotOptions {
     }
 
     fn game(&self) -> GameConfig {
-        GameConfig { max_moves: self.max_moves, keep_going: self.keep_going }
+        GameConfig {
+            max_moves: self.max_moves.unwrap_or(GameConfig::default().max_moves),
+            keep_going: self.keep_going,
+        }
     }
 }
 
@@ -226,16 +235,24 @@ pub fn bot(args: &BotArgs) -> Result<(), CliError> {
 pub struct DifficultyArgs {
     #[command(subcommand)]
     command: Option<DifficultyCommand>,
-    /// The level file, or a PuzzleScript game (`.txt`, with `--number`).
+    /// The level file, a PuzzleScript game (`.txt`, with `--number` or `--all`), or a Sokoban
+    /// collection (`.xsb`, `.sok`, a Boxoban `.txt`). Without `--bot`: the difficulty estimate
+    /// of a puzzle level (PuzzleScript, Sokoban; docs/difficulty.md).
     #[arg(required = true)]
     level: Option<PathBuf>,
     /// With a PuzzleScript game (`.txt`): which playable level, from 1 (as `tessera convert
     /// puzzlescript` numbers its files). Without it, a game of one level is that level.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     number: Option<u64>,
-    /// How many games.
-    #[arg(long, required = true)]
+    /// How many games (with `--bot`).
+    #[arg(long)]
     games: Option<u64>,
+    /// Without `--bot`: rate every level of the game or collection, in its order.
+    #[arg(long, conflicts_with = "number")]
+    all: bool,
+    /// Without `--bot`: the states each of the estimate's searches may expand (default 2000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    states: Option<u64>,
     /// Game i uses seed S + i.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -243,7 +260,7 @@ pub struct DifficultyArgs {
     #[arg(long, default_value_t = 0)]
     first_game: u64,
     /// Threads (default: every core; never more than the cores, nor than the address space
-    /// left holds, which it then says).
+    /// left holds, which it then says); without `--bot`, levels rated at once.
     #[arg(long)]
     jobs: Option<usize>,
     /// Print the whole report as JSON (what `difficulty merge` reads).
@@ -280,9 +297,17 @@ pub fn difficulty(args: &DifficultyArgs) -> Result<(), CliError> {
         let merged = difficulty::merge(&all).map_err(|e| CliError::BadInput(e.to_string()))?;
         return print_report(&merged, *json);
     }
+    if args.options.as_ref().is_none_or(|o| o.bot.is_none()) {
+        return estimate(args);
+    }
     let (Some(path), Some(games), Some(options)) = (&args.level, args.games, &args.options) else {
         return Err(CliError::BadInput("difficulty: LEVEL, --games and --bot are required".into()));
     };
+    if args.all || args.states.is_some() {
+        return Err(CliError::BadInput(
+            "--all and --states are for the estimate (without --bot); a bot sweeps one level".into(),
+        ));
+    }
     let spec = options.spec()?;
     let level = load_level(Some(path), args.number)?;
     let rule_set = start(&level, path, args.seed)?.rules.rule_set();
@@ -337,6 +362,24 @@ pub fn difficulty(args: &DifficultyArgs) -> Result<(), CliError> {
         )));
     }
     Ok(())
+}
+
+/// `tessera difficulty LEVEL` without `--bot`: the estimate ([`crate::estimate`]).
+fn estimate(args: &DifficultyArgs) -> Result<(), CliError> {
+    let Some(path) = &args.level else {
+        return Err(CliError::BadInput("difficulty: LEVEL is required".into()));
+    };
+    if args.games.is_some() {
+        return Err(CliError::BadInput("--games is for a bot's sweep: give --bot too".into()));
+    }
+    crate::estimate::run(&crate::estimate::EstimateRequest {
+        path,
+        number: args.number,
+        all: args.all,
+        states: args.states,
+        jobs: args.jobs,
+        json: args.json,
+    })
 }
 
 /// The `tessera bot` flags that replay a game of report `r`.

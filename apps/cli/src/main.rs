@@ -18,6 +18,7 @@ mod bots;
 mod convert;
 mod describe;
 mod error;
+mod estimate;
 mod export;
 mod games;
 mod gif;
@@ -56,7 +57,8 @@ enum Command {
     Game(games::GameCommand),
     /// Let a bot play one game of a level, printing each move.
     Bot(bots::BotArgs),
-    /// How hard is a level: a bot plays it many times (or `merge` shard reports).
+    /// How hard is a level: the estimate of a puzzle level (PuzzleScript, Sokoban), or with
+    /// `--bot` a bot plays it many times (or `merge` shard reports).
     Difficulty(bots::DifficultyArgs),
     /// Level packs: edit (new, add, remove, move, list), rate (or a shard), merge, report.
     Pack(pack::PackArgs),

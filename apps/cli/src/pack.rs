@@ -387,12 +387,12 @@ fn settings(args: &RateArgs) -> Result<Settings, CliError> {
         })?;
         let takes = |flag: &str| kind.level_setting().is_some_and(|s| s.flag == flag);
         let options = BotOptions {
-            bot: name.to_string(),
+            bot: Some(name.to_string()),
             playouts: args.playouts.filter(|_| kind.takes_budget()),
             millis: args.millis.filter(|_| kind.takes_budget()),
             depth: args.depth.filter(|_| takes("--depth")),
             nmcs_level: args.nmcs_level.filter(|_| takes("--level")),
-            max_moves: args.max_moves,
+            max_moves: Some(args.max_moves),
             keep_going: args.keep_going,
             // Pack ratings hold each game to the default work budget.
             work: tessera_bots::DEFAULT_RUN_WORK,

@@ -4,6 +4,7 @@ mod bots;
 mod bounds;
 mod collapse;
 mod convert;
+mod estimate;
 mod export;
 mod gif;
 mod hostile;

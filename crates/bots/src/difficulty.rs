@@ -34,11 +34,11 @@
 //! themselves (`tessera-pack`'s work units).
 
 use crate::any::{BotError, BotSpec};
-use crate::games::make_bot;
-pub use crate::summary::{Distribution, Figure, GameRef, Puzzle, PuzzleOutcome, Summary, wilson_interval};
-use crate::summary::histogram;
 use crate::game::{GameConfig, GameResult, play_game_within};
+use crate::games::make_bot;
 use crate::playable::Playable;
+use crate::summary::histogram;
+pub use crate::summary::{Distribution, Figure, GameRef, Puzzle, PuzzleOutcome, Summary, wilson_interval};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -33,6 +33,7 @@
 
 pub mod any;
 pub mod difficulty;
+pub mod estimate;
 pub mod game;
 pub mod games;
 pub mod generic;
@@ -40,6 +41,7 @@ pub mod playable;
 mod summary;
 
 pub use any::{BotError, BotInfo, BotKind, BotSpec, Budget, ForAny, LevelSetting, Variant};
+pub use estimate::{Estimate, EstimateError, Features, Limits, estimate_level};
 pub use game::{
     DEFAULT_RUN_WORK, GameConfig, GameResult, Played, play_game, play_game_within, run_work, set_run_work,
 };

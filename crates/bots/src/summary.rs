@@ -166,7 +166,6 @@ pub(crate) fn histogram(values: impl Iterator<Item = u64>) -> Vec<[u64; 2]> {
     out
 }
 
-
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }

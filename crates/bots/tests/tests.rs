@@ -4,6 +4,7 @@
 mod blind;
 mod collapse;
 mod determinism;
+mod estimate;
 mod legal;
 mod slide;
 mod sweep;
