@@ -11,3 +11,4 @@ mod puzzlescript;
 mod sokoban;
 mod sound;
 mod workbench;
+mod workbench_loop;
