@@ -532,7 +532,7 @@ fn report(args: &ReportArgs) -> Result<(), CliError> {
             };
             let band = e
                 .target
-                .map_or(String::new(), |b| format!(" target {:.0}–{:.0} %", 100.0 * b[0], 100.0 * b[1]));
+                .map_or(String::new(), |b| format!(" · target {:.0}–{:.0} %", 100.0 * b[0], 100.0 * b[1]));
             let flags: Vec<String> = e.flag_words().into_iter().filter(|w| w != "not rated").collect();
             let flags = if flags.is_empty() { String::new() } else { format!("  <- {}", flags.join("; ")) };
             t += &format!("{:>3}. {:<30} {rate}{band}{flags}\n", e.index, e.title);

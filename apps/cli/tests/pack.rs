@@ -135,6 +135,9 @@ fn rate_then_report_as_text_json_csv_and_html() {
     assert!(page.contains("class=\"band\""), "target bands drawn");
     let text = ok(&["pack", "report", &pack]);
     assert!(text.contains("outside the target band"), "{text}");
+    // Issue 63.12: "moves median 124 target 0–20 %" ran together.
+    let banded = text.lines().find(|l| l.contains("target ")).expect("a level with a target band");
+    assert!(banded.contains(" · target "), "{banded}");
     assert_eq!(tessera(&["pack", "report", &pack, "--check"], "").status.code(), Some(1));
 }
 
@@ -214,6 +217,8 @@ fn levels_that_cannot_be_won_or_hit_the_move_cap_are_said_and_flagged() {
     let text = ok(&["pack", "report", pack]);
     let line = |title: &str| text.lines().find(|l| l.contains(title)).unwrap_or_default().to_string();
     assert!(line("Endless").contains("cannot be won: no objective"), "{text}");
+    // Issue 63.12: the target band apart from the figures before it.
+    assert!(line("Endless").contains("(no win rate) · target 40–70 %"), "{text}");
     assert!(!line("Endless").contains("0.0 %") && !line("Endless").contains("outside"), "{text}");
     assert!(line("Capped").contains("4 of 4 games hit the move cap (20)"), "{text}");
     assert!(!line("Short").contains("<-"), "{text}");

@@ -148,6 +148,11 @@ impl Audio {
         &self.played
     }
 
+    /// Forgets the last step's sounds (another level or game started: they were its).
+    pub fn forget_last_step(&mut self) {
+        self.last_step.clear();
+    }
+
     /// The seeds of the last step scheduled, in order.
     pub fn last_step(&self) -> &[String] {
         &self.last_step

@@ -34,6 +34,11 @@ pub struct DifficultyPanel {
     jobs: usize,
     running: Option<Running>,
     report: Option<Report>,
+    /// The level the report (or the sweep running) is of: results belong to a level and are
+    /// not shown beside another (issue 63.6).
+    of: Option<Level>,
+    /// The revision of the level shown when last compared with `of`, and whether it was it.
+    seen: Option<(u64, bool)>,
     /// A sweep just started or its report just came, not yet scrolled into view.
     fresh: bool,
     error: Option<String>,
@@ -48,6 +53,8 @@ impl Default for DifficultyPanel {
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             running: None,
             report: None,
+            of: None,
+            seen: None,
             fresh: false,
             error: None,
         }
@@ -71,6 +78,18 @@ impl DifficultyPanel {
     /// The last finished (or cancelled) sweep's report.
     pub fn report(&self) -> Option<&Report> {
         self.report.as_ref()
+    }
+
+    /// The report when it is of the level shown (as last compared, each frame the panel is
+    /// drawn): results of another level, or of the level before its edits, are not its.
+    pub fn current_report(&self) -> Option<&Report> {
+        self.report.as_ref().filter(|_| self.seen.is_some_and(|(_, same)| same))
+    }
+
+    /// Another level is shown (revisions start again): its results are not shown until it is
+    /// compared with the report's level (when the panel is next drawn).
+    pub fn level_changed(&mut self) {
+        self.seen = None;
     }
 
     /// Starts `games` games of `level` with `bot` in the background.
@@ -99,6 +118,7 @@ impl DifficultyPanel {
         });
         self.report = None;
         self.error = None;
+        self.of = Some(level.clone());
         self.running = Some(Running { done, stop, total: games, result: rx });
     }
 
@@ -131,16 +151,25 @@ impl DifficultyPanel {
         }
     }
 
-    /// Draws the panel for the level `level()` gives (made only when a sweep starts), of
-    /// `rule_set` (`playable`: whether it starts).
+    /// Draws the panel for the level `level()` gives (made only when a sweep starts or the
+    /// level's `revision` changed), of `rule_set` (`playable`: whether it starts; `uses_seed`:
+    /// whether its games differ by seed — a PuzzleScript level only with randomness).
+    #[allow(clippy::too_many_arguments)]
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         rule_set: RuleSet,
-        level: impl FnOnce() -> Level,
+        level: &dyn Fn() -> Level,
+        revision: u64,
         playable: bool,
+        uses_seed: bool,
     ) {
         self.poll();
+        if self.of.is_some() && self.seen.is_none_or(|(r, _)| r != revision) {
+            let same = self.of.as_ref() == Some(&level());
+            self.seen = Some((revision, same));
+        }
+        let current = self.seen.is_some_and(|(_, same)| same);
         let bots = bots_for(rule_set);
         if self.bot.is_none_or(|b| !bots.contains(&b)) {
             self.bot = bots.first().copied();
@@ -151,7 +180,6 @@ impl DifficultyPanel {
                 ui.selectable_value(&mut self.bot, Some(*b), b.name());
             }
         });
-        let uses_seed = crate::games::of(rule_set).is_none_or(|g| g.uses_seed());
         let scored = crate::games::of(rule_set).is_none_or(|g| g.shows_score());
         // A bot that draws nothing on a level without chance plays one game N times over: it
         // plays it once, and the panel says so (issue 36.7).
@@ -199,13 +227,16 @@ impl DifficultyPanel {
             {
                 let games = if one_game { 1 } else { self.games };
                 self.start(&level(), bot, games, self.seed, self.jobs);
+                self.seen = Some((revision, true));
                 self.fresh = true;
             }
         }
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e.as_str());
         }
-        if let Some(report) = &self.report {
+        if self.report.is_some() && !current {
+            ui.label("The last results were of another level, or of this one before its edits: run the bots again.");
+        } else if let Some(report) = &self.report {
             let shown = ui.scope(|ui| report_ui(ui, report, uses_seed, scored)).response;
             if std::mem::take(&mut self.fresh) {
                 // The results just came: bring them into view (the panel is a long scroll).
@@ -334,6 +365,8 @@ impl DifficultyPanel {
     pub fn forget(&mut self) {
         self.cancel();
         self.report = None;
+        self.of = None;
+        self.seen = None;
         self.error = None;
     }
 }

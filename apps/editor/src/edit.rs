@@ -207,6 +207,8 @@ impl EditView {
     /// Loads `level` (opened from `path` if it is our JSON level file), forgetting edits.
     pub fn load(&mut self, level: &Level, path: Option<&Path>) -> Result<(), String> {
         let draft = Draft::from_level(level)?;
+        // The Difficulty results stay with the level they are of (shown again on its return).
+        self.difficulty.level_changed();
         *self = EditView {
             difficulty: std::mem::take(&mut self.difficulty),
             clip: self.clip.take(),
@@ -765,8 +767,15 @@ impl EditView {
                 self.redo();
             }
         });
+        // For a game written as text Ctrl+S saves the game (its source), not the level.
+        let source_game = self.draft.game().game_source(&self.draft.settings).is_some();
+        let saves_level = if source_game && (self.imported_from.is_some() || self.path.is_none()) {
+            "Save the level as a level file (Ctrl+S saves the game's source)"
+        } else {
+            "Ctrl+S"
+        };
         ui.horizontal(|ui| {
-            if ui.button("Save level").on_hover_text("Ctrl+S").clicked() {
+            if ui.button("Save level").on_hover_text(saves_level).clicked() {
                 action = self.save_or_ask();
             }
             if ui.button("Save level as…").clicked() {
@@ -776,7 +785,7 @@ impl EditView {
         if let Some(p) = &self.imported_from
             && self.draft.game().game_source(&self.draft.settings).is_some()
         {
-            let hover = format!("Write the rules and this level into {}", p.display());
+            let hover = format!("Ctrl+S: write the rules and this level into {}", p.display());
             if ui.button("Save game source").on_hover_text(hover).clicked() {
                 let said = self.save_game_source().unwrap_or_else(|e| format!("not saved: {e}"));
                 self.say(said);
@@ -852,8 +861,9 @@ impl EditView {
             .show(ui, |ui| self.new_level_ui(ui, error));
         egui::CollapsingHeader::new("Difficulty").default_open(false).show(ui, |ui| {
             let playable = self.problem().is_none();
-            let draft = &self.draft;
-            self.difficulty.ui(ui, draft.rule_set(), || draft.to_level(), playable);
+            let uses_seed = self.uses_seed();
+            let (draft, revision) = (&self.draft, self.revision);
+            self.difficulty.ui(ui, draft.rule_set(), &|| draft.to_level(), revision, playable, uses_seed);
         });
         action
     }

@@ -191,69 +191,67 @@ impl FilePicker {
             Purpose::SaveGameSource => "Save game source as",
             Purpose::ExportGame => "Export playable game",
         };
-        let mut keep = true;
-        egui::Window::new(title)
-            .collapsible(false)
-            .resizable(true)
-            .default_width(460.0)
-            .open(&mut keep)
-            .show(ctx, |ui| {
-                ui.horizontal(|ui| {
-                    ui.label("Folder:");
-                    ui.monospace(self.dir.display().to_string());
-                    if ui.button("Up").clicked()
-                        && let Some(parent) = self.dir.parent()
-                    {
-                        self.dir = parent.to_path_buf();
-                        self.list();
-                    }
-                });
-                egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
-                    let mut enter = None;
-                    for (name, is_dir) in &self.entries {
-                        let label = if *is_dir { format!("{name}/") } else { name.clone() };
-                        let r = ui.selectable_label(self.path.ends_with(name.as_str()), label);
-                        if r.clicked() {
-                            if *is_dir {
-                                enter = Some(self.dir.join(name));
-                            } else {
-                                self.path = self.dir.join(name).display().to_string();
-                            }
-                        }
-                        if r.double_clicked() && !is_dir {
-                            chosen = Some(self.dir.join(name));
-                        }
-                    }
-                    if let Some(d) = enter {
-                        self.dir = d;
-                        self.list();
-                    }
-                });
-                if let Some(e) = &self.error {
-                    ui.colored_label(ui.visuals().error_fg_color, e);
+        // A modal dialog: nothing behind it takes a click or a key while it shows (issue
+        // 63.8: a click beside the Path field went into the source, and typing replaced it).
+        let shown = egui::Modal::new(egui::Id::unique("file-picker")).show(ctx, |ui| {
+            ui.set_width(460.0);
+            ui.heading(title);
+            ui.horizontal(|ui| {
+                ui.label("Folder:");
+                ui.monospace(self.dir.display().to_string());
+                if ui.button("Up").clicked()
+                    && let Some(parent) = self.dir.parent()
+                {
+                    self.dir = parent.to_path_buf();
+                    self.list();
                 }
-                ui.horizontal(|ui| {
-                    let label = ui.label("Path");
-                    let r = ui
-                        .add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0))
-                        .labelled_by(label.id);
-                    let go = match self.purpose {
-                        Purpose::Open => "Open file",
-                        Purpose::SaveLog
-                        | Purpose::SaveLevel
-                        | Purpose::SaveGameSource
-                        | Purpose::ExportGame => "Save file",
-                    };
-                    let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    if (ui.button(go).clicked() || enter) && !self.path.trim().is_empty() {
-                        chosen = Some(PathBuf::from(self.path.trim()));
-                    }
-                    if ui.button("Cancel").clicked() {
-                        *open = false;
-                    }
-                });
             });
-        if !keep {
+            egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
+                let mut enter = None;
+                for (name, is_dir) in &self.entries {
+                    let label = if *is_dir { format!("{name}/") } else { name.clone() };
+                    let r = ui.selectable_label(self.path.ends_with(name.as_str()), label);
+                    if r.clicked() {
+                        if *is_dir {
+                            enter = Some(self.dir.join(name));
+                        } else {
+                            self.path = self.dir.join(name).display().to_string();
+                        }
+                    }
+                    if r.double_clicked() && !is_dir {
+                        chosen = Some(self.dir.join(name));
+                    }
+                }
+                if let Some(d) = enter {
+                    self.dir = d;
+                    self.list();
+                }
+            });
+            if let Some(e) = &self.error {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            ui.horizontal(|ui| {
+                let label = ui.label("Path");
+                let r = ui
+                    .add(egui::TextEdit::singleline(&mut self.path).desired_width(300.0))
+                    .labelled_by(label.id);
+                let go = match self.purpose {
+                    Purpose::Open => "Open file",
+                    Purpose::SaveLog | Purpose::SaveLevel | Purpose::SaveGameSource | Purpose::ExportGame => {
+                        "Save file"
+                    }
+                };
+                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if (ui.button(go).clicked() || enter) && !self.path.trim().is_empty() {
+                    chosen = Some(PathBuf::from(self.path.trim()));
+                }
+                if ui.button("Cancel").clicked() {
+                    *open = false;
+                }
+            });
+        });
+        // Escape cancels (a click beside the dialog does nothing: it is no answer).
+        if shown.is_top_modal && ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
             *open = false;
         }
         chosen

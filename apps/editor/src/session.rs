@@ -129,6 +129,30 @@ impl Session {
         }
     }
 
+    /// A new game of `level` with `seed` that plays `commands` again (a rebuild keeping the
+    /// position reached): the session at their end, or when the new rules refuse one, at the
+    /// start with the steps they took kept for redo; and how many of them were played.
+    pub fn replayed(
+        level: Level,
+        seed: u64,
+        commands: &[AnyCommand],
+    ) -> Result<(Session, usize), LevelError> {
+        let game = level.start(Some(seed))?;
+        let mut history = History::new(game);
+        let mut played = 0;
+        for cmd in commands {
+            if history.execute(cmd).is_err() {
+                break;
+            }
+            played += 1;
+        }
+        if played < commands.len() {
+            // Seeking to step 0 of the current line cannot fail.
+            let _ = history.seek(0);
+        }
+        Ok((Session::from_history(level, seed, history), played))
+    }
+
     /// The level the game started from.
     pub fn level(&self) -> &Level {
         &self.level

@@ -36,6 +36,9 @@ pub enum WorkbenchAction {
     Failed,
     /// A token of the source was clicked (a sound's seed, an object's name).
     Token(ClickedToken),
+    /// The text that failed to build is back to the source as built (typed back, or
+    /// Revert): its errors are gone.
+    BackToBuilt,
 }
 
 /// The source pane.
@@ -52,6 +55,13 @@ pub struct Workbench {
     typed_at: Option<f64>,
     /// What the last rebuild said, for the bar.
     said: Option<String>,
+    /// The last rebuild failed (its error marks show until the text builds, or is back to the
+    /// source as built).
+    failed: bool,
+    /// The warnings of the source as built, shown again when the text is back to it.
+    built_marks: Vec<Mark>,
+    /// The text as typed that Ctrl+S last wrote to the game's file while it did not build.
+    saved_typing: Option<String>,
 }
 
 impl Default for Workbench {
@@ -63,6 +73,9 @@ impl Default for Workbench {
             auto: false,
             typed_at: None,
             said: None,
+            saved_typing: None,
+            failed: false,
+            built_marks: Vec::new(),
         }
     }
 }
@@ -117,6 +130,17 @@ impl Workbench {
         self.editor.text != self.base
     }
 
+    /// Whether the text has typing that is neither rebuilt nor saved as typed (Ctrl+S while
+    /// it does not build).
+    pub fn unsaved_typing(&self) -> bool {
+        self.unbuilt() && self.saved_typing.as_deref() != Some(self.editor.text.as_str())
+    }
+
+    /// Records that the text as it is now was written to the game's file.
+    pub fn saved_as_typed(&mut self) {
+        self.saved_typing = Some(self.editor.text.clone());
+    }
+
     /// The source editor.
     pub fn editor(&self) -> &SourceEditor {
         &self.editor
@@ -165,6 +189,8 @@ impl Workbench {
         self.editor.set_marks(Vec::new());
         self.said = None;
         self.typed_at = None;
+        self.failed = false;
+        self.built_marks.clear();
     }
 
     /// Starts over on `source` (another game opened): its text, no marks, nothing typed.
@@ -174,6 +200,8 @@ impl Workbench {
         self.editor.set_marks(Vec::new());
         self.said = None;
         self.typed_at = None;
+        self.failed = false;
+        self.built_marks.clear();
     }
 
     /// Compiles the text with `level` (the index of the level edited) as the level to play: the
@@ -192,6 +220,7 @@ impl Workbench {
                 let errors = diags.iter().filter(|d| d.is_error).count();
                 self.editor.set_marks(diags.iter().map(mark).collect());
                 self.said = Some(format!("{errors} error(s): nothing rebuilt"));
+                self.failed = true;
                 // The first error in view (the cursor stays where it is).
                 if let Some(line) = diags.iter().filter(|d| d.is_error && d.line > 0).map(|d| d.line).min() {
                     self.editor.show_line(line);
@@ -205,9 +234,12 @@ impl Workbench {
                     marks.push(Mark { line: 0, column: 0, message, error: true });
                     self.editor.set_marks(marks);
                     self.said = Some(format!("no level {}: nothing rebuilt", level + 1));
+                    self.failed = true;
                     return WorkbenchAction::Failed;
                 }
                 let warnings = marks.len();
+                self.built_marks = marks.clone();
+                self.failed = false;
                 self.editor.set_marks(marks);
                 self.base = self.editor.text.clone();
                 self.said = Some(match warnings {
@@ -242,7 +274,6 @@ impl Workbench {
                 .clicked()
             {
                 self.editor.text = self.base.clone();
-                self.editor.set_marks(Vec::new());
             }
             let id = self.editor.text_id();
             let state = egui::TextEdit::load_state(ui.ctx(), id);
@@ -296,6 +327,13 @@ impl Workbench {
         }
         if let Some(t) = out.clicked {
             action = Some(WorkbenchAction::Token(t));
+        }
+        if self.failed && !self.unbuilt() {
+            // Back to the source as built: the failed build's errors no longer apply.
+            self.failed = false;
+            self.editor.set_marks(self.built_marks.clone());
+            self.said = None;
+            action = Some(WorkbenchAction::BackToBuilt);
         }
         if self.auto
             && let Some(t) = self.typed_at

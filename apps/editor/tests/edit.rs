@@ -885,8 +885,24 @@ fn clicks_on_dialogs_and_drags_begun_off_the_board_paint_nothing() {
     };
     // The quit question's Cancel, over the board.
     close(&mut h);
-    let at = h.get_by_label("Cancel").rect().center();
-    assert!(cell_under(&h, at).is_some(), "Cancel lies over a cell: {at:?}");
+    // A click on the question (its text, over the board) paints nothing; then Cancel.
+    let text = h.get_by_label_contains("has changes that are not saved").rect();
+    let at = (0..40)
+        .map(|k| egui::pos2(text.left() + text.width() * k as f32 / 40.0, text.center().y))
+        .find(|&p| cell_under(&h, p).is_some())
+        .expect("the question lies over a cell");
+    h.hover_at(at);
+    h.run();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Default::default(),
+        });
+        h.run();
+    }
+    unchanged(&h, "a click on the quit question");
     click(&mut h, "Cancel");
     unchanged(&h, "Cancel in Quit without saving?");
     // The Save level as picker's Cancel.

@@ -649,13 +649,14 @@ fn nothing_moves_when_problems_or_errors_come_and_a_fixed_problems_message_goes(
     assert_eq!(h.state().error(), None);
 }
 
-/// Where the Play panel's buttons are: Hint's, New game's and Restart's tops.
+/// Where the Play panel's buttons are: Hint's, Restart's and Fit board's tops (a level without
+/// chance has no New game: issue 63.12).
 fn panel_rows(h: &Harness<'_, EditorApp>) -> [f32; 3] {
     let hint = h.query_by_label("Hint").or_else(|| h.query_by_label("Searching for a hint…"));
     [
         hint.expect("the Hint row is always there").rect().top(),
-        h.get_by_label("New game").rect().top(),
         h.get_by_label("Restart").rect().top(),
+        h.get_by_label("Fit board").rect().top(),
     ]
 }
 

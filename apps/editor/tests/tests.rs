@@ -12,3 +12,4 @@ mod puzzlescript;
 mod sokoban;
 mod sound;
 mod workbench;
+mod workbench_loop;

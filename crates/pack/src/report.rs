@@ -177,14 +177,16 @@ impl CurveEntry {
         self.flags.iter().any(|&f| f != Flag::NotRated)
     }
 
-    /// The entry's flags in words: "outside the target band", "harder than both neighbours",
+    /// The entry's flags in words: "outside the target band", "harder than the rated levels
+    /// beside it" (one at an end of the pack; a level that cannot be won is left out, so "both
+    /// neighbours" would be wrong beside one: issue 63.12),
     /// "cannot be won: no objective", "4 of 10 games hit the move cap (300)", "not rated".
     pub fn flag_words(&self) -> Vec<String> {
         self.flags
             .iter()
             .map(|f| match f {
                 Flag::OutsideBand => "outside the target band".into(),
-                Flag::HarderThanNeighbours => "harder than both neighbours".into(),
+                Flag::HarderThanNeighbours => "harder than the rated levels beside it".into(),
                 Flag::NotRated => "not rated".into(),
                 Flag::NoObjective => "cannot be won: no objective".into(),
                 Flag::MoveCap => match &self.rating {

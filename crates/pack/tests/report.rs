@@ -42,3 +42,20 @@ fn no_harder_flag_beside_an_unrated_level_or_on_a_capped_one() {
         vec![Flag::HarderThanNeighbours]
     );
 }
+
+/// Issue 63.12: the flag's words do not say "both neighbours" of a level compared with one (a
+/// neighbour that cannot be won is left out, as is the missing one at an end of the pack).
+#[test]
+fn the_harder_flag_says_what_it_was_compared_with() {
+    let entry = tessera_pack::report::CurveEntry {
+        index: 2,
+        title: "Locks".into(),
+        level: "locks.json".into(),
+        rule_set: "sokoban".into(),
+        level_hash: "0".into(),
+        target: None,
+        rating: None,
+        flags: vec![Flag::HarderThanNeighbours],
+    };
+    assert_eq!(entry.flag_words(), vec!["harder than the rated levels beside it".to_string()]);
+}

@@ -14,28 +14,43 @@ use crate::recovery::{Recovered, Recovery};
 use std::path::{Path, PathBuf};
 use tessera_core::Level;
 
-/// A modal question with two buttons: `Some(true)` for the first, `Some(false)` for the second,
-/// `None` while unanswered.
+/// A modal question with two buttons: `Some(true)` for the first (`yes`), `Some(false)` for the
+/// second, `None` while unanswered. One layout for every question (issue 63.11): the safe
+/// answer at the left, where the eye starts, the one that loses or overwrites something
+/// (`risky_yes`: `yes` is it, else `no`) alone at the right edge, away from it. Escape answers
+/// the safe one when that is a Cancel.
 pub(super) fn ask(
     ctx: &egui::Context,
     id: &'static str,
     heading: &str,
     text: &str,
     (yes, no): (&str, &str),
+    risky_yes: bool,
 ) -> Option<bool> {
     let mut answer = None;
+    let (safe, risky) = if risky_yes { ((no, false), (yes, true)) } else { ((yes, true), (no, false)) };
     egui::Modal::new(egui::Id::unique(id)).show(ctx, |ui| {
+        ui.set_width(460.0);
         ui.heading(heading);
         ui.label(text);
+        ui.add_space(8.0);
         ui.horizontal(|ui| {
-            if ui.button(yes).clicked() {
-                answer = Some(true);
+            if ui.button(safe.0).clicked() {
+                answer = Some(safe.1);
             }
-            if ui.button(no).clicked() {
-                answer = Some(false);
-            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button(risky.0).clicked() {
+                    answer = Some(risky.1);
+                }
+            });
         });
     });
+    if answer.is_none()
+        && safe.0 == "Cancel"
+        && ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
+    {
+        answer = Some(safe.1);
+    }
     answer
 }
 
@@ -157,13 +172,21 @@ impl EditorApp {
             return;
         }
         match p {
-            Pending::Open(path) => self.open_now(&path),
+            Pending::Open(path) => {
+                self.open_now(&path);
+                // The file's levels are offered next: the answer given holds for the level
+                // picked (one question per action, issue 63.11).
+                if let Some(c) = &mut self.choice {
+                    c.discard_answered = true;
+                }
+            }
             Pending::OpenLevel(_, i) => {
                 if let Some(mut c) = self.choice.take() {
                     c.selected = i;
                     self.open_from_collection(c);
                 }
             }
+            Pending::OpenLogGame => self.open_log_game_now(),
             Pending::Quit => {
                 // Closing without saving: the edits are given up, so no recovery either (and
                 // none kept in the frames left before the window closes).
@@ -195,13 +218,17 @@ impl EditorApp {
         if let Some(r) = &self.recovered {
             let text = format!("The editor closed before these edits were saved: {}.", r.describe());
             let buttons = ("Restore edits", "Discard edits");
-            if let Some(restore) = ask(ctx, "recovered-edits", "Recover unsaved edits?", &text, buttons) {
+            if let Some(restore) =
+                ask(ctx, "recovered-edits", "Recover unsaved edits?", &text, buttons, false)
+            {
                 self.answer_recovered(restore);
             }
         } else if let Some(path) = &self.recovered_pack {
             let text = format!("The editor closed before edits to the pack {} were saved.", path.display());
             let buttons = ("Open pack with edits", "Discard pack edits");
-            if let Some(restore) = ask(ctx, "recovered-pack", "Recover unsaved pack edits?", &text, buttons) {
+            if let Some(restore) =
+                ask(ctx, "recovered-pack", "Recover unsaved pack edits?", &text, buttons, false)
+            {
                 self.answer_recovered_pack(restore);
             }
         }
@@ -246,7 +273,7 @@ impl EditorApp {
         );
         let buttons = ("Save the draft over it", "Cancel");
         if let Some(save) =
-            ask(ctx, "overwrite-playable", "Save a draft over a playable level?", &text, buttons)
+            ask(ctx, "overwrite-playable", "Save a draft over a playable level?", &text, buttons, true)
         {
             self.answer_overwrite(save);
         }
@@ -276,26 +303,46 @@ impl EditorApp {
                 format!("Open level {} of {} without saving?", i + 1, path.display())
             }
             Pending::Quit => "Quit without saving?".to_string(),
+            Pending::OpenLogGame => "Open the log's game without saving?".to_string(),
         };
         let mut answer = None;
         // A level of a game's file is saved into that file.
         let game_source = self.edit.imported_from().is_some() && self.has_source();
+        // One layout whatever the mode or the game (issue 63.11): Cancel at the left, Save
+        // next to it saying which file it writes, Discard alone at the right edge.
+        let writes = if game_source {
+            self.edit.imported_from().map(|p| format!("Save writes the game's source into {}.", p.display()))
+        } else {
+            Some(match self.edit.path() {
+                Some(p) => format!("Save writes the level into {}.", p.display()),
+                None => "Save asks where to write the level.".to_string(),
+            })
+        };
         egui::Modal::new(egui::Id::unique("unsaved-changes")).show(ctx, |ui| {
+            ui.set_width(520.0);
             ui.heading("Unsaved changes");
             ui.label(format!("The level being edited has changes that are not saved. {what}"));
+            if let Some(w) = &writes {
+                ui.label(w);
+            }
+            ui.add_space(8.0);
             ui.horizontal(|ui| {
-                let save = if game_source { "Save game source" } else { "Save level" };
-                if ui.button(save).clicked() {
-                    answer = Some(Answer::Save);
-                }
-                if ui.button("Discard changes").clicked() {
-                    answer = Some(Answer::Discard);
-                }
-                if ui.button("Cancel").clicked() {
+                if ui.button("Cancel").on_hover_text("Escape").clicked() {
                     answer = Some(Answer::Cancel);
                 }
+                if ui.button("Save").on_hover_text(writes.clone().unwrap_or_default()).clicked() {
+                    answer = Some(Answer::Save);
+                }
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui.button("Discard changes").clicked() {
+                        answer = Some(Answer::Discard);
+                    }
+                });
             });
         });
+        if answer.is_none() && ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)) {
+            answer = Some(Answer::Cancel);
+        }
         match answer {
             Some(Answer::Save) if game_source => match self.edit.save_game_source() {
                 Ok(msg) => {

@@ -61,13 +61,7 @@ impl EditorApp {
                         self.edit_action(EditAction::SaveAs);
                     }
                     if self.has_source() && ui.button("Save game source as…").clicked() {
-                        let dir = self.start_dir();
-                        let name = self
-                            .edit
-                            .imported_from()
-                            .and_then(|p| p.file_name())
-                            .map_or("game.txt".into(), |n| n.to_string_lossy().into_owned());
-                        self.picker = Some(FilePicker::new(Purpose::SaveGameSource, dir, &name));
+                        self.ask_save_game_source();
                     }
                     if self.has_source() {
                         if ui

@@ -87,6 +87,8 @@ pub enum Pending {
     OpenLevel(PathBuf, usize),
     /// Close the window.
     Quit,
+    /// Open the game of the log open in Debug in Edit.
+    OpenLogGame,
 }
 
 /// A message of Play in the status bar, about one position: it shows only while the game is at
@@ -137,6 +139,9 @@ struct LevelChoice {
     names: Vec<String>,
     /// The level picked (an index into `levels`).
     selected: usize,
+    /// The designer already answered Discard to the question about unsaved edits that opening
+    /// the file asked: the level picked opens without asking again.
+    discard_answered: bool,
     /// The preview of the picked level: which, and its board (rules and state).
     preview: Option<(usize, tessera_ecs::Mirror, tessera_core::AnyRules, AnyState, BoardView)>,
 }
@@ -209,6 +214,8 @@ pub struct EditorApp {
     console: crate::console::Console,
     /// The debugger's log was recorded by rules a rebuild has since replaced.
     debug_stale: bool,
+    /// The game of the log open in Debug when it is not Edit's, which Debug offers to open.
+    log_game: Option<Level>,
     /// How long Play waits for a step before letting it run on while the UI draws
     /// ([`STEP_WAIT`]; tests set it).
     pub step_wait: std::time::Duration,
@@ -257,6 +264,7 @@ impl EditorApp {
             workbench: crate::workbench::Workbench::default(),
             console: crate::console::Console::default(),
             debug_stale: false,
+            log_game: None,
             step_wait: STEP_WAIT,
         }
     }
@@ -438,19 +446,26 @@ impl EditorApp {
                 // A game written as text: its title, the level played, and whether its source
                 // has changes not saved (in Edit or typed in the source pane).
                 // Debug names the log's level (the session may be another game's).
+                // Edit names its draft's game; Play its game when that is written as text
+                // (after a crash recovery Play may still hold another: issue 63.12).
+                let draft = &self.edit.draft().settings;
                 let level = match self.debug.debugger() {
                     Some(d) if self.mode == Mode::Debug => &d.log().header().level,
+                    _ if self.mode == Mode::Edit => draft,
                     _ => self.session.level(),
                 };
-                let game = games::of_level(level);
-                let (source, k) = game.and_then(|g| g.source_text(level)).unwrap_or(("", 0));
+                let (source, k) = source_of(level).or_else(|| source_of(draft)).unwrap_or(("", 0));
                 let name = source.lines().find_map(|l| l.trim().strip_prefix("title ")).map(str::trim);
-                let unsaved = self.edit.dirty() || self.workbench.unbuilt();
+                let unsaved = self.edit.dirty() || self.workbench.unsaved_typing();
+                let file = match self.debug.debugger().and_then(|d| d.path()) {
+                    Some(p) if self.mode == Mode::Debug => p.display().to_string(),
+                    _ => self.title.clone(),
+                };
                 format!(
                     "{} · level {} · {}{}",
                     name.unwrap_or("untitled game"),
                     k + 1,
-                    self.title,
+                    file,
                     if unsaved { " · unsaved" } else { "" }
                 )
             }
@@ -488,6 +503,25 @@ impl EditorApp {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.pending = Some(Pending::Quit);
         }
+        if self.dialog_open() {
+            // A dialog takes the keys: the source's text gives up the focus it had.
+            let id = self.workbench.editor().text_id();
+            ui.ctx().memory_mut(|m| {
+                if m.has_focus(id) {
+                    m.surrender_focus(id);
+                }
+            });
+        }
+        // Ctrl+S saves the game of a game written as text, wherever the focus is (the source
+        // pane's text too) in Edit, Play and Debug.
+        let save = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::S);
+        if self.has_source()
+            && self.mode != Mode::Pack
+            && !self.dialog_open()
+            && ui.input_mut(|i| i.consume_shortcut(&save))
+        {
+            self.save_game();
+        }
         if self.mode == Mode::Edit
             && !self.dialog_open()
             && let Some(a) = self.edit.shortcuts(ui.ctx())
@@ -504,6 +538,24 @@ impl EditorApp {
         self.menu_bar(ui);
         self.status_bar(ui, now);
         self.workbench_ui(ui);
+        if self.mode == Mode::Debug && self.log_game.is_some() {
+            let mut open = false;
+            egui::Panel::top("debug-other-game").show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        "This log is of another game than Edit's (or another version of it): Edit keeps its own.",
+                    );
+                    open = ui
+                        .button("Open the log's game in Edit")
+                        .on_hover_text("As a game of its own, without a file (Save game source as… asks where)")
+                        .clicked();
+                });
+            });
+            if open {
+                self.open_log_game();
+            }
+        }
         if self.mode == Mode::Debug && self.debug_stale {
             egui::Panel::top("debug-stale").show(ui, |ui| {
                 ui.colored_label(
@@ -575,6 +627,11 @@ impl EditorApp {
             EditAction::Save(path) => self.save_level(&path),
         }
     }
+}
+
+/// The source of a game written as text `level` is a level of, and which level it is.
+fn source_of(level: &Level) -> Option<(&str, usize)> {
+    games::of_level(level).and_then(|g| g.source_text(level))
 }
 
 /// A file name for a level called `name`: its letters and digits, other characters as `-`

@@ -53,8 +53,14 @@ impl EditorApp {
                         format!("{n}. {}", name.unwrap_or_else(|| format!("level {n}")))
                     })
                     .collect();
-                self.choice =
-                    Some(LevelChoice { path: path.to_path_buf(), levels, names, selected: 0, preview: None });
+                self.choice = Some(LevelChoice {
+                    path: path.to_path_buf(),
+                    levels,
+                    names,
+                    selected: 0,
+                    discard_answered: false,
+                    preview: None,
+                });
                 self.error = None;
             }
             Ok(Opened::Draft(level, problem)) => match self.edit.load(&level, Some(path)) {
@@ -69,23 +75,74 @@ impl EditorApp {
                 Err(e) => self.error = Some(format!("{problem} ({e})")),
             },
             Ok(Opened::Log(log)) => {
-                // Edit shows the log's level (unless it holds unsaved edits, kept as they are).
-                if !self.edit.dirty() {
-                    let level = log.header().level.clone();
+                // Debug opens the log; Edit keeps the game and file it holds (issue 63.4: the
+                // log's embedded copy replaced it, silently). Only an Edit holding nothing of
+                // the designer's (no file, no edits, no game written as text) shows the log's
+                // level; else, when the log's game is not Edit's, Debug says so and offers to
+                // open it as a game of its own.
+                let level = log.header().level.clone();
+                let holds = self.edit.dirty()
+                    || self.edit.path().is_some()
+                    || self.edit.imported_from().is_some()
+                    || self.has_source();
+                self.log_game = None;
+                if !holds {
                     if let Err(e) = self.edit.load(&level, None) {
                         self.say(format!("the log's level does not open in Edit: {e}"), false);
+                    } else {
+                        self.workbench.forget();
                     }
+                } else if !same_game(&level, &self.edit.draft().to_level()) {
+                    self.log_game = Some(level);
+                }
+                // A game written as text that Edit kept keeps its title (the window names the
+                // log in Debug).
+                if !holds || !self.has_source() {
+                    self.title = path.display().to_string();
                 }
                 self.debug.open_log(*log, Some(path.to_path_buf()));
                 self.debug_of = None;
                 self.debug_stale = false;
                 self.mode = Mode::Debug;
-                self.title = path.display().to_string();
                 self.remember(path);
                 self.error = None;
             }
             Err(e) => self.error = Some(e),
         }
+    }
+
+    /// Opens the game of the log open in Debug in Edit as a game of its own (no file: Save
+    /// game source as… asks where), when it differs from Edit's (the button Debug shows then);
+    /// with unsaved edits in Edit, asks first.
+    pub fn open_log_game(&mut self) {
+        if self.edit.dirty() {
+            self.pending = Some(Pending::OpenLogGame);
+            return;
+        }
+        self.open_log_game_now();
+    }
+
+    pub(super) fn open_log_game_now(&mut self) {
+        let Some(level) = self.log_game.take() else { return };
+        if let Err(e) = self.edit.load(&level, None) {
+            self.error = Some(format!("the log's game does not open in Edit: {e}"));
+            return;
+        }
+        self.edit.set_imported_from(None);
+        self.workbench.forget();
+        self.collection = None;
+        let seed = level.seed().unwrap_or(tessera_core::DEFAULT_SEED);
+        let name = self.debug.debugger().and_then(|d| d.path()).map(|p| p.display().to_string());
+        let title = format!("the game of {}", name.unwrap_or_else(|| "the log".into()));
+        if self.open_level(level, seed, &title) {
+            self.set_source(None, true);
+        }
+        self.mode = Mode::Edit;
+    }
+
+    /// The game of the log open in Debug, when it is not Edit's (Debug offers to open it).
+    pub fn log_game_differs(&self) -> bool {
+        self.log_game.is_some()
     }
 
     /// Loads `level`, read from `path`, into Edit (as the file to save to when `ours`) and starts
@@ -210,6 +267,7 @@ impl EditorApp {
             self.choice = None;
         } else if let Some(i) = open
             && self.edit.dirty()
+            && !c.discard_answered
         {
             // Opening the level would replace unsaved edits (restored ones too): ask first.
             let path = c.path.clone();
@@ -330,8 +388,9 @@ impl EditorApp {
         self.board.fit();
         self.error = None;
         self.notice = None;
-        // The console is of the level played.
+        // The console and the status bar's sounds are of the level played.
         self.console.clear();
+        self.audio.forget_last_step();
     }
 
     /// Shows the current line of play in the debugger.
@@ -356,5 +415,16 @@ impl EditorApp {
         self.settings.recent.insert(0, path.clone());
         self.settings.recent.truncate(MAX_RECENT);
         self.settings.last_dir = path.parent().map(Path::to_path_buf);
+    }
+}
+
+/// Whether `a` and `b` are levels of the same game: the same source for games written as
+/// text (whichever level of it), else the same level.
+pub(super) fn same_game(a: &Level, b: &Level) -> bool {
+    let source = |l: &Level| games::of_level(l).and_then(|g| g.source_text(l)).map(|(s, _)| s.to_string());
+    match (source(a), source(b)) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => a == b,
+        _ => false,
     }
 }

@@ -28,6 +28,20 @@ impl EditorApp {
         if self.session.undo(now, self.settings.speed) {
             self.play.clear();
             self.notice = None;
+            self.console_back("undo");
+        }
+    }
+
+    /// Says in the console (of a game written as text) that `what` (undo, redo, restart) took
+    /// the game to another step.
+    pub(super) fn console_back(&mut self, what: &str) {
+        if self.has_source() {
+            let step = self.session.history().step();
+            self.console.extend([crate::console::ConsoleLine::new(
+                crate::console::Kind::Step,
+                format!("{what}: at step {step}"),
+                None,
+            )]);
         }
     }
 
@@ -38,6 +52,7 @@ impl EditorApp {
         if self.session.redo(now, self.settings.speed) {
             self.play.clear();
             self.notice = None;
+            self.console_back("redo");
         }
     }
 
@@ -275,18 +290,18 @@ impl EditorApp {
             });
         }
         ui.horizontal(|ui| {
-            let hover = if uses_seed {
-                "Start this level again with the seed above"
-            } else {
-                "Start this level again"
-            };
-            if ui.button("New game").on_hover_text(hover).clicked() {
+            // A level without chance has one game: New game would only wipe the line of play
+            // that Restart keeps (issue 63.12), so only a level with a seed offers it.
+            if uses_seed
+                && ui.button("New game").on_hover_text("Start this level again with the seed above").clicked()
+            {
                 self.new_game(self.new_seed);
             }
             if ui.button("Restart").on_hover_text("Back to step 0; the line of play stays for redo").clicked()
             {
                 self.session.restart();
                 self.play.clear();
+                self.console_back("restart");
             }
         });
         ui.horizontal(|ui| {

@@ -27,29 +27,79 @@ impl EditorApp {
         self.debug_stale
     }
 
-    /// Puts a game source that built into Edit's draft and plays it (what Rebuild does when the
-    /// text compiles): the level Edit shows, with the new rules, in Play. Everything computed
-    /// from the old rules goes: Hint's solution (it is keyed by the rules), the Difficulty
-    /// figures, a solution being shown; the debugger's log is marked as of the old rules.
+    /// Puts a game source that built into Edit's draft and into Play (what Rebuild does when
+    /// the text compiles), in the mode the designer is in: Edit's draft takes the new source
+    /// (its level and painted rows stay); Play keeps the level it shows and plays its line of
+    /// play again with the new rules, to the position reached (else from the level's start,
+    /// its steps kept for redo); Debug's line of play is opened again at the step it showed.
+    /// Everything computed from the old rules goes: Hint's solution (it is keyed by the
+    /// rules), the Difficulty figures, a solution being shown; a log file open in Debug is
+    /// marked as of the old rules.
     pub fn rebuilt(&mut self, source: String) {
         let marks = self.workbench.marks().to_vec();
-        match self.edit.rebuild_with(source) {
+        match self.edit.rebuild_with(source.clone()) {
             Ok(level) => {
-                let seed = self.edit.play_seed();
-                self.edit_action(EditAction::Play(level, seed));
-                if self.debug_of.is_some() {
-                    // The line of play shown in Debug is opened again from the new game.
-                    self.debug_of = Some((u64::MAX, 0));
-                } else {
-                    // A log file stays, marked as of the old rules.
-                    self.debug_stale = self.debug.is_open();
-                }
+                self.rebuild_play(level, source);
                 self.console.compiled(&marks, true);
             }
             Err(e) => {
                 self.console.compiled(&marks, true);
                 self.edit.say(format!("rebuilt, but the level does not play yet: {e}"));
             }
+        }
+    }
+
+    /// Play (and Debug's line of play) after a rebuild to `source` ([`EditorApp::rebuilt`]);
+    /// `edited`: Edit's level with it, played when Play's own level is not of this game.
+    fn rebuild_play(&mut self, edited: Level, source: String) {
+        let mode = self.mode;
+        let debug_at = self.debug.debugger().map(|d| d.step());
+        let played = self.session.level().clone();
+        let game = games::of_level(&played).filter(|g| g.source_text(&played).is_some());
+        let play_k = game.and_then(|g| g.source_text(&played)).map(|(_, k)| k);
+        let edit_k = self.edit.draft().game().source_text(&self.edit.draft().settings).map(|(_, k)| k);
+        let commands = self.session.history().commands();
+        let seed = self.session.seed();
+        let kept = game
+            .and_then(|g| g.with_source(&played, source))
+            .and_then(|level| Session::replayed(level, seed, &commands).ok());
+        match kept {
+            Some((s, n)) => {
+                self.set_session(s);
+                let of_edit = play_k == edit_k;
+                let path = self.edit.path().map(Path::to_path_buf);
+                self.set_source(path.as_deref(), of_edit);
+                if let Some(cmd) = commands.get(n) {
+                    self.say(
+                        format!(
+                            "The new rules refuse step {} ({cmd}) of the line of play: back at the level's start (Redo plays the {n} they take)",
+                            n + 1
+                        ),
+                        false,
+                    );
+                }
+            }
+            None => {
+                // Play held another game: it plays Edit's level.
+                let seed = self.edit.play_seed();
+                self.edit_action(EditAction::Play(edited, seed));
+            }
+        }
+        self.mode = mode;
+        if self.debug_of.is_some() {
+            // The line of play shown in Debug is opened again from the new game: at once in
+            // Debug (at the step it showed), else when Debug is next shown.
+            if mode == Mode::Debug {
+                self.debug_session();
+                if let Some(step) = debug_at {
+                    self.debug.seek(step.min(self.session.history().len()));
+                }
+            } else {
+                self.debug_of = Some((u64::MAX, 0));
+            }
+        } else {
+            // A log file stays, marked as of the old rules.
+            self.debug_stale = self.debug.is_open();
         }
     }
 
@@ -129,6 +179,10 @@ impl EditorApp {
     /// console under the board, for a game written as text; what they ask is done here.
     pub(super) fn workbench_ui(&mut self, ui: &mut egui::Ui) {
         if !self.source_shown() {
+            // The console shows on its own when the source pane is hidden (issue 63.12).
+            if self.has_source() && self.mode != Mode::Pack && !self.settings.console_hidden {
+                self.console_ui(ui);
+            }
             return;
         }
         let game = self.edit.draft().game();
@@ -168,23 +222,131 @@ impl EditorApp {
                 self.settings.console_hidden = false;
             }
             Some(crate::workbench::WorkbenchAction::Token(t)) => self.token_clicked(t),
+            Some(crate::workbench::WorkbenchAction::BackToBuilt) => {
+                self.console.extend([crate::console::ConsoleLine::new(
+                    crate::console::Kind::Step,
+                    "Back to the source as built: the failed rebuild's errors are gone",
+                    None,
+                )]);
+            }
             None => {}
         }
         if !self.settings.console_hidden {
-            let mut go = None;
-            egui::Panel::bottom("console").resizable(true).default_size(170.0).show(ui, |ui| {
-                go = self.console.ui(ui);
-            });
-            if let Some(line) = go {
-                self.workbench.go_to_line(line as usize);
-            }
+            self.console_ui(ui);
+        }
+    }
+
+    /// The console under the board; a line's link shows the source pane at that line.
+    fn console_ui(&mut self, ui: &mut egui::Ui) {
+        let mut go = None;
+        egui::Panel::bottom("console").resizable(true).default_size(170.0).show(ui, |ui| {
+            go = self.console.ui(ui);
+        });
+        if let Some(line) = go {
+            self.settings.source_hidden = false;
+            self.workbench.go_to_line(line as usize);
         }
     }
 
     /// A token of the source was clicked: a sound's seed ([`crate::syntax::Class::Sound`]) plays.
-    pub(super) fn token_clicked(&mut self, token: crate::source_editor::ClickedToken) {
+    pub fn token_clicked(&mut self, token: crate::source_editor::ClickedToken) {
         if token.class == crate::syntax::Class::Sound {
             self.audio.play_now(&token.text);
+            // A sign that it played, muted or not (issue 63.12).
+            let muted = if self.audio.settings().muted { " (muted)" } else { "" };
+            self.console.extend([crate::console::ConsoleLine::new(
+                crate::console::Kind::Note,
+                format!("played sound {}{muted}", token.text),
+                None,
+            )]);
+            self.settings.console_hidden = false;
+        }
+    }
+
+    /// What Ctrl+S does for a game written as text: typing not rebuilt is rebuilt first; then
+    /// the game's source is written to the `.txt` it came from (or was saved as), a level file
+    /// of the game's level is saved as a level, and a new game asks where (Save game source
+    /// as…). Typing that does not build is written as typed to the game's file, as
+    /// PuzzleScript saves it, and said so (Play keeps the last build).
+    pub fn save_game(&mut self) {
+        if self.workbench.unbuilt() {
+            let level =
+                self.edit.draft().game().source_text(&self.edit.draft().settings).map_or(0, |(_, k)| k);
+            match self.workbench.rebuild(level) {
+                crate::workbench::WorkbenchAction::Rebuilt(source) => self.rebuilt(source),
+                _ => {
+                    let marks = self.workbench.marks().to_vec();
+                    let errors = marks.iter().filter(|m| m.error).count();
+                    self.console.compiled(&marks, false);
+                    self.settings.console_hidden = false;
+                    let said = match self.edit.imported_from().map(Path::to_path_buf) {
+                        Some(path) => {
+                            match tessera_replay::atomic_write(&path, self.workbench.text().as_bytes()) {
+                                Ok(()) => {
+                                    self.workbench.saved_as_typed();
+                                    format!(
+                                        "saved the source as typed to {}: it does not build ({errors} error(s)), so Play keeps the last build",
+                                        path.display()
+                                    )
+                                }
+                                Err(e) => format!("not saved: {}: {e}", path.display()),
+                            }
+                        }
+                        None => format!(
+                            "not saved: the source does not build ({errors} error(s)); fix it, or Revert, then save"
+                        ),
+                    };
+                    self.tell(said);
+                    return;
+                }
+            }
+        }
+        if self.edit.imported_from().is_some() {
+            let said = match self.edit.save_game_source() {
+                Ok(msg) => {
+                    if let Some(p) = self.edit.imported_from().map(Path::to_path_buf) {
+                        self.remember(&p);
+                    }
+                    msg
+                }
+                Err(e) => format!("not saved: {e}"),
+            };
+            self.tell(said);
+        } else if let Some(path) = self.edit.path().map(Path::to_path_buf) {
+            self.save_level(&path);
+            if let Some(n) = self.edit.notice().map(str::to_string) {
+                self.tell(n);
+            }
+        } else {
+            self.ask_save_game_source();
+        }
+    }
+
+    /// Opens Save game source as… (its name: the game's file's, else the game's title's).
+    pub(super) fn ask_save_game_source(&mut self) {
+        let dir = self.start_dir();
+        let title = self.edit.draft().game().source_text(&self.edit.draft().settings).and_then(|(s, _)| {
+            s.lines().find_map(|l| l.trim().strip_prefix("title ")).map(|t| t.trim().to_string())
+        });
+        let name = match self.edit.imported_from().and_then(|p| p.file_name()) {
+            Some(n) => n.to_string_lossy().into_owned(),
+            None => file_name_for(title.as_deref()).replace(".json", ".txt").replace("level.txt", "game.txt"),
+        };
+        self.picker = Some(FilePicker::new(Purpose::SaveGameSource, dir, &name));
+    }
+
+    /// Says `text` where the mode shows its messages (Edit's line, Play's line; Debug's in the
+    /// console, as it has no line of its own).
+    pub(super) fn tell(&mut self, text: String) {
+        self.edit.say(text.clone());
+        match self.mode {
+            Mode::Play => self.say(text, false),
+            Mode::Debug => self.console.extend([crate::console::ConsoleLine::new(
+                crate::console::Kind::Note,
+                text,
+                None,
+            )]),
+            Mode::Edit | Mode::Pack => {}
         }
     }
 

@@ -132,10 +132,13 @@ impl DebugView {
         let mut go = None;
         let hint = "text of the command, event:KIND (event:Matched.cascade>=3), score>=N, cell:X,Y, \
                     rule:LINE (a rule at that source line fired), an object's name (its cells changed)";
-        ui.horizontal(|ui| {
+        // Wrapped, the field as wide as the panel leaves: beside the source pane at 1280 the
+        // step list is narrow, and a row wider than it pushed the board over the inspector.
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label("Filter");
+            let width = (ui.available_width() - 8.0).clamp(80.0, 220.0);
             let edit = ui
-                .add(egui::TextEdit::singleline(&mut self.filter.text).hint_text(hint).desired_width(220.0))
+                .add(egui::TextEdit::singleline(&mut self.filter.text).hint_text(hint).desired_width(width))
                 .labelled_by(label.id)
                 .on_hover_text(hint);
             let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));

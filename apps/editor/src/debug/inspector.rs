@@ -91,7 +91,10 @@ impl DebugView {
         }
         let label = ui.label("New note");
         ui.add(
-            egui::TextEdit::multiline(&mut self.note).hint_text("what happens at this step").desired_rows(2),
+            egui::TextEdit::multiline(&mut self.note)
+                .hint_text("what happens at this step")
+                .desired_rows(2)
+                .desired_width((ui.clip_rect().right() - ui.cursor().min.x - 8.0).clamp(60.0, 280.0)),
         )
         .labelled_by(label.id);
         ui.horizontal(|ui| {
@@ -117,8 +120,12 @@ impl DebugView {
         });
         ui.horizontal(|ui| {
             let label = ui.label("Save to");
-            ui.add(egui::TextEdit::singleline(&mut self.save_path).hint_text("path of a .tlog"))
-                .labelled_by(label.id);
+            // As wide as the inspector leaves (beside the source pane it is narrow).
+            let room = ui.clip_rect().right() - ui.cursor().min.x - 8.0;
+            let field = egui::TextEdit::singleline(&mut self.save_path)
+                .hint_text("path of a .tlog")
+                .desired_width(room.clamp(60.0, 280.0));
+            ui.add(field).labelled_by(label.id);
         });
         ui.separator();
         match d.record() {

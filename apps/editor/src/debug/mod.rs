@@ -344,7 +344,8 @@ impl DebugView {
         let side = (ui.available_width() / 3.0).clamp(180.0, 1000.0);
         egui::Panel::left("debug-steps")
             .resizable(true)
-            .default_size(430.0f32.min(side))
+            // 340 points: at 1280 a 24×24 board keeps cells big enough for 3-digit labels.
+            .default_size(340.0f32.min(side))
             .size_range(180.0f32.min(side)..=side)
             .show(ui, |ui| {
                 self.step_list(ui, now, speed);
@@ -354,7 +355,7 @@ impl DebugView {
             .default_size(380.0f32.min(side))
             .size_range(180.0f32.min(side)..=side)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical().id_salt("inspector").show(ui, |ui| self.inspector(ui));
+                egui::ScrollArea::both().id_salt("inspector").show(ui, |ui| self.inspector(ui));
             });
         egui::CentralPanel::default().show(ui, |ui| self.board_ui(ui, now));
         action.or_else(|| self.action.take())

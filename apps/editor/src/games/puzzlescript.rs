@@ -808,6 +808,15 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("Ice (slide until stopped)", include_str!("puzzlescript/examples/ice.txt")),
     ("Switch and door", include_str!("puzzlescript/examples/switch.txt")),
     ("Spawner (action makes crates)", include_str!("puzzlescript/examples/spawner.txt")),
+    // What PuzzleScript's examples teach, one game each (issue 63.15).
+    ("Chain push (movement and pushing)", include_str!("puzzlescript/examples/chain.txt")),
+    ("Holes (late rules)", include_str!("puzzlescript/examples/holes.txt")),
+    ("Gravity (again)", include_str!("puzzlescript/examples/gravity.txt")),
+    ("Rafts (rigid)", include_str!("puzzlescript/examples/rafts.txt")),
+    ("Beetles (random)", include_str!("puzzlescript/examples/beetles.txt")),
+    ("Belts (realtime)", include_str!("puzzlescript/examples/belts.txt")),
+    ("Signs (messages)", include_str!("puzzlescript/examples/signs.txt")),
+    ("Flags (checkpoints)", include_str!("puzzlescript/examples/flags.txt")),
 ];
 
 impl Game {
