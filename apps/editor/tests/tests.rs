@@ -10,4 +10,5 @@ mod play;
 mod puzzlescript;
 mod sokoban;
 mod sound;
+mod source;
 mod workbench;
