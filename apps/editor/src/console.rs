@@ -120,14 +120,14 @@ impl Console {
                 self.clear();
             }
         });
-        let row = ui.text_style_height(&egui::TextStyle::Monospace);
-        egui::ScrollArea::both()
+        // Long lines wrap at the pane's edge (never cut).
+        egui::ScrollArea::vertical()
             .id_salt("console-scroll")
             .auto_shrink([false, false])
             .stick_to_bottom(true)
-            .show_rows(ui, row, self.lines.len(), |ui, rows| {
-                for l in &self.lines[rows] {
-                    ui.horizontal(|ui| {
+            .show(ui, |ui| {
+                for l in &self.lines {
+                    ui.horizontal_wrapped(|ui| {
                         ui.spacing_mut().item_spacing.x = 6.0;
                         if let Some(n) = l.line
                             && ui.link(egui::RichText::new(format!("line {n}")).monospace()).clicked()
@@ -143,7 +143,9 @@ impl Console {
                             Kind::Warning => ui.visuals().warn_fg_color,
                             Kind::Detail => ui.visuals().weak_text_color(),
                         };
-                        ui.label(egui::RichText::new(&l.text).monospace().color(colour));
+                        ui.add(
+                            egui::Label::new(egui::RichText::new(&l.text).monospace().color(colour)).wrap(),
+                        );
                     });
                 }
             });

@@ -19,6 +19,7 @@ pub mod anim;
 mod app;
 pub mod audio;
 pub mod board;
+pub mod complete;
 pub mod console;
 pub mod debug;
 pub mod difficulty;
@@ -36,6 +37,7 @@ mod session;
 pub mod sound_picker;
 pub mod source_editor;
 pub mod syntax;
+pub mod text_ops;
 pub mod workbench;
 
 pub use app::{

@@ -4,13 +4,21 @@
 //! text or its marks change, so a frame of a 2,000-line game only compares the text), the
 //! compiler's errors and warnings at their lines (a mark in the gutter with the messages on
 //! hover, the line's words underlined, the messages on hover over the line too), find
-//! (Ctrl+F: next and previous, "k of n"), go to line (Ctrl+G), Tab indents, and its own undo
-//! and redo (egui's text undo: Ctrl+Z in the text undoes typing, never the level's edits).
+//! (Ctrl+F: searched as one types, next and previous, "k of n", Escape back to the text), go
+//! to line (Ctrl+G), Tab indents, its own undo and redo (egui's text undo: Ctrl+Z in the text
+//! undoes typing, never the level's edits), the line commands of code editors ([`text_ops`]:
+//! Ctrl+/ comments, Alt+Up/Down moves lines, Ctrl+D duplicates, Home, Page Up/Down) and
+//! autocomplete ([`complete`]: Ctrl+Space, or typing a name).
+//!
+//! The gutter's line numbers, the marks, hovering and scrolling to a line all read the rows of
+//! the galley the text is drawn from (never a row height times a line number, which drifts
+//! from the drawn rows as the font's rows are rounded to pixels).
 //!
 //! A click on a token is answered ([`SourceOutput::clicked`]): the hook for whoever wants to
 //! act on a word of the source (a sound's seed played, an object shown).
 
 use crate::syntax::{self, Class, Token};
+use crate::{complete, text_ops};
 use egui::text::{CCursor, CCursorRange, LayoutJob, TextFormat};
 use egui::{Color32, FontId, Galley, Id, Rect, Sense, Stroke, pos2, vec2};
 use std::sync::Arc;
@@ -59,6 +67,19 @@ struct Find {
     current: Option<usize>,
     /// Give the field the keyboard on the next frame.
     focus: bool,
+    /// Where the search as one types starts (a character: the cursor when the bar opened).
+    from: usize,
+}
+
+/// The autocomplete list, open under the cursor.
+#[derive(Clone, Debug)]
+struct Completion {
+    /// Where the word being completed starts (a character).
+    start: usize,
+    /// What is offered.
+    items: Vec<complete::Suggestion>,
+    /// The one Enter or Tab puts in.
+    chosen: usize,
 }
 
 /// The layout kept between frames: made again only when the text, the marks, the font or the
@@ -70,6 +91,44 @@ struct Layout {
     dark: bool,
     galley: Arc<Galley>,
     tokens: Vec<Token>,
+    /// Each line's row in the galley, top and bottom: the one source the gutter's labels, the
+    /// marks, hovering and scrolling all read.
+    rows: Vec<(f32, f32)>,
+}
+
+/// Each line's row (top, bottom) in `galley`, a line wrapped over several rows as one.
+fn line_rows(galley: &Galley) -> Vec<(f32, f32)> {
+    let mut out: Vec<(f32, f32)> = Vec::with_capacity(galley.rows.len());
+    let mut starts_line = true;
+    for row in &galley.rows {
+        let r = row.rect();
+        match out.last_mut() {
+            Some(last) if !starts_line => last.1 = r.bottom(),
+            _ => out.push((r.top(), r.bottom())),
+        }
+        starts_line = row.ends_with_newline;
+    }
+    if out.is_empty() {
+        out.push((0.0, galley.rect.height()));
+    }
+    out
+}
+
+/// A key pressed this frame with exactly these modifiers (Ctrl or Cmd as one), taken out of
+/// the frame's events so the text field does not see it.
+fn take_key(ctx: &egui::Context, key: egui::Key, alt: bool, ctrl: bool, shift: bool) -> bool {
+    ctx.input_mut(|i| {
+        let at = i.events.iter().position(|e| {
+            matches!(e, egui::Event::Key { key: k, pressed: true, modifiers: m, .. }
+                if *k == key && m.alt == alt && (m.ctrl || m.command) == ctrl && m.shift == shift)
+        });
+        at.map(|at| i.events.remove(at)).is_some()
+    })
+}
+
+/// The byte of character `c` of `text` (its length past the end).
+fn byte_of(text: &str, c: usize) -> usize {
+    text.char_indices().nth(c).map_or(text.len(), |(b, _)| b)
 }
 
 /// A code editor for a game's source.
@@ -86,10 +145,17 @@ pub struct SourceEditor {
     goto: Option<(String, bool)>,
     /// A line to put the cursor on and scroll to, next frame.
     go_to: Option<usize>,
-    /// A range of characters to select and scroll to, next frame (a match found).
-    select: Option<(usize, usize)>,
+    /// A range of characters to select and scroll to, next frame (a match found), and whether
+    /// the text then takes the keyboard (not while typing in the find bar).
+    select: Option<(usize, usize, bool)>,
     /// A line to scroll to, next frame, the cursor left where it is.
     show: Option<usize>,
+    /// Scroll the cursor into view (the least needed) after the frame's commands.
+    scroll_cursor: bool,
+    /// The autocomplete list, when open.
+    completion: Option<Completion>,
+    /// How many rows Page Up and Page Down move (the rows in view, last frame).
+    page_rows: usize,
 }
 
 impl SourceEditor {
@@ -106,6 +172,9 @@ impl SourceEditor {
             go_to: None,
             select: None,
             show: None,
+            scroll_cursor: false,
+            completion: None,
+            page_rows: 20,
         }
     }
 
@@ -144,6 +213,11 @@ impl SourceEditor {
         Some(self.text.chars().take(at.into()).filter(|&c| c == '\n').count() + 1)
     }
 
+    /// The autocomplete list's suggestions as shown, if it is open.
+    pub fn suggestions(&self) -> Option<Vec<String>> {
+        self.completion.as_ref().map(|c| c.items.iter().map(|s| s.label.clone()).collect())
+    }
+
     /// The find bar's matches (byte ranges) of its query, any case.
     fn matches(&self) -> Vec<(usize, usize)> {
         find_all(&self.text, &self.find.query)
@@ -179,14 +253,43 @@ impl SourceEditor {
             Some(c) if forward => (c + 1) % m.len(),
             Some(c) => (c + m.len() - 1) % m.len(),
         };
-        self.find.current = Some(next);
-        let (a, b) = m[next];
+        self.go_to_match(next, true);
+    }
+
+    /// Selects match `k` of the query and shows it; `focus`: the text takes the keyboard.
+    fn go_to_match(&mut self, k: usize, focus: bool) {
+        let m = self.matches();
+        let Some(&(a, b)) = m.get(k) else { return };
+        self.find.current = Some(k);
         let chars = |byte: usize| self.text[..byte].chars().count();
-        self.select = Some((chars(a), chars(b)));
+        self.select = Some((chars(a), chars(b), focus));
+    }
+
+    /// Search as one types: the first match at or after where the search started (round the
+    /// end), the keyboard left in the find field.
+    fn find_live(&mut self) {
+        let m = self.matches();
+        if m.is_empty() {
+            self.find.current = None;
+            return;
+        }
+        let from = byte_of(&self.text, self.find.from);
+        let k = m.iter().position(|&(a, _)| a >= from).unwrap_or(0);
+        self.go_to_match(k, false);
+    }
+
+    /// Closes the find bar and gives the keyboard back to the text, the match gone to
+    /// selected (typing replaces it).
+    fn close_find(&mut self, ctx: &egui::Context) {
+        if let Some(k) = self.find.current {
+            self.go_to_match(k, true);
+        }
+        self.find.open = false;
+        ctx.memory_mut(|m| m.request_focus(self.text_id()));
     }
 
     /// The keys of the editor, while it is shown: Ctrl+F find, Ctrl+G go to line, F3 and
-    /// Shift+F3 next and previous match, Escape closes the bars.
+    /// Shift+F3 next and previous match, Escape closes the bars (the text gets the keyboard).
     fn keys(&mut self, ctx: &egui::Context) {
         use egui::{Key, KeyboardShortcut, Modifiers};
         let find = KeyboardShortcut::new(Modifiers::COMMAND, Key::F);
@@ -196,6 +299,10 @@ impl SourceEditor {
         if ctx.input_mut(|i| i.consume_shortcut(&find)) {
             self.find.open = true;
             self.find.focus = true;
+            let at = egui::TextEdit::load_state(ctx, self.text_id())
+                .and_then(|s| s.cursor.char_range())
+                .map_or(0, |r| r.primary.index.0.min(r.secondary.index.0));
+            self.find.from = at;
         }
         if ctx.input_mut(|i| i.consume_shortcut(&goto)) {
             self.goto = Some((String::new(), true));
@@ -206,6 +313,14 @@ impl SourceEditor {
             } else if ctx.input_mut(|i| i.consume_shortcut(&next)) {
                 self.find_step(true);
             }
+        }
+        // Escape with the keyboard nowhere (a bar's button was clicked): the bars close.
+        if (self.find.open || self.goto.is_some())
+            && ctx.memory(|m| m.focused().is_none())
+            && ctx.input(|i| i.key_pressed(Key::Escape))
+        {
+            self.goto = None;
+            self.close_find(ctx);
         }
     }
 
@@ -221,11 +336,17 @@ impl SourceEditor {
                 }
                 if r.changed() {
                     self.find.current = None;
+                    self.find_live();
                 }
+                let escape = ui.input(|i| i.key_pressed(egui::Key::Escape));
                 let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 if enter {
                     let back = ui.input(|i| i.modifiers.shift);
                     self.find_step(!back);
+                    // Enter again goes on: the keyboard stays in the field.
+                    if let Some((a, b, _)) = self.select {
+                        self.select = Some((a, b, false));
+                    }
                     r.request_focus();
                 }
                 if ui.small_button("Previous").on_hover_text("Shift+Enter or Shift+F3").clicked() {
@@ -237,13 +358,14 @@ impl SourceEditor {
                 let (at, n) = self.find_count().unwrap_or((0, 0));
                 ui.label(if n == 0 { "no match".to_string() } else { format!("{at} of {n}") });
                 if ui.small_button("Close").on_hover_text("Escape").clicked()
-                    || (r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Escape)))
+                    || ((r.has_focus() || r.lost_focus()) && escape)
                 {
-                    self.find.open = false;
+                    self.close_find(ui.ctx());
                 }
             });
         }
         let mut close = false;
+        let text_id = self.text_id();
         if let Some((typed, focus)) = &mut self.goto {
             let mut go = None;
             ui.horizontal(|ui| {
@@ -257,8 +379,11 @@ impl SourceEditor {
                     go = typed.trim().parse::<usize>().ok();
                     close = go.is_some();
                 }
-                if ui.small_button("Close").clicked() {
+                if ui.small_button("Close").clicked()
+                    || ((r.has_focus() || r.lost_focus()) && ui.input(|i| i.key_pressed(egui::Key::Escape)))
+                {
                     close = true;
+                    ui.memory_mut(|m| m.request_focus(text_id));
                 }
             });
             if let Some(line) = go {
@@ -270,18 +395,159 @@ impl SourceEditor {
         }
     }
 
+    /// The editing commands, taken before the text field sees their keys (while the text has
+    /// the keyboard): the autocomplete list's keys, Ctrl+/, Alt+Up/Down and Ctrl+Shift+Up/Down,
+    /// Ctrl+D, Home, Page Up and Page Down (with Shift: selecting). True when the text changed.
+    fn commands(&mut self, ctx: &egui::Context) -> bool {
+        use egui::Key;
+        let text_id = self.text_id();
+        if !ctx.memory(|m| m.has_focus(text_id)) {
+            self.completion = None;
+            return false;
+        }
+        let Some(mut state) = egui::TextEdit::load_state(ctx, text_id) else { return false };
+        let Some(range) = state.cursor.char_range() else { return false };
+        let sel = text_ops::Selection { anchor: range.secondary.index.0, cursor: range.primary.index.0 };
+        // The list's keys.
+        if let Some(c) = &mut self.completion {
+            let n = c.items.len();
+            if take_key(ctx, Key::ArrowDown, false, false, false) {
+                c.chosen = (c.chosen + 1) % n;
+            } else if take_key(ctx, Key::ArrowUp, false, false, false) {
+                c.chosen = (c.chosen + n - 1) % n;
+            } else if take_key(ctx, Key::Escape, false, false, false) {
+                self.completion = None;
+            } else if take_key(ctx, Key::Enter, false, false, false)
+                || take_key(ctx, Key::Tab, false, false, false)
+            {
+                let k = c.chosen;
+                return self.accept(ctx, k);
+            }
+        }
+        let key = |k, alt, ctrl, shift| take_key(ctx, k, alt, ctrl, shift);
+        let new = if key(Key::Slash, false, true, false) {
+            Some(text_ops::toggle_comment(&self.text, sel))
+        } else if key(Key::ArrowUp, true, false, false) || key(Key::ArrowUp, false, true, true) {
+            Some(text_ops::move_lines(&self.text, sel, true))
+        } else if key(Key::ArrowDown, true, false, false) || key(Key::ArrowDown, false, true, true) {
+            Some(text_ops::move_lines(&self.text, sel, false))
+        } else if key(Key::D, false, true, false) {
+            Some(text_ops::duplicate_lines(&self.text, sel))
+        } else {
+            None
+        };
+        let moved = if new.is_some() {
+            None
+        } else if let Some(shift) = [false, true].into_iter().find(|&s| key(Key::Home, false, false, s)) {
+            Some((text_ops::home(&self.text, sel.cursor), shift))
+        } else if let Some(shift) = [false, true].into_iter().find(|&s| key(Key::PageUp, false, false, s)) {
+            Some((text_ops::page(&self.text, sel.cursor, self.page_rows, true), shift))
+        } else if let Some(shift) = [false, true].into_iter().find(|&s| key(Key::PageDown, false, false, s)) {
+            Some((text_ops::page(&self.text, sel.cursor, self.page_rows, false), shift))
+        } else {
+            None
+        };
+        let (changed, sel) = match (new, moved) {
+            (Some((text, sel)), _) => {
+                self.text = text;
+                (true, sel)
+            }
+            (None, Some((at, shift))) => {
+                (false, text_ops::Selection { anchor: if shift { sel.anchor } else { at }, cursor: at })
+            }
+            (None, None) => return false,
+        };
+        let range = CCursorRange::two(CCursor::new(sel.anchor), CCursor::new(sel.cursor));
+        state.cursor.set_char_range(Some(range));
+        state.store(ctx, text_id);
+        self.scroll_cursor = true;
+        self.completion = None;
+        changed
+    }
+
+    /// Puts suggestion `k` of the open list in place of the word typed.
+    fn accept(&mut self, ctx: &egui::Context, k: usize) -> bool {
+        let Some(c) = self.completion.take() else { return false };
+        let Some(s) = c.items.get(k) else { return false };
+        let text_id = self.text_id();
+        let mut state = egui::TextEdit::load_state(ctx, text_id).unwrap_or_default();
+        let at = state.cursor.char_range().map_or(c.start, |r| r.primary.index.0);
+        let (a, b) = (byte_of(&self.text, c.start), byte_of(&self.text, at.max(c.start)));
+        self.text.replace_range(a..b, &s.insert);
+        let after = CCursor::new(c.start + s.insert.chars().count());
+        state.cursor.set_char_range(Some(CCursorRange::one(after)));
+        state.store(ctx, text_id);
+        ctx.memory_mut(|m| m.request_focus(text_id));
+        self.scroll_cursor = true;
+        true
+    }
+
+    /// Opens, follows or closes the list after the frame's typing: `asked` (Ctrl+Space) opens
+    /// it with what fits even before a letter; typing a name's second letter opens it
+    /// (`typed`: a letter typed this frame); it follows the word while open (`changed`: the
+    /// text changed) and closes when nothing fits or the cursor leaves the word.
+    fn follow_completion(&mut self, ctx: &egui::Context, asked: bool, typed: bool, changed: bool) {
+        let Some(at) = egui::TextEdit::load_state(ctx, self.text_id())
+            .and_then(|s| s.cursor.char_range())
+            .filter(|r| r.is_empty())
+            .map(|r| r.primary.index.0)
+        else {
+            self.completion = None;
+            return;
+        };
+        let open = self.completion.is_some();
+        if !(asked || typed || open) {
+            return;
+        }
+        let byte = byte_of(&self.text, at);
+        let start = complete::word_start(&self.text, byte);
+        let word = self.text[start..byte].chars().count();
+        let start_char = at - word;
+        if open && self.completion.as_ref().is_some_and(|c| c.start != start_char) {
+            // The cursor left the word.
+            self.completion = None;
+            return;
+        }
+        if !asked && !changed {
+            return;
+        }
+        if !asked && !open && word < 2 {
+            return;
+        }
+        let (_, items) = complete::suggest(&self.text, byte, asked || open);
+        self.completion =
+            if items.is_empty() { None } else { Some(Completion { start: start_char, items, chosen: 0 }) };
+    }
+
     /// Draws the editor filling the space left, and handles its keys.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> SourceOutput {
         self.keys(ui.ctx());
         self.bars(ui);
+        let ctx = ui.ctx().clone();
+        let text_id = self.text_id();
+        // Escape with the list open closes the list alone (egui drops the keyboard on Escape
+        // before the text sees it: it is given back).
+        if self.completion.is_some()
+            && ctx.memory(|m| m.focused().is_none() && m.had_focus_last_frame(text_id))
+            && take_key(&ctx, egui::Key::Escape, false, false, false)
+        {
+            self.completion = None;
+            ctx.memory_mut(|m| m.request_focus(text_id));
+        }
+        let focused = ctx.memory(|m| m.has_focus(text_id));
+        let asked = focused && take_key(&ctx, egui::Key::Space, false, true, false);
+        let typed = focused
+            && ctx.input(|i| {
+                i.events.iter().any(|e| matches!(e, egui::Event::Text(t) if t.chars().next_back().is_some_and(complete::is_word_char)))
+            });
+        let commanded = self.commands(&ctx);
         let font = egui::TextStyle::Monospace.resolve(ui.style());
         let dark = ui.visuals().dark_mode;
         let line_height = ui.fonts_mut(|f| f.row_height(&font)) + ui.spacing().extra_text_line_spacing;
         let digits = self.text.lines().count().max(1).to_string().len().max(3);
         let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
         let gutter = char_w * digits as f32 + 22.0;
-        let text_id = self.text_id();
-        let mut out = SourceOutput::default();
+        let mut out = SourceOutput { changed: commanded, ..SourceOutput::default() };
         let scroll = egui::ScrollArea::both().id_salt(self.id.with("scroll")).auto_shrink([false, false]);
         // Where the layout is kept: the closure below takes it.
         let mut layout = self.layout.take();
@@ -289,6 +555,12 @@ impl SourceEditor {
         let go_to = self.go_to.take();
         let select = self.select.take();
         let show = self.show.take();
+        let scroll_cursor = std::mem::take(&mut self.scroll_cursor);
+        let current_match =
+            self.find.current.and_then(|k| self.matches().get(k).copied()).filter(|_| self.find.open);
+        let completion = self.completion.clone();
+        let mut clicked_item = None;
+        let mut in_view = 0;
         let text = &mut self.text;
         scroll.show(ui, |ui| {
             ui.horizontal_top(|ui| {
@@ -312,6 +584,7 @@ impl SourceEditor {
                         marks: marks_gen,
                         font: font.clone(),
                         dark,
+                        rows: line_rows(&galley),
                         galley: Arc::clone(&galley),
                         tokens,
                     });
@@ -327,12 +600,25 @@ impl SourceEditor {
                 let shown = edit.show(ui);
                 // Named for the accessibility tree (and the tests).
                 ui.ctx().accesskit_node_builder(text_id, |node| node.set_label("Game source"));
-                out.changed = shown.response.changed();
+                out.changed |= shown.response.changed();
                 let galley = shown.galley.clone();
                 let origin = shown.galley_pos;
-                let row_top = |line: usize| origin.y + line.saturating_sub(1) as f32 * line_height;
-                let line_at = |y: f32| ((y - origin.y) / line_height).floor().max(0.0) as usize + 1;
-                // The cursor moved by go-to or find: set it, give the text the keyboard, show it.
+                // One source of rows: the galley's own, as the text is drawn.
+                let no_rows = vec![(0.0, line_height)];
+                let rows = layout.as_ref().map_or(&no_rows, |l| &l.rows);
+                let row = |line: usize| {
+                    let (t, b) = rows[line.clamp(1, rows.len()) - 1];
+                    (origin.y + t, origin.y + b)
+                };
+                let line_at =
+                    |y: f32| rows.partition_point(|&(_, b)| origin.y + b <= y).min(rows.len() - 1) + 1;
+                let row_rect = |line: usize, x: f32, w: f32| {
+                    let (t, b) = row(line);
+                    Rect::from_min_max(pos2(x, t), pos2(x + w, b))
+                };
+                let line_of = |c: usize| text.chars().take(c).filter(|&c| c == '\n').count() + 1;
+                // The cursor moved by go-to or find: set it, maybe give the text the keyboard,
+                // show it.
                 let mut cursor = None;
                 if let Some(line) = go_to {
                     let at: usize = text
@@ -340,30 +626,52 @@ impl SourceEditor {
                         .take(line.saturating_sub(1))
                         .map(|s| s.chars().count())
                         .sum();
-                    cursor = Some((at, at, line));
+                    cursor = Some((at, at, true));
                 }
-                if let Some((a, b)) = select {
-                    let line = text.chars().take(a).filter(|&c| c == '\n').count() + 1;
-                    cursor = Some((a, b, line));
+                if let Some(s) = select {
+                    cursor = Some(s);
                 }
-                if let Some((a, b, line)) = cursor {
+                if let Some((a, b, focus)) = cursor {
                     let mut state = shown.state.clone();
                     let range = CCursorRange::two(CCursor::new(a), CCursor::new(b));
                     state.cursor.set_char_range(Some(range));
                     state.store(ui.ctx(), text_id);
-                    ui.memory_mut(|m| m.request_focus(text_id));
+                    if focus {
+                        ui.memory_mut(|m| m.request_focus(text_id));
+                    }
                     let x = galley.pos_from_cursor(CCursor::new(b)).min.x + origin.x;
                     let left = shown.response.rect.left();
-                    let r = Rect::from_min_size(
-                        pos2(left.max(x - 200.0), row_top(line)),
-                        vec2(40.0, line_height),
-                    );
+                    let r = row_rect(line_of(a), left.max(x - 200.0), 40.0);
                     ui.scroll_to_rect(r, Some(egui::Align::Center));
                 }
                 if let Some(line) = show {
-                    let left = shown.response.rect.left();
-                    let r = Rect::from_min_size(pos2(left, row_top(line)), vec2(40.0, line_height));
-                    ui.scroll_to_rect(r, Some(egui::Align::Center));
+                    ui.scroll_to_rect(
+                        row_rect(line, shown.response.rect.left(), 40.0),
+                        Some(egui::Align::Center),
+                    );
+                }
+                let cursor_at = shown.state.cursor.char_range().map(|r| r.primary);
+                if scroll_cursor && let Some(c) = cursor_at {
+                    let r = galley.pos_from_cursor(c).translate(origin.to_vec2());
+                    ui.scroll_to_rect(r.expand2(vec2(20.0, 0.0)), None);
+                }
+                // The match gone to, outlined (the text may not have the keyboard to show it
+                // selected while one types in the find bar).
+                if let Some((a, b)) = current_match {
+                    let chars = |byte: usize| text[..byte.min(text.len())].chars().count();
+                    let ra = galley.pos_from_cursor(CCursor::new(chars(a)));
+                    let rb = galley.pos_from_cursor(CCursor::new(chars(b)));
+                    if (ra.top() - rb.top()).abs() < 1.0 {
+                        let r =
+                            Rect::from_min_max(ra.min, pos2(rb.max.x, ra.max.y)).translate(origin.to_vec2());
+                        let colour = ui.visuals().selection.stroke.color;
+                        ui.painter().rect_stroke(
+                            r.expand(1.0),
+                            2.0,
+                            Stroke::new(1.5, colour),
+                            egui::StrokeKind::Outside,
+                        );
+                    }
                 }
                 // A click on a token: answered.
                 if shown.response.clicked()
@@ -405,28 +713,33 @@ impl SourceEditor {
                 );
                 let painter = ui.painter();
                 painter.rect_filled(gutter_rect, 0.0, ui.visuals().panel_fill);
-                let lines = text.split('\n').count();
-                let first = line_at(clip.top()).max(1);
-                let last = line_at(clip.bottom()).min(lines);
+                let first = line_at(clip.top());
+                let last = line_at(clip.bottom());
+                in_view = (clip.height() / line_height).floor() as usize;
                 let weak = ui.visuals().weak_text_color();
                 for line in first..=last {
-                    let y = row_top(line);
+                    let r = row_rect(line, clip.left(), gutter);
                     painter.text(
-                        pos2(clip.left() + gutter - 8.0, y),
-                        egui::Align2::RIGHT_TOP,
+                        pos2(clip.left() + gutter - 8.0, r.center().y),
+                        egui::Align2::RIGHT_CENTER,
                         line.to_string(),
                         font.clone(),
                         weak,
                     );
+                    // Named for the accessibility tree (and the tests): "line number N".
+                    let resp = ui.interact(r, self.id.with(("row", line)), Sense::hover());
+                    resp.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::Label, true, format!("line number {line}"))
+                    });
                 }
                 // A mark per line with messages: its messages on hover, a click goes there.
                 let mut lines_marked: Vec<usize> = marks.iter().map(|m| m.line).filter(|&l| l > 0).collect();
+                lines_marked.sort_unstable();
                 lines_marked.dedup();
-                for line in lines_marked {
+                for line in lines_marked.into_iter().filter(|&l| l <= rows.len()) {
                     let said: Vec<&Mark> = marks.iter().filter(|m| m.line == line).collect();
                     let error = said.iter().any(|m| m.error);
-                    let r =
-                        Rect::from_min_size(pos2(clip.left() + 1.0, row_top(line)), vec2(12.0, line_height));
+                    let r = row_rect(line, clip.left() + 1.0, 12.0);
                     if !r.intersects(clip) {
                         continue;
                     }
@@ -447,10 +760,53 @@ impl SourceEditor {
                         self.go_to = Some(line);
                     }
                 }
+                // The autocomplete list, under the cursor.
+                if let (Some(c), Some(at)) = (&completion, cursor_at) {
+                    let below = galley.pos_from_cursor(at).translate(origin.to_vec2()).left_bottom();
+                    egui::Area::new(self.id.with("completion"))
+                        .order(egui::Order::Foreground)
+                        .fixed_pos(below + vec2(0.0, 2.0))
+                        .show(ui.ctx(), |ui| {
+                            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                                for (k, s) in c.items.iter().enumerate() {
+                                    let r = ui.selectable_label(k == c.chosen, &s.label);
+                                    // Named for the accessibility tree (and the tests).
+                                    r.widget_info(|| {
+                                        egui::WidgetInfo::selected(
+                                            egui::Role::Button,
+                                            true,
+                                            k == c.chosen,
+                                            format!("suggestion {}", s.label),
+                                        )
+                                    });
+                                    if r.clicked() {
+                                        clicked_item = Some(k);
+                                    }
+                                }
+                                ui.weak("Enter or Tab: put in · Esc: close");
+                            });
+                        });
+                }
             });
         });
         self.layout = layout;
+        self.page_rows = in_view.saturating_sub(2).max(1);
+        if let Some(k) = clicked_item {
+            out.changed |= self.accept(&ctx, k);
+        } else {
+            self.follow_completion(&ctx, asked, typed && out.changed, out.changed);
+        }
         out
+    }
+}
+
+impl SourceEditor {
+    /// What the marks underline: each range's line (from 1) and its text, in order.
+    pub fn underlined(&self) -> Vec<(usize, String)> {
+        underline_ranges(&self.text, &self.marks)
+            .into_iter()
+            .map(|(a, b, _)| (self.text[..a].matches('\n').count() + 1, self.text[a..b].to_string()))
+            .collect()
     }
 }
 
@@ -557,8 +913,35 @@ fn darker(c: Color32) -> Color32 {
     Color32::from_rgb(c.r() / 2, c.g() / 2, c.b() / 2)
 }
 
-/// The byte ranges to underline, in order: the word at each mark's column (its line's words
-/// without one), red for errors and yellow for warnings.
+/// The word of `line` a message names in quotes (`Name "crat", referred to in a rule, does
+/// not exist.`), found whole and in any case (the compiler lower-cases names): its byte range.
+fn named_word(line: &str, message: &str) -> Option<(usize, usize)> {
+    let low = line.to_lowercase();
+    if low.len() != line.len() {
+        return None;
+    }
+    let word_char = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    for quoted in message.split('"').skip(1).step_by(2) {
+        let q = quoted.trim().to_lowercase();
+        if q.is_empty() {
+            continue;
+        }
+        for (i, _) in low.match_indices(&q) {
+            let before = low[..i].chars().next_back();
+            let after = low[i + q.len()..].chars().next();
+            let joined_before = word_char(before) && word_char(q.chars().next());
+            let joined_after = word_char(after) && word_char(q.chars().next_back());
+            let whole = !joined_before && !joined_after;
+            if whole {
+                return Some((i, i + q.len()));
+            }
+        }
+    }
+    None
+}
+
+/// The byte ranges to underline, in order: the word at each mark's column, else the word its
+/// message names, else its line's words; red for errors and yellow for warnings.
 fn underline_ranges(text: &str, marks: &[Mark]) -> Vec<(usize, usize, Color32)> {
     if marks.is_empty() {
         return Vec::new();
@@ -577,6 +960,8 @@ fn underline_ranges(text: &str, marks: &[Mark]) -> Vec<(usize, usize, Color32)> 
             }
             let end = line[from..].find(char::is_whitespace).map_or(line.len(), |e| from + e);
             (from, end.max(from + 1).min(line.len()))
+        } else if let Some(word) = named_word(line, &m.message) {
+            word
         } else {
             let lead = line.len() - line.trim_start().len();
             (lead, line.trim_end().len())

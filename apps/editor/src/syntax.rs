@@ -397,6 +397,122 @@ fn split_words(body: &str, range: Range<usize>, rules: bool, out: &mut Vec<Range
     }
 }
 
+/// Where a place in the source is: what may be typed there (for autocomplete).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Inside a comment.
+    Comment,
+    /// The prelude (`title`, `author`…).
+    Prelude,
+    /// An object's name line.
+    ObjectName,
+    /// An object's colours line.
+    ObjectColours,
+    /// A row of an object's sprite.
+    Sprite,
+    /// The legend.
+    Legend,
+    /// The sounds section.
+    Sounds,
+    /// The collision layers.
+    CollisionLayers,
+    /// The rules.
+    Rules,
+    /// The win conditions.
+    WinConditions,
+    /// The levels.
+    Levels,
+}
+
+/// Where byte `at` of `source` is (a section, a part of an object's declaration, a comment).
+pub fn place_at(source: &str, at: usize) -> Place {
+    let mut st = LineState::default();
+    let mut scratch = Vec::new();
+    let mut base = 0;
+    for line in source.split_inclusive('\n') {
+        let end = base + line.len();
+        if at < end || (at == end && !line.ends_with('\n')) {
+            break;
+        }
+        scratch.clear();
+        line_tokens(line, base, &mut st, &mut scratch);
+        base += line.len();
+    }
+    // Comments opened before `at` on its line.
+    let mut depth = st.comment;
+    for c in source[base..at.max(base)].chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if depth > 0 {
+        return Place::Comment;
+    }
+    let line = source[base..].split('\n').next().unwrap_or("");
+    match st.section {
+        Section::Prelude => Place::Prelude,
+        Section::Objects => {
+            let sprite_row =
+                !line.trim().is_empty() && line.trim().chars().all(|c| c.is_ascii_digit() || c == '.');
+            match st.object {
+                ObjectPart::Colours => Place::ObjectColours,
+                ObjectPart::Sprite if sprite_row => Place::Sprite,
+                _ => Place::ObjectName,
+            }
+        }
+        Section::Legend => Place::Legend,
+        Section::Sounds => Place::Sounds,
+        Section::CollisionLayers => Place::CollisionLayers,
+        Section::Rules => Place::Rules,
+        Section::WinConditions => Place::WinConditions,
+        Section::Levels => Place::Levels,
+    }
+}
+
+/// The names the game declares: its objects' (and their glyphs) and its legend's, in order,
+/// each once (any case).
+pub fn declared_names(source: &str) -> Vec<String> {
+    let mut st = LineState::default();
+    let mut tokens = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    let mut base = 0;
+    for line in source.split_inclusive('\n') {
+        let section = st.section;
+        tokens.clear();
+        line_tokens(line, base, &mut st, &mut tokens);
+        if matches!(section, Section::Objects | Section::Legend) && st.section == section {
+            for t in tokens.iter().filter(|t| t.class == Class::Name) {
+                let name = &source[t.range.clone()];
+                if !out.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+                    out.push(name.to_string());
+                }
+            }
+        }
+        base += line.len();
+    }
+    out
+}
+
+/// The `(` of a comment never closed (comments nest): its line and byte column, from 1 (the
+/// outermost one still open at the end of the source).
+pub fn unclosed_comment(source: &str) -> Option<(usize, usize)> {
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for (n, line) in source.split('\n').enumerate() {
+        for (i, c) in line.char_indices() {
+            match c {
+                '(' => open.push((n + 1, i + 1)),
+                ')' => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    open.first().copied()
+}
+
 /// The colour a class is painted in (dark theme), or `None` for the text colour.
 pub fn colour(class: Class) -> Option<Color32> {
     Some(match class {

@@ -80,6 +80,9 @@ impl Default for Workbench {
     }
 }
 
+/// The message at the `(` of a comment never closed.
+pub const UNCLOSED_COMMENT: &str = "This '(' opens a comment that is never closed: comments nest, each '(' needs its ')', so everything after it is a comment.";
+
 /// A compiler message in plain words where the reference's is a joke; others as they are.
 pub fn plain_words(message: &str) -> String {
     const JOKES: &[(&str, &str)] = &[
@@ -100,6 +103,10 @@ pub fn plain_words(message: &str) -> String {
         (
             " inside square brackets.  It's used to separate states, it has no place inside them >:| .",
             " inside square brackets: it separates a rule's two sides, outside the brackets.",
+        ),
+        (
+            "This rule refers to nothing.  What the heck? :O",
+            "This rule names no object: its cells are all empty, so it can match nothing.",
         ),
         (
             "You can't have anything in with an ellipsis. Sorry.",
@@ -215,20 +222,34 @@ impl Workbench {
             message: plain_words(&d.message),
             error: d.is_error,
         };
+        // A comment never closed greys the rest of the file: said at its `(`.
+        let comment = |error: bool| {
+            crate::syntax::unclosed_comment(&self.editor.text).map(|(line, column)| Mark {
+                line,
+                column,
+                message: UNCLOSED_COMMENT.to_string(),
+                error,
+            })
+        };
         match engine::compile(&self.editor.text) {
             Err(diags) => {
                 let errors = diags.iter().filter(|d| d.is_error).count();
-                self.editor.set_marks(diags.iter().map(mark).collect());
+                let mut marks: Vec<Mark> = diags.iter().map(mark).collect();
+                marks.extend(comment(true));
+                self.editor.set_marks(marks);
                 self.said = Some(format!("{errors} error(s): nothing rebuilt"));
                 self.failed = true;
                 // The first error in view (the cursor stays where it is).
-                if let Some(line) = diags.iter().filter(|d| d.is_error && d.line > 0).map(|d| d.line).min() {
+                let first =
+                    self.editor.marks().iter().filter(|m| m.error && m.line > 0).map(|m| m.line).min();
+                if let Some(line) = first {
                     self.editor.show_line(line);
                 }
                 WorkbenchAction::Failed
             }
             Ok(game) => {
                 let mut marks: Vec<Mark> = game.warnings().iter().map(mark).collect();
+                marks.extend(comment(false));
                 if tessera_core::puzzlescript::entry_of(&game, level).is_none() {
                     let message = format!("the game has no level {} (the one Edit shows)", level + 1);
                     marks.push(Mark { line: 0, column: 0, message, error: true });

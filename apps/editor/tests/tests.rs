@@ -11,5 +11,6 @@ mod play;
 mod puzzlescript;
 mod sokoban;
 mod sound;
+mod source;
 mod workbench;
 mod workbench_loop;
