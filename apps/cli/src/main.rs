@@ -14,6 +14,7 @@ mod bots;
 mod convert;
 mod error;
 mod games;
+mod generate;
 mod pack;
 mod play;
 mod reduce;
@@ -49,6 +50,10 @@ enum Command {
     Difficulty(bots::DifficultyArgs),
     /// Level packs: edit (new, add, remove, move, list), rate (or a shard), merge, report.
     Pack(pack::PackArgs),
+    /// New levels for a PuzzleScript game, each proved by the solver and replayed to a win,
+    /// appended to the game's source.
+    #[command(display_order = 101)]
+    Generate(generate::GenerateArgs),
     /// Solve a level in a time limit with its rule set's solver, print it, optionally record it.
     // Listed after the commands of every rule set, as before the registry.
     #[command(display_order = 100)]
@@ -66,6 +71,7 @@ fn main() -> ExitCode {
         Some(Command::Difficulty(args)) => bots::difficulty(&args),
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Pack(args)) => pack::run(&args),
+        Some(Command::Generate(args)) => generate::run(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };

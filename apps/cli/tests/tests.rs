@@ -4,6 +4,7 @@ mod bots;
 mod bounds;
 mod collapse;
 mod convert;
+mod generate;
 mod hostile;
 mod match3;
 mod pack;
