@@ -6,7 +6,7 @@
 #
 #   tools/puzzlescript/check_generated.sh [COUNT] [OUTDIR]     (default 10, target/generate-check)
 #
-# Each game: `--count 2 --states 200000 --level-states 20000 --min-steps 4`; a game tessera cannot
+# Each game: `--count 2 --states 1000000 --level-states 20000 --min-steps 4`; a game tessera cannot
 # generate for (no win condition, realtime, nothing proved in the budget) is skipped, and the
 # table says so.
 set -euo pipefail
@@ -30,7 +30,7 @@ results=()
 for game in "$out"/games/*.txt; do
   [ "$done_games" -ge "$count" ] && break
   name="$(basename "$game" .txt)"
-  if "$tessera" generate "$game" --count 2 --states 200000 --level-states 20000 --min-steps 4 --jobs 2 \
+  if "$tessera" generate "$game" --count 2 --states 1000000 --level-states 20000 --min-steps 4 --jobs 2 \
       --json --out "$out/generated/$name.txt" >"$out/generated/$name.json" 2>"$out/generated/$name.err"; then
     printf 'generated %s: %s\n' "$name" "$(tail -1 "$out/generated/$name.json" | node -e \
       'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);console.log(j.levels.map(l=>l.steps+" steps").join(", "))})')"

@@ -78,15 +78,19 @@ fn bad(what: impl std::fmt::Display) -> CliError {
 
 /// `WxH`.
 fn parse_size(text: &str) -> Result<(usize, usize), CliError> {
-    let (w, h) = text.split_once(['x', 'X']).ok_or_else(|| bad(format!("--size {text}: give WxH, as 10x8")))?;
+    let (w, h) =
+        text.split_once(['x', 'X']).ok_or_else(|| bad(format!("--size {text}: give WxH, as 10x8")))?;
     let n = |s: &str| s.trim().parse::<usize>().map_err(|_| bad(format!("--size {text}: give WxH, as 10x8")));
     Ok((n(w)?, n(h)?))
 }
 
 /// `A..B`.
 fn parse_range(text: &str) -> Result<(u64, u64), CliError> {
-    let (a, b) = text.split_once("..").ok_or_else(|| bad(format!("--difficulty {text}: give A..B, as 8..20")))?;
-    let n = |s: &str| s.trim().parse::<u64>().map_err(|_| bad(format!("--difficulty {text}: give A..B, as 8..20")));
+    let (a, b) =
+        text.split_once("..").ok_or_else(|| bad(format!("--difficulty {text}: give A..B, as 8..20")))?;
+    let n = |s: &str| {
+        s.trim().parse::<u64>().map_err(|_| bad(format!("--difficulty {text}: give A..B, as 8..20")))
+    };
     Ok((n(a)?, n(b)?))
 }
 
@@ -115,7 +119,8 @@ fn options(args: &GenerateArgs) -> Result<Options, CliError> {
     };
     let curve = Curve::from_name(&args.curve)
         .ok_or_else(|| bad(format!("--curve {}: give rising or flat", args.curve)))?;
-    let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+    let jobs =
+        args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
     Ok(Options {
         count: args.count,
         seed: args.seed,
@@ -193,7 +198,11 @@ pub fn run(args: &GenerateArgs) -> Result<(), CliError> {
             outcome.candidates,
             args.out.display()
         );
-        return Err(if outcome.ended == Ended::Interrupted { CliError::Interrupted(what) } else { CliError::Failed(what) });
+        return Err(if outcome.ended == Ended::Interrupted {
+            CliError::Interrupted(what)
+        } else {
+            CliError::Failed(what)
+        });
     }
     tessera_replay::atomic_write(&args.out, outcome.source.as_bytes())
         .map_err(|e| CliError::file(&args.out, format!("cannot write: {e}")))?;

@@ -29,7 +29,8 @@ fn generate(game: &str, out: &Path, extra: &[&str]) -> std::process::Output {
 /// level each; the rows are read from the source's LEVELS section instead (blocks of lines
 /// that are not messages).
 fn level_blocks(source: &str) -> Vec<Vec<String>> {
-    let levels = source.to_ascii_lowercase().lines().position(|l| l.trim() == "levels").expect("a LEVELS section");
+    let levels =
+        source.to_ascii_lowercase().lines().position(|l| l.trim() == "levels").expect("a LEVELS section");
     let mut blocks = Vec::new();
     let mut block: Vec<String> = Vec::new();
     for line in source.lines().skip(levels + 1) {
@@ -61,7 +62,11 @@ fn check_levels(game: &str, out: &Path, json: &serde_json::Value, min_steps: usi
     assert_eq!(json["proved"].as_u64(), Some(levels.len() as u64));
     for (k, level) in levels.iter().enumerate() {
         let number = level["number"].as_u64().expect("number: an integer") as usize;
-        assert_eq!(number, own.len() + k + 1, "numbered from 1 as solve --number counts, in the pack's order");
+        assert_eq!(
+            number,
+            own.len() + k + 1,
+            "numbered from 1 as solve --number counts, in the pack's order"
+        );
         let solution: Vec<&str> = level["solution"]
             .as_array()
             .expect("solution: an array")
@@ -77,7 +82,16 @@ fn check_levels(game: &str, out: &Path, json: &serde_json::Value, min_steps: usi
         assert!(!own.contains(&rows), "level {number} repeats one of the game's own");
         assert_eq!(all.iter().filter(|b| **b == rows).count(), 1, "level {number} repeats another");
         let play = tessera(
-            &["play", out.to_str().unwrap(), "--number", &number.to_string(), "--commands", "-", "--json", "--strict"],
+            &[
+                "play",
+                out.to_str().unwrap(),
+                "--number",
+                &number.to_string(),
+                "--commands",
+                "-",
+                "--json",
+                "--strict",
+            ],
             &solution.join("\n"),
         );
         assert!(play.status.success(), "level {number}: {}", stderr(&play));
@@ -90,14 +104,19 @@ fn check_levels(game: &str, out: &Path, json: &serde_json::Value, min_steps: usi
 fn generated_levels_are_appended_in_the_legend_and_their_solutions_win() {
     let dir = scratch("generate-fuse");
     let out = dir.join("out.txt");
-    let run = generate(FUSE, &out, &["--count", "3", "--states", "20000", "--level-states", "5000", "--jobs", "2"]);
+    let run = generate(
+        FUSE,
+        &out,
+        &["--count", "3", "--states", "100000", "--level-states", "5000", "--jobs", "2"],
+    );
     assert!(run.status.success(), "{}", stderr(&run));
     let json = last_json(&run);
     assert_eq!(json["levels"].as_array().unwrap().len(), 3, "{json}");
     assert_eq!(json["ended"], "count");
     check_levels(FUSE, &out, &json, 6);
     // The rising curve: by difficulty, easy to hard.
-    let d: Vec<u64> = json["levels"].as_array().unwrap().iter().map(|l| l["difficulty"].as_u64().unwrap()).collect();
+    let d: Vec<u64> =
+        json["levels"].as_array().unwrap().iter().map(|l| l["difficulty"].as_u64().unwrap()).collect();
     assert!(d.windows(2).all(|w| w[0] <= w[1]), "rising: {d:?}");
 }
 
@@ -110,7 +129,20 @@ fn a_budget_of_states_gives_the_same_output_for_any_jobs() {
         let run = generate(
             FUSE,
             &out,
-            &["--count", "3", "--states", "20000", "--level-states", "5000", "--seed", "7", "--jobs", jobs, "--curve", "flat"],
+            &[
+                "--count",
+                "3",
+                "--states",
+                "20000",
+                "--level-states",
+                "5000",
+                "--seed",
+                "7",
+                "--jobs",
+                jobs,
+                "--curve",
+                "flat",
+            ],
         );
         assert!(run.status.success(), "{}", stderr(&run));
         let mut json = last_json(&run);
@@ -118,7 +150,8 @@ fn a_budget_of_states_gives_the_same_output_for_any_jobs() {
             l.as_object_mut().unwrap().remove("seconds");
         }
         let levels = json["levels"].clone();
-        let candidates: Vec<u64> = levels.as_array().unwrap().iter().map(|l| l["candidate"].as_u64().unwrap()).collect();
+        let candidates: Vec<u64> =
+            levels.as_array().unwrap().iter().map(|l| l["candidate"].as_u64().unwrap()).collect();
         assert!(candidates.windows(2).all(|w| w[0] < w[1]), "flat: as found, {candidates:?}");
         outputs.push((std::fs::read(&out).unwrap(), levels, json["states"].clone()));
     }
@@ -126,7 +159,11 @@ fn a_budget_of_states_gives_the_same_output_for_any_jobs() {
     assert_eq!(outputs[0], outputs[2], "--jobs 1 and 3");
     // Another seed, other levels.
     let out = dir.join("other.txt");
-    let run = generate(FUSE, &out, &["--count", "3", "--states", "20000", "--level-states", "5000", "--seed", "8"]);
+    let run = generate(
+        FUSE,
+        &out,
+        &["--count", "3", "--states", "100000", "--level-states", "5000", "--seed", "8"],
+    );
     assert!(run.status.success(), "{}", stderr(&run));
     assert_ne!(std::fs::read(&out).unwrap(), outputs[0].0);
 }
@@ -142,7 +179,21 @@ fn the_options_shape_the_levels() {
     let run = generate(
         game,
         &out,
-        &["--count", "2", "--states", "40000", "--level-states", "5000", "--from", "1", "--keep-walls", "--min-steps", "3", "--max-steps", "12"],
+        &[
+            "--count",
+            "2",
+            "--states",
+            "40000",
+            "--level-states",
+            "5000",
+            "--from",
+            "1",
+            "--keep-walls",
+            "--min-steps",
+            "3",
+            "--max-steps",
+            "12",
+        ],
     );
     assert!(run.status.success(), "{}", stderr(&run));
     let json = last_json(&run);
@@ -159,7 +210,22 @@ fn the_options_shape_the_levels() {
     }
     // --size: rooms of that size.
     let out = dir.join("size.txt");
-    let run = generate(game, &out, &["--count", "2", "--states", "60000", "--level-states", "5000", "--size", "6x5", "--min-steps", "4"]);
+    let run = generate(
+        game,
+        &out,
+        &[
+            "--count",
+            "2",
+            "--states",
+            "300000",
+            "--level-states",
+            "5000",
+            "--size",
+            "6x5",
+            "--min-steps",
+            "4",
+        ],
+    );
     assert!(run.status.success(), "{}", stderr(&run));
     let json = last_json(&run);
     check_levels(game, &out, &json, 4);
@@ -188,7 +254,11 @@ fn bad_input_is_named_and_nothing_is_written() {
         (vec![FUSE.into(), "--size".into(), "3x3".into()], 2, "cannot fill it"),
         (vec![FUSE.into(), "--size".into(), "axb".into()], 2, "give WxH"),
         (vec![FUSE.into(), "--from".into(), "9".into()], 2, "--from 9"),
-        (vec![FUSE.into(), "--min-steps".into(), "9".into(), "--max-steps".into(), "3".into()], 2, "--max-steps 3"),
+        (
+            vec![FUSE.into(), "--min-steps".into(), "9".into(), "--max-steps".into(), "3".into()],
+            2,
+            "--max-steps 3",
+        ),
         (vec![FUSE.into(), "--curve".into(), "zigzag".into()], 2, "--curve zigzag"),
         (vec![variant(&dir, "noplayer.txt", "Player", "Hero"), "--count".into(), "1".into()], 2, "no player"),
         (vec![variant(&dir, "nowin.txt", "all Crate on Target", "")], 2, "no win condition"),
@@ -225,7 +295,19 @@ fn ctrl_c_keeps_the_levels_proved() {
     let dir = scratch("generate-interrupt");
     let out = dir.join("out.txt");
     let child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["generate", FUSE, "--count", "1000", "--seconds", "120", "--min-steps", "4", "--json", "--jobs", "2"])
+        .args([
+            "generate",
+            FUSE,
+            "--count",
+            "1000",
+            "--seconds",
+            "120",
+            "--min-steps",
+            "4",
+            "--json",
+            "--jobs",
+            "2",
+        ])
         .args(["--out", out.to_str().unwrap()])
         .current_dir(crate::workspace())
         .stdout(Stdio::piped())
@@ -233,7 +315,8 @@ fn ctrl_c_keeps_the_levels_proved() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_secs(8));
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGINT).unwrap();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGINT)
+        .unwrap();
     let started = std::time::Instant::now();
     let run = child.wait_with_output().unwrap();
     assert!(started.elapsed().as_secs() < 30, "stops soon after Ctrl-C");
@@ -242,4 +325,55 @@ fn ctrl_c_keeps_the_levels_proved() {
     assert_eq!(json["ended"], "interrupted");
     assert!(!json["levels"].as_array().unwrap().is_empty(), "levels were proved in 8 s: {json}");
     check_levels(FUSE, &out, &json, 4);
+}
+
+/// Levels generated for two games of PuzzleScript's suite (games no fixture has) load in the
+/// reference engine under Node, and their listed solutions win there at their last input
+/// (`tools/puzzlescript/check_generated.js`). Skips, saying so, without Node or `../shared`.
+#[test]
+fn generated_levels_win_in_the_reference_engine() {
+    let root = crate::workspace();
+    let reference = root.join("../shared/benchmarks/puzzlescript/reference");
+    let suite = reference.join("tests/resources/testdata.js");
+    let node = std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !node || !suite.exists() {
+        eprintln!("skipped: needs node and {}", suite.display());
+        return;
+    }
+    let dir = scratch("generate-reference");
+    let games = dir.join("games");
+    let split = std::process::Command::new("node")
+        .arg(root.join("tools/puzzlescript/suite_games.js"))
+        .args([&suite, &games])
+        .output()
+        .unwrap();
+    assert!(split.status.success(), "{}", String::from_utf8_lossy(&split.stderr));
+    let mut results = Vec::new();
+    for wanted in ["sokoban_with_win_condition", "block_faker_with_win_condition"] {
+        let game = std::fs::read_dir(&games)
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.file_stem().is_some_and(|s| s.to_string_lossy().ends_with(wanted)))
+            .unwrap_or_else(|| panic!("the suite has {wanted}"));
+        let out = dir.join(format!("{wanted}.out.txt"));
+        let run = generate(
+            game.to_str().unwrap(),
+            &out,
+            &["--count", "2", "--states", "1000000", "--level-states", "20000", "--min-steps", "4"],
+        );
+        assert!(run.status.success(), "{wanted}: {}", stderr(&run));
+        let json = dir.join(format!("{wanted}.json"));
+        std::fs::write(&json, &run.stdout).unwrap();
+        results.push(json);
+    }
+    let check = std::process::Command::new("node")
+        .arg(root.join("tools/puzzlescript/check_generated.js"))
+        .arg(&reference)
+        .args(&results)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert!(check.status.success(), "{text}{}", String::from_utf8_lossy(&check.stderr));
+    assert!(text.contains("4 passed, 0 failed"), "{text}");
 }

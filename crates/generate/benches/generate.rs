@@ -1,7 +1,7 @@
 //! Levels proved per minute (issue 64.8): `tessera generate`'s library on the fixtures' games
 //! (fixtures/games/*.txt) and on ten games of PuzzleScript's suite (the first ten distinct
 //! games, in suite order, for which the run below proves its levels; skipped when
-//! `../shared` is missing). Each iteration is one whole run: 2 levels, a budget of 200,000
+//! `../shared` is missing). Each iteration is one whole run: 2 levels, a budget of 1,000,000
 //! states, 20,000 a candidate, `--min-steps 4`, one job, seed 1, so every iteration makes the
 //! same levels; the throughput (elements/s) is levels proved a second: times 60, a minute.
 //!
@@ -19,7 +19,7 @@ fn options() -> Options {
     Options {
         count: 2,
         seed: 1,
-        budget: Budget::States(200_000),
+        budget: Budget::States(1_000_000),
         level_states: 20_000,
         min_steps: 4,
         jobs: 1,

@@ -61,8 +61,10 @@ fn mutate(game: &Prepared, template: &[Vec<char>], keep_walls: bool, rng: &mut G
             grid[y][x] = if grid[y][x] == wall { game.floor } else { wall };
         }
     }
-    let cells: Vec<(usize, usize)> =
-        (0..h).flat_map(|y| (0..grid[y].len()).map(move |x| (x, y))).filter(|&(x, y)| game.movable(grid[y][x])).collect();
+    let cells: Vec<(usize, usize)> = (0..h)
+        .flat_map(|y| (0..grid[y].len()).map(move |x| (x, y)))
+        .filter(|&(x, y)| game.movable(grid[y][x]))
+        .collect();
     if cells.is_empty() {
         return grid;
     }
@@ -80,8 +82,10 @@ fn mutate(game: &Prepared, template: &[Vec<char>], keep_walls: bool, rng: &mut G
     for &(x, y) in &moved {
         grid[y][x] = game.floor;
     }
-    let mut free: Vec<(usize, usize)> =
-        (0..h).flat_map(|y| (0..grid[y].len()).map(move |x| (x, y))).filter(|&(x, y)| grid[y][x] == game.floor).collect();
+    let mut free: Vec<(usize, usize)> = (0..h)
+        .flat_map(|y| (0..grid[y].len()).map(move |x| (x, y)))
+        .filter(|&(x, y)| grid[y][x] == game.floor)
+        .collect();
     rng.shuffle(&mut free);
     for (g, (x, y)) in glyphs.into_iter().zip(free) {
         grid[y][x] = g;
@@ -130,11 +134,17 @@ fn room(game: &Prepared, template: &[Vec<char>], w: usize, h: usize, rng: &mut G
     grid
 }
 
+/// What starting a level costs the budget, in states: compiling the game with the level and
+/// starting it takes about what the solver takes to expand this many states (a convention, so
+/// that a budget of states also bounds candidates that never reach the solver).
+pub(crate) const START_COST: u64 = 64;
+
 /// What one candidate came to.
 pub(crate) struct Evaluated {
     /// The level, when it was proved and kept.
     pub level: Option<Level>,
-    /// What it cost the budget: 1 plus the states its searches expanded.
+    /// What it cost the budget: [`START_COST`] for each level started, one for each command
+    /// the rules played (random walks, replays), and the states its searches expanded.
     pub charge: u64,
 }
 
@@ -144,7 +154,11 @@ fn rows_of(grid: &[Vec<char>]) -> Vec<String> {
 }
 
 /// Whether `solution` played from `start` by the rules wins (every command accepted).
-pub(crate) fn wins(rules: &PuzzleScriptRules, start: &PuzzleScriptState, solution: &[PuzzleScriptCommand]) -> bool {
+pub(crate) fn wins(
+    rules: &PuzzleScriptRules,
+    start: &PuzzleScriptState,
+    solution: &[PuzzleScriptCommand],
+) -> bool {
     let mut state = start.clone();
     let mut events = Vec::new();
     for c in solution {
@@ -159,7 +173,10 @@ pub(crate) fn wins(rules: &PuzzleScriptRules, start: &PuzzleScriptState, solutio
     state.is_won()
 }
 
-/// Whether one of a few random walks of `length` moves wins.
+/// Random walks a candidate is tried with.
+const WALKS: usize = 8;
+
+/// Whether one of [`WALKS`] random walks of `length` moves wins.
 fn random_win(
     game: &Prepared,
     rules: &PuzzleScriptRules,
@@ -168,7 +185,7 @@ fn random_win(
     rng: &mut GameRng,
 ) -> bool {
     let mut events = Vec::new();
-    for _ in 0..8 {
+    for _ in 0..WALKS {
         let mut state = start.clone();
         for _ in 0..length {
             let c = game.moves[below(rng, game.moves.len())];
@@ -203,14 +220,16 @@ fn prove(
 pub(crate) fn evaluate(game: &Prepared, options: &Options, index: u64, stop: &dyn Fn() -> bool) -> Evaluated {
     let began = Instant::now();
     let mut grid = make(game, options, index);
-    let mut charge = 1u64;
+    let mut charge = START_COST;
+    let walk = 2 * options.min_steps.max(1);
     let mut rng = rng_of(options.seed ^ 0x5EED, index);
     let dropped = |charge| Evaluated { level: None, charge };
     if game.known.contains(&rows_of(&grid)) {
         return dropped(charge);
     }
     let Ok((rules, start)) = game.start(&rows_of(&grid)) else { return dropped(charge) };
-    if start.is_won() || random_win(game, &rules, &start, 2 * options.min_steps.max(1), &mut rng) {
+    charge += WALKS as u64 * walk as u64;
+    if start.is_won() || random_win(game, &rules, &start, walk, &mut rng) {
         return dropped(charge);
     }
     let (solution, nodes) = prove(&rules, &start, options, stop);
@@ -220,11 +239,13 @@ pub(crate) fn evaluate(game: &Prepared, options: &Options, index: u64, stop: &dy
     let mut removed = 0usize;
     // Simplify, solve again, until nothing can go (a few rounds at most).
     for _ in 0..4 {
-        let taken = simplify(game, options, &mut grid, &solution);
+        let (taken, starts) = simplify(game, options, &mut grid, &solution);
+        charge += starts * (START_COST + solution.len() as u64);
         if taken == 0 {
             break;
         }
         removed += taken;
+        charge += START_COST;
         let Ok((rules, start)) = game.start(&rows_of(&grid)) else { return dropped(charge) };
         if start.is_won() {
             return dropped(charge);
@@ -244,8 +265,9 @@ pub(crate) fn evaluate(game: &Prepared, options: &Options, index: u64, stop: &dy
         return dropped(charge);
     }
     // The final level: trivial by random walks?
+    charge += START_COST + WALKS as u64 * walk as u64 + steps as u64;
     let Ok((rules, start)) = game.start(&rows) else { return dropped(charge) };
-    if random_win(game, &rules, &start, 2 * options.min_steps.max(1), &mut rng) || !wins(&rules, &start, &solution) {
+    if random_win(game, &rules, &start, walk, &mut rng) || !wins(&rules, &start, &solution) {
         return dropped(charge);
     }
     let level = Level {
@@ -261,9 +283,15 @@ pub(crate) fn evaluate(game: &Prepared, options: &Options, index: u64, stop: &dy
 }
 
 /// Takes away, cell by cell in reading order, each object whose level `solution` still wins
-/// without (the walls of the border excepted: they frame the level); the objects taken away.
-fn simplify(game: &Prepared, options: &Options, grid: &mut [Vec<char>], solution: &[PuzzleScriptCommand]) -> usize {
-    let mut taken = 0;
+/// without (the walls of the border excepted: they frame the level); the objects taken away and
+/// the levels started.
+fn simplify(
+    game: &Prepared,
+    options: &Options,
+    grid: &mut [Vec<char>],
+    solution: &[PuzzleScriptCommand],
+) -> (usize, u64) {
+    let (mut taken, mut starts) = (0, 0u64);
     loop {
         let mut changed = false;
         for y in 0..grid.len() {
@@ -280,6 +308,7 @@ fn simplify(game: &Prepared, options: &Options, grid: &mut [Vec<char>], solution
                     rest.remove(k);
                     let Some(g) = game.glyph_for(&rest) else { continue };
                     grid[y][x] = g;
+                    starts += 1;
                     let still = game
                         .start(&rows_of(grid))
                         .is_ok_and(|(rules, start)| !start.is_won() && wins(&rules, &start, solution));
@@ -293,7 +322,7 @@ fn simplify(game: &Prepared, options: &Options, grid: &mut [Vec<char>], solution
             }
         }
         if !changed {
-            return taken;
+            return (taken, starts);
         }
     }
 }

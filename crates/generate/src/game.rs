@@ -63,7 +63,8 @@ fn strip_comments(source: &str) -> String {
     out
 }
 
-const SECTIONS: [&str; 7] = ["objects", "legend", "sounds", "collisionlayers", "rules", "winconditions", "levels"];
+const SECTIONS: [&str; 7] =
+    ["objects", "legend", "sounds", "collisionlayers", "rules", "winconditions", "levels"];
 
 /// Each section header's line (0-based) and name, in order.
 fn sections(text: &str) -> Vec<(usize, &'static str)> {
@@ -84,7 +85,9 @@ fn win_conditions(text: &str) -> usize {
     let end = heads.get(k + 1).map_or(usize::MAX, |h| h.0);
     text.lines()
         .enumerate()
-        .filter(|(i, l)| *i >= start && *i < end && !l.trim().is_empty() && !l.trim().chars().all(|c| c == '='))
+        .filter(|(i, l)| {
+            *i >= start && *i < end && !l.trim().is_empty() && !l.trim().chars().all(|c| c == '=')
+        })
         .count()
 }
 
@@ -148,11 +151,12 @@ pub fn prepare(source: &str, options: &Options) -> Result<Prepared, GenerateErro
     }
     let glyphs = glyph_infos(source, &game);
     let floor = glyphs.iter().find(|g| g.objects.is_empty()).map(|g| g.c).ok_or_else(|| {
-        GenerateError::Compile("the legend has no glyph for the background alone (such as `. = Background`)".into())
+        GenerateError::Compile(
+            "the legend has no glyph for the background alone (such as `. = Background`)".into(),
+        )
     })?;
-    let canonical = |c: char| -> char {
-        glyphs.iter().find(|g| g.c.eq_ignore_ascii_case(&c)).map_or(c, |g| g.c)
-    };
+    let canonical =
+        |c: char| -> char { glyphs.iter().find(|g| g.c.eq_ignore_ascii_case(&c)).map_or(c, |g| g.c) };
     let mut known = BTreeSet::new();
     let mut all = Vec::new();
     for k in 0..playable {
@@ -294,8 +298,12 @@ impl Prepared {
 
     /// The rules and start of the level of `rows`, or why it does not start.
     pub(crate) fn start(&self, rows: &[String]) -> Result<(PuzzleScriptRules, PuzzleScriptState), String> {
-        let level =
-            PuzzleScriptLevel { name: None, seed: None, source: Arc::from(self.level_source(rows)), level: 0 };
+        let level = PuzzleScriptLevel {
+            name: None,
+            seed: None,
+            source: Arc::from(self.level_source(rows)),
+            level: 0,
+        };
         level.start(tessera_core::DEFAULT_SEED).map_err(|e| e.to_string())
     }
 }

@@ -27,8 +27,8 @@
 //!    of the game's levels or to one kept before, or outside `difficulty`, is dropped. Results are
 //!    taken in candidate order (candidates are evaluated `jobs` at a time, each on one thread,
 //!    and the results put back in order), so with a budget of states ([`Budget::States`]: the
-//!    solver's states expanded by every candidate, in candidate order) the levels are the same
-//!    on any machine and any `jobs`.
+//!    solver's states, the commands played and the levels started by every candidate, in
+//!    candidate order) the levels are the same on any machine and any `jobs`.
 //! 5. **Ordered** by [`difficulty`] ([`Curve::Rising`]) or as found ([`Curve::Flat`]), and
 //!    appended to the game's source in its own legend's characters ([`append_levels`]): the
 //!    source is kept byte for byte, so PuzzleScript's editor and its reference engine open it.
@@ -48,8 +48,9 @@ use tessera_core::puzzlescript::PuzzleScriptCommand;
 pub enum Budget {
     /// Wall-clock time: as many levels as are proved before it runs out.
     Time(Duration),
-    /// Solver states expanded over the whole run, counted in candidate order (at least one per
-    /// candidate): the same levels on any machine and any number of jobs.
+    /// States over the whole run, counted in candidate order: the solver's states expanded,
+    /// each command the rules played (random walks, replays), and 64 for each level started
+    /// (compiled and opened). The same levels on any machine and any number of jobs.
     States(u64),
 }
 
@@ -171,7 +172,9 @@ pub enum GenerateError {
     #[error("{0}")]
     Compile(String),
     /// The game has no player.
-    #[error("the game has no player (an object or legend entry called Player): a level needs one to be played")]
+    #[error(
+        "the game has no player (an object or legend entry called Player): a level needs one to be played"
+    )]
     NoPlayer,
     /// The game has no win condition.
     #[error(
@@ -182,7 +185,9 @@ pub enum GenerateError {
     #[error("the game has no level to grow from: draw one in its LEVELS section first")]
     NoLevels,
     /// The LEVELS section is not the source's last.
-    #[error("the game's LEVELS section is not its last section (line {line} starts another): levels are appended at the end")]
+    #[error(
+        "the game's LEVELS section is not its last section (line {line} starts another): levels are appended at the end"
+    )]
     LevelsNotLast {
         /// The line of the section after LEVELS.
         line: usize,

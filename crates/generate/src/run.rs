@@ -128,7 +128,12 @@ pub fn generate(
                 {
                     kept.push(level);
                 }
-                progress(Progress { proved: kept.len(), wanted: options.count, candidates: taken, states: spent });
+                progress(Progress {
+                    proved: kept.len(),
+                    wanted: options.count,
+                    candidates: taken,
+                    states: spent,
+                });
                 if kept.len() >= options.count {
                     ended = Ended::Count;
                     break 'run;
@@ -160,7 +165,9 @@ fn check_output(game: &Prepared, source: &str, rows: &[Vec<String>]) -> Result<(
     let compiled = engine::compile(source)
         .map_err(|e| GenerateError::Compile(format!("the output does not compile: {e:?}")))?;
     if playable_count(&compiled) != game.playable + rows.len() {
-        return Err(GenerateError::Compile("the output's levels are not the game's and the generated ones".into()));
+        return Err(GenerateError::Compile(
+            "the output's levels are not the game's and the generated ones".into(),
+        ));
     }
     for (k, r) in rows.iter().enumerate() {
         let read = level_rows(source, game.playable + k).map_err(GenerateError::Compile)?;

@@ -21,7 +21,7 @@ fn options(count: usize, states: u64) -> Options {
 fn every_object_of_a_kept_level_matters() {
     for name in ["fuse.txt", "warehouse.txt"] {
         let source = fixture(name);
-        let opts = options(3, 40_000);
+        let opts = options(3, 200_000);
         let game = prepare(&source, &opts).unwrap();
         let outcome = generate(&game, &opts, &AtomicBool::new(false), &mut |_| {}).unwrap();
         assert_eq!(outcome.levels.len(), 3, "{name}");
@@ -64,7 +64,7 @@ fn every_object_of_a_kept_level_matters() {
 #[test]
 fn a_level_that_is_the_games_own_or_trivial_is_never_kept() {
     let source = fixture("warehouse.txt");
-    let opts = Options { min_steps: 1, ..options(4, 60_000) };
+    let opts = Options { min_steps: 1, ..options(4, 300_000) };
     let game = prepare(&source, &opts).unwrap();
     let outcome = generate(&game, &opts, &AtomicBool::new(false), &mut |_| {}).unwrap();
     for level in &outcome.levels {
