@@ -21,6 +21,7 @@ mod error;
 mod estimate;
 mod export;
 mod games;
+mod generate;
 mod gif;
 mod jobs;
 mod level_file;
@@ -65,6 +66,10 @@ enum Command {
     /// A PuzzleScript game as one web page that plays it (tessera's engine in WebAssembly).
     #[command(display_order = 101)]
     Export(export::ExportArgs),
+    /// New levels for a PuzzleScript game, each proved by the solver and replayed to a win,
+    /// appended to the game's source.
+    #[command(display_order = 102)]
+    Generate(generate::GenerateArgs),
     /// Solve a level in a time limit with its rule set's solver, print it, optionally record it.
     // Listed after the commands of every rule set, as before the registry.
     #[command(display_order = 100)]
@@ -83,6 +88,7 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Pack(args)) => pack::run(&args),
         Some(Command::Export(args)) => export::run(&args),
+        Some(Command::Generate(args)) => generate::run(&args),
         // No subcommand: the main job on its built-in default, a classic 4x4 game.
         None => play::run(&play::PlayArgs::default()),
     };

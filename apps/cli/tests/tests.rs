@@ -6,6 +6,7 @@ mod collapse;
 mod convert;
 mod estimate;
 mod export;
+mod generate;
 mod gif;
 mod hostile;
 mod limits;
