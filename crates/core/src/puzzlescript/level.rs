@@ -1,5 +1,6 @@
 //! The `puzzlescript` part of the level format: a game's source and which of its levels.
 
+pub use super::entries::{entry_of, playable_count};
 use super::{PuzzleScriptRules, PuzzleScriptState, engine};
 use crate::LevelError;
 use serde::{Deserialize, Serialize};
@@ -51,21 +52,6 @@ pub fn describe_errors(errors: &[engine::Diagnostic]) -> String {
     let more =
         if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };
     format!("the game does not compile: {}{more}", shown.join("; "))
-}
-
-/// The index in the game's level list (messages included) of playable level `playable`.
-pub fn entry_of(game: &engine::Game, playable: usize) -> Option<usize> {
-    game.levels()
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(e, engine::LevelEntry::Level { .. }))
-        .nth(playable)
-        .map(|(i, _)| i)
-}
-
-/// How many playable levels the game has.
-pub fn playable_count(game: &engine::Game) -> usize {
-    game.levels().iter().filter(|e| matches!(e, engine::LevelEntry::Level { .. })).count()
 }
 
 impl PuzzleScriptLevel {

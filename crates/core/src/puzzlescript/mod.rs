@@ -64,6 +64,7 @@ pub use tessera_puzzlescript as engine;
 mod apply;
 mod bridge;
 mod decode;
+mod entries;
 mod event;
 mod import;
 mod level;

@@ -6,7 +6,7 @@
 //! (`edit_levels` adds, duplicates, moves and deletes levels by moving level rows only);
 
 use super::engine::{self, Game, LevelEntry};
-use super::level::entry_of;
+use super::entries::entry_of;
 use std::collections::BTreeMap;
 
 /// A glyph of the legend: its character and the objects it stands for (names, as written in
