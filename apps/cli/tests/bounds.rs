@@ -345,9 +345,9 @@ fn game_text(objects: usize, legend: &str, levels: &str) -> String {
 fn games_past_the_limits_are_refused_at_once_the_same_everywhere() {
     let dir = scratch("bounds-limits");
     let names: Vec<String> = (0..1100).map(|i| format!("O{}", i % 1000)).collect();
-    let wide = format!("P{}\n", ".".repeat(300));
+    let wide = format!("P{}\n", ".".repeat(300)).repeat(300);
     let tall: String =
-        std::iter::once("P\n".to_string()).chain((0..300).map(|_| ".\n".to_string())).collect();
+        std::iter::once("P\n".to_string()).chain((0..69_999).map(|_| ".\n".to_string())).collect();
     let cases = [
         ("objects", game_text(1100, "", "P.\n"), "more than 1024 objects"),
         (
@@ -355,8 +355,10 @@ fn games_past_the_limits_are_refused_at_once_the_same_everywhere() {
             game_text(1000, &format!("X = {}\n", names.join(" and ")), "PX\n"),
             "a legend key of 1100 names, more than 1024",
         ),
-        ("wide", game_text(1, "", &wide), "a level row of 301 cells, more than 256"),
-        ("tall", game_text(1, "", &tall), "has more than 256 rows"),
+        // Issue 66.1: a level past the sides no longer refuses its game; it alone cannot be
+        // played (`limits::a_game_with_one_huge_level_plays_its_others`).
+        ("wide", game_text(1, "", &wide), "is 301x300 cells, more than 65536 cells"),
+        ("tall", game_text(1, "", &tall), "is 1x70000 cells, more than 65536 cells (or 65535 a side)"),
         ("source", game_text(1, &format!("({})\n", "x".repeat(5 << 20)), "P.\n"), "more than 4 MiB"),
     ];
     for (name, source, message) in cases {

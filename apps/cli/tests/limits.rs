@@ -312,3 +312,44 @@ fn a_suite_case_that_does_not_compile_is_said_in_words() {
     assert!(text.contains("FAIL broken: the game does not compile: "), "{text}");
     assert!(!text.contains("Diagnostic {") && !text.contains("Some("), "{text}");
 }
+
+/// 66.1: a level past the board's sides (a row of 340 cells in *An Auspicious Day*, 257 rows in
+/// *The Overtaking*) refused the whole game; now the game compiles, its other levels play, and
+/// that level alone is refused when started, saying why. The real games' cases of
+/// `real-bounds` whose level played is small pass.
+#[test]
+fn a_game_with_one_huge_level_plays_its_others() {
+    let dir = scratch("limits-huge-level");
+    let text = std::fs::read_to_string(trail_game(&dir, 3)).unwrap();
+    let (head, _) = text.split_once("LEVELS\n\n").unwrap();
+    // Long and thin, as real games' levels are: 340 wide, and 10,230 tall; and one of 300×300,
+    // past the area.
+    let wide = format!("P{}T\n", ".".repeat(338)).repeat(66);
+    let tall: Vec<String> =
+        std::iter::once("P".to_string()).chain((0..10_228).map(|_| ".".into())).chain(["T".into()]).collect();
+    let square = format!("P{}\n", ".".repeat(299)).repeat(300);
+    let game = dir.join("huge.txt");
+    std::fs::write(&game, format!("{head}LEVELS\n\nPT\n\n{wide}\n{}\n\n{square}\nPT\n", tall.join("\n")))
+        .unwrap();
+    // (Level 3, 1×10,230, compiles but the rule set's board refuses sides past 1,024: the
+    // suite runner plays it, `play` does not yet.)
+    for n in ["1", "2", "5"] {
+        let out = tessera(&["play", s(&game), "--number", n, "--commands", "-"], "right\n");
+        assert!(out.status.success(), "level {n}: {}", stderr(&out));
+    }
+    let out = tessera(&["play", s(&game), "--number", "4", "--commands", "-"], "right\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out)
+            .contains("is 300x300 cells, more than 65536 cells (or 65535 a side): it cannot be played"),
+        "{}",
+        stderr(&out)
+    );
+    let suite = std::path::Path::new("/work/shared/benchmarks/puzzlescript/real-bounds/cases.json");
+    if suite.exists() {
+        for name in ["An_Auspicious_Day", "The_Overtaking"] {
+            let out = tessera(&["puzzlescript", "test", s(suite), "--filter", name], "");
+            assert!(out.status.success(), "{name}: {}", stdout(&out));
+        }
+    }
+}

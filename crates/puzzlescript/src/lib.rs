@@ -107,8 +107,20 @@ pub use session::{Session, TestInput};
 
 use serde::{Deserialize, Serialize};
 
-/// The largest board side a level may have.
+/// The largest board side the editor makes a level with (the rule set's `max_side`); a game's
+/// own levels are bounded by their area ([`MAX_LEVEL_AREA`]).
 pub const MAX_SIDE: usize = 256;
+
+/// The most cells a level may have (issue 66.1): 256 × 256, the largest board before, of any
+/// shape. Real games use long thin levels: *An Auspicious Day*'s level 2 is 340×66 (22,440
+/// cells), *The Overtaking*'s 5×10,230 (51,150); the 952 scraped games' largest level sits under
+/// it. A level past it compiles without its board (the game's other levels play) and is refused
+/// when started ([`StartError::TooLarge`]); a board of the area takes at most
+/// 65,536 × 16 words (1,024 objects), 8 MiB.
+pub const MAX_LEVEL_AREA: usize = 65_536;
+
+/// The longest side a level may have: its coordinates are 16-bit.
+pub const MAX_LEVEL_SIDE: usize = u16::MAX as usize;
 
 /// The most turns one step runs (its own and the `again` turns it queues): a game whose `again`
 /// never stops ends the step there, as if the player had waited.
@@ -363,6 +375,19 @@ pub enum StartError {
     /// The entry is a message, not a level.
     #[error("entry {0} is a message, not a level")]
     Message(usize),
+    /// The level is larger than a board may be ([`MAX_LEVEL_AREA`] cells, [`MAX_LEVEL_SIDE`] a
+    /// side): the game compiles and its other levels play, this one does not (issue 66.1).
+    #[error(
+        "the level at line {line} is {width}x{height} cells, more than {MAX_LEVEL_AREA} cells (or {MAX_LEVEL_SIDE} a side): it cannot be played"
+    )]
+    TooLarge {
+        /// Its first line in the source.
+        line: usize,
+        /// Its width (its widest row).
+        width: usize,
+        /// Its height.
+        height: usize,
+    },
 }
 
 /// The play state: pure data.
@@ -669,7 +694,7 @@ impl Game {
         match self.levels.get(level) {
             None => return Err(StartError::NoSuchLevel(level)),
             Some(LevelEntry::Message { .. }) => return Err(StartError::Message(level)),
-            Some(LevelEntry::Level { .. }) => {}
+            Some(LevelEntry::Level { .. }) => self.check_playable(level)?,
         }
         let mut st = self.blank_state(seed.unwrap_or(DEFAULT_SEED));
         let mut again = {
@@ -688,6 +713,16 @@ impl Game {
             turns += 1;
         }
         Ok(st)
+    }
+
+    /// [`StartError::TooLarge`] when level entry `level` is a level compiled without its board.
+    pub(crate) fn check_playable(&self, level: usize) -> Result<(), StartError> {
+        match (self.levels.get(level), self.boards.get(level)) {
+            (Some(LevelEntry::Level { width, height, line }), Some(None)) => {
+                Err(StartError::TooLarge { line: *line, width: *width, height: *height })
+            }
+            _ => Ok(()),
+        }
     }
 
     pub(crate) fn blank_state(&self, seed: &str) -> State {

@@ -1314,26 +1314,11 @@ impl Reader {
     /// the row starts a new level or extends the open one.
     fn level_row(&mut self, line_number: usize, trimmed: &str) {
         let p = &mut self.p;
-        let side = crate::MAX_SIDE;
-        let width = trimmed.chars().count();
+        // A level past the board's bounds is not refused here: the game compiles, and that
+        // level alone cannot be played ([`crate::StartError::TooLarge`], past [`crate::MAX_LEVEL_AREA`];
+        // issue 66.1: a row of 340 cells in *An Auspicious Day*, 10,230 rows in *The Overtaking*,
+        // refused whole games). The rows are bounded by the source (4 MiB).
         let opens = self.last_level_open || !matches!(p.levels.last(), Some(LevelDef::Rows { .. }));
-        if width > side {
-            p.limit(
-                line_number,
-                format!("a level row of {width} cells, more than {side}, the widest a level may be"),
-            );
-            return;
-        }
-        if let (false, Some(LevelDef::Rows { rows, line })) = (opens, p.levels.last())
-            && rows.len() == side
-        {
-            let line = *line;
-            p.limit(
-                line,
-                format!("the level at line {line} has more than {side} rows, the most a level may have"),
-            );
-            return;
-        }
         if opens && p.levels.len() >= super::MAX_LEVELS {
             p.limit(
                 line_number,

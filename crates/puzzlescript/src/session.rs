@@ -55,7 +55,7 @@ impl<'g> Session<'g> {
         match game.levels.get(level) {
             None => return Err(StartError::NoSuchLevel(level)),
             Some(LevelEntry::Message { .. }) => return Err(StartError::Message(level)),
-            Some(LevelEntry::Level { .. }) => {}
+            Some(LevelEntry::Level { .. }) => game.check_playable(level)?,
         }
         let mut s = Session {
             game,

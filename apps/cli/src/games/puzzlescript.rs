@@ -592,6 +592,9 @@ struct Outcome {
     name: String,
     failure: Option<String>,
     seconds: f64,
+    /// The case's heaviest step and its whole work, in units of work (`--verbose` prints them).
+    heaviest_step: u64,
+    work: u64,
 }
 
 fn test(args: &TestArgs) -> Result<(), CliError> {
@@ -608,7 +611,12 @@ fn test(args: &TestArgs) -> Result<(), CliError> {
     let mut report = |o: Outcome| -> Result<(), CliError> {
         match &o.failure {
             Some(why) => writeln!(out, "FAIL {}: {why}", o.name).map_err(output_error)?,
-            None if args.verbose => writeln!(out, "ok   {}", o.name).map_err(output_error)?,
+            None if args.verbose => writeln!(
+                out,
+                "ok   {} (heaviest step {} units of work, the case {})",
+                o.name, o.heaviest_step, o.work
+            )
+            .map_err(output_error)?,
             None => {}
         }
         outcomes.push(o);
@@ -637,6 +645,7 @@ fn test(args: &TestArgs) -> Result<(), CliError> {
 fn run_one(case: &suite::Case) -> Outcome {
     let t = Instant::now();
     let result = suite::run_case(case);
+    let (heaviest_step, work) = (result.heaviest_step, result.work);
     let failure = (!result.passed).then(|| {
         let why = result.first_difference.unwrap_or_else(|| "the level differs".into());
         // A compile failure in words, each error with its line (issue 66.12: it was printed in
@@ -649,7 +658,7 @@ fn run_one(case: &suite::Case) -> Outcome {
         }
         why
     });
-    Outcome { name: case.name.clone(), failure, seconds: t.elapsed().as_secs_f64() }
+    Outcome { name: case.name.clone(), failure, seconds: t.elapsed().as_secs_f64(), heaviest_step, work }
 }
 
 /// Runs `cases` on `jobs` threads, handing each outcome to `report` in the cases' order as soon

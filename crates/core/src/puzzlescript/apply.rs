@@ -12,7 +12,7 @@
 
 use super::engine::{self, Input};
 use super::state::{Meta, PuzzleScriptState};
-use super::{MAX_STEP_WORK, MAX_TURNS, PuzzleScriptCommand, PuzzleScriptEvent, PuzzleScriptRules, bridge};
+use super::{MAX_TURNS, PuzzleScriptCommand, PuzzleScriptEvent, PuzzleScriptRules, bridge};
 use crate::rules::{Inconsistent, Rejected, Rules, Status};
 use std::sync::Arc;
 
@@ -40,7 +40,7 @@ std::thread_local! {
     static RUN_WORK: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
 }
 
-/// Runs `f` with a budget of `work` units of work (as [`MAX_STEP_WORK`] counts them) for every
+/// Runs `f` with a budget of `work` units of work (as [`super::MAX_STEP_WORK`] counts them) for every
 /// step this thread plays through the rules meanwhile (issue 66.3: a bot's game of 10,000 moves
 /// of up to the step bound each, its look-aheads besides, ran for minutes). A step is held to
 /// the step bound or to the work left, whichever is less; a step past the work left is refused
@@ -82,7 +82,8 @@ impl PuzzleScriptRules {
             .map_err(|e| e.to_string())?;
         if work.over() {
             return Err(format!(
-                "the level's start is too long: its turns do more than {MAX_STEP_WORK} units of work (cells tested by rules)"
+                "the level's start is too long: its turns do more than {} units of work (cells tested by rules)",
+                self.step_work_limit()
             ));
         }
         let meta = Arc::new(match glyphs {
@@ -221,8 +222,9 @@ impl PuzzleScriptRules {
                 return Err(Rejected::detailed(
                     "step_too_long",
                     format!(
-                        "step too long: more than {MAX_STEP_WORK} units of work (cells tested by rules) in {} turn{}; \
+                        "step too long: more than {} units of work (cells tested by rules) in {} turn{}; \
                          nothing changed",
+                        self.step_work_limit(),
                         turn + 1,
                         if turn == 0 { "" } else { "s" }
                     ),
@@ -273,10 +275,16 @@ impl PuzzleScriptRules {
         Ok(())
     }
 
-    /// The most work one step may do: [`MAX_STEP_WORK`], under every rules version (see there
-    /// why it needs none of its own).
+    /// The most work one step may do: [`super::MAX_STEP_WORK`] unless [`Self::set_step_work_limit`]
+    /// set another, under every rules version (see there why it needs none of its own).
     pub fn step_work_limit(&self) -> u64 {
-        MAX_STEP_WORK
+        self.step_work
+    }
+
+    /// Sets the most work one step may do (the default is [`super::MAX_STEP_WORK`]): a step past it is
+    /// refused, `step too long`. At least 1.
+    pub fn set_step_work_limit(&mut self, work: u64) {
+        self.step_work = work.max(1);
     }
 
     /// The commands `apply` would accept now, in the order of [`PuzzleScriptCommand::ALL`].

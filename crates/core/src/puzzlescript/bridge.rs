@@ -6,7 +6,7 @@
 
 use super::engine::{self, Game, State, Trace, TraceEvent, TurnOutcome};
 use super::meta::Meta;
-use super::{MAX_SIDE, PuzzleScriptEvent, source};
+use super::{PuzzleScriptEvent, source};
 use crate::{Pos, Size};
 use serde::{Deserialize, Serialize};
 
@@ -95,7 +95,7 @@ pub(super) fn reseed(state: &mut State, seed: &str) {
 }
 
 /// What views need of `game` with a board like `state`'s; an error for a board larger than
-/// [`MAX_SIDE`].
+/// [`tessera_puzzlescript::MAX_LEVEL_SIDE`] a side.
 pub(super) fn meta(game: &Game, state: &State, source_text: &str) -> Result<Meta, String> {
     meta_with(game, state, source::glyph_words(source_text, game))
 }
@@ -103,7 +103,7 @@ pub(super) fn meta(game: &Game, state: &State, source_text: &str) -> Result<Meta
 /// [`meta`] with the game's glyphs already read from its source (`source::glyph_words`), for
 /// many levels of one game ([`super::GameLevels`]): reading them scans the whole source.
 pub(super) fn meta_with(game: &Game, state: &State, glyphs: Vec<(char, Vec<u64>)>) -> Result<Meta, String> {
-    let size = Size::new(state.width, state.height, MAX_SIDE as u16)
+    let size = Size::new(state.width, state.height, tessera_puzzlescript::MAX_LEVEL_SIDE as u16)
         .map_err(|e| format!("the level's board: {e}"))?;
     let names: Vec<String> = game.objects().iter().map(|o| o.name.clone()).collect();
     let layers = game.objects().iter().map(|o| o.layer as u32).collect();
@@ -215,7 +215,7 @@ mod tests {
     }
 
     fn meta(width: usize, height: usize) -> Meta {
-        let size = Size::new(width, height, MAX_SIDE as u16).unwrap();
+        let size = Size::new(width, height, super::super::MAX_SIDE as u16).unwrap();
         Meta { size, stride: 1, names: Vec::new(), layers: Vec::new(), glyphs: Vec::new() }
     }
 

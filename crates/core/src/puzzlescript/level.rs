@@ -122,7 +122,11 @@ impl GameLevels {
 
     /// Starts playable level `playable` (from 0) with `seed` by today's rules: what
     /// [`PuzzleScriptLevel::start`] gives for it.
-    pub fn start(&self, playable: usize, seed: u64) -> Result<(PuzzleScriptRules, PuzzleScriptState), LevelError> {
+    pub fn start(
+        &self,
+        playable: usize,
+        seed: u64,
+    ) -> Result<(PuzzleScriptRules, PuzzleScriptState), LevelError> {
         let count = self.count();
         let Some(&entry) = self.entries.get(playable) else {
             return Err(LevelError::invalid(format!(

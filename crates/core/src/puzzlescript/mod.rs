@@ -114,13 +114,22 @@ pub struct PuzzleScriptRules {
     source: Arc<str>,
     entry: usize,
     version: u32,
+    /// The most work one step may do ([`PuzzleScriptRules::set_step_work_limit`]; a setting of
+    /// this process, not of the level: neither compared nor serialized).
+    step_work: u64,
 }
 
 impl PuzzleScriptRules {
     /// The rules of entry `entry` (messages included) of the compiled `game` whose source is
     /// `source`, as today's version.
     pub fn new(game: Arc<engine::Game>, source: Arc<str>, entry: usize) -> Self {
-        PuzzleScriptRules { game, source, entry, version: <PuzzleScript as crate::Plugin>::VERSION }
+        PuzzleScriptRules {
+            game,
+            source,
+            entry,
+            version: <PuzzleScript as crate::Plugin>::VERSION,
+            step_work: MAX_STEP_WORK,
+        }
     }
 
     /// The version of the rules these behave as.

@@ -3,6 +3,56 @@
 
 use super::*;
 
+/// How many rules [`concretize_moving_rule`]'s queue makes of `rule` (more than
+/// [`MAX_EXPANDED_RULES`] is told as `MAX_EXPANDED_RULES + 1`), without making them: each rule
+/// taken from the queue gives, for every cell with an ambiguous movement left, one rule per
+/// direction of that cell's first one; the rules without any are the result. With `m` such
+/// movements of `d` directions each that is `m! d^m`: past 7 of them (7! 2^7 > 100,000) the
+/// answer is known at once, else it is counted over the at most 7! orders.
+fn expansions(rule: &RawRule) -> usize {
+    let cells: Vec<Vec<usize>> = rule
+        .lhs
+        .iter()
+        .flatten()
+        .map(|cell| {
+            let mut seen: Vec<&(Name, Name)> = Vec::new();
+            let mut dirs = Vec::new();
+            for entry in cell {
+                if let Some(d) = direction_aggregate(&entry.0)
+                    && !seen.contains(&entry)
+                {
+                    seen.push(entry);
+                    dirs.push(d.len());
+                }
+            }
+            dirs
+        })
+        .filter(|d| !d.is_empty())
+        .collect();
+    let m: usize = cells.iter().map(Vec::len).sum();
+    if m > 7 {
+        return MAX_EXPANDED_RULES + 1;
+    }
+    fn count(cells: &[Vec<usize>], used: &mut Vec<usize>) -> usize {
+        let mut total = 0usize;
+        let mut any = false;
+        for c in 0..cells.len() {
+            if used[c] < cells[c].len() {
+                any = true;
+                let d = cells[c][used[c]];
+                used[c] += 1;
+                total = total.saturating_add(d.saturating_mul(count(cells, used)));
+                used[c] -= 1;
+                if total > MAX_EXPANDED_RULES {
+                    return MAX_EXPANDED_RULES + 1;
+                }
+            }
+        }
+        if any { total } else { 1 }
+    }
+    count(&cells, &mut vec![0; cells.len()])
+}
+
 /// The rule once for each concrete direction of each ambiguous movement on its left
 /// (`moving`, `horizontal`, ...), as the reference expands it.
 ///
@@ -12,6 +62,13 @@ use super::*;
 /// ones, in the order the queue reaches them, which is the order kept here, without the
 /// reference's second walk and its removals from the middle of the list.
 pub(super) fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRule> {
+    // The rules it expands to, counted before any is made (issue 66.7: 200 rules past the limit
+    // were each expanded up to it, 65 s; now the first is refused at once).
+    if expansions(&rule) > MAX_EXPANDED_RULES {
+        ctx.error(rule.line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (ambiguous movements); tessera stops here."));
+        ctx.invalid = true;
+        return Vec::new();
+    }
     type MovRep = Vec<(Name, (Name, usize, Name, Name, usize, usize))>;
     type AggRep = Vec<(Name, (Name, usize))>;
     let mut queue: std::collections::VecDeque<(RawRule, Option<(MovRep, AggRep)>)> =
@@ -231,6 +288,7 @@ pub(super) fn concretize_property_rule(ctx: &mut Ctx, kinds: &NameKinds, mut rul
         };
         if result.len() + queue.len() > MAX_EXPANDED_RULES {
             ctx.error(cur.line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (properties); tessera stops here."));
+            ctx.invalid = true;
             return Vec::new();
         }
         for (concrete, _) in aliases_of(kinds, &property).unwrap_or(&[]) {
@@ -259,6 +317,7 @@ pub(super) fn concretize_property_rule(ctx: &mut Ctx, kinds: &NameKinds, mut rul
                 "This rule expands to more than {MAX_EXPANDED_RULES} rules (properties); tessera stops here."
             ),
         );
+        ctx.invalid = true;
         return Vec::new();
     }
     let mut out = Vec::with_capacity(result.len());
@@ -425,14 +484,21 @@ pub(super) fn expand_rules(ctx: &mut Ctx, raw_rules: &[RawRule]) -> Option<Vec<R
             return None;
         }
     }
+    // The first rule past the expansion limit ends the compilation (issue 66.7).
     let mut moving = Vec::new();
     for r in rules {
         moving.extend(concretize_moving_rule(ctx, r));
+        if ctx.invalid {
+            return None;
+        }
     }
     let kinds = name_kinds(ctx);
     let mut concrete = Vec::new();
     for r in moving {
         concrete.extend(concretize_property_rule(ctx, &kinds, r));
+        if ctx.invalid {
+            return None;
+        }
     }
     for r in concrete.iter_mut() {
         make_spawned_stationary(&kinds, r);

@@ -20,6 +20,21 @@ pub(super) fn compile_levels(
             }
             LevelDef::Rows { line, rows } => {
                 let (width, height) = (rows[0].len(), rows.len());
+                let widest = rows.iter().map(Vec::len).max().unwrap_or(0);
+                let (side, area) = (crate::MAX_LEVEL_SIDE, crate::MAX_LEVEL_AREA);
+                if widest > side || height > side || widest.saturating_mul(height) > area {
+                    // Compiled without its board: the game's other levels play (issue 66.1).
+                    ctx.warning(
+                        *line,
+                        format!(
+                            "the level at line {line} is {widest}x{height} cells, more than {area} cells (or {side} a \
+                             side): it cannot be played (the game's other levels can)"
+                        ),
+                    );
+                    levels.push(LevelEntry::Level { width: widest, height, line: *line });
+                    boards.push(None);
+                    continue;
+                }
                 let mut cells = level_cells(ctx, *line, rows, glyphs);
                 if let Some(background) = background {
                     fill_background(ctx, &mut cells, background);

@@ -128,6 +128,20 @@ fn a_rule_that_expands_past_the_bound_is_refused_before_it_is_built() {
             .any(|d| d.is_error && d.message.contains("expands to more than 100000 rules (properties)")),
         "{diags:?}"
     );
+    // Issue 66.7: 200 such rules are refused at the first, its line named, the others not
+    // expanded (each was expanded up to the bound before it was refused: 65 s for 200).
+    let cells = ["moving Player"; 8].join(" | ");
+    let rule = format!("[ {cells} ] -> [ {cells} ]\n");
+    let source = with_rules(&rule.repeat(200));
+    let diags = compile(&source).expect_err("refused");
+    let errors: Vec<_> = diags.iter().filter(|d| d.is_error).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let first = source.lines().position(|l| l.starts_with("[ moving")).unwrap() + 1;
+    assert_eq!(errors[0].line, first, "{errors:?}");
+    // The count matches what the queue makes: 5^2 x 2! = 50 for two cells, 5 x 2 = 10 for one
+    // cell of two ambiguous movements.
+    let two = with_rules("[ moving Player | moving Crate ] -> [ moving Player | moving Crate ]");
+    assert!(compile(&two).is_ok());
     // below the bound, the same shapes compile: 5^2 x 2! = 50 rules, 3^3 = 27
     let cells = ["moving Player"; 2].join(" | ");
     let game = compile(&with_rules(&format!("[ {cells} ] -> [ {cells} ]"))).expect("compiles");

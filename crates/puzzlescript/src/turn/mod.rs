@@ -610,6 +610,14 @@ impl<'a> Runtime<'a> {
         self.againing = false;
         self.st.level = index;
         match self.game.levels.get(index) {
+            Some(LevelEntry::Level { line, .. })
+                if self.game.boards.get(index).is_some_and(Option::is_none) =>
+            {
+                // A level too large to play (reached by winning the one before): shown as a
+                // message screen saying so.
+                self.st.text_mode = true;
+                self.messages.push(format!("the level at line {line} is too large to be played"));
+            }
             Some(LevelEntry::Level { width, height, .. }) => {
                 self.play_simple("startlevel");
                 let cells = self.game.boards[index].clone().unwrap_or_default();
