@@ -216,44 +216,6 @@ const ALL_ARRAY: [BotKind; count(PARTS)] = concat(PARTS);
 /// [`BotKind::ALL`].
 pub(crate) const ALL_BOTS: &[BotKind] = &ALL_ARRAY;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_rule_set_is_registered_once() {
-        let mut registered: Vec<RuleSet> = rule_sets().collect();
-        registered.sort_by_key(|r| r.name());
-        let mut all = RuleSet::ALL.to_vec();
-        all.sort_by_key(|r| r.name());
-        assert_eq!(registered, all);
-    }
-
-    #[test]
-    fn bot_names_and_aliases_are_unique_and_each_bot_is_in_its_rule_sets_entry() {
-        let mut names: Vec<&str> = BotKind::ALL
-            .iter()
-            .flat_map(|k| std::iter::once(k.name()).chain(k.info().aliases.iter().copied()))
-            .collect();
-        let n = names.len();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), n, "a name or alias is registered twice");
-        for k in BotKind::ALL {
-            assert_eq!(BotKind::from_name(k.name()), Some(*k));
-            if let Some(rs) = k.only_for() {
-                assert!(find(rs).is_some(), "{k} plays {rs}, which has no entry");
-            }
-        }
-        assert_eq!(BotKind::ALL.len(), count(PARTS));
-    }
-
-    #[test]
-    fn a_rule_sets_name_names_its_own_bot() {
-        assert_eq!(BotKind::from_name("slide"), Some(slide::EXPECTIMAX));
-        assert_eq!(BotKind::from_name("collapse"), Some(collapse::NMCS));
-    }
-}
 
 impl Playable for AnyRules {
     fn determinize(state: &mut AnyState, rng: GameRng) {
@@ -291,4 +253,43 @@ pub fn make_bot(spec: &BotSpec, rule_set: RuleSet, seed: u64) -> Result<Box<dyn 
         Make::Generic(which) => game.generic(which, spec, seed),
         Make::Own(make) => make(spec, seed),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_set_is_registered_once() {
+        let mut registered: Vec<RuleSet> = rule_sets().collect();
+        registered.sort_by_key(|r| r.name());
+        let mut all = RuleSet::ALL.to_vec();
+        all.sort_by_key(|r| r.name());
+        assert_eq!(registered, all);
+    }
+
+    #[test]
+    fn bot_names_and_aliases_are_unique_and_each_bot_is_in_its_rule_sets_entry() {
+        let mut names: Vec<&str> = BotKind::ALL
+            .iter()
+            .flat_map(|k| std::iter::once(k.name()).chain(k.info().aliases.iter().copied()))
+            .collect();
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n, "a name or alias is registered twice");
+        for k in BotKind::ALL {
+            assert_eq!(BotKind::from_name(k.name()), Some(*k));
+            if let Some(rs) = k.only_for() {
+                assert!(find(rs).is_some(), "{k} plays {rs}, which has no entry");
+            }
+        }
+        assert_eq!(BotKind::ALL.len(), count(PARTS));
+    }
+
+    #[test]
+    fn a_rule_sets_name_names_its_own_bot() {
+        assert_eq!(BotKind::from_name("slide"), Some(slide::EXPECTIMAX));
+        assert_eq!(BotKind::from_name("collapse"), Some(collapse::NMCS));
+    }
 }
