@@ -13,6 +13,11 @@ fn file_export_playable_game_writes_the_page_or_says_how_to_build_the_player() {
     let mut h = editor();
     h.state_mut().open(&game);
     h.run();
+    // A game of several levels asks which to open first.
+    if let Some(open) = h.query_by_label("Open level") {
+        open.click();
+        h.run();
+    }
     h.get_by_label("File").click();
     h.run();
     assert!(h.query_by_label("Play in browser").is_some());

@@ -216,7 +216,6 @@ const ALL_ARRAY: [BotKind; count(PARTS)] = concat(PARTS);
 /// [`BotKind::ALL`].
 pub(crate) const ALL_BOTS: &[BotKind] = &ALL_ARRAY;
 
-
 impl Playable for AnyRules {
     fn determinize(state: &mut AnyState, rng: GameRng) {
         state.replace_rng(rng);

@@ -67,6 +67,7 @@ pub(super) fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRul
     if expansions(&rule) > MAX_EXPANDED_RULES {
         ctx.error(rule.line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (ambiguous movements); tessera stops here."));
         ctx.invalid = true;
+        ctx.past_limit = true;
         return Vec::new();
     }
     type MovRep = Vec<(Name, (Name, usize, Name, Name, usize, usize))>;
@@ -289,6 +290,7 @@ pub(super) fn concretize_property_rule(ctx: &mut Ctx, kinds: &NameKinds, mut rul
         if result.len() + queue.len() > MAX_EXPANDED_RULES {
             ctx.error(cur.line, format!("This rule expands to more than {MAX_EXPANDED_RULES} rules (properties); tessera stops here."));
             ctx.invalid = true;
+            ctx.past_limit = true;
             return Vec::new();
         }
         for (concrete, _) in aliases_of(kinds, &property).unwrap_or(&[]) {
@@ -318,6 +320,7 @@ pub(super) fn concretize_property_rule(ctx: &mut Ctx, kinds: &NameKinds, mut rul
             ),
         );
         ctx.invalid = true;
+        ctx.past_limit = true;
         return Vec::new();
     }
     let mut out = Vec::with_capacity(result.len());
@@ -488,7 +491,7 @@ pub(super) fn expand_rules(ctx: &mut Ctx, raw_rules: &[RawRule]) -> Option<Vec<R
     let mut moving = Vec::new();
     for r in rules {
         moving.extend(concretize_moving_rule(ctx, r));
-        if ctx.invalid {
+        if ctx.past_limit {
             return None;
         }
     }
@@ -496,7 +499,7 @@ pub(super) fn expand_rules(ctx: &mut Ctx, raw_rules: &[RawRule]) -> Option<Vec<R
     let mut concrete = Vec::new();
     for r in moving {
         concrete.extend(concretize_property_rule(ctx, &kinds, r));
-        if ctx.invalid {
+        if ctx.past_limit {
             return None;
         }
     }

@@ -369,6 +369,8 @@ struct Ctx {
     names: std::collections::BTreeSet<String>,
     sounds_declared: Vec<String>,
     invalid: bool,
+    /// A rule expanded past [`MAX_EXPANDED_RULES`]: the compilation stops there (issue 66.7).
+    past_limit: bool,
 }
 
 impl Ctx {

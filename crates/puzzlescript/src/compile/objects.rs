@@ -39,6 +39,7 @@ impl Ctx {
                 .map(|r| r.tokens[0].0.clone())
                 .collect(),
             invalid: false,
+            past_limit: false,
         }
     }
 }
