@@ -50,6 +50,8 @@ No WebAssembly toolchain: either `rustup target add wasm32-unknown-unknown`, or 
 MSG
   exit 2
 fi
-cp "$built" "$out/tessera_web.wasm.tmp"
-mv "$out/tessera_web.wasm.tmp" "$out/tessera_web.wasm"
+# (a temporary name of this run's own, so two builds at once never write one file)
+tmp="$out/tessera_web.wasm.$$.tmp"
+cp "$built" "$tmp"
+mv -f "$tmp" "$out/tessera_web.wasm"
 echo "$out/tessera_web.wasm ($(wc -c <"$out/tessera_web.wasm") bytes)"

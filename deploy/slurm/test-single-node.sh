@@ -2,7 +2,9 @@
 # The Slurm path, for real, on one machine: starts munge and a single-node Slurm (slurmctld +
 # slurmd, a minimal slurm.conf in a temporary folder), submits deploy/slurm/submit.sh for a pack
 # of 6 levels x 40 games in 4 shards, waits for the merge job, and checks the results file is
-# byte for byte the one `tessera pack rate` writes on one machine. Run by .ci/run.
+# byte for byte the one `tessera pack rate` writes on one machine; then the same for level
+# generation (deploy/slurm/submit-generate.sh: fixtures/games/fuse.txt in 3 shards, joined by
+# `tessera generate merge`, against one machine's OUT). Run by .ci/run.
 #
 #   deploy/slurm/test-single-node.sh [TESSERA_BINARY]
 #
@@ -133,6 +135,38 @@ if cmp "$tmp/one/six.results.json" "$work/six.results.json"; then
 else
   echo "slurm: merged results differ from the one-machine results"
   diff "$tmp/one/six.results.json" "$work/six.results.json" | head -20
+  exit 1
+fi
+# Level generation: 3 shards and a join against one machine, byte for byte.
+wait_job() {
+  local job="$1" state=""
+  for _ in $(seq 240); do
+    state=$(scontrol show job "$job" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2 || true)
+    case "$state" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
+    sleep 1
+  done
+  echo "$state"
+}
+gen="$tmp/generate"
+mkdir -p "$gen"
+chmod 777 "$gen"
+gen_flags=("$root/fixtures/games/fuse.txt" --count 4 --seed 1 --states 400000 --level-states 5000)
+"$TESSERA" generate "${gen_flags[@]}" --jobs 1 --out "$gen/one.txt" >/dev/null
+ids=$(WORK="$gen/parts" TESSERA="$TESSERA" deploy/slurm/submit-generate.sh "$gen/joined.txt" 3 "${gen_flags[@]}")
+read -r array merge <<<"$ids"
+echo "submitted generate array $array (3 shards) and merge $merge"
+state=$(wait_job "$merge")
+if [ "$state" != "COMPLETED" ]; then
+  echo "generate merge job ended as '${state:-unknown}'"
+  scontrol show job "$array" || true
+  tail -n 20 "$gen"/parts/*.out "$tmp"/log/*.log || true
+  exit 1
+fi
+if cmp "$gen/one.txt" "$gen/joined.txt"; then
+  echo "slurm: 3 generate shards joined = one machine, byte for byte ($(wc -c <"$gen/joined.txt") bytes)"
+else
+  echo "slurm: the joined levels differ from the one-machine levels"
+  diff "$gen/one.txt" "$gen/joined.txt" | head -20
   exit 1
 fi
 echo "slurm test wall time: $(elapsed)"

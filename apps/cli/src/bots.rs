@@ -51,10 +51,12 @@ pub struct BotOptions {
     /// Play on after reaching the target (2048's "keep going"), until the game is over.
     #[arg(long)]
     pub keep_going: bool,
-    /// The most work one game may do, its moves and its bot's look-aheads together, in
-    /// PuzzleScript's units of work (cells tested by rules and the like: the same count on
-    /// every machine; other rule sets' steps count nothing). A game that spends it ends there
-    /// and is reported cut short. Default 1,000,000,000: a few seconds at most (docs/limits.md).
+    /// The most work one game may do, its moves and its bot's look-aheads (the solver bot's
+    /// searches) together, in PuzzleScript's units of work (cells tested by rules, each turn's
+    /// own cost and the like: the same count on every machine; other rule sets' steps count
+    /// nothing); a difficulty report's solver measure is held to it too. A game that spends it
+    /// ends there and is reported cut short. Default 400,000,000: a few seconds at most
+    /// (docs/limits.md).
     #[arg(long, value_name = "UNITS", default_value_t = tessera_bots::DEFAULT_RUN_WORK,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub work: u64,

@@ -177,27 +177,7 @@ pub fn order_agreement(ratings: &[f64]) -> Option<f64> {
     Some(if denom == 0.0 { 0.0 } else { (c - d) as f64 / denom })
 }
 
-/// How much easier than an earlier level a level must rate to be marked (rating points).
-pub const BREATHER_MARGIN: f64 = 2.0;
-
-/// The marks where the order disagrees: for each level that rates at least
-/// [`BREATHER_MARGIN`] below the hardest level before it, `(its index, that level's index)`.
-pub fn disagreements(ratings: &[Option<f64>]) -> Vec<(usize, usize)> {
-    let mut hardest: Option<(usize, f64)> = None;
-    let mut marks = Vec::new();
-    for (i, r) in ratings.iter().enumerate() {
-        let Some(r) = *r else { continue };
-        if let Some((j, h)) = hardest
-            && r + BREATHER_MARGIN <= h
-        {
-            marks.push((i, j));
-        }
-        if hardest.is_none_or(|(_, h)| r > h) {
-            hardest = Some((i, r));
-        }
-    }
-    marks
-}
+use tessera_bots::estimate::disagreements;
 
 /// Runs the estimate (see the module docs).
 pub fn run(req: &EstimateRequest<'_>) -> Result<(), CliError> {
@@ -212,7 +192,7 @@ pub fn run(req: &EstimateRequest<'_>) -> Result<(), CliError> {
     let levels = levels_of(req.path, req.number, req.all)?;
     // A single level of a rule set without a solver: say so (exit 2), pointing at --bot.
     if let [(_, Ok(level))] = levels.as_slice()
-        && !matches!(level, Level::Sokoban(_) | Level::PuzzleScript(_))
+        && !estimate::rates(level.rule_set())
     {
         return Err(CliError::file(
             req.path,
@@ -263,7 +243,7 @@ pub fn run(req: &EstimateRequest<'_>) -> Result<(), CliError> {
     for (i, ((n, _), r)) in levels.iter().zip(&rated).enumerate() {
         match r {
             Ok(e) => {
-                let shown = if e.features.solved { format!("{:6.2}", e.difficulty) } else { "  hard".into() };
+                let shown = format!("{:>6}", e.shown());
                 text += &format!("level {n:>4}  {shown}  {}\n", e.why.join("; "));
             }
             Err(why) => text += &format!("level {n:>4}   error  {why}\n"),

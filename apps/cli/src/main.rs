@@ -42,6 +42,11 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The most work one PuzzleScript step may do, in units of work (docs/limits.md): past it a
+    /// step is refused, "step too long"
+    #[arg(long, global = true, value_name = "UNITS", default_value_t = tessera_core::puzzlescript::MAX_STEP_WORK,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    step_work: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -67,9 +72,10 @@ enum Command {
     #[command(display_order = 101)]
     Export(export::ExportArgs),
     /// New levels for a PuzzleScript game, each proved by the solver and replayed to a win,
-    /// appended to the game's source.
+    /// appended to the game's source (or by a rule set's generator: Sokoban rooms, match-3
+    /// stages tuned to a win rate); `merge` joins a run's shards.
     #[command(display_order = 102)]
-    Generate(generate::GenerateArgs),
+    Generate(Box<generate::GenerateArgs>),
     /// Solve a level in a time limit with its rule set's solver, print it, optionally record it.
     // Listed after the commands of every rule set, as before the registry.
     #[command(display_order = 100)]
@@ -78,6 +84,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    tessera_core::puzzlescript::set_step_work(cli.step_work);
     let result = match cli.command {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),

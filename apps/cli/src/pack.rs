@@ -366,6 +366,10 @@ fn list(path: &Path, json: bool) -> Result<(), CliError> {
         };
         let words: Vec<String> =
             e.flag_words().into_iter().filter(|w| w != "not rated" && !rating.contains(w.as_str())).collect();
+        let rating = match &e.estimate {
+            Some(d) => format!("{rating}; {}", d.text()),
+            None => rating,
+        };
         let rating = if words.is_empty() { rating } else { format!("{rating}  <- {}", words.join("; ")) };
         let title = if e.title == e.level { e.title.clone() } else { format!("{} ({})", e.title, e.level) };
         text += &format!("{:>3}. {title} [{}, {}] {rating}\n", e.index, e.rule_set, e.level_hash);
@@ -472,7 +476,9 @@ fn rate_command(args: &RateArgs) -> Result<(), CliError> {
             );
         }
         _ => {
-            let (results, rated) = rate::finish(&plan, &opened.results, &opened.entries, &played.units);
+            let (mut results, rated) = rate::finish(&plan, &opened.results, &opened.entries, &played.units);
+            // Puzzle levels rated before estimates were kept get theirs now.
+            rate::fill_estimates(&opened.entries, &mut results, jobs, &STOP).map_err(bad)?;
             let path = tessera_pack::results_path(&args.pack);
             results.save(&path).map_err(bad)?;
             // Entries not planned had a rating, or hold the same level as an earlier entry.
@@ -535,7 +541,8 @@ fn report(args: &ReportArgs) -> Result<(), CliError> {
                 .map_or(String::new(), |b| format!(" · target {:.0}–{:.0} %", 100.0 * b[0], 100.0 * b[1]));
             let flags: Vec<String> = e.flag_words().into_iter().filter(|w| w != "not rated").collect();
             let flags = if flags.is_empty() { String::new() } else { format!("  <- {}", flags.join("; ")) };
-            t += &format!("{:>3}. {:<30} {rate}{band}{flags}\n", e.index, e.title);
+            let estimate = e.estimate.as_ref().map_or(String::new(), |d| format!(" · {}", d.text()));
+            t += &format!("{:>3}. {:<30} {rate}{band}{estimate}{flags}\n", e.index, e.title);
         }
         t
     };

@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -267,7 +271,11 @@ fn a_step_past_the_work_bound_is_refused_and_changes_nothing() {
     );
     for game in [&chain, &pairs] {
         let started = Instant::now();
-        let out = tessera(&["play", s(game), "--commands", "-", "--json"], "down\nright\n");
+        // (at the bound of issue 37.4, 40,000,000, which the default passed in issue 66.2)
+        let out = tessera(
+            &["--step-work", "40000000", "play", s(game), "--commands", "-", "--json"],
+            "down\nright\n",
+        );
         assert!(out.status.success(), "{}", stderr(&out));
         // A guard against a hang only (the bound is a count, checked below by the refusal; a
         // loaded 2-core machine took 5 to 7 s here in a test build, 2 s in a release build).
@@ -285,10 +293,58 @@ fn a_step_past_the_work_bound_is_refused_and_changes_nothing() {
     let suite = dir.join("suite.json");
     let case = serde_json::json!([["chain", [source, [3], level]]]);
     std::fs::write(&suite, case.to_string()).unwrap();
-    let out = tessera(&["puzzlescript", "test", s(&suite)], "");
+    let out = tessera(&["puzzlescript", "test", s(&suite), "--step-work", "40000000"], "");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("step too long: input 1 of 1"), "{text}");
+    assert!(text.contains("step too long: input 1 of 1 did more than 40000000 units"), "{text}");
+}
+
+/// 66.2: the default step bound sits far above any real game's step (*A Plaid Puzzle*'s 4th
+/// input does 248 million units, which the old bound of 40 million refused): a step of a few
+/// hundred million units plays by default, and `--step-work` sets the bound for every command
+/// that plays a step (a refusal names it).
+#[test]
+fn the_step_bound_is_a_setting_above_real_games() {
+    let dir = scratch("bounds-step-setting");
+    // Every pair of cells of each row of a 256×256 level, once: about 300 million units.
+    let pairs = big_game(
+        &dir,
+        "pairs",
+        256,
+        "right [ Background | ... | Background ] -> [ Background Mark | ... | Background ]\n",
+    );
+    let play = |extra: &[&str]| {
+        let mut args = extra.to_vec();
+        args.extend(["play", s(&pairs), "--commands", "-", "--json"]);
+        crate::json_lines(&tessera(&args, "right\n"))
+    };
+    let lines = play(&[]);
+    assert_eq!(lines[1]["outcome"], "applied", "{}", lines[1]["rejected"]);
+    assert_ne!(lines[1]["hash"], lines[0]["hash"]);
+    let lines = play(&["--step-work", "100000000"]);
+    assert_eq!(lines[1]["outcome"], "refused");
+    let why = lines[1]["rejected"]["message"].as_str().unwrap();
+    assert!(why.starts_with("step too long: more than 100000000 units"), "{why}");
+    // The suite runner and the solver take the same setting.
+    let source = std::fs::read_to_string(&pairs).unwrap();
+    let level = source.split("LEVELS\n\n").nth(1).unwrap().trim_end();
+    let suite = dir.join("suite.json");
+    std::fs::write(&suite, serde_json::json!([["pairs", [source, [3], level]]]).to_string()).unwrap();
+    let out = tessera(&["puzzlescript", "test", s(&suite), "--step-work", "100000000"], "");
+    assert!(
+        stdout(&out).contains("step too long: input 1 of 1 did more than 100000000 units"),
+        "{}",
+        stdout(&out)
+    );
+    let out = tessera(&["--step-work", "0", "play", s(&pairs)], "");
+    assert_eq!(out.status.code(), Some(2), "at least 1: {}", stderr(&out));
+    // The real games' cases, where ../shared is there: all five pass (4 of 5 did).
+    let real = Path::new("/work/shared/benchmarks/puzzlescript/real-bounds/cases.json");
+    if real.exists() {
+        let out = tessera(&["puzzlescript", "test", s(real)], "");
+        assert!(out.status.success(), "{}", stdout(&out));
+        assert!(stdout(&out).ends_with("5 passed, 0 failed\n"), "{}", stdout(&out));
+    }
 }
 
 /// A search that left out steps past the work bound proves nothing: `solve` gives up saying so,
@@ -299,7 +355,7 @@ fn a_search_that_left_out_too_long_steps_is_no_proof() {
     // (the second rule could make a target, so the rules alone prove nothing)
     let rules = "[ Mover ] -> [ right Mover ] again\n[ Mover | Mover ] -> [ Mover | Mover Target ]\n";
     let game = big_game(&dir, "chain", 256, rules);
-    let out = tessera(&["solve", s(&game), "--seconds", "60"], "");
+    let out = tessera(&["solve", s(&game), "--seconds", "60", "--step-work", "40000000"], "");
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("gave up: step work"), "{err}");

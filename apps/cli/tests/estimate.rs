@@ -51,11 +51,13 @@ fn check_schema(doc: &serde_json::Value) -> &Vec<serde_json::Value> {
             "mechanics",
             "cells",
             "objects",
+            "away",
+            "detour",
         ] {
             assert!(f[k].is_u64(), "features.{k}: {l}");
         }
         assert_eq!(f["solved"], o["solved"]);
-        assert_eq!(f.len(), 13, "{l}");
+        assert_eq!(f.len(), 15, "{l}");
     }
     levels
 }

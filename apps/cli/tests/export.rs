@@ -63,6 +63,19 @@ fn browser_missing() -> Option<String> {
     if !Path::new("/usr/bin/chromium").is_file() && std::env::var_os("TESSERA_CHROMIUM").is_none() {
         return Some("no /usr/bin/chromium (apt-get install -y chromium)".into());
     }
+    node_missing()
+}
+
+/// Why the Firefox browser test cannot run here, if it cannot.
+fn firefox_missing() -> Option<String> {
+    if !Path::new("/usr/bin/firefox-esr").is_file() && std::env::var_os("TESSERA_FIREFOX").is_none() {
+        return Some("no /usr/bin/firefox-esr (apt-get install -y firefox-esr)".into());
+    }
+    node_missing()
+}
+
+/// Why node and puppeteer-core cannot drive a browser here, if they cannot.
+fn node_missing() -> Option<String> {
     let node = Command::new("node").arg("--version").output();
     if !node.is_ok_and(|o| o.status.success()) {
         return Some("no node (apt-get install -y nodejs)".into());
@@ -87,6 +100,9 @@ fn node_path() -> String {
 
 /// Builds the web player (incrementally); `Err` with why when there is no toolchain.
 fn build_player() -> Result<PathBuf, String> {
+    // One build at a time: the browser tests run side by side and share target/web.
+    static BUILD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = BUILD.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let o = Command::new(workspace().join("crates/web/build.sh")).output().map_err(|e| e.to_string())?;
     match o.status.code() {
         Some(0) => Ok(workspace().join("target/web/tessera_web.wasm")),
@@ -111,27 +127,20 @@ fn keys(commands: &[&str]) -> serde_json::Value {
     serde_json::json!({ "keys": commands.iter().map(|c| key(c)).collect::<Vec<_>>() })
 }
 
-/// The state hash `tessera play --json` prints after `commands` on level `number` from `seed`.
+/// The state hash `tessera play --json` prints after `commands` on the chorus fixture's level
+/// `number` from `seed`.
 fn cli_hash(number: usize, seed: &str, commands: &[&str], dir: &Path) -> String {
+    cli_hash_of("fixtures/games/chorus.txt", number, seed, commands, dir)
+}
+
+/// The state hash `tessera play --json` prints after `commands` on `game`'s level `number`.
+fn cli_hash_of(game: &str, number: usize, seed: &str, commands: &[&str], dir: &Path) -> String {
     let script = dir.join(format!("commands-{number}-{}.txt", commands.len()));
     std::fs::write(&script, commands.join("\n") + "\n").unwrap();
     let n = number.to_string();
     let s = script.display().to_string();
-    let o = tessera(
-        &[
-            "play",
-            "fixtures/games/chorus.txt",
-            "--number",
-            &n,
-            "--seed",
-            seed,
-            "--commands",
-            &s,
-            "--json",
-            "--quiet",
-        ],
-        "",
-    );
+    let o =
+        tessera(&["play", game, "--number", &n, "--seed", seed, "--commands", &s, "--json", "--quiet"], "");
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8_lossy(&o.stdout);
     let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
@@ -150,6 +159,22 @@ fn an_exported_game_plays_in_a_real_browser() {
         eprintln!("skipped: the browser test needs chromium, node and puppeteer-core: {why}");
         return;
     }
+    plays_through("chromium");
+}
+
+/// The same test in Firefox (Debian's firefox-esr, driven by puppeteer-core over WebDriver
+/// BiDi): the page plays the same, to the same hashes, and its log downloads and verifies.
+#[test]
+fn an_exported_game_plays_in_firefox() {
+    if let Some(why) = firefox_missing() {
+        eprintln!("skipped: the Firefox test needs firefox-esr, node and puppeteer-core: {why}");
+        return;
+    }
+    plays_through("firefox");
+}
+
+/// The browser test's body, in `browser` (`chromium` or `firefox`).
+fn plays_through(browser: &str) {
     let wasm = match build_player() {
         Ok(w) => w,
         Err(why) => {
@@ -157,7 +182,7 @@ fn an_exported_game_plays_in_a_real_browser() {
             return;
         }
     };
-    let dir = scratch("export-browser");
+    let dir = scratch(&format!("export-browser-{browser}"));
     let html = dir.join("chorus.html");
     let o = Command::new(env!("CARGO_BIN_EXE_tessera"))
         .args(["export", "fixtures/games/chorus.txt", "--html"])
@@ -197,7 +222,8 @@ fn an_exported_game_plays_in_a_real_browser() {
         serde_json::json!({"record": "message2"}),
         serde_json::json!({"screenshot": "message2"}),
         serde_json::json!({"download": "level2"}),
-        serde_json::json!({"keys": ["Enter"]}),
+        // (X, as the message says: the key Firefox sends after a download reaches the page too)
+        serde_json::json!({"keys": ["KeyX"]}),
         serde_json::json!({"wait": "level", "equals": 3}),
         keys(SOLUTIONS[2]),
         serde_json::json!({"wait": "won", "includes": 3}),
@@ -212,6 +238,7 @@ fn an_exported_game_plays_in_a_real_browser() {
         .arg(&plan)
         .arg(dir.join("out"))
         .env("NODE_PATH", node_path())
+        .env("TESSERA_BROWSER", browser)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
@@ -220,7 +247,10 @@ fn an_exported_game_plays_in_a_real_browser() {
     assert!(o.status.success() && r.get("failure").is_none(), "{r:#}");
     assert_eq!(r["errors"], serde_json::json!([]), "the page's errors");
     assert_eq!(r["requests"], serde_json::json!([]), "no network");
-    eprintln!("page {size} bytes, first frame {} ms after navigation", r["firstFrameMs"]);
+    eprintln!(
+        "{} ({browser}): page {size} bytes, first frame {} ms after navigation",
+        r["version"], r["firstFrameMs"]
+    );
 
     let rec = &r["records"];
     assert_eq!(rec["title"]["level"], 0);
@@ -291,4 +321,128 @@ fn an_exported_game_plays_in_a_real_browser() {
     let info = String::from_utf8_lossy(&o.stdout);
     assert!(info.contains(&format!("seed:              {seed}")), "{info}");
     assert!(info.contains(&format!("steps:             {}", line.len())), "{info}");
+}
+
+/// A game of one level with a `checkpoint`: the flag two steps right of the player sets one.
+const CHECKPOINT_GAME: &str = "title Checkpoint\n\n========\nOBJECTS\n========\n\nBackground\nblack\n\n\
+    Wall\ngrey\n\nPlayer\nwhite\n\nFlag\nyellow\n\nGoal\ngreen\n\n=======\nLEGEND\n=======\n\n\
+    . = Background\n# = Wall\nP = Player\nF = Flag\nG = Goal\n\n=======\nSOUNDS\n=======\n\n\
+    ================\nCOLLISIONLAYERS\n================\n\nBackground\nFlag, Goal\nPlayer, Wall\n\n\
+    ======\nRULES\n======\n\nlate [ Player Flag ] -> [ Player ] checkpoint\n\n\
+    ==============\nWINCONDITIONS\n==============\n\nsome Player on Goal\n\n=======\nLEVELS\n=======\n\n\
+    #########\n#P.F...G#\n#########\n";
+
+/// Issue 62.3 in a real browser: keys pressed while `again` turns are on screen are played
+/// after them, in order (chorus: Action's spark fades in an `again` turn; Right pressed at
+/// once still moves); a checkpoint is kept between visits (the page loaded again, Continue:
+/// the checkpoint's board, which is the CLI's after the same line and a restart, and undo
+/// stops there), as PuzzleScript keeps them.
+#[test]
+fn queued_keys_and_checkpoints_kept_between_visits_in_a_real_browser() {
+    if let Some(why) = browser_missing() {
+        eprintln!("skipped: the browser test needs chromium, node and puppeteer-core: {why}");
+        return;
+    }
+    let wasm = match build_player() {
+        Ok(w) => w,
+        Err(why) => {
+            eprintln!("skipped: no WebAssembly toolchain to build the web player: {why}");
+            return;
+        }
+    };
+    let dir = scratch("export-browser-queue");
+    let export = |game: &Path, html: &Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_tessera"))
+            .arg("export")
+            .arg(game)
+            .arg("--html")
+            .arg(html)
+            .current_dir(workspace())
+            .env("TESSERA_WEB_WASM", &wasm)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    let run = |html: &Path, steps: Vec<serde_json::Value>, name: &str| -> serde_json::Value {
+        let plan = dir.join(format!("{name}.json"));
+        std::fs::write(&plan, serde_json::json!({ "steps": steps }).to_string()).unwrap();
+        let o = Command::new("node")
+            .arg(workspace().join("crates/web/tests/browser.mjs"))
+            .arg(html)
+            .arg(&plan)
+            .arg(dir.join(name))
+            .env("NODE_PATH", node_path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        let r: serde_json::Value = serde_json::from_str(text.trim())
+            .unwrap_or_else(|e| panic!("the driver's output is not JSON ({e}): {text}\n{}", stderr(&o)));
+        assert!(o.status.success() && r.get("failure").is_none(), "{r:#}");
+        assert_eq!(r["errors"], serde_json::json!([]), "the page's errors");
+        r
+    };
+
+    // Queued keys: X (a spark, then its again turn), D pressed at once, before the turn shows.
+    let chorus = dir.join("chorus.html");
+    export(&workspace().join("fixtures/games/chorus.txt"), &chorus);
+    let r = run(
+        &chorus,
+        vec![
+            serde_json::json!({"keys": ["KeyX", "Space"]}),
+            serde_json::json!({"wait": "level", "equals": 1}),
+            serde_json::json!({"keys": ["KeyX", "KeyD"], "nowait": true}),
+            serde_json::json!({"record": "pressed"}),
+            serde_json::json!({"sleep": 1500}),
+            serde_json::json!({"record": "after"}),
+        ],
+        "queue",
+    );
+    let rec = &r["records"];
+    assert_eq!(rec["pressed"]["waiting"], 1, "D waits for the again turn: {rec}");
+    let seed = rec["after"]["seed"].as_str().unwrap().to_string();
+    assert_eq!(rec["after"]["waiting"], 0);
+    assert_eq!(
+        rec["after"]["hash"].as_str().unwrap(),
+        cli_hash(1, &seed, &["action", "right"], &dir),
+        "the key pressed during the again turn was played after it"
+    );
+
+    // Checkpoints kept between visits.
+    let game = dir.join("checkpoint.txt");
+    std::fs::write(&game, CHECKPOINT_GAME).unwrap();
+    let html = dir.join("checkpoint.html");
+    export(&game, &html);
+    let r = run(
+        &html,
+        vec![
+            serde_json::json!({"keys": ["KeyX"]}),
+            serde_json::json!({"wait": "level", "equals": 1}),
+            serde_json::json!({"keys": ["KeyD", "KeyD", "KeyD"]}),
+            serde_json::json!({"record": "played"}),
+            serde_json::json!({"reload": true}),
+            serde_json::json!({"record": "title"}),
+            serde_json::json!({"keys": ["KeyX"]}),
+            serde_json::json!({"wait": "level", "equals": 1}),
+            serde_json::json!({"record": "continued"}),
+            serde_json::json!({"keys": ["KeyZ"]}),
+            serde_json::json!({"record": "undo"}),
+            serde_json::json!({"keys": ["KeyD"]}),
+            serde_json::json!({"keys": ["KeyR"]}),
+            serde_json::json!({"record": "restarted"}),
+        ],
+        "checkpoint",
+    );
+    let rec = &r["records"];
+    let g = game.display().to_string();
+    let seed = rec["played"]["seed"].as_str().unwrap().to_string();
+    assert_eq!(rec["played"]["hash"].as_str().unwrap(), cli_hash_of(&g, 1, &seed, &["right"; 3], &dir));
+    assert_eq!(rec["title"]["screen"], "title");
+    assert!(rec["title"]["choices"].to_string().contains("continue"), "{}", rec["title"]);
+    // The checkpoint's board: the player on the flag's cell, the flag gone.
+    let at_checkpoint = cli_hash_of(&g, 1, &seed, &["right", "right", "right", "restart"], &dir);
+    assert_eq!(rec["continued"]["seed"].as_str(), Some(seed.as_str()), "the level's kept seed");
+    assert_eq!(rec["continued"]["hash"].as_str(), Some(at_checkpoint.as_str()));
+    assert_ne!(at_checkpoint, cli_hash_of(&g, 1, &seed, &[], &dir), "not the level's start");
+    assert_eq!(rec["undo"]["hash"].as_str(), Some(at_checkpoint.as_str()), "nothing before it to undo");
+    assert_eq!(rec["restarted"]["hash"].as_str(), Some(at_checkpoint.as_str()), "restart goes back to it");
 }

@@ -75,7 +75,37 @@ fn check_levels(game: &str, out: &Path, json: &serde_json::Value, min_steps: usi
             .collect();
         assert_eq!(level["steps"].as_u64(), Some(solution.len() as u64));
         assert!(solution.len() >= min_steps, "not trivial: {} steps", solution.len());
-        assert!(level["difficulty"].as_u64().is_some(), "difficulty: an integer");
+        let keys: Vec<&str> = level.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut want = vec![
+            "candidate",
+            "difficulty",
+            "entry",
+            "number",
+            "removed",
+            "rows",
+            "seconds",
+            "solution",
+            "states",
+            "steps",
+            "why",
+        ];
+        want.sort();
+        let mut keys = keys.clone();
+        keys.sort();
+        assert_eq!(keys, want, "a level's keys");
+        assert!(level["difficulty"].as_f64().is_some(), "difficulty: a number");
+        assert!(level["entry"].as_u64().is_some() && level["states"].as_u64().is_some());
+        assert!(level["candidate"].as_u64().is_some() && level["removed"].as_u64().is_some());
+        assert!(level["seconds"].as_f64().is_some());
+        let why = level["why"].as_array().expect("why: an array");
+        assert!(!why.is_empty() && why.iter().all(|w| w.is_string()), "why: words");
+        // The same estimate `tessera difficulty` gives the level in OUT.
+        let rated =
+            tessera(&["difficulty", out.to_str().unwrap(), "--number", &number.to_string(), "--json"], "");
+        assert!(rated.status.success(), "{}", stderr(&rated));
+        let rated = last_json(&rated);
+        assert_eq!(rated["levels"][0]["difficulty"], level["difficulty"], "level {number}: the estimate");
+        assert_eq!(rated["levels"][0]["why"], level["why"], "level {number}: its reasons");
         let rows: Vec<String> =
             level["rows"].as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
         assert_eq!(all[number - 1], rows, "level {number}'s rows are in OUT under its number");
@@ -115,9 +145,78 @@ fn generated_levels_are_appended_in_the_legend_and_their_solutions_win() {
     assert_eq!(json["ended"], "count");
     check_levels(FUSE, &out, &json, 6);
     // The rising curve: by difficulty, easy to hard.
-    let d: Vec<u64> =
-        json["levels"].as_array().unwrap().iter().map(|l| l["difficulty"].as_u64().unwrap()).collect();
+    let d: Vec<f64> =
+        json["levels"].as_array().unwrap().iter().map(|l| l["difficulty"].as_f64().unwrap()).collect();
     assert!(d.windows(2).all(|w| w[0] <= w[1]), "rising: {d:?}");
+    let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut keys = keys.clone();
+    keys.sort();
+    assert_eq!(
+        keys,
+        ["candidates", "ended", "game", "levels", "out", "proved", "seconds", "states", "wanted"],
+        "the run's keys"
+    );
+    for k in ["candidates", "proved", "states", "wanted"] {
+        assert!(json[k].as_u64().is_some(), "{k}: an integer");
+    }
+    assert!(json["seconds"].as_f64().is_some() && json["game"].is_string() && json["out"].is_string());
+}
+
+/// Issue 64.6: `--pack` adds the levels to a pack (created when missing), in their order, and
+/// the pack's curve shows each with its estimate (the one the JSON gives); a second run adds
+/// more; `--difficulty A..B` keeps the levels inside the range, spread and rising.
+#[test]
+fn generated_levels_go_into_a_pack_and_its_curve_shows_them() {
+    let dir = scratch("generate-pack");
+    let (out, pack) = (dir.join("out.txt"), dir.join("campaign.json"));
+    let budget = ["--states", "300000", "--level-states", "5000", "--jobs", "2"];
+    let mut args = vec!["--count", "3", "--pack", pack.to_str().unwrap()];
+    args.extend(budget);
+    let run = generate(FUSE, &out, &args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let json = last_json(&run);
+    let report = tessera(&["pack", "report", pack.to_str().unwrap(), "--json"], "");
+    assert!(report.status.success(), "{}", stderr(&report));
+    let curve: serde_json::Value = serde_json::from_slice(&report.stdout).unwrap();
+    let entries = curve["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 3);
+    for (e, l) in entries.iter().zip(json["levels"].as_array().unwrap()) {
+        assert_eq!(e["rule_set"], "puzzlescript");
+        assert_eq!(e["title"], format!("out.txt level {}", l["number"]));
+        assert_eq!(e["estimate"]["difficulty"], l["difficulty"], "{e}");
+        assert_eq!(e["estimate"]["why"], l["why"], "{e}");
+    }
+    let text = tessera(&["pack", "report", pack.to_str().unwrap()], "");
+    assert!(String::from_utf8_lossy(&text.stdout).contains("difficulty "), "{}", stderr(&text));
+    // The same levels as `pack add OUT --number N` gives: one more would be a duplicate content
+    // entry sharing its estimate.
+    let out2 = dir.join("out2.txt");
+    let mut args = vec!["--count", "2", "--seed", "7", "--pack", pack.to_str().unwrap()];
+    args.extend(budget);
+    let run = generate(FUSE, &out2, &args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let curve: serde_json::Value =
+        serde_json::from_slice(&tessera(&["pack", "report", pack.to_str().unwrap(), "--json"], "").stdout)
+            .unwrap();
+    assert_eq!(curve["entries"].as_array().unwrap().len(), 5);
+    assert!(curve["entries"].as_array().unwrap().iter().all(|e| e["estimate"]["difficulty"].is_number()));
+    // A range: every level inside it, rising.
+    let d: Vec<f64> =
+        json["levels"].as_array().unwrap().iter().map(|l| l["difficulty"].as_f64().unwrap()).collect();
+    let range = format!("{}..{}", d[0], d[2]);
+    let out3 = dir.join("out3.txt");
+    let mut args = vec!["--count", "2", "--min-steps", "2", "--difficulty", range.as_str()];
+    args.extend(budget);
+    let run = generate(FUSE, &out3, &args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let got: Vec<f64> = last_json(&run)["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["difficulty"].as_f64().unwrap())
+        .collect();
+    assert!(got.iter().all(|x| (d[0]..=d[2]).contains(x)), "{got:?} in {range}");
+    assert!(got.windows(2).all(|w| w[0] <= w[1]), "rising: {got:?}");
 }
 
 #[test]
@@ -249,6 +348,9 @@ fn variant(dir: &Path, name: &str, from: &str, to: &str) -> String {
 fn bad_input_is_named_and_nothing_is_written() {
     let dir = scratch("generate-errors");
     let out = dir.join("out.txt");
+    let bad_pack = dir.join("bad.json");
+    std::fs::write(&bad_pack, "{\"name\": 3}").unwrap();
+    let bad_pack = bad_pack.to_str().unwrap().to_string();
     let cases: Vec<(Vec<String>, i32, &str)> = vec![
         (vec![FUSE.into(), "--count".into(), "0".into()], 2, "--count 0"),
         (vec![FUSE.into(), "--size".into(), "3x3".into()], 2, "cannot fill it"),
@@ -260,6 +362,13 @@ fn bad_input_is_named_and_nothing_is_written() {
             "--max-steps 3",
         ),
         (vec![FUSE.into(), "--curve".into(), "zigzag".into()], 2, "--curve zigzag"),
+        (vec![FUSE.into(), "--difficulty".into(), "9..3".into()], 2, "--difficulty 9..3"),
+        (vec![FUSE.into(), "--pack".into(), bad_pack.clone()], 2, "bad.json"),
+        (
+            vec![FUSE.into(), "--pack".into(), dir.join("nowhere/p.json").to_str().unwrap().into()],
+            2,
+            "cannot write",
+        ),
         (vec![variant(&dir, "noplayer.txt", "Player", "Hero"), "--count".into(), "1".into()], 2, "no player"),
         (vec![variant(&dir, "nowin.txt", "all Crate on Target", "")], 2, "no win condition"),
         (
@@ -376,4 +485,190 @@ fn generated_levels_win_in_the_reference_engine() {
     let text = String::from_utf8_lossy(&check.stdout).into_owned();
     assert!(check.status.success(), "{text}{}", String::from_utf8_lossy(&check.stderr));
     assert!(text.contains("4 passed, 0 failed"), "{text}");
+}
+
+/// Issue 64.5: Sokoban through the same command (`--rules sokoban`, reverse play): every level
+/// listed is in OUT (an XSB collection, `; N` from 1) under its number, its solution wins under
+/// `play --strict`, its pushes are the fewest (`tessera difficulty`'s solver finds as many), its
+/// difficulty is `tessera difficulty`'s; the same output for 1 and 2 jobs.
+#[test]
+fn sokoban_levels_by_reverse_play_are_proved_push_optimal() {
+    let dir = scratch("generate-sokoban");
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2"] {
+        let out = dir.join(format!("rooms{jobs}.xsb"));
+        let run = tessera(
+            &[
+                "generate",
+                "--rules",
+                "sokoban",
+                "--size",
+                "8x8",
+                "--boxes",
+                "2",
+                "--count",
+                "3",
+                "--seed",
+                "5",
+                "--states",
+                "2000000",
+                "--level-states",
+                "20000",
+                "--min-steps",
+                "3",
+                "--jobs",
+                jobs,
+                "--out",
+                out.to_str().unwrap(),
+                "--json",
+            ],
+            "",
+        );
+        assert!(run.status.success(), "{}", stderr(&run));
+        let json = last_json(&run);
+        let mut keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            ["candidates", "ended", "levels", "out", "proved", "rules", "seconds", "states", "wanted"]
+        );
+        assert_eq!(json["rules"], "sokoban");
+        let levels = json["levels"].as_array().unwrap();
+        assert_eq!(levels.len(), 3, "{json}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        for (k, level) in levels.iter().enumerate() {
+            let mut keys: Vec<&str> = level.as_object().unwrap().keys().map(String::as_str).collect();
+            keys.sort();
+            assert_eq!(
+                keys,
+                [
+                    "candidate",
+                    "difficulty",
+                    "number",
+                    "pushes",
+                    "rows",
+                    "seconds",
+                    "solution",
+                    "states",
+                    "steps",
+                    "why"
+                ]
+            );
+            let number = level["number"].as_u64().unwrap();
+            assert_eq!(number, k as u64 + 1);
+            let rows: Vec<&str> =
+                level["rows"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+            assert!(text.contains(&format!("; {number}\n{}\n", rows.join("\n"))), "level {number} in OUT");
+            let pushes = level["pushes"].as_u64().unwrap();
+            assert!(pushes >= 3, "not trivial: {pushes} pushes");
+            let file = dir.join(format!("level{jobs}-{number}.json"));
+            std::fs::write(&file, serde_json::json!({"rule_set": "sokoban", "board": rows}).to_string())
+                .unwrap();
+            let words: Vec<&str> =
+                level["solution"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
+            let play = tessera(
+                &["play", file.to_str().unwrap(), "--commands", "-", "--json", "--strict"],
+                &words.join("\n"),
+            );
+            assert!(play.status.success(), "{}", stderr(&play));
+            assert_eq!(crate::json_lines(&play).last().unwrap()["status"], "won", "level {number} wins");
+            let rated = tessera(
+                &["difficulty", out.to_str().unwrap(), "--number", &number.to_string(), "--json"],
+                "",
+            );
+            assert!(rated.status.success(), "{}", stderr(&rated));
+            let rated = last_json(&rated);
+            assert_eq!(rated["levels"][0]["features"]["pushes"].as_u64(), Some(pushes), "the fewest pushes");
+            assert_eq!(rated["levels"][0]["difficulty"], level["difficulty"]);
+        }
+        let d: Vec<f64> = levels.iter().map(|l| l["difficulty"].as_f64().unwrap()).collect();
+        assert!(d.windows(2).all(|w| w[0] <= w[1]), "rising: {d:?}");
+        outputs.push(text);
+    }
+    assert_eq!(outputs[0], outputs[1], "the same levels on 1 and 2 jobs");
+    // Bad input names the flag.
+    let out = dir.join("bad.xsb");
+    for (args, message) in [
+        (vec!["--rules", "sokoban", "--size", "8x8"], "--boxes 4"),
+        (vec!["--rules", "sokoban", "--size", "8x8", "--boxes", "40"], "--boxes 40"),
+        (vec!["--rules", "chess", "--size", "8x8", "--boxes", "2"], "those with one: match3, sokoban"),
+        (vec!["--rules", "sokoban", "--size", "3x3", "--boxes", "1"], "5 to 64"),
+    ] {
+        let mut all = vec!["generate"];
+        all.extend(args.iter());
+        all.extend(["--out", out.to_str().unwrap()]);
+        let run = tessera(&all, "");
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains(message), "{args:?}: {}", stderr(&run));
+        assert!(!out.exists());
+    }
+}
+
+/// Issue 64.5 and 64.7: Sokoban rooms given (`--stage ROOM.xsb`, what the editor's pane sends
+/// when it grows from the level shown): every level keeps the room's walls and its count of
+/// boxes, none is the room itself, each wins by its solution; `--size` with a room is refused.
+#[test]
+fn a_sokoban_room_given_is_filled_with_its_walls_kept() {
+    let dir = scratch("generate-sokoban-room");
+    let room = [
+        "#########",
+        "###   ###",
+        "###   ###",
+        "#   .   #",
+        "#  $@ .$#",
+        "#       #",
+        "###   ###",
+        "###   ###",
+        "#########",
+    ];
+    let file = dir.join("room.xsb");
+    std::fs::write(&file, room.join("\n") + "\n").unwrap();
+    let out = dir.join("filled.xsb");
+    let args = |extra: &[&str]| {
+        let mut all = vec!["generate", "--rules", "sokoban", "--stage", file.to_str().unwrap()];
+        all.extend(["--count", "2", "--states", "3000000", "--level-states", "40000", "--min-steps", "2"]);
+        all.extend(["--out", out.to_str().unwrap(), "--json"]);
+        all.extend(extra);
+        all.iter().map(|s| s.to_string()).collect::<Vec<String>>()
+    };
+    let a = args(&[]);
+    let run = tessera(&a.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert!(run.status.success(), "{}", stderr(&run));
+    let json = last_json(&run);
+    let levels = json["levels"].as_array().unwrap();
+    assert!(!levels.is_empty(), "{json}");
+    for level in levels {
+        let rows: Vec<&str> = level["rows"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+        assert_ne!(rows, room, "not the room itself");
+        for (a, b) in rows.iter().zip(room) {
+            let walls = |r: &str| r.chars().map(|c| c == '#').collect::<Vec<_>>();
+            assert_eq!(walls(a), walls(b), "the walls stay: {rows:?}");
+        }
+        let boxes = rows.iter().flat_map(|r| r.chars()).filter(|&c| matches!(c, '$' | '*')).count();
+        assert_eq!(boxes, 2, "the room's own count of boxes: {rows:?}");
+        let level_file = dir.join("one.json");
+        std::fs::write(&level_file, serde_json::json!({"rule_set": "sokoban", "board": rows}).to_string())
+            .unwrap();
+        let words: Vec<&str> =
+            level["solution"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
+        let play = tessera(
+            &["play", level_file.to_str().unwrap(), "--commands", "-", "--json", "--strict"],
+            &words.join("\n"),
+        );
+        assert!(play.status.success(), "{}", stderr(&play));
+        assert_eq!(crate::json_lines(&play).last().unwrap()["status"], "won");
+    }
+    std::fs::remove_file(&out).unwrap();
+    let a = args(&["--size", "9x9"]);
+    let run = tessera(&a.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("--size with --stage"), "{}", stderr(&run));
+    assert!(!out.exists());
+    // A collection of two rooms is refused by name.
+    std::fs::write(&file, format!("{}\n\n{}\n", room.join("\n"), room.join("\n"))).unwrap();
+    let a = args(&[]);
+    let run = tessera(&a.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("holds 2 levels"), "{}", stderr(&run));
+    assert!(!out.exists());
 }

@@ -7,6 +7,8 @@ mod convert;
 mod estimate;
 mod export;
 mod generate;
+mod generate_match3;
+mod generate_shard;
 mod gif;
 mod hostile;
 mod limits;

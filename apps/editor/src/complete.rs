@@ -11,6 +11,7 @@
 //! one in.
 
 use crate::syntax::{self, Place};
+use tessera_core::puzzlescript::engine::art;
 
 /// What a suggestion is, in the order the list shows kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -67,35 +68,6 @@ const PRELUDE: &[&str] = &[
     "verbose_logging",
     "youtube",
     "zoomscreen",
-];
-
-/// PuzzleScript's colour names (`reg_color` in its `languageConstants.js`).
-pub const COLOURS: &[&str] = &[
-    "black",
-    "white",
-    "gray",
-    "darkgray",
-    "lightgray",
-    "grey",
-    "darkgrey",
-    "lightgrey",
-    "red",
-    "darkred",
-    "lightred",
-    "brown",
-    "darkbrown",
-    "lightbrown",
-    "orange",
-    "yellow",
-    "green",
-    "darkgreen",
-    "lightgreen",
-    "blue",
-    "lightblue",
-    "darkblue",
-    "purple",
-    "pink",
-    "transparent",
 ];
 
 const RULE_WORDS: &[&str] = &[
@@ -349,7 +321,7 @@ pub fn suggest(text: &str, at: usize, forced: bool) -> (usize, Vec<Suggestion>) 
         Place::Comment | Place::Levels | Place::Sprite => {}
         Place::Prelude => add(&mut owned(PRELUDE), Kind::Keyword, &mut out),
         Place::ObjectName => out.extend(variants(text, &names, typed, place)),
-        Place::ObjectColours => add(&mut owned(COLOURS), Kind::Colour, &mut out),
+        Place::ObjectColours => add(&mut art::colour_names().map(str::to_string), Kind::Colour, &mut out),
         Place::Legend => {
             out.extend(variants(text, &names, typed, place));
             if !first_word {
@@ -416,6 +388,10 @@ mod tests {
         let t = GAME.replace("Crate\nbrown", "Crate\ndarkb");
         let at = t.find("darkb").unwrap() + 5;
         assert_eq!(inserts(&t, at, false), vec!["darkblue", "darkbrown"]);
+        // Every name the engine reads, transparent too (the list is the engine's own).
+        let t = GAME.replace("Crate\nbrown", "Crate\ntransp");
+        let at = t.find("transp").unwrap() + 6;
+        assert_eq!(inserts(&t, at, false), vec!["transparent"]);
     }
 
     #[test]

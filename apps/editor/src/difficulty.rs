@@ -1,4 +1,6 @@
-//! The Difficulty panel of Edit mode: plays the level N times with a chosen bot on a background
+//! The Difficulty panel of Edit mode: for a puzzle level (PuzzleScript, Sokoban) first the
+//! difficulty estimate with its reasons (`crate::estimate`, what `tessera difficulty` prints);
+//! then, for every rule set, it plays the level N times with a chosen bot on a background
 //! thread (`tessera_bots::difficulty::run`, the engine of `tessera difficulty`), with a progress
 //! bar and Cancel, then shows the win rate, the puzzle figures of a rule set that measures its
 //! levels as puzzles (sokoban: the solver's pushes, moves and nodes) and histograms of moves
@@ -42,6 +44,8 @@ pub struct DifficultyPanel {
     /// A sweep just started or its report just came, not yet scrolled into view.
     fresh: bool,
     error: Option<String>,
+    /// The estimate of a puzzle level (PuzzleScript, Sokoban), shown above the bots.
+    estimate: crate::estimate::LevelEstimate,
 }
 
 impl Default for DifficultyPanel {
@@ -57,6 +61,7 @@ impl Default for DifficultyPanel {
             seen: None,
             fresh: false,
             error: None,
+            estimate: crate::estimate::LevelEstimate::default(),
         }
     }
 }
@@ -90,6 +95,12 @@ impl DifficultyPanel {
     /// compared with the report's level (when the panel is next drawn).
     pub fn level_changed(&mut self) {
         self.seen = None;
+        self.estimate.level_changed();
+    }
+
+    /// The estimate of a puzzle level.
+    pub fn estimate(&self) -> &crate::estimate::LevelEstimate {
+        &self.estimate
     }
 
     /// Starts `games` games of `level` with `bot` in the background.
@@ -165,6 +176,13 @@ impl DifficultyPanel {
         uses_seed: bool,
     ) {
         self.poll();
+        if tessera_bots::estimate::rates(rule_set) {
+            // A puzzle level: the estimate first (what `tessera difficulty` prints), the bots'
+            // games under it.
+            self.estimate.ui(ui, level, revision, playable);
+            ui.separator();
+            ui.strong("Bot games");
+        }
         if self.of.is_some() && self.seen.is_none_or(|(r, _)| r != revision) {
             let same = self.of.as_ref() == Some(&level());
             self.seen = Some((revision, same));
@@ -368,5 +386,6 @@ impl DifficultyPanel {
         self.of = None;
         self.seen = None;
         self.error = None;
+        self.estimate.forget();
     }
 }

@@ -477,6 +477,14 @@ pub enum Edit {
         /// Settings edits merge into one step while they follow each other.
         settings: bool,
     },
+    /// Another level of the same file shown (a PuzzleScript game's levels list): undone and
+    /// redone as an edit, but nothing to save (the file's text is the same).
+    Switch {
+        /// Before.
+        before: Box<Draft>,
+        /// After.
+        after: Box<Draft>,
+    },
 }
 
 /// Undo and redo of edits, separate from play history.
@@ -510,12 +518,13 @@ impl EditHistory {
             self.redo.clear();
             return;
         }
-        if self.since_save < 0 {
+        let saves = !matches!(edit, Edit::Switch { .. });
+        if saves && self.since_save < 0 {
             self.save_lost = true;
         }
         self.undo.push(edit);
         self.redo.clear();
-        self.since_save += 1;
+        self.since_save += i64::from(saves);
         if self.undo.len() > MAX_UNDO {
             self.undo.remove(0);
         }
@@ -533,10 +542,10 @@ impl EditHistory {
         let Some(edit) = self.undo.pop() else { return false };
         match &edit {
             Edit::Stroke(s) => draft.revert(s),
-            Edit::Replace { before, .. } => *draft = (**before).clone(),
+            Edit::Replace { before, .. } | Edit::Switch { before, .. } => *draft = (**before).clone(),
         }
+        self.since_save -= i64::from(!matches!(edit, Edit::Switch { .. }));
         self.redo.push(edit);
-        self.since_save -= 1;
         true
     }
 
@@ -545,13 +554,13 @@ impl EditHistory {
         let Some(mut edit) = self.redo.pop() else { return false };
         match &edit {
             Edit::Stroke(s) => draft.replay(s),
-            Edit::Replace { after, .. } => *draft = (**after).clone(),
+            Edit::Replace { after, .. } | Edit::Switch { after, .. } => *draft = (**after).clone(),
         }
         if let Edit::Replace { settings, .. } = &mut edit {
             *settings = false;
         }
+        self.since_save += i64::from(!matches!(edit, Edit::Switch { .. }));
         self.undo.push(edit);
-        self.since_save += 1;
         true
     }
 

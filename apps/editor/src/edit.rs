@@ -269,6 +269,18 @@ impl EditView {
         }
     }
 
+    /// The draft becomes `level` (a generated candidate accepted: a tuned stage), as one
+    /// undoable edit; its name stays.
+    pub fn replace_level(&mut self, level: &Level) -> Result<(), String> {
+        self.finish_stroke();
+        let mut after = Draft::from_level(level)?;
+        after.sketch_mut().name = self.draft.name.clone();
+        self.replace(after, false);
+        self.after_undo_redo();
+        self.difficulty.forget();
+        Ok(())
+    }
+
     /// Whether the draft's game uses a seed (a PuzzleScript game only with `random` or real
     /// time): Play seed, Level seed and Randomize are shown only then.
     fn uses_seed(&self) -> bool {
@@ -531,6 +543,16 @@ impl EditView {
             after: Box::new(self.draft.clone()),
             settings,
         });
+        self.changed();
+    }
+
+    /// Shows `after`, another level of the same file, as one undoable step with nothing to save.
+    fn switch(&mut self, after: Draft) {
+        if after == self.draft {
+            return;
+        }
+        let before = std::mem::replace(&mut self.draft, after);
+        self.history.push(Edit::Switch { before: Box::new(before), after: Box::new(self.draft.clone()) });
         self.changed();
     }
 
@@ -840,7 +862,15 @@ impl EditView {
                 Ok(after) => {
                     let after = crate::draft::Draft::of_sketch(game, after);
                     self.finish_stroke();
-                    self.replace(after, false);
+                    // Another level of the game picked, its text the same: nothing to save
+                    // (unless the draft is a level file, which names its level).
+                    let same_text =
+                        game.game_source(&after.to_level()) == game.game_source(&self.draft.to_level());
+                    if same_text && self.path.is_none() {
+                        self.switch(after);
+                    } else {
+                        self.replace(after, false);
+                    }
                     self.after_undo_redo();
                     self.canvas.view.fit();
                 }

@@ -104,6 +104,14 @@ pub fn open_path(path: &Path) -> Result<Opened, String> {
             return Ok(Opened::Level(level));
         }
     };
+    // A game written as text that does not start (its source does not compile) opens as a
+    // draft, in Edit with its errors, for the designer to fix.
+    if let [(_, level)] = levels.as_slice()
+        && let Err(e) = level.start(None)
+        && crate::games::of_level(level).is_some_and(|g| g.source_text(level).is_some())
+    {
+        return Ok(Opened::Draft(levels.remove(0).1, named(&e)));
+    }
     // Check that they start, so that errors show now rather than at play.
     for (n, level) in &levels {
         level.start(None).map_err(|e| match levels.len() {
@@ -130,12 +138,18 @@ pub enum Purpose {
     Open,
     /// Save the line of play as a log.
     SaveLog,
+    /// Save the line of play as an animated GIF.
+    SaveGif,
+    /// Save the solution shown as an animated GIF.
+    SaveSolutionGif,
     /// Save the level being edited.
     SaveLevel,
     /// Save the game's source (a PuzzleScript `.txt`) being edited.
     SaveGameSource,
     /// Export the game as a web page that plays it (`.html`).
     ExportGame,
+    /// Save the Generate pane's accepted Sokoban levels as one collection (`.xsb`).
+    SaveCollection,
 }
 
 /// A file picker in an egui window: a path field and the folder's entries.
@@ -187,9 +201,12 @@ impl FilePicker {
         let title = match self.purpose {
             Purpose::Open => "Open a level or log",
             Purpose::SaveLog => "Save log as",
+            Purpose::SaveGif => "Save GIF of the line of play as",
+            Purpose::SaveSolutionGif => "Save GIF of the solution as",
             Purpose::SaveLevel => "Save level as",
             Purpose::SaveGameSource => "Save game source as",
             Purpose::ExportGame => "Export playable game",
+            Purpose::SaveCollection => "Save the accepted levels as",
         };
         // A modal dialog: nothing behind it takes a click or a key while it shows (issue
         // 63.8: a click beside the Path field went into the source, and typing replaced it).
@@ -237,9 +254,13 @@ impl FilePicker {
                     .labelled_by(label.id);
                 let go = match self.purpose {
                     Purpose::Open => "Open file",
-                    Purpose::SaveLog | Purpose::SaveLevel | Purpose::SaveGameSource | Purpose::ExportGame => {
-                        "Save file"
-                    }
+                    Purpose::SaveLog
+                    | Purpose::SaveGif
+                    | Purpose::SaveSolutionGif
+                    | Purpose::SaveLevel
+                    | Purpose::SaveGameSource
+                    | Purpose::ExportGame
+                    | Purpose::SaveCollection => "Save file",
                 };
                 let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 if (ui.button(go).clicked() || enter) && !self.path.trim().is_empty() {

@@ -441,6 +441,17 @@ impl Session {
         tessera_replay::atomic_write(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
 
+    /// Writes the line of play as an animated GIF (atomically, `tessera replay gif`'s
+    /// renderer and defaults); says what it wrote.
+    pub fn save_gif(&self, path: &Path) -> Result<String, String> {
+        let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+        let bytes = self.log_bytes().map_err(|e| fail(&e))?;
+        let log = tessera_replay::Log::from_bytes(bytes, tessera_replay::TailPolicy::Strict)
+            .map_err(|e| fail(&e))?;
+        let gif = tessera_replay::gif::log_gif(&log, &Default::default()).map_err(|e| fail(&e))?;
+        write_gif(path, &gif)
+    }
+
     /// The log of the line of play, in memory (for the debugger).
     pub fn log_bytes(&self) -> Result<Vec<u8>, String> {
         self.history.write_log(Vec::new(), &self.level, self.seed).map_err(|e| e.to_string())
@@ -451,6 +462,28 @@ impl Session {
         self.mirror = Mirror::from_state(self.history.state());
         self.clock = Clock::done();
     }
+}
+
+/// Writes the GIF of `steps` played by `rules` from `start` (a solution shown), atomically;
+/// says what it wrote.
+pub fn save_line_gif(
+    path: &Path,
+    rules: &tessera_core::AnyRules,
+    start: &AnyState,
+    steps: &[tessera_core::AnyCommand],
+) -> Result<String, String> {
+    let fail = |e: tessera_replay::gif::GifError| format!("{}: {e}", path.display());
+    let mut maker = tessera_replay::gif::GifMaker::new(rules, start, &Default::default()).map_err(fail)?;
+    for c in steps {
+        maker.play(c).map_err(fail)?;
+    }
+    write_gif(path, &maker.finish().map_err(fail)?)
+}
+
+/// Writes `gif` to `path` atomically; says what it wrote.
+fn write_gif(path: &Path, gif: &tessera_replay::gif::Gif) -> Result<String, String> {
+    tessera_replay::atomic_write(path, &gif.bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(format!("saved {} ({} frames, {}×{} pixels)", path.display(), gif.frames, gif.width, gif.height))
 }
 
 #[cfg(test)]

@@ -28,8 +28,12 @@ use std::sync::Arc;
 pub struct Mark {
     /// The line, from 1 (0: no line).
     pub line: usize,
-    /// The column, from 1, best effort (0 or 1: the line's words).
+    /// The column (a character of the line), from 1, best effort (0 or 1 without a width:
+    /// the word the message names, else the line's words).
     pub column: usize,
+    /// How many characters from the column the message is about (0: the word at the column,
+    /// up to a space).
+    pub width: usize,
     /// The message, in plain words.
     pub message: String,
     /// An error (the game does not build) rather than a warning.
@@ -156,6 +160,9 @@ pub struct SourceEditor {
     completion: Option<Completion>,
     /// How many rows Page Up and Page Down move (the rows in view, last frame).
     page_rows: usize,
+    /// Where the text was scrolled to when last drawn: the Debug pane's scroll area is another
+    /// widget than Play's and Edit's, and starts there rather than at line 1.
+    offset: egui::Vec2,
 }
 
 impl SourceEditor {
@@ -175,7 +182,13 @@ impl SourceEditor {
             scroll_cursor: false,
             completion: None,
             page_rows: 20,
+            offset: egui::Vec2::ZERO,
         }
+    }
+
+    /// Where the text is scrolled to (as last drawn).
+    pub fn scroll_offset(&self) -> egui::Vec2 {
+        self.offset
     }
 
     /// The id of the text field.
@@ -548,7 +561,13 @@ impl SourceEditor {
         let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
         let gutter = char_w * digits as f32 + 22.0;
         let mut out = SourceOutput { changed: commanded, ..SourceOutput::default() };
-        let scroll = egui::ScrollArea::both().id_salt(self.id.with("scroll")).auto_shrink([false, false]);
+        let mut scroll = egui::ScrollArea::both().id_salt(self.id.with("scroll")).auto_shrink([false, false]);
+        // A scroll area drawn for the first time (the pane shown in another panel: Debug's)
+        // starts where the text was last scrolled to.
+        let scroll_id = ui.make_persistent_id(self.id.with("scroll"));
+        if egui::scroll_area::State::load(&ctx, scroll_id).is_none() && self.offset != egui::Vec2::ZERO {
+            scroll = scroll.scroll_offset(self.offset);
+        }
         // Where the layout is kept: the closure below takes it.
         let mut layout = self.layout.take();
         let (marks, marks_gen) = (&self.marks, self.marks_gen);
@@ -562,7 +581,7 @@ impl SourceEditor {
         let mut clicked_item = None;
         let mut in_view = 0;
         let text = &mut self.text;
-        scroll.show(ui, |ui| {
+        let scrolled = scroll.show(ui, |ui| {
             ui.horizontal_top(|ui| {
                 ui.add_space(gutter);
                 let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _wrap: f32| {
@@ -789,6 +808,7 @@ impl SourceEditor {
                 }
             });
         });
+        self.offset = scrolled.state.clamped_offset();
         self.layout = layout;
         self.page_rows = in_view.saturating_sub(2).max(1);
         if let Some(k) = clicked_item {
@@ -876,6 +896,12 @@ pub fn layout_job(
     };
     let mut at = 0;
     for t in tokens {
+        // Sections must follow each other: a token overlapping the one before (never made by
+        // the tokenizer, but a panic in the layout would take the window) is cut to what is left.
+        if t.range.end <= at {
+            continue;
+        }
+        let t = &Token { range: t.range.start.max(at)..t.range.end, class: t.class };
         if t.range.start > at {
             push(&mut job, at, t.range.start, plain, Color32::TRANSPARENT);
         }
@@ -953,11 +979,12 @@ fn underline_ranges(text: &str, marks: &[Mark]) -> Vec<(usize, usize, Color32)> 
         let Some(&s) = starts.get(m.line.wrapping_sub(1)) else { continue };
         let line = text[s..].split('\n').next().unwrap_or("");
         let line = line.trim_end_matches('\r');
-        let (a, b) = if m.column > 1 && m.column <= line.len() {
-            let from = m.column - 1;
-            if !line.is_char_boundary(from) {
-                continue;
-            }
+        let chars = line.chars().count();
+        let (a, b) = if m.width > 0 && m.column >= 1 && m.column <= chars {
+            // The compiler's span: exactly the word.
+            (byte_of(line, m.column - 1), byte_of(line, m.column - 1 + m.width))
+        } else if m.column > 1 && m.column <= chars {
+            let from = byte_of(line, m.column - 1);
             let end = line[from..].find(char::is_whitespace).map_or(line.len(), |e| from + e);
             (from, end.max(from + 1).min(line.len()))
         } else if let Some(word) = named_word(line, &m.message) {
@@ -1001,7 +1028,7 @@ mod tests {
     fn the_layout_covers_the_text_once_and_underlines_the_marked_word() {
         let text = "RULES\n[ > Player | Crat ] -> [ Player ]\n";
         let tokens = syntax::tokens(text);
-        let marks = vec![Mark { line: 2, column: 14, message: "no Crat".into(), error: true }];
+        let marks = vec![Mark { line: 2, column: 14, width: 4, message: "no Crat".into(), error: true }];
         let job = layout_job(text, &tokens, &marks, &FontId::monospace(12.0), 14.0, Color32::WHITE, true);
         let mut at = 0;
         for s in &job.sections {

@@ -106,6 +106,8 @@ enum ObjectPart {
 struct LineState {
     section: Section,
     comment: u32,
+    /// The byte of the source where the outermost comment open now was opened.
+    opened: usize,
     object: ObjectPart,
 }
 
@@ -191,7 +193,19 @@ fn line_tokens(line: &str, base: usize, st: &mut LineState, out: &mut Vec<Token>
     if st.comment > 0 {
         comment_start = Some(0);
     }
+    // A level's `message` line is its text, parentheses and all (as the compiler reads it).
+    let level_message = st.section == Section::Levels
+        && st.comment == 0
+        && body.trim_start().get(..7).is_some_and(|w| w.eq_ignore_ascii_case("message"));
     for (i, c) in body.char_indices() {
+        if level_message {
+            break;
+        }
+        // After a rule's `message` (outside comments) the rest is its text: a '(' there opens
+        // no comment (the reference's tokenizer, and the compiler's).
+        if st.comment == 0 && st.section == Section::Rules && rule_message_at(body, i) {
+            break;
+        }
         match c {
             '(' => {
                 if st.comment == 0 {
@@ -199,6 +213,7 @@ fn line_tokens(line: &str, base: usize, st: &mut LineState, out: &mut Vec<Token>
                         code.push(start..i);
                     }
                     comment_start = Some(i);
+                    st.opened = base + i;
                 }
                 st.comment += 1;
             }
@@ -355,6 +370,16 @@ fn line_tokens(line: &str, base: usize, st: &mut LineState, out: &mut Vec<Token>
     sort_tail(out, line_from);
 }
 
+/// Whether a rule's `message` command starts at byte `i` of `body`: the word `message` (any
+/// case) with nothing of a word before or after it.
+fn rule_message_at(body: &str, i: usize) -> bool {
+    let sep = |c: u8| c.is_ascii_whitespace() || matches!(c, b'[' | b']' | b'|');
+    let bytes = body.as_bytes();
+    (i == 0 || sep(bytes[i - 1]))
+        && body.get(i..i + 7).is_some_and(|w| w.eq_ignore_ascii_case("message"))
+        && bytes.get(i + 7).is_none_or(|&c| sep(c))
+}
+
 /// Puts the tokens pushed for one line (from `from` on) in byte order, comments among code.
 fn sort_tail(out: &mut [Token], from: usize) {
     out[from..].sort_unstable_by_key(|t| t.range.start);
@@ -495,22 +520,24 @@ pub fn declared_names(source: &str) -> Vec<String> {
     out
 }
 
-/// The `(` of a comment never closed (comments nest): its line and byte column, from 1 (the
+/// The `(` of a comment never closed (comments nest): its line and column (characters), from 1 (the
 /// outermost one still open at the end of the source).
 pub fn unclosed_comment(source: &str) -> Option<(usize, usize)> {
-    let mut open: Vec<(usize, usize)> = Vec::new();
-    for (n, line) in source.split('\n').enumerate() {
-        for (i, c) in line.char_indices() {
-            match c {
-                '(' => open.push((n + 1, i + 1)),
-                ')' => {
-                    open.pop();
-                }
-                _ => {}
-            }
-        }
+    // Read as the tokens are (a message's text opens no comment).
+    let mut st = LineState::default();
+    let mut scratch = Vec::new();
+    let mut at = 0;
+    for line in source.split_inclusive('\n') {
+        scratch.clear();
+        line_tokens(line, at, &mut st, &mut scratch);
+        at += line.len();
     }
-    open.first().copied()
+    if st.comment == 0 {
+        return None;
+    }
+    let b = st.opened.min(source.len());
+    let line_start = source[..b].rfind('\n').map_or(0, |i| i + 1);
+    Some((source[..b].matches('\n').count() + 1, source[line_start..b].chars().count() + 1))
 }
 
 /// The colour a class is painted in (dark theme), or `None` for the text colour.

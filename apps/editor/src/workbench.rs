@@ -216,27 +216,10 @@ impl Workbench {
     pub fn rebuild(&mut self, level: usize) -> WorkbenchAction {
         use tessera_core::puzzlescript::engine;
         self.typed_at = None;
-        let mark = |d: &engine::Diagnostic| Mark {
-            line: d.line,
-            column: d.column,
-            message: plain_words(&d.message),
-            error: d.is_error,
-        };
-        // A comment never closed greys the rest of the file: said at its `(`.
-        let comment = |error: bool| {
-            crate::syntax::unclosed_comment(&self.editor.text).map(|(line, column)| Mark {
-                line,
-                column,
-                message: UNCLOSED_COMMENT.to_string(),
-                error,
-            })
-        };
         match engine::compile(&self.editor.text) {
             Err(diags) => {
                 let errors = diags.iter().filter(|d| d.is_error).count();
-                let mut marks: Vec<Mark> = diags.iter().map(mark).collect();
-                marks.extend(comment(true));
-                self.editor.set_marks(marks);
+                self.editor.set_marks(marks_of(&self.editor.text, &diags, true));
                 self.said = Some(format!("{errors} error(s): nothing rebuilt"));
                 self.failed = true;
                 // The first error in view (the cursor stays where it is).
@@ -248,11 +231,10 @@ impl Workbench {
                 WorkbenchAction::Failed
             }
             Ok(game) => {
-                let mut marks: Vec<Mark> = game.warnings().iter().map(mark).collect();
-                marks.extend(comment(false));
+                let mut marks = marks_of(&self.editor.text, game.warnings(), false);
                 if tessera_core::puzzlescript::entry_of(&game, level).is_none() {
                     let message = format!("the game has no level {} (the one Edit shows)", level + 1);
-                    marks.push(Mark { line: 0, column: 0, message, error: true });
+                    marks.push(Mark { line: 0, column: 0, width: 0, message, error: true });
                     self.editor.set_marks(marks);
                     self.said = Some(format!("no level {}: nothing rebuilt", level + 1));
                     self.failed = true;
@@ -270,6 +252,23 @@ impl Workbench {
                 WorkbenchAction::Rebuilt(self.editor.text.clone())
             }
         }
+    }
+
+    /// Starts over on `source`, a game opened that does not build: its errors marked (they
+    /// stay until a rebuild builds; Revert comes back to this text and its errors), the first
+    /// shown, and what to tell the console.
+    pub fn open_failing(&mut self, source: &str) -> Vec<Mark> {
+        self.reset(source);
+        let Err(diags) = tessera_core::puzzlescript::engine::compile(source) else { return Vec::new() };
+        let marks = marks_of(source, &diags, true);
+        let errors = marks.iter().filter(|m| m.error).count();
+        self.built_marks = marks.clone();
+        self.editor.set_marks(marks.clone());
+        self.said = Some(format!("{errors} error(s): the game does not build yet"));
+        if let Some(line) = marks.iter().filter(|m| m.error && m.line > 0).map(|m| m.line).min() {
+            self.editor.go_to_line(line);
+        }
+        marks
     }
 
     /// Puts the cursor on `line` and shows it.
@@ -371,6 +370,30 @@ impl Workbench {
         }
         action
     }
+}
+
+/// The compiler's messages as marks (in plain words, at their word), and an unclosed comment's
+/// `(` (an error when `error`: the game does not build).
+fn marks_of(text: &str, diags: &[tessera_core::puzzlescript::engine::Diagnostic], error: bool) -> Vec<Mark> {
+    let mut marks: Vec<Mark> = diags
+        .iter()
+        .map(|d| Mark {
+            line: d.line,
+            column: d.column,
+            width: d.width,
+            message: plain_words(&d.message),
+            error: d.is_error,
+        })
+        .collect();
+    // A comment never closed greys the rest of the file: said at its `(`.
+    marks.extend(crate::syntax::unclosed_comment(text).map(|(line, column)| Mark {
+        line,
+        column,
+        width: 1,
+        message: UNCLOSED_COMMENT.to_string(),
+        error,
+    }));
+    marks
 }
 
 #[cfg(test)]

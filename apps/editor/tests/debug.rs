@@ -513,3 +513,41 @@ fn the_step_slider_waits_for_a_first_step() {
     assert_eq!(debugger(&h).steps(), h.state().session().history().step(), "the line as it is now");
     assert_eq!(disabled(&h), 0);
 }
+
+/// A player's "Report a problem" log (the web player writes it with
+/// `History::write_log_noted`: the line of play up to the step on screen, and a note there)
+/// opens in Debug at the step the player was on, its board that step's; the same log without
+/// the note opens at step 0, as every other log does.
+#[test]
+fn a_players_report_opens_at_the_step_the_player_was_on() {
+    use tessera_core::puzzlescript::{PuzzleScriptCommand as C, import_level};
+    let source = std::fs::read_to_string(fixtures().join("games/chorus.txt")).expect("the fixture game");
+    let (level, _) = import_level(&source, Some("chorus.txt"), 2).expect("level 2 imports");
+    let level = level.expect("a playable level").level;
+    let mut h = tessera_replay::History::new(level.start(Some(77)).expect("starts"));
+    for c in [C::Down, C::Left, C::Up, C::Right, C::Down] {
+        let _ = h.execute(&AnyCommand::PuzzleScript(c));
+    }
+    let _ = h.undo();
+    let at = h.step();
+    assert!(at >= 2, "some moves were taken: {at}");
+    let noted = h.write_log_noted(Vec::new(), &level, 77, Some("level 2, step 4")).expect("the log");
+    let path = temp_path("report.tlog");
+    std::fs::write(&path, &noted).expect("the temp folder is writable");
+    let log = Log::open(&path).expect("the report reads");
+    let mut ed = editor();
+    ed.state_mut().open(&path);
+    ed.run();
+    assert_eq!(ed.state().error(), None);
+    assert_eq!(ed.state().mode(), Mode::Debug);
+    assert_shows(&ed, &log, at, "a player's report");
+    // The same line without the note: step 0.
+    let plain = h.write_log(Vec::new(), &level, 77).expect("the log");
+    let path2 = temp_path("plain.tlog");
+    std::fs::write(&path2, &plain).expect("the temp folder is writable");
+    ed.state_mut().open(&path2);
+    ed.run();
+    assert_eq!(debugger(&ed).step(), 0);
+    std::fs::remove_file(&path).ok();
+    std::fs::remove_file(&path2).ok();
+}

@@ -217,7 +217,9 @@ fn labels_on_a_24_by_24_board_are_readable_or_left_out() {
     h.state_mut().set_mode(tessera_editor::Mode::Debug);
     h.run();
     h.run();
-    check(&h, h.state().debug().board(), "Debug");
+    // Issue 63.12: Debug's narrower board labels every tile too (128–512 and 16k were left out).
+    let dropped = check(&h, h.state().debug().board(), "Debug");
+    assert_eq!(dropped, 0, "every tile of Debug's 24×24 board at 1280×800 has its number");
 }
 
 /// Issue 37.4: a step runs on a worker thread. While it runs the editor draws on (a spinner,

@@ -969,6 +969,9 @@ fn the_difficulty_panel_rates_a_level_with_the_solvers_steps() {
     }
     h.get_by_label("Games").set_value_accesskit(2.0);
     h.run();
+    // The estimate comes first in the panel (issue 65): the bots' button is under it.
+    h.get_by_label("Run bots").scroll_to_me();
+    h.run();
     h.get_by_label("Run bots").click();
     h.run();
     let mut frames = 0;
@@ -1189,4 +1192,77 @@ fn a_realtime_game_s_solution_plays_its_ticks_while_the_clock_waits() {
     assert!(ps(&h).is_won(), "the solution wins: {:?}", h.state().message());
     assert_eq!(h.state().session().history().step(), steps, "the clock played no step of its own");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// "Save solution GIF…" saves Hint's solution from here as a GIF (a frame for the position and
+/// one a turn of the solution: warehouse's pushes queue no `again`), playing nothing on the board.
+#[test]
+fn save_solution_gif_draws_hints_solution_from_here() {
+    let mut h = level_2_with_time_to_hint();
+    let said = ask_hint(&mut h);
+    let steps = solution_steps(&said);
+    let path = crate::gif::temp_path("solution.gif");
+    h.get_by_label("Save solution GIF…").click();
+    h.run();
+    h.get_by_label("Path").set_text_value_accesskit(&path.display().to_string());
+    h.run();
+    h.get_by_label("Save file").click();
+    h.run();
+    assert_eq!(h.state().error(), None);
+    let (frames, w, hgt) = crate::gif::frames(&path);
+    assert_eq!(frames as u64, steps + 1, "{said}");
+    let s = ps(&h);
+    assert_eq!((w, hgt), (s.size().width * 30, s.size().height * 30));
+    assert_eq!(h.state().session().history().step(), 0, "saving plays nothing");
+    std::fs::remove_file(&path).ok();
+}
+
+/// While "Show the solution" plays, "Save GIF…" beside Stop saves the whole solution from the
+/// position the walk started from (not from the step it has reached), and the walk goes on.
+#[test]
+fn save_gif_beside_stop_saves_the_whole_solution_shown() {
+    let mut h = level_2_with_time_to_hint();
+    let start = ps(&h);
+    let said = ask_hint(&mut h);
+    let steps = solution_steps(&said);
+    h.get_by_label(&format!("Show the solution ({steps} steps)")).click();
+    h.step();
+    // A step or two into the walk, if it gets there before it ends (frame by frame: `run`
+    // would play the whole walk).
+    for _ in 0..2000 {
+        if h.state().session().history().step() >= 1 || !h.state().walking() {
+            break;
+        }
+        h.step();
+    }
+    assert!(
+        h.state().walking(),
+        "still showing the solution at step {}",
+        h.state().session().history().step()
+    );
+    let path = crate::gif::temp_path("walk.gif");
+    h.get_by_label("Save GIF…").click();
+    h.run_steps(3);
+    h.get_by_label("Path").set_text_value_accesskit(&path.display().to_string());
+    h.run_steps(3);
+    h.get_by_label("Save file").click();
+    h.run_steps(3);
+    assert_eq!(h.state().error(), None);
+    let (frames, w, hgt) = crate::gif::frames(&path);
+    assert_eq!(frames as u64, steps + 1, "the start and every step: {said}");
+    assert_eq!((w, hgt), (start.size().width * 30, start.size().height * 30));
+    // The first frame is the position the walk started from, not the one it had reached.
+    let first = crate::gif::first_frame(&path);
+    let art = tessera_replay::gif::art::Art::new(match h.state().session().history().rules() {
+        tessera_core::AnyRules::PuzzleScript(r) => r.game(),
+        _ => unreachable!("a PuzzleScript game"),
+    });
+    let picture = art.picture(&start);
+    assert_eq!(first[..3], picture.pixels[0][..], "the top-left pixel");
+    let at = |x: usize, y: usize| picture.pixels[(y * 5 / 30) * picture.width + x * 5 / 30];
+    for (i, px) in first.chunks_exact(4).enumerate().step_by(97) {
+        let (x, y) = (i % usize::from(w), i / usize::from(w));
+        assert_eq!(px[..3], at(x, y)[..], "pixel ({x}, {y}) of the first frame");
+    }
+    std::fs::remove_file(&path).ok();
 }

@@ -451,7 +451,7 @@ fn errors_at_the_word_in_plain_words_and_the_unclosed_comment() {
     assert_eq!(comment.len(), 1, "{:?}", h.state().workbench().marks());
     assert_eq!((comment[0].line, comment[0].column, comment[0].error), (wall, column, true));
     assert!(h.query_by_label(&format!("error at line {wall}")).is_some(), "its mark in the gutter");
-    assert!(h.state().workbench().editor().underlined().contains(&(wall, "(the".to_string())));
+    assert!(h.state().workbench().editor().underlined().contains(&(wall, "(".to_string())), "the `(` alone");
     assert!(h.state().console().text().contains("never closed"));
     // The console's long lines wrap: the message's label is no wider than the pane and
     // taller than a row.

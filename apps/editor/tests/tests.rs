@@ -4,8 +4,12 @@
 mod common;
 mod debug;
 mod edit;
+mod estimate;
 mod export;
 mod find;
+mod generate;
+mod gif;
+mod level_switch;
 mod pack;
 mod play;
 mod puzzlescript;
@@ -13,4 +17,5 @@ mod sokoban;
 mod sound;
 mod source;
 mod workbench;
+mod workbench_fixes;
 mod workbench_loop;

@@ -320,8 +320,10 @@ pub fn merge(reports: &[Report]) -> Result<Report, SweepError> {
     let interrupted = reports.iter().any(|r| r.interrupted);
     let mut summary = Summary::of(&games, first.summary.objectives, first.rule_set);
     let measures = || reports.iter().filter_map(|r| r.summary.puzzle.as_ref());
-    summary.puzzle =
-        measures().find(|p| p.outcome != PuzzleOutcome::Stopped).or_else(|| measures().next()).cloned();
+    summary.puzzle = measures()
+        .find(|p| !matches!(p.outcome, PuzzleOutcome::Stopped | PuzzleOutcome::CutShort))
+        .or_else(|| measures().next())
+        .cloned();
     Ok(Report {
         format: REPORT_FORMAT,
         level: first.level.clone(),

@@ -53,13 +53,15 @@ pub struct GameResult {
     pub cut_short: bool,
 }
 
-/// The work one bot's game may do by default: its moves' steps and its bot's look-aheads, in
-/// PuzzleScript's units of work (`tessera_core::puzzlescript::MAX_STEP_WORK` counts them: cells
-/// tested by rules and the like; steps of the other rule sets are cheap by construction and
-/// count nothing). 25 steps at the step bound, 0.1 to 0.4 s each on a loaded 2-core machine:
-/// seconds, where a game of an `again` chain ran 445 s. Real games' whole games sit far below it
-/// (docs/limits.md gives the figures).
-pub const DEFAULT_RUN_WORK: u64 = 1_000_000_000;
+/// The work one bot's game may do by default: its moves' steps and its bot's look-aheads (the
+/// solver bot's searches too), in PuzzleScript's units of work (`tessera_core::puzzlescript::MAX_STEP_WORK`
+/// counts them: cells tested by rules and the like, and for a run each turn's own cost,
+/// `RUN_TURN_WORK`; steps of the other rule sets are cheap by construction and count nothing).
+/// A difficulty report's solver measure is held to the same budget. 400,000,000 units take 2
+/// to 4 s of one core in a release build (docs/limits.md gives the figures), where a game of
+/// an `again` chain ran 445 s, and 94 s at the budget of 1,000,000,000 before a turn's own
+/// cost was counted.
+pub const DEFAULT_RUN_WORK: u64 = 400_000_000;
 
 static RUN_WORK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(DEFAULT_RUN_WORK);
 

@@ -69,6 +69,9 @@ pub enum PuzzleOutcome {
     Unsolvable,
     /// The node budget ran out, or the sweep was stopped.
     Stopped,
+    /// The work budget of a run ([`crate::run_work`]) ran out first (issue 66.3).
+    #[serde(rename = "cut_short")]
+    CutShort,
 }
 
 impl std::fmt::Display for PuzzleOutcome {
@@ -77,6 +80,7 @@ impl std::fmt::Display for PuzzleOutcome {
             PuzzleOutcome::Solved => "solved",
             PuzzleOutcome::Unsolvable => "unsolvable",
             PuzzleOutcome::Stopped => "stopped",
+            PuzzleOutcome::CutShort => "cut short by the work budget",
         })
     }
 }

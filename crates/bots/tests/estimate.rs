@@ -41,6 +41,22 @@ fn sokoban_one_more_push_rates_harder() {
     assert!(b.difficulty > a.difficulty, "{} vs {}", a.difficulty, b.difficulty);
 }
 
+/// A box that must first be pushed away from its goal: the pushes that take it farther and the
+/// detour beyond its distance count, and say so; a straight corridor has neither.
+#[test]
+fn a_push_away_from_the_goal_is_a_detour() {
+    // The box cannot be pushed left (a wall where the player would stand): up, left, down.
+    let e = rate(&sokoban("######\n#    #\n#    #\n#.$###\n# @  #\n#    #\n######\n"));
+    assert!(e.features.solved);
+    assert_eq!(e.features.pushes, 3);
+    assert_eq!(e.features.detour, 2, "3 pushes, 1 the least");
+    assert_eq!(e.features.away, 1, "the first push takes the box from 1 to 2 from the goal");
+    assert!(e.why.iter().any(|w| w == "1 push takes a box farther from the goals"), "{:?}", e.why);
+    let c = rate(&corridor(3));
+    assert_eq!((c.features.away, c.features.detour), (0, 0));
+    assert!(e.difficulty > c.difficulty, "{} vs {}", e.difficulty, c.difficulty);
+}
+
 /// A PuzzleScript level with one more push rates harder; one more crate to bring, harder still.
 #[test]
 fn puzzlescript_one_more_push_rates_harder() {

@@ -14,6 +14,7 @@
 //! | [`history`] | after every [`tessera_replay::History`] execute, undo, redo and seek: the incremental hash ([`AnyState::hash`]) equals [`AnyState::recompute_hash`], and a [`tessera_ecs::Mirror`] that followed the events (apply forward, unapply backward, a seek walked step by step) equals [`tessera_ecs::Mirror::from_state`], its indexes agree with its world and its animation trails are continuous; the state reads back from its canonical bytes with the same hash |
 //! | [`log_state_at`] | [`tessera_replay::Log::state_at`] at random steps (any keyframe interval) equals the state reached by playing |
 //! | [`level_json`] | [`Level::to_json`] then [`Level::from_json`] gives the same level, which starts the same game (with its own seed and with another) |
+//! | [`generators`] | every level generator the rule set registers (`Plugin::GENERATORS`) makes, from small boards and any seed, levels of its rule set that start, whose listed solution the rules accept and win at its last command (its figure at least the asked `min_steps`), that read back from their JSON, and that the same seed makes again |
 //! | [`versions`] | a game starts with today's rules version; every version the rule set keeps can be set, and a game played by it, recorded under that version, opens with that version's rules and verifies; versions outside the kept range are refused and change nothing |
 //!
 //! And [`coverage`] says what games played from the strategies reach (kinds of events,
@@ -67,7 +68,104 @@ pub const PROPERTIES: &[Property] = &[
     ("log_state_at", log_state_at),
     ("level_json", level_json),
     ("versions", versions),
+    ("generators", generators),
 ];
+
+/// The rule set's level generators (see the table in the crate docs): over `cases` seeds (at
+/// most 64: each is a whole search), boards of 6 to 9 cells a side and 1 to 3 objects, every
+/// level made starts, is of the rule set, wins by its listed solution exactly at its last
+/// command, has its figure at least `min_steps`, reads back from its JSON, and is made again
+/// by the same seed; and some seed makes one.
+pub fn generators(s: &Strategies, cases: u32) {
+    let name = s.rule_set.name();
+    for g in tessera_core::generators().filter(|g| g.name == name) {
+        let mut made = 0;
+        for seed in 0..u64::from(cases.min(64)) {
+            let side = 6 + (seed % 4) as usize;
+            // A generator that tunes a given level gets one of the strategies' levels, a wide
+            // win rate and the kit's own playtest bot (random legal commands).
+            let stage = (g.takes == tessera_core::Takes::Stage).then(|| {
+                let mut bytes = [0u8; 32];
+                bytes[..8].copy_from_slice(&seed.to_le_bytes());
+                let mut runner = TestRunner::new_with_rng(
+                    Config::default(),
+                    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
+                );
+                (s.level)().new_tree(&mut runner).map(|t| t.current()).unwrap_or_else(|e| panic!("{e}"))
+            });
+            let playtest: &tessera_core::Playtest = &random_playtest;
+            let req = tessera_core::GenerateRequest {
+                width: side,
+                height: side + (seed % 2) as usize,
+                objects: 1 + (seed % 3) as usize,
+                max_states: 20_000,
+                min_steps: 2,
+                max_steps: Some(12),
+                stage: stage.as_ref(),
+                locked: &[],
+                win_rate: Some((200, 800)),
+                games: 16,
+                playtest: Some(playtest),
+            };
+            let first = (g.generate)(&req, &mut tessera_core::GameRng::new(seed));
+            let again = (g.generate)(&req, &mut tessera_core::GameRng::new(seed));
+            assert_eq!(first, again, "{name} generator, seed {seed}: the same seed makes the same level");
+            let Ok(level) = first else { continue };
+            made += 1;
+            let what = format!("{name} generator, seed {seed}, {:?}", level.rows);
+            assert_eq!(level.level.rule_set(), s.rule_set, "{what}: its rule set");
+            assert!(
+                level.optimal >= req.min_steps as u64,
+                "{what}: {} {} below min_steps",
+                level.optimal,
+                level.figure
+            );
+            let json = level.level.to_json();
+            assert!(
+                Level::from_json(&json).ok().as_ref() == Some(&level.level),
+                "{what}: reads back from its JSON"
+            );
+            let game = level.level.start(None).unwrap_or_else(|e| panic!("{what}: does not start: {e}"));
+            let (rules, mut state) = (game.rules, game.state);
+            let mut events = Vec::new();
+            for (i, w) in level.solution.iter().enumerate() {
+                let c =
+                    AnyCommand::parse(s.rule_set, w).unwrap_or_else(|e| panic!("{what}: command {w}: {e}"));
+                assert!(rules.status(&state) != tessera_core::Status::Won, "{what}: won before command {i}");
+                events.clear();
+                rules
+                    .apply(&mut state, &c, &mut events)
+                    .unwrap_or_else(|e| panic!("{what}: {w} refused: {e:?}"));
+            }
+            assert_eq!(rules.status(&state), tessera_core::Status::Won, "{what}: its solution wins");
+        }
+        assert!(made > 0, "{name} generator: no level from {} seeds", cases.min(64));
+    }
+}
+
+/// The kit's playtest bot for tuning generators: random legal commands, drawn from a generator
+/// seeded by the game's seed, until the game ends or `max_moves`.
+fn random_playtest(level: &Level, seed: u64, max_moves: u32) -> Option<tessera_core::Playtested> {
+    let game = level.start(Some(seed)).ok()?;
+    let (rules, mut state) = (game.rules, game.state);
+    let mut rng = tessera_core::GameRng::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut played = tessera_core::Playtested::default();
+    let mut events = Vec::new();
+    while (played.commands.len() as u32) < max_moves && rules.status(&state) == tessera_core::Status::Playing
+    {
+        let legal = rules.legal_commands(&state);
+        if legal.is_empty() {
+            break;
+        }
+        let c = &legal[rng.below(legal.len() as u32) as usize];
+        events.clear();
+        rules.apply(&mut state, c, &mut events).ok()?;
+        played.commands.push(c.to_string());
+        played.scores.push(state.score().unwrap_or(0));
+    }
+    played.won = rules.status(&state) == tessera_core::Status::Won;
+    Some(played)
+}
 
 /// Runs every property on `strategies`' rule set, `cases` cases each; panics at the first
 /// failure, naming the rule set, the property and the smallest failing input.
@@ -131,6 +229,10 @@ macro_rules! conformance_tests {
         #[test]
         fn versions() {
             $crate::on_every_rule_set($lookup, $cases, $crate::versions);
+        }
+        #[test]
+        fn generators() {
+            $crate::on_every_rule_set($lookup, $cases, $crate::generators);
         }
         #[test]
         fn strategies_reach_what_they_promise() {

@@ -127,7 +127,9 @@ impl fmt::Display for Dir {
     }
 }
 
-/// The largest width or height any rule set accepts (tactics maps go this far).
+/// The largest width or height of a [`Grid`] (tactics maps go this far; a grid read from a log
+/// is held to it). A [`Size`] itself may be as large as `u16` holds: a PuzzleScript level is
+/// bounded by its area, not its sides (a level of 5×10,230 cells plays, issue 66.1).
 pub const MAX_SIDE: u16 = 1024;
 
 /// Width and height of a board, each at least 1.
@@ -154,11 +156,11 @@ pub struct SizeError {
 impl Size {
     /// A size of `width × height`, both in `1..=max`.
     pub fn new(width: usize, height: usize, max: u16) -> Result<Size, SizeError> {
-        let ok = |n: usize| (1..=usize::from(max.min(MAX_SIDE))).contains(&n);
+        let ok = |n: usize| (1..=usize::from(max)).contains(&n);
         if ok(width) && ok(height) {
             Ok(Size { width: width as u16, height: height as u16 })
         } else {
-            Err(SizeError { width, height, max: max.min(MAX_SIDE) })
+            Err(SizeError { width, height, max })
         }
     }
 

@@ -41,6 +41,7 @@
 mod registry;
 
 mod any;
+mod generator;
 mod geom;
 pub mod glyph;
 mod hash;
@@ -55,6 +56,10 @@ mod rules;
 pub mod strategy;
 
 pub use any::Game;
+pub use generator::{
+    GenerateRequest, Generated, Generator, Measured, NoLevel, Playtest, Playtested, Takes, generator,
+    generators,
+};
 pub use geom::{Dir, Grid, MAX_SIDE, Pos, Size, SizeError};
 pub use hash::{canonical_bytes, canonical_config, keys, state_hash};
 pub use id::{Id, IdGen};

@@ -49,6 +49,10 @@ pub trait Plugin: 'static {
     /// Its importers from other file formats (`tessera convert FORMAT`, the editor's File →
     /// Open), listed by [`crate::importers`]. None by default.
     const IMPORTERS: &'static [crate::Importer] = &[];
+    /// Its level generators (`tessera generate --rules NAME`), listed by
+    /// [`crate::generators`]: each makes a level and proves it by the rule set's solver. None by
+    /// default.
+    const GENERATORS: &'static [crate::Generator] = &[];
 
     /// The rules (settings of one game), which also project the game for views (its mirror
     /// projection, in the rule set's `mirror.rs`: state → pieces, event → mirror ops).

@@ -114,6 +114,9 @@ macro_rules! rule_sets {
         /// Every rule set's importers ([`Plugin::IMPORTERS`](crate::Plugin::IMPORTERS)), in registry order.
         pub(crate) const IMPORTERS: &[&[$crate::Importer]] = &[$(<$module::$plugin as $crate::Plugin>::IMPORTERS),+];
 
+        /// Every rule set's generators ([`Plugin::GENERATORS`](crate::Plugin::GENERATORS)), in registry order.
+        pub(crate) const GENERATORS: &[&[$crate::Generator]] = &[$(<$module::$plugin as $crate::Plugin>::GENERATORS),+];
+
         #[cfg(feature = "strategy")]
         impl RuleSet {
             /// The rule set's proptest strategies for the conformance kit

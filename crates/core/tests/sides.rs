@@ -45,3 +45,42 @@ fn each_rule_set_states_its_largest_side() {
         assert!(e.to_string().contains(&format!("{}", side + 1)), "{r:?}: {e}");
     }
 }
+
+/// Issue 66.1: a PuzzleScript game is bounded level by level, by the area (65,536 cells), not
+/// its sides: a row of 340 cells, 300 rows, and 10,230 rows of one cell (past the 1,024 a side
+/// of every other board) start and play; a level of 300×300 alone is refused when started,
+/// naming its line, and the game's other levels still play.
+#[test]
+fn a_puzzlescript_level_is_bounded_by_its_area_alone() {
+    use tessera_core::puzzlescript::{PuzzleScriptCommand, PuzzleScriptLevel};
+    use tessera_core::{AnyCommand, Rules};
+    let source = tessera_core::puzzlescript::STARTER_GAME;
+    let cut = source.find("#######\n#.....#").expect("the starter's level");
+    let row = |w: usize| format!("P{}\n", ".".repeat(w - 1));
+    let wide = format!("#P*O{}\n", ".".repeat(336)); // 340 cells
+    let tall = row(3).repeat(300); // 3×300
+    let thin = format!("P\n{}", ".\n".repeat(10_229)); // 1×10,230
+    let square = row(300).repeat(300); // 90,000 cells
+    let text = format!("{}{wide}\n{tall}\n{thin}\n{square}\nP.\n", &source[..cut]);
+    let square_line = text.lines().position(|l| l.len() == 300).unwrap() + 1;
+    let source: std::sync::Arc<str> = text.into();
+    let start = |level: usize| {
+        Level::PuzzleScript(PuzzleScriptLevel { name: None, seed: None, source: source.clone(), level })
+            .start(Some(1))
+    };
+    use PuzzleScriptCommand::{Down, Right};
+    for (level, size, cmd) in
+        [(0, "340x1", Right), (1, "3x300", Right), (2, "1x10230", Down), (4, "2x1", Right)]
+    {
+        let mut game = start(level).unwrap_or_else(|e| panic!("level {level}: {e}"));
+        let tessera_core::AnyState::PuzzleScript(state) = &game.state else { panic!("level {level}") };
+        assert_eq!(format!("{}x{}", state.engine().width, state.engine().height), size, "level {level}");
+        let mut events = Vec::new();
+        let cmd = AnyCommand::PuzzleScript(cmd);
+        game.rules
+            .apply(&mut game.state, &cmd, &mut events)
+            .unwrap_or_else(|e| panic!("level {level}: {e:?}"));
+    }
+    let e = start(3).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains(&format!("line {square_line}")) && e.contains("300x300"), "{e}");
+}

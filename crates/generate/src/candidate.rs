@@ -2,7 +2,8 @@
 //! replayed and simplified (see the crate docs).
 
 use crate::game::Prepared;
-use crate::{Level, Options, difficulty};
+use crate::lock::is_locked;
+use crate::{Level, Options};
 use std::time::Instant;
 use tessera_core::puzzlescript::{
     PuzzleScriptCommand, PuzzleScriptRules, PuzzleScriptState, Search, SolveLimits, SolveOutcome, solve_with,
@@ -10,7 +11,7 @@ use tessera_core::puzzlescript::{
 use tessera_core::{GameRng, Rules};
 
 /// Candidate `index`'s generator: the run's seed and the index, mixed (splitmix64).
-fn rng_of(seed: u64, index: u64) -> GameRng {
+pub(crate) fn rng_of(seed: u64, index: u64) -> GameRng {
     let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -32,7 +33,7 @@ pub(crate) fn make(game: &Prepared, options: &Options, index: u64) -> Vec<Vec<ch
     let template = &game.templates[choices[below(&mut rng, choices.len())]];
     match options.size {
         Some((w, h)) => room(game, template, w, h, &mut rng),
-        None => mutate(game, template, options.keep_walls, &mut rng),
+        None => mutate(game, template, options, &mut rng),
     }
 }
 
@@ -42,15 +43,18 @@ fn on_border(x: usize, y: usize, w: usize, h: usize) -> bool {
 }
 
 /// The template with its movable glyphs moved and (unless `keep_walls`) a few inner walls
-/// toggled.
-fn mutate(game: &Prepared, template: &[Vec<char>], keep_walls: bool, rng: &mut GameRng) -> Vec<Vec<char>> {
+/// toggled; locked cells stay as they are.
+fn mutate(game: &Prepared, template: &[Vec<char>], options: &Options, rng: &mut GameRng) -> Vec<Vec<char>> {
     let mut grid: Vec<Vec<char>> = template.to_vec();
     let h = grid.len();
-    if let (Some(wall), false) = (game.wall, keep_walls) {
+    let free = |x: usize, y: usize| !is_locked(options, x, y);
+    if let (Some(wall), false) = (game.wall, options.keep_walls) {
         let inner: Vec<(usize, usize)> = (0..h)
             .flat_map(|y| (0..grid[y].len()).map(move |x| (x, y)))
             .filter(|&(x, y)| {
-                !on_border(x, y, grid[y].len(), h) && (grid[y][x] == wall || grid[y][x] == game.floor)
+                !on_border(x, y, grid[y].len(), h)
+                    && (grid[y][x] == wall || grid[y][x] == game.floor)
+                    && free(x, y)
             })
             .collect();
         for _ in 0..below(rng, 3) {
@@ -63,7 +67,7 @@ fn mutate(game: &Prepared, template: &[Vec<char>], keep_walls: bool, rng: &mut G
     }
     let cells: Vec<(usize, usize)> = (0..h)
         .flat_map(|y| (0..grid[y].len()).map(move |x| (x, y)))
-        .filter(|&(x, y)| game.movable(grid[y][x]))
+        .filter(|&(x, y)| game.movable(grid[y][x]) && free(x, y))
         .collect();
     if cells.is_empty() {
         return grid;
@@ -82,12 +86,12 @@ fn mutate(game: &Prepared, template: &[Vec<char>], keep_walls: bool, rng: &mut G
     for &(x, y) in &moved {
         grid[y][x] = game.floor;
     }
-    let mut free: Vec<(usize, usize)> = (0..h)
+    let mut floor: Vec<(usize, usize)> = (0..h)
         .flat_map(|y| (0..grid[y].len()).map(move |x| (x, y)))
-        .filter(|&(x, y)| grid[y][x] == game.floor)
+        .filter(|&(x, y)| grid[y][x] == game.floor && free(x, y))
         .collect();
-    rng.shuffle(&mut free);
-    for (g, (x, y)) in glyphs.into_iter().zip(free) {
+    rng.shuffle(&mut floor);
+    for (g, (x, y)) in glyphs.into_iter().zip(floor) {
         grid[y][x] = g;
     }
     grid
@@ -270,8 +274,21 @@ pub(crate) fn evaluate(game: &Prepared, options: &Options, index: u64, stop: &dy
     if random_win(game, &rules, &start, walk, &mut rng) || !wins(&rules, &start, &solution) {
         return dropped(charge);
     }
+    // The difficulty estimate of the level as the output holds it (the game's source with it).
+    let estimated = tessera_core::Level::PuzzleScript(tessera_core::puzzlescript::PuzzleScriptLevel {
+        name: None,
+        seed: None,
+        source: std::sync::Arc::from(game.level_source(&rows)),
+        level: 0,
+    });
+    let Ok(estimate) = tessera_bots::estimate::estimate_level(&estimated, &options.estimate) else {
+        return dropped(charge);
+    };
+    let f = &estimate.features;
+    charge += START_COST + f.states + f.bfs_states + f.choices * options.estimate.probe_states;
     let level = Level {
-        difficulty: difficulty(steps, states),
+        difficulty: estimate.difficulty,
+        why: estimate.why,
         rows,
         solution,
         states,
@@ -299,7 +316,7 @@ fn simplify(
                 let c = grid[y][x];
                 let wall = Some(c) == game.wall;
                 let border = on_border(x, y, grid[y].len(), grid.len());
-                if c == game.floor || (wall && (options.keep_walls || border)) {
+                if c == game.floor || (wall && (options.keep_walls || border)) || is_locked(options, x, y) {
                     continue;
                 }
                 let Some(objects) = game.objects_of(c) else { continue };

@@ -93,6 +93,12 @@ fn win_conditions(text: &str) -> usize {
 
 /// Compiles `source` and reads what generation needs; checks `options` against the game.
 pub fn prepare(source: &str, options: &Options) -> Result<Prepared, GenerateError> {
+    check_options(options)?;
+    prepare_checked(source, options)
+}
+
+/// Checks the options any run needs (count, steps, jobs, ranges, shard).
+pub(crate) fn check_options(options: &Options) -> Result<(), GenerateError> {
     if options.count == 0 {
         return Err(GenerateError::Option("--count 0: ask for at least one level".into()));
     }
@@ -117,6 +123,10 @@ pub fn prepare(source: &str, options: &Options) -> Result<Prepared, GenerateErro
     {
         return Err(GenerateError::Option(format!("--shard {}/{n}: give I/N with 1 <= I <= N", i + 1)));
     }
+    Ok(())
+}
+
+fn prepare_checked(source: &str, options: &Options) -> Result<Prepared, GenerateError> {
     let game = match engine::compile(source) {
         Ok(g) => g,
         Err(e) => {
@@ -165,10 +175,19 @@ pub fn prepare(source: &str, options: &Options) -> Result<Prepared, GenerateErro
         known.insert(grid.iter().map(|r| r.iter().collect()).collect());
         all.push(grid);
     }
-    let templates: Vec<Vec<Vec<char>>> = match options.from {
-        Some(f) => vec![all[f].clone()],
-        None => all,
-    };
+    let templates: Vec<Vec<Vec<char>>> =
+        match crate::lock::template_grid(options, &glyphs.iter().map(|g| g.c).collect::<Vec<_>>())? {
+            Some(t) => {
+                // A candidate equal to the template is no new level.
+                known.insert(t.iter().map(|r| r.iter().collect()).collect());
+                vec![t]
+            }
+            None => match options.from {
+                Some(f) => vec![all[f].clone()],
+                None => all,
+            },
+        };
+    crate::lock::check_locked(options, &templates)?;
     let wall = wall_glyph(&templates, floor);
     let moves = solver::moves(&game).to_vec();
     let prepared = Prepared {

@@ -29,18 +29,34 @@
 //!    and the results put back in order), so with a budget of states ([`Budget::States`]: the
 //!    solver's states, the commands played and the levels started by every candidate, in
 //!    candidate order) the levels are the same on any machine and any `jobs`.
-//! 5. **Ordered** by [`difficulty`] ([`Curve::Rising`]) or as found ([`Curve::Flat`]), and
-//!    appended to the game's source in its own legend's characters ([`append_levels`]): the
+//! 5. **Ordered** by the difficulty estimate ([`Curve::Rising`]: `tessera_bots::estimate`'s
+//!    `estimate_level`, the number `tessera difficulty` prints, within [`Options::estimate`]'s
+//!    states) or as found ([`Curve::Flat`]). With a difficulty range and the rising curve, the
+//!    range is cut into `count` equal bands and each band keeps one level, so the levels spread
+//!    over the range from easy to hard. Then they are appended to the game's source in its own legend's characters ([`append_levels`]): the
 //!    source is kept byte for byte, so PuzzleScript's editor and its reference engine open it.
 
 mod candidate;
 mod game;
+mod keep;
+mod lock;
+mod playtest;
+mod rules;
 mod run;
+mod shard;
 
 pub use game::{Prepared, append_levels, prepare};
+pub use keep::{Each, generate_each, generate_rules_each};
+pub use playtest::{PLAYTEST_BOT, playtest};
+pub use rules::{RulesLevel, RulesOutcome, collection, generate_rules, level_files, rules_generator};
 pub use run::{Ended, Outcome, Progress, generate};
+pub use shard::{
+    GameFound, GamePart, PART_FORMAT, PART_VERSION, Part, PartLevel, Record, RulesFound, RulesPart, RunKey,
+    generate_part, generate_rules_part, join, join_options, join_rules, read_part, source_hash,
+};
 
 use std::time::Duration;
+pub use tessera_bots::estimate::Limits as EstimateLimits;
 use tessera_core::puzzlescript::PuzzleScriptCommand;
 
 /// What a run may spend.
@@ -57,7 +73,8 @@ pub enum Budget {
 /// How the kept levels are ordered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Curve {
-    /// From easy to hard by [`difficulty`] (ties: as found).
+    /// From easy to hard by the difficulty estimate (ties: fewer steps first, then as found);
+    /// with a difficulty range, spread over it (one level in each of `count` equal bands).
     #[default]
     Rising,
     /// As found (candidate order).
@@ -88,6 +105,8 @@ pub struct Options {
     pub from: Option<usize>,
     /// Rooms of this size (width, height) instead of the templates' own.
     pub size: Option<(usize, usize)>,
+    /// A rule set's generator (`--rules`): how many of its main objects (Sokoban: boxes).
+    pub objects: Option<usize>,
     /// The fewest steps a kept level's solution may have.
     pub min_steps: usize,
     /// The most steps a kept level's solution may have.
@@ -100,12 +119,29 @@ pub struct Options {
     pub level_states: u64,
     /// The most bytes one candidate's search stores.
     pub level_bytes: u64,
-    /// Keep only levels whose [`difficulty`] is in this range (inclusive).
-    pub difficulty: Option<(u64, u64)>,
+    /// Keep only levels whose difficulty estimate is in this range (inclusive); with
+    /// [`Curve::Rising`], one level in each of `count` equal bands of it.
+    pub difficulty: Option<(f64, f64)>,
+    /// The budget of the difficulty estimate's searches (`tessera difficulty --states`).
+    pub estimate: EstimateLimits,
     /// The order of the kept levels.
     pub curve: Curve,
     /// Evaluate only the candidates `i` with `i % N == I` (`Some((I, N))`, I from 0).
     pub shard: Option<(u64, u64)>,
+    /// A rule set's generator that tunes a given level (`--rules match3 --stage FILE`): the
+    /// level.
+    pub stage: Option<tessera_core::Level>,
+    /// The share of the bot's games a tuned level must be won in (`--win-rate A..B`, 0 to 1).
+    pub win_rate: Option<(f64, f64)>,
+    /// The bot's games each measure of a tuned level plays (`--games`).
+    pub games: u32,
+    /// Grow from this level, given as rows in the game's legend characters, instead of the
+    /// game's own levels (the editor's "More like this"; see `keep.rs`). Not with `size`.
+    pub template: Option<Vec<String>>,
+    /// Cells `(x, y)` of the one template (`template`, or `from`) that every candidate keeps
+    /// as the template has them: nothing moves into, out of or onto them, and simplification
+    /// leaves them (the editor's Keep brush). Not with `size`.
+    pub locked: Vec<(usize, usize)>,
 }
 
 impl Default for Options {
@@ -116,6 +152,7 @@ impl Default for Options {
             budget: Budget::Time(Duration::from_secs(60)),
             from: None,
             size: None,
+            objects: None,
             min_steps: 6,
             max_steps: None,
             keep_walls: false,
@@ -123,14 +160,20 @@ impl Default for Options {
             level_states: 200_000,
             level_bytes: 256 << 20,
             difficulty: None,
+            estimate: EstimateLimits::default(),
             curve: Curve::Rising,
             shard: None,
+            stage: None,
+            win_rate: None,
+            games: 200,
+            template: None,
+            locked: Vec::new(),
         }
     }
 }
 
 /// A level proved, replayed to a win and simplified.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Level {
     /// Its rows, in the game's legend characters.
     pub rows: Vec<String>,
@@ -138,8 +181,10 @@ pub struct Level {
     pub solution: Vec<PuzzleScriptCommand>,
     /// States the breadth-first search expanded to prove it (the final level's search).
     pub states: u64,
-    /// Its [`difficulty`].
-    pub difficulty: u64,
+    /// Its difficulty estimate (`estimate_level`: higher is harder).
+    pub difficulty: f64,
+    /// The estimate's reasons, in words, the largest first.
+    pub why: Vec<String>,
     /// The candidate it came from.
     pub candidate: u64,
     /// Objects simplification took away.
@@ -155,14 +200,16 @@ impl Level {
     }
 }
 
-/// The difficulty estimate levels are ordered by: the solution's steps plus the base-2
-/// logarithm (rounded down) of the states breadth-first search expanded to prove it, so a
-/// level of as many steps is harder when the solver had to look further.
-///
-/// The one place the estimate is made: when tessera's difficulty measure (issue 65) lands, it
-/// goes here.
-pub fn difficulty(steps: usize, states: u64) -> u64 {
-    steps as u64 + u64::from(states.saturating_add(1).ilog2())
+/// The band of `--difficulty A..B` that a level of difficulty `d` falls in, when the range is
+/// cut into `count` equal bands (the rising curve keeps one level in each): `None` outside
+/// the range or when it is one point.
+pub fn band(range: (f64, f64), count: usize, d: f64) -> Option<usize> {
+    let (a, b) = range;
+    if !(a..=b).contains(&d) || b <= a || count == 0 {
+        return None;
+    }
+    let k = ((d - a) / (b - a) * count as f64) as usize;
+    Some(k.min(count - 1))
 }
 
 /// Why levels could not be generated: each names what and where.
@@ -213,6 +260,9 @@ pub enum GenerateError {
     /// An option out of range.
     #[error("{0}")]
     Option(String),
+    /// Parts that do not join into one run.
+    #[error("{0}")]
+    Parts(String),
 }
 
 #[cfg(test)]

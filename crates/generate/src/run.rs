@@ -3,8 +3,8 @@
 
 use crate::candidate::{Evaluated, evaluate};
 use crate::game::{Prepared, append_levels};
-use crate::{Budget, Curve, GenerateError, Level, Options};
-use std::collections::BTreeMap;
+use crate::{Budget, Curve, GenerateError, Level, Options, band};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -56,14 +56,29 @@ pub struct Outcome {
     pub source: String,
 }
 
-/// Generates levels for the game `game` by `options` (see the crate docs), calling `progress`
-/// after each candidate taken; `interrupt` (Ctrl-C) ends the run with the levels kept so far.
-pub fn generate(
-    game: &Prepared,
+/// What [`schedule`] did: candidates taken, budget spent, how it ended, wall-clock seconds.
+pub(crate) struct Scheduled {
+    pub taken: u64,
+    pub spent: u64,
+    pub ended: Ended,
+    pub seconds: f64,
+}
+
+/// A candidate's evaluation: from its index and a stop test, its result (if any) and its charge
+/// in budget states.
+pub(crate) type Eval<'a, T> = dyn Fn(u64, &dyn Fn() -> bool) -> (Option<T>, u64) + Sync + 'a;
+
+/// Evaluates candidates `jobs` at a time (candidate `k * N + I` of shard `I/N`, `k` from 0),
+/// each on one thread by `eval` (its result, if any, and its charge in budget states), and
+/// takes their results in candidate order against the budget, offering each result to `keep`
+/// (true: kept, one more of `count`), until `count` are kept, the budget ends or `interrupt`.
+pub(crate) fn schedule<T: Send>(
     options: &Options,
     interrupt: &AtomicBool,
     progress: &mut dyn FnMut(Progress),
-) -> Result<Outcome, GenerateError> {
+    eval: &Eval<'_, T>,
+    keep: &mut dyn FnMut(T) -> bool,
+) -> Scheduled {
     let began = Instant::now();
     let deadline = match options.budget {
         Budget::Time(d) => Some(began + d),
@@ -74,12 +89,10 @@ pub fn generate(
     let finished = AtomicBool::new(false);
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
     let stop = || finished.load(Ordering::Relaxed) || interrupt.load(Ordering::Relaxed) || out_of_time();
-    let mut kept: Vec<Level> = Vec::new();
-    let mut seen = game.known.clone();
-    let (mut taken, mut spent) = (0u64, 0u64);
+    let (mut taken, mut spent, mut kept) = (0u64, 0u64, 0usize);
     let mut ended = Ended::Budget;
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(u64, Evaluated)>();
+        let (tx, rx) = mpsc::channel::<(u64, (Option<T>, u64))>();
         for _ in 0..options.jobs.max(1) {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
@@ -87,7 +100,7 @@ pub fn generate(
                 while !stop() {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let index = k * shards + shard;
-                    let result = evaluate(game, options, index, stop);
+                    let result = eval(index, stop);
                     if tx.send((k, result)).is_err() {
                         break;
                     }
@@ -95,7 +108,7 @@ pub fn generate(
             });
         }
         drop(tx);
-        let mut pending: BTreeMap<u64, Evaluated> = BTreeMap::new();
+        let mut pending: BTreeMap<u64, (Option<T>, u64)> = BTreeMap::new();
         let mut expected = 0u64;
         'run: loop {
             if interrupt.load(Ordering::Relaxed) {
@@ -112,29 +125,23 @@ pub fn generate(
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             pending.insert(got.0, got.1);
-            while let Some(result) = pending.remove(&expected) {
+            while let Some((result, charge)) = pending.remove(&expected) {
                 expected += 1;
                 if let Budget::States(n) = options.budget
-                    && spent + result.charge > n
+                    && spent + charge > n
                 {
                     ended = Ended::Budget;
                     break 'run;
                 }
                 taken += 1;
-                spent += result.charge;
-                if let Some(level) = result.level
-                    && options.difficulty.is_none_or(|(a, b)| (a..=b).contains(&level.difficulty))
-                    && seen.insert(level.rows.clone())
+                spent += charge;
+                if let Some(r) = result
+                    && keep(r)
                 {
-                    kept.push(level);
+                    kept += 1;
                 }
-                progress(Progress {
-                    proved: kept.len(),
-                    wanted: options.count,
-                    candidates: taken,
-                    states: spent,
-                });
-                if kept.len() >= options.count {
+                progress(Progress { proved: kept, wanted: options.count, candidates: taken, states: spent });
+                if kept >= options.count {
                     ended = Ended::Count;
                     break 'run;
                 }
@@ -142,9 +149,93 @@ pub fn generate(
         }
         finished.store(true, Ordering::Relaxed);
     });
-    if options.curve == Curve::Rising {
-        kept.sort_by_key(|l| (l.difficulty, l.steps()));
+    Scheduled { taken, spent, ended, seconds: began.elapsed().as_secs_f64() }
+}
+
+/// Whether a level of difficulty `d` is kept given the levels kept so far: inside the range,
+/// and (the rising curve over a range) in a band not taken yet, which it then takes.
+pub(crate) fn admit(options: &Options, filled: &mut [bool], d: f64) -> bool {
+    if options.difficulty.is_some_and(|(a, b)| !(a..=b).contains(&d)) {
+        return false;
     }
+    let slot = match options.difficulty {
+        Some(range) if options.curve == Curve::Rising => band(range, options.count, d),
+        _ => None,
+    };
+    match slot {
+        Some(k) if filled[k] => false,
+        Some(k) => {
+            filled[k] = true;
+            true
+        }
+        None => true,
+    }
+}
+
+/// Sorts levels by the curve: by difficulty then steps (rising; stable, ties as found), or not.
+pub(crate) fn order<T>(options: &Options, levels: &mut [T], key: impl Fn(&T) -> (f64, u64)) {
+    if options.curve == Curve::Rising {
+        levels.sort_by(|a, b| {
+            let (x, y) = (key(a), key(b));
+            x.0.total_cmp(&y.0).then(x.1.cmp(&y.1))
+        });
+    }
+}
+
+/// The keep rule of a run, in candidate order: a level is kept when its rows are neither a
+/// known level nor one kept before and [`admit`] takes its difficulty.
+pub(crate) struct Keeper<'a, T> {
+    options: &'a Options,
+    seen: BTreeSet<Vec<String>>,
+    filled: Vec<bool>,
+    /// The levels kept, as found.
+    pub kept: Vec<T>,
+}
+
+impl<'a, T> Keeper<'a, T> {
+    pub(crate) fn new(options: &'a Options, known: BTreeSet<Vec<String>>) -> Self {
+        Keeper { options, seen: known, filled: vec![false; options.count], kept: Vec::new() }
+    }
+
+    /// Offers `level` (its rows and difficulty): true when it is kept.
+    pub(crate) fn offer(&mut self, level: T, rows: &[String], difficulty: f64) -> bool {
+        if self.seen.contains(rows) || !admit(self.options, &mut self.filled, difficulty) {
+            return false;
+        }
+        self.seen.insert(rows.to_vec());
+        self.kept.push(level);
+        true
+    }
+}
+
+/// Generates levels for the game `game` by `options` (see the crate docs), calling `progress`
+/// after each candidate taken; `interrupt` (Ctrl-C) ends the run with the levels kept so far.
+pub fn generate(
+    game: &Prepared,
+    options: &Options,
+    interrupt: &AtomicBool,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Outcome, GenerateError> {
+    let mut keeper = Keeper::new(options, game.known.clone());
+    let eval = |index: u64, stop: &dyn Fn() -> bool| {
+        let e: Evaluated = evaluate(game, options, index, stop);
+        (e.level, e.charge)
+    };
+    let run = schedule(options, interrupt, progress, &eval, &mut |level: Level| {
+        let (rows, d) = (level.rows.clone(), level.difficulty);
+        keeper.offer(level, &rows, d)
+    });
+    finish(game, options, keeper.kept, run)
+}
+
+/// The kept levels ordered by the curve and appended to the source, read back.
+pub(crate) fn finish(
+    game: &Prepared,
+    options: &Options,
+    mut kept: Vec<Level>,
+    run: Scheduled,
+) -> Result<Outcome, GenerateError> {
+    order(options, &mut kept, |l| (l.difficulty, l.steps() as u64));
     let rows: Vec<Vec<String>> = kept.iter().map(|l| l.rows.clone()).collect();
     let source = append_levels(&game.source, &rows);
     check_output(game, &source, &rows)?;
@@ -152,10 +243,10 @@ pub fn generate(
         levels: kept,
         first_number: game.playable + 1,
         first_entry: game.entries,
-        candidates: taken,
-        states: spent,
-        seconds: began.elapsed().as_secs_f64(),
-        ended,
+        candidates: run.taken,
+        states: run.spent,
+        seconds: run.seconds,
+        ended: run.ended,
         source,
     })
 }

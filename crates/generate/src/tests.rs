@@ -114,9 +114,70 @@ proptest! {
 }
 
 #[test]
-fn the_difficulty_grows_with_steps_and_states() {
-    use crate::difficulty;
-    assert!(difficulty(10, 100) > difficulty(9, 100));
-    assert!(difficulty(10, 1_000) > difficulty(10, 10));
-    assert_eq!(difficulty(0, 0), 0);
+fn bands_cut_the_range_evenly() {
+    use crate::band;
+    assert_eq!(band((10.0, 20.0), 4, 10.0), Some(0));
+    assert_eq!(band((10.0, 20.0), 4, 12.49), Some(0));
+    assert_eq!(band((10.0, 20.0), 4, 12.5), Some(1));
+    assert_eq!(band((10.0, 20.0), 4, 19.9), Some(3));
+    assert_eq!(band((10.0, 20.0), 4, 20.0), Some(3), "the top end is in the last band");
+    assert_eq!(band((10.0, 20.0), 4, 9.99), None);
+    assert_eq!(band((10.0, 20.0), 4, 20.01), None);
+    assert_eq!(band((10.0, 10.0), 4, 10.0), None, "a point has no bands");
+}
+
+/// Issue 64.6: the rising curve orders the levels by `estimate_level` (what `tessera
+/// difficulty` gives the level in the output), easy to hard; the flat one keeps them as found.
+#[test]
+fn the_rising_curve_orders_by_the_difficulty_estimate() {
+    let source = fixture("warehouse.txt");
+    let opts = Options { count: 4, ..options(4, 600_000) };
+    let game = prepare(&source, &opts).unwrap();
+    let rising = generate(&game, &opts, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    assert_eq!(rising.levels.len(), 4);
+    let limits = tessera_bots::estimate::Limits::default();
+    for (k, level) in rising.levels.iter().enumerate() {
+        let (found, _) =
+            tessera_core::puzzlescript::import_level(&rising.source, None, game.playable + k + 1).unwrap();
+        let est = tessera_bots::estimate::estimate_level(&found.unwrap().level, &limits).unwrap();
+        assert_eq!(
+            (est.difficulty, &est.why),
+            (level.difficulty, &level.why),
+            "level {}",
+            game.playable + k + 1
+        );
+    }
+    let d: Vec<f64> = rising.levels.iter().map(|l| l.difficulty).collect();
+    assert!(d.windows(2).all(|w| w[0] <= w[1]), "rising: {d:?}");
+    let flat_opts = Options { curve: crate::Curve::Flat, ..opts.clone() };
+    let flat = generate(&game, &flat_opts, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let c: Vec<u64> = flat.levels.iter().map(|l| l.candidate).collect();
+    assert!(c.windows(2).all(|w| w[0] < w[1]), "flat: as found {c:?}");
+    let mut a: Vec<_> = flat.levels.iter().map(|l| l.candidate).collect();
+    let mut b: Vec<_> = rising.levels.iter().map(|l| l.candidate).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "the same levels, in another order");
+}
+
+/// Issue 64.6: with `--difficulty A..B` the rising curve keeps one level in each of `count`
+/// equal bands of the range: spread from easy to hard, every one inside it.
+#[test]
+fn a_difficulty_range_is_spread_over() {
+    let source = fixture("warehouse.txt");
+    let free = Options { count: 8, min_steps: 2, ..options(8, 2_000_000) };
+    let game = prepare(&source, &free).unwrap();
+    let all = generate(&game, &free, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let d: Vec<f64> = all.levels.iter().map(|l| l.difficulty).collect();
+    let (lo, hi) = (d[0], d[d.len() - 1]);
+    assert!(hi > lo, "{d:?}");
+    let opts = Options { count: 3, difficulty: Some((lo, hi)), ..free.clone() };
+    let spread = generate(&game, &opts, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let bands: Vec<Option<usize>> =
+        spread.levels.iter().map(|l| crate::band((lo, hi), 3, l.difficulty)).collect();
+    let mut seen = bands.clone();
+    seen.dedup();
+    assert_eq!(seen.len(), bands.len(), "one level a band: {bands:?}");
+    assert!(bands.iter().all(Option::is_some), "inside the range");
+    assert!(bands.windows(2).all(|w| w[0] < w[1]), "easy to hard: {bands:?}");
 }

@@ -38,8 +38,8 @@ mod settings;
 pub use error::PackError;
 pub use pack::{Band, Entry, LevelRef, MAX_FILE, Pack, Resolved, level_hash, results_path};
 pub use rate::{Plan, Progress, Settings, Shard, ShardFile};
-pub use report::{Curve, Flag};
-pub use results::{RESULTS_FORMAT, Rating, RatingKey, Results, Spread};
+pub use report::{Curve, EstimatePoint, Flag};
+pub use results::{Estimated, RESULTS_FORMAT, Rating, RatingKey, Results, Spread, has_estimate};
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -90,7 +90,8 @@ pub fn rate_pack(
     let opened = Opened::open(path)?;
     let plan = opened.plan(path, settings, unit_games)?;
     let shard = rate::run(&plan, Shard::ALL, jobs, stop, on_game)?;
-    let (results, rated) = rate::finish(&plan, &opened.results, &opened.entries, &shard.units);
+    let (mut results, rated) = rate::finish(&plan, &opened.results, &opened.entries, &shard.units);
+    rate::fill_estimates(&opened.entries, &mut results, jobs, stop)?;
     results.save(&results_path(path))?;
     Ok((results, rated, shard.interrupted))
 }

@@ -25,7 +25,7 @@
 
 use crate::error::PackError;
 use crate::pack::Resolved;
-use crate::results::{Rating, RatingKey, Results};
+use crate::results::{Estimated, Rating, RatingKey, Results};
 pub use crate::settings::{ANY_RULE_SET, MAX_GAMES, Settings};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -217,6 +217,10 @@ pub struct UnitResult {
     /// The level's puzzle measure, in the unit that holds game 0 (rule sets that have one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub puzzle: Option<Puzzle>,
+    /// The level's difficulty estimate, in the unit that holds game 0 (puzzle levels: the rule
+    /// sets with a solver).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimated>,
 }
 
 /// What a shard writes: its units' games, with what identifies the plan.
@@ -410,6 +414,7 @@ pub fn run(
                 first: u.first,
                 games: results.into_iter().flatten().collect(),
                 puzzle: None,
+                estimate: None,
             });
         } else {
             interrupted = true;
@@ -429,8 +434,23 @@ pub fn run(
             })
             .collect::<Result<_, PackError>>()
     })?;
-    for (u, p) in units.iter_mut().zip(puzzles) {
+    // The difficulty estimates likewise (bounded by states, never a clock: the same on every
+    // machine).
+    let estimates: Vec<Option<Estimated>> = pool.install(|| {
+        units
+            .par_iter()
+            .map(|u| {
+                if u.first != 0 || stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let l = &plan.levels[plan.units[u.unit].level];
+                Estimated::measure(&l.level, &l.hash)
+            })
+            .collect()
+    });
+    for ((u, p), e) in units.iter_mut().zip(puzzles).zip(estimates) {
         u.puzzle = p;
+        u.estimate = e;
     }
     let mut file = ShardFile {
         format: SHARD_FORMAT,
@@ -444,6 +464,47 @@ pub fn run(
     };
     file.seal();
     Ok(file)
+}
+
+/// Adds to `results` the difficulty estimate of every puzzle level of `entries` that has none
+/// at the default budget (levels rated before estimates were kept), on `jobs` threads; a stop
+/// leaves the rest for the next run. Returns how many were added.
+pub fn fill_estimates(
+    entries: &[Resolved],
+    results: &mut Results,
+    jobs: usize,
+    stop: &AtomicBool,
+) -> Result<usize, PackError> {
+    let limits = tessera_bots::estimate::Limits::default();
+    let mut missing: Vec<(&Level, &str)> = Vec::new();
+    // Looked up only, never iterated.
+    let mut seen = std::collections::HashSet::new();
+    for e in entries {
+        let kept = results.estimate(&e.hash).is_some_and(|k| k.states == limits.states);
+        if crate::results::has_estimate(e.rule_set) && !kept && seen.insert(e.hash.as_str()) {
+            missing.push((&e.level, e.hash.as_str()));
+        }
+    }
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| PackError::Settings(format!("cannot start {jobs} threads: {e}")))?;
+    let found: Vec<Option<Estimated>> = pool.install(|| {
+        missing
+            .par_iter()
+            .map(
+                |(level, hash)| {
+                    if stop.load(Ordering::Relaxed) { None } else { Estimated::measure(level, hash) }
+                },
+            )
+            .collect()
+    });
+    let added = found.iter().flatten().count();
+    results.add_estimates(found.into_iter().flatten());
+    Ok(added)
 }
 
 /// The results file after `plan`: the ratings of `old` for levels still in the pack
@@ -490,10 +551,14 @@ pub fn finish(plan: &Plan, old: &Results, entries: &[Resolved], units: &[UnitRes
     ratings.retain(|r| !new_keys.contains(&r.key));
     ratings.extend(new_ratings);
     ratings.sort_by(|a, b| a.key.cmp(&b.key));
-    (
-        Results { format: crate::results::RESULTS_FORMAT, settings: Some(plan.settings.clone()), ratings },
-        rated,
-    )
+    let mut results = Results {
+        format: crate::results::RESULTS_FORMAT,
+        settings: Some(plan.settings.clone()),
+        ratings,
+        estimates: old.estimates.iter().filter(|e| hashes.contains(e.level_hash.as_str())).cloned().collect(),
+    };
+    results.add_estimates(units.iter().filter_map(|u| u.estimate.clone()));
+    (results, rated)
 }
 
 /// Merges shard files of `plan` into the results file one machine would write. `names` names

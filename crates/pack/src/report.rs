@@ -110,8 +110,29 @@ pub struct CurveEntry {
     pub target: Option<[f64; 2]>,
     /// The rating, if any.
     pub rating: Option<Point>,
+    /// The difficulty estimate of a puzzle level (what `tessera difficulty` gives), if kept.
+    pub estimate: Option<EstimatePoint>,
     /// Flags.
     pub flags: Vec<Flag>,
+}
+
+/// A puzzle level's difficulty estimate on the curve.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EstimatePoint {
+    /// Higher is harder (100: not solved within the budget).
+    pub difficulty: f64,
+    /// Its reasons, in words.
+    pub why: Vec<String>,
+    /// The budget of each search, in states.
+    pub states: u64,
+}
+
+impl EstimatePoint {
+    /// `34.50 (26 steps; 3 moves that look wrong)`: the number and its first three reasons.
+    pub fn text(&self) -> String {
+        let why: Vec<&str> = self.why.iter().take(3).map(String::as_str).collect();
+        format!("difficulty {:.2} ({})", self.difficulty, why.join("; "))
+    }
 }
 
 /// A pack's difficulty curve.
@@ -241,6 +262,11 @@ impl Curve {
                     max_moves: r.key.max_moves,
                     capped: r.capped,
                 }),
+                estimate: results.estimate(&resolved.hash).map(|e| EstimatePoint {
+                    difficulty: e.difficulty,
+                    why: e.why.clone(),
+                    states: e.states,
+                }),
                 flags: match rating {
                     Some(r) if r.objectives == 0 => vec![Flag::NoObjective],
                     Some(r) if r.capped > 0 => {
@@ -268,7 +294,7 @@ impl Curve {
     /// CSV, one row per entry, with a header.
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
-            "index,title,level,rule_set,level_hash,games,wins,win_rate,win_low,win_high,moves_median,capped,target_low,target_high,flags\n",
+            "index,title,level,rule_set,level_hash,games,wins,win_rate,win_low,win_high,moves_median,capped,target_low,target_high,difficulty,why,flags\n",
         );
         for e in &self.entries {
             let r = e.rating.as_ref();
@@ -290,6 +316,8 @@ impl Curve {
                 int(r.map(|r| r.capped)),
                 num(e.target.map(|t| t[0])),
                 num(e.target.map(|t| t[1])),
+                e.estimate.as_ref().map(|d| format!("{:.2}", d.difficulty)).unwrap_or_default(),
+                csv_field(&e.estimate.as_ref().map(|d| d.why.join("; ")).unwrap_or_default()),
                 flags.join(" "),
             ];
             out += &row.join(",");
@@ -327,8 +355,12 @@ text{{font-size:12px;fill:#444}} .none{{font-size:16px;fill:#777}} .line{{fill:n
         h += "<h2>Moves used by level (median)</h2>\n";
         h += LEGEND_MOVES;
         h += &self.moves_chart();
+        if self.entries.iter().any(|e| e.estimate.is_some()) {
+            h += "<h2>Difficulty estimate by level (puzzle levels; higher is harder)</h2>\n";
+            h += &self.difficulty_chart();
+        }
         h += "<h2>Levels</h2>\n<table><tr><th>#</th><th>title</th><th>rule set</th><th>bot</th><th>games</th>\
-<th>win rate</th><th>interval</th><th>target</th><th>moves (median)</th><th>flags</th></tr>\n";
+<th>win rate</th><th>interval</th><th>target</th><th>moves (median)</th><th>difficulty</th><th>why</th><th>flags</th></tr>\n";
         for e in &self.entries {
             let flagged = e.flagged();
             let r = e.rating.as_ref();
@@ -336,7 +368,7 @@ text{{font-size:12px;fill:#444}} .none{{font-size:16px;fill:#777}} .line{{fill:n
             let flags = e.flag_words();
             let _ = writeln!(
                 h,
-                "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 if flagged { " class=\"flag\"" } else { "" },
                 e.index,
                 esc(&e.title),
@@ -349,6 +381,8 @@ text{{font-size:12px;fill:#444}} .none{{font-size:16px;fill:#777}} .line{{fill:n
                     .unwrap_or_default(),
                 e.target.map(|t| format!("{} – {}", pct(t[0]), pct(t[1]))).unwrap_or_default(),
                 r.map(|r| r.moves_text()).unwrap_or_default(),
+                e.estimate.as_ref().map(|d| format!("{:.2}", d.difficulty)).unwrap_or_default(),
+                esc(&e.estimate.as_ref().map(|d| d.why.join("; ")).unwrap_or_default()),
                 esc(&flags.join("; ")),
             );
         }
@@ -501,6 +535,53 @@ text{{font-size:12px;fill:#444}} .none{{font-size:16px;fill:#777}} .line{{fill:n
                     r.max_moves
                 );
             }
+        }
+        self.x_labels(&mut s, &x, height - bottom + 14.0);
+        s + "</svg>\n"
+    }
+}
+
+impl Curve {
+    /// The puzzle levels' difficulty estimates, a point each (the reasons on hover).
+    fn difficulty_chart(&self) -> String {
+        let (width, height, left, x) = self.frame(330.0);
+        let (top, bottom) = (16.0, 130.0);
+        let max = self
+            .entries
+            .iter()
+            .filter_map(|e| e.estimate.as_ref().map(|d| d.difficulty))
+            .fold(1.0f64, f64::max);
+        let y = |v: f64| top + (1.0 - v / max) * (height - top - bottom);
+        let mut s = format!(
+            "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" aria-label=\"difficulty by level\">\n"
+        );
+        for v in [0.0, max / 2.0, max] {
+            let _ = writeln!(
+                s,
+                "<line class=\"axis\" x1=\"{left}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke-dasharray=\"2 3\"/><text x=\"4\" y=\"{:.1}\">{v:.0}</text>",
+                width - 20.0,
+                y(v),
+                y(v),
+                y(v) + 4.0
+            );
+        }
+        let points: Vec<String> = self
+            .entries
+            .iter()
+            .filter_map(|e| Some(format!("{:.1},{:.1}", x(e.index - 1), y(e.estimate.as_ref()?.difficulty))))
+            .collect();
+        let _ = writeln!(s, "<polyline class=\"line\" points=\"{}\"/>", points.join(" "));
+        for e in &self.entries {
+            let Some(d) = &e.estimate else { continue };
+            let _ = writeln!(
+                s,
+                "<circle class=\"pt\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{}: {:.2}: {}</title></circle>",
+                x(e.index - 1),
+                y(d.difficulty),
+                esc(&e.title),
+                d.difficulty,
+                esc(&d.why.join("; "))
+            );
         }
         self.x_labels(&mut s, &x, height - bottom + 14.0);
         s + "</svg>\n"

@@ -13,8 +13,9 @@ use crate::settings::Settings;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use tessera_bots::difficulty::{Distribution, GameRef, Puzzle, Summary, wilson_interval};
+use tessera_bots::estimate::{Estimate, Limits, estimate_level};
 use tessera_bots::{BotSpec, GameConfig};
-use tessera_core::RuleSet;
+use tessera_core::{Level, RuleSet};
 
 /// The results file format's version.
 pub const RESULTS_FORMAT: u32 = 1;
@@ -146,8 +147,53 @@ impl Rating {
     }
 }
 
+/// A puzzle level's difficulty estimate (`tessera_bots::estimate::estimate_level`, what
+/// `tessera difficulty` prints), kept beside the bots' ratings: the same number and reasons
+/// for the pack's curve, `pack rate` and `tessera generate --pack`. It depends on the level and
+/// the searches' budget alone (no bot, no seed), so it is keyed by those.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Estimated {
+    /// The level's content hash ([`crate::level_hash`]).
+    pub level_hash: String,
+    /// The budget of each of its searches, in states ([`Limits::states`]).
+    pub states: u64,
+    /// The estimate: higher is harder (two decimals; 100 when the solver found no solution).
+    pub difficulty: f64,
+    /// Its reasons, in words, the largest first.
+    pub why: Vec<String>,
+}
+
+impl Estimated {
+    /// The estimate of the level of hash `level_hash` with `limits`, as the pack keeps it.
+    pub fn of(level_hash: &str, limits: &Limits, estimate: &Estimate) -> Estimated {
+        Estimated {
+            level_hash: level_hash.to_string(),
+            states: limits.states,
+            difficulty: estimate.difficulty,
+            why: estimate.why.clone(),
+        }
+    }
+
+    /// The estimate of `level` at the default budget, when its rule set has a solver
+    /// (PuzzleScript, Sokoban); `None` for the others (they keep their bots' figures) and for a
+    /// level that does not start.
+    pub fn measure(level: &Level, level_hash: &str) -> Option<Estimated> {
+        if !has_estimate(level.rule_set()) {
+            return None;
+        }
+        let limits = Limits::default();
+        estimate_level(level, &limits).ok().map(|e| Estimated::of(level_hash, &limits, &e))
+    }
+}
+
+/// Whether levels of `rule_set` get a difficulty estimate (those with a solver).
+pub fn has_estimate(rule_set: RuleSet) -> bool {
+    tessera_bots::estimate::rates(rule_set)
+}
+
 /// The results file.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Results {
     /// [`RESULTS_FORMAT`].
@@ -156,12 +202,16 @@ pub struct Results {
     pub settings: Option<Settings>,
     /// Every rating, sorted by key (lookups bisect); one per key.
     pub ratings: Vec<Rating>,
+    /// The puzzle levels' difficulty estimates, sorted by level hash and budget; one per pair
+    /// (absent in files written before they were kept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub estimates: Vec<Estimated>,
 }
 
 impl Results {
     /// No ratings.
     pub fn empty() -> Results {
-        Results { format: RESULTS_FORMAT, settings: None, ratings: Vec::new() }
+        Results { format: RESULTS_FORMAT, settings: None, ratings: Vec::new(), estimates: Vec::new() }
     }
 
     /// Reads `path`; a missing file is no ratings.
@@ -184,6 +234,7 @@ impl Results {
         }
         // Sorted as the file is written, so that `get` can bisect (a hand-edited file may not be).
         results.ratings.sort_by(|a, b| a.key.cmp(&b.key));
+        results.sort_estimates();
         // A win rate outside 0–100 % (issue 29.11: shown as "1000.0 %") is a damaged file.
         for (i, r) in results.ratings.iter().enumerate() {
             if r.key.games == 0 || r.wins > r.key.games {
@@ -207,6 +258,7 @@ impl Results {
         let mut sorted = self.clone();
         sorted.ratings.sort_by(|a, b| a.key.cmp(&b.key));
         sorted.ratings.dedup_by(|a, b| a.key == b.key);
+        sorted.sort_estimates();
         serde_json::to_string_pretty(&sorted).unwrap_or_default() + "\n"
     }
 
@@ -220,6 +272,41 @@ impl Results {
     /// [`Results::read`] and rating leave them.
     pub fn get(&self, key: &RatingKey) -> Option<&Rating> {
         self.ratings.binary_search_by(|r| r.key.cmp(key)).ok().map(|i| &self.ratings[i])
+    }
+
+    /// Sorts the estimates by level hash and budget, one per pair (the last given wins).
+    fn sort_estimates(&mut self) {
+        // A stable sort keeps the order among equal keys: keep the last of each.
+        self.estimates.sort_by(|a, b| (&a.level_hash, a.states).cmp(&(&b.level_hash, b.states)));
+        let mut kept: Vec<Estimated> = Vec::with_capacity(self.estimates.len());
+        for e in self.estimates.drain(..) {
+            match kept.last_mut() {
+                Some(k) if k.level_hash == e.level_hash && k.states == e.states => *k = e,
+                _ => kept.push(e),
+            }
+        }
+        self.estimates = kept;
+    }
+
+    /// Adds (or replaces) estimates, keeping them sorted.
+    pub fn add_estimates(&mut self, estimates: impl IntoIterator<Item = Estimated>) {
+        self.estimates.extend(estimates);
+        self.sort_estimates();
+    }
+
+    /// The estimate a view shows for a level: the one at the default budget, else the one of
+    /// the largest budget kept.
+    pub fn estimate(&self, level_hash: &str) -> Option<&Estimated> {
+        let first = self.estimates.partition_point(|e| e.level_hash.as_str() < level_hash);
+        let mine = self.estimates[first..].iter().take_while(|e| e.level_hash == level_hash);
+        let mut best: Option<&Estimated> = None;
+        for e in mine {
+            if e.states == Limits::DEFAULT_STATES {
+                return Some(e);
+            }
+            best = Some(e);
+        }
+        best
     }
 
     /// The rating a view shows for a level: the one under the last settings' bot for its rule

@@ -220,3 +220,60 @@ fn a_shard_with_huge_sizes_is_refused() {
     many.games = 1_000_001;
     assert!(many.check().unwrap_err().to_string().contains("at most 1000000"));
 }
+
+/// A pack of two Sokoban levels, the second needing one more push, and a 2048 level.
+fn puzzle_pack(dir: &Path) -> std::path::PathBuf {
+    let one = serde_json::json!({"rule_set": "sokoban", "board": ["#####", "#@$.#", "#####"]});
+    let two = serde_json::json!({"rule_set": "sokoban", "board": ["######", "#@$ .#", "######"]});
+    std::fs::write(dir.join("one.json"), one.to_string()).unwrap();
+    std::fs::write(dir.join("two.json"), two.to_string()).unwrap();
+    std::fs::write(dir.join("slide.json"), small_level(0)).unwrap();
+    let pack = dir.join("pack.json");
+    std::fs::write(
+        &pack,
+        r#"{"name": "p", "levels": [{"level": "one.json"}, {"level": "two.json"}, {"level": "slide.json"}]}"#,
+    )
+    .unwrap();
+    pack
+}
+
+/// Issue 65.2: `pack rate` keeps the estimate `tessera difficulty` gives each puzzle level (the
+/// same number and reasons), and the curve shows it; a level without a solver gets none.
+#[test]
+fn rating_keeps_the_puzzle_levels_estimates_for_the_curve() {
+    let dir = scratch("estimates");
+    let path = puzzle_pack(&dir);
+    rate(&path, 2, 2);
+    let opened = Opened::open(&path).unwrap();
+    assert_eq!(opened.results.estimates.len(), 2, "the two sokoban levels");
+    let curve = opened.curve();
+    for (entry, resolved) in curve.entries.iter().zip(&opened.entries).take(2) {
+        let want = tessera_bots::estimate::estimate_level(&resolved.level, &Default::default()).unwrap();
+        let got = entry.estimate.as_ref().expect("an estimate on the curve");
+        assert_eq!((got.difficulty, &got.why), (want.difficulty, &want.why));
+    }
+    assert!(curve.entries[2].estimate.is_none(), "2048 has no solver");
+    let [a, b] = [0, 1].map(|i| curve.entries[i].estimate.as_ref().unwrap().difficulty);
+    assert!(b > a, "one more push rates harder: {a} then {b}");
+    assert!(curve.to_csv().lines().nth(1).unwrap().contains("1 push"), "{}", curve.to_csv());
+    assert!(curve.to_html().contains("Difficulty estimate by level"));
+}
+
+/// Ratings made before estimates were kept get them at the next `pack rate`, and shards carry
+/// them: merged, the bytes are one machine's.
+#[test]
+fn estimates_are_filled_in_and_carried_by_shards() {
+    let dir = scratch("estimates-fill");
+    let path = puzzle_pack(&dir);
+    rate(&path, 2, 1);
+    let full = std::fs::read_to_string(results_path(&path)).unwrap();
+    let mut old: serde_json::Value = serde_json::from_str(&full).unwrap();
+    old.as_object_mut().unwrap().remove("estimates");
+    std::fs::write(results_path(&path), old.to_string()).unwrap();
+    assert_eq!(rate(&path, 2, 1), 0, "nothing to rate");
+    assert_eq!(std::fs::read_to_string(results_path(&path)).unwrap(), full);
+    let other = scratch("estimates-shards");
+    let sharded = puzzle_pack(&other);
+    let parts = shards(&sharded, 2, 1, 3);
+    assert_eq!(merged(&sharded, 2, 1, &parts).unwrap(), full);
+}

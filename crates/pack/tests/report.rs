@@ -55,6 +55,7 @@ fn the_harder_flag_says_what_it_was_compared_with() {
         level_hash: "0".into(),
         target: None,
         rating: None,
+        estimate: None,
         flags: vec![Flag::HarderThanNeighbours],
     };
     assert_eq!(entry.flag_words(), vec!["harder than the rated levels beside it".to_string()]);

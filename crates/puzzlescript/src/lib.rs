@@ -86,6 +86,7 @@
 //! assert!(!steps.is_empty());
 //! ```
 
+pub mod art;
 pub(crate) mod bits;
 mod command;
 pub(crate) mod compile;
@@ -126,30 +127,79 @@ pub const MAX_LEVEL_SIDE: usize = u16::MAX as usize;
 /// never stops ends the step there, as if the player had waited.
 pub const MAX_TURNS: u32 = 1_000;
 
-/// The most work one step does (its turn and its `again` turns, or a level's start; issue
-/// 37.4): a count of what the turn engine does (each cell a rule's row is tested at, each rule
-/// application tried, each rule looked at, each cell visited while resolving movements;
-/// [`Work`]), the same on every machine, never the clock. A step past it is refused
-/// (`step_too_long`, "step too long: …") and changes nothing; a level whose start passes it
-/// does not open. The heaviest step of PuzzleScript's 470-case suite does 3.3 million (12 times
-/// less); at the bound a step took 0.1 to 0.4 s of one core on an `again` chain or a rule with
-/// ellipses matching every pair of cells over a 256×256 level (release build, 2026-11-26, a
-/// loaded 2-core machine); a game of 1,000 layers on a 256×256 level, 0.2 s (14 s while a
-/// turn's whole-board passes were counted per cell, whatever the cell's size).
+/// The most work one step does by default (its turn and its `again` turns, or a level's start;
+/// issues 37.4 and 66.2): a count of what the turn engine does (each cell a rule's row is
+/// tested at, each rule application tried, each rule looked at, each cell visited while
+/// resolving movements; [`Work`]), the same on every machine, never the clock. A step past it
+/// is refused (`step_too_long`, "step too long: …") and changes nothing; a level whose start
+/// passes it does not open. A setting of the process ([`set_step_work`], `tessera
+/// --step-work`).
+///
+/// Where it sits: 8 times the heaviest step of a real game found, *A Plaid Puzzle*'s 4th input
+/// of `real-bounds` (248,246,465 units, 1.2 s in a release build on a loaded 2-core machine,
+/// where the reference plays it); the heaviest step of PuzzleScript's 470-case suite does 3.3
+/// million (600 times less). A runaway step (1,000 `again` turns, each trying a rule with
+/// ellipses at every pair of cells of a 256×256 level) ends at it in 13 to 15 s of one core on
+/// that loaded machine (load 7.5 on 2 cores; 40,000,000, the bound until issue 66.2, refused
+/// the Plaid step).
 ///
 /// It holds under every rules version of the tessera rule set, without a version of its own: a
-/// step it refuses did a tenth of a second or more per step when recorded, far past any real
-/// game's, so no log of a game changes (the golden logs replay unchanged); and a log forged or
-/// damaged to hold such steps must not make `verify` run for hours under an old version either.
-pub const MAX_STEP_WORK: u64 = 40_000_000;
+/// larger bound only lets longer steps finish, so a step recorded under a smaller one does the
+/// same work and makes the same events and hashes (the golden logs replay unchanged); a log
+/// recorded with a step past the bound replays with `--step-work` as large.
+pub const MAX_STEP_WORK: u64 = 2_000_000_000;
+
+/// The step bound of this process: [`MAX_STEP_WORK`] unless [`set_step_work`] changed it.
+static STEP_WORK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(MAX_STEP_WORK);
+
+/// The most work one step does in this process (the `tessera --step-work` setting):
+/// [`MAX_STEP_WORK`] unless [`set_step_work`] changed it. Every [`Session`] and suite case
+/// started, and every `PuzzleScriptRules` made, takes it from here.
+pub fn step_work() -> u64 {
+    STEP_WORK.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Sets the step bound of this process (at least 1) for every session, suite case and rules
+/// made from now on. A larger bound only lets longer steps finish: a step that finished under
+/// the old bound does the same work, makes the same events and hashes, under the new one.
+pub fn set_step_work(work: u64) {
+    STEP_WORK.store(work.max(1), std::sync::atomic::Ordering::Relaxed);
+}
+
+/// A game's compile errors in words, each with its line (its first five; "(and N more)"), as
+/// every command says them: "the game does not compile: line 12: …; …".
+pub fn describe_errors(errors: &[Diagnostic]) -> String {
+    let shown: Vec<String> = errors
+        .iter()
+        .filter(|d| d.is_error)
+        .take(5)
+        .map(|d| match d.line {
+            // An error about the whole game (no player, no collision layers): no line to name.
+            0 => d.message.clone(),
+            line => format!("line {line}: {}", d.message),
+        })
+        .collect();
+    if shown.is_empty() {
+        return "the game does not compile".into();
+    }
+    let total = errors.iter().filter(|d| d.is_error).count();
+    let more =
+        if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };
+    format!("the game does not compile: {}{more}", shown.join("; "))
+}
 
 /// A compiler message, as the reference would print it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// 1-based source line (0: no particular line).
     pub line: usize,
-    /// 1-based column, best effort.
+    /// 1-based column (a character of the line), best effort: with a `width`, where the word
+    /// the message is about starts.
     pub column: usize,
+    /// How many characters from `column` the message is about (the word it names); 0: the
+    /// message is about the line, not one word of it.
+    #[serde(default)]
+    pub width: usize,
     /// The message.
     pub message: String,
     /// An error (the game does not run) rather than a warning.
@@ -248,6 +298,7 @@ impl Prelude {
                 "youtube" => diags.push(Diagnostic {
                     line: *line,
                     column: 1,
+                    width: 0,
                     message: "Unfortunately, YouTube support hasn't been working properly for a long time - it was always a hack and it hasn't gotten less hacky over time, so I can no longer pretend to support it.".into(),
                     is_error: false,
                 }),
@@ -322,6 +373,7 @@ fn carriage_return_line_ends(source: &str) -> Option<Diagnostic> {
     (!source.contains('\n') && body.contains('\r')).then(|| Diagnostic {
         line: 1,
         column: 1,
+        width: 0,
         message:
             "the lines end with a carriage return alone (CR, as classic Mac OS saved text); PuzzleScript \
                   ends lines at line feeds (LF), so it reads the whole file as one line: save the file with \
@@ -337,6 +389,44 @@ fn carriage_return_line_ends(source: &str) -> Option<Diagnostic> {
 fn distinct(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut seen = std::collections::BTreeSet::new();
     diags.into_iter().filter(|d| seen.insert((d.line, d.is_error, d.message.clone()))).collect()
+}
+
+/// Where `word` is in `line` (a line of the source): its column (a character, from 1) and width
+/// in characters; the first whole occurrence in any case outside comments (the compiler
+/// lower-cases names and prints some upper-cased), `None` when the line does not hold it.
+pub(crate) fn word_span(line: &str, word: &str) -> Option<(usize, usize)> {
+    let word: Vec<char> = word.trim().chars().flat_map(char::to_lowercase).collect();
+    if word.is_empty() {
+        return None;
+    }
+    let chars: Vec<char> = line.chars().collect();
+    let low: Vec<char> = chars.iter().map(|c| c.to_lowercase().next().unwrap_or(*c)).collect();
+    if low.len() != chars.len() {
+        return None;
+    }
+    let is_word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    let mut depth = 0usize;
+    for i in 0..low.len() {
+        match low[i] {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > 0 || low[i] == ')' || i + word.len() > low.len() || low[i..i + word.len()] != word[..] {
+            continue;
+        }
+        let joined_before = i > 0 && is_word(low.get(i - 1)) && is_word(word.first());
+        let joined_after = is_word(low.get(i + word.len())) && is_word(word.last());
+        if !joined_before && !joined_after {
+            return Some((i + 1, word.len()));
+        }
+    }
+    None
+}
+
+/// The line `line` (from 1) of `source`, if it has one.
+pub(crate) fn source_line(source: &str, line: usize) -> Option<&str> {
+    source.split('\n').nth(line.checked_sub(1)?)
 }
 
 /// An input.
@@ -498,6 +588,12 @@ pub struct Trace {
     /// (PuzzleScript's verbose log; a rule of several directions is tried once per direction).
     #[serde(default)]
     pub tried: Option<Vec<(usize, bool)>>,
+    /// When set, the board (its object bits, as [`State::cells`]) after each rule that changed
+    /// it, in order, with the rule's source line: one board per run of a rule's changes (the
+    /// changes the views make one event of), for a debugger that shows what each rule did.
+    /// Nothing else of the turn depends on it.
+    #[serde(default)]
+    pub boards: Option<Vec<(usize, Vec<u64>)>>,
 }
 
 /// One traced event.

@@ -80,6 +80,8 @@ pub(crate) struct Parsed {
     /// Parsing stopped early: more than [`MAX_PARSE_ERRORS`] errors (the reference gives up
     /// there and compiles nothing further).
     pub aborted: bool,
+    /// The source (for the columns of the words messages are about).
+    pub text: std::sync::Arc<str>,
 }
 
 /// More errors than this while reading the text, and the reference stops (`MAX_ERRORS`).
@@ -138,34 +140,6 @@ pub(crate) const SOUND_EVENTS: [&str; 21] = [
 ];
 const SOUND_VERBS: [&str; 5] = ["move", "action", "create", "destroy", "cantmove"];
 const SOUND_DIRECTIONS: [&str; 7] = ["up", "down", "left", "right", "horizontal", "vertical", "orthogonal"];
-const COLOR_NAMES: [&str; 26] = [
-    "black",
-    "white",
-    "gray",
-    "darkgray",
-    "lightgray",
-    "grey",
-    "darkgrey",
-    "lightgrey",
-    "red",
-    "darkred",
-    "lightred",
-    "brown",
-    "darkbrown",
-    "lightbrown",
-    "orange",
-    "yellow",
-    "green",
-    "darkgreen",
-    "lightgreen",
-    "blue",
-    "lightblue",
-    "darkblue",
-    "purple",
-    "pink",
-    "transparent",
-    "transparent",
-];
 
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
@@ -181,13 +155,14 @@ fn color_prefix(s: &str) -> Option<usize> {
             _ => Some(7),
         };
     }
-    COLOR_NAMES.iter().find(|c| s.starts_with(*c)).map(|c| c.len())
+    // No colour name is the start of another, so the first that matches is the only one.
+    crate::art::colour_names().find(|c| s.starts_with(*c)).map(str::len)
 }
 
 /// Whether `s` is a colour the reference accepts (a palette name or `#` and 3 or 6 hex digits).
 pub(crate) fn is_color(s: &str) -> bool {
     let s = s.trim();
-    if COLOR_NAMES.contains(&s) {
+    if crate::art::colour_names().any(|c| c == s) {
         return true;
     }
     s.strip_prefix('#')
@@ -229,7 +204,31 @@ impl Parsed {
         if self.seen.insert((line, true, message.clone())) {
             self.error_count += 1;
         }
-        self.diagnostics.push(Diagnostic { line, column: 1, message, is_error: true });
+        self.diagnostics.push(Diagnostic { line, column: 1, width: 0, message, is_error: true });
+    }
+
+    /// An error about `word` of the line: its column and width are the word's there.
+    fn error_word(&mut self, line: usize, word: &str, message: impl Into<String>) {
+        self.error(line, message);
+        self.locate_last(word);
+    }
+
+    /// An error about the characters `column..column + width` (from 1) of the line.
+    fn error_span(&mut self, line: usize, column: usize, width: usize, message: impl Into<String>) {
+        self.error(line, message);
+        if let Some(d) = self.diagnostics.last_mut() {
+            (d.column, d.width) = (column, width);
+        }
+    }
+
+    /// The last message is about `word` of its line: its column and width.
+    fn locate_last(&mut self, word: &str) {
+        let text = std::sync::Arc::clone(&self.text);
+        if let Some(d) = self.diagnostics.last_mut()
+            && let Some((c, w)) = super::source_line(&text, d.line).and_then(|l| super::word_span(l, word))
+        {
+            (d.column, d.width) = (c, w);
+        }
     }
 
     /// A game past one of tessera's limits ([`super::MAX_SOURCE_BYTES`], [`super::MAX_OBJECTS`],
@@ -249,7 +248,13 @@ impl Parsed {
     }
 
     fn warning(&mut self, line: usize, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic { line, column: 1, message: message.into(), is_error: false });
+        self.diagnostics.push(Diagnostic {
+            line,
+            column: 1,
+            width: 0,
+            message: message.into(),
+            is_error: false,
+        });
     }
 
     fn object_index(&self, name: &str) -> Option<usize> {
@@ -352,8 +357,10 @@ impl Parsed {
         let mut ok = true;
         if let Some(l) = self.declared(&candname) {
             ok = false;
-            self.error(
+            let word = candname.clone();
+            self.error_word(
                 line,
+                &word,
                 format!("Name \"{}\" already in use (on line line {}).", candname.to_uppercase(), l),
             );
         }
@@ -362,8 +369,10 @@ impl Parsed {
         while i < splits.len() {
             if splits[i] == candname {
                 ok = false;
-                self.error(
+                let word = candname.clone();
+                self.error_word(
                     line,
+                    &word,
                     format!("You can't define object {} in terms of itself!", candname.to_uppercase()),
                 );
                 let mut idx = splits.iter().skip(2).position(|s| *s == candname);
@@ -384,8 +393,9 @@ impl Parsed {
         while i < splits.len() {
             let d = splits[i].clone();
             if d != candname && self.declared(&d).is_none() {
-                self.error(
+                self.error_word(
                     line,
+                    &d,
                     format!("You're talking about {} but it's not defined anywhere.", d.to_uppercase()),
                 );
             }
@@ -433,7 +443,7 @@ impl Parsed {
         match found.kind {
             LegendKind::Object => vec![found.name],
             LegendKind::Aggregate(_) => {
-                self.error(line, format!("\"{}\" is an aggregate (defined using \"and\"), and cannot be added to a single layer because its constituent objects must be able to coexist.", found.name));
+                self.error_word(line, n, format!("\"{}\" is an aggregate (defined using \"and\"), and cannot be added to a single layer because its constituent objects must be able to coexist.", found.name));
                 vec![]
             }
             LegendKind::Property(members) => {
@@ -449,8 +459,9 @@ impl Parsed {
                 out
             }
             LegendKind::Undeclared => {
-                self.error(
+                self.error_word(
                     line,
+                    n,
                     format!(
                         "Cannot add \"{}\" to a collision layer; it has not been declared.",
                         n.to_uppercase()
@@ -608,17 +619,26 @@ fn rule_tokens(p: &mut Parsed, code: &str, line: usize) {
         {
             continue;
         }
+        // The word's place in the line (`code` has the line's characters, comments blanked).
+        let (column, width) = (start + 1, i - start);
         if p.token_names.contains(w) {
             if sol {
-                p.error(
+                p.error_span(
                     line,
+                    column,
+                    width,
                     "Objects cannot appear outside of square brackets in rules, only directions can.",
                 );
             }
         } else if w == "message" {
             return;
         } else if !(w == "..." || w == "rigid" || w == "random" || COMMANDS.contains(&w)) {
-            p.error(line, format!("Name \"{w}\", referred to in a rule, does not exist."));
+            p.error_span(
+                line,
+                column,
+                width,
+                format!("Name \"{w}\", referred to in a rule, does not exist."),
+            );
         }
     }
 }
@@ -638,15 +658,18 @@ fn wincondition_tokens(p: &mut Parsed, code: &str, line: usize) {
         rest = rest[len..].trim_start();
         let up = w.to_uppercase();
         match index {
-            0 if !["all", "any", "no", "some"].contains(&w) => p.error(
+            0 if !["all", "any", "no", "some"].contains(&w) => p.error_word(
                 line,
+                w,
                 format!("Expecting the start of a win condition (\"ALL\",\"SOME\",\"NO\") but got \"{up}'."),
             ),
-            2 if w != "on" => p.error(line, format!("Expecting the word \"ON\" but got \"{up}\".")),
+            2 if w != "on" => p.error_word(line, w, format!("Expecting the word \"ON\" but got \"{up}\".")),
             1 | 3 if !p.token_names.contains(w) => {
-                p.error(line, format!("Error in win condition: \"{up}\" is not a valid object name."))
+                p.error_word(line, w, format!("Error in win condition: \"{up}\" is not a valid object name."))
             }
-            4.. => p.error(line, format!("Error in win condition: I don't know what to do with {up}.")),
+            4.. => {
+                p.error_word(line, w, format!("Error in win condition: I don't know what to do with {up}."))
+            }
             _ => {}
         }
         index += 1;
@@ -667,6 +690,7 @@ pub(crate) fn parse(source: &str) -> Parsed {
         );
         return reader.p;
     }
+    reader.p.text = std::sync::Arc::from(source);
     for (index, raw_line) in source.split('\n').enumerate() {
         if reader.p.too_many() {
             break;
@@ -921,7 +945,7 @@ impl Reader {
             };
             let value = source_text.chars().skip(key.chars().count()).collect::<String>().trim().to_string();
             if value.is_empty() {
-                p.error(line_number, format!("MetaData \"{key}\" needs a value."));
+                p.error_word(line_number, &key, format!("MetaData \"{key}\" needs a value."));
             } else {
                 p.metadata.push((key, value, line_number));
             }
@@ -980,12 +1004,16 @@ impl Reader {
         for word in std::iter::once(lead.as_str()).chain(rest.split_whitespace()) {
             let name = word.to_string();
             if p.object_index(&name).is_some() {
-                p.error(line_number, format!("Object \"{}\" defined multiple times.", name.to_uppercase()));
+                p.error_word(
+                    line_number,
+                    &name,
+                    format!("Object \"{}\" defined multiple times.", name.to_uppercase()),
+                );
                 first = false;
                 continue;
             }
             if p.synonyms.iter().any(|s| s.0 == name) {
-                p.error(line_number, format!("Name \"{}\" already in use.", name.to_uppercase()));
+                p.error_word(line_number, &name, format!("Name \"{}\" already in use.", name.to_uppercase()));
             }
             if first && p.objects.len() == super::MAX_OBJECTS {
                 p.limit(
@@ -1036,8 +1064,9 @@ impl Reader {
                     let len: usize = rest.chars().take_while(|c| is_word_char(*c)).map(char::len_utf8).sum();
                     let len = if len == 0 { rest.len() } else { len };
                     let word = rest[..len].trim();
-                    p.error(
+                    p.error_word(
                         line_number,
+                        word,
                         format!("Was looking for color for object {n}, got \"{word}\" instead."),
                     );
                     rest = &rest[len..];
@@ -1133,8 +1162,9 @@ impl Reader {
                     rest = &rest[word_len..];
                     if index % 2 == 1 {
                         if w != "and" && w != "or" {
-                            p.error(
+                            p.error_word(
                                 line_number,
+                                &w,
                                 format!(
                                     "Expected and 'AND' or an 'OR' here, but got {} instead.",
                                     w.to_uppercase()
@@ -1229,7 +1259,7 @@ impl Reader {
                     }
                 }
             } else if first.chars().all(is_word_char) {
-                p.error(line_number, format!("unexpected sound token \"{first}\"."));
+                p.error_word(line_number, first, format!("unexpected sound token \"{first}\"."));
                 bad = true;
             } else {
                 p.warning(line_number, "Was expecting a sound event (like SFX3, or ENDLEVEL) or an object name, but didn't find either.");
@@ -1268,7 +1298,11 @@ impl Reader {
                 continue;
             }
             if c != ',' && !c.is_whitespace() {
-                p.error(line_number, format!("error detected - unexpected character {c}"));
+                p.error_word(
+                    line_number,
+                    &c.to_string(),
+                    format!("error detected - unexpected character {c}"),
+                );
             }
             rest = &rest[c.len_utf8()..];
         }
@@ -1332,8 +1366,9 @@ impl Reader {
             }
             if !p.abbrev_names.contains(&ch) {
                 let key = ch.to_uppercase();
-                p.error(
+                p.error_word(
                     line_number,
+                    &ch.to_string(),
                     format!("Key \"{key}\" not found. Do you need to add it to the legend, or define a new object?"),
                 );
             }

@@ -36,7 +36,7 @@ pub struct Session<'g> {
     /// the turns' buffers and what rules found, kept from turn to turn
     scratch: Scratch,
     /// The work of the current input and its `again` turns (or of the start), within
-    /// [`MAX_STEP_WORK`](crate::MAX_STEP_WORK).
+    /// the step bound of the process ([`crate::step_work`]).
     work: Work,
     /// All the work done since the session began.
     total_work: u64,
@@ -65,7 +65,7 @@ impl<'g> Session<'g> {
             againing: false,
             again_cap_hit: false,
             scratch: Scratch::default(),
-            work: Work::new(crate::MAX_STEP_WORK),
+            work: Work::new(crate::step_work()),
             total_work: 0,
             too_long: false,
         };

@@ -153,6 +153,21 @@ impl History {
     /// `level` started with `seed` (what the editor saves as a bug log): the start keyframe,
     /// every step with its recorded events and hash, and the kept keyframes.
     pub fn write_log<W: std::io::Write>(&self, out: W, level: &Level, seed: u64) -> Result<W, LogError> {
+        self.write_log_noted(out, level, seed, None)
+    }
+
+    /// [`History::write_log`], then, with `player`, a note at the current step (the log's last)
+    /// saying the player was there: [`crate::player_note`] of `player`, which
+    /// [`crate::Log::player_step`] finds again (the web player's "Report a problem" log, which
+    /// the editor's Debug opens at that step). A note is a frame every reader already reads: the
+    /// format does not change.
+    pub fn write_log_noted<W: std::io::Write>(
+        &self,
+        out: W,
+        level: &Level,
+        seed: u64,
+        player: Option<&str>,
+    ) -> Result<W, LogError> {
         let mut header = Header::new(level, seed, self.keyframe_interval)
             .map_err(|e| LogError::BadLevel { offset: crate::PREAMBLE_LEN as u64, message: e.to_string() })?;
         // A history opened from an older log plays by that log's rules: say so.
@@ -166,6 +181,9 @@ impl History {
             if let Some(state) = self.keyframes.get(&id) {
                 w.keyframe(state)?;
             }
+        }
+        if let Some(said) = player {
+            w.note(&crate::player_note(said))?;
         }
         Ok(w.into_inner())
     }

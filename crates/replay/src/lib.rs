@@ -156,3 +156,14 @@ pub use writer::{
     Flush, LogWriter, MAX_FILE_NAME_BYTES, Recorder, RecorderConfig, StaleTemps, atomic_write, check_target,
     remove_stale_temps, remove_stale_temps_in, temp_name,
 };
+
+/// How a note saying where the player was starts ([`History::write_log_noted`],
+/// [`Log::player_step`]). The web player's "Report a problem" log ends with one, at the step the
+/// player was on; the editor's Debug opens such a log at that step.
+pub const PLAYER_NOTE: &str = "the player was here";
+
+/// The note saying the player was at the step it is written at: [`PLAYER_NOTE`], then `said`
+/// (what else the player's side knows, e.g. the level) after a colon when not empty.
+pub fn player_note(said: &str) -> String {
+    if said.is_empty() { PLAYER_NOTE.to_string() } else { format!("{PLAYER_NOTE}: {said}") }
+}

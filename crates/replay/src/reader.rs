@@ -225,6 +225,12 @@ impl Log {
         &self.notes
     }
 
+    /// The step the player was on when the log was saved, if a note says so (the last note
+    /// starting with [`crate::PLAYER_NOTE`]: the web player's "Report a problem" log).
+    pub fn player_step(&self) -> Option<u64> {
+        self.notes.iter().rev().find(|n| n.text.starts_with(crate::PLAYER_NOTE)).map(|n| n.step)
+    }
+
     /// Bytes after the last whole frame that were dropped on open (0 for a clean log).
     pub fn dropped_bytes(&self) -> u64 {
         self.dropped

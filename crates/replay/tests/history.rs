@@ -186,3 +186,36 @@ fn a_history_saves_its_line_of_play_as_a_log_that_verifies() {
     let replayed = History::from_log(&log).unwrap();
     assert_eq!(replayed.commands(), h.commands());
 }
+
+/// `write_log_noted` writes `write_log`'s log and a note at the current step saying the player
+/// was there, which `Log::player_step` finds (the last such note); a log without one has none,
+/// and QA's other notes are not taken for it.
+#[test]
+fn a_noted_log_says_where_the_player_was() {
+    use tessera_replay::{Log, TailPolicy, player_note};
+    let level = level(4);
+    let mut h = History::new(level.start(Some(5)).unwrap());
+    for i in 0..12 {
+        let _ = h.execute(&slide(i));
+    }
+    assert!(h.step() >= 2, "some slides were accepted");
+    let played = h.step();
+    let _ = h.undo();
+    let at = h.step();
+    assert_eq!(at + 1, played);
+    let plain = Log::from_bytes(h.write_log(Vec::new(), &level, 5).unwrap(), TailPolicy::Strict).unwrap();
+    assert_eq!(plain.player_step(), None);
+    let bytes = h.write_log_noted(Vec::new(), &level, 5, Some("level 1")).unwrap();
+    let noted = Log::from_bytes(bytes, TailPolicy::Strict).unwrap();
+    assert_eq!(noted.steps(), at);
+    assert_eq!(noted.player_step(), Some(at));
+    assert_eq!(noted.notes().last().map(|n| n.text.clone()), Some(player_note("level 1")));
+    // The same steps as the plain log: a note changes no step, no hash.
+    for n in 1..=at {
+        let (mut a, mut b): (tessera_replay::StepRecord, tessera_replay::StepRecord) = Default::default();
+        plain.read_step(n, &mut a).unwrap();
+        noted.read_step(n, &mut b).unwrap();
+        assert_eq!(a, b, "step {n}");
+    }
+    assert!(tessera_replay::verify(&noted).unwrap().complete());
+}

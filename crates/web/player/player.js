@@ -193,7 +193,8 @@
   }
   let lastDir = -1;
   let lastDirAt = 0;
-  function press(code) {
+  // A held key's repeat is `repeat`: dropped while again turns play, where a press is kept.
+  function press(code, repeat = false) {
     // throttle_movement: the same direction again within key_repeat_interval is not taken.
     if (v.throttle_movement && code <= 3) {
       const now = performance.now();
@@ -203,7 +204,7 @@
     }
     if (code !== 8) resetClock();
     newSeed();
-    const report = call(ex.tessera_key, code);
+    const report = call(repeat ? ex.tessera_key_repeat : ex.tessera_key, code);
     if (report === 1) {
       ex.tessera_log();
       const log = out();
@@ -232,7 +233,7 @@
     held = e.code;
     if (code <= 5) {
       repeat = setInterval(() => {
-        if (code !== 4 || !v.norepeat_action) press(code);
+        if (code !== 4 || !v.norepeat_action) press(code, true);
       }, v.key_repeat);
     }
   });

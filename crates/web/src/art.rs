@@ -1,196 +1,17 @@
-//! PuzzleScript's look, for the web player: each object's 5×5 sprite in its colours (a name of
-//! the game's `color_palette`, `transparent`, `#rgb` or `#rrggbb`), a cell's objects drawn from
-//! the lowest collision layer up, an object without a sprite a flat square of its first colour,
-//! and `background_color` under everything. The same table and rules as the editor's
-//! (`apps/editor/src/games/puzzlescript/art.rs`), without egui.
+//! PuzzleScript's look, for the web player: a cell's objects drawn from the lowest collision
+//! layer up, each its 5×5 sprite in its colours, `background_color` under everything. The
+//! sprites and palettes are `tessera_puzzlescript::art`'s, the one table the editor's board and
+//! the GIFs draw with too.
 
 use tessera_core::puzzlescript::engine::Game;
+use tessera_core::puzzlescript::engine::art::Sprites;
 
-/// Pixels a side of a sprite (and of a cell's picture).
-pub const SIDE: usize = 5;
+pub use tessera_core::puzzlescript::engine::art::SIDE;
 
 /// An RGBA colour.
 pub type Rgba = [u8; 4];
 
-/// PuzzleScript's colour palettes (`color_palette`, by name or number 1–14, in this order): each
-/// names the same 24 colours, in [`COLOUR_NAMES`]' order, as `0xRRGGBB`.
-const PALETTES: [(&str, [u32; 24]); 14] = [
-    (
-        "mastersystem",
-        [
-            0x000000, 0xffffff, 0x555555, 0x555500, 0xaaaaaa, 0x555555, 0x555500, 0xaaaaaa, 0xff0000,
-            0xaa0000, 0xff5555, 0xaa5500, 0x550000, 0xffaa00, 0xff5500, 0xffff55, 0x55aa00, 0x005500,
-            0xaaff00, 0x5555aa, 0xaaffff, 0x000055, 0x550055, 0xffaaff,
-        ],
-    ),
-    (
-        "gameboycolour",
-        [
-            0x000000, 0xffffff, 0x7f7f7c, 0x3e3e44, 0xbaa7a7, 0x7f7f7c, 0x3e3e44, 0xbaa7a7, 0xa7120c,
-            0x880606, 0xba381f, 0x57381f, 0x3e2519, 0x8e634b, 0xba4b32, 0xc0ba6f, 0x517525, 0x385d12,
-            0x6f8e44, 0x5d6fa7, 0x8ea7a7, 0x4b575d, 0x3e3e44, 0xba381f,
-        ],
-    ),
-    (
-        "amiga",
-        [
-            0x000000, 0xffffff, 0xbbbbbb, 0x333333, 0xffeedd, 0xbbbbbb, 0x333333, 0xffeedd, 0xdd1111,
-            0x990000, 0xff4422, 0x663311, 0x331100, 0xaa6644, 0xff6644, 0xffdd66, 0x448811, 0x335500,
-            0x88bb77, 0x8899dd, 0xbbddee, 0x666688, 0x665555, 0x997788,
-        ],
-    ),
-    (
-        "arnecolors",
-        [
-            0x000000, 0xffffff, 0x9d9d9d, 0x697175, 0xcccccc, 0x9d9d9d, 0x697175, 0xcccccc, 0xbe2633,
-            0x732930, 0xe06f8b, 0xa46422, 0x493c2b, 0xeeb62f, 0xeb8931, 0xf7e26b, 0x44891a, 0x2f484e,
-            0xa3ce27, 0x1d57f7, 0xb2dcef, 0x1b2632, 0x342a97, 0xde65e2,
-        ],
-    ),
-    (
-        "famicom",
-        [
-            0x000000, 0xffffff, 0x7c7c7c, 0x080808, 0xbcbcbc, 0x7c7c7c, 0x080808, 0xbcbcbc, 0xf83800,
-            0x881400, 0xf87858, 0xac7c00, 0x503000, 0xfce0a8, 0xfca044, 0xf8b800, 0x00b800, 0x005800,
-            0xb8f8b8, 0x0058f8, 0x3cbcfc, 0x0000bc, 0x6644fc, 0xf878f8,
-        ],
-    ),
-    (
-        "atari",
-        [
-            0x000000, 0xffffff, 0x909090, 0x404040, 0xb0b0b0, 0x909090, 0x404040, 0xb0b0b0, 0xa03c50,
-            0x700014, 0xdc849c, 0x805020, 0x703400, 0xcb9870, 0xccac70, 0xecd09c, 0x58b06c, 0x006414,
-            0x70c484, 0x1c3c88, 0x6888c8, 0x000088, 0x3c0080, 0xb484dc,
-        ],
-    ),
-    (
-        "pastel",
-        [
-            0x000000, 0xffffff, 0x3e3e3e, 0x313131, 0x9cbcbc, 0x3e3e3e, 0x313131, 0x9cbcbc, 0xf56ca2,
-            0xa63577, 0xffa9cf, 0xb58c53, 0x787562, 0xb58c53, 0xeb792d, 0xffe15f, 0x00ff4f, 0x2b732c,
-            0x97c04f, 0x0f88d3, 0x00fffe, 0x293a7b, 0xff6554, 0xeb792d,
-        ],
-    ),
-    (
-        "ega",
-        [
-            0x000000, 0xffffff, 0x555555, 0x555555, 0xaaaaaa, 0x555555, 0x555555, 0xaaaaaa, 0xff5555,
-            0xaa0000, 0xff55ff, 0xaa5500, 0xaa5500, 0xffff55, 0xff5555, 0xffff55, 0x00aa00, 0x00aaaa,
-            0x55ff55, 0x5555ff, 0x55ffff, 0x0000aa, 0xaa00aa, 0xff55ff,
-        ],
-    ),
-    (
-        "amstrad",
-        [
-            0x000000, 0xffffff, 0x7f7f7f, 0x636363, 0xafafaf, 0x7f7f7f, 0x636363, 0xafafaf, 0xff0000,
-            0x7f0000, 0xff7f7f, 0xff7f00, 0x7f7f00, 0xffff00, 0xff007f, 0xffff7f, 0x01ff00, 0x007f00,
-            0x7fff7f, 0x0000ff, 0x7f7fff, 0x00007f, 0x7f007f, 0xff7fff,
-        ],
-    ),
-    (
-        "proteus_mellow",
-        [
-            0x3d2d2e, 0xddf1fc, 0x9fb2d4, 0x7b8272, 0xa4bfda, 0x9fb2d4, 0x7b8272, 0xa4bfda, 0x9d5443,
-            0x8c5b4a, 0x94614c, 0x89a78d, 0x829e88, 0xaaae97, 0xd1ba86, 0xd6cda2, 0x75ac8d, 0x8fa67f,
-            0x8eb682, 0x88a3ce, 0xa5adb0, 0x5c6b8c, 0xd39fac, 0xc8ac9e,
-        ],
-    ),
-    (
-        "proteus_rich",
-        [
-            0x6f686f, 0xd1b1e2, 0xb9aac1, 0x8e8b84, 0xc7b5cd, 0xb9aac1, 0x8e8b84, 0xc7b5cd, 0xa11f4f,
-            0x934765, 0xc998ad, 0x89867d, 0x797f75, 0xab9997, 0xce8c5c, 0xf0d959, 0x75bc54, 0x599d79,
-            0x90cf5c, 0x8fd0ec, 0xbcdce7, 0x0b2c70, 0x9b377f, 0xcd88e5,
-        ],
-    ),
-    (
-        "proteus_night",
-        [
-            0x010912, 0xfdeeec, 0x051d40, 0x091842, 0x062151, 0x051d40, 0x091842, 0x062151, 0xad4576,
-            0x934765, 0xab6290, 0x61646b, 0x3d2d2d, 0x8393a0, 0x0a2227, 0x0a2541, 0x75ac8d, 0x0a2434,
-            0x061f2e, 0x0b2c79, 0x809ccb, 0x08153b, 0x666a87, 0x754b4d,
-        ],
-    ),
-    (
-        "c64",
-        [
-            0x000000, 0xffffff, 0x6c6c6c, 0x444444, 0x959595, 0x6c6c6c, 0x444444, 0x959595, 0x68372b,
-            0x3f1e17, 0x9a6759, 0x433900, 0x221c02, 0x6d5c0d, 0x6f4f25, 0xb8c76f, 0x588d43, 0x345129,
-            0x9ad284, 0x6c5eb5, 0x70a4b2, 0x352879, 0x6f3d86, 0xb044ac,
-        ],
-    ),
-    (
-        "whitingjp",
-        [
-            0x202527, 0xeff8fd, 0x7b7680, 0x3c3b44, 0xbed0d7, 0x7b7680, 0x3c3b44, 0xbed0d7, 0xbd194b,
-            0x6b1334, 0xef2358, 0xb52e1c, 0x681c12, 0xe87b45, 0xff8c10, 0xfbd524, 0x36bc3c, 0x317610,
-            0x8ce062, 0x3f62c6, 0x57bbe0, 0x2c2fa0, 0x7037d9, 0xec2b8f,
-        ],
-    ),
-];
-
-const COLOUR_NAMES: [&str; 24] = [
-    "black",
-    "white",
-    "grey",
-    "darkgrey",
-    "lightgrey",
-    "gray",
-    "darkgray",
-    "lightgray",
-    "red",
-    "darkred",
-    "lightred",
-    "brown",
-    "darkbrown",
-    "lightbrown",
-    "orange",
-    "yellow",
-    "green",
-    "darkgreen",
-    "lightgreen",
-    "blue",
-    "lightblue",
-    "darkblue",
-    "purple",
-    "pink",
-];
-
-/// `arnecolors`, PuzzleScript's default palette.
-const DEFAULT_PALETTE: usize = 3;
-
 const TRANSPARENT: Rgba = [0, 0, 0, 0];
-
-/// The palette `color_palette` names (a name or its number, 1–14, any case).
-fn palette_index(name: &str) -> Option<usize> {
-    let name = name.trim().to_ascii_lowercase();
-    if let Ok(n) = name.parse::<usize>() {
-        return (1..=PALETTES.len()).contains(&n).then(|| n - 1);
-    }
-    PALETTES.iter().position(|(p, _)| *p == name)
-}
-
-/// The colour PuzzleScript writes as `name` in palette `palette`; `None` when it is none.
-pub fn colour_in(palette: usize, name: &str) -> Option<Rgba> {
-    let name = name.trim().to_ascii_lowercase();
-    if name == "transparent" {
-        return Some(TRANSPARENT);
-    }
-    let rgb = |v: u32| [(v >> 16) as u8, (v >> 8) as u8, v as u8, 255];
-    if let Some(hex) = name.strip_prefix('#') {
-        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        let v = u32::from_str_radix(hex, 16).ok()?;
-        return match hex.len() {
-            6 => Some(rgb(v)),
-            3 => Some(rgb(((v & 0xf00) * 0x1100) | ((v & 0x0f0) * 0x110) | ((v & 0x00f) * 0x11))),
-            _ => None,
-        };
-    }
-    let (_, colours) = PALETTES.get(palette).unwrap_or(&PALETTES[DEFAULT_PALETTE]);
-    COLOUR_NAMES.iter().position(|n| *n == name).map(|i| rgb(colours[i]))
-}
 
 /// `#rrggbb` of a colour.
 pub fn css(c: Rgba) -> String {
@@ -203,6 +24,7 @@ pub struct Art {
     pub background: Rgba,
     /// The text's colour (`text_color`, white by default).
     pub text: Rgba,
+    /// Each object's pixels as RGBA (alpha 0 where it shows what is under it).
     sprites: Vec<[Rgba; SIDE * SIDE]>,
     /// The objects in drawing order (lower layers first, then by index).
     order: Vec<usize>,
@@ -211,34 +33,10 @@ pub struct Art {
 impl Art {
     /// The art of `game`.
     pub fn new(game: &Game) -> Art {
-        let objects = game.objects();
-        let palette = game.prelude().get("color_palette").and_then(palette_index).unwrap_or(DEFAULT_PALETTE);
-        let colour = |name: &str| colour_in(palette, name);
-        let sprites = objects
-            .iter()
-            .map(|o| {
-                let colours: Vec<Rgba> = o.colors.iter().map(|c| colour(c).unwrap_or(TRANSPARENT)).collect();
-                let mut px = [TRANSPARENT; SIDE * SIDE];
-                match &o.sprite {
-                    Some(rows) => {
-                        for (y, row) in rows.iter().take(SIDE).enumerate() {
-                            for (x, &i) in row.iter().take(SIDE).enumerate() {
-                                if let Ok(i) = usize::try_from(i) {
-                                    px[y * SIDE + x] = colours.get(i).copied().unwrap_or(TRANSPARENT);
-                                }
-                            }
-                        }
-                    }
-                    None => px = [colours.first().copied().unwrap_or(TRANSPARENT); SIDE * SIDE],
-                }
-                px
-            })
-            .collect();
-        let mut order: Vec<usize> = (0..objects.len()).collect();
-        order.sort_by_key(|&i| (objects[i].layer, i));
-        let background = game.prelude().get("background_color").and_then(colour).unwrap_or([0, 0, 0, 255]);
-        let text = game.prelude().get("text_color").and_then(colour).unwrap_or([255, 255, 255, 255]);
-        Art { background, text, sprites, order }
+        let s = Sprites::new(game);
+        let rgba = |c: Option<[u8; 3]>| c.map_or(TRANSPARENT, |[r, g, b]| [r, g, b, 255]);
+        let sprites = s.sprites.iter().map(|px| px.map(rgba)).collect();
+        Art { background: rgba(Some(s.background)), text: rgba(Some(s.text)), sprites, order: s.order }
     }
 
     /// Paints the cells `words` (the board's bit words, `stride` a cell, `width` cells a row) of

@@ -108,6 +108,17 @@ pub extern "C" fn tessera_key(code: u32) -> u32 {
     })
 }
 
+/// A held key's repeat (see [`Player::key_repeat`]); 1 when it asked for the log's download.
+#[unsafe(no_mangle)]
+pub extern "C" fn tessera_key_repeat(code: u32) -> u32 {
+    with_player(0, |p| {
+        if let Some(k) = Key::from_code(code) {
+            p.key_repeat(k);
+        }
+        u32::from(p.take_report())
+    })
+}
+
 /// Shows the next waiting turn (or the entry after a won level).
 #[unsafe(no_mangle)]
 pub extern "C" fn tessera_advance() {

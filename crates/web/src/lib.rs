@@ -119,6 +119,11 @@ struct Play {
     level: Level,
     seed: u64,
     history: History,
+    /// The step undo stops at: the level continued from a checkpoint kept between visits
+    /// starts there, as PuzzleScript's does (its undo has nothing before the checkpoint).
+    floor: u64,
+    /// The restart target the level starts with (a `checkpoint` changes it).
+    start_target: Vec<u64>,
     width: usize,
     height: usize,
     stride: usize,
@@ -170,6 +175,9 @@ pub struct Player {
     /// Each won level's number and final state hash.
     results: Vec<(usize, u64)>,
     queue: VecDeque<Item>,
+    /// Keys pressed while `again` turns were on screen, played in order once they are shown
+    /// (PuzzleScript's key buffer), at most [`MAX_WAITING`].
+    waiting: VecDeque<PuzzleScriptCommand>,
     /// The board shown (row-major cells, `stride` words each): the state, or an `again` turn
     /// on the way to it.
     display: Vec<u64>,
@@ -182,9 +190,52 @@ pub struct Player {
     next_seed: u64,
     /// Whether the page should download the session's log (Report a problem).
     report: bool,
+    /// A checkpoint kept from an earlier visit, for Continue ([`Player::set_progress`]).
+    resume: Option<Resume>,
     player_objects: Vec<usize>,
     pixels: Vec<u8>,
 }
+
+/// A checkpoint kept between visits: the level's entry and seed and the line of play that
+/// reached it. Continue plays the line again and then `restart`, which goes back to the
+/// checkpoint: the player sees the checkpoint's board, as PuzzleScript shows its saved
+/// `curlevelTarget`, and the session's log (those steps and the restart) still replays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Resume {
+    entry: usize,
+    seed: u64,
+    line: Vec<PuzzleScriptCommand>,
+}
+
+/// A command as one letter of a kept line (`u d l r a t` and `R` for restart).
+fn letter(c: PuzzleScriptCommand) -> char {
+    match c {
+        PuzzleScriptCommand::Up => 'u',
+        PuzzleScriptCommand::Down => 'd',
+        PuzzleScriptCommand::Left => 'l',
+        PuzzleScriptCommand::Right => 'r',
+        PuzzleScriptCommand::Action => 'a',
+        PuzzleScriptCommand::Tick => 't',
+        PuzzleScriptCommand::Restart => 'R',
+    }
+}
+
+/// The command a letter of a kept line stands for.
+fn of_letter(c: char) -> Option<PuzzleScriptCommand> {
+    Some(match c {
+        'u' => PuzzleScriptCommand::Up,
+        'd' => PuzzleScriptCommand::Down,
+        'l' => PuzzleScriptCommand::Left,
+        'r' => PuzzleScriptCommand::Right,
+        'a' => PuzzleScriptCommand::Action,
+        't' => PuzzleScriptCommand::Tick,
+        'R' => PuzzleScriptCommand::Restart,
+        _ => return None,
+    })
+}
+
+/// How many keys pressed while `again` turns play are kept for after them (more are dropped).
+pub const MAX_WAITING: usize = 8;
 
 /// The prelude's `flickscreen` / `zoomscreen` size (`WxH`).
 fn screen_size(value: Option<&str>) -> Option<(usize, usize)> {
@@ -285,6 +336,7 @@ impl Player {
             won: Vec::new(),
             results: Vec::new(),
             queue: VecDeque::new(),
+            waiting: VecDeque::new(),
             display: Vec::new(),
             overlay: None,
             sounds: Vec::new(),
@@ -292,6 +344,7 @@ impl Player {
             reached: 0,
             next_seed: 0,
             report: false,
+            resume: None,
             player_objects,
             pixels: Vec::new(),
         })
@@ -353,9 +406,42 @@ impl Player {
         self.next_seed = seed;
     }
 
-    /// The progress kept between visits: the entry to continue from and the levels won.
+    /// The progress kept between visits: the entry to continue from, the levels won, and the
+    /// level's checkpoint when one was reached on it (`checkpoint`: its entry, its seed and the
+    /// line of play to it, a letter a step).
     pub fn progress(&self) -> serde_json::Value {
-        serde_json::json!({ "entry": self.reached, "won": self.won })
+        let mut v = serde_json::json!({ "entry": self.reached, "won": self.won });
+        if let Some(r) = self.checkpoint() {
+            let line: String = r.line.iter().copied().map(letter).collect();
+            v["checkpoint"] =
+                serde_json::json!({ "entry": r.entry, "seed": r.seed.to_string(), "line": line });
+        }
+        v
+    }
+
+    /// The checkpoint to keep: the level played's, when it is the entry to continue from and a
+    /// `checkpoint` has moved its restart target, else the one kept from before and not yet
+    /// continued from.
+    fn checkpoint(&self) -> Option<Resume> {
+        if let Some(p) = &self.play
+            && p.entry == self.reached
+        {
+            let AnyState::PuzzleScript(s) = p.history.state() else { return None };
+            if s.engine().restart_cells == p.start_target {
+                return None;
+            }
+            let line = p
+                .history
+                .commands()
+                .into_iter()
+                .filter_map(|c| match c {
+                    AnyCommand::PuzzleScript(c) => Some(c),
+                    _ => None,
+                })
+                .collect();
+            return Some(Resume { entry: p.entry, seed: p.seed, line });
+        }
+        self.resume.clone().filter(|r| r.entry == self.reached)
     }
 
     /// Takes the progress [`Player::progress`] gave (anything else is ignored).
@@ -374,12 +460,25 @@ impl Player {
                 }
             }
         }
+        let c = &value["checkpoint"];
+        let entry = c["entry"].as_u64().map(|e| e as usize);
+        let seed = c["seed"].as_str().and_then(|s| s.parse::<u64>().ok());
+        let line: Option<Vec<_>> =
+            c["line"].as_str().map(|l| l.chars().map(of_letter).collect()).unwrap_or(None);
+        if let (Some(entry), Some(seed), Some(line)) = (entry, seed, line)
+            && entry == self.reached
+            && matches!(self.entries.get(entry), Some(Entry::Level(_)))
+        {
+            self.resume = Some(Resume { entry, seed, line });
+        }
     }
 
     /// The options of the title screen or the menu.
     pub fn choices(&self) -> Vec<Choice> {
         match self.screen {
-            Screen::Title if self.reached > 0 => vec![Choice::Continue, Choice::NewGame],
+            Screen::Title if self.reached > 0 || self.checkpoint().is_some() => {
+                vec![Choice::Continue, Choice::NewGame]
+            }
             Screen::Title => vec![Choice::NewGame],
             Screen::Menu => {
                 let mut c = vec![Choice::Resume];
@@ -421,7 +520,12 @@ impl Player {
 
     /// Whether something waits to be shown ([`Player::advance`] after [`Player::delay_ms`]).
     pub fn pending(&self) -> bool {
-        self.overlay.is_none() && !self.queue.is_empty()
+        self.overlay.is_none() && !(self.queue.is_empty() && self.waiting.is_empty())
+    }
+
+    /// The keys pressed while `again` turns were on screen, waiting to be played after them.
+    pub fn waiting(&self) -> usize {
+        self.waiting.len()
     }
 
     /// How long to wait before the next [`Player::advance`] (ms), when something waits.
@@ -431,8 +535,9 @@ impl Player {
         }
         let again = (self.game.prelude().again_interval * 1000.0).clamp(0.0, 60_000.0) as u32;
         Some(match self.queue.front() {
-            Some(Item::Turn(_)) => again,
-            _ => again.max(500),
+            // A waiting key is played once the last `again` turn has been seen for as long.
+            Some(Item::Turn(_)) | None => again,
+            Some(Item::Next) => again.max(500),
         })
     }
 
@@ -447,7 +552,11 @@ impl Player {
                 self.queue.clear();
                 self.goto(self.entry + 1);
             }
-            None => {}
+            None => {
+                if let Some(command) = self.waiting.pop_front() {
+                    self.step(command);
+                }
+            }
         }
     }
 
@@ -463,6 +572,8 @@ impl Player {
         }
         self.sounds.extend(frame.sounds);
         if let Some(m) = frame.message {
+            // A message drops the keys waiting, as PuzzleScript's does its key buffer.
+            self.waiting.clear();
             self.sound_event("showmessage");
             self.overlay = Some(m);
         }
@@ -470,6 +581,7 @@ impl Player {
 
     /// Shows everything waiting at once (before undo, restart, the menu).
     fn flush(&mut self) {
+        self.waiting.clear();
         while let Some(item) = self.queue.front() {
             match item {
                 Item::Turn(_) => {
@@ -502,6 +614,7 @@ impl Player {
     fn goto(&mut self, entry: usize) {
         self.overlay = None;
         self.queue.clear();
+        self.waiting.clear();
         self.selected = 0;
         self.entry = entry;
         let Some(e) = self.entries.get(entry).cloned() else {
@@ -517,7 +630,12 @@ impl Player {
                 self.sound_event("showmessage");
             }
             Entry::Level(number) => match self.start_level(number, entry) {
-                Ok(play) => {
+                Ok(mut play) => {
+                    // A checkpoint kept from an earlier visit: back to it (see `Resume`).
+                    let kept = self.resume.take().or_else(|| self.checkpoint());
+                    if let Some(r) = kept.filter(|r| r.entry == entry) {
+                        play = self.resumed(number, entry, r).unwrap_or(play);
+                    }
                     self.play = Some(play);
                     self.screen = Screen::Level;
                     self.sync_display();
@@ -531,7 +649,25 @@ impl Player {
         }
     }
 
+    /// Level `number` (entry `entry`) started with the kept seed, the kept line played, then
+    /// `restart`: at the checkpoint, undo stopping there. `None` when the line does not play
+    /// (a game changed since): the level then starts afresh.
+    fn resumed(&self, number: usize, entry: usize, r: Resume) -> Option<Play> {
+        let mut play = self.start_level_with(number, entry, r.seed).ok()?;
+        for c in &r.line {
+            play.history.execute(&AnyCommand::PuzzleScript(*c)).ok()?;
+        }
+        // Refused only when it would change nothing: the line already ends at the checkpoint.
+        let _ = play.history.execute(&AnyCommand::PuzzleScript(PuzzleScriptCommand::Restart));
+        play.floor = play.history.step();
+        Some(play)
+    }
+
     fn start_level(&self, number: usize, entry: usize) -> Result<Play, String> {
+        self.start_level_with(number, entry, self.next_seed)
+    }
+
+    fn start_level_with(&self, number: usize, entry: usize, seed: u64) -> Result<Play, String> {
         let title = self.game.prelude().get("title").unwrap_or("game");
         let level = Level::PuzzleScript(PuzzleScriptLevel {
             name: Some(format!("{title} {number}")),
@@ -539,16 +675,18 @@ impl Player {
             source: Arc::clone(&self.source),
             level: number - 1,
         });
-        let seed = self.next_seed;
         let game = level.start(Some(seed)).map_err(|e| e.to_string())?;
         let AnyState::PuzzleScript(s) = &game.state else { return Err("not a PuzzleScript level".into()) };
         let size = s.size();
         let stride = s.meta().stride;
+        let start_target = s.engine().restart_cells.clone();
         Ok(Play {
             number,
             entry,
             level,
             seed,
+            floor: 0,
+            start_target,
             history: History::new(game),
             width: usize::from(size.width),
             height: usize::from(size.height),
@@ -565,6 +703,16 @@ impl Player {
             (Screen::Message, Some(Entry::Message(m))) => Some(m),
             _ => None,
         }
+    }
+
+    /// A held key's repeat (at `key_repeat_interval`): as [`Player::key`], except that while
+    /// `again` turns are on screen it is dropped, not kept for after them (PuzzleScript's repeat
+    /// does nothing then either), so holding a key through an animation plays it once.
+    pub fn key_repeat(&mut self, key: Key) {
+        if self.screen == Screen::Level && !(self.queue.is_empty() && self.waiting.is_empty()) {
+            return;
+        }
+        self.key(key);
     }
 
     /// A key pressed.
@@ -604,6 +752,8 @@ impl Player {
                 Some(Choice::NewGame) => {
                     self.sound_event("startgame");
                     self.won.clear();
+                    self.resume = None;
+                    self.play = None;
                     self.goto(0);
                 }
                 Some(Choice::Continue) => {
@@ -647,8 +797,9 @@ impl Player {
                     return;
                 }
                 self.queue.clear();
+                self.waiting.clear();
                 let Some(p) = &mut self.play else { return };
-                if p.history.undo().is_some() {
+                if p.history.step() > p.floor && p.history.undo().is_some() {
                     self.sync_display();
                     self.sound_event("undo");
                 }
@@ -660,11 +811,10 @@ impl Player {
                     return;
                 }
                 self.queue.clear();
+                self.waiting.clear();
                 self.sync_display();
                 PuzzleScriptCommand::Restart
             }
-            // Input waits for the `again` turns on screen, as in PuzzleScript.
-            _ if !self.queue.is_empty() => return,
             Key::Up => PuzzleScriptCommand::Up,
             Key::Left => PuzzleScriptCommand::Left,
             Key::Down => PuzzleScriptCommand::Down,
@@ -672,6 +822,15 @@ impl Player {
             Key::Action => PuzzleScriptCommand::Action,
             Key::Tick => PuzzleScriptCommand::Tick,
         };
+        // Input waits for the `again` turns on screen (and for the keys before it), as in
+        // PuzzleScript: kept, in order, and played once they have been shown. The clock's
+        // tick waits for nothing: it is not kept.
+        if !(self.queue.is_empty() && self.waiting.is_empty()) {
+            if command != PuzzleScriptCommand::Tick && self.waiting.len() < MAX_WAITING {
+                self.waiting.push_back(command);
+            }
+            return;
+        }
         self.step(command);
     }
 
@@ -832,6 +991,7 @@ impl Player {
             "height": h * art::SIDE,
             "cells": [w, h],
             "pending": self.pending(),
+            "waiting": self.waiting.len(),
             "delay": self.delay_ms(),
             "steps": self.play.as_ref().map_or(0, |p| p.history.step()),
             "background": art::css(self.art.background),
@@ -850,10 +1010,14 @@ impl Player {
 
     /// The line of play of the level played (on screen, or the last one) as a tessera log: its
     /// level (the game's source and the level's number), its seed and each step with its events
-    /// and hash, as `tessera replay verify` reads it; `None` before any level.
+    /// and hash, as `tessera replay verify` reads it, and a note at the step the player is on
+    /// (the log's last: an undone step is off the line) saying so
+    /// ([`tessera_replay::Log::player_step`], where the editor's Debug opens it); `None` before
+    /// any level.
     pub fn log(&self) -> Option<Vec<u8>> {
         let p = self.play.as_ref()?;
-        p.history.write_log(Vec::new(), &p.level, p.seed).ok()
+        let said = format!("level {}, step {}", p.number, p.history.step());
+        p.history.write_log_noted(Vec::new(), &p.level, p.seed, Some(&said)).ok()
     }
 
     /// The entry of the level played.

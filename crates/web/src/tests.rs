@@ -84,6 +84,18 @@ fn the_session_log_verifies_and_ends_at_the_players_state() {
     assert!(report.complete(), "{report:?}");
     let h = tessera_replay::History::from_log(&log).unwrap();
     assert_eq!(Some(h.hash()), p.hash());
+    // The log says where the player was: a note at the step on screen (the editor's Debug
+    // opens it there), naming the level.
+    assert_eq!(log.player_step(), Some(4));
+    let note = &log.notes().last().unwrap().text;
+    assert_eq!(note, "the player was here: level 1, step 4");
+    // Two undos later the player is at step 2, and the log ends there.
+    p.key(Key::Undo);
+    p.key(Key::Undo);
+    settle(&mut p);
+    let log = Log::from_bytes(p.log().unwrap(), TailPolicy::Strict).unwrap();
+    assert_eq!((log.steps(), log.player_step()), (2, Some(2)));
+    assert!(verify(&log).unwrap().complete());
 }
 
 #[test]
@@ -117,6 +129,48 @@ fn again_turns_are_shown_one_at_a_time() {
     // What is shown at the end is the state.
     p.sync_display();
     assert_eq!(p.render().to_vec(), last);
+}
+
+/// Keys pressed while `again` turns are on screen are kept and played in order once the turns
+/// have been shown (PuzzleScript's key buffer), a held key's repeats are not; undo drops them.
+#[test]
+fn keys_during_again_turns_are_queued_in_order() {
+    let mut p = chorus_level_one(5);
+    p.key(Key::Action);
+    assert!(p.pending(), "the again turn waits");
+    let steps = |p: &Player| p.play.as_ref().unwrap().history.step();
+    assert_eq!(steps(&p), 1);
+    p.key(Key::Down);
+    p.key(Key::Right);
+    p.key_repeat(Key::Right);
+    assert_eq!((steps(&p), p.waiting()), (1, 2), "kept, not played yet; the repeat dropped");
+    settle(&mut p);
+    assert_eq!(p.waiting(), 0);
+    let line: Vec<_> = (1..=3)
+        .map(|n| {
+            let log = Log::from_bytes(p.log().unwrap(), TailPolicy::Strict).unwrap();
+            let mut rec = Default::default();
+            log.read_step(n, &mut rec).unwrap();
+            rec.command.unwrap()
+        })
+        .collect();
+    use PuzzleScriptCommand as C;
+    assert_eq!(line, [C::Action, C::Down, C::Right].map(AnyCommand::PuzzleScript), "in the order pressed");
+    assert_eq!(p.hash(), Some(native_hash(1, 5, &[C::Action, C::Down, C::Right])));
+    // Undo while keys wait drops them.
+    p.key(Key::Action);
+    p.key(Key::Up);
+    assert_eq!(p.waiting(), 1);
+    p.key(Key::Undo);
+    assert_eq!(p.waiting(), 0);
+    settle(&mut p);
+    assert_eq!(steps(&p), 3, "the Action undone, the Up never played");
+    // At most MAX_WAITING are kept.
+    p.key(Key::Action);
+    for _ in 0..MAX_WAITING + 3 {
+        p.key(Key::Left);
+    }
+    assert_eq!(p.waiting(), MAX_WAITING);
 }
 
 #[test]
@@ -166,6 +220,91 @@ fn progress_is_kept_and_continued() {
     r.set_progress(&serde_json::json!({"entry": 999, "won": [0, 77, "x"]}));
     assert_eq!(r.choices(), vec![Choice::NewGame]);
     assert!(r.won().is_empty());
+}
+
+/// A level with a `checkpoint`: the flag two steps right of the player sets one.
+const CHECKPOINT: &str = "title Checkpoint\n\nOBJECTS\n\nBackground\nblack\n\nWall\ngrey\n\nPlayer\nwhite\n\n\
+    Flag\nyellow\n\nGoal\ngreen\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\nF = Flag\nG = Goal\n\n\
+    SOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nFlag, Goal\nPlayer, Wall\n\nRULES\n\n\
+    late [ Player Flag ] -> [ Player ] checkpoint\n\nWINCONDITIONS\n\nsome Player on Goal\n\nLEVELS\n\n\
+    #########\n#P.F...G#\n#########\n";
+
+/// The hash the CLI's rules reach on the checkpoint game's level from `seed` with `commands`.
+fn checkpoint_hash(seed: u64, commands: &[PuzzleScriptCommand]) -> u64 {
+    let (level, _) = tessera_core::puzzlescript::import_level(CHECKPOINT, None, 1).unwrap();
+    let mut g = level.unwrap().level.start(Some(seed)).unwrap();
+    let mut events = Vec::new();
+    for c in commands {
+        g.rules.apply(&mut g.state, &AnyCommand::PuzzleScript(*c), &mut events).unwrap();
+    }
+    g.state.hash()
+}
+
+/// A checkpoint is kept between visits (PuzzleScript keeps its board): Continue shows the
+/// checkpoint's board from the level's seed, undo stops there, restart goes back to it, and the
+/// session's log still verifies. Before a checkpoint, or after undoing it, nothing is kept.
+#[test]
+fn a_checkpoint_is_kept_between_visits() {
+    use PuzzleScriptCommand as C;
+    let mut p = Player::new(CHECKPOINT).unwrap();
+    p.set_next_seed(99);
+    p.key(Key::Action);
+    assert_eq!(p.level(), 1);
+    p.key(Key::Right);
+    assert!(p.progress().get("checkpoint").is_none(), "no checkpoint yet: {}", p.progress());
+    p.key(Key::Right);
+    p.key(Key::Right);
+    let saved = p.progress();
+    assert_eq!(saved["checkpoint"], serde_json::json!({"entry": 0, "seed": "99", "line": "rrr"}));
+    let at_checkpoint = checkpoint_hash(99, &[C::Right, C::Right, C::Right, C::Restart]);
+    assert_ne!(at_checkpoint, checkpoint_hash(99, &[]));
+    // The next visit.
+    let mut q = Player::new(CHECKPOINT).unwrap();
+    q.set_next_seed(1);
+    q.set_progress(&serde_json::from_str(&saved.to_string()).unwrap());
+    assert_eq!(q.choices(), vec![Choice::Continue, Choice::NewGame]);
+    q.key(Key::Action);
+    assert_eq!((q.level(), q.seed(), q.hash()), (1, Some(99), Some(at_checkpoint)));
+    q.key(Key::Undo);
+    assert_eq!(q.hash(), Some(at_checkpoint), "nothing before the checkpoint to undo");
+    q.key(Key::Right);
+    q.key(Key::Undo);
+    assert_eq!(q.hash(), Some(at_checkpoint));
+    q.key(Key::Right);
+    q.key(Key::Restart);
+    assert_eq!(q.hash(), Some(at_checkpoint), "restart goes back to it");
+    assert_eq!(q.progress()["checkpoint"]["line"], "rrrRrR", "still kept");
+    let log = Log::from_bytes(q.log().unwrap(), TailPolicy::Strict).unwrap();
+    assert!(verify(&log).unwrap().complete());
+    // The title screen and back: still the checkpoint.
+    q.key(Key::Escape);
+    q.key(Key::Down);
+    q.key(Key::Down);
+    q.key(Key::Down);
+    q.key(Key::Action);
+    assert_eq!(q.screen(), Screen::Title);
+    assert!(q.progress().get("checkpoint").is_some());
+    q.key(Key::Action);
+    assert_eq!(q.hash(), Some(at_checkpoint), "continued within the visit");
+    // Undoing the step that reached the checkpoint takes it back: nothing kept.
+    p.key(Key::Undo);
+    p.key(Key::Undo);
+    assert!(p.progress().get("checkpoint").is_none(), "{}", p.progress());
+    // New game drops it; a line that no longer plays starts the level afresh.
+    let mut n = Player::new(CHECKPOINT).unwrap();
+    n.set_progress(&saved);
+    n.key(Key::Down);
+    n.key(Key::Action);
+    assert_eq!(n.choices(), Vec::<Choice>::new());
+    assert!(n.progress().get("checkpoint").is_none());
+    let mut bad = saved.clone();
+    bad["checkpoint"]["line"] = "uuuuuuuu".into();
+    let mut b = Player::new(CHECKPOINT).unwrap();
+    b.set_next_seed(99);
+    b.set_progress(&bad);
+    b.key(Key::Action);
+    assert_eq!(b.level(), 1);
+    assert!(b.hash().is_some());
 }
 
 const FLICK: &str = "title Flick\nflickscreen 3x2\nnoundo\nnorestart\n\nOBJECTS\n\nBackground\nblack\n\nPlayer\nwhite\n\n\

@@ -3,6 +3,9 @@
 //
 //   node crates/web/tests/browser.mjs PAGE.html PLAN.json OUTDIR
 //
+// TESSERA_BROWSER=firefox drives Firefox instead (/usr/bin/firefox-esr, or TESSERA_FIREFOX),
+// through WebDriver BiDi: downloads then go to OUTDIR/downloads by Firefox's preferences.
+//
 // PLAN: { "steps": [ ... ], "headless": true }, each step one of
 //   {"keys": ["ArrowRight", "KeyZ", ...]}          key presses, one after another, each after the
 //                                                  again turns of the one before ("nowait": true: not)
@@ -12,6 +15,8 @@
 //   {"screenshot": "name"}                         OUTDIR/name.png, and its colours counted
 //   {"download": "name"}                           presses L, waits for the log's download: OUTDIR/name.tlog
 //   {"sleep": ms}
+//   {"reload": true}                               loads the page again (a later visit: the same
+//                                                  browser profile, its localStorage kept)
 // Prints one JSON object: the records, the screenshots' colour counts, the downloads, the time to
 // the first frame (ms from navigation) and the sounds the page played. Exits 1 on any failure.
 import { createRequire } from 'node:module';
@@ -76,28 +81,53 @@ function pngColours(buf) {
   return { width, height, counts };
 }
 
-const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-chromium-'));
+const firefox = process.env.TESSERA_BROWSER === 'firefox';
+const userDir = fs.mkdtempSync(path.join(os.tmpdir(), firefox ? 'tessera-firefox-' : 'tessera-chromium-'));
 const downloads = path.join(outDir, 'downloads');
 fs.mkdirSync(downloads, { recursive: true });
-const result = { records: {}, screenshots: {}, downloads: {}, errors: [] };
+const result = { records: {}, screenshots: {}, downloads: {}, errors: [], browser: firefox ? 'firefox' : 'chromium' };
 let browser;
 try {
-  browser = await puppeteer.launch({
-    executablePath: process.env.TESSERA_CHROMIUM || '/usr/bin/chromium',
-    headless: plan.headless !== false,
-    args: [
-      ...(plan.headless !== false ? ['--headless'] : []),
-      '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required',
-      `--user-data-dir=${userDir}`, '--window-size=800,600',
-    ],
-    defaultViewport: plan.headless !== false ? { width: 800, height: 600 } : null,
-  });
+  const headless = plan.headless !== false;
+  browser = firefox
+    ? await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: process.env.TESSERA_FIREFOX || '/usr/bin/firefox-esr',
+      headless,
+      userDataDir: userDir,
+      args: ['--width=800', '--height=600'],
+      extraPrefsFirefox: {
+        'browser.download.dir': path.resolve(downloads),
+        'browser.download.folderList': 2,
+        'browser.download.useDownloadDir': true,
+        'browser.download.always_ask_before_handling_new_types': false,
+        // (the downloads panel would open over the page and take its keys)
+        'browser.download.alwaysOpenPanel': false,
+        'browser.download.panel.shown': true,
+        'browser.helperApps.neverAsk.saveToDisk': 'application/octet-stream',
+        'media.autoplay.default': 0,
+      },
+      defaultViewport: headless ? { width: 800, height: 600 } : null,
+    })
+    : await puppeteer.launch({
+      executablePath: process.env.TESSERA_CHROMIUM || '/usr/bin/chromium',
+      headless,
+      args: [
+        ...(headless ? ['--headless'] : []),
+        '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+        '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required',
+        `--user-data-dir=${userDir}`, '--window-size=800,600',
+      ],
+      defaultViewport: headless ? { width: 800, height: 600 } : null,
+    });
+  result.version = await browser.version();
   const page = await browser.newPage();
   page.on('pageerror', (e) => result.errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') result.errors.push(m.text()); });
-  const cdp = await page.createCDPSession();
-  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads, eventsEnabled: true });
+  if (!firefox) {
+    const cdp = await page.createCDPSession();
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads, eventsEnabled: true });
+  }
   // No network: every request but the page's own file is refused (and counted).
   await page.setRequestInterception(true);
   result.requests = [];
@@ -116,11 +146,14 @@ try {
   const state = () => page.evaluate(() => ({
     level: window.tessera.level(), hash: window.tessera.hash(), won: window.tessera.won(),
     seed: window.tessera.seed(), results: window.tessera.results(), screen: window.tessera.screen(),
+    waiting: window.tessera.view().waiting, choices: window.tessera.view().lines,
   }));
+  // WebDriver BiDi names a printable key by its character ("x", " "), not by its code.
+  const press = (k) => page.keyboard.press(!firefox ? k : k === 'Space' ? ' ' : /^Key[A-Z]$/.test(k) ? k[3].toLowerCase() : k);
   for (const step of plan.steps) {
     if (step.keys) {
       for (const k of step.keys) {
-        await page.keyboard.press(k);
+        await press(k);
         // Wait out the again turns the key started before the next key (as a player does),
         // unless the step says not to (to look at an again turn on screen).
         if (!step.nowait) await page.waitForFunction(() => !window.tessera.view().pending || window.tessera.view().screen !== 'level', { timeout: 20000 })
@@ -142,19 +175,32 @@ try {
       result.screenshots[step.screenshot] = { file, width: c.width, height: c.height, colours: c.counts };
     } else if (step.download) {
       const before = new Set(fs.readdirSync(downloads));
-      await page.keyboard.press('KeyL');
+      await press('KeyL');
       const t0 = Date.now();
       let got = null;
       while (Date.now() - t0 < 10000 && !got) {
         await new Promise((r) => setTimeout(r, 100));
-        got = fs.readdirSync(downloads).find((f) => !before.has(f) && !f.endsWith('.crdownload'));
+        got = fs.readdirSync(downloads).find((f) => !before.has(f) && !f.endsWith('.crdownload') && !f.endsWith('.part')
+          && fs.statSync(path.join(downloads, f)).size > 0);
       }
       if (!got) throw new Error('no log was downloaded');
+      await new Promise((r) => setTimeout(r, 300)); // a download's last bytes
       const file = path.join(outDir, step.download + '.tlog');
       fs.renameSync(path.join(downloads, got), file);
       result.downloads[step.download] = { file, name: got };
+      // Firefox's downloads panel can take the keyboard: give it back to the page.
+      if (firefox) {
+        await page.bringToFront().catch(() => {});
+        await page.evaluate(() => window.focus()).catch(() => {});
+        await page.mouse.click(2, 2).catch(() => {});
+      }
     } else if (step.sleep) {
       await new Promise((r) => setTimeout(r, step.sleep));
+    } else if (step.reload) {
+      await page.reload();
+      await page.waitForFunction(() => window.tessera && (window.tessera.ready || window.tessera.error), { timeout: 30000 });
+      const e = await page.evaluate(() => window.tessera.error);
+      if (e) throw new Error('the page failed after reloading: ' + e);
     }
   }
   result.sounds = await page.evaluate(() => window.tessera.sounds.slice());

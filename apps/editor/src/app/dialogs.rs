@@ -411,6 +411,33 @@ impl EditorApp {
             Purpose::SaveLevel => self.save_level(&path),
             Purpose::SaveGameSource => self.save_game_source_as(&path),
             Purpose::ExportGame => self.export_game(&path),
+            Purpose::SaveCollection => match self.save_collection(&path) {
+                Ok(said) => {
+                    self.say(said, false);
+                    self.remember(&path);
+                }
+                Err(e) => self.error = Some(e),
+            },
+            Purpose::SaveGif => match self.session.save_gif(&path) {
+                Ok(said) => {
+                    self.say(said, false);
+                    self.remember(&path);
+                }
+                Err(e) => self.error = Some(e),
+            },
+            Purpose::SaveSolutionGif => {
+                let Some((start, steps)) = &self.solution_gif else {
+                    self.error = Some(format!("{}: no solution to save", path.display()));
+                    return;
+                };
+                match crate::session::save_line_gif(&path, self.session.history().rules(), start, steps) {
+                    Ok(said) => {
+                        self.say(said, false);
+                        self.remember(&path);
+                    }
+                    Err(e) => self.error = Some(e),
+                }
+            }
             Purpose::SaveLog => match self.session.save_log(&path) {
                 Ok(()) => {
                     self.say(format!("saved {}", path.display()), false);

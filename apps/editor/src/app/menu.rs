@@ -80,6 +80,14 @@ impl EditorApp {
                         let dir = self.start_dir();
                         self.picker = Some(FilePicker::new(Purpose::SaveLog, dir, "session.tlog"));
                     }
+                    if ui
+                        .button("Save GIF…")
+                        .on_hover_text("The line of play as an animated GIF, a frame a turn (docs/gif.md)")
+                        .clicked()
+                    {
+                        let dir = self.start_dir();
+                        self.picker = Some(FilePicker::new(Purpose::SaveGif, dir, "session.gif"));
+                    }
                     let at = self.collection_position();
                     let has_next = at.is_some_and(|(i, n)| i + 1 < n);
                     if ui.add_enabled(has_next, egui::Button::new("Next level")).clicked() {
@@ -128,6 +136,12 @@ impl EditorApp {
                     ui.toggle_value(&mut console, "Console")
                         .on_hover_text("What the rules did, step by step");
                     self.settings.console_hidden = !console;
+                    ui.toggle_value(&mut self.generate.open, "Generate")
+                        .on_hover_text("New levels from the rules, each proved by the solver");
+                    ui.separator();
+                } else if self.can_generate() && matches!(self.mode, Mode::Edit | Mode::Play) {
+                    ui.toggle_value(&mut self.generate.open, "Generate")
+                        .on_hover_text("New levels by the rule set's generator, each proved or playtested");
                     ui.separator();
                 }
                 ui.label(&self.sent_title);

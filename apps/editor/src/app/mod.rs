@@ -28,6 +28,7 @@ use tessera_core::{AnyRules, AnyState, Level};
 
 mod dialogs;
 mod export;
+mod generate;
 mod menu;
 mod open;
 mod play;
@@ -196,6 +197,10 @@ pub struct EditorApp {
     /// had. Any step, undo or redo of the user's stops it.
     walk: std::collections::VecDeque<tessera_core::AnyCommand>,
     walk_len: usize,
+    /// The solution to save as a GIF ([`PlayAction::SaveGif`]) and the state it starts from.
+    solution_gif: Option<(tessera_core::AnyState, Vec<tessera_core::AnyCommand>)>,
+    /// The solution Show the solution plays and the state it started from (its Save GIF…).
+    walk_from: Option<(tessera_core::AnyState, Vec<tessera_core::AnyCommand>)>,
     /// When the walk's next step may be played (egui time): a pause of [`WALK_PHASES`] phases
     /// of the speed after the last, so the eye can follow.
     walk_at: f64,
@@ -210,10 +215,15 @@ pub struct EditorApp {
     pinned_hover: Option<tessera_core::Pos>,
     /// The source pane of a game written as text (`workbench.rs`).
     workbench: crate::workbench::Workbench,
+    /// The Generate pane (`generate.rs`, placed by `app/generate.rs`).
+    generate: crate::generate::GeneratePanel,
     /// What the game said, step by step (`console.rs`).
     console: crate::console::Console,
     /// The debugger's log was recorded by rules a rebuild has since replaced.
     debug_stale: bool,
+    /// Play holds no game of Edit's (a game opened that did not build): a rebuild plays Edit's
+    /// level rather than replaying Play's line with the new rules.
+    play_foreign: bool,
     /// The game of the log open in Debug when it is not Edit's, which Debug offers to open.
     log_game: Option<Level>,
     /// How long Play waits for a step before letting it run on while the UI draws
@@ -254,6 +264,8 @@ impl EditorApp {
             notice: None,
             walk: Default::default(),
             walk_len: 0,
+            solution_gif: None,
+            walk_from: None,
             walk_at: 0.0,
             clock_running: false,
             new_seed: 0,
@@ -262,8 +274,10 @@ impl EditorApp {
             last_hover: None,
             pinned_hover: None,
             workbench: crate::workbench::Workbench::default(),
+            generate: crate::generate::GeneratePanel::default(),
             console: crate::console::Console::default(),
             debug_stale: false,
+            play_foreign: false,
             log_game: None,
             step_wait: STEP_WAIT,
         }
@@ -537,6 +551,9 @@ impl EditorApp {
         }
         self.menu_bar(ui);
         self.status_bar(ui, now);
+        // The Generate pane first: it takes the window's height at the right (the console is
+        // under the board and the source pane).
+        self.generate_ui(ui);
         self.workbench_ui(ui);
         if self.mode == Mode::Debug && self.log_game.is_some() {
             let mut open = false;

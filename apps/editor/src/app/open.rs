@@ -63,6 +63,11 @@ impl EditorApp {
                 });
                 self.error = None;
             }
+            Ok(Opened::Draft(level, _))
+                if !ours && games::of_level(&level).is_some_and(|g| g.source_text(&level).is_some()) =>
+            {
+                self.open_failing_game(level, path);
+            }
             Ok(Opened::Draft(level, problem)) => match self.edit.load(&level, Some(path)) {
                 Ok(()) => {
                     self.workbench.forget();
@@ -109,6 +114,37 @@ impl EditorApp {
             }
             Err(e) => self.error = Some(e),
         }
+    }
+
+    /// Opens a game written as text whose source does not compile (from `path`): into Edit,
+    /// its source in the pane with its errors marked and listed in the console, for the
+    /// designer to fix and rebuild; saved back to `path` by Ctrl+S (as typed while it does not
+    /// build). Play keeps what it held until the first rebuild that builds plays Edit's level.
+    pub(super) fn open_failing_game(&mut self, level: Level, path: &Path) {
+        if let Err(e) = self.edit.load(&level, None) {
+            self.error = Some(format!("{}: {e}", path.display()));
+            return;
+        }
+        self.edit.set_imported_from(Some(path));
+        self.workbench.forget();
+        let source = games::of_level(&level)
+            .and_then(|g| g.source_text(&level))
+            .map(|(s, _)| s.to_string())
+            .unwrap_or_default();
+        let marks = self.workbench.open_failing(&source);
+        self.console.clear();
+        self.console.compiled(&marks, false);
+        let errors = marks.iter().filter(|m| m.error).count();
+        self.edit.say(format!(
+            "the game does not build ({errors} error(s)): fix the source, then Rebuild (Ctrl+Enter)"
+        ));
+        self.play_foreign = true;
+        self.settings.source_hidden = false;
+        self.settings.console_hidden = false;
+        self.mode = Mode::Edit;
+        self.title = path.display().to_string();
+        self.remember(path);
+        self.error = None;
     }
 
     /// Opens the game of the log open in Debug in Edit as a game of its own (no file: Save
@@ -380,6 +416,7 @@ impl EditorApp {
     }
 
     pub(super) fn set_session(&mut self, s: Session) {
+        self.play_foreign = false;
         self.walk.clear();
         self.source = Source::default();
         self.new_seed = s.seed();

@@ -254,6 +254,13 @@ impl EditorApp {
                 {
                     self.walk.clear();
                 }
+                let hint = "The whole solution, from the position it started from, as an animated GIF \
+                            (docs/gif.md)";
+                if ui.button("Save GIF…").on_hover_text(hint).clicked() {
+                    self.solution_gif = self.walk_from.clone();
+                    let dir = self.start_dir();
+                    self.picker = Some(FilePicker::new(Purpose::SaveSolutionGif, dir, "solution.gif"));
+                }
             }
         });
         let (rules, state) = (self.session.history().rules(), self.session.state());
@@ -265,8 +272,14 @@ impl EditorApp {
             Some(PlayAction::Lost(n)) => self.say(n, true),
             Some(PlayAction::Walk(steps)) => {
                 self.notice = None;
+                self.walk_from = Some((self.session.state().clone(), steps.clone()));
                 self.walk_len = steps.len();
                 self.walk = steps.into();
+            }
+            Some(PlayAction::SaveGif(steps)) => {
+                self.solution_gif = Some((self.session.state().clone(), steps));
+                let dir = self.start_dir();
+                self.picker = Some(FilePicker::new(Purpose::SaveSolutionGif, dir, "solution.gif"));
             }
             Some(PlayAction::Open(level, title)) => {
                 let seed = self.session.seed();

@@ -61,6 +61,7 @@ impl EditorApp {
         let commands = self.session.history().commands();
         let seed = self.session.seed();
         let kept = game
+            .filter(|_| !self.play_foreign)
             .and_then(|g| g.with_source(&played, source))
             .and_then(|level| Session::replayed(level, seed, &commands).ok());
         match kept {

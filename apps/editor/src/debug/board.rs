@@ -23,14 +23,23 @@ impl DebugView {
             return;
         };
         let highlights = self.fired_cells().unwrap_or_else(|| m.touched());
+        // "Board after this rule" picked: that board, said above it.
+        let after = self.rule_board().cloned();
         let Some(d) = &self.debugger else { return };
         let Some(m) = d.mirror() else { return };
+        if let (Some(_), Some((_, t, r))) = (&after, self.after_rule) {
+            ui.strong(format!(
+                "The board after rule {} of turn {t} (before the step's later rules and moves): click \"board\" again for the step's end",
+                r + 1
+            ));
+        }
         let overlay = Overlay { highlights, ..Overlay::default() };
         let at = d.clock().at(now);
         // A state for the board's ground texture: the shown one, else the mirror draws alone.
-        let input = match d.state() {
-            Ok(s) => self.board.show_game(ui, m, Some(d.log().rules()), s, at, &overlay),
-            Err(e) => {
+        let input = match (&after, d.state()) {
+            (Some(b), _) => self.board.show_game(ui, m, Some(d.log().rules()), b, at, &overlay),
+            (None, Ok(s)) => self.board.show_game(ui, m, Some(d.log().rules()), s, at, &overlay),
+            (None, Err(e)) => {
                 ui.colored_label(ui.visuals().error_fg_color, format!("Error: {e}"));
                 match d.log().state_at(d.step().saturating_sub(1)) {
                     Ok(prev) => self.board.show_game(ui, m, Some(d.log().rules()), &prev, at, &overlay),

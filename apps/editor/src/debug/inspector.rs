@@ -117,13 +117,23 @@ impl DebugView {
                     Err(e) => self.message = Some((true, e)),
                 }
             }
+            let hint = "The log as an animated GIF, a frame a turn (docs/gif.md): to the path below when \
+                        it ends in .gif, else beside the log's file";
+            if ui.button("Save GIF").on_hover_text(hint).clicked() {
+                let typed = self.save_path.trim();
+                let path = typed.ends_with(".gif").then(|| PathBuf::from(typed));
+                self.message = Some(match d.save_gif(path.as_deref()) {
+                    Ok(said) => (false, said),
+                    Err(e) => (true, e),
+                });
+            }
         });
         ui.horizontal(|ui| {
             let label = ui.label("Save to");
             // As wide as the inspector leaves (beside the source pane it is narrow).
             let room = ui.clip_rect().right() - ui.cursor().min.x - 8.0;
             let field = egui::TextEdit::singleline(&mut self.save_path)
-                .hint_text("path of a .tlog")
+                .hint_text("path of a .tlog (or a .gif)")
                 .desired_width(room.clamp(60.0, 280.0));
             ui.add(field).labelled_by(label.id);
         });
@@ -192,6 +202,26 @@ impl DebugView {
                             if link.clicked() {
                                 self.action = Some(DebugAction::ShowSourceLine(rule.line));
                             }
+                            // The board as this rule left it (issue 63.16): the engine replays
+                            // the step recording it.
+                            let after = self.after_rule == Some((step, t, r));
+                            let b = ui
+                                .selectable_label(after, "board")
+                                .on_hover_text("Show the board after this rule (again: the step's end)");
+                            b.widget_info(|| {
+                                egui::WidgetInfo::selected(
+                                    egui::Role::Button,
+                                    true,
+                                    after,
+                                    format!("board after rule {} of turn {}", r + 1, turn.index),
+                                )
+                            });
+                            if b.clicked() {
+                                self.after_rule = if after { None } else { Some((step, t, r)) };
+                                if !after {
+                                    self.fired = Some((step, t, r));
+                                }
+                            }
                             let picked = self.fired == Some((step, t, r));
                             let cells = rule.cells.len();
                             let text =
@@ -211,6 +241,26 @@ impl DebugView {
                     }
                 }
             });
+    }
+
+    /// The board after the rule picked by "board" in the inspector (at the shown step), worked
+    /// out once a step by replaying the step with the engine recording the boards.
+    pub fn rule_board(&mut self) -> Option<&AnyState> {
+        let d = self.debugger.as_ref()?;
+        let (step, t, r) = self.after_rule?;
+        if step != d.step() || step == 0 {
+            self.after_rule = None;
+            return None;
+        }
+        if self.rule_boards.as_ref().is_none_or(|(s, _)| *s != step) {
+            let game = crate::games::of(d.log().header().rule_set)?;
+            let before = d.log().state_at(step - 1).ok()?;
+            let rec = d.record()?.ok()?;
+            let cmd = rec.command.as_ref()?;
+            let boards = game.rule_boards(d.log().rules(), &before, cmd);
+            self.rule_boards = Some((step, boards));
+        }
+        self.rule_boards.as_ref()?.1.get(t)?.get(r)
     }
 
     /// The cells the picked rule that fired changed, when one is picked at the shown step.

@@ -62,7 +62,7 @@ use crate::find::{FilterJob, Query};
 use crate::session::Session;
 use egui::Key;
 use std::path::PathBuf;
-use tessera_core::Pos;
+use tessera_core::{AnyState, Pos};
 use tessera_replay::{Log, VerifyReport};
 
 mod board;
@@ -151,6 +151,11 @@ pub struct DebugView {
     /// The rule that fired picked in the inspector (step, turn, rule in the turn): its cells are
     /// outlined on the board instead of the step's.
     fired: Option<(u64, usize, usize)>,
+    /// "Board after this rule" picked in the inspector (step, turn, rule in the turn): the
+    /// board shows it instead of the step's end.
+    after_rule: Option<(u64, usize, usize)>,
+    /// The shown step's boards after each rule (computed when first asked), by step.
+    rule_boards: Option<(u64, Vec<Vec<AnyState>>)>,
     /// What the inspector asked for this frame.
     action: Option<DebugAction>,
 }
@@ -211,6 +216,8 @@ impl DebugView {
         self.pin = None;
         self.pin_rx = None;
         self.menu = None;
+        self.after_rule = None;
+        self.rule_boards = None;
         self.board.fit();
         self.note.clear();
         self.message = None;

@@ -43,7 +43,9 @@ pub(super) fn text(e: &LogError) -> String {
 }
 
 impl Debugger {
-    /// The debugger over `log` (read from `path`, if from a file), at step 0.
+    /// The debugger over `log` (read from `path`, if from a file), at the step the player was
+    /// on when a note says so (a web player's "Report a problem" log:
+    /// [`tessera_replay::Log::player_step`]), else at step 0.
     pub fn new(log: Log, path: Option<PathBuf>) -> Debugger {
         let dropped = log.dropped_bytes();
         let mut d = Debugger {
@@ -65,7 +67,8 @@ impl Debugger {
             sound_jobs: Vec::new(),
         };
         d.start_hash = d.log.state_at(0).ok().map(|s| s.hash());
-        d.jump(0);
+        let at = d.log.player_step().filter(|&s| s <= d.log.steps()).unwrap_or(0);
+        d.jump(at);
         d
     }
 
@@ -352,6 +355,20 @@ impl Debugger {
         self.path = Some(target.clone());
         self.unsaved = false;
         Ok(target)
+    }
+
+    /// Writes the log's animated GIF (a frame a turn, `tessera replay gif`'s renderer and
+    /// defaults) atomically to `path`, or beside the file the log came from (its name with
+    /// `.gif`); says what it wrote.
+    pub fn save_gif(&self, path: Option<&Path>) -> Result<String, String> {
+        let target = path
+            .map(Path::to_path_buf)
+            .or_else(|| self.path.as_ref().map(|p| p.with_extension("gif")))
+            .ok_or("this log came from memory: give a path to save its GIF to")?;
+        let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", target.display());
+        let gif = tessera_replay::gif::log_gif(&self.log, &Default::default()).map_err(|e| fail(&e))?;
+        atomic_write(&target, &gif.bytes).map_err(|e| fail(&e))?;
+        Ok(format!("saved {} ({} frames, {}×{} pixels)", target.display(), gif.frames, gif.width, gif.height))
     }
 
     /// A play session continuing from the shown step: the log's line of play as a history,

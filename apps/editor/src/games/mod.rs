@@ -163,6 +163,9 @@ pub enum PlayAction {
     /// Play these commands one after another, each once the last has been animated (a solution
     /// a search found); any key, click or Undo stops.
     Walk(Vec<AnyCommand>),
+    /// Save these commands, played from here (a solution a search found), as an animated GIF:
+    /// ask where.
+    SaveGif(Vec<AnyCommand>),
     /// Play another level (of the same game: the next one after a win), titled so.
     Open(Level, String),
     /// Play another level, titled so, after showing these texts over it, one screen each (a
@@ -383,6 +386,13 @@ pub trait EditorGame: Sync {
     /// A step's turns and the rules that fired in each, for the debugger (a PuzzleScript
     /// step's `Turn` and `Rule` events with the rules' text from the source). None by default.
     fn rules_fired(&self, _rules: &AnyRules, _events: &[tessera_core::AnyEvent]) -> Vec<TurnTrace> {
+        Vec::new()
+    }
+
+    /// The boards of the step `cmd` makes from `state` after each rule that fired, turn by
+    /// turn, as [`Self::rules_fired`] lists the rules (the debugger's "board after this rule";
+    /// PuzzleScript's engine records them only when asked). None by default.
+    fn rule_boards(&self, _rules: &AnyRules, _state: &AnyState, _cmd: &AnyCommand) -> Vec<Vec<AnyState>> {
         Vec::new()
     }
 

@@ -35,8 +35,21 @@ static IMPORTS: [Import; 1] = [Import { ext: "txt", what: "a PuzzleScript game",
 fn read_game(text: &str, name: Option<String>) -> Result<Vec<super::Numbered>, String> {
     let importer = tessera_core::importer("puzzlescript").ok_or("no puzzlescript importer is registered")?;
     let file = name.map(|n| format!("{n}.txt"));
-    let levels = importer.import_all(text, file.as_deref()).map_err(|e| e.to_string())?;
-    Ok(levels.into_iter().enumerate().map(|(k, i)| (k as u64 + 1, i.level)).collect())
+    match importer.import_all(text, file.as_deref()) {
+        Ok(levels) => Ok(levels.into_iter().enumerate().map(|(k, i)| (k as u64 + 1, i.level)).collect()),
+        // A game that does not compile still opens (into Edit, its errors marked, for the
+        // designer to fix): its first level, which does not start, so it opens as a draft.
+        Err(_) if looks_like_a_game(text) && tessera_core::puzzlescript::engine::compile(text).is_err() => {
+            Ok(vec![(1, source_game(text))])
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Whether `text` reads as a PuzzleScript game even when it does not compile: it has an
+/// `OBJECTS` section (no stage or Boxoban file has that line).
+pub fn looks_like_a_game(text: &str) -> bool {
+    text.lines().any(|l| l.trim().eq_ignore_ascii_case("objects"))
 }
 
 /// The last palette asked for, by source: compiling a game for every frame of the panel would be
@@ -192,7 +205,16 @@ impl EditorGame for Game {
 
     fn sketch(&self, level: &Level) -> Result<Sketch, String> {
         let Level::PuzzleScript(l) = level else { return Err("not a puzzlescript level".into()) };
-        let rows = tessera_core::puzzlescript::level_rows(&l.source, l.level)?;
+        let rows = match tessera_core::puzzlescript::level_rows(&l.source, l.level) {
+            Ok(rows) => rows,
+            // A game that does not compile has no level to paint yet: a board of one cell
+            // stands for it (painting it changes nothing; the source is the draft), so the game
+            // opens in Edit with its errors for the designer to fix.
+            Err(_) if tessera_core::puzzlescript::engine::compile(&l.source).is_err() => {
+                vec![".".to_string()]
+            }
+            Err(e) => return Err(e),
+        };
         let (w, h) = super::rows_size(&rows)?;
         let size = Size::new(w, h, self.max_side()).map_err(|e| format!("board: {e}"))?;
         let settings = Level::PuzzleScript(PuzzleScriptLevel { name: None, ..l.clone() });
@@ -331,6 +353,11 @@ impl EditorGame for Game {
                         }
                     }
                 });
+                // The difficulty estimate of every level, in the game's order (rated in the
+                // background once per source), its breathers marked; a click opens a level.
+                if let Some(k) = crate::estimate::curve_ui(ui, &options.source, count, current) {
+                    open = Some(k);
+                }
                 ui.horizontal_wrapped(|ui| {
                     if ui.add_enabled(current > 0, egui::Button::new("Move level up")).clicked() {
                         edit = Some(LevelEdit::MoveUp(current));
@@ -563,6 +590,23 @@ impl EditorGame for Game {
         };
         r.step_report(s, c, rules_tried)
             .map(|r| super::StepReport { sounds: r.sounds, tried: r.tried })
+            .unwrap_or_default()
+    }
+
+    /// [`PuzzleScriptRules::rule_boards`](tessera_core::puzzlescript::PuzzleScriptRules::rule_boards).
+    fn rule_boards(&self, rules: &AnyRules, state: &AnyState, cmd: &AnyCommand) -> Vec<Vec<AnyState>> {
+        let (AnyRules::PuzzleScript(r), AnyState::PuzzleScript(s), AnyCommand::PuzzleScript(c)) =
+            (rules, state, cmd)
+        else {
+            return Vec::new();
+        };
+        r.rule_boards(s, c)
+            .map(|turns| {
+                turns
+                    .into_iter()
+                    .map(|t| t.into_iter().map(|(_, b)| AnyState::PuzzleScript(b)).collect())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 

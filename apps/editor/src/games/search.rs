@@ -121,6 +121,8 @@ pub struct HintRow {
     pub hint: bool,
     /// "Show the solution" was clicked: play the solution found.
     pub show: bool,
+    /// "Save solution GIF…" was clicked: save the solution found as an animated GIF.
+    pub gif: bool,
 }
 
 /// `n` steps, in words: "1 step", "5 steps".
@@ -132,7 +134,7 @@ pub fn steps(n: usize) -> String {
 /// moves (issue 36.6: the row came and went with a hint, a solution and a win): Hint (disabled
 /// and saying "Searching for a hint…" from the frame it is clicked while its search runs, and
 /// once the level is `won`), then "Show the solution (N steps)" once a solution of `found`
-/// steps is known from here (else disabled, without a count).
+/// steps is known from here (else disabled, without a count), and "Save solution GIF…".
 pub fn hint_row(ui: &mut egui::Ui, help: &str, searching: bool, won: bool, found: Option<usize>) -> HintRow {
     let mut out = HintRow::default();
     ui.horizontal(|ui| {
@@ -158,6 +160,11 @@ pub fn hint_row(ui: &mut egui::Ui, help: &str, searching: bool, won: bool, found
                 .on_disabled_hover_text("Once Hint has found a solution from this position"),
         };
         out.show = show.clicked();
+        let gif = ui
+            .add_enabled(found.is_some(), egui::Button::new("Save solution GIF…"))
+            .on_hover_text("The solution from here as an animated GIF, a frame a turn (docs/gif.md)")
+            .on_disabled_hover_text("Once Hint has found a solution from this position");
+        out.gif = gif.clicked();
     });
     out
 }

@@ -443,10 +443,14 @@ impl EditorGame for Game {
             ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
         }
         // Once Hint found a solution from this very position, it can be played.
-        if row.show
-            && let Some((_, solution)) = searches.found.as_ref()
-        {
-            return Some(PlayAction::Walk(solution.iter().map(|&c| AnyCommand::Sokoban(c)).collect()));
+        if let Some((_, solution)) = searches.found.as_ref() {
+            let steps = || solution.iter().map(|&c| AnyCommand::Sokoban(c)).collect();
+            if row.show {
+                return Some(PlayAction::Walk(steps()));
+            }
+            if row.gif {
+                return Some(PlayAction::SaveGif(steps()));
+            }
         }
         let _ = rules;
         action

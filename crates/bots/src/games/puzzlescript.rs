@@ -107,7 +107,16 @@ pub fn measure(
     if stop() {
         return puzzle(PuzzleOutcome::Stopped, vec![nodes(0)]);
     }
-    let report = solve(rules, state, limits, &mut || stop());
+    // Held to the run's work budget as a game is (issue 66.3: 2,000,000 states with no clock
+    // took minutes on an `again` chain): every step of the search takes its work from it.
+    let (report, left) =
+        tessera_core::puzzlescript::engine::solver::with_search_work(crate::run_work(), || {
+            let spent = || tessera_core::puzzlescript::engine::solver::search_work_left() == Some(0);
+            solve(rules, state, limits, &mut || stop() || spent())
+        });
+    if left == 0 && !matches!(report.outcome, SolveOutcome::Solved(_) | SolveOutcome::Unsolvable) {
+        return puzzle(PuzzleOutcome::CutShort, vec![nodes(report.nodes)]);
+    }
     match report.outcome {
         SolveOutcome::Solved(s) => puzzle(
             PuzzleOutcome::Solved,
@@ -134,7 +143,14 @@ impl SolverBot {
     fn replan(&mut self, rules: &PuzzleScriptRules, state: &PuzzleScriptState) {
         self.plan.clear();
         self.expect = None;
-        if let SolveOutcome::Solved(commands) = solve(rules, state, LIMITS, &mut || false).outcome {
+        // The search takes its work from the game's budget, as the rules' steps do (issue 66.3).
+        let budget = tessera_core::puzzlescript::run_work_left().unwrap_or(u64::MAX);
+        let (report, left) = tessera_core::puzzlescript::engine::solver::with_search_work(budget, || {
+            let spent = || tessera_core::puzzlescript::engine::solver::search_work_left() == Some(0);
+            solve(rules, state, LIMITS, &mut || spent())
+        });
+        tessera_core::puzzlescript::spend_run_work(budget - left);
+        if let SolveOutcome::Solved(commands) = report.outcome {
             self.plan = commands;
             self.plan.reverse();
             self.expect = Some(state.hash());

@@ -11,9 +11,14 @@ use tessera_core::{AnyCommand, Level, Rules};
 /// The steps played on each level.
 const STEPS: usize = 8;
 
+/// The step bound of the fuzz runs: the default's fiftieth (the default lets a runaway step
+/// run 13 to 15 s, past libFuzzer's `-timeout=10`), so that a hang is still a failure.
+const STEP_WORK: u64 = 40_000_000;
+
 /// Compiles `data` as a game and plays a few steps of its first two levels: the commands come
 /// from the bytes after the first NUL (or `right`, `up`, `action`, ... when there are none).
 pub fn run(data: &[u8]) {
+    tessera_core::puzzlescript::set_step_work(STEP_WORK);
     let cut = data.iter().position(|&b| b == 0).unwrap_or(data.len());
     let (source, inputs) = data.split_at(cut);
     let source: std::sync::Arc<str> = String::from_utf8_lossy(source).into();

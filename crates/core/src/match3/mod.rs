@@ -121,6 +121,7 @@ mod state;
 pub mod strategy;
 #[cfg(test)]
 mod tests;
+pub mod tune;
 mod undo;
 
 pub use event::{Match3Command, Match3Event, MatchedBlock, ShuffledBlock};

@@ -13,6 +13,7 @@ impl Plugin for Match3 {
     const VERSION: u32 = 1;
     const COMMAND_HELP: &'static str = "swap X1 Y1 X2 Y2";
     const IMPORTERS: &'static [crate::Importer] = super::import::IMPORTERS;
+    const GENERATORS: &'static [crate::Generator] = &[super::tune::GENERATOR];
     const MAX_SIDE: usize = super::MAX_SIDE as usize;
 
     type Rules = Match3Rules;

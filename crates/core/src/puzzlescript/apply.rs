@@ -26,6 +26,11 @@ pub struct StepReport {
     /// Each turn's rules tried, in order: the rule's source line and whether it matched
     /// anywhere (empty unless asked for).
     pub tried: Vec<Vec<(u32, bool)>>,
+    /// Whether `boards` was asked for.
+    pub rule_boards: bool,
+    /// Each turn's boards after each rule that changed cells, in the order of its `Rule`
+    /// events (one a rule's event), with the rule's line (empty unless asked for).
+    pub boards: Vec<Vec<(u32, PuzzleScriptState)>>,
 }
 
 /// What every command answers once the level is won.
@@ -34,6 +39,24 @@ const WON: Rejected = Rejected::new("won", "the level is won");
 /// What a step answers once the run's work budget ([`with_run_budget`]) is spent.
 pub const RUN_BUDGET_SPENT: Rejected =
     Rejected::new("run_budget", "the run's work budget is spent (a bot's game: --work)");
+
+/// What a run's budget ([`with_run_budget`]) counts for each turn of a step besides the work
+/// the step bound counts, and one more unit a cell of the board: a turn's own cost (its
+/// buffers and events, the board copied and compared), which is most of a turn's time when
+/// its rules do little. An `again` chain of 1,000 turns a step on a board of 20 cells does
+/// about 200 units a turn by the step bound's count but takes 15 µs a turn (issue 66.3: such a
+/// game's run of 1,000,000,000 units took 94 s); with this it counts about 2,200.
+pub const RUN_TURN_WORK: u64 = 2_000;
+
+/// Takes `work` units from the run under way on this thread ([`with_run_budget`]), if any:
+/// work done outside the rules' steps, a bot's own search (the solver bot's).
+pub fn spend_run_work(work: u64) {
+    RUN_WORK.with(|w| {
+        if let Some(left) = w.get() {
+            w.set(Some(left.saturating_sub(work)));
+        }
+    });
+}
 
 std::thread_local! {
     /// The work left to the run under way on this thread ([`with_run_budget`]), if any.
@@ -137,6 +160,34 @@ impl PuzzleScriptRules {
         Ok(report)
     }
 
+    /// The boards of the step `cmd` makes from `state` after each rule that changed cells, turn
+    /// by turn, in the order of the step's `Rule` events (a debugger's "board after this
+    /// rule"). The engine's trace records them only when asked (nothing else of the step
+    /// changes: its events and hashes are those `apply` makes). `state` is not changed.
+    pub fn rule_boards(
+        &self,
+        state: &PuzzleScriptState,
+        cmd: &PuzzleScriptCommand,
+    ) -> Result<Vec<Vec<(u32, PuzzleScriptState)>>, Rejected> {
+        Ok(self.traced_step(state, cmd)?.2)
+    }
+
+    /// The step `cmd` makes from `state` with the boards after each rule recorded
+    /// ([`Self::rule_boards`]): its events, the state after it and the boards.
+    #[allow(clippy::type_complexity)]
+    pub fn traced_step(
+        &self,
+        state: &PuzzleScriptState,
+        cmd: &PuzzleScriptCommand,
+    ) -> Result<(Vec<PuzzleScriptEvent>, PuzzleScriptState, Vec<Vec<(u32, PuzzleScriptState)>>), Rejected>
+    {
+        let mut work = state.clone();
+        let mut events: Vec<PuzzleScriptEvent> = Vec::new();
+        let mut report = StepReport { rule_boards: true, ..StepReport::default() };
+        self.step(&mut work, cmd, &mut events, Some(&mut report))?;
+        Ok((events, work, report.boards))
+    }
+
     /// One step, held to the step bound and to the run's work left ([`with_run_budget`]), which
     /// it takes its work from.
     fn step<E: From<PuzzleScriptEvent>>(
@@ -147,7 +198,7 @@ impl PuzzleScriptRules {
         report: Option<&mut StepReport>,
     ) -> Result<(), Rejected> {
         let Some(left) = run_work_left() else {
-            return self.step_within(state, cmd, events, report, self.step_work_limit(), &mut 0);
+            return self.step_within(state, cmd, events, report, self.step_work_limit(), None);
         };
         if state.is_won() {
             return Err(WON);
@@ -157,7 +208,7 @@ impl PuzzleScriptRules {
         }
         let limit = self.step_work_limit().min(left);
         let mut used = 0;
-        let result = self.step_within(state, cmd, events, report, limit, &mut used);
+        let result = self.step_within(state, cmd, events, report, limit, Some(&mut used));
         RUN_WORK.with(|w| w.set(Some(left.saturating_sub(used))));
         match result {
             Err(e) if e.code == "step_too_long" && limit < self.step_work_limit() => {
@@ -168,7 +219,9 @@ impl PuzzleScriptRules {
         }
     }
 
-    /// One step within `limit` units of work; `used` is set to the work it did.
+    /// One step within `limit` units of work. Under a run's budget (`used` given), each turn's
+    /// own cost ([`RUN_TURN_WORK`] and a unit a cell) counts against `limit` too, before the
+    /// turn, so a step past the work left is refused whole; `used` is set to the work it did.
     fn step_within<E: From<PuzzleScriptEvent>>(
         &self,
         state: &mut PuzzleScriptState,
@@ -176,7 +229,7 @@ impl PuzzleScriptRules {
         events: &mut Vec<E>,
         mut report: Option<&mut StepReport>,
         limit: u64,
-        used: &mut u64,
+        mut used: Option<&mut u64>,
     ) -> Result<(), Rejected> {
         if state.is_won() {
             return Err(WON);
@@ -202,21 +255,30 @@ impl PuzzleScriptRules {
         let mut work = state.engine().clone();
         let mut turn = 0u32;
         let mut spent = engine::Work::new(limit);
+        let turn_run_work = RUN_TURN_WORK + meta.size.area() as u64;
         let won = loop {
             let before = work.clone();
             step.push(PuzzleScriptEvent::Turn { index: turn });
             let mut trace = engine::Trace {
                 again_check: self.version() < 2,
                 tried: report.as_deref().is_some_and(|r| r.rules_tried).then(Vec::new),
+                boards: report.as_deref().is_some_and(|r| r.rule_boards).then(Vec::new),
                 ..engine::Trace::default()
             };
+            if used.is_some() {
+                // (the run's budget also counts each turn's own cost, which the step bound leaves
+                // out: its buffers, events and the board's copy and comparison)
+                spent.spent = spent.spent.saturating_add(turn_run_work);
+            }
             let outcome = if turn == 0 && *cmd == PuzzleScriptCommand::Restart {
                 self.game.restart_within(&mut work, &mut spent)
             } else {
                 let input = if turn == 0 { input } else { None };
                 self.game.turn_within(&mut work, input, Some(&mut trace), &mut spent)
             };
-            *used = spent.spent;
+            if let Some(u) = used.as_deref_mut() {
+                *u = spent.spent;
+            }
             if spent.over() {
                 // The turn stopped part-way: nothing of the step is kept.
                 return Err(Rejected::detailed(
@@ -242,6 +304,18 @@ impl PuzzleScriptRules {
                         .unwrap_or_default()
                         .into_iter()
                         .map(|(line, hit)| (line as u32, hit))
+                        .collect(),
+                );
+                let boards = trace.boards.take().unwrap_or_default();
+                r.boards.push(
+                    boards
+                        .into_iter()
+                        .filter(|(_, cells)| cells.len() == before.cells.len())
+                        .map(|(line, cells)| {
+                            let mut board = before.clone();
+                            board.cells = cells;
+                            (line as u32, PuzzleScriptState::new(Arc::clone(&meta), board, false))
+                        })
                         .collect(),
                 );
             }
@@ -275,7 +349,8 @@ impl PuzzleScriptRules {
         Ok(())
     }
 
-    /// The most work one step may do: [`super::MAX_STEP_WORK`] unless [`Self::set_step_work_limit`]
+    /// The most work one step may do: the process's step bound when these rules were made
+    /// ([`super::step_work`], by default [`super::MAX_STEP_WORK`]) unless [`Self::set_step_work_limit`]
     /// set another, under every rules version (see there why it needs none of its own).
     pub fn step_work_limit(&self) -> u64 {
         self.step_work

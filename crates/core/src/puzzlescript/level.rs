@@ -38,20 +38,7 @@ pub struct PuzzleScriptLevel {
 
 /// The compile errors of `source` as one message, each naming its line.
 pub fn describe_errors(errors: &[engine::Diagnostic]) -> String {
-    let shown: Vec<String> = errors
-        .iter()
-        .filter(|d| d.is_error)
-        .take(5)
-        .map(|d| match d.line {
-            // An error about the whole game (no player, no collision layers): no line to name.
-            0 => d.message.clone(),
-            line => format!("line {line}: {}", d.message),
-        })
-        .collect();
-    let total = errors.iter().filter(|d| d.is_error).count();
-    let more =
-        if total > shown.len() { format!(" (and {} more)", total - shown.len()) } else { String::new() };
-    format!("the game does not compile: {}{more}", shown.join("; "))
+    engine::describe_errors(errors)
 }
 
 impl PuzzleScriptLevel {

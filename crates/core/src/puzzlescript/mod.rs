@@ -81,7 +81,9 @@ mod undo;
 #[cfg(test)]
 mod tests;
 
-pub use apply::{RUN_BUDGET_SPENT, StepReport, run_work_left, with_run_budget};
+pub use apply::{
+    RUN_BUDGET_SPENT, RUN_TURN_WORK, StepReport, run_work_left, spend_run_work, with_run_budget,
+};
 pub use event::{PuzzleScriptCommand, PuzzleScriptEvent};
 pub use import::{IMPORTERS, import_level};
 pub use level::{GameLevels, PuzzleScriptLevel, describe_errors, entry_of, playable_count};
@@ -102,7 +104,7 @@ use std::sync::Arc;
 /// begins with.
 pub const STARTER_GAME: &str = include_str!("starter.txt");
 
-pub use tessera_puzzlescript::{MAX_SIDE, MAX_STEP_WORK, MAX_TURNS};
+pub use tessera_puzzlescript::{MAX_SIDE, MAX_STEP_WORK, MAX_TURNS, set_step_work, step_work};
 
 /// The rules of one PuzzleScript level: the compiled game and which entry of its level list is
 /// played, and the version of the rules they behave as (see [`PuzzleScriptRules::set_version`]).
@@ -114,8 +116,9 @@ pub struct PuzzleScriptRules {
     source: Arc<str>,
     entry: usize,
     version: u32,
-    /// The most work one step may do ([`PuzzleScriptRules::set_step_work_limit`]; a setting of
-    /// this process, not of the level: neither compared nor serialized).
+    /// The most work one step may do ([`PuzzleScriptRules::set_step_work_limit`]; the process's
+    /// step bound, [`step_work`], when made; a setting of this process, not of the level:
+    /// neither compared nor serialized).
     step_work: u64,
 }
 
@@ -128,7 +131,7 @@ impl PuzzleScriptRules {
             source,
             entry,
             version: <PuzzleScript as crate::Plugin>::VERSION,
-            step_work: MAX_STEP_WORK,
+            step_work: engine::step_work(),
         }
     }
 

@@ -533,3 +533,79 @@ fn a_run_budget_holds_every_step_and_is_deterministic() {
     assert_eq!(&cut[..2], &[Ok(()), Ok(())]);
     assert_eq!(cut[2], Err("run_budget"));
 }
+
+/// The boards after each rule (issue 63.16) are an opt-in of the engine's trace that changes
+/// nothing: on any line of play (the fixture's random rule, late rules and again turns), the
+/// step traced with them has the events and the state (and so the hash) of the step played
+/// without, and one board per `Rule` event of each turn, in order, of the rule's line.
+#[test]
+fn the_boards_after_each_rule_change_no_event_and_no_hash() {
+    use proptest::prelude::*;
+    let cmds = [
+        PuzzleScriptCommand::Up,
+        PuzzleScriptCommand::Down,
+        PuzzleScriptCommand::Left,
+        PuzzleScriptCommand::Right,
+        PuzzleScriptCommand::Action,
+    ];
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(48));
+    let boards_seen = std::cell::Cell::new(0usize);
+    runner
+        .run(&(0..3usize, 0..50u64, proptest::collection::vec(0..5usize, 1..30)), |(n, seed, moves)| {
+            let (rules, mut s) = start(n, seed);
+            for k in moves {
+                let cmd = cmds[k];
+                let traced = rules.traced_step(&s, &cmd);
+                let mut events = Vec::new();
+                let mut plain = s.clone();
+                let applied = rules.apply(&mut plain, &cmd, &mut events);
+                match (traced, applied) {
+                    (Ok((tev, after, boards)), Ok(())) => {
+                        prop_assert_eq!(&tev, &events);
+                        prop_assert_eq!(after.hash(), plain.hash());
+                        prop_assert_eq!(&after, &plain);
+                        // One board a Rule event, turn by turn, of its rule's line.
+                        let mut per_turn: Vec<Vec<u32>> = Vec::new();
+                        for e in &events {
+                            match e {
+                                PuzzleScriptEvent::Turn { .. } => per_turn.push(Vec::new()),
+                                PuzzleScriptEvent::Rule { line, .. } => {
+                                    if let Some(t) = per_turn.last_mut() {
+                                        t.push(*line)
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                        let lines: Vec<Vec<u32>> =
+                            boards.iter().map(|t| t.iter().map(|(l, _)| *l).collect()).collect();
+                        prop_assert_eq!(lines, per_turn);
+                        boards_seen.set(boards_seen.get() + boards.iter().map(Vec::len).sum::<usize>());
+                        s = plain;
+                    }
+                    (Err(a), Err(b)) => prop_assert_eq!(a.code, b.code),
+                    (a, b) => prop_assert!(false, "traced {:?} but applied {:?}", a.map(|_| ()), b),
+                }
+            }
+            Ok(())
+        })
+        .expect("tracing the boards changes nothing");
+    assert!(boards_seen.get() > 0, "some rule fired on some line of play");
+}
+
+/// The board after a rule is the board as that rule left it: on the fixture's second level the
+/// action fires a rule, whose cells differ between the board before the step and after it.
+#[test]
+fn the_board_after_a_rule_shows_what_the_rule_did() {
+    let (rules, s) = start(1, 5);
+    let (events, _, boards) = rules.traced_step(&s, &PuzzleScriptCommand::Action).expect("the action plays");
+    let fired: Vec<&PuzzleScriptEvent> =
+        events.iter().filter(|e| matches!(e, PuzzleScriptEvent::Rule { .. })).collect();
+    assert!(!fired.is_empty(), "the action fires a rule: {events:?}");
+    let (_, first) = &boards[0][0];
+    let PuzzleScriptEvent::Rule { cells, .. } = fired[0] else { unreachable!() };
+    // The cells the first rule changed differ between the board before and the board after it.
+    for &p in cells {
+        assert_ne!(first.cell(p), s.cell(p), "cell {p:?} changed by the rule");
+    }
+}

@@ -75,6 +75,7 @@ mod import;
 mod level;
 mod mirror;
 mod plugin;
+pub mod reverse;
 pub mod solver;
 mod state;
 #[cfg(feature = "strategy")]

@@ -15,6 +15,7 @@ impl Plugin for Sokoban {
     const VERSION: u32 = 1;
     const COMMAND_HELP: &'static str = "up | down | left | right | walk X Y";
     const IMPORTERS: &'static [crate::Importer] = super::import::IMPORTERS;
+    const GENERATORS: &'static [crate::Generator] = &[super::reverse::GENERATOR];
     const MAX_SIDE: usize = super::MAX_SIDE as usize;
 
     type Rules = SokobanRules;

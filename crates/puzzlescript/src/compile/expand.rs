@@ -185,7 +185,7 @@ pub(super) fn concretize_moving_rule(ctx: &mut Ctx, rule: RawRule) -> Vec<RawRul
     }
     if !remaining.is_empty() {
         let line = out.first().map(|r| r.line).unwrap_or(0);
-        ctx.error(line, format!("This rule has an ambiguous movement on the right-hand side, \"{remaining}\", that can't be inferred from the left-hand side."));
+        ctx.error_word(line, &remaining.to_string(), format!("This rule has an ambiguous movement on the right-hand side, \"{remaining}\", that can't be inferred from the left-hand side."));
         ctx.invalid = true;
     }
     out
@@ -266,6 +266,19 @@ pub(super) fn concretize_property_rule(ctx: &mut Ctx, kinds: &NameKinds, mut rul
             }
         }
     }
+    // The rules it expands to, counted before any is made (issue 66.7: a rule past the limit
+    // was expanded up to it before it was refused).
+    if property_expansions(kinds, &ambiguous, &rule).is_some_and(|n| n > MAX_EXPANDED_RULES) {
+        ctx.error(
+            rule.line,
+            format!(
+                "This rule expands to more than {MAX_EXPANDED_RULES} rules (properties); tessera stops here."
+            ),
+        );
+        ctx.invalid = true;
+        ctx.past_limit = true;
+        return Vec::new();
+    }
     type PropRep = Vec<(Name, (Name, usize))>;
     // A queue, as in [`concretize_moving_rule`]; one property is expanded at a time.
     let mut queue: std::collections::VecDeque<(RawRule, Option<PropRep>)> =
@@ -303,6 +316,8 @@ pub(super) fn concretize_property_rule(ctx: &mut Ctx, kinds: &NameKinds, mut rul
                     p.1 = concrete.clone();
                 }
             }
+            #[cfg(test)]
+            PROPERTY_RULES_MADE.with(|n| n.set(n.get() + 1));
             if let Some(e) = pr.iter_mut().find(|e| e.0 == property) {
                 e.1.1 += 1;
             } else {
@@ -351,6 +366,43 @@ pub(super) fn concretize_property_rule(ctx: &mut Ctx, kinds: &NameKinds, mut rul
         return Vec::new();
     }
     out
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The rules [`concretize_property_rule`]'s queue made on this thread (the tests' count).
+    pub(super) static PROPERTY_RULES_MADE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many rules [`concretize_property_rule`]'s queue makes of `rule` (more than
+/// [`MAX_EXPANDED_RULES`] is told as `MAX_EXPANDED_RULES + 1`), without making them: the queue
+/// replaces, cell by cell, each property it must make concrete (all of its non-`random`
+/// mentions in that cell at once) by each of its objects in turn, so the count is the product,
+/// over the cells, of the number of objects of each such property the cell names. `None` when a
+/// property's object is itself a property (the queue would meet it again: it counts as it goes).
+fn property_expansions(kinds: &NameKinds, ambiguous: &[Name], rule: &RawRule) -> Option<usize> {
+    let mut total = 1usize;
+    for cell in rule.lhs.iter().flatten() {
+        let mut seen: Vec<&Name> = Vec::new();
+        for (d, n) in cell {
+            if d == "random" || seen.contains(&n) {
+                continue;
+            }
+            let Some(aliases) = aliases_of(kinds, n) else { continue };
+            if kinds.get(n).is_some_and(|k| k.whole) && !ambiguous.contains(n) {
+                continue;
+            }
+            seen.push(n);
+            if aliases.iter().any(|(a, _)| aliases_of(kinds, a).is_some()) {
+                return None;
+            }
+            if aliases.is_empty() {
+                return None;
+            }
+            total = total.saturating_mul(aliases.len()).min(MAX_EXPANDED_RULES + 1);
+        }
+    }
+    Some(total)
 }
 
 /// Outside late rules, an object the right-hand side creates in a cell whose left names
@@ -460,7 +512,13 @@ pub(super) fn check_rule_contradictions(ctx: &mut Ctx, raw_rules: &[RawRule]) {
                         n.to_uppercase(),
                         present_names.join(", ").to_uppercase()
                     );
-                    ctx.diags.push(Diagnostic { line: rule.line, column: 1, message: msg, is_error: true });
+                    ctx.diags.push(Diagnostic {
+                        line: rule.line,
+                        column: 1,
+                        width: 0,
+                        message: msg,
+                        is_error: true,
+                    });
                 }
             }
         }

@@ -33,7 +33,7 @@ pub(super) fn compile_win_conditions(
             } else if let Some(m) = ctx.aggregate_masks.get(n) {
                 Some((true, m.clone()))
             } else {
-                ctx.error(*line, format!("Unwelcome term \"{n}\" found in win condition. I don't know what I'm supposed to do with this. "));
+                ctx.error_word(*line, n, format!("Unwelcome term \"{n}\" found in win condition. I don't know what I'm supposed to do with this. "));
                 None
             }
         };
@@ -109,14 +109,18 @@ pub(super) fn compile_sounds(ctx: &mut Ctx, sound_rows: &[parse::SoundRow]) -> S
         // without a seed the row is still checked on (as the reference does), but not kept
         let no_seed = t[t.len() - 1].1 != SoundTok::Seed;
         if no_seed {
-            ctx.error(row.line, format!("Expecting sfx data, instead found \"{seed}\"."));
+            ctx.error_word(row.line, &seed, format!("Expecting sfx data, instead found \"{seed}\"."));
         }
         if no_seed && t[0].1 == SoundTok::Event {
             continue;
         }
         if t[0].1 == SoundTok::Event {
             if sounds.events.contains_key(&t[0].0) {
-                ctx.warning(row.line, format!("{} already declared.", t[0].0.to_uppercase()));
+                ctx.warning_word(
+                    row.line,
+                    &t[0].0.clone(),
+                    format!("{} already declared.", t[0].0.to_uppercase()),
+                );
             }
             sounds.declared.push(declaration(row.line, t));
             sounds.events.insert(t[0].0.clone(), seed);
@@ -144,7 +148,7 @@ pub(super) fn compile_sounds(ctx: &mut Ctx, sound_rows: &[parse::SoundRow]) -> S
             continue;
         }
         let Some(object_mask) = ctx.object_masks.get(&target).cloned() else {
-            ctx.error(row.line, format!("Object \"{target}\" not found."));
+            ctx.error_word(row.line, &target, format!("Object \"{target}\" not found."));
             continue;
         };
         let mut dmask = 0u8;

@@ -68,9 +68,13 @@ pub(super) fn level_cells(
                 let key = ch.to_string();
                 let Some(g) = glyphs.get(&key) else {
                     if ctx.properties.contains_key(&key) {
-                        ctx.error(line + y, format!("Error, symbol \"{ch}\" is defined using OR, and therefore ambiguous - it cannot be used in a map. Did you mean to define it in terms of AND?"));
+                        ctx.error_word(line + y, &ch.to_string(), format!("Error, symbol \"{ch}\" is defined using OR, and therefore ambiguous - it cannot be used in a map. Did you mean to define it in terms of AND?"));
                     } else {
-                        ctx.error(line + y, format!("Error, symbol \"{ch}\", used in map, not found."));
+                        ctx.error_word(
+                            line + y,
+                            &ch.to_string(),
+                            format!("Error, symbol \"{ch}\", used in map, not found."),
+                        );
                     }
                     return cells;
                 };

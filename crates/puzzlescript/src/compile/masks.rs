@@ -9,7 +9,7 @@ pub(super) fn push_diag(
     message: impl Into<String>,
     is_error: bool,
 ) {
-    diags.push(Diagnostic { line, column: 1, message: message.into(), is_error });
+    diags.push(Diagnostic { line, column: 1, width: 0, message: message.into(), is_error });
 }
 
 /// [`rule_to_mask`]'s per-layer working lists, kept from one rule to the next (one game's

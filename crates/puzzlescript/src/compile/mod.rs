@@ -371,14 +371,35 @@ struct Ctx {
     invalid: bool,
     /// A rule expanded past [`MAX_EXPANDED_RULES`]: the compilation stops there (issue 66.7).
     past_limit: bool,
+    /// The source (for the columns of the words messages are about).
+    text: std::sync::Arc<str>,
 }
 
 impl Ctx {
     fn error(&mut self, line: usize, message: impl Into<String>) {
-        self.diags.push(Diagnostic { line, column: 1, message: message.into(), is_error: true });
+        self.diags.push(Diagnostic { line, column: 1, width: 0, message: message.into(), is_error: true });
     }
     fn warning(&mut self, line: usize, message: impl Into<String>) {
-        self.diags.push(Diagnostic { line, column: 1, message: message.into(), is_error: false });
+        self.diags.push(Diagnostic { line, column: 1, width: 0, message: message.into(), is_error: false });
+    }
+    /// An error about `word` of the line: its column and width are the word's there.
+    fn error_word(&mut self, line: usize, word: &str, message: impl Into<String>) {
+        self.error(line, message);
+        self.locate_last(word);
+    }
+    /// A warning about `word` of the line.
+    fn warning_word(&mut self, line: usize, word: &str, message: impl Into<String>) {
+        self.warning(line, message);
+        self.locate_last(word);
+    }
+    /// The last message is about `word` of its line: its column and width.
+    fn locate_last(&mut self, word: &str) {
+        if let Some(d) = self.diags.last_mut()
+            && let Some((c, w)) =
+                crate::source_line(&self.text, d.line).and_then(|l| crate::word_span(l, word))
+        {
+            (d.column, d.width) = (c, w);
+        }
     }
 }
 
@@ -427,6 +448,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
         original_line_numbers,
         object_lookup: _,
         aborted,
+        text,
         ..
     } = parsed;
     if aborted {
@@ -440,6 +462,7 @@ fn compile_parsed(parsed: Parsed) -> (Option<Game>, Vec<Diagnostic>) {
     };
     let def_index = definition_index(&object_defs);
     let mut ctx = Ctx::new(diagnostics, names, &sound_rows, collision_layers.len());
+    ctx.text = text;
     check_player_and_background_declared(&mut ctx, &def_index, &entries);
     if collision_layers.is_empty() {
         ctx.error(0, "No collision layers defined.  All objects need to be in collision layers.");

@@ -40,6 +40,7 @@ impl Ctx {
                 .collect(),
             invalid: false,
             past_limit: false,
+            text: std::sync::Arc::from(""),
         }
     }
 }
@@ -138,7 +139,7 @@ pub(super) fn check_object_definitions(ctx: &mut Ctx, object_defs: &[parse::Obje
             );
         }
         if d.colors.is_empty() {
-            ctx.error(d.line, format!("color not specified for object \"{}\".", d.name));
+            ctx.error_word(d.line, &d.name, format!("color not specified for object \"{}\".", d.name));
         }
         if !d.sprite.is_empty() && (d.sprite.len() != 5 || d.sprite.iter().any(|r| r.len() != 5)) {
             ctx.warning(d.line, "Sprite graphics must be 5 wide and 5 high exactly.");
@@ -177,7 +178,7 @@ pub(super) fn level_glyphs(
             let mut m = vec![None; ctx.layer_count];
             for n in vals {
                 let Some(&(id, layer)) = ctx.objects.get(n) else {
-                    ctx.error(*line, format!("Object not found with name {n}"));
+                    ctx.error_word(*line, n, format!("Object not found with name {n}"));
                     continue;
                 };
                 if numbering.unlayered.contains(n) {

@@ -293,9 +293,9 @@ pub(super) fn process_rule_string(
                             String::new()
                         };
                         if existing == "no" && new_dir == "no" {
-                            ctx.warning(line, format!("I notice that you have NO {} more than once in a single cell. That's redundant innit.", token.to_uppercase()));
+                            ctx.warning_word(line, token, format!("I notice that you have NO {} more than once in a single cell. That's redundant innit.", token.to_uppercase()));
                         } else {
-                            ctx.error(line, format!("You cannot specify the same object more than once in a single cell (in this case {} occurs multiple times).", token.to_uppercase()));
+                            ctx.error_word(line, token, format!("You cannot specify the same object more than once in a single cell (in this case {} occurs multiple times).", token.to_uppercase()));
                             if ctx.properties.contains_key(token) {
                                 // the reference adds a hint, counted as an error, once per game
                                 let hint = "(A property repeated in one cell: if you mean two independent choices from it, define a second property with the same members under another name.)";
@@ -339,12 +339,12 @@ pub(super) fn process_rule_string(
                 continue;
             } else {
                 if token.starts_with("sfx") && !ctx.sounds_declared.iter().any(|s| s == token) {
-                    ctx.warning(line, format!("Sound effect \"{token}\" not defined."));
+                    ctx.warning_word(line, token, format!("Sound effect \"{token}\" not defined."));
                 }
                 commands.push((token.to_string(), None));
             }
         } else {
-            ctx.error(line, format!("Error, malformed cell rule - was looking for cell contents, but found \"{token}\".  What am I supposed to do with this, eh, please tell me that."));
+            ctx.error_word(line, token, format!("Error, malformed cell rule - was looking for cell contents, but found \"{token}\".  What am I supposed to do with this, eh, please tell me that."));
         }
         i += 1;
     }

@@ -138,6 +138,33 @@ fn a_rule_that_expands_past_the_bound_is_refused_before_it_is_built() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     let first = source.lines().position(|l| l.starts_with("[ moving")).unwrap() + 1;
     assert_eq!(errors[0].line, first, "{errors:?}");
+    // Issue 66.7, through properties: a rule past the limit is counted, not expanded up to it
+    // (the queue made 100,000 copies of each before it refused it), and 1,000 of them stop at
+    // the first.
+    let cells = ["Thing"; 40].join(" | ");
+    let rule = format!("[ {cells} ] -> [ {cells} ]\n");
+    let source = with_rules(&rule.repeat(1_000))
+        .replace("Obstacle = Wall or Crate", "Obstacle = Wall or Crate\nThing = Wall or Player or Gem")
+        .replace("Crate\norange\n", "Crate\norange\nGem\nyellow\n")
+        .replace("Player, Wall, Crate", "Player\nWall, Crate\nGem");
+    super::expand::PROPERTY_RULES_MADE.with(|n| n.set(0));
+    let diags = compile(&source).expect_err("refused");
+    let errors: Vec<_> = diags.iter().filter(|d| d.is_error).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].message.contains("expands to more than 100000 rules (properties)"), "{errors:?}");
+    let first = source.lines().position(|l| l.starts_with("[ Thing")).unwrap() + 1;
+    assert_eq!(errors[0].line, first, "{errors:?}");
+    assert_eq!(super::expand::PROPERTY_RULES_MADE.with(|n| n.get()), 0, "no rule made before the refusal");
+    // Below the limit the count and the queue agree: 3^4 = 81 rules a direction.
+    let cells = ["Thing"; 4].join(" | ");
+    let source = with_rules(&format!("[ {cells} ] -> [ {cells} ]"))
+        .replace("Obstacle = Wall or Crate", "Obstacle = Wall or Crate\nThing = Wall or Player or Gem")
+        .replace("Crate\norange\n", "Crate\norange\nGem\nyellow\n")
+        .replace("Player, Wall, Crate", "Player\nWall, Crate\nGem");
+    super::expand::PROPERTY_RULES_MADE.with(|n| n.set(0));
+    let game = compile(&source).expect("compiles");
+    assert!(super::expand::PROPERTY_RULES_MADE.with(|n| n.get()) > 0);
+    assert!(game.rules.iter().flatten().count() > 1);
     // The count matches what the queue makes: 5^2 x 2! = 50 for two cells, 5 x 2 = 10 for one
     // cell of two ambiguous movements.
     let two = with_rules("[ moving Player | moving Crate ] -> [ moving Player | moving Crate ]");
@@ -146,4 +173,57 @@ fn a_rule_that_expands_past_the_bound_is_refused_before_it_is_built() {
     let cells = ["moving Player"; 2].join(" | ");
     let game = compile(&with_rules(&format!("[ {cells} ] -> [ {cells} ]"))).expect("compiles");
     assert!(game.rules.iter().flatten().count() > 1);
+}
+
+/// Issue 63.10: a message about a word of its line says where the word is (its column and
+/// width in characters), so an editor underlines the word rather than the line: a rule's
+/// unknown name, exactly where it stands (not the same letters inside another name), a legend
+/// entry's undeclared name, a win condition's, a map's unknown key, a cell naming an object
+/// twice; a message about the whole line has no width.
+#[test]
+fn messages_about_a_word_carry_its_column_and_width() {
+    let spans = |source: &str| -> Vec<(usize, String, String)> {
+        let Err(diags) = compile(source) else { panic!("does not compile") };
+        diags
+            .iter()
+            .filter(|d| d.width > 0)
+            .map(|d| {
+                let line = source.split('\n').nth(d.line - 1).expect("its line");
+                let word: String = line.chars().skip(d.column - 1).take(d.width).collect();
+                (d.line, word, d.message.clone())
+            })
+            .collect()
+    };
+    let line_of =
+        |source: &str, text: &str| source.split('\n').position(|l| l.contains(text)).expect("the line") + 1;
+    // A rule's unknown name: "Crates" is no object; "Crate" before it is.
+    let rule = "[ > Player | Crate | Crates ] -> [ > Player | > Crate | Crate ]";
+    let source = with_rules(rule);
+    let found = spans(&source);
+    let at = line_of(&source, rule);
+    assert!(found.iter().any(|(l, w, m)| *l == at && w == "Crates" && m.contains("crates")), "{found:?}");
+    // The legend: an undeclared name (said upper-cased, without quotes).
+    let source = GAME.replacen("* = Crate\n", "* = Crate\nQ = Crate and Gem\n", 1);
+    let found = spans(&source);
+    let at = line_of(&source, "Q = Crate and Gem");
+    assert!(found.iter().any(|(l, w, _)| *l == at && w == "Gem"), "{found:?}");
+    // A win condition naming nothing.
+    let source = GAME.replacen(
+        "WINCONDITIONS\n==============\n",
+        "WINCONDITIONS\n==============\nAll Crate on Targte\n",
+        1,
+    );
+    assert_ne!(source, GAME);
+    let found = spans(&source);
+    let at = line_of(&source, "Targte");
+    assert!(found.iter().any(|(l, w, _)| *l == at && w == "Targte"), "{found:?}");
+    // A cell naming an object twice (said upper-cased, without quotes).
+    let rule = "[ Crate Crate ] -> [ Crate ]";
+    let source = with_rules(rule);
+    let found = spans(&source);
+    let at = line_of(&source, rule);
+    assert!(found.iter().any(|(l, w, _)| *l == at && w.eq_ignore_ascii_case("crate")), "{found:?}");
+    // A message about the line names no word.
+    let Err(diags) = compile(&with_rules("[ Player ] [ Crate ]")) else { panic!("no arrow: an error") };
+    assert!(diags.iter().any(|d| d.is_error && d.width == 0), "{diags:?}");
 }

@@ -185,6 +185,7 @@ use pool::*;
 use search::*;
 use step::*;
 pub(crate) use step::{input, step};
+pub use step::{search_work_left, with_search_work};
 use store::*;
 
 /// No parent (the start); no frontier slot.

@@ -19,6 +19,9 @@ pub(crate) struct Stepped {
 ///
 /// `None` for a step past `work_limit` (see [`Puzzle::work_limit`]), which the
 /// rules refuse: the state is then of no use.
+///
+/// Within [`with_search_work`], the step is also held to the work left to the searches of this
+/// thread, and takes its work from it: once that is spent every step is refused.
 pub(crate) fn step(
     game: &Game,
     ws: &mut crate::Workspace,
@@ -26,9 +29,49 @@ pub(crate) fn step(
     input: Option<Input>,
     work_limit: u64,
 ) -> Option<Stepped> {
+    let Some(left) = SEARCH_WORK.with(std::cell::Cell::get) else {
+        return step_within(game, ws, state, input, &mut crate::Work::new(work_limit));
+    };
+    let mut work = crate::Work::new(work_limit.min(left));
+    let stepped = if left == 0 { None } else { step_within(game, ws, state, input, &mut work) };
+    let left = if stepped.is_none() && left < work_limit { 0 } else { left.saturating_sub(work.spent) };
+    SEARCH_WORK.with(|w| w.set(Some(left)));
+    stepped
+}
+
+thread_local! {
+    /// The work left to the searches of this thread ([`with_search_work`]), if bounded.
+    static SEARCH_WORK: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with `work` units of work (as [`crate::Work`] counts them) for every step the
+/// searches of this thread play meanwhile (a search on one thread: `jobs` 1): a step is held to
+/// its own bound or to the work left, whichever is less, and once the work is spent every step
+/// is refused, as one past the step bound is (issue 66.3: the solver's measure of a
+/// `difficulty` report is held to the run's work budget). The same on every machine. Returns
+/// `f`'s value and the work left. Budgets nest: the inner one is used while it runs.
+pub fn with_search_work<T>(work: u64, f: impl FnOnce() -> T) -> (T, u64) {
+    let outer = SEARCH_WORK.with(|w| w.replace(Some(work)));
+    let value = f();
+    let left = SEARCH_WORK.with(|w| w.replace(outer)).unwrap_or(0);
+    (value, left)
+}
+
+/// The work left to the searches of this thread ([`with_search_work`]), if bounded.
+pub fn search_work_left() -> Option<u64> {
+    SEARCH_WORK.with(std::cell::Cell::get)
+}
+
+/// [`step`] within `work`.
+fn step_within(
+    game: &Game,
+    ws: &mut crate::Workspace,
+    state: &mut crate::State,
+    input: Option<Input>,
+    work: &mut crate::Work,
+) -> Option<Stepped> {
     let mut free_draw = false;
     let mut turn = 0u32;
-    let mut work = crate::Work::new(work_limit);
     // A chain of `again` turns that comes back to a state it passed (an animation that loops)
     // repeats from there to the last turn, since an `again` turn depends on the state alone,
     // its work too. Found by Brent's method (the state kept at turns 4, 8, 16, ...): the
@@ -37,7 +80,7 @@ pub(crate) fn step(
     let mut kept: Option<(crate::State, u32, u64)> = None;
     let mut cycled = false;
     loop {
-        let outcome = game.quiet_turn(ws, state, if turn == 0 { input } else { None }, &mut work);
+        let outcome = game.quiet_turn(ws, state, if turn == 0 { input } else { None }, work);
         if work.over() {
             return None;
         }

@@ -184,7 +184,16 @@ impl<'a> Runtime<'a> {
         self.x.random_movs = merged;
         self.note_objects(i);
         if let Some(t) = self.trace.as_deref_mut() {
+            // The same rule's run of changes goes on: its board is the one after the last.
+            let same_run =
+                matches!(t.events.last(), Some(TraceEvent::Rule { line, .. }) if *line == rule.line);
             t.events.push(TraceEvent::Rule { line: rule.line, cell: i });
+            if let Some(boards) = t.boards.as_mut() {
+                match boards.last_mut() {
+                    Some((_, b)) if same_run => b.clone_from(&self.st.cells),
+                    _ => boards.push((rule.line, self.st.cells.clone())),
+                }
+            }
         }
         true
     }

@@ -118,10 +118,14 @@ pub fn panel(ui: &mut egui::Ui, rules: &PuzzleScriptRules, state: &PuzzleScriptS
             }
         }
     }
-    if row.show
-        && let Some(rest) = rest
-    {
-        return Some(PlayAction::Walk(rest.into_iter().map(AnyCommand::PuzzleScript).collect()));
+    if let Some(rest) = rest {
+        let steps = || rest.iter().copied().map(AnyCommand::PuzzleScript).collect();
+        if row.show {
+            return Some(PlayAction::Walk(steps()));
+        }
+        if row.gif {
+            return Some(PlayAction::SaveGif(steps()));
+        }
     }
     action
 }
