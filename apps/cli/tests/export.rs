@@ -98,6 +98,13 @@ fn node_path() -> String {
     }
 }
 
+/// One browser at a time: three side by side on two cores (with the rest of the tests) slowed a
+/// key's down-to-up past the game's key_repeat_interval, and the page rightly repeated it.
+fn one_browser() -> std::sync::MutexGuard<'static, ()> {
+    static BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    BROWSER.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Builds the web player (incrementally); `Err` with why when there is no toolchain.
 fn build_player() -> Result<PathBuf, String> {
     // One build at a time: the browser tests run side by side and share target/web.
@@ -175,6 +182,7 @@ fn an_exported_game_plays_in_firefox() {
 
 /// The browser test's body, in `browser` (`chromium` or `firefox`).
 fn plays_through(browser: &str) {
+    let _one = one_browser();
     let wasm = match build_player() {
         Ok(w) => w,
         Err(why) => {
@@ -343,6 +351,7 @@ fn queued_keys_and_checkpoints_kept_between_visits_in_a_real_browser() {
         eprintln!("skipped: the browser test needs chromium, node and puppeteer-core: {why}");
         return;
     }
+    let _one = one_browser();
     let wasm = match build_player() {
         Ok(w) => w,
         Err(why) => {

@@ -149,7 +149,13 @@ try {
     waiting: window.tessera.view().waiting, choices: window.tessera.view().lines,
   }));
   // WebDriver BiDi names a printable key by its character ("x", " "), not by its code.
-  const press = (k) => page.keyboard.press(!firefox ? k : k === 'Space' ? ' ' : /^Key[A-Z]$/.test(k) ? k[3].toLowerCase() : k);
+  // A press is its key's down and up sent together, not the up after the down's answer: on a
+  // loaded machine that answer can take longer than key_repeat_interval, and the page would
+  // then see a held key and repeat it, as it should for a player who holds one.
+  const press = async (k) => {
+    const key = !firefox ? k : k === 'Space' ? ' ' : /^Key[A-Z]$/.test(k) ? k[3].toLowerCase() : k;
+    await Promise.all([page.keyboard.down(key), page.keyboard.up(key)]);
+  };
   for (const step of plan.steps) {
     if (step.keys) {
       for (const k of step.keys) {
