@@ -427,7 +427,7 @@ impl GeneratePanel {
                     });
                     if ui
                         .button("Save collection…")
-                        .on_hover_text("The accepted levels as one XSB file (File → Open reads it)")
+                        .on_hover_text("The accepted levels as one XSB file (File > Open reads it)")
                         .clicked()
                     {
                         action = Some(GenerateAction::SaveCollection);

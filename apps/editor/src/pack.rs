@@ -684,7 +684,7 @@ impl PackView {
         self.keys(ui.ctx());
         let title = match &self.path {
             Some(p) => format!("{}{} ({})", self.pack.name, if self.dirty { " *" } else { "" }, p.display()),
-            None => "No pack open: File → Open… a pack file".into(),
+            None => "No pack open: File > Open… a pack file".into(),
         };
         ui.heading(title);
         ui.horizontal(|ui| {

@@ -356,7 +356,16 @@ fn sokoban_rooms_fill_the_room_shown_and_accepted_ones_save_as_a_collection() {
     assert!(h.query_by_label_contains("2 levels accepted").is_some());
     assert!(h.query_by_label("Save collection…").is_some());
     let out = dir.join("rooms.xsb");
-    h.state_mut().save_collection(&out).unwrap();
+    // Through the file dialog, as a designer saves it: Edit's status line says where it went.
+    h.get_by_label("Save collection…").click();
+    h.run();
+    h.get_by_label("Path").set_text_value_accesskit(&out.display().to_string());
+    h.run();
+    h.get_by_label("Save file").click();
+    h.run();
+    assert_eq!(h.state().mode(), Mode::Edit);
+    let said = h.state().message().unwrap_or_default();
+    assert!(said.starts_with("saved 2 levels to ") && said.contains("rooms.xsb"), "{said:?}");
     let read = tessera_core::sokoban::parse_levels(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let boards: Vec<Vec<String>> = read
         .iter()

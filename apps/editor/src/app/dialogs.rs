@@ -413,7 +413,7 @@ impl EditorApp {
             Purpose::ExportGame => self.export_game(&path),
             Purpose::SaveCollection => match self.save_collection(&path) {
                 Ok(said) => {
-                    self.say(said, false);
+                    self.tell(said);
                     self.remember(&path);
                 }
                 Err(e) => self.error = Some(e),

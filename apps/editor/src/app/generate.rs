@@ -126,7 +126,7 @@ impl EditorApp {
         }
         tessera_replay::atomic_write(path, self.generate.collection_text().as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(format!("saved {levels} levels to {}: File → Open reads them", path.display()))
+        Ok(format!("saved {levels} levels to {}: open them with File > Open", path.display()))
     }
 
     /// Appends the level of `rows` to the game's source after its last level, in its own
