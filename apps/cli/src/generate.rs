@@ -739,13 +739,8 @@ fn merge(m: &MergeArgs) -> Result<(), CliError> {
     let is_game = values[0].1.get("game").is_some();
     let join_error = |e: tessera_generate::GenerateError| CliError::BadInput(format!("generate merge: {e}"));
     if is_game {
-        let mut parts: Vec<tessera_generate::GamePart> = Vec::new();
-        for (p, v) in values {
-            parts.push(
-                serde_json::from_value(v)
-                    .map_err(|e| CliError::file(p, format!("not a game's part: {e}")))?,
-            );
-        }
+        let parts: Vec<tessera_generate::GamePart> =
+            parts_of(values, "a game's part", serde_json::from_value)?;
         let options = tessera_generate::join_options(&parts).map_err(join_error)?;
         let name = parts[0].game.clone().unwrap_or_default();
         let game_path = PathBuf::from(&name);
@@ -755,18 +750,26 @@ fn merge(m: &MergeArgs) -> Result<(), CliError> {
         let outcome = tessera_generate::join(&game, &parts).map_err(join_error)?;
         write_game(&dest, &name, &options, &outcome)
     } else {
-        let mut parts: Vec<tessera_generate::RulesPart> = Vec::new();
-        for (p, v) in values {
-            parts.push(
-                serde_json::from_value(v)
-                    .map_err(|e| CliError::file(p, format!("not a rule set's part: {e}")))?,
-            );
-        }
+        let parts: Vec<tessera_generate::RulesPart> =
+            parts_of(values, "a rule set's part", serde_json::from_value)?;
         let options = tessera_generate::join_options(&parts).map_err(join_error)?;
         dest.check()?;
         let (g, outcome) = tessera_generate::join_rules(&parts).map_err(join_error)?;
         write_rules(&dest, g, &options, &outcome)
     }
+}
+
+/// The parts read as `what` (one kind for all: a game's or a rule set's), naming the file that
+/// is not one.
+fn parts_of<T>(
+    values: Vec<(&PathBuf, serde_json::Value)>,
+    what: &str,
+    read: fn(serde_json::Value) -> serde_json::Result<T>,
+) -> Result<Vec<T>, CliError> {
+    values
+        .into_iter()
+        .map(|(p, v)| read(v).map_err(|e| CliError::file(p, format!("not {what}: {e}"))))
+        .collect()
 }
 
 fn ended_name(ended: Ended) -> &'static str {
