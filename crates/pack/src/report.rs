@@ -493,19 +493,7 @@ text{{font-size:12px;fill:#444}} .none{{font-size:16px;fill:#777}} .line{{fill:n
             self.entries.iter().filter_map(|e| e.rating.as_ref()?.moves_figure()).max().unwrap_or(1).max(1)
                 as f64;
         let y = |v: f64| top + (1.0 - v / max) * (height - top - bottom);
-        let mut s = format!(
-            "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" aria-label=\"moves by level\">\n"
-        );
-        for v in [0.0, max / 2.0, max] {
-            let _ = writeln!(
-                s,
-                "<line class=\"axis\" x1=\"{left}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke-dasharray=\"2 3\"/><text x=\"4\" y=\"{:.1}\">{v:.0}</text>",
-                width - 20.0,
-                y(v),
-                y(v),
-                y(v) + 4.0
-            );
-        }
+        let mut s = chart_head(width, height, left, max, "moves by level", &y);
         let points: Vec<String> = self
             .entries
             .iter()
@@ -541,6 +529,25 @@ text{{font-size:12px;fill:#444}} .none{{font-size:16px;fill:#777}} .line{{fill:n
     }
 }
 
+/// A chart's opening: the SVG element named `label`, and the scale's three dashed lines (0, half
+/// and `max`) at the heights `y` gives.
+fn chart_head(width: f64, height: f64, left: f64, max: f64, label: &str, y: &dyn Fn(f64) -> f64) -> String {
+    let mut s = format!(
+        "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" aria-label=\"{label}\">\n"
+    );
+    for v in [0.0, max / 2.0, max] {
+        let _ = writeln!(
+            s,
+            "<line class=\"axis\" x1=\"{left}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke-dasharray=\"2 3\"/><text x=\"4\" y=\"{:.1}\">{v:.0}</text>",
+            width - 20.0,
+            y(v),
+            y(v),
+            y(v) + 4.0
+        );
+    }
+    s
+}
+
 impl Curve {
     /// The puzzle levels' difficulty estimates, a point each (the reasons on hover).
     fn difficulty_chart(&self) -> String {
@@ -552,19 +559,7 @@ impl Curve {
             .filter_map(|e| e.estimate.as_ref().map(|d| d.difficulty))
             .fold(1.0f64, f64::max);
         let y = |v: f64| top + (1.0 - v / max) * (height - top - bottom);
-        let mut s = format!(
-            "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" aria-label=\"difficulty by level\">\n"
-        );
-        for v in [0.0, max / 2.0, max] {
-            let _ = writeln!(
-                s,
-                "<line class=\"axis\" x1=\"{left}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke-dasharray=\"2 3\"/><text x=\"4\" y=\"{:.1}\">{v:.0}</text>",
-                width - 20.0,
-                y(v),
-                y(v),
-                y(v) + 4.0
-            );
-        }
+        let mut s = chart_head(width, height, left, max, "difficulty by level", &y);
         let points: Vec<String> = self
             .entries
             .iter()
