@@ -249,6 +249,8 @@ pub fn reverse_in(room: &Room, boxes: usize, max_states: u64, rng: &mut GameRng)
     goals.sort_unstable();
     let board = Board { width, floor: room.floor.clone() };
     let (mut seen, mut stack) = (Vec::new(), Vec::new());
+    // The pulled state's region, apart from `seen` (the region pulled in).
+    let (mut seen2, mut stack2) = (Vec::new(), Vec::new());
     // The solved states: the boxes on the goals, the player in each region left free.
     let mut visited: HashSet<Key> = HashSet::new();
     let mut layer: Vec<(Vec<u16>, usize)> = Vec::new();
@@ -269,7 +271,11 @@ pub fn reverse_in(room: &Room, boxes: usize, max_states: u64, rng: &mut GameRng)
     let allowed = |bx: &[u16]| bx.iter().all(|&b| !room.is_locked(usize::from(b)));
     let mut expanded = 0u64;
     let mut depth = 0u32;
+    // The states to start from: those allowed of the deepest layer that has any. While that
+    // layer is `layer` itself (`in_layer`), they are taken from it when it is replaced or at
+    // the end: layers are moved, never copied.
     let (mut deepest, mut deepest_depth): (Vec<(Vec<u16>, usize)>, u32) = (Vec::new(), 0);
+    let mut in_layer = false;
     'search: while !layer.is_empty() {
         let mut next: Vec<(Vec<u16>, usize)> = Vec::new();
         for (bx, player) in &layer {
@@ -291,10 +297,8 @@ pub fn reverse_in(room: &Room, boxes: usize, max_states: u64, rng: &mut GameRng)
                     let mut moved = bx.clone();
                     moved[i] = p as u16;
                     moved.sort_unstable();
-                    let least = board.region(q, &moved, &mut Vec::new(), &mut Vec::new());
-                    let k2 = key(&moved, least);
-                    if !visited.contains(&k2) {
-                        visited.insert(k2);
+                    let least = board.region(q, &moved, &mut seen2, &mut stack2);
+                    if visited.insert(key(&moved, least)) {
                         next.push((moved, least));
                     }
                 }
@@ -304,12 +308,16 @@ pub fn reverse_in(room: &Room, boxes: usize, max_states: u64, rng: &mut GameRng)
             break;
         }
         depth += 1;
-        // Without locked cells every state is allowed: the deepest layer, as it is.
-        let starts: Vec<_> = next.iter().filter(|(bx, _)| allowed(bx)).cloned().collect();
-        if !starts.is_empty() {
-            (deepest, deepest_depth) = (starts, depth);
+        let before = std::mem::replace(&mut layer, next);
+        if layer.iter().any(|(bx, _)| allowed(bx)) {
+            (in_layer, deepest_depth) = (true, depth);
+        } else if in_layer {
+            deepest = before.into_iter().filter(|(bx, _)| allowed(bx)).collect();
+            in_layer = false;
         }
-        layer = next;
+    }
+    if in_layer {
+        deepest = layer.into_iter().filter(|(bx, _)| allowed(bx)).collect();
     }
     if deepest_depth == 0 || deepest.is_empty() {
         return None;
